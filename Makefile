@@ -1,0 +1,29 @@
+# Two commands set everything up: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXAMPLE ?= scenarios/standard-course.json
+
+.PHONY: run test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/rallyforge-editor $(EXAMPLE)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2 -q
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

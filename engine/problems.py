@@ -1,0 +1,52 @@
+"""Problems found in a scenario: the one currency of the loader and the validator."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a scenario, with the place it was found.
+
+    ``pointer`` is a JSON pointer into the file ("" for the whole document);
+    ``x`` and ``y`` name the square when the problem has one.
+    """
+
+    severity: str
+    code: str
+    message: str
+    pointer: str = ""
+    x: int | None = None
+    y: int | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def as_dict(self) -> dict:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "pointer": self.pointer,
+            "x": self.x,
+            "y": self.y,
+        }
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be loaded; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        first = self.problems[0].message if self.problems else "invalid scenario"
+        more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        super().__init__(first + more)
+
+
+def pointer(*parts: object) -> str:
+    """Build a JSON pointer from path parts, escaping as RFC 6901 asks."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
