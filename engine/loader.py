@@ -1,0 +1,479 @@
+"""Reading scenario files into the model, and writing them back in canonical form.
+
+Two ways in: ``load_*`` is strict and raises ScenarioError carrying every
+problem found; ``read_*`` is lenient, builds whatever can be read (skipping
+broken elements) and returns it with the problems, for the editor and the
+validator.
+
+Problem codes found here (the schema's own are listed in engine/schema.py):
+
+    E001  the file cannot be read (missing, a folder, no permission)
+    E002  the file is not UTF-8 text
+    E003  the file is not JSON
+    E004  the file is larger than MAX_FILE_BYTES
+    E201  something lies outside the board
+    E202  two tiles on one square
+    E203  two flags on one square
+    E204  two docks on one square
+    E205  two pushers on one square
+    E206  registers not listed in increasing order
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .model import (
+    Board, Card, Check, CHECK_KEYS, Dock, Flag, Laser, Placement, ProgramRound,
+    Pusher, RobotSpec, RULE_NAMES, Rules, Scenario, Tile, Wall,
+)
+from .problems import ERROR, Problem, ScenarioError, pointer
+from .schema import schema_problems
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+# ---------------------------------------------------------------- reading files
+
+def read_json(path: str | os.PathLike) -> tuple[object | None, list[Problem]]:
+    """The parsed JSON document of a file, or None with a problem saying why not."""
+    path = Path(path)
+
+    def fail(code: str, message: str) -> tuple[None, list[Problem]]:
+        return None, [Problem(ERROR, code, message)]
+
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            return fail("E001", f"{path} is not a file")
+        if size > MAX_FILE_BYTES:
+            return fail("E004", f"the file is {size / 1e6:.1f} MB; scenario files may be at most "
+                                f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return fail("E001", "no such file")
+    except OSError as exc:
+        return fail("E001", f"cannot read the file: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return fail("E002", f"the file is not UTF-8 text (bad byte at offset {exc.start})")
+    return parse_json(text)
+
+
+def parse_json(text: str) -> tuple[object | None, list[Problem]]:
+    try:
+        return json.loads(text), []
+    except json.JSONDecodeError as exc:
+        return None, [Problem(ERROR, "E003", f"not valid JSON: {exc.msg} at line {exc.lineno}, "
+                                            f"column {exc.colno}")]
+    except RecursionError:
+        return None, [Problem(ERROR, "E003", "not valid JSON: nested too deeply")]
+
+
+def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+    """Lenient: whatever can be read of the file, with every problem found."""
+    data, problems = read_json(path)
+    if data is None:
+        return None, problems
+    return read_dict(data)
+
+
+def load_file(path: str | os.PathLike) -> Scenario:
+    """Strict: the scenario of a file, or ScenarioError with every problem."""
+    data, problems = read_json(path)
+    if data is None:
+        raise ScenarioError(problems)
+    return load_dict(data)
+
+
+def load_dict(data: object) -> Scenario:
+    scenario, problems = read_dict(data)
+    errors = [p for p in problems if p.is_error]
+    if errors or scenario is None:
+        raise ScenarioError(errors or problems)
+    return scenario
+
+
+def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
+    problems = schema_problems(data)
+    if not isinstance(data, dict):
+        return None, problems
+    builder = _Builder(data, {p.pointer for p in problems})
+    scenario = builder.scenario()
+    return scenario, problems + builder.problems
+
+
+# ---------------------------------------------------------------- building the model
+
+class _Builder:
+    """Builds the model from a parsed document, skipping every element that
+    the schema found broken (or that breaks anyway), and checking what the
+    model itself cannot hold: elements off the board and two on one square."""
+
+    def __init__(self, data: dict, bad_pointers: set[str]):
+        self.data = data
+        self.bad = bad_pointers
+        self.problems: list[Problem] = []
+
+    def broken(self, where: str) -> bool:
+        prefix = where + "/"
+        return any(p == where or p.startswith(prefix) for p in self.bad)
+
+    def error(self, code: str, message: str, where: str, x=None, y=None) -> None:
+        self.problems.append(Problem(ERROR, code, message, where, x, y))
+
+    def items(self, obj: object, key: str, where: str, build):
+        """Build each element of list obj[key], skipping broken ones."""
+        values = obj.get(key) if isinstance(obj, dict) else None
+        out = []
+        if not isinstance(values, list):
+            return out
+        for i, value in enumerate(values):
+            at = f"{where}/{key}/{i}"
+            if self.broken(at) or not isinstance(value, dict):
+                continue
+            try:
+                out.append((at, build(value)))
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+                continue
+        return out
+
+    def scenario(self) -> Scenario:
+        d = self.data
+        board = self.board(d.get("board"))
+        flags = self.on_board_unique(board, self.items(d, "flags", "", _flag), "E203", "flag")
+        docks = self.on_board_unique(board, self.items(d, "docks", "", _dock), "E204", "dock")
+        located_robots = self.items(d, "robots", "", _robot)
+        robots = [r for at, r in located_robots]
+        for where, robot in located_robots:
+            if robot.at and not board.in_bounds(robot.at.x, robot.at.y):
+                self.error("E201", f"robot {robot.name!r} starts at ({robot.at.x}, {robot.at.y}), "
+                                   f"outside the {board.width}x{board.height} board",
+                           where + "/at", robot.at.x, robot.at.y)
+        return Scenario(
+            name=_text(d.get("name")) or "Untitled",
+            board=board,
+            flags=tuple(flags),
+            docks=tuple(docks),
+            rules=self.rules(d.get("rules")),
+            robots=tuple(robots),
+            checks=tuple(c for at, c in self.items(d, "checks", "", _check)),
+            author=_text(d.get("author")),
+            description=_text(d.get("description")),
+            note=_text(d.get("note")),
+        )
+
+    def board(self, b: object) -> Board:
+        if not isinstance(b, dict):
+            b = {}
+        width = _clamp(b.get("width"), 1, 100, 12)
+        height = _clamp(b.get("height"), 1, 100, 12)
+        size = Board(width, height)
+        tiles = self.on_board_unique(size, self.items(b, "tiles", "/board", _tile), "E202", "tile")
+        walls = self.on_board(size, self.items(b, "walls", "/board", _wall), "wall")
+        lasers = self.on_board(size, self.items(b, "lasers", "/board", _laser), "laser")
+        pushers = self.on_board_unique(size, self.items(b, "pushers", "/board", _pusher),
+                                       "E205", "pusher")
+        for where, key, phases in _phase_lists(b):
+            if not self.broken(where) and list(phases) != sorted(set(phases)):
+                self.error("E206", f"the registers of a {key} must be listed in increasing "
+                                   f"order without repeats, like [1, 3, 5]", where + "/phases")
+        return Board(width, height, tuple(tiles), tuple(walls), tuple(lasers), tuple(pushers),
+                     _text(b.get("note")))
+
+    def on_board(self, board: Board, located: list, what: str) -> list:
+        kept = []
+        for where, item in located:
+            if board.in_bounds(item.x, item.y):
+                kept.append(item)
+            else:
+                self.error("E201", f"the {what} at ({item.x}, {item.y}) lies outside the "
+                                   f"{board.width}x{board.height} board", where, item.x, item.y)
+        return kept
+
+    def on_board_unique(self, board: Board, located: list, code: str, what: str) -> list:
+        seen: dict[tuple[int, int], str] = {}
+        kept = []
+        for where, item in located:
+            if not board.in_bounds(item.x, item.y):
+                self.on_board(board, [(where, item)], what)
+                continue
+            first = seen.get((item.x, item.y))
+            if first is not None:
+                self.error(code, f"two {what}s on square ({item.x}, {item.y}); the first is at "
+                                 f"{first}", where, item.x, item.y)
+                continue
+            seen[(item.x, item.y)] = where
+            kept.append(item)
+        return kept
+
+    def rules(self, r: object) -> Rules:
+        if not isinstance(r, dict):
+            return Rules()
+        values = {}
+        for name in RULE_NAMES:
+            if name in r and not self.broken(f"/rules/{name}"):
+                values[name] = r[name]
+        return Rules(**values, note=_text(r.get("note")))
+
+
+def _phase_lists(b: dict):
+    for key, label in (("tiles", "crusher"), ("pushers", "pusher")):
+        values = b.get(key)
+        if isinstance(values, list):
+            for i, v in enumerate(values):
+                if isinstance(v, dict) and isinstance(v.get("phases"), list):
+                    yield f"/board/{key}/{i}", label, v["phases"]
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _clamp(value: object, lo: int, hi: int, default: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return default
+    try:
+        return max(lo, min(hi, int(value)))
+    except OverflowError:       # an infinite float (JSON's 1e999 or Infinity)
+        return default
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+        raise TypeError("not an integer")
+    return int(value)
+
+
+def _phases(value: object) -> tuple[int, ...]:
+    return tuple(_int(v) for v in value)
+
+
+def _tile(t: dict) -> Tile:
+    kind = t["type"]
+    return Tile(
+        _int(t["x"]), _int(t["y"]), kind,
+        dir=t["dir"] if kind in ("conveyor", "current") else None,
+        express=bool(t.get("express", False)) if kind == "conveyor" else False,
+        rotation=t["rotation"] if kind == "gear" else None,
+        phases=_phases(t["phases"]) if kind == "crusher" else (),
+        note=_text(t.get("note")),
+    )
+
+
+def _wall(w: dict) -> Wall:
+    return Wall(_int(w["x"]), _int(w["y"]), w["side"], _text(w.get("note")))
+
+
+def _laser(l: dict) -> Laser:
+    return Laser(_int(l["x"]), _int(l["y"]), l["dir"], _int(l.get("beams", 1)), _text(l.get("note")))
+
+
+def _pusher(p: dict) -> Pusher:
+    return Pusher(_int(p["x"]), _int(p["y"]), p["dir"], _phases(p["phases"]), _text(p.get("note")))
+
+
+def _flag(f: dict) -> Flag:
+    return Flag(_int(f["x"]), _int(f["y"]), _text(f.get("note")))
+
+
+def _dock(d: dict) -> Dock:
+    return Dock(_int(d["x"]), _int(d["y"]), d["facing"], _text(d.get("note")))
+
+
+def _round(entry: object) -> ProgramRound:
+    if isinstance(entry, list):
+        return ProgramRound(tuple(Card.parse(c) for c in entry))
+    return ProgramRound(tuple(Card.parse(c) for c in entry.get("cards", [])),
+                        bool(entry.get("power_down", False)), _text(entry.get("note")))
+
+
+def _robot(r: dict) -> RobotSpec:
+    at = r.get("at")
+    return RobotSpec(
+        name=r["name"],
+        dock=_int(r["dock"]) if "dock" in r else None,
+        at=Placement(_int(at["x"]), _int(at["y"]), at["facing"], _text(at.get("note")))
+        if at is not None else None,
+        damage=_int(r.get("damage", 0)),
+        lives=_int(r["lives"]) if "lives" in r else None,
+        flags=_int(r.get("flags", 0)),
+        options=_int(r.get("options", 0)),
+        powered_down=bool(r.get("powered_down", False)),
+        bot=_text(r.get("bot")),
+        program=tuple(_round(e) for e in r.get("program", [])),
+        note=_text(r.get("note")),
+    )
+
+
+def _check(c: dict) -> Check:
+    expect = []
+    for key in CHECK_KEYS:
+        if key in c:
+            value = c[key]
+            if key == "archive":
+                value = (_int(value["x"]), _int(value["y"]))
+            expect.append((key, value))
+    archive = c.get("archive")
+    return Check(
+        round=_int(c["round"]), robot=c["robot"],
+        register=_int(c["register"]) if "register" in c else None,
+        expect=tuple(expect), note=_text(c.get("note")),
+        archive_note=_text(archive.get("note")) if isinstance(archive, dict) else None,
+    )
+
+
+# ---------------------------------------------------------------- writing
+
+_SIDE_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+def to_dict(s: Scenario) -> dict:
+    """The canonical document: keys in the format's order, board lists sorted
+    by square, defaults left out."""
+    b = s.board
+    doc: dict = {"format": "rally-scenario", "version": 1, "name": s.name}
+    _put(doc, "author", s.author)
+    _put(doc, "description", s.description)
+    _put(doc, "note", s.note)
+    board: dict = {"width": b.width, "height": b.height}
+    _put(board, "note", b.note)
+    board["tiles"] = [_tile_doc(t) for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
+    board["walls"] = [_noted({"x": w.x, "y": w.y, "side": w.side}, w.note)
+                      for w in sorted(b.walls, key=lambda w: (w.y, w.x, _SIDE_ORDER[w.side]))]
+    board["lasers"] = [_noted({"x": l.x, "y": l.y, "dir": l.dir, "beams": l.beams}, l.note)
+                       for l in sorted(b.lasers, key=lambda l: (l.y, l.x, _SIDE_ORDER[l.dir]))]
+    board["pushers"] = [_noted({"x": p.x, "y": p.y, "dir": p.dir, "phases": list(p.phases)}, p.note)
+                        for p in sorted(b.pushers, key=lambda p: (p.y, p.x))]
+    doc["board"] = board
+    doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
+    doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
+    rules = s.rules.changed()
+    if rules:
+        doc["rules"] = rules
+    if s.robots:
+        doc["robots"] = [_robot_doc(r) for r in s.robots]
+    if s.checks:
+        doc["checks"] = [_check_doc(c) for c in s.checks]
+    return doc
+
+
+def _put(doc: dict, key: str, value: object) -> None:
+    if value is not None:
+        doc[key] = value
+
+
+def _noted(doc: dict, note: str | None) -> dict:
+    _put(doc, "note", note)
+    return doc
+
+
+def _tile_doc(t: Tile) -> dict:
+    doc: dict = {"x": t.x, "y": t.y, "type": t.type}
+    if t.type in ("conveyor", "current"):
+        doc["dir"] = t.dir
+    if t.type == "conveyor" and t.express:
+        doc["express"] = True
+    if t.type == "gear":
+        doc["rotation"] = t.rotation
+    if t.type == "crusher":
+        doc["phases"] = list(t.phases)
+    return _noted(doc, t.note)
+
+
+def _robot_doc(r: RobotSpec) -> dict:
+    doc: dict = {"name": r.name}
+    _put(doc, "dock", r.dock)
+    if r.at is not None:
+        doc["at"] = _noted({"x": r.at.x, "y": r.at.y, "facing": r.at.facing}, r.at.note)
+    for key, default in (("damage", 0), ("lives", None), ("flags", 0), ("options", 0),
+                         ("powered_down", False), ("bot", None)):
+        value = getattr(r, key)
+        if value != default:
+            doc[key] = value
+    if r.program:
+        doc["program"] = [_round_doc(p) for p in r.program]
+    return _noted(doc, r.note)
+
+
+def _round_doc(p: ProgramRound) -> list | dict:
+    cards = [str(c) for c in p.cards]
+    if not p.power_down and p.note is None:
+        return cards
+    doc: dict = {"cards": cards}
+    if p.power_down:
+        doc["power_down"] = True
+    return _noted(doc, p.note)
+
+
+def _check_doc(c: Check) -> dict:
+    doc: dict = {"round": c.round}
+    _put(doc, "register", c.register)
+    doc["robot"] = c.robot
+    for key, value in c.expect:
+        doc[key] = _noted({"x": value[0], "y": value[1]}, c.archive_note) if key == "archive" else value
+    return _noted(doc, c.note)
+
+
+def dumps(s: Scenario) -> str:
+    """The canonical text: 2-space indent, one small object per line, so that
+    a saved course diffs square by square."""
+    return _format(to_dict(s), 0) + "\n"
+
+
+def _format(value: object, depth: int) -> str:
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or (_is_leaf(value) and len(flat) + 2 * depth <= 100):
+        return flat
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        body = ",\n".join(inner + _format(v, depth + 1) for v in value)
+        return "[\n" + body + "\n" + pad + "]"
+    body = ",\n".join(f"{inner}{json.dumps(k, ensure_ascii=False)}: {_format(v, depth + 1)}"
+                      for k, v in value.items())
+    return "{\n" + body + "\n" + pad + "}"
+
+
+def _is_leaf(value: dict | list) -> bool:
+    """A container whose members are scalars, or lists or dicts of scalars."""
+    members = value.values() if isinstance(value, dict) else value
+    for m in members:
+        if isinstance(m, dict):
+            if any(isinstance(v, (dict, list)) for v in m.values()):
+                return False
+        elif isinstance(m, list):
+            if any(isinstance(v, (dict, list)) for v in m):
+                return False
+    return True
+
+
+def save_file(s: Scenario, path: str | os.PathLike) -> None:
+    """Write the canonical text atomically: a temporary file beside the
+    target, flushed to disk, then renamed over it."""
+    write_text_atomic(path, dumps(s))
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,265 @@
+"""The scenario model: an immutable course plus flags, docks, rules, robots and checks.
+
+Everything here is frozen. Derived lookups (tile per square, walls per
+square with both sides of an edge folded together and the walls implied
+behind lasers and pushers) are computed once per board on first use.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+
+from .directions import DX, DY, INDEX, NAMES, opposite
+
+TILE_TYPES = (
+    "floor", "pit", "conveyor", "gear", "repair", "upgrade", "crusher",
+    "water", "current", "drain", "teleporter", "randomizer",
+)
+DEADLY_TYPES = frozenset({"pit", "drain"})
+BELT_TYPES = frozenset({"conveyor", "current"})
+CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")
+
+
+@dataclass(frozen=True)
+class Tile:
+    x: int
+    y: int
+    type: str
+    dir: str | None = None          # conveyor, current
+    express: bool = False           # conveyor
+    rotation: str | None = None     # gear: "cw" or "ccw"
+    phases: tuple[int, ...] = ()    # crusher
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Wall:
+    x: int
+    y: int
+    side: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Laser:
+    x: int
+    y: int
+    dir: str
+    beams: int = 1
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Pusher:
+    x: int
+    y: int
+    dir: str
+    phases: tuple[int, ...]
+    note: str | None = None
+
+
+def edge_key(x: int, y: int, side: str) -> tuple[int, int, str]:
+    """The one name of an edge: its N or W side, so (x, y, S) == (x, y+1, N)."""
+    if side == "S":
+        return (x, y + 1, "N")
+    if side == "E":
+        return (x + 1, y, "W")
+    return (x, y, side)
+
+
+@dataclass(frozen=True)
+class Board:
+    width: int
+    height: int
+    tiles: tuple[Tile, ...] = ()
+    walls: tuple[Wall, ...] = ()
+    lasers: tuple[Laser, ...] = ()
+    pushers: tuple[Pusher, ...] = ()
+    note: str | None = None
+
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def index(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+    @cached_property
+    def tile_map(self) -> dict[tuple[int, int], Tile]:
+        return {(t.x, t.y): t for t in self.tiles}
+
+    def tile_at(self, x: int, y: int) -> Tile | None:
+        """The tile listed on (x, y); None means plain floor."""
+        return self.tile_map.get((x, y))
+
+    def type_at(self, x: int, y: int) -> str:
+        tile = self.tile_map.get((x, y))
+        return tile.type if tile else "floor"
+
+    @cached_property
+    def pusher_map(self) -> dict[tuple[int, int], Pusher]:
+        return {(p.x, p.y): p for p in self.pushers}
+
+    @cached_property
+    def wall_edges(self) -> frozenset[tuple[int, int, str]]:
+        """Every walled edge by its edge_key: listed walls plus the mounting
+        walls of lasers and pushers."""
+        edges = {edge_key(w.x, w.y, w.side) for w in self.walls}
+        for mounted in (*self.lasers, *self.pushers):
+            edges.add(edge_key(mounted.x, mounted.y, NAMES[opposite(INDEX[mounted.dir])]))
+        return frozenset(edges)
+
+    def has_wall(self, x: int, y: int, side: str) -> bool:
+        return edge_key(x, y, side) in self.wall_edges
+
+    @cached_property
+    def wall_mask(self) -> tuple[int, ...]:
+        """Per square (by index), bit d set when side d of the square is walled."""
+        masks = [0] * (self.width * self.height)
+        for ex, ey, side in self.wall_edges:
+            if side == "N":
+                if self.in_bounds(ex, ey):
+                    masks[self.index(ex, ey)] |= 1 << INDEX["N"]
+                if self.in_bounds(ex, ey - 1):
+                    masks[self.index(ex, ey - 1)] |= 1 << INDEX["S"]
+            else:
+                if self.in_bounds(ex, ey):
+                    masks[self.index(ex, ey)] |= 1 << INDEX["W"]
+                if self.in_bounds(ex - 1, ey):
+                    masks[self.index(ex - 1, ey)] |= 1 << INDEX["E"]
+        return tuple(masks)
+
+    def blocked(self, x: int, y: int, d: int) -> bool:
+        """Whether a wall stands on side d of in-board square (x, y)."""
+        return bool(self.wall_mask[y * self.width + x] >> d & 1)
+
+    def neighbour(self, x: int, y: int, d: int) -> tuple[int, int]:
+        return x + DX[d], y + DY[d]
+
+
+@dataclass(frozen=True)
+class Flag:
+    x: int
+    y: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Dock:
+    x: int
+    y: int
+    facing: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    lives: int = 3
+    hand_size: int = 9
+    destroy_at_damage: int = 10
+    lock_from_damage: int = 5
+    respawn_damage: int = 2
+    robot_lasers: bool = True
+    flags_repair: bool = True
+    archive_on_any_flag: bool = True
+    teleport_backup_distance: int = 2
+    max_rounds: int = 100
+    finish: str = "first"
+    note: str | None = None
+
+    def changed(self) -> dict:
+        """The options that differ from their defaults, in the format's order."""
+        default = Rules()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
+
+RULE_NAMES = tuple(f.name for f in fields(Rules) if f.name != "note")
+
+
+@dataclass(frozen=True)
+class Card:
+    kind: str
+    priority: int | None = None     # None: the highest priority of its kind in the deck
+
+    def __str__(self) -> str:
+        return self.kind if self.priority is None else f"{self.kind}:{self.priority}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        kind, _, prio = text.partition(":")
+        return cls(kind, int(prio) if prio else None)
+
+
+@dataclass(frozen=True)
+class ProgramRound:
+    cards: tuple[Card, ...] = ()
+    power_down: bool = False
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Placement:
+    x: int
+    y: int
+    facing: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class RobotSpec:
+    name: str
+    dock: int | None = None         # None: its place in the list
+    at: Placement | None = None
+    damage: int = 0
+    lives: int | None = None        # None: the rules' lives
+    flags: int = 0
+    options: int = 0
+    powered_down: bool = False
+    bot: str | None = None
+    program: tuple[ProgramRound, ...] = ()
+    note: str | None = None
+
+
+CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
+              "powered_down", "options", "archive")
+
+
+@dataclass(frozen=True)
+class Check:
+    round: int
+    robot: str
+    register: int | None = None     # None: end of the round, after clean-up
+    # Expected values, in CHECK_KEYS order; "archive" is an (x, y) tuple.
+    expect: tuple[tuple[str, object], ...] = ()
+    note: str | None = None
+    archive_note: str | None = None
+
+    @property
+    def expected(self) -> dict[str, object]:
+        return dict(self.expect)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    board: Board
+    flags: tuple[Flag, ...]
+    docks: tuple[Dock, ...]
+    rules: Rules = field(default_factory=Rules)
+    robots: tuple[RobotSpec, ...] = ()
+    checks: tuple[Check, ...] = ()
+    author: str | None = None
+    description: str | None = None
+    note: str | None = None
+
+    def robot_start(self, index: int) -> tuple[int, int, str] | None:
+        """Start square and facing of robot `index` of the robots list (None when
+        its dock does not exist)."""
+        spec = self.robots[index]
+        if spec.at is not None:
+            return spec.at.x, spec.at.y, spec.at.facing
+        number = spec.dock if spec.dock is not None else index + 1
+        if not 1 <= number <= len(self.docks):
+            return None
+        dock = self.docks[number - 1]
+        return dock.x, dock.y, dock.facing

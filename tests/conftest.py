@@ -1,0 +1,12 @@
+"""Shared test set-up: every test runs headless."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# The editor keeps recent files (QSettings) and autosaves of untitled courses
+# (the application data folder) under these: keep them out of the real home.
+import tempfile  # noqa: E402
+
+_QT_HOME = tempfile.mkdtemp(prefix="rallyforge-test-home-")
+os.environ.setdefault("XDG_CONFIG_HOME", os.path.join(_QT_HOME, "config"))
+os.environ.setdefault("XDG_DATA_HOME", os.path.join(_QT_HOME, "data"))
