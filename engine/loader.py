@@ -116,11 +116,15 @@ class _Builder:
     def __init__(self, data: dict, bad_pointers: set[str]):
         self.data = data
         self.bad = bad_pointers
+        # Every pointer at or above a bad one, so that broken() is one look-up
+        # (testing each bad pointer per element is quadratic on a big broken file).
+        self.bad_or_above = {p[:i] for p in bad_pointers for i in range(len(p) + 1)
+                             if i == len(p) or p[i] == "/"}
         self.problems: list[Problem] = []
 
     def broken(self, where: str) -> bool:
-        prefix = where + "/"
-        return any(p == where or p.startswith(prefix) for p in self.bad)
+        """Whether the schema found a problem at `where` or inside it."""
+        return where in self.bad_or_above
 
     def error(self, code: str, message: str, where: str, x=None, y=None) -> None:
         self.problems.append(Problem(ERROR, code, message, where, x, y))
@@ -466,6 +470,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent or ".")
     try:
+        os.fchmod(fd, _file_mode(path))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -477,3 +482,14 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _file_mode(path: Path) -> int:
+    """Keep the mode of the file being replaced; a new file gets the usual
+    umask-based mode rather than mkstemp's owner-only 0600."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -1,0 +1,306 @@
+"""Pictures of a course: PNG and SVG of the board, and a PDF that prints it at
+real size, split over pages when it is larger than the paper.
+
+Every export is built in memory and written atomically (a temporary file
+beside the target, then renamed), so a failed export never leaves a
+half-written file. A QGuiApplication must exist (or is created, headless
+when there is no display).
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import (
+    QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt,
+)
+from PySide6.QtGui import (
+    QColor, QFont, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+)
+from PySide6.QtSvg import QSvgGenerator
+
+from editor import render
+from engine.loader import write_bytes_atomic
+from engine.model import Scenario
+
+EXTENSIONS = (".png", ".svg", ".pdf")
+A4 = QPageSize.PageSizeId.A4
+
+PDF_DPI = 1200            # device units of the PDF painter per inch
+PAGE_MARGIN_MM = 10.0     # white border all round, where printers cannot print
+LABEL_MM = 10.0           # strip under the board for marks and the page label
+OVERLAP_MM = 10.0         # what neighbouring pages have in common
+MAX_IMAGE_SIDE = 32000    # pixels, QImage's limit with some room
+PNG_QUALITY = 80          # Qt's PNG "quality" is lighter compression: 2x faster, files ~15 % larger
+
+_app = None
+
+
+def ensure_app() -> QGuiApplication:
+    """The running QGuiApplication, or a new one (offscreen when there is no
+    display and no platform was chosen)."""
+    global _app
+    app = QGuiApplication.instance()
+    if app is None:
+        if not (os.environ.get("QT_QPA_PLATFORM") or os.environ.get("DISPLAY")
+                or os.environ.get("WAYLAND_DISPLAY")):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = _app = QGuiApplication(["rallyforge-editor"])
+    return app
+
+
+def _title(scenario: Scenario) -> str:
+    return scenario.name or "Untitled course"
+
+
+def _description(scenario: Scenario) -> str:
+    b = scenario.board
+    parts = [f"Rally Forge course, {b.width} x {b.height} squares"]
+    if scenario.author:
+        parts.append(f"by {scenario.author}")
+    if scenario.description:
+        parts.append(scenario.description)
+    return "; ".join(parts)
+
+
+def _buffer() -> tuple[QByteArray, QBuffer]:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    return data, buffer
+
+
+# ---------------------------------------------------------------- PNG and SVG
+
+def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
+    """The board as an image, square_px pixels per square."""
+    b = scenario.board
+    if square_px < 1:
+        raise ValueError(f"squares must be at least 1 pixel, not {square_px}")
+    if max(b.width, b.height) * square_px > MAX_IMAGE_SIDE:
+        raise ValueError(f"a {b.width}x{b.height} board at {square_px} px per square is too "
+                         f"large for an image; use fewer pixels per square")
+    ensure_app()
+    image = QImage(b.width * square_px, b.height * square_px, QImage.Format_ARGB32_Premultiplied)
+    image.fill(Qt.transparent)
+    painter = QPainter(image)
+    try:
+        render.paint_board(painter, scenario, square=square_px)
+    finally:
+        painter.end()
+    return image
+
+
+def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
+    image = render_image(scenario, square_px)
+    image.setText("Title", _title(scenario))
+    image.setText("Description", _description(scenario))
+    image.setText("Software", "Rally Forge")
+    data, buffer = _buffer()
+    if not image.save(buffer, "PNG", PNG_QUALITY):
+        raise OSError("could not encode the PNG image")
+    buffer.close()
+    write_bytes_atomic(path, bytes(data))
+
+
+def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
+    ensure_app()
+    b = scenario.board
+    w, h = b.width * square_px, b.height * square_px
+    data, buffer = _buffer()
+    generator = QSvgGenerator()
+    generator.setOutputDevice(buffer)
+    generator.setSize(QSize(w, h))
+    generator.setViewBox(QRect(0, 0, w, h))
+    generator.setResolution(96)
+    generator.setTitle(_title(scenario))
+    generator.setDescription(_description(scenario))
+    painter = QPainter(generator)
+    try:
+        render.paint_board(painter, scenario, square=square_px)
+    finally:
+        painter.end()
+    buffer.close()
+    write_bytes_atomic(path, bytes(data))
+
+
+# ---------------------------------------------------------------- PDF
+
+@dataclass(frozen=True)
+class PdfLayout:
+    """How a board is split over pages: `columns` x `rows` pages in the given
+    orientation, each showing a window of `window_mm` of the board; window
+    (c, r) starts at (c * step_mm[0], r * step_mm[1]) on the board."""
+    orientation: QPageLayout.Orientation
+    page_mm: tuple[float, float]
+    window_mm: tuple[float, float]
+    step_mm: tuple[float, float]
+    columns: int
+    rows: int
+
+    @property
+    def pages(self) -> int:
+        return self.columns * self.rows
+
+
+def _page_size(page_size) -> QPageSize:
+    """A QPageSize from a QPageSize or a QPageSize.PageSizeId."""
+    return page_size if isinstance(page_size, QPageSize) else QPageSize(page_size)
+
+
+def _count(extent: float, window: float) -> int:
+    if extent <= window + 1e-6:
+        return 1
+    return math.ceil((extent - window) / (window - OVERLAP_MM) - 1e-9) + 1
+
+
+def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
+    """The page split for a board of board_mm (width, height) in millimetres:
+    the orientation that needs fewer pages (portrait on a tie)."""
+    paper = _page_size(page_size).size(QPageSize.Millimeter)
+    pw, ph = paper.width(), paper.height()
+    best = None
+    for orientation, (w, h) in ((QPageLayout.Portrait, (pw, ph)),
+                                (QPageLayout.Landscape, (ph, pw))):
+        window = (w - 2 * PAGE_MARGIN_MM, h - 2 * PAGE_MARGIN_MM - LABEL_MM)
+        if min(window) <= OVERLAP_MM:
+            raise ValueError("the paper is too small for the page margins")
+        columns, rows = _count(board_mm[0], window[0]), _count(board_mm[1], window[1])
+        layout = PdfLayout(orientation, (w, h), window,
+                           (window[0] - OVERLAP_MM, window[1] - OVERLAP_MM), columns, rows)
+        if best is None or layout.pages < best.pages:
+            best = layout
+    return best
+
+
+def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
+               page_size=A4) -> int:
+    """A PDF printing the board at real size, each square square_mm wide,
+    over as many pages as needed; returns the number of pages."""
+    if not 1.0 <= square_mm <= 500.0:
+        raise ValueError(f"square size must be between 1 and 500 mm, not {square_mm}")
+    ensure_app()
+    b = scenario.board
+    layout = pdf_layout((b.width * square_mm, b.height * square_mm), page_size)
+    data, buffer = _buffer()
+    writer = QPdfWriter(buffer)
+    writer.setResolution(PDF_DPI)
+    writer.setTitle(_title(scenario))
+    writer.setCreator("Rally Forge")
+    writer.setPageLayout(QPageLayout(_page_size(page_size), layout.orientation,
+                                     QMarginsF(0, 0, 0, 0)))
+    painter = QPainter(writer)
+    try:
+        for r in range(layout.rows):
+            for c in range(layout.columns):
+                if r or c:
+                    writer.newPage()
+                _pdf_page(painter, scenario, layout, c, r, square_mm)
+    finally:
+        painter.end()
+    buffer.close()
+    write_bytes_atomic(path, bytes(data))
+    return layout.pages
+
+
+def _mm(value: float) -> float:
+    return value * PDF_DPI / 25.4
+
+
+def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, r: int,
+              square_mm: float) -> None:
+    b = scenario.board
+    board_w, board_h = b.width * square_mm, b.height * square_mm
+    wx, wy = c * layout.step_mm[0], r * layout.step_mm[1]
+    ww = min(layout.window_mm[0], board_w - wx)
+    wh = min(layout.window_mm[1], board_h - wy)
+    x0, y0 = int(wx // square_mm), int(wy // square_mm)
+    x1 = min(b.width, math.ceil((wx + ww) / square_mm - 1e-9))
+    y1 = min(b.height, math.ceil((wy + wh) / square_mm - 1e-9))
+    window = QRectF(_mm(PAGE_MARGIN_MM), _mm(PAGE_MARGIN_MM), _mm(ww), _mm(wh))
+
+    painter.save()
+    painter.setClipRect(window)
+    painter.translate(_mm(PAGE_MARGIN_MM - wx), _mm(PAGE_MARGIN_MM - wy))
+    render.paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
+    painter.restore()
+
+    _crop_marks(painter, window)
+    _overlap_marks(painter, layout, window, c, r)
+    label = (f"{_title(scenario)}  -  page {r * layout.columns + c + 1} of {layout.pages}, "
+             f"columns {x0}-{x1 - 1}, rows {y0}-{y1 - 1}  -  squares of {square_mm:g} mm, "
+             f"pages overlap by {OVERLAP_MM:g} mm")
+    painter.setFont(_label_font())
+    painter.setPen(QColor("#333333"))
+    painter.drawText(QRectF(window.left() + _mm(3), window.bottom() + _mm(6.2),
+                            _mm(layout.window_mm[0] - 3), _mm(LABEL_MM - 6.2)),
+                     Qt.AlignLeft | Qt.AlignTop, label)
+
+
+def _label_font() -> QFont:
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(round(_mm(2.6)))
+    return font
+
+
+def _crop_marks(painter: QPainter, window: QRectF) -> None:
+    """Short lines in the margin, in line with the corners of the printed board."""
+    painter.setPen(QPen(QColor("#000000"), _mm(0.15)))
+    gap, length = _mm(1.5), _mm(6)
+    for x, sx in ((window.left(), -1), (window.right(), 1)):
+        for y, sy in ((window.top(), -1), (window.bottom(), 1)):
+            painter.drawLine(QPointF(x + sx * gap, y), QPointF(x + sx * (gap + length), y))
+            painter.drawLine(QPointF(x, y + sy * gap), QPointF(x, y + sy * (gap + length)))
+
+
+def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int, r: int) -> None:
+    """Dashed lines where a neighbouring page's board begins or ends, with a
+    registration target at each end, to line the pages up when gluing."""
+    lines = []
+    if c > 0:
+        lines.append(("v", window.left() + _mm(OVERLAP_MM)))
+    if c < layout.columns - 1:
+        lines.append(("v", window.left() + _mm(layout.step_mm[0])))
+    if r > 0:
+        lines.append(("h", window.top() + _mm(OVERLAP_MM)))
+    if r < layout.rows - 1:
+        lines.append(("h", window.top() + _mm(layout.step_mm[1])))
+    pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.DashLine)
+    for kind, at in lines:
+        painter.setPen(pen)
+        if kind == "v":
+            ends = (QPointF(at, window.top() - _mm(3.5)), QPointF(at, window.bottom() + _mm(3.5)))
+            painter.drawLine(QPointF(at, window.top()), QPointF(at, window.bottom()))
+        else:
+            ends = (QPointF(window.left() - _mm(3.5), at), QPointF(window.right() + _mm(3.5), at))
+            painter.drawLine(QPointF(window.left(), at), QPointF(window.right(), at))
+        for end in ends:
+            _target(painter, end)
+
+
+def _target(painter: QPainter, centre: QPointF) -> None:
+    painter.setPen(QPen(QColor("#000000"), _mm(0.15)))
+    painter.setBrush(Qt.NoBrush)
+    painter.drawEllipse(centre, _mm(1.2), _mm(1.2))
+    painter.drawLine(centre - QPointF(_mm(2), 0), centre + QPointF(_mm(2), 0))
+    painter.drawLine(centre - QPointF(0, _mm(2)), centre + QPointF(0, _mm(2)))
+
+
+# ---------------------------------------------------------------- by extension
+
+def export(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
+           square_px: int = 64) -> None:
+    """Export by the extension of `path`: .png, .svg (square_px pixels per
+    square) or .pdf (square_mm millimetres per square, A4)."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".png":
+        export_png(scenario, path, square_px)
+    elif suffix == ".svg":
+        export_svg(scenario, path, square_px)
+    elif suffix == ".pdf":
+        export_pdf(scenario, path, square_mm)
+    else:
+        raise ValueError(f"cannot export to {Path(path).name!r}: the name must end in "
+                         f"{', '.join(EXTENSIONS[:-1])} or {EXTENSIONS[-1]}")
