@@ -69,6 +69,8 @@ def parse_json(text: str) -> tuple[object | None, list[Problem]]:
     except json.JSONDecodeError as exc:
         return None, [Problem(ERROR, "E003", f"not valid JSON: {exc.msg} at line {exc.lineno}, "
                                             f"column {exc.colno}")]
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        return None, [Problem(ERROR, "E003", f"not valid JSON: {exc}")]
     except RecursionError:
         return None, [Problem(ERROR, "E003", "not valid JSON: nested too deeply")]
 
@@ -407,10 +409,7 @@ def _round_doc(p: ProgramRound) -> list | dict:
     cards = [str(c) for c in p.cards]
     if not p.power_down and p.note is None:
         return cards
-    doc: dict = {"cards": cards}
-    if p.power_down:
-        doc["power_down"] = True
-    return _noted(doc, p.note)
+    return _noted({"cards": cards, "power_down": p.power_down}, p.note)
 
 
 def _check_doc(c: Check) -> dict:

@@ -1,0 +1,83 @@
+"""How long validating a big course takes: a 100x100 board with a tile on
+every square (every tile type), walls, lasers, pushers, 8 flags, 8 docks,
+robots with programs and checks. The goal is under 0.5 s on one core."""
+from __future__ import annotations
+
+import time
+
+TYPES = ("floor", "conveyor", "gear", "repair", "upgrade", "crusher", "water", "current",
+         "teleporter", "randomizer")
+DIRS = ("N", "E", "S", "W")
+
+
+def build_course(size: int = 100, note: str | None = None) -> dict:
+    """A valid (error-free) course of size x size squares full of elements.
+    Flags and docks stand on plain floor. `note` goes on the board, to make
+    a board unlike any validated before (and so out of every cache)."""
+    last = size - 1
+    flags = [{"x": x, "y": y} for x, y in
+             ((last // 2, 1), (2, last // 3), (last - 2, last // 3), (last // 4, last // 2),
+              (last - last // 4, last // 2), (2, last - 8), (last - 2, last - 8), (last // 2, 0))]
+    docks = [{"x": last // 2 - 4 + i, "y": last - 1, "facing": "N"} for i in range(8)]
+    plain = {(f["x"], f["y"]) for f in flags + docks}
+    tiles, walls, lasers, pushers = [], [], [], []
+    for y in range(size):
+        for x in range(size):
+            if (x, y) in plain:
+                kind = "floor"
+            elif x % 6 == 3 and y % 6 == 3:
+                kind = "pit" if (x + y) % 4 == 2 else "drain"
+            else:
+                kind = TYPES[(x * 7 + y * 13) % len(TYPES)]
+            tile = {"x": x, "y": y, "type": kind}
+            if kind in ("conveyor", "current"):
+                tile["dir"] = DIRS[(x + y) % 4]
+            if kind == "conveyor" and x % 2:
+                tile["express"] = True
+            if kind == "gear":
+                tile["rotation"] = "cw" if y % 2 else "ccw"
+            if kind == "crusher":
+                tile["phases"] = [1, 3, 5] if x % 2 else [2, 4]
+            tiles.append(tile)
+            if (x + 2 * y) % 5 == 0:
+                walls.append({"x": x, "y": y, "side": "N"})
+            if (3 * x + y) % 7 == 0:
+                walls.append({"x": x, "y": y, "side": "E"})
+            if x % 10 == 0 and y % 10 == 5:
+                lasers.append({"x": x, "y": y, "dir": "E", "beams": 1 + y % 3})
+            if x % 10 == 5 and y % 10 == 0:
+                pushers.append({"x": x, "y": y, "dir": "S", "phases": [1, 3, 5]})
+    cards = ["move1:500", "move2:700", "left:90", "right:100", "uturn:20", "back:440", "move3"]
+    robots = [{"name": f"Robot {i + 1}", "dock": i + 1, "bot": "search",
+               "program": [[cards[(i + r + c) % len(cards)] for c in range(5)] for r in range(5)]}
+              for i in range(8)]
+    checks = [{"round": r, "register": 1 + r % 5, "robot": f"Robot {1 + r % 8}", "damage": 0}
+              for r in range(1, 21)]
+    board = {"width": size, "height": size, "tiles": tiles, "walls": walls, "lasers": lasers,
+             "pushers": pushers}
+    if note is not None:
+        board["note"] = note
+    return {
+        "format": "rally-scenario", "version": 1, "name": f"Benchmark {size}x{size}",
+        "board": board,
+        "flags": flags, "docks": docks, "robots": robots, "checks": checks,
+    }
+
+
+def bench_validate(size: int = 100, repeat: int = 3) -> float:
+    """Print and return the best of `repeat` runs of validate_data (schema,
+    loader and course checks) on a parsed document, in CPU seconds of this
+    process, so that other work on a shared machine does not count. Each run
+    gets a board of its own, as when a designer validates a changed course:
+    nothing computed for an earlier board can be reused."""
+    from engine.validate import validate_data
+
+    validate_data(build_course(8))          # imports and one-off set-up
+    best = float("inf")
+    for run in range(repeat):
+        data = build_course(size, note=f"run {run}")
+        start = time.process_time()
+        validate_data(data)
+        best = min(best, time.process_time() - start)
+    print(f"validate {size}x{size}: {best:.3f} s")
+    return best

@@ -1,0 +1,112 @@
+"""`rallyforge validate PATH... [--format text|json]`: check scenario files.
+
+A directory stands for every ``*.json`` directly in it. Text output is one
+line per problem, ``FILE:x,y: error E301: message`` (or ``FILE:/pointer: ...``
+where the problem has no square, ``FILE: ...`` for the whole file), then a
+summary line. JSON output is a list of objects with the keys ``file``,
+``severity``, ``code``, ``message``, ``pointer``, ``x`` and ``y``.
+
+Exit code 0 when no file has an error (warnings allowed), 1 when one has or
+cannot be read, 2 for bad usage. Codes of its own (the others are listed in
+engine/validate.py):
+
+    E001  also: a directory with no *.json files in it
+    E000  the validator itself failed on a file (a bug: please report it)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from ..problems import ERROR, Problem
+from ..validate import validate_file
+
+HELP = "check scenario files: schema, structure and course (exit 1 on any error)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH",
+                        help="a scenario file, or a directory: every *.json in it")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text (default): one line per problem and a summary; "
+                             "json: a list of problems")
+
+
+def run(args: argparse.Namespace) -> int:
+    results = [(name, _problems(name, empty_dir)) for name, empty_dir in _files(args.paths)]
+    if args.format == "json":
+        _write(json.dumps([{"file": name, **p.as_dict()} for name, problems in results
+                           for p in problems], indent=2, ensure_ascii=False))
+    else:
+        for name, problems in results:
+            for p in problems:
+                _write(_line(name, p))
+        _write(summary(results))
+    return 1 if any(p.is_error for _, problems in results for p in problems) else 0
+
+
+def _files(paths: list[str]) -> list[tuple[str, bool]]:
+    """Each file to check as (name, False), named as given on the command
+    line; a directory expands to its *.json files, sorted, or is (name, True)
+    when it has none, so that it is reported."""
+    out = []
+    for path in paths:
+        if os.path.isdir(path):
+            try:
+                names = sorted(n for n in os.listdir(path) if n.endswith(".json")
+                               and os.path.isfile(os.path.join(path, n)))
+            except OSError:
+                names = None
+            if names:
+                out.extend((os.path.join(path, n), False) for n in names)
+            else:
+                out.append((path, True))
+        else:
+            out.append((path, False))
+    return out
+
+
+def _problems(name: str, empty_dir: bool) -> list[Problem]:
+    if empty_dir:
+        return [Problem(ERROR, "E001", "the directory holds no *.json files (or cannot be read)")]
+    try:
+        return validate_file(name)
+    except Exception as exc:     # never a traceback: report it as the file's problem
+        return [Problem(ERROR, "E000", f"the validator failed on this file ({type(exc).__name__}: "
+                                       f"{exc}); please report it")]
+
+
+def _line(name: str, p: Problem) -> str:
+    if p.x is not None and p.y is not None:
+        where = f"{name}:{p.x},{p.y}:"
+    elif p.pointer:
+        where = f"{name}:{p.pointer}:"
+    else:
+        where = f"{name}:"
+    return f"{where} {p.severity} {p.code}: {p.message}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def summary(results: list[tuple[str, list[Problem]]]) -> str:
+    """`3 files: 1 with errors (2 errors, 1 warning)`."""
+    errors = sum(1 for _, ps in results for p in ps if p.is_error)
+    warnings = sum(1 for _, ps in results for p in ps if not p.is_error)
+    bad = sum(1 for _, ps in results if any(p.is_error for p in ps))
+    return (f"{_count(len(results), 'file')}: {bad} with errors "
+            f"({_count(errors, 'error')}, {_count(warnings, 'warning')})")
+
+
+def _write(text: str) -> None:
+    """Print, escaping what the terminal's encoding cannot show (file names
+    with undecodable bytes, names in other scripts)."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        print(text, file=stream)
+    except UnicodeEncodeError:
+        print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"), file=stream)

@@ -1,0 +1,674 @@
+"""Validating a scenario in two tiers: the file's structure, then the course.
+
+``validate_file`` and ``validate_data`` run everything: the JSON Schema
+(engine/schema.py), the loader's structural checks (engine/loader.py), then
+the course checks of this module on whatever the loader could read.
+``course_problems`` runs the course checks alone on a model, for the editor.
+
+Every problem has a severity, a stable code, a message that names the square
+and says what to do, a JSON pointer and, where there is one, the square.
+
+    E001-E004  the file cannot be read (engine/loader.py)
+    E101-E108  the file breaks the JSON Schema (engine/schema.py)
+    E201       something lies outside the board        (loader; here too, for models
+    E202-E205  two tiles, flags, docks or pushers        built in memory)
+               on one square
+    E206       registers not listed in increasing order (loader)
+
+    E301  a flag on a pit or drain
+    E302  a dock on a pit or drain
+    E303  a robot starts (``at``) on a pit or drain
+    E304  a robot starts on the square where another robot starts
+    E305  a robot takes a dock that does not exist (named, or by its place in the list)
+    E306  more robots start on docks than there are docks
+    E307  two robots with one name
+    E308  an unknown card in a robot's program
+    E309  a card priority outside 1-999
+    E310  a check names a robot the course does not have
+    E311  a check names a register outside 1-5 (or a round below 1)
+    E312  a flag cannot be reached: from a dock (flag 1), or from the flag before it
+
+    W401  a wall listed twice (from both sides of its edge, or twice the same)
+    W402  a laser whose beam is walled in on its own square
+    W403  two lasers on one square firing the same way
+    W404  a pusher facing a wall
+    W405  a conveyor or current that points off the board or into a wall
+    W406  a flag on a conveyor, gear or crusher
+    W407  a dock on a conveyor, gear or crusher
+    W408  a dock in a laser beam
+    W409  fewer than 2 docks
+
+Errors make a course unusable; warnings are probably mistakes but legal.
+Each check is one small function taking the scenario (and where its elements
+stand in the file) and returning its problems; ``CHECKS`` lists them in the
+order they run.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Set as AbstractSet
+
+from . import reach
+from .directions import DX, DY, INDEX, NAMES, opposite
+from .loader import read_dict, read_json
+from .model import CARD_KINDS, DEADLY_TYPES, Board, Scenario, edge_key
+from .problems import ERROR, WARNING, Problem, pointer
+
+COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
+# Squares a flag or dock should not stand on, and why.
+FLAG_WARN_TYPES = {
+    "conveyor": "the belt carries robots off it before they touch the flag",
+    "gear": "the gear turns every robot that stops there",
+    "crusher": "the crusher destroys robots that stop there",
+}
+DOCK_WARN_TYPES = {
+    "conveyor": "the belt carries robots off it in their first register",
+    "gear": "the gear turns robots away from their starting facing",
+    "crusher": "the crusher destroys robots where they start",
+}
+
+
+# ---------------------------------------------------------------- entry points
+
+def validate_file(path: str | os.PathLike) -> list[Problem]:
+    """Every problem of a scenario file, the unreadable ones included."""
+    data, problems = read_json(path)
+    if data is None:
+        return problems
+    return validate_data(data)
+
+
+def validate_data(data: object) -> list[Problem]:
+    """Every problem of a parsed document: schema, structure, then the course
+    checks on whatever could be read."""
+    try:
+        scenario, problems = read_dict(data)
+    except RecursionError:
+        return [Problem(ERROR, "E003", "the document is nested too deeply to read")]
+    if scenario is None:
+        return problems
+    seen = {(p.code, p.pointer, p.x, p.y) for p in problems}
+    for problem in course_problems(scenario, _file_places(data, scenario, problems)):
+        if (problem.code, problem.pointer, problem.x, problem.y) not in seen:
+            problems.append(problem)
+    return problems
+
+
+def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[Problem]:
+    """The course checks on a model. `places` says where each element stands
+    in the file the model was read from; without it, pointers and flag and
+    dock numbers follow the model's own lists."""
+    places = places or Places()
+    problems: list[Problem] = []
+    for check in CHECKS:
+        problems.extend(check(scenario, places))
+    return problems
+
+
+# ---------------------------------------------------------------- places in the file
+
+class Places:
+    """Maps an element's index in the model to its index in the file, per
+    list ("flags", "docks", "robots", "checks", "board/tiles", ...). The
+    loader skips broken elements, so the two can differ; flag and dock
+    numbers in messages are the file's."""
+
+    def __init__(self, indexes: dict[str, list[int]] | None = None):
+        self.indexes = indexes or {}
+
+    def index(self, key: str, k: int) -> int:
+        known = self.indexes.get(key)
+        return known[k] if known is not None and k < len(known) else k
+
+    def number(self, key: str, k: int) -> int:
+        return self.index(key, k) + 1
+
+    def pointer(self, key: str, k: int, *rest: object) -> str:
+        return pointer(*key.split("/"), self.index(key, k), *rest)
+
+
+def _file_places(data: dict, scenario: Scenario, problems: list[Problem]) -> Places:
+    """Find each model element's index in the file: the loader keeps the
+    elements that neither the schema (E1xx at or below them) nor its own
+    checks (E201-E205 on them) rejected, in file order."""
+    board = data.get("board") if isinstance(data.get("board"), dict) else {}
+    lists = (
+        ("board/tiles", board.get("tiles"), scenario.board.tiles),
+        ("board/walls", board.get("walls"), scenario.board.walls),
+        ("board/lasers", board.get("lasers"), scenario.board.lasers),
+        ("board/pushers", board.get("pushers"), scenario.board.pushers),
+        ("flags", data.get("flags"), scenario.flags),
+        ("docks", data.get("docks"), scenario.docks),
+        ("robots", data.get("robots"), scenario.robots),
+        ("checks", data.get("checks"), scenario.checks),
+    )
+    skipped: dict[str, set[int]] = {}
+    for p in problems:
+        if p.code.startswith("E1") or p.code in ("E201", "E202", "E203", "E204", "E205"):
+            for key, _, _ in lists:
+                prefix = "/" + key + "/"
+                if p.pointer.startswith(prefix):
+                    index, _, rest = p.pointer[len(prefix):].partition("/")
+                    if index.isdigit() and (p.code.startswith("E1") or not rest):
+                        skipped.setdefault(key, set()).add(int(index))
+    indexes: dict[str, list[int]] = {}
+    for key, raw, items in lists:
+        if not isinstance(raw, list):
+            continue
+        bad = skipped.get(key, ())
+        candidates = [i for i, v in enumerate(raw) if isinstance(v, dict) and i not in bad]
+        if len(candidates) == len(items):
+            indexes[key] = candidates
+            continue
+        # The loader dropped something more (an element it could not build):
+        # match in order by square (or name), trusting the order where that fails.
+        found: list[int] = []
+        j = 0
+        for item in items:
+            want = _model_key(key, item)
+            start = j
+            while j < len(candidates) and _raw_key(key, raw[candidates[j]]) != want:
+                j += 1
+            if j == len(candidates):
+                j = start
+            found.append(candidates[j] if j < len(candidates) else len(found))
+            j += 1
+        indexes[key] = found
+    return Places(indexes)
+
+
+def _raw_key(key: str, raw: dict) -> object:
+    if key == "robots":
+        return raw.get("name")
+    if key == "checks":
+        return raw.get("round"), raw.get("robot")
+    return raw.get("x"), raw.get("y")
+
+
+def _model_key(key: str, item) -> object:
+    if key == "robots":
+        return item.name
+    if key == "checks":
+        return item.round, item.robot
+    return item.x, item.y
+
+
+# ---------------------------------------------------------------- helpers
+
+def _error(code: str, message: str, where: str, x: int | None = None, y: int | None = None) -> Problem:
+    return Problem(ERROR, code, message, where, x, y)
+
+
+def _warning(code: str, message: str, where: str, x: int | None = None, y: int | None = None) -> Problem:
+    return Problem(WARNING, code, message, where, x, y)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _dock_names(scenario: Scenario) -> str:
+    n = len(scenario.docks)
+    return "no docks" if n == 0 else f"only {_plural(n, 'dock')}"
+
+
+def _robot_starts(scenario: Scenario) -> list[tuple[int, int, int] | None]:
+    """Per robot, its start square and its index in the model, or None when
+    it has no start (its dock does not exist)."""
+    starts = []
+    for i in range(len(scenario.robots)):
+        start = scenario.robot_start(i)
+        starts.append(None if start is None else (start[0], start[1], i))
+    return starts
+
+
+CourseCheck = Callable[[Scenario, Places], list[Problem]]
+
+
+# ---------------------------------------------------------------- structure (models built in memory)
+
+def outside_board(s: Scenario, at: Places) -> list[Problem]:
+    """E201: an element off the board (the loader drops these from files;
+    robots starting off the board it keeps, and reports alike)."""
+    b = s.board
+    out = []
+    located = [("tile", "board/tiles", b.tiles), ("wall", "board/walls", b.walls),
+               ("laser", "board/lasers", b.lasers), ("pusher", "board/pushers", b.pushers),
+               ("flag", "flags", s.flags), ("dock", "docks", s.docks)]
+    for what, key, items in located:
+        for k, item in enumerate(items):
+            if not b.in_bounds(item.x, item.y):
+                out.append(_error("E201", f"the {what} at ({item.x}, {item.y}) lies outside the "
+                                          f"{b.width}x{b.height} board; move it onto the board or "
+                                          f"remove it", at.pointer(key, k), item.x, item.y))
+    for k, robot in enumerate(s.robots):
+        if robot.at is not None and not b.in_bounds(robot.at.x, robot.at.y):
+            out.append(_error("E201", f"robot {robot.name!r} starts at ({robot.at.x}, {robot.at.y}), "
+                                      f"outside the {b.width}x{b.height} board; give it a square "
+                                      f"on the board", at.pointer("robots", k, "at"),
+                              robot.at.x, robot.at.y))
+    return out
+
+
+def two_on_a_square(s: Scenario, at: Places) -> list[Problem]:
+    """E202-E205: two tiles, flags, docks or pushers on one square."""
+    out = []
+    for code, what, key, items in (("E202", "tile", "board/tiles", s.board.tiles),
+                                   ("E203", "flag", "flags", s.flags),
+                                   ("E204", "dock", "docks", s.docks),
+                                   ("E205", "pusher", "board/pushers", s.board.pushers)):
+        first: dict[tuple[int, int], int] = {}
+        for k, item in enumerate(items):
+            square = (item.x, item.y)
+            if square in first:
+                out.append(_error(code, f"two {what}s on square ({item.x}, {item.y}); the first is at "
+                                        f"{at.pointer(key, first[square])}; remove one",
+                                  at.pointer(key, k), item.x, item.y))
+            else:
+                first[square] = k
+    return out
+
+
+# ---------------------------------------------------------------- errors
+
+def flags_on_pits(s: Scenario, at: Places) -> list[Problem]:
+    """E301: a flag on a pit or drain can never be touched."""
+    out = []
+    for k, flag in enumerate(s.flags):
+        kind = s.board.type_at(flag.x, flag.y)
+        if kind in DEADLY_TYPES:
+            out.append(_error("E301", f"flag {at.number('flags', k)} at ({flag.x}, {flag.y}) stands "
+                                      f"on a {kind}; move it or change the square",
+                              at.pointer("flags", k), flag.x, flag.y))
+    return out
+
+
+def docks_on_pits(s: Scenario, at: Places) -> list[Problem]:
+    """E302: a robot would start its race in a pit or drain."""
+    out = []
+    for k, dock in enumerate(s.docks):
+        kind = s.board.type_at(dock.x, dock.y)
+        if kind in DEADLY_TYPES:
+            out.append(_error("E302", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) stands "
+                                      f"on a {kind}; move it or change the square",
+                              at.pointer("docks", k), dock.x, dock.y))
+    return out
+
+
+def robots_on_pits(s: Scenario, at: Places) -> list[Problem]:
+    """E303: a robot placed with `at` on a pit or drain (one on a dock in a
+    pit is reported once, for the dock: E302)."""
+    out = []
+    for k, robot in enumerate(s.robots):
+        if robot.at is None:
+            continue
+        kind = s.board.type_at(robot.at.x, robot.at.y)
+        if kind in DEADLY_TYPES:
+            out.append(_error("E303", f"robot {robot.name!r} starts at ({robot.at.x}, {robot.at.y}) "
+                                      f"on a {kind}; give it another square or change the square",
+                              at.pointer("robots", k, "at"), robot.at.x, robot.at.y))
+    return out
+
+
+def robots_on_robots(s: Scenario, at: Places) -> list[Problem]:
+    """E304: two robots start on one square (two `at`s, one dock named
+    twice, or an `at` on another robot's dock)."""
+    out = []
+    first: dict[tuple[int, int], int] = {}
+    for start in _robot_starts(s):
+        if start is None or not s.board.in_bounds(start[0], start[1]):
+            continue
+        x, y, k = start
+        if (x, y) in first:
+            robot, other = s.robots[k], s.robots[first[(x, y)]]
+            out.append(_error("E304", f"robot {robot.name!r} starts at ({x}, {y}), where robot "
+                                      f"{other.name!r} starts too; give one of them another dock "
+                                      f"or square", at.pointer("robots", k), x, y))
+        else:
+            first[(x, y)] = k
+    return out
+
+
+def missing_docks(s: Scenario, at: Places) -> list[Problem]:
+    """E305: a robot's dock does not exist: the one it names, or (without
+    `dock` or `at`) the one its place in the list gives it, unless E306
+    already says there are too few docks."""
+    out = []
+    count = len(s.docks)
+    too_few = sum(1 for r in s.robots if r.at is None) > count
+    for k, robot in enumerate(s.robots):
+        if robot.at is not None:
+            continue
+        if robot.dock is not None:
+            if not 1 <= robot.dock <= count:
+                valid = f"a dock from 1 to {count}" if count else "an 'at' square"
+                out.append(_error("E305", f"robot {robot.name!r} names dock {robot.dock}, but the "
+                                          f"course has {_dock_names(s)}; give it {valid} or add docks",
+                                  at.pointer("robots", k, "dock")))
+        elif k + 1 > count and not too_few:
+            out.append(_error("E305", f"robot {robot.name!r} takes dock {k + 1} (its place in the "
+                                      f"list), but the course has {_dock_names(s)}; give it a free "
+                                      f"dock or an 'at' square, or add docks",
+                              at.pointer("robots", k)))
+    return out
+
+
+def too_many_robots(s: Scenario, at: Places) -> list[Problem]:
+    """E306: more robots start on docks (no `at`) than there are docks."""
+    docked = sum(1 for r in s.robots if r.at is None)
+    if docked <= len(s.docks):
+        return []
+    return [_error("E306", f"{docked} robots start on docks, but the course has {_dock_names(s)}; "
+                           f"add docks or give some robots an 'at' square", "/robots")]
+
+
+def duplicate_robot_names(s: Scenario, at: Places) -> list[Problem]:
+    """E307: checks and results name robots, so names must be unique."""
+    out = []
+    first: dict[str, int] = {}
+    for k, robot in enumerate(s.robots):
+        if robot.name in first:
+            out.append(_error("E307", f"robots {at.number('robots', first[robot.name])} and "
+                                      f"{at.number('robots', k)} are both named {robot.name!r}; "
+                                      f"give each robot its own name",
+                              at.pointer("robots", k, "name")))
+        else:
+            first[robot.name] = k
+    return out
+
+
+def _program_cards(s: Scenario, at: Places):
+    """Each card of each scripted program, with words and a pointer for it."""
+    for k, robot in enumerate(s.robots):
+        for r, entry in enumerate(robot.program):
+            as_object = entry.power_down or entry.note is not None   # the canonical form
+            for c, card in enumerate(entry.cards):
+                where = (at.pointer("robots", k, "program", r, "cards", c) if as_object
+                         else at.pointer("robots", k, "program", r, c))
+                yield robot, card, f"round {r + 1}, register {c + 1}", where
+
+
+def unknown_cards(s: Scenario, at: Places) -> list[Problem]:
+    """E308: a card kind the deck does not have (the schema rejects these in
+    files; this catches models built in memory)."""
+    return [_error("E308", f"robot {robot.name!r} plays an unknown card {card.kind!r} in {when}; "
+                           f"use one of {', '.join(CARD_KINDS)}", where)
+            for robot, card, when, where in _program_cards(s, at) if card.kind not in CARD_KINDS]
+
+
+def bad_priorities(s: Scenario, at: Places) -> list[Problem]:
+    """E309: a priority outside 1-999."""
+    return [_error("E309", f"robot {robot.name!r} plays {card.kind} with priority {card.priority} "
+                           f"in {when}; priorities go from 1 to 999", where)
+            for robot, card, when, where in _program_cards(s, at)
+            if card.priority is not None and not 1 <= card.priority <= 999]
+
+
+def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
+    """E310: a check about a robot the course does not have."""
+    names = [r.name for r in s.robots]
+    out = []
+    for k, check in enumerate(s.checks):
+        if check.robot not in names:
+            fix = (f"use one of {', '.join(repr(n) for n in names)}" if names
+                   else "add the robot under 'robots'")
+            out.append(_error("E310", f"check {at.number('checks', k)} names robot {check.robot!r}, "
+                                      f"which the course does not have; {fix}",
+                              at.pointer("checks", k, "robot")))
+    return out
+
+
+def checks_at_bad_moments(s: Scenario, at: Places) -> list[Problem]:
+    """E311: a check's register outside 1-5, or its round below 1."""
+    out = []
+    for k, check in enumerate(s.checks):
+        n = at.number("checks", k)
+        if check.register is not None and not 1 <= check.register <= 5:
+            out.append(_error("E311", f"check {n} names register {check.register}; registers go "
+                                      f"from 1 to 5 (leave it out for the end of the round)",
+                              at.pointer("checks", k, "register")))
+        if check.round < 1:
+            out.append(_error("E311", f"check {n} names round {check.round}; rounds start at 1",
+                              at.pointer("checks", k, "round")))
+    return out
+
+
+def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
+    """E312: flag 1 cannot be reached from some dock, or flag n+1 from flag n.
+
+    Reachability is ``reach.reachable_from``; squares already reported (off
+    the board, or a flag or dock on a pit) are left out so that each mistake
+    is reported once."""
+    at = at or Places()
+    board = s.board
+
+    def usable(x: int, y: int) -> bool:
+        return board.in_bounds(x, y) and board.type_at(x, y) not in DEADLY_TYPES
+
+    reached: dict[tuple[int, int], AbstractSet[tuple[int, int]]] = {}
+
+    def can_reach(source: tuple[int, int], target: tuple[int, int]) -> bool:
+        if source not in reached:
+            reached[source] = reach.reachable_from(board, [source])
+        return target in reached[source]
+
+    out = []
+    legs = [(f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
+    legs += [(f"flag {at.number('flags', k)}", f, k + 1) for k, f in enumerate(s.flags[:-1])]
+    for source_name, source, k in legs:
+        if not s.flags:
+            break
+        target = s.flags[k]
+        if not (usable(source.x, source.y) and usable(target.x, target.y)):
+            continue
+        if not can_reach((source.x, source.y), (target.x, target.y)):
+            out.append(_error("E312", f"flag {at.number('flags', k)} at ({target.x}, {target.y}) "
+                                      f"cannot be reached from {source_name} at ({source.x}, "
+                                      f"{source.y}): walls, pits or board elements close it off; "
+                                      f"open a way or move one of them", at.pointer("flags", k),
+                              target.x, target.y))
+    return out
+
+
+# ---------------------------------------------------------------- warnings
+
+def walls_listed_twice(s: Scenario, at: Places) -> list[Problem]:
+    """W401: one edge listed twice, from both sides or twice the same."""
+    out = []
+    first: dict[tuple[int, int, str], int] = {}
+    walls = s.board.walls
+    for k, wall in enumerate(walls):
+        if wall.side not in INDEX:
+            continue
+        key = edge_key(wall.x, wall.y, wall.side)
+        if key not in first:
+            first[key] = k
+            continue
+        other = walls[first[key]]
+        if (other.x, other.y, other.side) == (wall.x, wall.y, wall.side):
+            text = f"the wall on the {COMPASS[wall.side]} side of ({wall.x}, {wall.y}) is listed twice"
+        else:
+            text = (f"the wall on the {COMPASS[wall.side]} side of ({wall.x}, {wall.y}) is the one "
+                    f"on the {COMPASS[other.side]} side of ({other.x}, {other.y}), listed already")
+        out.append(_warning("W401", text + "; list each wall once", at.pointer("board/walls", k),
+                            wall.x, wall.y))
+    return out
+
+
+def walled_in_lasers(s: Scenario, at: Places) -> list[Problem]:
+    """W402: a wall on the side the laser fires to stops its beam at once."""
+    b = s.board
+    out = []
+    for k, laser in enumerate(b.lasers):
+        if b.in_bounds(laser.x, laser.y) and laser.dir in INDEX and b.blocked(laser.x, laser.y, INDEX[laser.dir]):
+            out.append(_warning("W402", f"the laser at ({laser.x}, {laser.y}) fires {COMPASS[laser.dir]} "
+                                        f"into a wall on its own square, so its beam goes no further; "
+                                        f"turn the laser or remove the wall",
+                                at.pointer("board/lasers", k), laser.x, laser.y))
+    return out
+
+
+def doubled_lasers(s: Scenario, at: Places) -> list[Problem]:
+    """W403: two lasers on one square firing the same way."""
+    out = []
+    first: dict[tuple[int, int, str], int] = {}
+    for k, laser in enumerate(s.board.lasers):
+        key = (laser.x, laser.y, laser.dir)
+        if key in first:
+            out.append(_warning("W403", f"two lasers at ({laser.x}, {laser.y}) both fire "
+                                        f"{COMPASS.get(laser.dir, laser.dir)}; make it one laser "
+                                        f"with more beams", at.pointer("board/lasers", k),
+                                laser.x, laser.y))
+        else:
+            first[key] = k
+    return out
+
+
+def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
+    """W404: a pusher facing a wall can never push anyone."""
+    b = s.board
+    out = []
+    for k, pusher in enumerate(b.pushers):
+        if b.in_bounds(pusher.x, pusher.y) and pusher.dir in INDEX and b.blocked(pusher.x, pusher.y, INDEX[pusher.dir]):
+            out.append(_warning("W404", f"the pusher at ({pusher.x}, {pusher.y}) pushes "
+                                        f"{COMPASS[pusher.dir]} into a wall, so it never moves a "
+                                        f"robot; turn it or remove the wall",
+                                at.pointer("board/pushers", k), pusher.x, pusher.y))
+    return out
+
+
+def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
+    """W405: a conveyor or current pointing off the board or into a wall."""
+    b = s.board
+    out = []
+    for k, tile in enumerate(b.tiles):
+        if tile.type not in ("conveyor", "current") or tile.dir not in INDEX:
+            continue
+        if not b.in_bounds(tile.x, tile.y):
+            continue
+        d = INDEX[tile.dir]
+        if not b.in_bounds(tile.x + DX[d], tile.y + DY[d]):
+            text = (f"points {COMPASS[tile.dir]} off the board, so it carries robots to their "
+                    f"destruction; turn it if that is not meant")
+        elif b.blocked(tile.x, tile.y, d):
+            text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
+                    f"or remove the wall")
+        else:
+            continue
+        out.append(_warning("W405", f"the {tile.type} at ({tile.x}, {tile.y}) {text}",
+                            at.pointer("board/tiles", k), tile.x, tile.y))
+    return out
+
+
+def flags_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
+    """W406: a flag on a conveyor, gear or crusher."""
+    out = []
+    for k, flag in enumerate(s.flags):
+        kind = s.board.type_at(flag.x, flag.y)
+        if kind in FLAG_WARN_TYPES:
+            out.append(_warning("W406", f"flag {at.number('flags', k)} at ({flag.x}, {flag.y}) stands "
+                                        f"on a {kind}: {FLAG_WARN_TYPES[kind]}; move it or change "
+                                        f"the square", at.pointer("flags", k), flag.x, flag.y))
+    return out
+
+
+def docks_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
+    """W407: a dock on a conveyor, gear or crusher."""
+    out = []
+    for k, dock in enumerate(s.docks):
+        kind = s.board.type_at(dock.x, dock.y)
+        if kind in DOCK_WARN_TYPES:
+            out.append(_warning("W407", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) stands "
+                                        f"on a {kind}: {DOCK_WARN_TYPES[kind]}; move it or change "
+                                        f"the square",
+                                at.pointer("docks", k), dock.x, dock.y))
+    return out
+
+
+def docks_in_laser_beams(s: Scenario, at: Places) -> list[Problem]:
+    """W408: a dock in a board laser's beam (traced from the laser's square
+    towards its dir until a wall or the edge; robots do not matter here).
+    Walks back from each dock rather than along every beam."""
+    b = s.board
+    lasers: dict[tuple[int, int], list] = {}
+    for laser in b.lasers:
+        lasers.setdefault((laser.x, laser.y), []).append(laser)
+    out = []
+    for k, dock in enumerate(s.docks):
+        if not b.in_bounds(dock.x, dock.y):
+            continue
+        hit = _laser_on_line(b, lasers, dock.x, dock.y)
+        if hit is not None:
+            out.append(_warning("W408", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) lies in "
+                                        f"the beam of the laser at ({hit.x}, {hit.y}), so robots are "
+                                        f"shot where they start; move the dock or the laser",
+                                at.pointer("docks", k), dock.x, dock.y))
+    return out
+
+
+def _laser_on_line(b: Board, lasers: dict, x: int, y: int):
+    """The first laser whose beam reaches (x, y), or None."""
+    for beam_dir in range(4):
+        back = opposite(beam_dir)
+        cx, cy = x, y
+        while True:
+            for laser in lasers.get((cx, cy), ()):
+                if laser.dir == NAMES[beam_dir]:
+                    return laser
+            if b.blocked(cx, cy, back):
+                break
+            cx, cy = cx + DX[back], cy + DY[back]
+            if not b.in_bounds(cx, cy):
+                break
+    return None
+
+
+def laser_beam(b: Board, laser) -> list[tuple[int, int]]:
+    """The squares a board laser's beam crosses when no robot stops it."""
+    if not b.in_bounds(laser.x, laser.y) or laser.dir not in INDEX:
+        return []
+    d = INDEX[laser.dir]
+    x, y = laser.x, laser.y
+    squares = [(x, y)]
+    while not b.blocked(x, y, d):
+        x, y = x + DX[d], y + DY[d]
+        if not b.in_bounds(x, y):
+            break
+        squares.append((x, y))
+    return squares
+
+
+def few_docks(s: Scenario, at: Places) -> list[Problem]:
+    """W409: fewer than 2 docks leaves room for at most one robot."""
+    if len(s.docks) >= 2:
+        return []
+    can = "no robot" if not s.docks else "only one robot"
+    return [_warning("W409", f"the course has {_dock_names(s)}, so {can} can race; add docks "
+                             f"(8 is usual)", "/docks")]
+
+
+CHECKS: list[CourseCheck] = [
+    outside_board,
+    two_on_a_square,
+    flags_on_pits,
+    docks_on_pits,
+    robots_on_pits,
+    robots_on_robots,
+    missing_docks,
+    too_many_robots,
+    duplicate_robot_names,
+    unknown_cards,
+    bad_priorities,
+    checks_on_unknown_robots,
+    checks_at_bad_moments,
+    unreachable_flags,
+    walls_listed_twice,
+    walled_in_lasers,
+    doubled_lasers,
+    pushers_into_walls,
+    belts_into_nothing,
+    flags_on_moving_squares,
+    docks_on_moving_squares,
+    docks_in_laser_beams,
+    few_docks,
+]

@@ -1,0 +1,198 @@
+"""`rallyforge validate`: output formats, exit codes, directories, unreadable files."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.loader import MAX_FILE_BYTES
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+KEYS = {"file", "severity", "code", "message", "pointer", "x", "y"}
+
+
+@pytest.fixture
+def in_tests(monkeypatch):
+    """Run from tests/, so that file names can be given relative, as a user would."""
+    monkeypatch.chdir(FIXTURES.parent)
+
+
+def run(capsys, *argv):
+    code = main(["validate", *argv])
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+def test_clean_file(tmp_path, capsys):
+    data = json.loads((FIXTURES / "warnings" / "one-dock.json").read_text(encoding="utf-8"))
+    data["docks"].append({"x": 1, "y": 7, "facing": "N"})
+    path = tmp_path / "clean.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, lines, err = run(capsys, str(path))
+    assert code == 0
+    assert lines == ["1 file: 0 with errors (0 errors, 0 warnings)"]
+    assert err == ""
+
+
+def test_warnings_alone_exit_zero(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/warnings/conveyor-off-board.json")
+    assert code == 0
+    assert lines[0].startswith("fixtures/warnings/conveyor-off-board.json:7,3: warning W405: "
+                               "the conveyor at (7, 3) points east off the board")
+    assert lines[-1] == "1 file: 0 with errors (0 errors, 1 warning)"
+
+
+def test_error_line_with_a_square(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/invalid/flag-on-pit.json")
+    assert code == 1
+    assert lines == [
+        "fixtures/invalid/flag-on-pit.json:2,5: error E301: flag 2 at (2, 5) stands on a pit; "
+        "move it or change the square",
+        "1 file: 1 with errors (1 error, 0 warnings)",
+    ]
+
+
+def test_error_line_with_a_pointer(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/invalid/too-many-robots.json")
+    assert code == 1
+    assert lines[0].startswith("fixtures/invalid/too-many-robots.json:/robots: error E306: ")
+
+
+def test_several_files_and_the_summary(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/invalid/flag-unreachable-from-dock.json",
+                         "fixtures/warnings/one-dock.json", "fixtures/warnings/dock-on-gear.json")
+    assert code == 1
+    assert lines[-1] == "3 files: 1 with errors (3 errors, 2 warnings)"
+    assert len(lines) == 6
+
+
+def test_json_format(capsys, in_tests):
+    code, lines, _ = run(capsys, "--format", "json", "fixtures/invalid/robot-on-unknown-dock.json",
+                         "fixtures/warnings/dock-in-laser-beam.json")
+    assert code == 1
+    problems = json.loads("\n".join(lines))
+    assert [set(p) for p in problems] == [KEYS, KEYS]
+    first, second = problems
+    assert first == {"file": "fixtures/invalid/robot-on-unknown-dock.json", "severity": "error",
+                     "code": "E305", "message": first["message"], "pointer": "/robots/1/dock",
+                     "x": None, "y": None}
+    assert second["file"] == "fixtures/warnings/dock-in-laser-beam.json"
+    assert (second["severity"], second["code"], second["x"], second["y"]) == ("warning", "W408", 0, 7)
+
+
+def test_json_format_with_no_problems_is_an_empty_list(tmp_path, capsys):
+    data = json.loads((FIXTURES / "warnings" / "one-dock.json").read_text(encoding="utf-8"))
+    data["docks"].append({"x": 1, "y": 7, "facing": "N"})
+    (tmp_path / "ok.json").write_text(json.dumps(data), encoding="utf-8")
+    code, lines, _ = run(capsys, "--format=json", str(tmp_path / "ok.json"))
+    assert code == 0 and json.loads("\n".join(lines)) == []
+
+
+def test_a_directory_means_its_json_files(capsys, in_tests):
+    code, lines, _ = run(capsys, "--format", "json", "fixtures/warnings")
+    assert code == 0
+    files = sorted({p["file"] for p in json.loads("\n".join(lines))})
+    expected = sorted(f"fixtures/warnings/{p.name}" for p in (FIXTURES / "warnings").glob("*.json"))
+    assert files == expected
+    code, lines, _ = run(capsys, "fixtures/warnings/")
+    assert lines[0].startswith("fixtures/warnings/")
+    assert lines[-1].startswith(f"{len(expected)} files: 0 with errors")
+
+
+def test_a_directory_without_json_files(tmp_path, capsys):
+    (tmp_path / "readme.txt").write_text("no courses here", encoding="utf-8")
+    code, lines, err = run(capsys, str(tmp_path))
+    assert code == 1
+    assert lines[0] == f"{tmp_path}: error E001: the directory holds no *.json files (or cannot be read)"
+    assert err == ""
+
+
+@pytest.mark.parametrize("name, code, fragment", [
+    ("not-utf8.json", "E002", "not UTF-8"),
+    ("not-json.json", "E003", "not valid JSON"),
+])
+def test_unreadable_files(capsys, in_tests, name, code, fragment):
+    exit_code, lines, err = run(capsys, f"fixtures/unreadable/{name}")
+    assert exit_code == 1
+    assert lines[0].startswith(f"fixtures/unreadable/{name}: error {code}: ")
+    assert fragment in lines[0]
+    assert "Traceback" not in err
+
+
+def test_missing_file(capsys, tmp_path):
+    code, lines, err = run(capsys, str(tmp_path / "nowhere.json"))
+    assert code == 1
+    assert lines[0] == f"{tmp_path / 'nowhere.json'}: error E001: no such file"
+    assert err == ""
+
+
+def test_the_10_mb_limit(capsys, tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as handle:     # sparse: no 10 MB written to disk
+        handle.truncate(MAX_FILE_BYTES + 1)
+    code, lines, _ = run(capsys, "--format", "json", str(big))
+    assert code == 1
+    [problem] = json.loads("\n".join(lines))
+    assert problem["code"] == "E004" and "at most 10 MB" in problem["message"]
+
+
+def test_one_bad_file_among_good_ones(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/warnings/one-dock.json", "fixtures/unreadable/not-json.json")
+    assert code == 1
+    assert lines[-1] == "2 files: 1 with errors (1 error, 1 warning)"
+
+
+@pytest.mark.parametrize("argv", [[], ["--format", "xml", "x.json"], ["--bogus", "x.json"]])
+def test_bad_usage_exits_2(capsys, argv):
+    with pytest.raises(SystemExit) as caught:
+        main(["validate", *argv])
+    assert caught.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_a_crash_in_the_validator_is_a_problem_not_a_traceback(capsys, in_tests, monkeypatch):
+    from engine.commands import validate as command
+
+    def broken(path):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(command, "validate_file", broken)
+    code, lines, err = run(capsys, "fixtures/warnings/one-dock.json")
+    assert code == 1
+    assert "error E000: the validator failed on this file (KeyError" in lines[0]
+    assert err == ""
+
+
+def test_subprocess_validates_the_examples(tmp_path):
+    """The real command line, as CI would run it, on the example scenarios."""
+    scenarios = ROOT / "scenarios"
+    if not list(scenarios.glob("*.json")):
+        pytest.skip("no example scenarios yet")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "engine.cli", "validate", "scenarios"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr
+    lines = done.stdout.splitlines()
+    count = len(list(scenarios.glob("*.json")))
+    assert lines[-1].startswith(f"{count} file{'s' if count > 1 else ''}: ")
+    assert all(line.startswith("scenarios/") for line in lines[:-1])
+    assert done.returncode == (1 if " error " in done.stdout else 0)
+    assert done.returncode == 0, done.stdout
+
+
+def test_subprocess_exit_codes(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shutil.copy(FIXTURES / "invalid" / "flag-on-pit.json", tmp_path / "pit.json")
+    bad = subprocess.run([sys.executable, "-m", "engine.cli", "validate", str(tmp_path)],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    usage = subprocess.run([sys.executable, "-m", "engine.cli", "validate"],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert (bad.returncode, usage.returncode) == (1, 2)
+    assert "error E301" in bad.stdout and "Traceback" not in bad.stderr + usage.stderr
