@@ -1,4 +1,9 @@
-"""`python -m bench` (or `make bench`): timings of the slow paths."""
-from .bench_validate import bench_validate
+"""`python -m bench` (or `make bench`): the speed figures of every bench/bench_*.py."""
+import importlib
+import pkgutil
 
-bench_validate()
+import bench
+
+for module in sorted(m.name for m in pkgutil.iter_modules(bench.__path__) if m.name.startswith("bench_")):
+    print(f"== {module}", flush=True)
+    importlib.import_module(f"bench.{module}").main([])

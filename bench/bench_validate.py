@@ -81,3 +81,7 @@ def bench_validate(size: int = 100, repeat: int = 3) -> float:
         best = min(best, time.process_time() - start)
     print(f"validate {size}x{size}: {best:.3f} s")
     return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    bench_validate()

@@ -8,7 +8,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("validate",)
+COMMANDS = ("validate", "run", "test", "balance", "compare")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,35 @@
+"""Balance runs: many seeded races of one course, their statistics and report.
+
+``plan`` fixes the races, ``play`` plays one (the only module that touches
+the race engine), ``runner`` spreads them over processes or a Dask cluster,
+``aggregate`` turns the summaries into the result, ``report`` writes
+report.md and the charts.
+
+``balance(...)`` does it all in one call, for the command line and the
+editor's balance dialog (run it in a worker thread; pass ``should_stop``
+for a Cancel button and ``progress`` for a bar).
+"""
+from __future__ import annotations
+
+
+def balance(scenario, races: int, robots: int | None = None, bot: str | None = None,
+            seed: int = 0, *, workers: int = 1, scheduler: str | None = None,
+            trials: int | None = None, max_rounds: int | None = None,
+            progress=None, should_stop=None) -> dict:
+    """The balance result (see ``aggregate.aggregate``) of `races` races of
+    `robots` robots (default 4, or every dock if fewer) driven by `bot`
+    (default: the default bot). Stopped early, it is the result of the races
+    played, with ``cancelled`` set."""
+    from .aggregate import aggregate
+    from .plan import make_plan
+    from .play import RaceTask, default_bot, split_results
+    from .runner import run
+    robots = robots if robots is not None else min(4, len(scenario.docks))
+    bot = bot or default_bot()
+    plan = make_plan(races, robots, len(scenario.docks), seed, trials)
+    outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
+                  scheduler=scheduler, progress=progress, should_stop=should_stop)
+    played, trial_results = split_results(outcome.results)
+    return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
+                     planned=plan.races, elapsed_s=outcome.elapsed_s,
+                     cancelled=outcome.cancelled)

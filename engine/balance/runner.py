@@ -1,0 +1,213 @@
+"""Running a plan: serially, over local worker processes, or over Dask.
+
+A *task* is a picklable object with ``play(jobs) -> list`` (one result per
+job, in order); ``engine.balance.play.RaceTask`` is the real one. The plan's
+jobs are cut into chunks; chunks run wherever the backend puts them, and
+results come back in plan order, so whatever is built from them is the same
+for every backend and worker count.
+
+Progress: ``progress(done, total, elapsed_s)`` after each chunk, counting
+races (time-trial jobs are not counted). Stopping: ``should_stop()`` is
+asked between chunks (a Cancel button sets a flag it reads); Ctrl+C in the
+calling process does the same. Either way ``run`` returns what was played,
+in plan order, with ``cancelled`` set; chunks still running are dropped.
+
+Worker processes ignore SIGINT, so Ctrl+C reaches only the parent, which
+stops cleanly. They start with the "forkserver" method where there is one
+(fork-safe next to threads, e.g. the editor's), else "spawn".
+
+Dask: ``scheduler="local"`` starts a LocalCluster of `workers` single-thread
+workers (``local_processes=False`` makes them threads in this process, which
+is what the tests use to stay quick); any other value is a scheduler address
+such as ``tcp://10.0.0.5:8786``, whose workers must have this package
+installed. Dask is imported only then (``pip install .[cluster]``).
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from .plan import RACE, Job
+
+Progress = Callable[[int, int, float], None]
+
+
+class BackendError(Exception):
+    """The Dask backend cannot be used: not installed, a bad address, or no
+    scheduler there. ``usage`` is True for a malformed address."""
+
+    def __init__(self, message: str, usage: bool = False):
+        super().__init__(message)
+        self.usage = usage
+
+
+@dataclass
+class RunOutcome:
+    results: list = field(default_factory=list)       # (job, result) in plan order
+    cancelled: bool = False
+    elapsed_s: float = 0.0
+    planned: int = 0
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                               # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunked(jobs: Sequence[Job], size: int) -> list[list[Job]]:
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def default_chunk_size(jobs: int, workers: int) -> int:
+    """About eight chunks per worker (smooth progress and quick cancel),
+    at most 25 jobs each."""
+    return max(1, min(25, math.ceil(jobs / (max(1, workers) * 8))))
+
+
+def run(task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
+        chunk_size: int | None = None, progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        local_processes: bool = True) -> RunOutcome:
+    jobs = list(jobs)
+    workers = max(1, workers)
+    size = chunk_size or default_chunk_size(len(jobs), workers)
+    chunks = chunked(jobs, size)
+    outcome = RunOutcome(planned=sum(1 for j in jobs if j.kind == RACE))
+    started = time.perf_counter()
+    finished: dict[int, list] = {}
+    races_done = 0
+
+    def on_chunk(index: int, results: list) -> None:
+        nonlocal races_done
+        finished[index] = results
+        races_done += sum(1 for j in chunks[index] if j.kind == RACE)
+        if progress is not None:
+            progress(races_done, outcome.planned, time.perf_counter() - started)
+
+    def stop() -> bool:
+        return bool(should_stop and should_stop())
+
+    try:
+        if scheduler:
+            _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
+        elif workers == 1 or len(chunks) <= 1:
+            for i, chunk in enumerate(chunks):
+                if stop():
+                    break
+                on_chunk(i, task.play(chunk))
+        else:
+            _run_pool(task, chunks, workers, on_chunk, stop)
+    except KeyboardInterrupt:
+        outcome.cancelled = True
+    played = sorted(finished)
+    outcome.cancelled = outcome.cancelled or len(played) < len(chunks)
+    for i in played:
+        outcome.results.extend(zip(chunks[i], finished[i]))
+    outcome.elapsed_s = time.perf_counter() - started
+    return outcome
+
+
+# ---------------------------------------------------------------- local processes
+
+_worker_task = None
+
+
+def _init_worker(task) -> None:
+    global _worker_task
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_task = task
+
+
+def _play_in_worker(jobs: list[Job]) -> list:
+    return _worker_task.play(jobs)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["engine.balance.play"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
+                               initializer=_init_worker, initargs=(task,))
+    window = 2 * workers
+    pending: dict = {}
+    next_chunk = 0
+    try:
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < window and not stop():
+                pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
+                next_chunk += 1
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.get):
+                on_chunk(pending.pop(future), future.result())
+            if stop():
+                break
+    finally:
+        pool.shutdown(wait=not pending, cancel_futures=True)
+
+
+# ---------------------------------------------------------------- dask
+
+def _play_on_dask(task, jobs: list[Job]) -> list:
+    return task.play(jobs)
+
+
+def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+    import logging
+
+    try:
+        from distributed import Client, LocalCluster, wait as dask_wait
+    except ImportError as exc:
+        raise BackendError(f"--scheduler needs Dask: pip install .[cluster] ({exc})") from None
+
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                               processes=local_processes, dashboard_address=None,
+                               silence_logs=logging.ERROR)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except ValueError as exc:
+            raise BackendError(f"--scheduler {scheduler}: {exc}", usage=True) from None
+        except OSError as exc:
+            raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    try:
+        shared = client.scatter(task, broadcast=True)
+        window = 2 * max(workers, len(client.scheduler_info().get("workers", {})) or 1)
+        pending: dict = {}
+        next_chunk = 0
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < window and not stop():
+                future = client.submit(_play_on_dask, shared, chunks[next_chunk], pure=False)
+                pending[future] = next_chunk
+                next_chunk += 1
+            if not pending:
+                break
+            done = dask_wait(list(pending), return_when="FIRST_COMPLETED").done
+            for future in sorted(done, key=pending.get):
+                on_chunk(pending.pop(future), future.result())
+            if stop():
+                break
+        if pending:
+            client.cancel(list(pending))
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,50 @@
+"""What one played race leaves behind for the statistics: small, picklable
+records, so that worker processes send back a few hundred bytes per race.
+
+Robots are numbered by their place in the race (robot order); ``docks[i]``
+is the 1-based dock robot i started on. Rounds are 1-based.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEATH_CAUSES = ("pit", "drain", "off board", "damage", "crusher")
+
+
+@dataclass(frozen=True)
+class Death:
+    robot: int
+    round: int
+    x: int              # the square it died on (off board: the last square it stood on)
+    y: int
+    cause: str          # one of DEATH_CAUSES
+    leg: int            # the flag it was heading for (1-based)
+
+
+@dataclass(frozen=True)
+class RaceSummary:
+    seed: int
+    docks: tuple[int, ...]
+    winners: tuple[int, ...]                    # robot indices; empty when undecided
+    rounds: int                                 # rounds played (the race's last round)
+    finish_round: tuple[int | None, ...]        # per robot
+    flag_rounds: tuple[tuple[int, ...], ...]    # per robot, the round each flag was touched
+    deaths: tuple[Death, ...]
+    occupancy: tuple[int, ...]                  # per square (y * width + x): register ends
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.winners)
+
+    @property
+    def winner_docks(self) -> tuple[int, ...]:
+        return tuple(self.docks[i] for i in self.winners)
+
+
+@dataclass(frozen=True)
+class TrialSummary:
+    """One robot alone on a dock: its time trial."""
+    seed: int
+    dock: int
+    finish_round: int | None
+    rounds: int

@@ -1,0 +1,81 @@
+"""The greedy bot: register by register, the card that brings the robot
+closest to its next flag.
+
+For each free register in turn it tries every kind of card left in its hand
+on the lone-robot model (engine/bots/tables.py) and keeps the best: a card
+that touches the next flag first, then the one that leaves the fewest
+registers to go by the course's distance map; cards that destroy the robot
+come last, and board-laser damage counts one register per point. Locked
+registers play their cards. Ties are broken with the race's generator.
+It never looks further than the register at hand.
+"""
+from __future__ import annotations
+
+from .common import by_kind, cards_for, locked_kinds, robot_state, should_power_down
+from .tables import KINDS, NONE, tables_for
+
+FLAG = 1000.0
+DEATH = -10000.0
+DAMAGE = 1.0
+
+
+class GreedyBot:
+    def __init__(self):
+        self._view = self._tables = None
+
+    def tables(self, view):
+        if view is not self._view:          # one bot serves one robot for a race
+            self._view, self._tables = view, tables_for(view)
+        return self._tables
+
+    def program(self, view, hand, free_registers, rng):
+        tables = self.tables(view)
+        groups = by_kind(hand)
+        left = [len(g) for g in groups]
+        kinds = [k for k in range(KINDS) if left[k]]
+        locked = locked_kinds(view, free_registers)
+        free = set(free_registers)
+        count = min(len(free_registers), len(hand))
+        end, dmg = tables.end_list, tables.dmg_list
+        dist, on_flag = tables.dist_list, tables.on_flag_list
+        flags = len(tables.flags)
+        dead, fin = tables.DEAD, tables.FIN
+        s = robot_state(view)
+        t = view.robot.flags
+        room = view.rules.destroy_at_damage - view.robot.damage     # damage it can still take
+        chosen: list[int] = []
+        for r in range(5):
+            if r + 1 in free and len(chosen) < count:
+                best, ties = None, []
+                for k in kinds:
+                    if not left[k]:
+                        continue
+                    s2 = end[r][k][s] if s < dead else s
+                    if s2 == dead or dmg[r][k][s] >= room:
+                        score = DEATH
+                    elif s2 == fin or on_flag[t][s2]:
+                        score = FLAG - DAMAGE * dmg[r][k][s]
+                    else:
+                        score = -dist[t][s2] - DAMAGE * dmg[r][k][s]
+                    if best is None or score > best:
+                        best, ties = score, [k]
+                    elif score == best:
+                        ties.append(k)
+                k = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+                chosen.append(k)
+                left[k] -= 1
+            elif r + 1 in free or locked[r] is None:
+                k = NONE
+            else:
+                k = locked[r]
+            if s < dead:
+                room -= dmg[r][k][s]
+                s = end[r][k][s] if room > 0 else dead
+                if s < dead and on_flag[t][s]:
+                    t += 1
+                    if t == flags:
+                        s = fin
+        return cards_for(chosen, groups)
+
+    def power_down(self, view, rng):
+        return should_power_down(view, self.tables(view))

@@ -1,0 +1,187 @@
+"""The search bot (the default): every distinct program its hand allows,
+scored on the lone-robot model.
+
+What it searches. A program is a sequence of card *kinds* for the free
+registers: cards of one kind move alike, so orderings that differ only in
+which card of a kind goes where are one program (a 9-card hand into 5
+registers has at most 9!/4! = 15,120 orderings, and typically 1,000-3,000
+distinct kind sequences). All of them are scored, exactly: no beam, no
+bound, no sampling.
+
+How, in about 0.3 ms. Every kind sequence of length m (7^m of them,
+m <= 5) is enumerated once per process, with its kind counts packed five
+bits per kind. A hand's counts, packed the same way with a guard bit above
+each field, admit exactly the sequences whose subtraction leaves every guard
+bit set: one vectorised test over the 16,807 sequences picks them out (and
+the result is kept for the next hand with the same cards). The chosen
+sequences are then played register by register as numpy gathers on the
+lone-robot model laid out flat, with the flags touched folded into the
+state (engine/bots/tables.py, ``Layered``): per register, one gather for
+the next state (square, facing, flags touched, finished or destroyed) and
+one for the board-laser damage. Locked registers play their cards,
+registers with no card only the board elements. One simplification: a
+robot whose laser damage over the round reaches the limit counts as
+destroyed, whatever register that happens in.
+
+The score, in registers (integers, so ties are exact):
+
+    1000 per flag touched
+    - registers left to the next flag (the course's distance map; 0 when finished)
+    - 1 per point of board-laser damage taken
+    + 1 per register to spare when it finishes (the earlier the better)
+    destroyed (by a pit, drain, the edge, a crusher, or damage reaching the
+    limit): flags touched before, minus the registers from where it would
+    re-enter (its archive, or the last flag touched) to the next flag,
+    minus a penalty of 10 registers (the round lost and re-entry damage),
+    or 100000 when it has no life to spare.
+
+The best score wins; ties are broken with the race's generator. Cards of a
+kind are played highest priority first.
+
+Power down (shared with greedy): with two or more registers locked and no
+repair within 5 registers, or four or more locked wherever it is.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .common import by_kind, cards_for, locked_kinds, should_power_down
+from .tables import KINDS, NONE, Layered, Tables, tables_for
+
+FLAG = 1000
+DEATH = 10
+LAST_LIFE = 100000
+DAMAGE = 1
+
+# Hands seen before skip the enumeration: the distinct programs of up to
+# this many hand compositions are kept per course (about 25 kB each).
+PROGRAM_CACHE = 1024
+
+_FIELD = 5
+_GUARD = sum(1 << (_FIELD * k + _FIELD - 1) for k in range(KINDS))
+
+
+def _sequences(m: int) -> tuple[np.ndarray, np.ndarray]:
+    seqs = np.array(list(itertools.product(range(KINDS), repeat=m)), dtype=np.intp).T
+    packed = np.zeros(seqs.shape[1], dtype=np.int64)
+    for j in range(m):
+        packed += np.left_shift(np.int64(1), _FIELD * seqs[j].astype(np.int64))
+    return np.ascontiguousarray(seqs), packed
+
+
+_SEQUENCES = {m: _sequences(m) for m in range(1, 6)}
+
+
+def candidates(counts: list[int], m: int) -> np.ndarray:
+    """The indices (into the 7^m kind sequences of length m) of every
+    distinct sequence that the hand (`counts` per kind) can play, in
+    lexicographic order."""
+    packed = _SEQUENCES[m][1]
+    hand = _GUARD
+    for k, c in enumerate(counts):
+        hand |= min(c, 15) << (_FIELD * k)
+    return np.flatnonzero(((hand - packed) & _GUARD) == _GUARD)
+
+
+def sequence_offsets(layered: Layered, m: int) -> np.ndarray:
+    """kind * X for every kind sequence of length m: the row offsets of the
+    layered tables (kept on them, one array per m)."""
+    cache = layered.__dict__.setdefault("_offsets", {})
+    offsets = cache.get(m)
+    if offsets is None:
+        offsets = cache[m] = np.ascontiguousarray(_SEQUENCES[m][0] * layered.X)
+    return offsets
+
+
+def dead_values(layered: Layered, flags: int, lives: int, archive: int) -> np.ndarray:
+    """Per flag count t, the value of being destroyed having touched t flags:
+    the flags, minus the registers from where it would re-enter (the last
+    flag touched this round, else its archive) to the next flag, minus the
+    penalty."""
+    penalty = LAST_LIFE if lives <= 1 else DEATH
+    F = layered.F
+    out = [0] * (F + 1)
+    for t in range(F + 1):
+        back = layered.flags[t - 1] if t > flags else archive
+        left = layered.from_square[t][back] if t < F else 0
+        out[t] = FLAG * t - left - penalty
+    return np.array(out, dtype=np.int64)
+
+
+def score_programs(layered: Layered, state: int, flags: int, damage: int, lives: int,
+                   archive: int, cand: np.ndarray, slots: list[int],
+                   destroy_at: int) -> np.ndarray:
+    """The score of each program. `cand` is (m, n): per free register row,
+    the kind offsets (kind * X) of each program; `slots` gives, per
+    register, the row of `cand` that fills it, or a fixed kind as ~kind
+    (a locked card, or NONE). At least one register is a row."""
+    X, S = layered.X, layered.S
+    x = flags * S + state               # a number until the first row spreads it out
+    taken = 0
+    for r, slot in enumerate(slots):
+        idx = cand[slot] + x if slot >= 0 else x + (~slot) * X
+        taken = taken + layered.dmg[r].take(idx)
+        x = layered.end[r].take(idx)
+    dead = dead_values(layered, flags, lives, archive)
+    value = layered.value.copy()
+    value[layered.dead_states] = dead[:layered.F]
+    score = value.take(x) - DAMAGE * taken
+    # damage reaching the limit destroys it (judged on the round's total)
+    room = destroy_at - damage
+    if taken.max() >= room:
+        over = (taken >= room) & (x < layered.FIN)
+        score = np.where(over, dead.take(x // S), score)
+    return score
+
+
+class SearchBot:
+    def __init__(self):
+        self._view = self._tables = None
+
+    def tables(self, view) -> Tables:
+        if view is not self._view:          # one bot serves one robot for a race
+            self._view, self._tables = view, tables_for(view)
+        return self._tables
+
+    def program(self, view, hand, free_registers, rng):
+        if not hand or not free_registers:
+            return []
+        tables = self.tables(view)
+        robot = view.robot
+        groups = by_kind(hand)
+        counts = [len(g) for g in groups]
+        m = min(len(free_registers), len(hand))
+        layered = tables.layered()
+        key = (m, *counts)
+        found = layered.programs.get(key)
+        if found is None:
+            chosen = candidates(counts, m)
+            cand = sequence_offsets(layered, m)[:, chosen].astype(np.int32)
+            found = (chosen, cand)
+            if len(layered.programs) < PROGRAM_CACHE:
+                layered.programs[key] = found
+        chosen, cand = found
+        locked = locked_kinds(view, free_registers)
+        free = sorted(free_registers)[:m]
+        slots = []
+        row = 0
+        for r in range(5):
+            if r + 1 in free:
+                slots.append(row)
+                row += 1
+            elif locked[r] is not None and r + 1 not in free_registers:
+                slots.append(~locked[r])
+            else:
+                slots.append(~NONE)
+        score = score_programs(layered, robot.sq * 4 + robot.facing, robot.flags, robot.damage,
+                               robot.lives, robot.archive, cand, slots,
+                               view.rules.destroy_at_damage)
+        best = np.flatnonzero(score == score.max())
+        pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
+        kinds = _SEQUENCES[m][0][:, chosen[pick]].tolist()
+        return cards_for(kinds, groups)
+
+    def power_down(self, view, rng):
+        return should_power_down(view, self.tables(view))

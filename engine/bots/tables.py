@@ -1,0 +1,201 @@
+"""Flat lone-robot tables for the greedy and search bots.
+
+A *state* is ``square * 4 + facing``; two extra states follow the board's:
+``DEAD`` (destroyed) and ``FIN`` (finished, out of harm's way). For every
+register r (0-based), card kind k (deck.KIND_CODE order, and NONE for a
+register without a card) and state s:
+
+    end[r, k, s]   the state after the card and the board elements, for a
+                   robot alone on the board (DEAD if it was destroyed)
+    dmg[r, k, s]   board-laser damage it then takes where it stands
+    cause          per (r, k, s): the death's cause, or None
+
+and, per flag target t (t = flags touched so far; row F means finished):
+
+    dist[t, s]     fewest registers from s to the end of a register on flag
+                   t+1, over the transitions of any card in any register
+                   (board elements included, deaths excluded); UNREACHABLE
+                   when there is no way
+    on_flag[t, s]  s stands on flag t+1
+
+``repair_dist[s]``: fewest registers to a square that repairs (repair,
+upgrade, and flags when flags_repair).
+
+The tables are made once per course, flags and rules in each process and
+shared by every bot there. They are engine/lone.py's lone-robot model
+(the race's own rules code run on a one-robot floor, so the bots' model
+can never drift from the rules), laid out flat with the two extra states.
+Its distance maps use every card in every register (optimistic where
+pushers and crushers act only in some registers). A robot on a randomizer
+is modelled as if its card were not replaced.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..course import Course
+from ..lone import DESTROYED, LoneModel, NO_CARD
+from ..lone import UNREACHABLE as LONE_UNREACHABLE
+from ..model import Rules
+
+KINDS = 7                   # card kinds, in deck.KIND_CODE order
+NONE = NO_CARD              # the "kind" of a register with no card: board elements only
+TABLE_KINDS = KINDS + 1
+UNREACHABLE = 99
+
+
+class Tables:
+    def __init__(self, course: Course, flags: tuple[int, ...], rules: Rules):
+        self.course = course
+        self.flags = flags
+        self.rules = rules
+        n = course.size * 4
+        self.states = n
+        self.DEAD = n
+        self.FIN = n + 1
+        self.S2 = n + 2
+        self.model = model = LoneModel.build(course.board, rules)
+        end = np.empty((5, TABLE_KINDS, self.S2), dtype=np.int32)
+        end[:, :, :n] = np.where(model.end == DESTROYED, self.DEAD, model.end)
+        end[:, :, self.DEAD] = self.DEAD
+        end[:, :, self.FIN] = self.FIN
+        dmg = np.zeros((5, TABLE_KINDS, self.S2), dtype=np.int16)
+        dmg[:, :, :n] = model.damage
+        self.end, self.dmg = end, dmg
+        self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
+        self.on_flag = np.zeros((len(flags) + 1, self.S2), dtype=bool)
+        for t, square in enumerate(flags):
+            self.dist[t, :n] = self._distance_to({square})
+            self.on_flag[t, square * 4:square * 4 + 4] = True
+        self.dist[len(flags)] = 0
+        self.dist[:, self.FIN] = 0
+        repairs = {i for i in range(course.size) if course.archive_point[i]}
+        if rules.flags_repair:
+            repairs |= set(flags)
+        self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
+        if repairs:
+            self.repair_dist[:n] = self._distance_to(repairs)
+        # flat arrays for the search bot's gathers: index kind * S2 + state,
+        # and target * S2 + state
+        self.end_flat = [np.ascontiguousarray(self.end[r].ravel(), dtype=np.intp)
+                         for r in range(5)]
+        self.dmg_flat = [np.ascontiguousarray(self.dmg[r].ravel(), dtype=np.int32)
+                         for r in range(5)]
+        self.dist_flat = np.ascontiguousarray(self.dist.ravel(), dtype=np.int32)
+        self.on_flag_flat = np.ascontiguousarray(self.on_flag.ravel())
+        self.max_damage = int(self.dmg.max())       # most board-laser damage in one register
+        # plain lists for the per-register loops of the greedy bot
+        self.end_list = [[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
+        self.dmg_list = [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
+        self.dist_list = self.dist.tolist()
+        self.on_flag_list = self.on_flag.tolist()
+
+    def layered(self) -> "Layered":
+        """The search bot's layered tables (made on first use)."""
+        layered = self.__dict__.get("_layered")
+        if layered is None:
+            layered = self._layered = Layered(self)
+        return layered
+
+    def _distance_to(self, squares: set[int]) -> np.ndarray:
+        """Fewest registers from each board state to one of `squares`
+        (engine/lone.py's distance maps, merged; UNREACHABLE when none)."""
+        best = None
+        for square in sorted(squares):
+            d = self.model.distance_map(square).astype(np.int32)
+            d[d == LONE_UNREACHABLE] = UNREACHABLE
+            best = d if best is None else np.minimum(best, d)
+        return best
+
+
+class Layered:
+    """The lone-robot tables with the flag count folded into the state, for
+    the search bot: one gather per register follows state, flags touched
+    and finishing together.
+
+    An extended state is ``t * S + s`` with t the flags touched (0 .. F-1)
+    and s a board state, or ``t * S + n`` (destroyed with t flags touched);
+    then five absorbing states FIN + r, "finished in register r". With X
+    extended states and kind k, ``end[r][k * X + x]`` is the extended state
+    after register r and ``dmg[r][k * X + x]`` the board-laser damage taken.
+    ``value[x]`` scores where a program ends: 1000 per flag touched minus
+    the registers left to the next flag; a finish scores 1000 * F plus one
+    per register to spare. The destroyed states' values depend on the robot
+    (its archive, its lives) and are filled in per decision.
+    """
+
+    FLAG = 1000
+
+    def __init__(self, tables: Tables):
+        n = tables.states
+        flags = tables.flags
+        F = len(flags)
+        S = self.S = n + 1
+        self.F = F
+        self.FIN = F * S
+        X = self.X = F * S + 5
+        kinds = TABLE_KINDS
+        end_rows, dmg_rows = [], []
+        dmg_made: dict[bytes, int] = {}
+        for r in range(5):
+            # every register has its own end array (a finish in register r
+            # leads to FIN + r); registers with alike damage share theirs
+            end = np.empty((kinds, X), dtype=np.int32)
+            for t in range(F):
+                base = t * S
+                nxt = tables.end[r, :, :n]                       # (kinds, n) board states
+                dead = nxt == tables.DEAD
+                on = tables.on_flag[t][np.where(dead, 0, nxt)] & ~dead
+                layer = np.where(dead, base + n, base + nxt)
+                if t + 1 < F:
+                    layer = np.where(on, (t + 1) * S + nxt, layer)
+                else:
+                    layer = np.where(on, self.FIN + r, layer)
+                end[:, base:base + n] = layer
+                end[:, base + n] = base + n
+            end[:, self.FIN:] = np.arange(self.FIN, X)
+            end_rows.append(np.ascontiguousarray(end.ravel()))
+            key = tables.dmg[r].tobytes()
+            if key in dmg_made:
+                dmg_rows.append(dmg_rows[dmg_made[key]])
+                continue
+            dmg_made[key] = r
+            dmg = np.zeros((kinds, X), dtype=np.int32)
+            for t in range(F):
+                dmg[:, t * S:t * S + n] = tables.dmg[r, :, :n]
+            dmg_rows.append(np.ascontiguousarray(dmg.ravel()))
+        self.end = end_rows
+        self.dmg = dmg_rows
+        value = np.zeros(X, dtype=np.int64)
+        for t in range(F):
+            value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n]
+        value[self.FIN:] = self.FLAG * F + (4 - np.arange(5))
+        self.value = value
+        self.dead_states = np.arange(F) * S + n
+        self.flags = flags
+        self.dist = tables.dist
+        # per flag target, per square: registers to the target from the
+        # square's best facing (where a destroyed robot would re-enter)
+        per_square = tables.dist[:F, :n].reshape(F, -1, 4).min(axis=2)
+        self.from_square = per_square.tolist()
+        self.programs: dict[tuple, tuple] = {}     # the search bot's cache of hands' programs
+
+
+_cache: dict[tuple, Tables] = {}
+_lock = threading.Lock()
+
+
+def tables_for(view) -> Tables:
+    """The tables of a bot's course (made on first use in this process)."""
+    key = (id(view.course), view.flags, view.rules)
+    tables = _cache.get(key)
+    if tables is None or tables.course is not view.course:
+        with _lock:
+            tables = _cache.get(key)
+            if tables is None or tables.course is not view.course:
+                if len(_cache) > 16:
+                    _cache.clear()
+                tables = _cache[key] = Tables(view.course, view.flags, view.rules)
+    return tables

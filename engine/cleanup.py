@@ -1,0 +1,136 @@
+"""Clean-up (rules 7): repairs, unlocking registers, re-entry."""
+from __future__ import annotations
+
+from .directions import NAMES
+from .model import Rules
+from .paths import UNREACHABLE, distances_to
+from .state import Floor, RobotState
+
+
+def ring(k: int) -> list[tuple[int, int]]:
+    """The squares at king-move distance k, clockwise from due north."""
+    out = [(dx, -k) for dx in range(0, k + 1)]                 # north edge, east half
+    out += [(k, dy) for dy in range(-k + 1, k + 1)]            # east edge
+    out += [(dx, k) for dx in range(k - 1, -k - 1, -1)]        # south edge
+    out += [(-k, dy) for dy in range(k - 1, -k - 1, -1)]       # west edge
+    out += [(dx, -k) for dx in range(-k + 1, 0)]               # north edge, west half
+    return out
+
+
+def lock_count(damage: int, rules: Rules) -> int:
+    """Registers locked at this damage: 5, 4, ... from `lock_from_damage` on (2.3)."""
+    return min(5, max(0, damage - rules.lock_from_damage + 1))
+
+
+_EMPTY = tuple((None,) * n for n in range(6))
+
+
+def release_unlocked(robot: RobotState, rules: Rules) -> None:
+    """Empty the registers that the robot's damage does not lock (7.2)."""
+    free = 5 - lock_count(robot.damage, rules)
+    robot.registers[:free] = _EMPTY[free]
+
+
+def repair(floor: Floor, robots: list[RobotState]) -> None:
+    """7.1: a robot on a repair or upgrade square (or a flag, with
+    `flags_repair`) loses 1 damage; on an upgrade square it gains an option
+    unless it is powered down."""
+    course = floor.course
+    flags_repair = floor.rules.flags_repair
+    log = floor.events is not None
+    for robot in robots:
+        sq = robot.sq
+        if not (course.archive_point[sq] or (flags_repair and floor.flag_at[sq])):
+            continue
+        if robot.damage:
+            robot.damage -= 1
+            if log:
+                floor.emit("repair", robot, amount=1)
+        if course.upgrade[sq] and not robot.powered_down:
+            robot.options += 1
+            if log:
+                floor.emit("option", robot, amount=1)
+
+
+def reenter(floor: Floor, robots: list[RobotState]) -> None:
+    """7.4: every destroyed robot that is not out comes back on its archive
+    square (or the best free square around it) with `respawn_damage`, earliest
+    destroyed first (destruction order already follows robot order within a
+    moment)."""
+    waiting = [r for r in robots if r.destroyed and not r.out]
+    waiting.sort(key=lambda r: r.death_seq)
+    for robot in waiting:
+        square = _entry_square(floor, robot)
+        if square is None:          # the board is full: it waits for the next clean-up
+            continue
+        robot.sq = square
+        robot.facing = _entry_facing(floor, robot, square)
+        robot.damage = floor.rules.respawn_damage
+        robot.destroyed = False
+        floor.occ[square] = robot
+        if floor.events is not None:
+            floor.emit("reenter", robot, dst=floor.course.xy[square],
+                       facing=NAMES[robot.facing], amount=robot.damage)
+
+
+def _next_flag_distances(floor: Floor, robot: RobotState) -> tuple[int, ...] | None:
+    if robot.flags >= len(floor.flag_squares):
+        return None
+    return distances_to(floor.course, floor.flag_squares[robot.flags])
+
+
+def _entry_square(floor: Floor, robot: RobotState) -> int | None:
+    """The archive square, or from the nearest ring around it with a free
+    square (on the board, no robot, no pit or drain) the one nearest the next
+    flag by path distance (unreachable last), ties clockwise from north."""
+    course, occ = floor.course, floor.occ
+    archive = robot.archive
+    if occ[archive] is None:
+        return archive
+    dist = _next_flag_distances(floor, robot)
+    x, y = course.xy[archive]
+    for k in range(1, max(course.width, course.height)):
+        best = None
+        for rank, (dx, dy) in enumerate(ring(k)):
+            sx, sy = x + dx, y + dy
+            if not (0 <= sx < course.width and 0 <= sy < course.height):
+                continue
+            square = sy * course.width + sx
+            if occ[square] is not None or course.death[square] is not None:
+                continue
+            d = dist[square] if dist is not None else UNREACHABLE
+            key = (d if d != UNREACHABLE else course.size, rank)
+            if best is None or key < best[0]:
+                best = (key, square)
+        if best is not None:
+            return best[1]
+    return None
+
+
+def _entry_facing(floor: Floor, robot: RobotState, square: int) -> int:
+    """Directions ranked by the path distance to the next flag from the
+    neighbour that way (a first step across a wall, off the board or into a
+    pit last; ties N, E, S, W); the best one with no robot within 3 squares
+    along it (walls stop the look), or the best one if all are barred."""
+    course, occ = floor.course, floor.occ
+    dist = _next_flag_distances(floor, robot)
+    if dist is not None and dist[square] == UNREACHABLE:
+        dist = None                     # an unreachable flag: all directions rank equal
+    ranked = []
+    for d in range(4):
+        if dist is None:
+            key = 0
+        else:
+            neighbour = course.target[square * 4 + d]
+            if neighbour < 0 or course.death[neighbour] is not None:
+                key = 2 * course.size + 2
+            elif dist[neighbour] == UNREACHABLE:
+                key = 2 * course.size + 1
+            else:
+                key = dist[neighbour] + 1
+        ranked.append((key, d))
+    ranked.sort()
+    for _, d in ranked:
+        if not any(occ[s] is not None for s in course.ray(square, d)[:3]):
+            return d
+    return ranked[0][1]

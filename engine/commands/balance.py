@@ -1,0 +1,175 @@
+"""rallyforge balance FILE --races N: race a course many times and judge its docks.
+
+Prints a short verdict on stdout, a progress bar on stderr, and with --json
+and --report writes the full result and a report with charts.
+
+Exit codes: 0 done; 1 the file cannot be read or is not a valid course (or
+an output cannot be written); 2 bad usage (unknown bot, more robots than
+docks, a bad number); 130 stopped by Ctrl+C: the races played so far are
+still reported and written, marked "cancelled".
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "race a course many times and report how fair its docks are"
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
+def add_race_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options balance and compare share."""
+    parser.add_argument("--races", type=positive, required=True, metavar="N",
+                        help="races to play")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: 4, or every dock if fewer)")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot, search)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="master seed; race i gets its own seed derived from it (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes, or Dask workers with --scheduler local "
+                             "(default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDR",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
+                             "(needs pip install .[cluster])")
+    parser.add_argument("--max-rounds", type=positive, metavar="R",
+                        help="end undecided races after R rounds (default: the course's rule)")
+    parser.add_argument("--json", dest="json_out", metavar="OUT",
+                        help="write the full result as JSON to OUT ('-' for stdout)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the scenario file")
+    add_race_arguments(parser)
+    parser.add_argument("--trials", type=natural, metavar="T",
+                        help="time trials (one robot alone) per dock (default: races/8, "
+                             "1 to 50)")
+    parser.add_argument("--report", metavar="DIR",
+                        help="write report.md and PNG charts into DIR")
+
+
+class UsageError(Exception):
+    """Bad usage found after parsing: exit 2."""
+
+
+def error(message: str, code: int) -> int:
+    print(f"rallyforge: error: {message}", file=sys.stderr)
+    return code
+
+
+def load(path: str):
+    """The scenario of a file, or None after printing why not."""
+    from ..loader import load_file
+    from ..problems import ScenarioError
+    try:
+        return load_file(path)
+    except ScenarioError as exc:
+        print(f"rallyforge: {path}: not a valid scenario:", file=sys.stderr)
+        for problem in exc.problems[:20]:
+            where = f" at {problem.pointer}" if problem.pointer else ""
+            print(f"  {problem.code}{where}: {problem.message}", file=sys.stderr)
+        if len(exc.problems) > 20:
+            print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+        return None
+
+
+def settings(args, scenario) -> dict:
+    """Checked run settings from the arguments; UsageError when they are bad."""
+    from ..balance.play import bot_names, default_bot
+    from ..balance.runner import default_workers
+    docks = len(scenario.docks)
+    robots = args.robots if args.robots is not None else min(4, docks)
+    if docks < 1:
+        raise UsageError(f"{scenario.name!r} has no docks to race from")
+    if robots > docks:
+        raise UsageError(f"--robots {robots}: the course has only {docks} docks")
+    bot = args.bot or default_bot()
+    if bot not in bot_names():
+        raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(bot_names())})")
+    workers = args.workers or default_workers()
+    return {"robots": robots, "bot": bot, "workers": workers}
+
+
+def write_json(result: dict, out: str) -> None:
+    text = json.dumps(result, indent=2) + "\n"
+    if out == "-":
+        sys.stdout.write(text)
+    else:
+        from ..loader import write_text_atomic
+        write_text_atomic(out, text)
+
+
+def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
+    """Run a plan with the progress bar; returns the RunOutcome."""
+    from ..balance.play import RaceTask
+    from ..balance.progress import ProgressBar
+    from ..balance.runner import run
+    task = RaceTask(scenario, bot, max_rounds=args.max_rounds)
+    bar = None if args.quiet else ProgressBar(label)
+    try:
+        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def run(args) -> int:
+    from ..balance import balance
+    from ..balance.plan import make_plan
+    from ..balance.progress import ProgressBar
+    from ..balance.report import markdown, write_report
+    from ..balance.runner import BackendError
+
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    try:
+        s = settings(args, scenario)
+        make_plan(args.races, s["robots"], len(scenario.docks), args.seed, args.trials)
+    except (UsageError, ValueError) as exc:
+        return error(str(exc), 2)
+    bar = None if args.quiet else ProgressBar("races")
+    try:
+        result = balance(scenario, args.races, s["robots"], s["bot"], args.seed,
+                         workers=s["workers"], scheduler=args.scheduler, trials=args.trials,
+                         max_rounds=args.max_rounds, progress=bar)
+    except BackendError as exc:
+        return error(str(exc), 2 if exc.usage else 1)
+    finally:
+        if bar is not None:
+            bar.close()
+    if result["cancelled"]:
+        print(f"stopped: {result['races']} of {result['planned']} races played", file=sys.stderr)
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+        if args.report:
+            write_report(result, args.report, scenario)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-":
+        text = markdown(result, charts=False)
+        print(text.split("## Time trial")[0].split("## Legs")[0].rstrip())
+    return 130 if result["cancelled"] else 0

@@ -1,0 +1,148 @@
+"""rallyforge compare OLD.json NEW.json --races N: did an edit change the balance?
+
+Both versions race the same plan: race i has the same seed, the same docks
+and the same bots on both courses, so what luck the deal brings is shared
+and cancels out of the differences (a paired design). Each dock's change in
+win rate is the mean, over the races that used that dock, of the per-race
+difference in its win indicator (new minus old), with a normal interval on
+those differences; the race length change is the mean per-race difference
+in the round the race ended (undecided races count with the round they were
+stopped at, which is a restricted mean). Identical courses give exactly zero
+changes with zero-width intervals.
+
+Exit codes as for balance: 0, 1 (unreadable or invalid file, unwritable
+output), 2 (bad usage), 130 (Ctrl+C: what was played is compared).
+"""
+from __future__ import annotations
+
+import sys
+
+from .balance import (UsageError, add_race_arguments, error, load, play_run, settings,
+                      write_json)
+
+HELP = "race two versions of a course on the same seeds and report what changed"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("old", help="the course before the edit")
+    parser.add_argument("new", help="the course after the edit")
+    add_race_arguments(parser)
+
+
+def compare(old_result: dict, new_result: dict, old_races: list, new_races: list) -> dict:
+    """The paired comparison of two runs of one plan (races matched by index)."""
+    from ..stats import paired_interval
+    pairs = list(zip(old_races, new_races))
+    docks = []
+    numbers = sorted({d["dock"] for d in old_result["docks"]} & {d["dock"] for d in new_result["docks"]})
+    old_by = {d["dock"]: d for d in old_result["docks"]}
+    new_by = {d["dock"]: d for d in new_result["docks"]}
+    for number in numbers:
+        diffs = []
+        for old, new in pairs:
+            if number in old.docks and number in new.docks:
+                diffs.append(int(number in new.winner_docks) - int(number in old.winner_docks))
+        mean, (lo, hi) = paired_interval(diffs)
+        docks.append({"dock": number, "races": len(diffs),
+                      "old_win_rate": old_by[number]["win_rate"],
+                      "new_win_rate": new_by[number]["win_rate"],
+                      "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
+    length_diffs = [new.rounds - old.rounds for old, new in pairs]
+    mean, (lo, hi) = paired_interval(length_diffs)
+    completion_diffs = [int(new.decided) - int(old.decided) for old, new in pairs]
+    cmean, (clo, chi) = paired_interval(completion_diffs)
+
+    def brief(result: dict) -> dict:
+        return {"scenario": result["scenario"], "completion": result["completion"],
+                "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
+                "fairness": result["fairness"], "docks": result["docks"]}
+
+    return {
+        "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
+        "seed": old_result["seed"],
+        "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
+        "docks": docks,
+        "length": {"old_median": old_result["length"]["median"],
+                   "new_median": new_result["length"]["median"],
+                   "mean_change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]},
+        "completion": {"old": old_result["completion"]["rate"],
+                       "new": new_result["completion"]["rate"],
+                       "change": round(cmean, 6), "ci": [round(clo, 6), round(chi, 6)]},
+        "balance": {"old": old_result["fairness"]["balance"],
+                    "new": new_result["fairness"]["balance"]},
+        "old": brief(old_result), "new": brief(new_result),
+        "elapsed_s": round(old_result["elapsed_s"] + new_result["elapsed_s"], 3),
+    }
+
+
+def text(result: dict) -> str:
+    def pts(x: float) -> str:
+        return f"{100 * x:+.1f}"
+
+    lines = [f"{result['races']} paired races of {result['robots']} `{result['bot']}` robots, "
+             f"seed {result['seed']}" + (" (stopped early)" if result["cancelled"] else "") + "."]
+    for d in result["docks"]:
+        lo, hi = d["ci"]
+        if lo > 0:
+            how = "better"
+        elif hi < 0:
+            how = "worse"
+        else:
+            how = "no clear change"
+        lines.append(f"- Dock {d['dock']}: {100 * d['old_win_rate']:.0f}% -> "
+                     f"{100 * d['new_win_rate']:.0f}% of races, change {pts(d['change'])} points "
+                     f"(95% interval {pts(lo)} to {pts(hi)}): {how}.")
+    length = result["length"]
+    lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "
+                 f"mean change {length['mean_change']:+.2f} rounds (95% interval "
+                 f"{length['ci'][0]:+.2f} to {length['ci'][1]:+.2f}).")
+    lines.append(f"Balance: {result['balance']['old']:.2f} -> {result['balance']['new']:.2f}; "
+                 f"verdict {result['old']['fairness']['verdict']} -> "
+                 f"{result['new']['fairness']['verdict']}.")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from ..balance.aggregate import aggregate
+    from ..balance.plan import make_plan
+    from ..balance.play import split_results
+    from ..balance.runner import BackendError
+
+    old_sc = load(args.old)
+    if old_sc is None:
+        return 1
+    new_sc = load(args.new)
+    if new_sc is None:
+        return 1
+    try:
+        s = settings(args, old_sc)
+        settings(args, new_sc)
+        plans = [make_plan(args.races, s["robots"], len(sc.docks), args.seed, trials=0)
+                 for sc in (old_sc, new_sc)]
+    except (UsageError, ValueError) as exc:
+        return error(str(exc), 2)
+    results, race_lists = [], []
+    for label, scenario, plan in (("old", old_sc, plans[0]), ("new", new_sc, plans[1])):
+        try:
+            outcome = play_run(scenario, plan, s["bot"], args, s["workers"], label=label)
+        except BackendError as exc:
+            return error(str(exc), 2 if exc.usage else 1)
+        races, trials = split_results(outcome.results)
+        results.append(aggregate(scenario, races, trials, robots=s["robots"], bot=s["bot"],
+                                 seed=args.seed, planned=plan.races, elapsed_s=outcome.elapsed_s,
+                                 cancelled=outcome.cancelled))
+        race_lists.append(races)
+        if outcome.cancelled:
+            break
+    if len(results) < 2:        # stopped during the old course: nothing to pair
+        print("stopped before the new course was raced: nothing to compare", file=sys.stderr)
+        return 130
+    result = compare(results[0], results[1], race_lists[0], race_lists[1])
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-":
+        print(text(result))
+    return 130 if result["cancelled"] else 0

@@ -1,0 +1,183 @@
+"""A compiled, read-only view of a Board for the rules code.
+
+Squares are integers ``y * width + x`` and directions are 0..3 (N, E, S, W),
+so the hot loops index flat lists instead of building tuples and looking up
+tiles. A course is built once per board and shared (``compile_course``).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .directions import DX, DY, INDEX
+from .model import TILE_TYPES, Board
+
+# Tile codes, in model.TILE_TYPES order.
+(FLOOR, PIT, CONVEYOR, GEAR, REPAIR, UPGRADE, CRUSHER, WATER, CURRENT, DRAIN,
+ TELEPORTER, RANDOMIZER) = range(len(TILE_TYPES))
+TILE_CODE = {name: i for i, name in enumerate(TILE_TYPES)}
+
+# What lies across a square's edge (Course.target): a square index, or these.
+OFF_BOARD = -1
+WALL = -2
+
+# Bits of Course.hot[register][square]: the board element steps that act on a
+# robot standing on the square in that register.
+EXPRESS_BIT = 1
+CONVEYOR_BIT = 2
+CURRENT_BIT = 4
+PUSHER_BIT = 8
+GEAR_BIT = 16
+CRUSHER_BIT = 32
+RANDOMIZER_BIT = 64
+
+
+class BoardLaser:
+    __slots__ = ("square", "dir", "beams", "beam", "line")
+
+    def __init__(self, square: int, dir: int, beams: int, beam: tuple[int, ...], line: tuple):
+        self.square, self.dir, self.beams = square, dir, beams
+        self.beam = beam        # its own square, then every square up to the first wall or edge
+        self.line = line        # the beam as a Line (see Course.sight)
+
+
+class Course:
+    """Flat per-square tables of one board. Treat as read-only."""
+
+    __slots__ = ("board", "width", "height", "size", "xy", "target", "tile", "death",
+                 "belt_dir", "gear_turn", "hot", "pushers", "lasers", "laser_damage",
+                 "archive_point", "upgrade", "has_randomizer", "bit", "sight", "_rays",
+                 "_lows", "_columns")
+
+    def __init__(self, board: Board):
+        self.board = board
+        w, h = self.width, self.height = board.width, board.height
+        n = self.size = w * h
+        self.xy = tuple((i % w, i // w) for i in range(n))
+        masks = board.wall_mask
+        target = [OFF_BOARD] * (n * 4)
+        for i, (x, y) in enumerate(self.xy):
+            for d in range(4):
+                if masks[i] >> d & 1:
+                    target[i * 4 + d] = WALL
+                else:
+                    nx, ny = x + DX[d], y + DY[d]
+                    if 0 <= nx < w and 0 <= ny < h:
+                        target[i * 4 + d] = ny * w + nx
+        self.target = target
+
+        tile = [FLOOR] * n
+        belt_dir = [-1] * n
+        gear_turn = [0] * n
+        crusher_phases: dict[int, tuple[int, ...]] = {}
+        express = set()
+        for t in board.tiles:
+            i = t.y * w + t.x
+            tile[i] = TILE_CODE[t.type]
+            if t.type in ("conveyor", "current"):
+                belt_dir[i] = INDEX[t.dir]
+                if t.express:
+                    express.add(i)
+            elif t.type == "gear":
+                gear_turn[i] = 1 if t.rotation == "cw" else 3
+            elif t.type == "crusher":
+                crusher_phases[i] = t.phases
+        self.tile = tile
+        self.belt_dir = belt_dir
+        self.gear_turn = gear_turn
+        self.death = [("pit" if k == PIT else "drain" if k == DRAIN else None) for k in tile]
+        self.archive_point = [k in (REPAIR, UPGRADE) for k in tile]
+        self.upgrade = [k == UPGRADE for k in tile]
+        self.has_randomizer = RANDOMIZER in tile
+
+        pushers: list[list[tuple[int, int]]] = [[] for _ in range(6)]
+        for p in sorted(board.pushers, key=lambda p: (p.y, p.x)):
+            for r in p.phases:
+                pushers[r].append((p.y * w + p.x, INDEX[p.dir]))
+        self.pushers = tuple(tuple(p) for p in pushers)    # by register (index 0 unused)
+
+        hot = []
+        for r in range(6):
+            bits = [0] * n
+            for i in range(n):
+                k = tile[i]
+                if k == CONVEYOR:
+                    bits[i] = CONVEYOR_BIT | (EXPRESS_BIT if i in express else 0)
+                elif k == CURRENT:
+                    bits[i] = CURRENT_BIT
+                elif k == GEAR:
+                    bits[i] = GEAR_BIT
+                elif k == RANDOMIZER:
+                    bits[i] = RANDOMIZER_BIT
+                elif k == CRUSHER and r in crusher_phases[i]:
+                    bits[i] = CRUSHER_BIT
+            for i, _ in pushers[r]:
+                bits[i] |= PUSHER_BIT
+            hot.append(bits)
+        self.hot = tuple(hot)
+
+        self._rays: dict[int, tuple[int, ...]] = {}
+        # Lines of sight as bitboards: with `occupied` the sum of bit[square]
+        # over the robots, the first robot on a Line (shift, mask, forward)
+        # stands on square shift + the lowest (forward) or highest set bit of
+        # (occupied >> shift) & mask. Lasers test a line in a few integer
+        # operations instead of square by square.
+        self.bit = tuple(1 << i for i in range(n))
+        self._lows = [(1 << k) - 1 for k in range(max(w, h) + 2)]
+        column = [0]
+        for k in range(h + 1):
+            column.append(column[-1] | 1 << (k * w))
+        self._columns = column
+        reach = [0] * (n * 4)           # squares a robot sees towards d before a wall or the edge
+        for d in range(4):
+            # fill in the order in which the square ahead is done first
+            order = range(n - 1, -1, -1) if d in (1, 2) else range(n)
+            for i in order:
+                ahead = target[i * 4 + d]
+                reach[i * 4 + d] = reach[ahead * 4 + d] + 1 if ahead >= 0 else 0
+        self.sight = tuple(self._line(target[k], k & 3, reach[k]) for k in range(n * 4))
+
+        lasers = []
+        damage = [0] * n
+        for l in board.lasers:
+            i, d = l.y * w + l.x, INDEX[l.dir]
+            beam = (i, *self.ray(i, d))
+            lasers.append(BoardLaser(i, d, l.beams, beam, self._line(i, d, len(beam))))
+            for s in beam:
+                damage[s] += l.beams
+        self.lasers = tuple(lasers)
+        self.laser_damage = damage      # what board lasers do to a robot alone on the square
+
+    def _line(self, first: int, d: int, count: int) -> tuple[int, int, bool]:
+        """The Line of `count` squares from square `first` on towards d."""
+        if count == 0:
+            return 0, 0, True
+        w = self.width
+        if d == 1:                                  # E
+            return first, self._lows[count], True
+        if d == 3:                                  # W
+            return first - count + 1, self._lows[count], False
+        if d == 2:                                  # S
+            return first, self._columns[count], True
+        return first - (count - 1) * w, self._columns[count], False   # N
+
+    def ray(self, square: int, d: int) -> tuple[int, ...]:
+        """The squares after `square` towards d, up to the first wall or the edge."""
+        key = square * 4 + d
+        ray = self._rays.get(key)
+        if ray is None:
+            target = self.target
+            out = []
+            s = target[key]
+            while s >= 0:
+                out.append(s)
+                s = target[s * 4 + d]
+            ray = self._rays[key] = tuple(out)
+        return ray
+
+    def square(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+
+@lru_cache(maxsize=32)
+def compile_course(board: Board) -> Course:
+    return Course(board)

@@ -1,0 +1,437 @@
+"""Pure edits of the immutable model: every change the editor makes is one of these.
+
+Each function takes a Board or a Scenario and returns a new one (or the same
+object when nothing changes, so that callers can skip empty edits with `is`).
+Board lists are kept in the canonical order of the saved file (by square,
+then side), so that an edited scenario equals the same scenario read back
+from disk.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from . import transform
+from .directions import DX, DY, INDEX, NAMES, opposite
+from .model import (
+    Board, Check, Dock, Flag, Laser, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
+)
+
+Square = tuple[int, int]
+Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
+
+_SIDE_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
+MARKER_KINDS = ("flags", "docks")
+
+
+def _tile_key(t: Tile):
+    return (t.y, t.x)
+
+
+def _edge_item_key(item):
+    return (item.y, item.x, _SIDE_ORDER[getattr(item, "side", None) or item.dir])
+
+
+def _pusher_key(p: Pusher):
+    return (p.y, p.x)
+
+
+def canonical(s: Scenario) -> Scenario:
+    """The scenario with its board lists in the saved file's order."""
+    b = s.board
+    board = replace(b, tiles=tuple(sorted(b.tiles, key=_tile_key)),
+                    walls=tuple(sorted(b.walls, key=_edge_item_key)),
+                    lasers=tuple(sorted(b.lasers, key=_edge_item_key)),
+                    pushers=tuple(sorted(b.pushers, key=_pusher_key)))
+    return s if board == b else replace(s, board=board)
+
+
+def with_board(s: Scenario, board: Board) -> Scenario:
+    return s if board is s.board else replace(s, board=board)
+
+
+# ---------------------------------------------------------------- tiles
+
+def set_tiles(board: Board, changes: Mapping[Square, Tile | None]) -> Board:
+    """Put a tile (None: plain floor) on each square of `changes`."""
+    tiles = dict(board.tile_map)
+    changed = False
+    for (x, y), tile in changes.items():
+        if not board.in_bounds(x, y):
+            continue
+        if tile is not None and (tile.x, tile.y) != (x, y):
+            tile = replace(tile, x=x, y=y)
+        if tiles.get((x, y)) == tile:
+            continue
+        changed = True
+        if tile is None:
+            del tiles[(x, y)]
+        else:
+            tiles[(x, y)] = tile
+    if not changed:
+        return board
+    return replace(board, tiles=tuple(sorted(tiles.values(), key=_tile_key)))
+
+
+def same_tile(a: Tile | None, b: Tile | None) -> bool:
+    """Whether two squares hold the same element (position and note aside)."""
+    def kind(t):
+        return None if t is None or (t.type == "floor") else (t.type, t.dir, t.express, t.rotation,
+                                                              t.phases)
+    return kind(a) == kind(b)
+
+
+def flood_region(board: Board, x: int, y: int) -> set[Square]:
+    """The 4-connected squares around (x, y) that hold the same element."""
+    if not board.in_bounds(x, y):
+        return set()
+    target = board.tile_at(x, y)
+    region = {(x, y)}
+    todo = [(x, y)]
+    while todo:
+        cx, cy = todo.pop()
+        for d in range(4):
+            nx, ny = cx + DX[d], cy + DY[d]
+            if (nx, ny) not in region and board.in_bounds(nx, ny) \
+                    and same_tile(board.tile_at(nx, ny), target):
+                region.add((nx, ny))
+                todo.append((nx, ny))
+    return region
+
+
+# ---------------------------------------------------------------- walls
+
+def other_side(x: int, y: int, side: str) -> tuple[int, int, str]:
+    """The same edge named from the neighbouring square."""
+    d = INDEX[side]
+    return x + DX[d], y + DY[d], NAMES[opposite(d)]
+
+
+def listed_walls(board: Board, x: int, y: int, side: str) -> list[Wall]:
+    key = edge_key(x, y, side)
+    return [w for w in board.walls if edge_key(w.x, w.y, w.side) == key]
+
+
+def mounted_on(board: Board, x: int, y: int, side: str) -> list[Laser | Pusher]:
+    """The lasers and pushers hanging on an edge."""
+    key = edge_key(x, y, side)
+    return [m for m in (*board.lasers, *board.pushers)
+            if edge_key(m.x, m.y, NAMES[opposite(INDEX[m.dir])]) == key]
+
+
+def set_wall(board: Board, x: int, y: int, side: str, present: bool) -> Board:
+    """List a wall on an edge, or remove every listed form of it. A new wall is
+    named from a square on the board (the outer edges have only one)."""
+    key = edge_key(x, y, side)
+    others = [w for w in board.walls if edge_key(w.x, w.y, w.side) != key]
+    if present:
+        if len(others) < len(board.walls):
+            return board
+        if not board.in_bounds(x, y):
+            x, y, side = other_side(x, y, side)
+            if not board.in_bounds(x, y):
+                return board
+        others.append(Wall(x, y, side))
+    elif len(others) == len(board.walls):
+        return board
+    return replace(board, walls=tuple(sorted(others, key=_edge_item_key)))
+
+
+# ---------------------------------------------------------------- lasers and pushers
+
+def set_laser(board: Board, laser: Laser) -> Board:
+    """Place a laser, replacing the one on its square that shoots the same way."""
+    lasers = [l for l in board.lasers if (l.x, l.y, l.dir) != (laser.x, laser.y, laser.dir)]
+    if not board.in_bounds(laser.x, laser.y) or laser in board.lasers:
+        return board
+    lasers.append(laser)
+    return replace(board, lasers=tuple(sorted(lasers, key=_edge_item_key)))
+
+
+def remove_laser(board: Board, x: int, y: int, dir: str) -> Board:
+    lasers = tuple(l for l in board.lasers if (l.x, l.y, l.dir) != (x, y, dir))
+    return board if len(lasers) == len(board.lasers) else replace(board, lasers=lasers)
+
+
+def set_pusher(board: Board, pusher: Pusher) -> Board:
+    """Place a pusher, replacing the one on its square (a square holds one)."""
+    if not board.in_bounds(pusher.x, pusher.y) or pusher in board.pushers:
+        return board
+    pushers = [p for p in board.pushers if (p.x, p.y) != (pusher.x, pusher.y)]
+    pushers.append(pusher)
+    return replace(board, pushers=tuple(sorted(pushers, key=_pusher_key)))
+
+
+def remove_pusher(board: Board, x: int, y: int) -> Board:
+    pushers = tuple(p for p in board.pushers if (p.x, p.y) != (x, y))
+    return board if len(pushers) == len(board.pushers) else replace(board, pushers=pushers)
+
+
+def lasers_at(board: Board, x: int, y: int) -> list[Laser]:
+    return [l for l in board.lasers if (l.x, l.y) == (x, y)]
+
+
+def clear_squares(board: Board, squares: Iterable[Square]) -> Board:
+    """Remove the tile, lasers and pusher of each square (walls stay)."""
+    gone = set(squares)
+    board = set_tiles(board, {sq: None for sq in gone if sq in board.tile_map})
+    lasers = tuple(l for l in board.lasers if (l.x, l.y) not in gone)
+    pushers = tuple(p for p in board.pushers if (p.x, p.y) not in gone)
+    if len(lasers) == len(board.lasers) and len(pushers) == len(board.pushers):
+        return board
+    return replace(board, lasers=lasers, pushers=pushers)
+
+
+# ---------------------------------------------------------------- flags and docks
+
+def markers(s: Scenario, kind: str) -> tuple:
+    """The flags or the docks of a scenario, by `kind` "flags" or "docks"."""
+    assert kind in MARKER_KINDS, kind
+    return getattr(s, kind)
+
+
+def marker_at(s: Scenario, kind: str, x: int, y: int) -> int | None:
+    """The index of the flag or dock on (x, y), if any."""
+    for i, m in enumerate(markers(s, kind)):
+        if (m.x, m.y) == (x, y):
+            return i
+    return None
+
+
+def insert_marker(s: Scenario, kind: str, index: int, marker: Flag | Dock) -> Scenario:
+    """Insert a flag or dock at list position `index`; later ones renumber up."""
+    items = list(markers(s, kind))
+    items.insert(index, marker)
+    return replace(s, **{kind: tuple(items)})
+
+
+def remove_marker(s: Scenario, kind: str, index: int) -> Scenario:
+    items = list(markers(s, kind))
+    del items[index]
+    return replace(s, **{kind: tuple(items)})
+
+
+def replace_marker(s: Scenario, kind: str, index: int, marker: Flag | Dock) -> Scenario:
+    items = list(markers(s, kind))
+    if items[index] == marker:
+        return s
+    items[index] = marker
+    return replace(s, **{kind: tuple(items)})
+
+
+def reorder_markers(s: Scenario, kind: str, order: Sequence[int]) -> Scenario:
+    """Renumber: the new list is the old items in `order` (a permutation)."""
+    items = markers(s, kind)
+    if sorted(order) != list(range(len(items))):
+        raise ValueError(f"not a permutation of the {kind}: {list(order)}")
+    if list(order) == list(range(len(items))):
+        return s
+    return replace(s, **{kind: tuple(items[i] for i in order)})
+
+
+def move_marker(s: Scenario, kind: str, source: int, target: int) -> Scenario:
+    """Move item `source` to list position `target` (renumbering the ones between)."""
+    order = list(range(len(markers(s, kind))))
+    order.insert(target, order.pop(source))
+    return reorder_markers(s, kind, order)
+
+
+# ---------------------------------------------------------------- board size
+
+def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int = 0) -> Scenario:
+    """Add (positive) or remove (negative) columns and rows on each side.
+    Everything shifts with the old squares; what falls off the board is
+    dropped, and a wall on the new outer edge keeps the form that stays on it."""
+    b = s.board
+    width, height = b.width + left + right, b.height + top + bottom
+    if not (1 <= width <= 100 and 1 <= height <= 100):
+        raise ValueError(f"a board is 1 to 100 squares each way, not {width}x{height}")
+    if (left, top, right, bottom) == (0, 0, 0, 0):
+        return s
+    size = Board(width, height)
+
+    def moved(items):
+        out = []
+        for item in items:
+            x, y = item.x + left, item.y + top
+            if size.in_bounds(x, y):
+                out.append(replace(item, x=x, y=y))
+        return tuple(out)
+
+    walls = []
+    for w in b.walls:
+        x, y, side = w.x + left, w.y + top, w.side
+        if not size.in_bounds(x, y):
+            x, y, side = other_side(x, y, side)
+        if size.in_bounds(x, y):
+            walls.append(replace(w, x=x, y=y, side=side))
+    board = replace(b, width=width, height=height, tiles=moved(b.tiles),
+                    walls=tuple(sorted(walls, key=_edge_item_key)),
+                    lasers=moved(b.lasers), pushers=moved(b.pushers))
+    robots = tuple(
+        replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
+        for r in s.robots)
+    return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
+                   checks=tuple(_shift_check(c, left, top) for c in s.checks))
+
+
+def _shift_check(c: Check, dx: int, dy: int) -> Check:
+    expect = []
+    for key, value in c.expect:
+        if key == "x" and value is not None:
+            value += dx
+        elif key == "y" and value is not None:
+            value += dy
+        elif key == "archive":
+            value = (value[0] + dx, value[1] + dy)
+        expect.append((key, value))
+    return replace(c, expect=tuple(expect))
+
+
+# ---------------------------------------------------------------- scenario fields
+
+def set_fields(s: Scenario, **values) -> Scenario:
+    """Change top-level fields (name, author, description, note)."""
+    new = replace(s, **values)
+    return s if new == s else new
+
+
+def set_rules(s: Scenario, rules: Rules) -> Scenario:
+    return s if rules == s.rules else replace(s, rules=rules)
+
+
+def set_robots(s: Scenario, robots: Sequence[RobotSpec]) -> Scenario:
+    robots = tuple(robots)
+    return s if robots == s.robots else replace(s, robots=robots)
+
+
+# ---------------------------------------------------------------- regions (the editor's selection)
+# Rectangles here are inclusive (x0, y0, x1, y1), as the editor selects them;
+# engine.transform takes half-open ones.
+
+@dataclass(frozen=True)
+class Clip:
+    """A copied rectangle: a board fragment with the flags and docks on it,
+    at positions relative to its north-west corner."""
+    board: Board
+    flags: tuple[Flag, ...] = ()
+    docks: tuple[Dock, ...] = ()
+
+
+def _inside(rect: Rect, x: int, y: int) -> bool:
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
+
+
+def _half_open(rect: Rect) -> Rect:
+    return rect[0], rect[1], rect[2] + 1, rect[3] + 1
+
+
+def clip_rect(board: Board, rect: Rect) -> Rect | None:
+    """The part of a rectangle on the board (None if none)."""
+    x0, y0 = max(rect[0], 0), max(rect[1], 0)
+    x1, y1 = min(rect[2], board.width - 1), min(rect[3], board.height - 1)
+    return (x0, y0, x1, y1) if x0 <= x1 and y0 <= y1 else None
+
+
+def copy_region(s: Scenario, rect: Rect) -> Clip:
+    """Everything on a rectangle (walls on its outer edges included)."""
+    x0, y0 = rect[0], rect[1]
+
+    def picked(items):
+        return tuple(replace(m, x=m.x - x0, y=m.y - y0) for m in items if _inside(rect, m.x, m.y))
+    return Clip(transform.extract(s.board, *_half_open(rect)), picked(s.flags), picked(s.docks))
+
+
+def delete_region(s: Scenario, rect: Rect) -> Scenario:
+    """Clear a rectangle: elements, inner walls, flags and docks."""
+    def kept(items):
+        return tuple(m for m in items if not _inside(rect, m.x, m.y))
+    return canonical(replace(s, board=transform.clear_region(s.board, *_half_open(rect)),
+                             flags=kept(s.flags), docks=kept(s.docks)))
+
+
+def _place(s: Scenario, board: Board, clip: Clip, x: int, y: int, keep: dict | None = None):
+    """Stamp a clip at (x, y). Flags and docks under it give way. `keep` maps
+    flag or dock list positions to the clip's markers that take their place
+    (and number); without it the clip's markers are appended. Returns the scenario and
+    the rectangle covered."""
+    target = clip_rect(board, (x, y, x + clip.board.width - 1, y + clip.board.height - 1))
+    if target is None:
+        return s, None
+    board = transform.stamp(board, clip.board, x, y)
+
+    def landed(items, clip_items, keep_items):
+        out = []
+        for i, m in enumerate(items):
+            if i in keep_items:
+                c = keep_items[i]
+                if board.in_bounds(c.x + x, c.y + y):
+                    out.append(replace(c, x=c.x + x, y=c.y + y))
+            elif not _inside(target, m.x, m.y):
+                out.append(m)
+        if not keep_items:
+            out.extend(replace(c, x=c.x + x, y=c.y + y) for c in clip_items
+                       if board.in_bounds(c.x + x, c.y + y))
+        return tuple(out)
+    keep = keep or {"flags": {}, "docks": {}}
+    new = replace(s, board=board, flags=landed(s.flags, clip.flags, keep["flags"]),
+                  docks=landed(s.docks, clip.docks, keep["docks"]))
+    return canonical(new), target
+
+
+def paste(s: Scenario, clip: Clip, x: int, y: int) -> tuple[Scenario, Rect | None]:
+    """Stamp a clip with its north-west corner on (x, y), replacing what is
+    there; its flags and docks are appended to the lists. Returns the
+    scenario and the pasted rectangle."""
+    return _place(s, s.board, clip, x, y)
+
+
+def _lift(s: Scenario, rect: Rect, clip: Clip, x: int, y: int) -> tuple[Scenario, Rect | None]:
+    """Take a rectangle off the board and put `clip` (made from it) down at
+    (x, y); its flags and docks keep their numbers. The walls on the
+    rectangle's border go with it (the clip carries them), so that they turn
+    and move with the rest."""
+    board = transform.clear_region(s.board, *_half_open(rect))
+    board = replace(board, walls=tuple(w for w in board.walls if not (
+        _inside(rect, w.x, w.y) or _inside(rect, *other_side(w.x, w.y, w.side)[:2]))))
+    keep = {}
+    for kind, clip_items in (("flags", clip.flags), ("docks", clip.docks)):
+        inside = [i for i, m in enumerate(markers(s, kind)) if _inside(rect, m.x, m.y)]
+        keep[kind] = dict(zip(inside, clip_items))
+    return _place(s, board, clip, x, y, keep)
+
+
+def move_region(s: Scenario, rect: Rect, dx: int, dy: int) -> tuple[Scenario, Rect | None]:
+    """Move everything on a rectangle by (dx, dy), replacing what is there;
+    what falls off the board is lost."""
+    return _lift(s, rect, copy_region(s, rect), rect[0] + dx, rect[1] + dy)
+
+
+MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
+
+
+def _turn_marker(m, width: int, height: int, quarter_turns: int, mirror: str | None):
+    x, y = m.x, m.y
+    facing = getattr(m, "facing", None)
+    if mirror:
+        x, y = transform.mirror_point(x, y, width, height, mirror)
+        facing = MIRRORED_SIDES[mirror].get(facing, facing)
+    x, y = transform.rotate_point(x, y, width, height, quarter_turns)
+    if facing is None:
+        return replace(m, x=x, y=y)
+    return replace(m, x=x, y=y, facing=NAMES[(INDEX[facing] + quarter_turns) % 4])
+
+
+def turn_region(s: Scenario, rect: Rect, quarter_turns: int = 0,
+                mirror: str | None = None) -> tuple[Scenario, Rect | None]:
+    """Mirror a rectangle ("horizontal": east and west swap; "vertical":
+    north and south swap), then rotate it clockwise by quarter turns, keeping
+    its north-west corner. Everything on it turns: belts, gears, walls,
+    lasers, pushers, flags and docks."""
+    clip = copy_region(s, rect)
+    w, h = clip.board.width, clip.board.height
+    board = transform.mirror_board(clip.board, mirror) if mirror else clip.board
+    turned = Clip(transform.rotate_board(board, quarter_turns % 4),
+                  tuple(_turn_marker(f, w, h, quarter_turns % 4, mirror) for f in clip.flags),
+                  tuple(_turn_marker(d, w, h, quarter_turns % 4, mirror) for d in clip.docks))
+    return _lift(s, rect, turned, rect[0], rect[1])

@@ -1,0 +1,74 @@
+"""The race's event log: one small tuple per thing that happened.
+
+Every event is stamped with its round, register and step. ``register`` is
+1 to 5 inside a register and None for what happens around them (set-up in
+round 0, the start of a round, clean-up, the end). Squares are (x, y)
+tuples; a square off the board (where a robot fell off) has coordinates
+outside it. Fields an event does not use are None.
+
+Kinds and the fields they use:
+
+    place       dst, facing                       a robot put on its start square (round 0)
+    powered_down                                  powered down for this round (rule 2.1)
+    dealt       amount                            cards dealt
+    announce                                      power down announced for the next round
+    randomized  card                              a randomizer replaced the register's card
+    card        card                              a card played (step "move")
+    move        src, dst, cause                   one square (or a jump); cause: card, push,
+                                                  express, conveyor, current, pusher, teleport
+    turn        facing, amount, cause             amount: quarter turns clockwise (1, 2 or 3);
+                                                  cause: card, express, conveyor, current, gear
+    laser       src, facing, path, target,        a beam: src is the laser's square (cause
+                amount, cause                     "board", robot None) or the shooting robot's
+                                                  (cause "robot"); path is every square it
+                                                  crossed, the target's last; target None: no hit
+    damage      amount, cause                     damage taken (cause "laser")
+    destroyed   src, cause, amount                cause: pit, drain, off board, damage,
+                                                  crusher; src: where (off board: the last
+                                                  square it stood on); amount: lives left
+    out                                           lost its last life
+    flag        src, amount                       flag number `amount` touched
+    finish      amount                            its place (1 = first)
+    leave       src                               a finished robot leaves the board (finish "all")
+    archive     dst                               archive marker moved
+    repair      amount                            damage repaired
+    option      amount                            options gained
+    reenter     dst, facing, amount               amount: its damage
+    end         target                            target: the winners' names (a tuple)
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+Square = tuple[int, int]
+
+
+class Event(NamedTuple):
+    round: int
+    register: int | None
+    step: str
+    kind: str
+    robot: str | None
+    card: str | None = None
+    src: Square | None = None
+    dst: Square | None = None
+    facing: str | None = None
+    cause: str | None = None
+    path: tuple[Square, ...] | None = None
+    target: str | tuple[str, ...] | None = None
+    amount: int | None = None
+
+    def to_json(self) -> dict:
+        """The event as JSON-ready data, without the unused fields."""
+        out = {}
+        for key, value in zip(self._fields, self):
+            if value is None and key != "register":
+                continue
+            if key in ("src", "dst"):
+                value = list(value)
+            elif key == "path":
+                value = [list(s) for s in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[key] = value
+        return out

@@ -1,0 +1,73 @@
+"""Lasers (rules 5): every beam is traced on the same positions, the damage
+is added up, then robots at `destroy_at_damage` are destroyed."""
+from __future__ import annotations
+
+from .directions import NAMES
+from .state import Floor, RobotState
+
+
+def fire(floor: Floor, robots: list[RobotState]) -> None:
+    """Board lasers and robot lasers; `robots` are the robots on the board, in
+    robot order. A robot destroyed here has fired all the same (5.1)."""
+    if not robots:
+        return
+    course, occ = floor.course, floor.occ
+    log = floor.events is not None
+    bit = course.bit
+    occupied = 0
+    for robot in robots:
+        occupied |= bit[robot.sq]
+    # The first robot on a line of sight (Course.sight) is found with a few
+    # integer operations, inlined here: this is the engine's hottest loop.
+    hit = False
+    for laser in course.lasers:
+        shift, mask, forward = laser.line
+        seen = occupied >> shift & mask
+        target = -1
+        if seen:
+            target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
+            occ[target].pending += laser.beams
+            hit = True
+        if log:
+            _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
+    if floor.rules.robot_lasers:
+        sight = course.sight
+        for shooter in robots:
+            if shooter.powered_down:
+                continue
+            shift, mask, forward = sight[shooter.sq * 4 + shooter.facing]
+            seen = occupied >> shift & mask
+            target = -1
+            if seen:
+                target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
+                occ[target].pending += 1
+                hit = True
+            if log:
+                _emit_beam(floor, shooter, shooter.sq, shooter.facing,
+                           course.ray(shooter.sq, shooter.facing), target, 1)
+    if not hit:
+        return
+    cap = floor.rules.destroy_at_damage
+    doomed = []
+    for robot in robots:
+        if robot.pending:
+            before = robot.damage
+            robot.damage = min(cap, before + robot.pending)
+            robot.pending = 0
+            if log:
+                floor.emit("damage", robot, amount=robot.damage - before, cause="laser")
+            if robot.damage >= cap:
+                doomed.append(robot)
+    for robot in doomed:
+        floor.destroy(robot, "damage", robot.sq)
+
+
+def _emit_beam(floor: Floor, shooter: RobotState | None, origin: int, d: int,
+               beam: tuple[int, ...], target: int, amount: int) -> None:
+    """A beam's event; its path runs along `beam` up to the target's square."""
+    xy = floor.course.xy
+    path = beam[:beam.index(target) + 1] if target >= 0 else beam
+    floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
+               path=tuple(xy[s] for s in path),
+               target=floor.occ[target].name if target >= 0 else None,
+               amount=amount, cause="robot" if shooter else "board")

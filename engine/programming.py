@@ -1,0 +1,127 @@
+"""Dealing and programming (rules 2.2-2.4): the deck of a round, and who
+fills a robot's registers and chooses its power downs."""
+from __future__ import annotations
+
+import random
+
+from .bots import Bot, BotView
+from .cleanup import lock_count
+from .deck import DECK, resolve
+from .model import Card, ProgramRound, Rules
+from .state import RobotState
+
+
+class Deck:
+    """The program deck of one round: every card not held in a locked
+    register (2.2), dealt and drawn from the top. The shuffle is a
+    Fisher-Yates shuffle done position by position as cards are taken, so a
+    round only pays for the cards it deals."""
+
+    __slots__ = ("rng", "cards", "top")
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.cards: list[Card] = []
+        self.top = 0
+
+    def shuffle(self, held: set[Card]) -> None:
+        if held:
+            # compared as (kind, priority) tuples: hashing those is much cheaper than Cards
+            keys = {(c.kind, c.priority) for c in held}
+            self.cards = [c for c in DECK if (c.kind, c.priority) not in keys]
+        else:
+            self.cards = list(DECK)
+        self.top = 0
+
+    def deal(self, n: int) -> list[Card]:
+        """The next n cards (fewer when the deck runs out)."""
+        cards, top = self.cards, self.top
+        end = min(len(cards), top + n)
+        getrandbits = self.rng.getrandbits
+        for span, bits, steps in _plan(len(cards), top, end):
+            r = getrandbits(bits)
+            while r >= span:
+                r = getrandbits(bits)
+            for i, choices in steps:
+                r, j = divmod(r, choices)
+                j += i
+                cards[i], cards[j] = cards[j], cards[i]
+        self.top = end
+        return cards[top:end]
+
+    def draw(self) -> Card | None:
+        """The top card; None when the deck is empty (the rules do not say
+        what happens then: nothing is drawn)."""
+        card = self.deal(1)
+        return card[0] if card else None
+
+
+# One random number from the generator serves several Fisher-Yates steps,
+# as the digits of a number whose radixes are the steps' choice counts, as
+# long as their product stays a small int.
+_RANDOM_SPAN = 1 << 60
+_PLANS: dict[tuple[int, int, int], tuple] = {}
+
+
+def _plan(size: int, top: int, end: int) -> tuple:
+    """Fisher-Yates steps top..end-1 of a deck of `size` cards in groups:
+    (span, its bit length, ((position, choices), ...))."""
+    key = (size, top, end)
+    plan = _PLANS.get(key)
+    if plan is None:
+        groups = []
+        i = top
+        while i < end:
+            span, steps = 1, []
+            while i < end and (not steps or span * (size - i) < _RANDOM_SPAN):
+                span *= size - i
+                steps.append((i, size - i))
+                i += 1
+            groups.append((span, span.bit_length(), tuple(steps)))
+        plan = _PLANS[key] = tuple(groups)
+    return plan
+
+
+class Controller:
+    """Who programs one robot: its scripted rounds, then its bot (if any)."""
+
+    __slots__ = ("script", "bot", "view")
+
+    def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView):
+        # each round: five cards (None for an empty register), power down
+        self.script = tuple(
+            (tuple(resolve(c) for c in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
+             entry.power_down)
+            for entry in program)
+        self.bot = bot
+        self.view = view
+
+    def fill(self, robot: RobotState, round: int, hand: list[Card], deck: Deck, rules: Rules,
+             rng: random.Random) -> None:
+        """2.3: fill the unlocked registers; a locked register that is empty
+        takes the scripted card for it, or for a bot the top card of the deck."""
+        free = 5 - lock_count(robot.damage, rules)
+        registers = robot.registers
+        if round <= len(self.script):
+            cards = self.script[round - 1][0]
+            registers[:free] = cards[:free]
+            for i in range(free, 5):
+                if registers[i] is None:
+                    registers[i] = cards[i]
+        elif self.bot is not None:
+            chosen = self.bot.program(self.view, hand, list(range(1, free + 1)), rng)
+            for i in range(free):
+                registers[i] = chosen[i] if i < len(chosen) else None
+            for i in range(free, 5):
+                if registers[i] is None:
+                    registers[i] = deck.draw()
+        else:                               # plays no new cards
+            registers[:free] = (None,) * free
+
+    def power_down(self, round: int, rng: random.Random) -> bool:
+        """Whether the robot is to be powered down in the next round."""
+        if round <= len(self.script):
+            return self.script[round - 1][1]
+        if self.bot is not None:
+            return self.bot.power_down(self.view, rng)
+        return False

@@ -1,0 +1,219 @@
+"""The greedy and search bots: legal programs, seeded determinism, what they
+see, and who beats whom."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.bots import BOTS, DEFAULT_BOT, BotView, make_bot
+from engine.bots.search import candidates
+from engine.bots.tables import tables_for
+from engine.course import compile_course
+from engine.deck import DECK
+from engine.loader import load_file
+from engine.model import Card, RobotSpec
+from engine.race import Race
+from engine.state import RobotState
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
+STANDARD = ROOT / "scenarios" / "standard-course.json"
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return load_file(FIXTURES / "duel.json")
+
+
+def view_at(scenario, x, y, facing, flags=0, damage=0):
+    course = compile_course(scenario.board)
+    flag_squares = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    robot = RobotState(0, "me", course.square(x, y), facing, damage=damage, flags=flags)
+    return BotView(scenario.board, course, flag_squares, scenario.rules, robot)
+
+
+def test_registry_has_the_three_bots_and_search_is_default():
+    assert {"random", "greedy", "search"} <= set(BOTS)
+    assert DEFAULT_BOT == "search"
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "search"])
+def test_programs_are_legal(duel, name):
+    rng = random.Random(3)
+    bot = make_bot(name)
+    course = compile_course(duel.board)
+    for trial in range(60):
+        while True:
+            sq = rng.randrange(course.size)
+            if course.death[sq] is None:
+                break
+        damage = rng.choice([0, 0, 2, 4, 5, 6, 8])
+        view = view_at(duel, sq % course.width, sq // course.width, rng.randrange(4),
+                       flags=rng.randrange(len(duel.flags)), damage=damage)
+        locked = max(0, damage - 4)
+        free = list(range(1, 6 - locked))
+        for i in range(5 - locked, 5):                 # locked registers hold cards
+            view.robot.registers[i] = DECK[rng.randrange(len(DECK))]
+        hand = rng.sample(DECK, max(0, 9 - damage))
+        program = bot.program(view, list(hand), free, rng)
+        assert len(program) == min(len(free), len(hand))
+        assert all(any(card is h for h in hand) for card in program)   # cards from the hand
+        assert len({id(c) for c in program}) == len(program)          # each at most once
+        assert isinstance(bot.power_down(view, rng), bool)
+
+
+def test_candidates_are_the_distinct_orderings():
+    from itertools import permutations
+    hand = ["move1", "move1", "left", "right", "uturn", "move2", "back", "move1", "left"]
+    kinds = ["move1", "move2", "move3", "back", "left", "right", "uturn"]
+    code = {k: i for i, k in enumerate(kinds)}
+    counts = [hand.count(k) for k in kinds]
+    expected = {tuple(code[c] for c in p) for p in permutations(hand, 5)}
+    from engine.bots.search import _SEQUENCES
+    got = {tuple(col) for col in _SEQUENCES[5][0][:, candidates(counts, 5)].T.tolist()}
+    assert got == expected
+    assert len(got) < 9 * 8 * 7 * 6 * 5             # duplicates of a kind dropped
+
+
+def play_out(tables, view, program):
+    """The lone-model states after each register of a program."""
+    from engine.deck import KIND_CODE
+    s = view.robot.sq * 4 + view.robot.facing
+    states = []
+    for r, card in enumerate(program):
+        if s != tables.DEAD:
+            s = int(tables.end[r, KIND_CODE[card.kind], s])
+        states.append(s)
+    return states
+
+
+def test_search_takes_the_flag_next_door(duel):
+    # robot just south of flag 1 at (4, 0), facing N, with a move1 in hand
+    view = view_at(duel, 4, 1, 0)
+    hand = [Card("left", 70), Card("right", 80), Card("move1", 500), Card("uturn", 10),
+            Card("back", 430)]
+    program = make_bot("search").program(view, hand, [1, 2, 3, 4, 5], random.Random(0))
+    tables = tables_for(view)
+    flag = view.flags[0]
+    assert any(s // 4 == flag for s in play_out(tables, view, program))
+
+
+def test_search_finishes_as_early_as_it_can(duel):
+    # two flags touched, the last one (0, 6) straight ahead: finish in register 1
+    view = view_at(duel, 0, 7, 0, flags=2)
+    hand = [Card("left", 70), Card("right", 80), Card("uturn", 10), Card("back", 430),
+            Card("move1", 500)]
+    for seed in range(5):
+        program = make_bot("search").program(view, hand, [1, 2, 3, 4, 5], random.Random(seed))
+        assert program[0].kind == "move1"
+
+
+def test_search_avoids_death_when_it_can(duel):
+    # facing the pit at (4, 3) from (4, 4): a move1 forward kills, back up does not
+    view = view_at(duel, 4, 4, 0)
+    hand = [Card("move1", 500), Card("back", 430), Card("left", 70), Card("right", 80),
+            Card("uturn", 10)]
+    tables = tables_for(view)
+    program = make_bot("search").program(view, hand, [1, 2, 3, 4, 5], random.Random(0))
+    assert tables.DEAD not in play_out(tables, view, program)
+
+
+def race_summary(scenario, seed, bot):
+    from engine.balance.play import play_race
+    return play_race(scenario, seed, (1, 2), bot)
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "search"])
+def test_same_seed_same_race(duel, name):
+    a = race_summary(duel, 11, name)
+    b = race_summary(duel, 11, name)
+    assert a == b
+    others = {race_summary(duel, seed, name) for seed in range(12, 16)}
+    assert len(others) > 1                          # seeds matter
+
+
+def test_search_sees_only_its_own_hand_and_robot(duel):
+    """A bot's view holds the board, the rules and its own robot, nothing
+    about the others: robot 1's program is the same whether or not another
+    robot races beside it (same hand, same generator state)."""
+    views = []
+    for robots in ((RobotSpec("A", dock=1, bot="search"),),
+                   (RobotSpec("A", dock=1, bot="search"), RobotSpec("B", dock=2, bot="search"))):
+        race = Race(replace(duel, robots=robots), seed=5, record_events=False)
+        views.append(race.controllers[0].view)
+    assert set(BotView.__slots__) == {"board", "course", "flags", "rules", "robot"}
+    hand = random.Random(9).sample(DECK, 9)
+    programs = [make_bot("search").program(v, list(hand), [1, 2, 3, 4, 5], random.Random(1))
+                for v in views]
+    assert programs[0] == programs[1]
+    # and the program is made of the hand's cards only
+    assert all(any(c is h for h in hand) for c in programs[0])
+
+
+def head_to_head(scenario, a, b, races):
+    """Races of bot a against bot b on docks 1 and 2, swapping docks every
+    other race; returns the wins of each (a shared win counts for both)."""
+    wins = Counter()
+    for i in range(races):
+        first, second = (a, b) if i % 2 == 0 else (b, a)
+        s = replace(scenario, robots=(RobotSpec("P", dock=1, bot=first),
+                                      RobotSpec("Q", dock=2, bot=second)),
+                    rules=replace(scenario.rules, max_rounds=40))
+        outcome = Race(s, seed=1000 + i // 2, record_events=False).run()
+        for name in outcome.winners:
+            wins[first if name == "P" else second] += 1
+    return wins
+
+
+def test_search_beats_greedy_beats_random(duel):
+    wins = head_to_head(duel, "search", "greedy", 60)
+    assert wins["search"] > wins["greedy"]
+    wins = head_to_head(duel, "greedy", "random", 20)
+    assert wins["greedy"] > wins["random"]
+
+
+@pytest.mark.skipif(not STANDARD.exists(), reason="the standard course is not there yet")
+def test_search_finishes_the_standard_course():
+    """Completion above 90% within 30 rounds, 4 search robots."""
+    from engine.balance.play import RaceTask
+    from engine.balance.plan import make_plan
+    scenario = load_file(STANDARD)
+    task = RaceTask(scenario, "search", max_rounds=30)
+    plan = make_plan(24, 4, len(scenario.docks), seed=1, trials=0)
+    results = task.play(list(plan.jobs))
+    decided = sum(1 for r in results if r.decided)
+    assert decided / len(results) > 0.9
+
+
+EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_search_finishes_the_example_courses(path):
+    from engine.balance.play import RaceTask
+    from engine.balance.plan import make_plan
+    scenario = load_file(path)
+    robots = min(4, len(scenario.docks))
+    task = RaceTask(scenario, "search", max_rounds=40)
+    plan = make_plan(len(scenario.docks), robots, len(scenario.docks), seed=4)
+    results = task.play(list(plan.jobs))
+    races = [r for r in results if not isinstance(r, tuple)]
+    trials = [t for r in results if isinstance(r, tuple) for t in r]
+    assert sum(1 for r in races if r.decided) >= len(races) - 1
+    assert all(t.finish_round is not None for t in trials)          # alone from every dock
+
+
+@pytest.mark.parametrize("name", ["greedy", "search"])
+def test_bots_finish_the_test_courses(name):
+    from engine.balance.play import RaceTask
+    from engine.balance.plan import make_plan
+    for course in ("duel.json", "symmetric.json", "biased.json"):
+        scenario = load_file(FIXTURES / course)
+        task = RaceTask(scenario, name, max_rounds=30)
+        plan = make_plan(8, 2, len(scenario.docks), seed=2, trials=0)
+        results = task.play(list(plan.jobs))
+        assert sum(1 for r in results if r.decided) >= 7, course

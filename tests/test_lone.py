@@ -1,0 +1,164 @@
+"""The lone-robot model agrees with a real race of one robot, and the
+reachability built on it follows robot movement (belts, teleporters)."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from engine.course import RANDOMIZER
+from engine.deck import HIGHEST
+from engine.directions import NAMES
+from engine.loader import load_dict
+from engine.lone import CAUSES, DESTROYED, KINDS, NO_CARD, UNREACHABLE, LoneModel
+from engine.model import Board, Card, CARD_KINDS, Tile
+from engine.race import Race
+from engine.reach import reachable_from
+
+W, H = 7, 7
+
+COURSE = {
+    "format": "rally-scenario", "version": 1, "name": "Everything",
+    "board": {
+        "width": W, "height": H,
+        "tiles": [
+            {"x": 1, "y": 1, "type": "conveyor", "dir": "E", "express": True},
+            {"x": 2, "y": 1, "type": "conveyor", "dir": "E", "express": True},
+            {"x": 3, "y": 1, "type": "conveyor", "dir": "S"},
+            {"x": 3, "y": 2, "type": "conveyor", "dir": "W"},
+            {"x": 2, "y": 2, "type": "current", "dir": "N"},
+            {"x": 5, "y": 1, "type": "gear", "rotation": "ccw"},
+            {"x": 5, "y": 3, "type": "gear", "rotation": "cw"},
+            {"x": 0, "y": 4, "type": "pit"},
+            {"x": 4, "y": 4, "type": "drain"},
+            {"x": 1, "y": 5, "type": "water"},
+            {"x": 2, "y": 5, "type": "teleporter"},
+            {"x": 5, "y": 5, "type": "crusher", "phases": [2, 5]},
+            {"x": 6, "y": 6, "type": "repair"},
+            {"x": 3, "y": 6, "type": "randomizer"},
+            {"x": 6, "y": 2, "type": "conveyor", "dir": "N"},
+        ],
+        "walls": [{"x": 1, "y": 2, "side": "E"}, {"x": 4, "y": 0, "side": "S"},
+                  {"x": 0, "y": 6, "side": "N"}],
+        "lasers": [{"x": 0, "y": 3, "dir": "E", "beams": 2}, {"x": 4, "y": 6, "dir": "N"}],
+        "pushers": [{"x": 4, "y": 2, "dir": "W", "phases": [1, 3]},
+                    {"x": 1, "y": 3, "dir": "S", "phases": [2]}],
+    },
+    "flags": [{"x": 6, "y": 0}],
+    "docks": [{"x": 0, "y": 0, "facing": "E"}],
+    "robots": [{"name": "Lone", "at": {"x": 0, "y": 0, "facing": "E"}}],
+}
+SCENARIO = load_dict(COURSE)
+MODEL = LoneModel.build(SCENARIO.board, SCENARIO.rules)
+
+
+def race_result(square: int, facing: int, register: int, kind: int):
+    """One register of a real race with the robot put on `square`: its end
+    square, facing, cause of destruction and damage. (White-box: the robot
+    is placed by hand and the register played directly.)"""
+    race = Race(SCENARIO)
+    robot = race.robots[0]
+    floor = race.floor
+    floor.occ[robot.sq] = None
+    robot.sq, robot.facing = square, facing
+    floor.occ[square] = robot
+    if kind != NO_CARD:
+        robot.registers[register - 1] = Card(CARD_KINDS[kind], HIGHEST[CARD_KINDS[kind]])
+    floor.round = race.round = 1
+    race._play_register(register)
+    if robot.sq < 0:
+        cause = [e for e in race.events if e.kind == "destroyed"][-1].cause
+        return None, None, cause, 0
+    return race.course.xy[robot.sq], NAMES[robot.facing], None, robot.damage
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, W * H - 1), st.integers(0, 3), st.integers(1, 5),
+       st.integers(0, NO_CARD))
+def test_the_model_agrees_with_a_race(square, facing, register, kind):
+    course = MODEL.course
+    if course.death[square] is not None or course.tile[square] == RANDOMIZER:
+        return      # nobody stands on a pit; a randomizer deals a random card
+    expected = MODEL.result(square, facing, register, kind)
+    got = race_result(square, facing, register, kind)
+    assert (expected.square, expected.facing, expected.cause, expected.damage) == got
+
+
+def test_results_in_detail():
+    course = MODEL.course
+    express = course.square(1, 1)
+    # a turn on the express belt, then carried E twice (express, then all belts) onto
+    # (3, 1), whose S belt turns it right: N, left to W, right to N
+    r = MODEL.result(express, 0, 2, KINDS.index("left"))
+    assert (r.square, r.facing, r.cause) == ((3, 1), "N", None)
+    # move1 west from (1, 4) into the pit
+    r = MODEL.result(course.square(1, 4), 3, 1, KINDS.index("move1"))
+    assert (r.square, r.cause) == (None, "pit")
+    # the crusher acts in registers 2 and 5 only
+    crusher = course.square(5, 5)
+    assert MODEL.result(crusher, 0, 1, NO_CARD).square == (5, 5)
+    assert MODEL.result(crusher, 0, 2, NO_CARD).cause == "crusher"
+    # the teleporter: move2 north jumps 4 onto the express belt at (2, 1), which carries
+    # it onto (3, 1) (turning right), and the belts on to (3, 2) (right again)
+    r = MODEL.result(course.square(2, 5), 0, 1, KINDS.index("move2"))
+    assert (r.square, r.facing) == ((3, 2), "S")
+    # laser damage where it ends: the 2-beam laser along row 3
+    assert MODEL.result(course.square(3, 4), 0, 1, KINDS.index("move1")).damage == 2
+    assert len(MODEL.successors(course.square(6, 6), 0, 1)) == 7
+    assert MODEL.end.shape == (5, len(KINDS), W * H * 4)
+    assert set(MODEL.cause.ravel().tolist()) <= set(range(len(CAUSES)))
+    assert (MODEL.end[MODEL.cause > 0] == DESTROYED).all()
+
+
+def test_distance_map():
+    model = LoneModel.build(Board(6, 6))
+    target = model.course.square(3, 0)
+    dist = model.distance_map(target)
+    start = model.course.square(0, 0)
+    assert dist[start * 4 + 1] == 1         # facing E: move3
+    assert dist[start * 4 + 0] == 2         # facing N: turn, then move3
+    assert dist[target * 4 + 2] == 0
+    assert (dist >= 0).all()
+    walled = LoneModel.build(Board(3, 1, (Tile(1, 0, "pit"),)))
+    assert walled.distance_map(walled.course.square(2, 0))[0] == UNREACHABLE
+
+
+def board(rows: list[str], express: bool = False) -> Board:
+    """A board from text: '.' floor, 'O' pit, '^>v<' conveyors, 'T' teleporter."""
+    dirs = {"^": "N", ">": "E", "v": "S", "<": "W"}
+    tiles = []
+    for y, row in enumerate(rows):
+        for x, c in enumerate(row):
+            if c == "O":
+                tiles.append(Tile(x, y, "pit"))
+            elif c in dirs:
+                tiles.append(Tile(x, y, "conveyor", dir=dirs[c], express=express))
+            elif c == "T":
+                tiles.append(Tile(x, y, "teleporter"))
+    return Board(len(rows[0]), len(rows), tuple(tiles))
+
+
+def test_a_flag_reached_by_riding_conveyors_counts():
+    # every square between start and flag is an express belt over pits: a robot
+    # never stops on the way, the belts carry it
+    b = board(["OOOOOOO",
+               ".>>>>>.",
+               "OOOOOOO"], express=True)
+    assert (6, 1) in reachable_from(b, [(0, 1)])
+
+
+def test_a_flag_behind_a_one_way_belt_may_not_count():
+    # the way to (0, 1) crosses three belts that carry robots into pits: no card
+    # gets a robot across (a move3 ends on the last belt); a walk would
+    b = board(["OOOOO",
+               ".vvv.",
+               "OOOOO"])
+    reached = reachable_from(b, [(4, 1)])
+    assert (4, 1) in reached and (0, 1) not in reached
+    assert (0, 1) in reachable_from(b, [(0, 1)])
+
+
+def test_a_teleporter_jumps_a_pit_a_walk_cannot_cross():
+    b = board(["T.OO...",
+               "..OO..."])
+    assert (4, 0) in reachable_from(b, [(0, 0)])
+    assert (4, 1) in reachable_from(b, [(0, 1)])        # walk to the teleporter, then jump
+    assert (0, 0) not in reachable_from(b, [(5, 0)])

@@ -1,0 +1,86 @@
+"""engine.stats against values worked out by hand or by closed forms."""
+import math
+
+import pytest
+
+from engine import stats
+
+
+def test_wilson_known_values():
+    lo, hi = stats.wilson(40, 100)
+    assert lo == pytest.approx(0.3094, abs=5e-5)
+    assert hi == pytest.approx(0.4980, abs=5e-5)
+    lo, hi = stats.wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=5e-5)
+    lo, hi = stats.wilson(10, 10)
+    assert hi == 1.0 and lo == pytest.approx(0.7225, abs=5e-5)
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("x", [0.1, 1.0, 3.84, 7.5, 20.0, 60.0])
+def test_chi2_sf_matches_closed_forms(x):
+    # df = 1: erfc(sqrt(x/2)); df = 2: exp(-x/2); df = 3: erfc + sqrt(2x/pi) exp(-x/2)
+    assert stats.chi2_sf(x, 1) == pytest.approx(math.erfc(math.sqrt(x / 2)), rel=1e-10, abs=1e-300)
+    assert stats.chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-10)
+    df3 = math.erfc(math.sqrt(x / 2)) + math.sqrt(2 * x / math.pi) * math.exp(-x / 2)
+    assert stats.chi2_sf(x, 3) == pytest.approx(df3, rel=1e-10)
+
+
+def test_chi2_critical_values():
+    assert stats.chi2_isf(0.05, 1) == pytest.approx(3.841459, abs=1e-5)
+    assert stats.chi2_isf(0.05, 3) == pytest.approx(7.814728, abs=1e-5)
+    assert stats.chi2_isf(0.01, 7) == pytest.approx(18.475307, abs=1e-5)
+
+
+def test_chi_square_goodness_of_fit_tables():
+    # 10, 20, 30, 40 against 25 each: X2 = (225 + 25 + 25 + 225) / 25 = 20 on 3 df
+    stat, df, p = stats.chi_square_gof([10, 20, 30, 40], [25, 25, 25, 25])
+    assert stat == pytest.approx(20.0) and df == 3
+    assert p == pytest.approx(0.000169742, rel=1e-5)
+    # a fair die: 60 throws, 8 9 10 11 12 10 -> X2 = 1.0 on 5 df, p = 0.962566
+    stat, df, p = stats.chi_square_gof([8, 9, 10, 11, 12, 10], [10] * 6)
+    assert stat == pytest.approx(1.0) and df == 5
+    assert p == pytest.approx(0.9625657, rel=1e-6)
+    assert stats.chi_square_gof([5], [5]) == (0.0, 0, 1.0)
+
+
+def test_kaplan_meier_with_censoring_by_hand():
+    # times 1 2+ 3 4 5+ (+ = censored)
+    # t=1: 5 at risk, 1 event -> S = 4/5 = 0.8
+    # t=3: 3 at risk (2 censored before), 1 event -> S = 0.8 * 2/3 = 0.5333
+    # t=4: 2 at risk, 1 event -> S = 0.5333 * 1/2 = 0.2667; 5 is censored
+    curve = stats.kaplan_meier([1, 2, 3, 4, 5], [True, False, True, True, False])
+    assert [t for t, _ in curve] == [1, 3, 4]
+    assert [s for _, s in curve] == pytest.approx([0.8, 0.8 * 2 / 3, 0.8 * 2 / 3 / 2])
+    # quantile q: first time with S <= 1 - q
+    assert stats.km_quantiles([1, 2, 3, 4, 5], [True, False, True, True, False]) == [3, 4, None]
+
+
+def test_kaplan_meier_without_censoring_is_the_plain_median():
+    times = [7, 3, 5, 9, 11]
+    assert stats.km_quantiles(times, [True] * 5, (0.5,)) == [7]
+    # ties: censored at the same time as events still count as at risk then
+    curve = stats.kaplan_meier([2, 2, 2, 4], [True, False, True, True])
+    assert curve[0] == (2, pytest.approx(0.5))
+    assert curve[1] == (4, pytest.approx(0.0))
+
+
+def test_paired_interval():
+    assert stats.paired_interval([0, 0, 0, 0]) == (0.0, (0.0, 0.0))
+    mean, (lo, hi) = stats.paired_interval([1, -1, 1, 1])
+    # mean 0.5, sd = 1 (sample), half = 1.96 * 1 / 2
+    assert mean == 0.5
+    assert lo == pytest.approx(0.5 - stats.Z95 / 2) and hi == pytest.approx(0.5 + stats.Z95 / 2)
+
+
+def test_dock_races_needed():
+    # a dead-even course: only the "fair" route; 0.25 +- 0.05 needs
+    # n >= (1.96 * sqrt(0.25 * 0.75) / 0.05)^2 = 288.1 decided races per dock
+    assert stats.dock_races_needed([0.25] * 4, 4) == pytest.approx(288.1, abs=0.1)
+    # a strong bias is settled sooner by the chi-square route than a small one
+    strong = stats.dock_races_needed([0.4, 0.2, 0.2, 0.2], 4)
+    weak = stats.dock_races_needed([0.3, 0.25, 0.25, 0.2], 4)
+    assert strong < weak
+    # a dock off by more than the margin, with no effect at all, cannot happen,
+    # but a dock off by the margin exactly has only the chi-square route
+    assert stats.dock_races_needed([0.30, 0.20], 2, margin=0.05) is not None
