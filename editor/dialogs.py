@@ -1,0 +1,61 @@
+"""Every question and message box of the editor, as small functions, so that
+tests can replace them (monkeypatch editor.dialogs.NAME) and never block."""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+
+FILTER = "Rally scenarios (*.json);;All files (*)"
+
+
+def ask_save_changes(parent, name: str) -> str:
+    """'save', 'discard' or 'cancel'."""
+    answer = QMessageBox.question(
+        parent, "Unsaved changes", f"Save the changes to {name}?",
+        QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+    return {QMessageBox.Save: "save", QMessageBox.Discard: "discard"}.get(answer, "cancel")
+
+
+def ask_restore_autosave(parent, name: str, when: str) -> bool:
+    answer = QMessageBox.question(
+        parent, "Recover unsaved work",
+        f"There is an automatic backup of {name} from {when}, newer than the file.\n"
+        "Restore it? (No deletes the backup.)",
+        QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+    return answer == QMessageBox.Yes
+
+
+def ask_revert(parent, name: str) -> bool:
+    answer = QMessageBox.question(parent, "Revert", f"Discard every change to {name} since it "
+                                  "was saved?", QMessageBox.Yes | QMessageBox.No, QMessageBox.No)
+    return answer == QMessageBox.Yes
+
+
+def show_error(parent, title: str, text: str, details: str = "") -> None:
+    box = QMessageBox(QMessageBox.Critical, title, text, QMessageBox.Ok, parent)
+    if details:
+        box.setDetailedText(details)
+    box.exec()
+
+
+def get_open_path(parent, title: str = "Open Scenario", directory: str = "") -> str | None:
+    path, _ = QFileDialog.getOpenFileName(parent, title, directory, FILTER)
+    return path or None
+
+
+def get_save_path(parent, title: str = "Save Scenario As", directory: str = "",
+                  filter: str = FILTER) -> str | None:
+    path, _ = QFileDialog.getSaveFileName(parent, title, directory, filter)
+    return path or None
+
+
+def get_square_mm(parent, default: float = 25.0) -> float | None:
+    value, ok = QInputDialog.getDouble(parent, "Export PDF", "Square size (mm):", default,
+                                       5.0, 100.0, 1)
+    return value if ok else None
+
+
+def get_new_course(parent):
+    """The course of File > New, or None when cancelled."""
+    from editor.new_dialog import NewDialog
+    dialog = NewDialog(parent)
+    return dialog.scenario() if dialog.exec() == NewDialog.Accepted else None

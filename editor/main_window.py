@@ -1,0 +1,382 @@
+"""The course editor's main window: the board in the middle, the tools on a
+toolbar, the panels in docks around it, and the menus.
+
+Layout for anyone adding to it: `add_panel(widget, title, area)` docks a
+panel (and lists it under View > Panels); `menus` maps "file", "edit",
+"view", "tools" to the menus; overlays go on `view.scene()` at the z-orders
+listed in editor/board_view.py.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar
+
+from editor import dialogs, export
+from editor.board_view import BoardView
+from editor.document import Document
+from editor.edit_state import EditState
+from editor.files import Files
+from editor.history_panel import history_view
+from editor.icons import tool_icon
+from editor.insert_board_dialog import InsertBoardDialog
+from editor.inspector import Inspector
+from editor.issues_panel import IssuesPanel
+from editor.markers_panel import MarkersPanel
+from editor.palette import Palette
+from editor.scenario_panel import ScenarioPanel
+from editor.selection import SelectionActions
+from editor.tools import PAINT_TOOLS, TOOLS
+from engine import edit
+
+APP_NAME = "Rally Forge"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, path: str | None = None, parent=None):
+        super().__init__(parent)
+        self.doc = Document(parent=self)
+        self.state = EditState(self)
+        self.view = BoardView(self.doc, self.state)
+        self.setCentralWidget(self.view)
+        self.files = Files(self, self.doc, self)
+        self.selection = SelectionActions(self.doc, self.state, self.view)
+        self.tools = {tool_id: cls(self.doc, self.view, self.state)
+                      for tool_id, cls in TOOLS.items()}
+        self.menus: dict[str, QMenu] = {}
+        self.panels_menu = QMenu("&Panels", self)
+
+        self.element_palette = Palette(self.state)
+        self.inspector = Inspector(self.doc, self.state)
+        self.scenario_panel = ScenarioPanel(self.doc)
+        self.markers_panel = MarkersPanel(self.doc, self.state, self.view)
+        self.issues = IssuesPanel(self.doc)
+        self.history = history_view(self.doc)
+
+        self.setup_actions()
+        self.setup_menus()
+        self.setup_toolbars()
+        self.setup_panels()
+        self.setup_status_bar()
+
+        self.doc.modifiedChanged.connect(lambda modified: self.update_title())
+        self.doc.pathChanged.connect(self.update_title)
+        self.doc.changed.connect(lambda area: self.update_title())
+        self.issues.validator.finished.connect(self.show_issue_outlines)
+        self.issues.problemActivated.connect(self.go_to_problem)
+        self.element_palette.toolChosen.connect(self.request_tool)
+        self.state.toolRequested.connect(self.request_tool)
+        self.files.recentChanged.connect(self.update_recent_menu)
+
+        self.resize(1400, 900)
+        self.set_tool("brush")
+        if path is not None:
+            self.files.load(path)
+        else:
+            self.files.offer_autosave()
+        self.update_title()
+        self.update_recent_menu()
+        self.view.fit()
+
+    # ------------------------------------------------------------ actions
+
+    def action(self, text: str, slot, shortcut=None, tip: str = "",
+               checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        return action
+
+    def setup_actions(self) -> None:
+        f, k = self.files, QKeySequence
+        self.actions = {
+            "new": self.action("&New…", self.new, k.New),
+            "open": self.action("&Open…", lambda: f.open(), k.Open),
+            "save": self.action("&Save", f.save, k.Save),
+            "save_as": self.action("Save &As…", f.save_as, k.SaveAs),
+            "revert": self.action("&Revert", f.revert, tip="Reload the file, dropping the changes"),
+            "insert_board": self.action("&Insert Board…", self.insert_board,
+                                        tip="Stamp another course's board into this one"),
+            "export_png": self.action("PNG Image…", lambda: self.export("png")),
+            "export_svg": self.action("SVG Drawing…", lambda: self.export("svg")),
+            "export_pdf": self.action("PDF Document…", lambda: self.export("pdf")),
+            "quit": self.action("&Quit", self.close, k.Quit),
+            "cut": self.action("Cu&t", self.selection.cut, k.Cut),
+            "copy": self.action("&Copy", self.selection.copy, k.Copy),
+            "paste": self.action("&Paste", self.paste, k.Paste),
+            "delete": self.action("&Delete", lambda: self.selection.delete(), k.Delete),
+            "select_all": self.action("Select &All", self.select_all, k.SelectAll),
+            "select_none": self.action("Select &None", lambda: self.state.set_selection(None),
+                                       "Ctrl+Shift+A"),
+            "rotate_right": self.action("Rotate &Right", lambda: self.turn(1), "Z",
+                                        "Turn the selection, or the brush direction, clockwise"),
+            "rotate_left": self.action("Rotate &Left", lambda: self.turn(-1), "Shift+Z",
+                                       "Turn the selection, or the brush direction, anticlockwise"),
+            "mirror_h": self.action("Mirror &Horizontally", lambda: self.mirror("horizontal"), "X"),
+            "mirror_v": self.action("Mirror &Vertically", lambda: self.mirror("vertical"), "Y"),
+            "zoom_in": self.action("Zoom &In", self.view.zoom_in, k.ZoomIn),
+            "zoom_out": self.action("Zoom &Out", self.view.zoom_out, k.ZoomOut),
+            "zoom_fit": self.action("&Fit Board", self.view.fit, "Ctrl+0"),
+            "zoom_100": self.action("&Actual Size", lambda: self.view.set_zoom(1.0), "Ctrl+1"),
+            "grid": self.action("Show &Grid", self.view.board_item.set_grid, "Ctrl+G",
+                                checkable=True),
+        }
+        self.actions["zoom_in"].setShortcuts([k(k.ZoomIn), k("Ctrl+=")])
+        style = self.style()
+        for name, icon in (("new", QStyle.SP_FileIcon), ("open", QStyle.SP_DialogOpenButton),
+                           ("save", QStyle.SP_DialogSaveButton)):
+            self.actions[name].setIcon(style.standardIcon(icon))
+        self.actions["grid"].setChecked(True)
+        undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(k.Undo)
+        redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([k(k.Redo), k("Ctrl+Y")])
+        self.actions["undo"], self.actions["redo"] = undo, redo
+
+        self.tool_group = QActionGroup(self)
+        self.tool_group.setExclusive(True)
+        self.tool_actions = {}
+        for tool_id, tool in self.tools.items():
+            action = self.action(tool.name, lambda _=False, t=tool_id: self.set_tool(t), tool.key,
+                                 f"{tool.name} ({tool.key}): {tool.tip}", checkable=True)
+            action.setIcon(tool_icon(tool_id))
+            self.tool_group.addAction(action)
+            self.tool_actions[tool_id] = action
+
+    def setup_menus(self) -> None:
+        a = self.actions
+        bar = self.menuBar()
+        file = self.menus["file"] = bar.addMenu("&File")
+        file.addActions([a["new"], a["open"]])
+        self.recent_menu = file.addMenu("Open &Recent")
+        file.addSeparator()
+        file.addActions([a["save"], a["save_as"], a["revert"]])
+        file.addSeparator()
+        file.addAction(a["insert_board"])
+        exports = file.addMenu("&Export")
+        exports.addActions([a["export_png"], a["export_svg"], a["export_pdf"]])
+        file.addSeparator()
+        file.addAction(a["quit"])
+
+        edit_menu = self.menus["edit"] = bar.addMenu("&Edit")
+        edit_menu.addActions([a["undo"], a["redo"]])
+        edit_menu.addSeparator()
+        edit_menu.addActions([a["cut"], a["copy"], a["paste"], a["delete"]])
+        edit_menu.addSeparator()
+        edit_menu.addActions([a["select_all"], a["select_none"]])
+        edit_menu.addSeparator()
+        edit_menu.addActions([a["rotate_right"], a["rotate_left"], a["mirror_h"], a["mirror_v"]])
+
+        view = self.menus["view"] = bar.addMenu("&View")
+        view.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
+        view.addSeparator()
+        view.addAction(a["grid"])
+        view.addMenu(self.panels_menu)
+
+        tools = self.menus["tools"] = bar.addMenu("&Tools")
+        tools.addActions(list(self.tool_actions.values()))
+
+    def setup_toolbars(self) -> None:
+        a = self.actions
+        main = self.addToolBar("File")
+        main.setObjectName("file_toolbar")
+        main.setMovable(False)
+        main.addActions([a["new"], a["open"], a["save"]])
+        main.addSeparator()
+        main.addActions([a["undo"], a["redo"]])
+        main.addSeparator()
+        main.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"]])
+        main.setIconSize(QSize(18, 18))
+        main.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+
+        tools = QToolBar("Tools")
+        tools.setObjectName("tools_toolbar")
+        tools.setIconSize(QSize(28, 28))
+        tools.setMovable(False)
+        tools.addActions(list(self.tool_actions.values()))
+        self.addToolBar(Qt.LeftToolBarArea, tools)
+
+    def add_panel(self, widget, title: str, area=Qt.RightDockWidgetArea,
+                  tabify_with: QDockWidget | None = None) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.lower().replace(" ", "_").replace("&", "and"))
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        if tabify_with is not None:
+            self.tabifyDockWidget(tabify_with, dock)
+        self.panels_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def setup_panels(self) -> None:
+        self.setDockOptions(QMainWindow.AnimatedDocks | QMainWindow.AllowTabbedDocks)
+        palette = self.add_panel(self.element_palette, "Palette", Qt.LeftDockWidgetArea)
+        inspector = self.add_panel(self.inspector, "Inspector", Qt.LeftDockWidgetArea)
+        scenario = self.add_panel(self.scenario_panel, "Scenario", Qt.RightDockWidgetArea)
+        self.add_panel(self.markers_panel, "Flags and Docks", Qt.RightDockWidgetArea, scenario)
+        issues = self.add_panel(self.issues, "Issues", Qt.RightDockWidgetArea)
+        self.add_panel(self.history, "History", Qt.RightDockWidgetArea, issues)
+        scenario.raise_()
+        issues.raise_()
+        self.resizeDocks([palette], [300], Qt.Horizontal)
+        self.resizeDocks([palette, inspector], [330, 500], Qt.Vertical)
+        self.resizeDocks([scenario], [360], Qt.Horizontal)
+
+    def setup_status_bar(self) -> None:
+        self.square_label = QLabel()
+        self.zoom_label = QLabel()
+        self.issue_label = QLabel()
+        bar = self.statusBar()
+        bar.addPermanentWidget(self.issue_label)
+        bar.addPermanentWidget(self.square_label)
+        bar.addPermanentWidget(self.zoom_label)
+        self.view.squareHovered.connect(self.show_square)
+        self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"Zoom {z * 100:.0f}%"))
+        for label in (self.issue_label, self.square_label, self.zoom_label):
+            label.setContentsMargins(10, 0, 10, 0)
+        self.issues.validator.finished.connect(lambda problems: self.issue_label.setText(
+            self.issues.summary.text()))
+
+    # ------------------------------------------------------------ tools
+
+    @property
+    def tool_id(self) -> str:
+        return next(t for t, tool in self.tools.items() if tool is self.view.tool)
+
+    def set_tool(self, tool_id: str) -> None:
+        self.tool_actions[tool_id].setChecked(True)
+        self.view.set_tool(self.tools[tool_id])
+        self.element_palette.show_tool(tool_id)
+
+    def request_tool(self, tool_id: str) -> None:
+        """A palette click or a tool asks for a tool; "paint" keeps any tool
+        that paints the brush."""
+        if tool_id == "paint":
+            if self.tool_id not in PAINT_TOOLS:
+                self.set_tool("brush")
+            else:
+                self.element_palette.show_tool(self.tool_id)
+        else:
+            self.set_tool(tool_id)
+
+    def turn(self, quarter_turns: int) -> None:
+        if self.state.selection is not None and self.tool_id == "select":
+            self.selection.turn(quarter_turns)
+        else:
+            self.state.rotate_brush(quarter_turns)
+
+    def mirror(self, axis: str) -> None:
+        if self.state.selection is not None and self.tool_id == "select":
+            self.selection.turn(mirror=axis)
+        else:
+            self.state.mirror_brush(axis)
+
+    def select_all(self) -> None:
+        b = self.doc.scenario.board
+        self.set_tool("select")
+        self.state.set_selection((0, 0, b.width - 1, b.height - 1))
+
+    def paste(self) -> None:
+        if self.selection.paste(self.view.hovered):
+            self.set_tool("select")
+
+    # ------------------------------------------------------------ feedback
+
+    def update_title(self) -> None:
+        mark = "*" if self.doc.modified else ""
+        self.setWindowTitle(f"{self.doc.display_name}{mark} — {APP_NAME}")
+        self.actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
+
+    def show_square(self, square) -> None:
+        if square is None:
+            self.square_label.setText("")
+            return
+        x, y = square
+        s = self.doc.scenario
+        tile = s.board.tile_at(x, y)
+        what = "floor"
+        if tile is not None:
+            what = tile.type
+            if tile.dir:
+                what += f" {tile.dir}"
+            if tile.express:
+                what += " express"
+            if tile.rotation:
+                what += f" {tile.rotation}"
+        for kind in ("flags", "docks"):
+            index = edit.marker_at(s, kind, x, y)
+            if index is not None:
+                what += f", {kind[:-1]} {index + 1}"
+        self.square_label.setText(f"Square {x}, {y}: {what}")
+
+    def show_issue_outlines(self, problems) -> None:
+        self.view.issue_overlay.set_problems(self.issues.problems)
+
+    def go_to_problem(self, problem) -> None:
+        if problem is None or problem.x is None or problem.y is None:
+            return
+        if not self.doc.scenario.board.in_bounds(problem.x, problem.y):
+            return
+        self.set_tool("select")
+        self.state.set_selection((problem.x, problem.y, problem.x, problem.y))
+        self.state.inspect((problem.x, problem.y))
+        self.view.centre_on_square(problem.x, problem.y)
+
+    def update_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.files.recent()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _=False, p=path: self.files.open(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    # ------------------------------------------------------------ commands with dialogs
+
+    def new(self) -> None:
+        scenario = dialogs.get_new_course(self)
+        if scenario is not None and self.files.new(scenario):
+            self.view.fit()
+
+    def insert_board(self) -> None:
+        dialog = InsertBoardDialog(self.doc, self)
+        dialog.exec()
+
+    def export(self, fmt: str) -> None:
+        stem = Path(self.doc.path).stem if self.doc.path else (self.doc.scenario.name or "course")
+        start = f"{stem}.{fmt}"
+        if self.doc.path:
+            start = str(Path(self.doc.path).with_name(start))
+        path = dialogs.get_save_path(self, f"Export {fmt.upper()}", start,
+                                     f"{fmt.upper()} files (*.{fmt})")
+        if path is None:
+            return
+        if not path.lower().endswith("." + fmt):
+            path += "." + fmt
+        options = {}
+        if fmt == "pdf":
+            square_mm = dialogs.get_square_mm(self)
+            if square_mm is None:
+                return
+            options["square_mm"] = square_mm
+        try:
+            export.export(self.doc.scenario, path, **options)
+        except (OSError, ValueError) as exc:
+            dialogs.show_error(self, "Export failed",
+                               f"{Path(path).name} could not be written: {exc}")
+            return
+        self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    def closeEvent(self, event) -> None:
+        if self.files.close():
+            self.issues.validator.wait()
+            event.accept()
+        else:
+            event.ignore()

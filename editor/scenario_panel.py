@@ -1,0 +1,259 @@
+"""The scenario panel: name, author, description, rule options, board size
+and robots. Typing in a field is one undo step per field (the keystrokes
+merge); the widgets follow the document on undo and redo."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from importlib import resources
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
+    QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox,
+    QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from editor import commands
+from engine import edit
+from engine.model import RULE_NAMES, RobotSpec, Rules
+
+
+def rule_schemas() -> dict:
+    """Title, range, default and description of each rule, from the JSON Schema."""
+    text = resources.files("schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)["$defs"]["rules"]["properties"]
+
+
+class ResizeDialog(QDialog):
+    """Rows and columns to add (positive) or remove (negative) on each side."""
+
+    def __init__(self, width: int, height: int, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Resize Board")
+        self.size = (width, height)
+        self.spins = {}
+        grid = QGridLayout()
+        places = {"top": (0, 1), "left": (1, 0), "right": (1, 2), "bottom": (2, 1)}
+        for side, (row, col) in places.items():
+            spin = QSpinBox()
+            spin.setRange(-99, 99)
+            spin.setPrefix(f"{side}: ")
+            spin.setToolTip(f"Squares to add on the {side} (negative: remove)")
+            spin.valueChanged.connect(self.update_result)
+            self.spins[side] = spin
+            grid.addWidget(spin, row, col)
+        self.result_label = QLabel()
+        self.result_label.setAlignment(Qt.AlignCenter)
+        grid.addWidget(self.result_label, 1, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Add rows and columns on each side (negative numbers remove them;\n"
+                                "what falls off the board is deleted)."))
+        layout.addLayout(grid)
+        layout.addWidget(self.buttons)
+        self.update_result()
+
+    def margins(self) -> dict[str, int]:
+        return {side: spin.value() for side, spin in self.spins.items()}
+
+    def update_result(self) -> None:
+        m = self.margins()
+        w = self.size[0] + m["left"] + m["right"]
+        h = self.size[1] + m["top"] + m["bottom"]
+        ok = 1 <= w <= 100 and 1 <= h <= 100
+        self.result_label.setText(f"{w} × {h}" if ok else f"{w} × {h}\n(1 to 100 each way)")
+        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+
+
+class ScenarioPanel(QScrollArea):
+    ROBOT_COLUMNS = ("Name", "Dock", "Bot")
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setWidgetResizable(True)
+        page = QWidget()
+        layout = QVBoxLayout(page)
+
+        about = QGroupBox("Course")
+        form = QFormLayout(about)
+        self.name = QLineEdit()
+        self.name.textEdited.connect(lambda t: self.set_field("name", t, "Rename"))
+        self.author = QLineEdit()
+        self.author.textEdited.connect(
+            lambda t: self.set_field("author", t or None, "Change author"))
+        self.description = QPlainTextEdit()
+        self.description.setFixedHeight(70)
+        self.description.textChanged.connect(self.on_description)
+        form.addRow("Name", self.name)
+        form.addRow("Author", self.author)
+        form.addRow("Description", self.description)
+        layout.addWidget(about)
+
+        board = QGroupBox("Board")
+        row = QHBoxLayout(board)
+        self.size_label = QLabel()
+        resize = QPushButton("Resize…")
+        resize.clicked.connect(self.resize_board)
+        row.addWidget(self.size_label, 1)
+        row.addWidget(resize)
+        layout.addWidget(board)
+
+        rules = QGroupBox("Rules")
+        rules_form = QFormLayout(rules)
+        self.rule_widgets = {}
+        for name, spec in rule_schemas().items():
+            if name not in RULE_NAMES:
+                continue
+            widget = self.rule_widget(name, spec)
+            widget.setToolTip(spec.get("description", ""))
+            label = QLabel(spec.get("title", name))
+            label.setToolTip(spec.get("description", ""))
+            rules_form.addRow(label, widget)
+            self.rule_widgets[name] = widget
+        defaults = QPushButton("Reset to defaults")
+        defaults.clicked.connect(lambda: self.change(
+            edit.set_rules(self.doc.scenario, Rules(note=self.doc.scenario.rules.note)),
+            "Reset rules"))
+        rules_form.addRow("", defaults)
+        layout.addWidget(rules)
+
+        robots = QGroupBox("Robots")
+        robots_layout = QVBoxLayout(robots)
+        hint = QLabel("Without robots, a race puts one bot on each dock.")
+        hint.setWordWrap(True)
+        self.robots = QTableWidget(0, len(self.ROBOT_COLUMNS))
+        self.robots.setHorizontalHeaderLabels(self.ROBOT_COLUMNS)
+        self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.robots.verticalHeader().setVisible(False)
+        self.robots.setMinimumHeight(110)
+        self.robots.itemChanged.connect(self.on_robot_edited)
+        buttons = QHBoxLayout()
+        add = QPushButton("Add robot")
+        add.clicked.connect(self.add_robot)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self.remove_robot)
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch()
+        robots_layout.addWidget(hint)
+        robots_layout.addWidget(self.robots)
+        robots_layout.addLayout(buttons)
+        layout.addWidget(robots)
+        layout.addStretch()
+        self.setWidget(page)
+
+        doc.changed.connect(lambda area: self.refresh())
+        doc.scenarioReplaced.connect(self.refresh)
+        self.refresh()
+
+    # ------------------------------------------------------------ edits
+
+    def change(self, new, text: str, merge_key=None) -> None:
+        commands.change(self.doc, new, text, merge_key=merge_key)
+
+    def set_field(self, name: str, value, text: str) -> None:
+        self.change(edit.set_fields(self.doc.scenario, **{name: value}), text, merge_key=name)
+
+    def on_description(self) -> None:
+        if self._refreshing:
+            return
+        self.set_field("description", self.description.toPlainText() or None, "Change description")
+
+    def rule_widget(self, name: str, spec: dict) -> QWidget:
+        if spec.get("type") == "boolean":
+            widget = QCheckBox()
+            widget.toggled.connect(lambda on: self.set_rule(name, on))
+        elif "enum" in spec:
+            widget = QComboBox()
+            widget.addItems(spec["enum"])
+            widget.currentTextChanged.connect(lambda t: self.set_rule(name, t))
+        else:
+            widget = QSpinBox()
+            widget.setRange(spec.get("minimum", 0), spec.get("maximum", 10000))
+            widget.valueChanged.connect(lambda v: self.set_rule(name, v))
+        return widget
+
+    def set_rule(self, name: str, value) -> None:
+        if self._refreshing:
+            return
+        rules = replace(self.doc.scenario.rules, **{name: value})
+        self.change(edit.set_rules(self.doc.scenario, rules), f"Change rule {name}",
+                    merge_key="rule:" + name)
+
+    def resize_board(self) -> None:
+        b = self.doc.scenario.board
+        dialog = ResizeDialog(b.width, b.height, self)
+        if dialog.exec() == QDialog.Accepted:
+            m = dialog.margins()
+            resized = edit.resize(self.doc.scenario, m["left"], m["top"], m["right"], m["bottom"])
+            self.change(resized, "Resize board")
+
+    def add_robot(self) -> None:
+        robots = self.doc.scenario.robots
+        names = {r.name for r in robots}
+        n = len(robots) + 1
+        while f"Robot {n}" in names:
+            n += 1
+        self.change(edit.set_robots(self.doc.scenario, (*robots, RobotSpec(f"Robot {n}"))),
+                    "Add robot")
+
+    def remove_robot(self) -> None:
+        row = self.robots.currentRow()
+        robots = list(self.doc.scenario.robots)
+        if 0 <= row < len(robots):
+            del robots[row]
+            self.change(edit.set_robots(self.doc.scenario, robots), "Remove robot")
+
+    def on_robot_edited(self, item: QTableWidgetItem) -> None:
+        if self._refreshing:
+            return
+        row = item.row()
+        robots = list(self.doc.scenario.robots)
+        name, dock, bot = (self.robots.item(row, c).text().strip() for c in range(3))
+        robots[row] = replace(robots[row], name=name or robots[row].name,
+                              dock=int(dock) if dock.isdigit() and int(dock) >= 1 else None,
+                              bot=bot or None)
+        self.change(edit.set_robots(self.doc.scenario, robots), "Change robot")
+        self.refresh()   # show what was kept (a dock that is not a number is dropped)
+
+    # ------------------------------------------------------------ following the document
+
+    _refreshing = False
+
+    def refresh(self) -> None:
+        s = self.doc.scenario
+        self._refreshing = True
+        try:
+            if self.name.text() != s.name:
+                self.name.setText(s.name)
+            if self.author.text() != (s.author or ""):
+                self.author.setText(s.author or "")
+            if self.description.toPlainText() != (s.description or ""):
+                self.description.setPlainText(s.description or "")
+            self.size_label.setText(f"{s.board.width} × {s.board.height} squares")
+            for name, widget in self.rule_widgets.items():
+                value = getattr(s.rules, name)
+                if isinstance(widget, QCheckBox):
+                    widget.setChecked(value)
+                elif isinstance(widget, QComboBox):
+                    widget.setCurrentText(value)
+                else:
+                    widget.setValue(value)
+            self.refresh_robots(s.robots)
+        finally:
+            self._refreshing = False
+
+    def refresh_robots(self, robots) -> None:
+        if self.robots.rowCount() == len(robots) and all(
+                self.robots.item(i, 0).text() == r.name
+                and self.robots.item(i, 1).text() == ("" if r.dock is None else str(r.dock))
+                and self.robots.item(i, 2).text() == (r.bot or "") for i, r in enumerate(robots)):
+            return
+        self.robots.setRowCount(len(robots))
+        for i, r in enumerate(robots):
+            for c, text in enumerate((r.name, "" if r.dock is None else str(r.dock), r.bot or "")):
+                self.robots.setItem(i, c, QTableWidgetItem(text))

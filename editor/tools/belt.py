@@ -1,0 +1,58 @@
+"""Belt (C): drag a path to lay a conveyor; each square points to the next.
+Shift held at the press (or an express brush) lays an express belt; a current
+brush lays a current."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from editor.board_view import direction_name, square_path
+from engine import edit
+from engine.model import Tile
+from .base import Tool, area_of, steps_between
+
+
+class BeltTool(Tool):
+    name = "Belt"
+    key = "C"
+    tip = "Drag a path to lay a conveyor belt, each square pointing to the next (Shift: express)"
+
+    def __init__(self, doc, view, state):
+        super().__init__(doc, view, state)
+        self.last = None
+        self.express = False
+
+    def belt(self, x: int, y: int, d: str) -> Tile:
+        kind = "current" if self.state.brush.kind == "current" else "conveyor"
+        return Tile(x, y, kind, dir=d, express=self.express and kind == "conveyor")
+
+    def press(self, pos, event) -> None:
+        square = self.view.square_at(pos)
+        if event.button() != Qt.LeftButton or square is None:
+            return
+        self.begin_stroke()
+        self.last = square
+        self.express = self.state.brush.express or bool(event.modifiers() & Qt.ShiftModifier)
+        existing = self.scenario.board.tile_at(*square)
+        d = existing.dir if existing and existing.dir else self.state.brush.dir
+        self.lay({square: self.belt(*square, d)})
+
+    def move(self, pos, event) -> None:
+        square = self.view.square_at(pos)
+        self.view.show_preview(square_path([square]) if square else None)
+        if self.stroke is None or square is None or square == self.last:
+            return
+        changes = {}
+        for step in steps_between(self.last, square):
+            d = direction_name(step[0] - self.last[0], step[1] - self.last[1])
+            changes[self.last] = self.belt(*self.last, d)
+            changes[step] = self.belt(*step, d)
+            self.last = step
+        self.lay(changes)
+
+    def release(self, pos, event) -> None:
+        super().release(pos, event)
+        self.last = None
+
+    def lay(self, changes) -> None:
+        board = edit.set_tiles(self.scenario.board, changes)
+        self.push(edit.with_board(self.scenario, board), "Lay belt", area_of(changes))

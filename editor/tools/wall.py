@@ -1,0 +1,66 @@
+"""Walls (W): click near an edge to toggle its wall; drag to set (or clear,
+when the first edge had a wall) every edge passed close by. Right button clears.
+The wall behind a laser or pusher stays as long as they hang on it."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from editor.board_view import SQUARE, edge_path
+from engine import edit
+from .base import Tool
+
+NEAR = 0.3      # a drag picks up edges closer than this (in squares)
+
+
+class WallTool(Tool):
+    name = "Walls"
+    key = "W"
+    tip = "Click near an edge to toggle its wall; drag along edges to draw walls"
+
+    def __init__(self, doc, view, state):
+        super().__init__(doc, view, state)
+        self.present = True
+        self.last = None
+
+    def near_edge(self, pos):
+        edge = self.view.edge_at(pos)
+        if edge is None:
+            return None
+        x, y, side = edge
+        fx, fy = pos.x() / SQUARE - x, pos.y() / SQUARE - y
+        distance = {"N": fy, "S": 1 - fy, "W": fx, "E": 1 - fx}[side]
+        return edge if distance <= NEAR else None
+
+    def press(self, pos, event) -> None:
+        edge = self.view.edge_at(pos)
+        if edge is None:
+            return
+        self.begin_stroke()
+        # A wall carrying a laser or pusher counts as there (it goes with them).
+        board = self.scenario.board
+        walled = edit.listed_walls(board, *edge) or edit.mounted_on(board, *edge)
+        self.present = event.button() == Qt.LeftButton and not walled
+        self.last = edge
+        self.set(edge)
+
+    def move(self, pos, event) -> None:
+        edge = self.view.edge_at(pos)
+        self.view.show_preview(edge_path(*edge) if edge else None)
+        if self.stroke is None:
+            return
+        edge = self.near_edge(pos)
+        if edge is None or edge == self.last:
+            return
+        self.last = edge
+        self.set(edge)
+
+    def release(self, pos, event) -> None:
+        super().release(pos, event)
+        self.last = None
+
+    def set(self, edge) -> None:
+        x, y, side = edge
+        board = edit.set_wall(self.scenario.board, x, y, side, self.present)
+        # A wall changes laser beams across the board: repaint everything.
+        self.push(edit.with_board(self.scenario, board),
+                  "Add walls" if self.present else "Remove walls", None)

@@ -1,0 +1,89 @@
+"""Shared helpers of the editor tests: a main window whose dialogs never
+block, and real mouse events on the board view."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
+
+
+class Answers:
+    """What the monkeypatched dialogs answer, and what they were asked."""
+
+    def __init__(self):
+        self.save_changes = "discard"
+        self.restore = False
+        self.revert = True
+        self.open_path = None
+        self.save_path = None
+        self.square_mm = 25.0
+        self.errors: list[tuple[str, str]] = []
+        self.asked: list[str] = []
+
+
+@pytest.fixture
+def answers(monkeypatch):
+    from editor import dialogs
+    a = Answers()
+
+    def record(name, value):
+        def ask(*args, **kwargs):
+            a.asked.append(name)
+            return value() if callable(value) else value
+        return ask
+    monkeypatch.setattr(dialogs, "ask_save_changes", record("save_changes", lambda: a.save_changes))
+    monkeypatch.setattr(dialogs, "ask_restore_autosave", record("restore", lambda: a.restore))
+    monkeypatch.setattr(dialogs, "ask_revert", record("revert", lambda: a.revert))
+    monkeypatch.setattr(dialogs, "get_open_path", record("open_path", lambda: a.open_path))
+    monkeypatch.setattr(dialogs, "get_save_path", record("save_path", lambda: a.save_path))
+    monkeypatch.setattr(dialogs, "get_square_mm", record("square_mm", lambda: a.square_mm))
+    monkeypatch.setattr(dialogs, "show_error",
+                        lambda parent, title, text, details="": a.errors.append((title, text)))
+    return a
+
+
+@pytest.fixture
+def make_window(qtbot, answers):
+    from editor.main_window import MainWindow
+
+    def make(path=None, scenario=None):
+        w = MainWindow(path=str(path) if path else None)
+        if scenario is not None:
+            w.doc.reset(scenario, None)
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitExposed(w)
+        w.view.fit()
+        return w
+    return make
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+def point(view, x: float, y: float) -> QPoint:
+    """The viewport point of board position (x, y), in squares."""
+    return view.viewport_point(x, y)
+
+
+def centre(view, square) -> QPoint:
+    return point(view, square[0] + 0.5, square[1] + 0.5)
+
+
+def drag(view, points, button=Qt.LeftButton, modifiers=Qt.NoModifier) -> None:
+    """Press at the first viewport point, move through the others, release at the last."""
+    vp = view.viewport()
+    QTest.mousePress(vp, button, modifiers, points[0])
+    for p in points[1:]:
+        QTest.mouseMove(vp, p)
+    QTest.mouseRelease(vp, button, modifiers, points[-1])
+
+
+def drag_squares(view, squares, button=Qt.LeftButton, modifiers=Qt.NoModifier) -> None:
+    drag(view, [centre(view, s) for s in squares], button, modifiers)
+
+
+def click(view, x: float, y: float, button=Qt.LeftButton, modifiers=Qt.NoModifier) -> None:
+    drag(view, [point(view, x, y)], button, modifiers)

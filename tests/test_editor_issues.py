@@ -1,0 +1,73 @@
+"""Live validation: the Issues panel lists planted problems after the
+debounce, clicking one selects and centres its square, and the board
+outlines the squares with problems."""
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtTest import QTest
+
+from editor import issues_panel
+from engine.model import Board, Dock, Flag, Scenario, Tile
+from tests.editor_support import (  # noqa: F401  (fixtures)
+    answers, click, make_window, window,
+)
+
+
+def course_with_a_flag_on_a_pit():
+    board = Board(24, 20, tiles=(Tile(18, 15, "pit"),))
+    return Scenario("Planted", board, (Flag(2, 2), Flag(18, 15)), (Dock(0, 19, "N"), Dock(1, 19, "N")))
+
+
+def codes(w):
+    tree = w.issues.tree
+    return [tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())]
+
+
+def test_planted_error_is_listed_and_clicking_it_selects_its_square(make_window, qtbot):
+    w = make_window(scenario=course_with_a_flag_on_a_pit())
+    w.view.set_zoom(2.0)
+    w.view.centre_on_square(0, 0)
+    qtbot.waitUntil(lambda: "E301" in codes(w), timeout=3000)
+    tree = w.issues.tree
+    row = codes(w).index("E301")
+    item = tree.topLevelItem(row)
+    assert item.text(2) == "18, 15"
+    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
+    assert w.state.selection == (18, 15, 18, 15)
+    assert w.state.inspected == (18, 15)
+    centre = w.view.mapToScene(w.view.viewport().rect().center())
+    assert (centre - QPointF(18.5 * 64, 15.5 * 64)).manhattanLength() < 64
+    assert w.view.issue_overlay.squares[(18, 15)] is True        # outlined as an error
+    assert "error" in w.issue_label.text()
+
+
+def test_validation_follows_the_edits(make_window, qtbot):
+    w = make_window(scenario=course_with_a_flag_on_a_pit())
+    w.issues.validator.timer.setInterval(10)                        # a shorter pause for the test
+    qtbot.waitUntil(lambda: "E301" in codes(w), timeout=3000)
+    w.set_tool("brush")
+    w.state.set_brush(kind="floor")
+    click(w.view, 18.5, 15.5)                                        # paint the pit over
+    qtbot.waitUntil(lambda: "E301" not in codes(w), timeout=3000)
+    w.doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: "E301" in codes(w), timeout=3000)
+
+
+def test_stale_results_are_dropped(window):
+    v = window.issues.validator
+    v.schedule()
+    old = v.run_number - 1
+    v.on_done(old, ["stale"])
+    assert v.problems != ["stale"]
+
+
+def test_validation_runs_off_the_gui_thread(make_window, qtbot, monkeypatch):
+    import threading
+    threads = []
+    real = issues_panel.validate_data
+
+    def spy(data):
+        threads.append(threading.current_thread())
+        return real(data)
+    monkeypatch.setattr(issues_panel, "validate_data", spy)
+    w = make_window(scenario=course_with_a_flag_on_a_pit())
+    qtbot.waitUntil(lambda: "E301" in codes(w), timeout=3000)
+    assert threads and all(t is not threading.main_thread() for t in threads)

@@ -1,0 +1,170 @@
+"""The panels: palette, inspector, scenario (fields, rules, size, robots),
+flags and docks, history; each edit one undo step that undo reverses."""
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QDropEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QGroupBox, QSpinBox
+
+from editor import scenario_panel
+from editor.palette import ENTRIES
+from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile
+from tests.editor_support import answers, click, make_window, window  # noqa: F401  (fixtures)
+
+
+def course():
+    board = Board(8, 8, tiles=(Tile(2, 2, "conveyor", dir="E"), Tile(4, 4, "crusher", phases=(2, 4))),
+                  lasers=(Laser(2, 2, "S", 1),), pushers=(Pusher(2, 2, "N", (1, 3, 5)),))
+    return Scenario("Panels", board, (Flag(2, 2), Flag(6, 6), Flag(7, 7)), (Dock(0, 7, "N"),))
+
+
+def group(inspector, title):
+    return next(g for g in inspector.widget().findChildren(QGroupBox) if g.title() == title)
+
+
+def test_palette_chooses_the_element_and_the_tool(window):
+    w = window
+    w.set_tool("select")
+    row = next(i for i, e in enumerate(ENTRIES) if e[0] == "Express conveyor")
+    w.element_palette.on_clicked(w.element_palette.list.item(row))
+    assert (w.state.brush.kind, w.state.brush.express, w.tool_id) == ("conveyor", True, "brush")
+    w.set_tool("rect_fill")
+    w.element_palette.on_clicked(w.element_palette.list.item(0))          # floor: stays a painting tool
+    assert w.tool_id == "rect_fill"
+    w.element_palette.on_clicked(w.element_palette.list.item(next(i for i, e in enumerate(ENTRIES) if e[0] == "Wall")))
+    assert w.tool_id == "wall" and w.tool_actions["wall"].isChecked()
+    w.element_palette.dir_buttons.button(2).click()
+    assert w.state.brush.dir == "S"
+
+
+def test_tool_keys_switch_tools(window):
+    w = window
+    for tool_id, tool in w.tools.items():
+        assert w.tool_actions[tool_id].shortcut().toString() == tool.key
+    keys = {t.key for t in w.tools.values()}
+    assert len(keys) == len(w.tools)
+    w.view.setFocus()
+    QTest.keyClick(w, Qt.Key_E)
+    assert w.tool_id == "eraser"
+    QTest.keyClick(w, Qt.Key_R)
+    assert w.tool_id == "select"
+
+
+def test_inspector_edits_the_square(make_window):
+    w = make_window(scenario=course())
+    w.state.inspect((2, 2))
+    tile = group(w.inspector, "Tile")
+    tile.findChildren(QComboBox)[1].setCurrentIndex(2)        # direction S
+    assert w.doc.scenario.board.tile_at(2, 2).dir == "S"
+    group(w.inspector, "Tile").findChildren(QCheckBox)[0].setChecked(True)
+    assert w.doc.scenario.board.tile_at(2, 2).express
+    group(w.inspector, "Laser firing S").findChild(QSpinBox).setValue(3)
+    assert w.doc.scenario.board.lasers == (Laser(2, 2, "S", 3),)
+    registers = group(w.inspector, "Pusher").findChildren(QCheckBox)
+    registers[1].setChecked(True)
+    assert w.doc.scenario.board.pushers[0].phases == (1, 2, 3, 5)
+    group(w.inspector, "Walls").findChildren(QCheckBox)[3].setChecked(True)   # W
+    assert w.doc.scenario.board.has_wall(2, 2, "W")
+    assert group(w.inspector, "Flag 1")
+    assert w.doc.undo_stack.count() == 5
+    while w.doc.undo_stack.canUndo():
+        w.doc.undo_stack.undo()
+    assert w.doc.scenario == course()
+
+
+def test_inspector_changes_a_tile_type_and_crusher_registers(make_window):
+    w = make_window(scenario=course())
+    w.state.inspect((4, 4))
+    group(w.inspector, "Tile").findChildren(QCheckBox)[0].setChecked(True)    # register 1
+    assert w.doc.scenario.board.tile_at(4, 4).phases == (1, 2, 4)
+    group(w.inspector, "Tile").findChildren(QComboBox)[0].setCurrentText("gear")
+    assert w.doc.scenario.board.tile_at(4, 4) == Tile(4, 4, "gear", rotation="cw")
+    group(w.inspector, "Tile").findChildren(QComboBox)[0].setCurrentText("floor")
+    assert w.doc.scenario.board.tile_at(4, 4) is None
+
+
+def test_typing_a_name_is_one_undo_step(window):
+    w = window
+    panel = w.scenario_panel
+    panel.name.selectAll()
+    QTest.keyClicks(panel.name, "Pusher Alley")
+    assert w.doc.scenario.name == "Pusher Alley"
+    assert w.doc.undo_stack.count() == 1
+    assert w.windowTitle().startswith("Untitled*")
+    w.doc.undo_stack.undo()
+    assert panel.name.text() == "Untitled"
+    QTest.keyClicks(panel.author, "Jane")
+    panel.description.setPlainText("Two flags.")
+    assert (w.doc.scenario.author, w.doc.scenario.description) == ("Jane", "Two flags.")
+
+
+def test_rules_and_robots(window):
+    w = window
+    panel = w.scenario_panel
+    panel.rule_widgets["lives"].setValue(5)
+    panel.rule_widgets["robot_lasers"].setChecked(False)
+    panel.rule_widgets["finish"].setCurrentText("all")
+    r = w.doc.scenario.rules
+    assert (r.lives, r.robot_lasers, r.finish) == (5, False, "all")
+    panel.add_robot()
+    panel.add_robot()
+    assert [x.name for x in w.doc.scenario.robots] == ["Robot 1", "Robot 2"]
+    panel.robots.item(1, 1).setText("2")
+    panel.robots.item(1, 2).setText("search")
+    assert w.doc.scenario.robots[1].dock == 2 and w.doc.scenario.robots[1].bot == "search"
+    panel.robots.setCurrentCell(0, 0)
+    panel.remove_robot()
+    assert [x.name for x in w.doc.scenario.robots] == ["Robot 2"]
+    w.doc.undo_stack.undo()
+    assert panel.robots.rowCount() == 2
+
+
+def test_resize_board_from_the_panel(window, monkeypatch):
+    w = window
+
+    def accept(dialog):
+        dialog.spins["left"].setValue(2)
+        dialog.spins["bottom"].setValue(-3)
+        return QDialog.Accepted
+    monkeypatch.setattr(scenario_panel.ResizeDialog, "exec", accept)
+    w.scenario_panel.resize_board()
+    b = w.doc.scenario.board
+    assert (b.width, b.height) == (14, 9)
+    assert w.scenario_panel.size_label.text() == "14 × 9 squares"
+    assert w.view.sceneRect().width() == (14 + 1) * 64
+
+
+def test_markers_panel_renumbers_and_deletes(make_window):
+    w = make_window(scenario=course())
+    flags = w.markers_panel.lists["flags"]
+    flags.setCurrentRow(2)
+    assert w.state.inspected == (7, 7)
+    w.markers_panel.shift("flags", -1)
+    assert [(f.x, f.y) for f in w.doc.scenario.flags] == [(2, 2), (7, 7), (6, 6)]
+    assert flags.currentRow() == 1
+    w.markers_panel.delete("flags")
+    assert [(f.x, f.y) for f in w.doc.scenario.flags] == [(2, 2), (6, 6)]
+    assert flags.item(1).text().startswith("Flag 2: square 6, 6")
+
+
+def test_dragging_a_row_renumbers(make_window, qtbot):
+    w = make_window(scenario=course())
+    flags = w.markers_panel.lists["flags"]
+    flags.setCurrentRow(0)
+    last = flags.visualItemRect(flags.item(2))
+    drop = QDropEvent(QPointF(last.center().x(), last.bottom() - 2), Qt.MoveAction | Qt.CopyAction,
+                      flags.model().mimeData([flags.currentIndex()]), Qt.LeftButton, Qt.NoModifier)
+    flags.dropEvent(drop)                                     # flag 1 dropped below flag 3
+    assert drop.dropAction() == Qt.CopyAction                 # so Qt removes no row itself
+    qtbot.waitUntil(lambda: w.doc.undo_stack.count() == 1)
+    assert [(f.x, f.y) for f in w.doc.scenario.flags] == [(6, 6), (7, 7), (2, 2)]
+    assert flags.currentRow() == 2 and flags.count() == 3
+    assert w.doc.undo_stack.undoText() == "Renumber flags"
+
+
+def test_history_lists_the_steps(window):
+    w = window
+    click(w.view, 1.5, 1.5)
+    click(w.view, 2.5, 1.5)
+    assert w.history.model().rowCount() == 3                  # the opened state and two strokes
+    w.history.setCurrentIndex(w.history.model().index(0, 0))
+    assert w.doc.scenario.board.tiles == ()
