@@ -22,7 +22,7 @@ from pathlib import Path
 from engine.course import compile_course
 from engine.loader import load_dict, load_file
 from engine.lone import LoneModel, _build
-from engine.model import Board, Scenario, Tile
+from engine.model import Board, Flag, Scenario, Tile
 from engine.race import Race
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,8 @@ STANDARD = ROOT / "scenarios" / "standard-course.json"
 
 
 def play_rate(scenario: Scenario, races: int = 200, robots: int = 8) -> tuple[int, int, float, float]:
-    """(complete rounds, cards played, CPU seconds, wall seconds) of `races` races."""
+    """(complete rounds, cards played, CPU seconds, wall seconds) of races with
+    seeds 0 to `races` - 1."""
     rounds = cards = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for seed in range(races):
@@ -51,11 +52,14 @@ def lone_build_seconds(board: Board) -> float:
     return time.process_time() - start
 
 
-def race_memory(scenario: Scenario, rounds: int, record_events: bool) -> float:
-    """Peak MB allocated while playing one race of `rounds` rounds (8 random
-    bots that cannot run out of lives), the compiled course excepted."""
+def race_memory(scenario: Scenario, rounds: int, record_events: bool) -> tuple[float, int]:
+    """(peak MB allocated, rounds played) while playing one race of 8 random
+    bots that cannot run out of lives nor finish (its flag is moved onto a
+    pit, if the course has one), the compiled course excepted."""
     rules = dataclasses.replace(scenario.rules, max_rounds=rounds, lives=10 ** 6)
-    scenario = dataclasses.replace(scenario, rules=rules)
+    pits = [t for t in scenario.board.tiles if t.type in ("pit", "drain")]
+    flags = (Flag(pits[0].x, pits[0].y),) if pits else scenario.flags
+    scenario = dataclasses.replace(scenario, rules=rules, flags=flags)
     compile_course(scenario.board)
     tracemalloc.start()
     race = Race(scenario, seed=1, robot_count=min(8, len(scenario.docks)), bot="random",
@@ -63,8 +67,7 @@ def race_memory(scenario: Scenario, rounds: int, record_events: bool) -> float:
     race.run()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert race.round == rounds or race.outcome().winners
-    return peak / 1e6
+    return peak / 1e6, race.round
 
 
 def busy_board(width: int, height: int, seed: int = 1) -> Board:
@@ -129,7 +132,9 @@ def main(argv: list[str] | None = None) -> None:
         scenario = load_dict(stand_in_course())
         name = "stand-in course (no scenarios/standard-course.json yet)"
 
-    rounds, cards, cpu, wall = play_rate(scenario, args.races)
+    # the best of three runs of the same races, as timings go
+    rounds, cards, cpu, wall = min((play_rate(scenario, args.races) for _ in range(3)),
+                                   key=lambda run: run[2])
     print(f"engine: {rounds / cpu:,.0f} rounds/s, {cards / cpu:,.0f} register-moves/s "
           f"({args.races} races, 8 robots, random bots, {name}; {rounds:,} rounds in "
           f"{cpu:.2f} s CPU, {wall:.2f} s wall; goal: 5,000 rounds/s)")
@@ -139,8 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     large = lone_build_seconds(busy_board(100, 100))
     print(f"lone model 100x100: {large:.1f} s (goal: under 5 s)")
     for rounds, events in ((100, True), (1000, True), (1000, False)):
-        mb = race_memory(scenario, rounds, events)
-        print(f"race memory ({rounds} rounds, events {'on' if events else 'off'}): {mb:.2f} MB "
+        mb, played = race_memory(scenario, rounds, events)
+        print(f"race memory ({played} rounds, events {'on' if events else 'off'}): {mb:.2f} MB "
               f"(goal: under 50 MB)")
 
 

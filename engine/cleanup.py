@@ -65,7 +65,8 @@ def reenter(floor: Floor, robots: list[RobotState]) -> None:
             continue
         robot.sq = square
         robot.facing = _entry_facing(floor, robot, square)
-        robot.damage = floor.rules.respawn_damage
+        # damage is counted up to destroy_at_damage (rule 8), even on re-entry
+        robot.damage = min(floor.rules.respawn_damage, floor.rules.destroy_at_damage)
         robot.destroyed = False
         floor.occ[square] = robot
         if floor.events is not None:
@@ -131,6 +132,9 @@ def _entry_facing(floor: Floor, robot: RobotState, square: int) -> int:
         ranked.append((key, d))
     ranked.sort()
     for _, d in ranked:
-        if not any(occ[s] is not None for s in course.ray(square, d)[:3]):
+        for s in course.ray(square, d)[:3]:
+            if occ[s] is not None:
+                break                   # barred
+        else:
             return d
     return ranked[0][1]

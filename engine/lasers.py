@@ -45,19 +45,19 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             if log:
                 _emit_beam(floor, shooter, shooter.sq, shooter.facing,
                            course.ray(shooter.sq, shooter.facing), target, 1)
-    if not hit:
-        return
+    # then every robot whose damage has reached the limit is destroyed, hit
+    # now or not (a robot can re-enter or start with that much damage)
     cap = floor.rules.destroy_at_damage
     doomed = []
     for robot in robots:
-        if robot.pending:
+        if hit and robot.pending:
             before = robot.damage
             robot.damage = min(cap, before + robot.pending)
             robot.pending = 0
             if log:
                 floor.emit("damage", robot, amount=robot.damage - before, cause="laser")
-            if robot.damage >= cap:
-                doomed.append(robot)
+        if robot.damage >= cap:
+            doomed.append(robot)
     for robot in doomed:
         floor.destroy(robot, "damage", robot.sq)
 

@@ -43,8 +43,8 @@ class Deck:
             while r >= span:
                 r = getrandbits(bits)
             for i, choices in steps:
-                r, j = divmod(r, choices)
-                j += i
+                j = r % choices + i
+                r //= choices
                 cards[i], cards[j] = cards[j], cards[i]
         self.top = end
         return cards[top:end]
@@ -109,9 +109,8 @@ class Controller:
                 if registers[i] is None:
                     registers[i] = cards[i]
         elif self.bot is not None:
-            chosen = self.bot.program(self.view, hand, list(range(1, free + 1)), rng)
-            for i in range(free):
-                registers[i] = chosen[i] if i < len(chosen) else None
+            chosen = list(self.bot.program(self.view, hand, list(range(1, free + 1)), rng))
+            registers[:free] = chosen[:free] + [None] * (free - len(chosen))
             for i in range(free, 5):
                 if registers[i] is None:
                     registers[i] = deck.draw()

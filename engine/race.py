@@ -52,8 +52,8 @@ class Race:
         for i, (name, (x, y, facing), spec, robot_bot) in enumerate(
                 self._line_up(robot_count, bot, bots)):
             start = {} if spec is None else {
-                "damage": spec.damage, "flags": spec.flags, "options": spec.options,
-                "powered_down": spec.powered_down}
+                "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
+                "flags": spec.flags, "options": spec.options, "powered_down": spec.powered_down}
             lives = spec.lives if spec is not None and spec.lives is not None else self.rules.lives
             robot = RobotState(i, name, course.square(x, y), INDEX[facing], lives=lives, **start)
             robots.append(robot)
@@ -133,7 +133,7 @@ class Race:
             return
         if self.register == 5 and not self._between_rounds:
             self._clean_up()
-        if self._between_rounds:
+        if self._between_rounds and not self.over:
             self._start_round()
         if not self.over:
             self.register += 1
@@ -159,7 +159,8 @@ class Race:
 
     # ------------------------------------------------------------ the round
 
-    def _in_race(self, robot: RobotState) -> bool:
+    @staticmethod
+    def _in_race(robot: RobotState) -> bool:
         return not robot.out and robot.finished is None
 
     def _start_round(self) -> None:
@@ -169,7 +170,7 @@ class Race:
         self._between_rounds = False
         floor.round, floor.register = self.round, None
         log = floor.events is not None
-        robots = [r for r in floor.robots if self._in_race(r)]
+        robots = [r for r in floor.robots if not r.out and r.finished is None]     # in the race
 
         floor.step = "power_down"                                   # 2.1
         for robot in robots:
@@ -240,15 +241,17 @@ class Race:
 
         floor.step = "move"                                         # B
         # highest priority first, then robot order
-        actors = sorted([(-r.registers[slot].priority, r.index, r) for r in robots
-                         if r.sq >= 0 and r.registers[slot] is not None])
+        actors = sorted([(-card.priority, r.index, r) for r in robots
+                         if r.sq >= 0 and (card := r.registers[slot]) is not None])
+        played = 0
         for _, _, robot in actors:
             if robot.sq >= 0:
                 card = robot.registers[slot]
                 if log:
                     floor.emit("card", robot, card=str(card))
                 play_card(floor, robot, KIND_CODE[card.kind])
-                self.cards_played += 1
+                played += 1
+        self.cards_played += played
 
         board_elements(floor, register)                             # C
 

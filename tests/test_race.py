@@ -3,7 +3,6 @@ the `run` and `test` commands."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import os
@@ -336,3 +335,25 @@ def test_test_command_on_a_directory(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(list(RULES.glob("*.json")))
     assert all(line.startswith("PASS ") for line in lines)
+
+
+def test_stepping_by_registers_stops_at_max_rounds():
+    scenario = load_dict(doc(rules={"max_rounds": 2}))
+    race = Race(scenario, seed=1, robot_count=2, bot="random")
+    for _ in range(20):
+        race.play_register()
+    assert race.over and race.round == 2 and race.moment == (2, None)
+
+
+def test_damage_is_counted_up_to_the_limit_even_on_reentry():
+    # respawn_damage 2 with destroy_at_damage 1: it re-enters with 1 damage, and the
+    # next lasers step destroys it although no beam hits it (rule 5.1: every robot
+    # whose damage has reached the limit)
+    scenario = load_dict(doc(robots=[robot("Ann", 3, 0, "N", [["move1"]])],
+                             rules={"destroy_at_damage": 1, "robot_lasers": False}))
+    race = Race(scenario)
+    race.play_round()
+    ann = race.snapshot()[0]
+    assert (ann.alive, ann.damage, ann.lives) == (True, 1, 2)
+    race.play_register()
+    assert race.events[-1].kind == "destroyed" and race.events[-1].cause == "damage"
