@@ -85,3 +85,7 @@ def bench_validate(size: int = 100, repeat: int = 3) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     bench_validate()
+
+
+if __name__ == "__main__":
+    main()

@@ -5,14 +5,16 @@ where the robot ends the register (after its card and the board elements),
 whether it was destroyed and why, and the board-laser damage it then takes
 where it stands. A *state* is ``square * 4 + facing``.
 
-The results come from the race's own rules code (``movement.play_card``,
-``elements.board_elements``) run on a one-robot floor, in two parts that
-compose: a card's result does not depend on the register, and the board
-elements' result does not depend on the facing (belts, gears and pushers
-turn and move a robot the same whatever its facing), and depends on the
-register only through pushers and crushers. So the card part is computed
-once per state and kind, the element part once per square and per group of
-registers whose active elements are alike, and numpy composes them.
+The results come from the race's own rules code (``movement.play_card``
+and its single steps, ``elements.board_elements``) run on a one-robot
+floor, in two parts that compose: a card's result does not depend on the
+register, and the board elements' result does not depend on the facing
+(belts, gears and pushers turn and move a robot the same whatever its
+facing), and depends on the register only through pushers and crushers. So
+the card part is computed once per state and kind (``card_part``: from one
+step per square and direction, turns, and the cards played on
+teleporters), the element part once per square and per group of registers
+whose active elements are alike, and numpy composes them.
 
 A robot on a randomizer is modelled as playing the card it was given (its
 replacement is unknown in advance; over all kinds this changes nothing for
@@ -31,11 +33,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .course import RANDOMIZER_BIT, Course, compile_course
+from .course import CURRENT, RANDOMIZER_BIT, TELEPORTER, WATER, Course, compile_course
+from .deck import BACK, LEFT
 from .directions import NAMES
 from .elements import board_elements
 from .model import CARD_KINDS, Board, Rules
-from .movement import play_card
+from .movement import play_card, push
 from .state import Floor, RobotState
 
 KINDS = CARD_KINDS + ("none",)      # "none": a register without a card (board elements only)
@@ -63,7 +66,9 @@ class LoneModel:
         self.end = end
         self.cause = cause
         self.damage = damage
-        self._adjacencies: dict[bool, tuple[np.ndarray, np.ndarray]] = {}
+        self._moves: np.ndarray | None = None
+        self._backward_lists: tuple[np.ndarray, np.ndarray] | None = None
+        self._closures: list[tuple[np.ndarray, np.ndarray]] = []
         self._distances: dict[int, np.ndarray] = {}
 
     @classmethod
@@ -96,49 +101,124 @@ class LoneModel:
         alive), using every card in every register (see the module notes)."""
         dist = self._distances.get(target_square)
         if dist is None:
-            sources, first = self._adjacency(backward=True)
+            sources, first = self._predecessors()
             dist = np.full(self.end.shape[2], UNREACHABLE, dtype=np.int32)
             frontier = np.arange(target_square * 4, target_square * 4 + 4)
             dist[frontier] = 0
             level = 0
             while frontier.size:
                 level += 1
-                frontier = np.unique(sources[_gather(first, frontier)])
-                frontier = frontier[dist[frontier] == UNREACHABLE]
-                dist[frontier] = level
+                found = sources[_gather(first, frontier)]
+                found = found[dist[found] == UNREACHABLE]
+                dist[found] = level
+                frontier = _distinct(found, dist.size)
             self._distances[target_square] = dist
         return dist
 
     def reachable_states(self, starts: np.ndarray) -> np.ndarray:
         """A boolean array over states: those some sequence of cards leads to
-        (alive) from one of `starts`, the starts included."""
-        targets, first = self._adjacency(backward=False)
-        reached = np.zeros(self.end.shape[2], dtype=bool)
-        frontier = np.unique(np.asarray(starts, dtype=np.int64))
+        (alive) from one of `starts`, the starts included.
+
+        Answers are remembered with the strongly connected part of their
+        first start (the states that lead back to it): every state there
+        reaches the same states, so a later question whose starts all lie
+        in the answer and one of them in that part has the same answer (the
+        validator asks from every dock and flag of a board, and these are
+        usually all in one such part)."""
+        states = self.end.shape[2]
+        starts = np.unique(np.asarray(starts, dtype=np.intp))
+        if not starts.size:
+            return np.zeros(states, dtype=bool)
+        for reached, core in self._closures:
+            if reached[starts].all() and core[starts].any():
+                return reached.copy()
+        first = starts[:1]
+        reached = self._forward(first)
+        if not reached[starts].all():
+            return self._forward(starts)
+        core = self._backward(first, reached)
+        self._closures = [(reached, core)] + self._closures[:7]
+        return reached.copy()
+
+    def _forward(self, starts: np.ndarray) -> np.ndarray:
+        """The states reached from `starts` (a breadth-first search on
+        boolean arrays, a frontier per register)."""
+        moves = self._successors()
+        states = moves.shape[0]
+        reached = np.zeros(states + 1, dtype=bool)  # the last: the destroyed robot's
+        reached[states] = True
+        frontier = starts
         reached[frontier] = True
         while frontier.size:
-            frontier = np.unique(targets[_gather(first, frontier)])
-            frontier = frontier[~reached[frontier]]
-            reached[frontier] = True
-        return reached
+            found = np.zeros(states + 1, dtype=bool)
+            found[moves[frontier]] = True
+            found &= ~reached
+            reached |= found
+            frontier = np.flatnonzero(found)
+        return reached[:states]
 
-    def _adjacency(self, backward: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Every distinct alive transition by any card in any register, as a
-        compressed adjacency list: (neighbours, where each state's neighbours
-        start in them); forward: successors, backward: predecessors."""
-        if backward not in self._adjacencies:
+    def _backward(self, starts: np.ndarray, within: np.ndarray) -> np.ndarray:
+        """The states of `within` that lead to one of `starts`, when
+        `within` holds every state reached from them: a way from a state
+        of `within` to `starts` never leaves `within`."""
+        sources, first = self._predecessors()
+        led = np.zeros(within.size, dtype=bool)
+        led[starts] = True
+        frontier = starts
+        while frontier.size:
+            found = np.zeros(within.size, dtype=bool)
+            found[sources[_gather(first, frontier)]] = True
+            found &= within
+            found &= ~led
+            led |= found
+            frontier = np.flatnonzero(found)
+        return led
+
+    def _successors(self) -> np.ndarray:
+        """``[state, j]``: the end state of the j-th card in some register,
+        over the seven cards and the registers whose results differ
+        (registers alike are taken once); the number of states when the
+        robot is destroyed."""
+        if self._moves is None:
+            cards = len(CARD_KINDS)
             states = self.end.shape[2]
-            moves = self.end[:, :len(CARD_KINDS), :].reshape(-1, states).astype(np.int64)
-            owner = np.broadcast_to(np.arange(states, dtype=np.int64), moves.shape)
-            alive = moves >= 0
-            owner, other = owner[alive], moves[alive]
-            if backward:
-                owner, other = other, owner
-            pairs = np.unique(owner * states + other)   # distinct, sorted by owner
-            owner, other = np.divmod(pairs, states)
-            first = np.searchsorted(owner, np.arange(states + 1))
-            self._adjacencies[backward] = (other, first)
-        return self._adjacencies[backward]
+            registers = [0]
+            for r in range(1, 5):
+                if not any(np.array_equal(self.end[r, :cards], self.end[q, :cards])
+                           for q in registers):
+                    registers.append(r)
+            moves = self.end[registers, :cards, :].reshape(-1, states).T
+            self._moves = np.where(moves == DESTROYED, states, moves).astype(np.intp)
+        return self._moves
+
+    def _predecessors(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every alive transition by any card in any register, backwards, as
+        a compressed adjacency list: (predecessors, where each state's
+        predecessors start in them). Staying put is left out; a predecessor
+        may be listed twice."""
+        if self._backward_lists is None:
+            moves = self._successors()
+            states, width = moves.shape
+            cards = len(CARD_KINDS)
+            owner = np.repeat(np.arange(states, dtype=np.int32), width).reshape(states, width)
+            keep = (moves < states) & (moves != owner)
+            # a register's move like that of the first register's is there already
+            keep[:, cards:] &= moves[:, cards:] != np.tile(moves[:, :cards], width // cards - 1)
+            owner, other = owner[keep], moves[keep]
+            # (a radix sort when the states fit 16 bits)
+            order = np.argsort(other.astype(np.uint16 if states <= 1 << 16 else np.int64),
+                               kind="stable")
+            first = np.zeros(states + 1, dtype=np.int64)
+            np.cumsum(np.bincount(other, minlength=states), out=first[1:])
+            self._backward_lists = (owner[order], first)
+        return self._backward_lists
+
+
+def _distinct(states: np.ndarray, size: int) -> np.ndarray:
+    """The states of `states` (each in range(size)) once each, in order."""
+    seen = np.zeros(size, dtype=bool)
+    seen[states] = True
+    return np.flatnonzero(seen)
 
 
 def _gather(first: np.ndarray, states: np.ndarray) -> np.ndarray:
@@ -153,34 +233,8 @@ def _build(board: Board, rules: Rules) -> LoneModel:
     course = compile_course(board)
     n = course.size
     states = n * 4
-    robot = RobotState(0, "lone", -1, 0, lives=1 << 30)
-    floor = Floor(course, rules, [robot])
-    occ = floor.occ
-    cause_code = {c: i for i, c in enumerate(CAUSES)}
-    died = [0]                  # the cause code of the last destruction
-    floor.on_death = lambda r, square, cause: died.__setitem__(0, cause_code[cause])
-
-    def after() -> int:
-        """Where the robot ended, as a state, or -(cause code); lifts it off."""
-        if robot.sq < 0:
-            return -died[0]
-        occ[robot.sq] = None
-        return robot.sq * 4 + robot.facing
-
-    # card part, per kind and state: end state, or -(cause code)
-    card = [[0] * states for _ in range(NO_CARD + 1)]
-    # (computed from pits and drains too, where no robot stands: harmless, and
-    # it lets reachable_from start anywhere)
-    for square in range(n):
-        for facing in range(4):
-            s = square * 4 + facing
-            card[NO_CARD][s] = s
-            for kind in range(NO_CARD):
-                robot.sq, robot.facing = square, facing
-                occ[square] = robot
-                play_card(floor, robot, kind)
-                card[kind][s] = after()
-    card_end = np.array(card, dtype=np.int32)
+    lone = LoneRobot(course, rules)
+    card_end = card_part(lone)
     alive = card_end >= 0
     card_sq = np.where(alive, card_end >> 2, 0)
     card_facing = card_end & 3
@@ -192,6 +246,7 @@ def _build(board: Board, rules: Rules) -> LoneModel:
     cause = np.empty((5, NO_CARD + 1, states), dtype=np.int8)
     damage = np.zeros((5, NO_CARD + 1, states), dtype=np.int16)
     laser = np.asarray(course.laser_damage, dtype=np.int16)
+    floor = lone.floor
     done: dict[tuple, int] = {}
     for register in range(1, 6):
         hot = course.hot[register]
@@ -204,18 +259,130 @@ def _build(board: Board, rules: Rules) -> LoneModel:
         done[key] = register - 1
         elements = list(range(0, states, 4))        # square * 4 + facing N: nothing happens
         floor.register = register
-        for square in range(n):
-            if hot[square] & ~RANDOMIZER_BIT:
-                robot.sq, robot.facing = square, 0
-                occ[square] = robot
-                board_elements(floor, register)
-                elements[square] = after()
+        for square in [sq for sq in range(n) if hot[sq] & ~RANDOMIZER_BIT]:
+            lone.put(square, 0)
+            board_elements(floor, register)
+            elements[square] = lone.lift()
         elem = np.array(elements, dtype=np.int32)
         # compose: the elements act on wherever the card left the robot
         then = elem[card_sq]
         survived = alive & (then >= 0)
         end[register - 1] = np.where(survived, (then & ~3) | ((card_facing + then) & 3),
                                      DESTROYED)
-        cause[register - 1] = np.where(alive, np.where(then >= 0, 0, -then), card_cause)
-        damage[register - 1] = np.where(survived, laser[np.where(survived, then >> 2, 0)], 0)
+        cause[register - 1] = np.where(alive, np.maximum(-then, 0), card_cause)
+        damage[register - 1] = np.where(survived, laser[np.maximum(then, 0) >> 2], 0)
     return LoneModel(course, end, cause, damage)
+
+
+class LoneRobot:
+    """One robot that cannot run out of lives on a floor of its own, put on
+    a square, moved by the rules code, then lifted off again."""
+
+    _CAUSE_CODE = {c: i for i, c in enumerate(CAUSES)}
+
+    def __init__(self, course: Course, rules: Rules):
+        self.robot = RobotState(0, "lone", -1, 0, lives=1 << 30)
+        self.floor = Floor(course, rules, [self.robot])
+        self.floor.on_death = self._died
+        self.cause = 0          # the cause code of the last destruction
+
+    def _died(self, robot: RobotState, square: int, cause: str) -> None:
+        self.cause = self._CAUSE_CODE[cause]
+
+    def put(self, square: int, facing: int) -> RobotState:
+        robot = self.robot
+        robot.sq, robot.facing = square, facing
+        self.floor.occ[square] = robot
+        return robot
+
+    def lift(self) -> int:
+        """Where the robot ended, as a state, or -(cause code); lifts it off."""
+        robot = self.robot
+        if robot.sq < 0:
+            return -self.cause
+        self.floor.occ[robot.sq] = None
+        return robot.sq * 4 + robot.facing
+
+
+def card_part(lone: LoneRobot) -> np.ndarray:
+    """``[kind, state]``: what card `kind` (or NO_CARD) does to `lone`
+    standing in `state`, board elements not included, by the race's own
+    movement code (rules 3.1-3.7): the end state, or -(cause code) when the
+    robot is destroyed. (Computed from pits and drains too, where no robot
+    stands: harmless, and it lets reachable_from start anywhere.)
+
+    ``play_card`` is not run for all 7 cards of every state; what it does
+    follows from fewer runs of its parts, exactly:
+
+    - a turning card only turns, whatever the square (on water and
+      teleporters too, 3.6-3.7): its facing change is read off ``play_card``
+      once per facing;
+    - off teleporters, a movement card is ``push`` towards its direction
+      (the facing, or its opposite for ``back``) repeated once per square it
+      moves (one fewer on water and currents, 3.6), stopping when a step is
+      blocked or the robot is destroyed; with no other robot on the board a
+      step depends only on the square and the direction, and a blocked step
+      taken again from the same square is blocked again. So one ``push`` per
+      square and direction gives every movement card by composition;
+    - on a teleporter every movement card is ``play_card`` itself (3.7).
+
+    tests/test_lone.py checks this against ``play_card`` on every state of
+    every example course."""
+    floor = lone.floor
+    course = floor.course
+    n = course.size
+    states = n * 4
+    out = np.empty((NO_CARD + 1, states), dtype=np.int32)
+    out[NO_CARD] = np.arange(states, dtype=np.int32)
+
+    # one step of a card from each square towards each direction: the end
+    # square, or -(cause code)
+    step = []
+    robot, occ = lone.robot, floor.occ
+    for square in range(n):
+        for d in range(4):
+            robot.sq = square
+            occ[square] = robot
+            push(floor, robot, d, "card")
+            if robot.sq >= 0:
+                step.append(robot.sq)
+                occ[robot.sq] = None
+            else:
+                step.append(-lone.cause)
+    step_to = np.array(step, dtype=np.int32)
+
+    square = np.repeat(np.arange(n, dtype=np.int32), 4)
+    facing = np.tile(np.arange(4, dtype=np.int32), n)
+    tile = np.asarray(course.tile, dtype=np.int8)
+    lost = np.isin(tile, (WATER, CURRENT)).astype(np.int32)[square]   # 3.6: the first square is lost
+    for kind in range(LEFT):
+        d = (facing + 2) & 3 if kind == BACK else facing
+        steps = (1 if kind == BACK else kind + 1) - lost
+        at = square.copy()
+        for k in range(3):
+            going = (k < steps) & (at >= 0)
+            at = np.where(going, step_to[np.where(going, at, 0) * 4 + d], at)
+        out[kind] = np.where(at >= 0, at * 4 + facing, at)
+
+    # turning cards: the facing change, the same on every square
+    for kind in range(LEFT, NO_CARD if n else LEFT):
+        turned = []
+        for f in range(4):
+            play_card(floor, lone.put(0, f), kind)
+            end = lone.lift()
+            if end >> 2 != 0:
+                raise RuntimeError("a turning card moved the robot: card_part must change")
+            turned.append(end & 3)
+        out[kind] = square * 4 + np.array(turned, dtype=np.int32)[facing]
+
+    # movement cards on teleporters: the card itself
+    teleported = []
+    for sq in np.flatnonzero(tile == TELEPORTER).tolist():
+        for f in range(4):
+            for kind in range(LEFT):
+                play_card(floor, lone.put(sq, f), kind)
+                teleported.append((kind, sq * 4 + f, lone.lift()))
+    if teleported:
+        kinds, starts, ends = np.array(teleported, dtype=np.int32).T
+        out[kinds, starts] = ends
+    return out

@@ -2,14 +2,20 @@
 reachability built on it follows robot movement (belts, teleporters)."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.course import RANDOMIZER
+from engine.course import RANDOMIZER, compile_course
 from engine.deck import HIGHEST
 from engine.directions import NAMES
-from engine.loader import load_dict
-from engine.lone import CAUSES, DESTROYED, KINDS, NO_CARD, UNREACHABLE, LoneModel
+from engine.loader import load_dict, load_file
+from engine.lone import (CAUSES, DESTROYED, KINDS, NO_CARD, UNREACHABLE, LoneModel, LoneRobot,
+                         card_part)
 from engine.model import Board, Card, CARD_KINDS, Tile
+from engine.movement import play_card
 from engine.race import Race
 from engine.reach import reachable_from
 
@@ -163,3 +169,53 @@ def test_a_teleporter_jumps_a_pit_a_walk_cannot_cross():
     assert (4, 0) in reachable_from(b, [(0, 0)])
     assert (4, 1) in reachable_from(b, [(0, 1)])        # walk to the teleporter, then jump
     assert (0, 0) not in reachable_from(b, [(5, 0)])
+
+
+# ---------------------------------------------------------------- the card part, state by state
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "scenarios").glob("*.json")) + sorted((ROOT / "tests" / "rules").glob("*.json"))
+
+
+def play_card_table(lone: LoneRobot) -> list[list[int]]:
+    """``card_part`` the slow way: ``play_card`` for every card of every state."""
+    states = lone.floor.course.size * 4
+    table = [list(range(states)) for _ in range(NO_CARD + 1)]
+    for s in range(states):
+        for kind in range(NO_CARD):
+            play_card(lone.floor, lone.put(s >> 2, s & 3), kind)
+            table[kind][s] = lone.lift()
+    return table
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_the_card_part_is_play_card_on_every_state(path):
+    """card_part composes turns and single pushes instead of playing every
+    card: the same as play_card on every square, facing and card of every
+    example course and rule course (with its own rules: Back Up distance)."""
+    scenario = load_file(path)
+    course = compile_course(scenario.board)
+    got = card_part(LoneRobot(course, scenario.rules)).tolist()
+    assert got == play_card_table(LoneRobot(course, scenario.rules))
+
+
+def test_the_card_part_on_every_kind_of_square():
+    assert card_part(LoneRobot(MODEL.course, SCENARIO.rules)).tolist() == \
+        play_card_table(LoneRobot(MODEL.course, SCENARIO.rules))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_remembered_reachability_is_a_fresh_search(path):
+    """reachable_states answers from what it remembers (strongly connected
+    parts) exactly as a search of its own would."""
+    scenario = load_file(path)
+    model = LoneModel.build(scenario.board, scenario.rules)
+    squares = [(d.x, d.y) for d in scenario.docks] + [(f.x, f.y) for f in scenario.flags]
+    squares += [(x, y) for x in range(0, scenario.board.width, 3)
+                for y in range(0, scenario.board.height, 4)]
+    for x, y in squares:
+        if not scenario.board.in_bounds(x, y):
+            continue
+        starts = np.arange(4) + model.course.square(x, y) * 4
+        assert (model.reachable_states(starts) == model._forward(starts)).all()
+    assert not model.reachable_states(np.array([], dtype=int)).any()

@@ -24,7 +24,7 @@ from ..checks import play_checked
 from ..loader import load_file
 from ..race import Race
 from ..validate import validate_file
-from .validate import _line, _write
+from .common import problem_line, write_line
 
 HELP = "play a scenario with its scripted robots or with bots, and show the outcome"
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     errors = [p for p in validate_file(args.file) if p.is_error]
     if errors:
         for p in errors:
-            _write(_line(args.file, p))
+            write_line(problem_line(args.file, p))
         return 1
     scenario = load_file(args.file)
     if args.rounds is not None:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         race = Race(scenario, seed=args.seed, robot_count=args.robots, bot=args.bot,
                     record_events=args.events)
     except ValueError as exc:
-        _write(f"{args.file}: {exc}")
+        write_line(f"{args.file}: {exc}")
         return 1
     checks = play_checked(race, scenario.checks, to_end=True)
     outcome = race.outcome()
@@ -68,13 +68,13 @@ def run(args: argparse.Namespace) -> int:
         doc["checks"] = [c.to_json() for c in checks]
         if args.events:
             doc["events"] = [e.to_json() for e in race.events]
-        _write(json.dumps(doc, indent=2, ensure_ascii=False))
+        write_line(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         if args.events:
             for event in race.events:
-                _write(_event_line(event))
+                write_line(_event_line(event))
         for line in _summary(outcome, checks):
-            _write(line)
+            write_line(line)
     return 1 if any(not c.passed for c in checks) else 0
 
 

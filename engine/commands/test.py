@@ -17,7 +17,7 @@ import argparse
 from ..checks import CheckResult, run_checks
 from ..loader import load_file
 from ..validate import validate_file
-from .validate import _files, _line, _write
+from .common import expand_paths, problem_line, write_line
 
 HELP = "play scenario files' scripted checks and compare them (exit 1 on any failure)"
 
@@ -31,11 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     status = 0
-    for name, empty_dir in _files(args.paths):
+    for name, empty_dir in expand_paths(args.paths):
         ok, lines = check_file(name, args.seed) if not empty_dir else (
             False, [f"FAIL {name}: the directory holds no *.json files"])
         for line in lines:
-            _write(line)
+            write_line(line)
         status |= not ok
     return int(status)
 
@@ -44,7 +44,8 @@ def check_file(name: str, seed: int = 0) -> tuple[bool, list[str]]:
     """Whether every check of a file passes, and the lines to print."""
     errors = [p for p in validate_file(name) if p.is_error]
     if errors:
-        return False, [f"FAIL {name}: invalid scenario"] + ["  " + _line(name, p) for p in errors]
+        return False, ([f"FAIL {name}: invalid scenario"]
+                       + ["  " + problem_line(name, p) for p in errors])
     scenario = load_file(name)
     if not scenario.checks:
         return False, [f"FAIL {name}: no checks"]

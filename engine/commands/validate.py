@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 
 from ..problems import ERROR, Problem
 from ..validate import validate_file
+from .common import expand_paths, problem_line, write_line
 
 HELP = "check scenario files: schema, structure and course (exit 1 on any error)"
 
@@ -35,37 +34,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [(name, _problems(name, empty_dir)) for name, empty_dir in _files(args.paths)]
+    results = [(name, _problems(name, empty_dir)) for name, empty_dir in expand_paths(args.paths)]
     if args.format == "json":
-        _write(json.dumps([{"file": name, **p.as_dict()} for name, problems in results
-                           for p in problems], indent=2, ensure_ascii=False))
+        write_line(json.dumps([{"file": name, **p.as_dict()} for name, problems in results
+                               for p in problems], indent=2, ensure_ascii=False))
     else:
         for name, problems in results:
             for p in problems:
-                _write(_line(name, p))
-        _write(summary(results))
+                write_line(problem_line(name, p))
+        write_line(summary(results))
     return 1 if any(p.is_error for _, problems in results for p in problems) else 0
-
-
-def _files(paths: list[str]) -> list[tuple[str, bool]]:
-    """Each file to check as (name, False), named as given on the command
-    line; a directory expands to its *.json files, sorted, or is (name, True)
-    when it has none, so that it is reported."""
-    out = []
-    for path in paths:
-        if os.path.isdir(path):
-            try:
-                names = sorted(n for n in os.listdir(path) if n.endswith(".json")
-                               and os.path.isfile(os.path.join(path, n)))
-            except OSError:
-                names = None
-            if names:
-                out.extend((os.path.join(path, n), False) for n in names)
-            else:
-                out.append((path, True))
-        else:
-            out.append((path, False))
-    return out
 
 
 def _problems(name: str, empty_dir: bool) -> list[Problem]:
@@ -76,16 +54,6 @@ def _problems(name: str, empty_dir: bool) -> list[Problem]:
     except Exception as exc:     # never a traceback: report it as the file's problem
         return [Problem(ERROR, "E000", f"the validator failed on this file ({type(exc).__name__}: "
                                        f"{exc}); please report it")]
-
-
-def _line(name: str, p: Problem) -> str:
-    if p.x is not None and p.y is not None:
-        where = f"{name}:{p.x},{p.y}:"
-    elif p.pointer:
-        where = f"{name}:{p.pointer}:"
-    else:
-        where = f"{name}:"
-    return f"{where} {p.severity} {p.code}: {p.message}"
 
 
 def _count(n: int, word: str) -> str:
@@ -100,13 +68,3 @@ def summary(results: list[tuple[str, list[Problem]]]) -> str:
     return (f"{_count(len(results), 'file')}: {bad} with errors "
             f"({_count(errors, 'error')}, {_count(warnings, 'warning')})")
 
-
-def _write(text: str) -> None:
-    """Print, escaping what the terminal's encoding cannot show (file names
-    with undecodable bytes, names in other scripts)."""
-    stream = sys.stdout
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    try:
-        print(text, file=stream)
-    except UnicodeEncodeError:
-        print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"), file=stream)
