@@ -26,6 +26,7 @@ from editor.inspector import Inspector
 from editor.issues_panel import IssuesPanel
 from editor.markers_panel import MarkersPanel
 from editor.palette import Palette
+from editor.preview import install_preview
 from editor.scenario_panel import ScenarioPanel
 from editor.selection import SelectionActions
 from editor.tools import PAINT_TOOLS, TOOLS
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.update_title()
         self.update_recent_menu()
         self.view.fit()
+        install_preview(self)
 
     # ------------------------------------------------------------ actions
 
@@ -377,6 +379,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self.files.close():
             self.issues.validator.wait()
+            self.preview.shutdown()
             event.accept()
         else:
             event.ignore()

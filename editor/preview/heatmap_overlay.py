@@ -1,0 +1,271 @@
+"""A balance run's heatmaps on the board: deaths, deaths by cause, and
+occupancy (where robots end a register), per 100 races.
+
+`HeatmapOverlay` is a scene item over the course (Z_EXTRA, under the robots)
+that paints each square's value as translucent colour, with the number on
+squares large enough to read; `HeatmapLegend` is a small panel in a corner
+of the board view with the colour scale and what it shows. Modes:
+
+    "deaths"            every death
+    "deaths:CAUSE"      deaths of one cause (pit, drain, off board, damage, crusher)
+    "deaths_by_cause"   each square in the colour of its commonest cause
+    "occupancy"         register ends
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QWidget
+
+from editor.board_view import Z_EXTRA
+from editor.render import SQUARE
+
+CAUSES = ("pit", "drain", "off board", "damage", "crusher")
+CAUSE_COLORS = {"pit": QColor("#7b2cbf"), "drain": QColor("#1f6feb"),
+                "off board": QColor("#f0a202"), "damage": QColor("#e5383b"),
+                "crusher": QColor("#2a9d8f")}
+CAUSE_NAMES = {"pit": "pits", "drain": "drains", "off board": "off the board",
+               "damage": "laser damage", "crusher": "crushers"}
+# yellow -> orange -> red -> deep purple, for deaths; pale -> deep blue for occupancy
+DEATH_RAMP = ((0.0, QColor(255, 240, 120)), (0.35, QColor(255, 160, 30)),
+              (0.7, QColor(225, 30, 40)), (1.0, QColor(90, 0, 90)))
+OCCUPANCY_RAMP = ((0.0, QColor(200, 240, 255)), (0.5, QColor(40, 150, 230)),
+                  (1.0, QColor(10, 30, 140)))
+ALPHA = 0.62
+
+MODES = ("deaths", "deaths_by_cause", "occupancy") + tuple(f"deaths:{c}" for c in CAUSES)
+
+
+def mode_title(mode: str) -> str:
+    if mode == "deaths":
+        return "Deaths per 100 races"
+    if mode == "deaths_by_cause":
+        return "Deaths per 100 races, by cause"
+    if mode == "occupancy":
+        return "Register ends per 100 races"
+    cause = mode.partition(":")[2]
+    return f"Deaths by {CAUSE_NAMES.get(cause, cause)} per 100 races"
+
+
+def ramp_color(ramp, k: float) -> QColor:
+    k = min(1.0, max(0.0, k))
+    for (k0, c0), (k1, c1) in zip(ramp, ramp[1:]):
+        if k <= k1:
+            f = (k - k0) / (k1 - k0) if k1 > k0 else 0.0
+            return QColor(round(c0.red() + (c1.red() - c0.red()) * f),
+                          round(c0.green() + (c1.green() - c0.green()) * f),
+                          round(c0.blue() + (c1.blue() - c0.blue()) * f))
+    return QColor(ramp[-1][1])
+
+
+def grid_for(heatmaps: dict, mode: str) -> list[list[float]]:
+    if mode in ("deaths", "occupancy", "deaths_by_cause"):
+        return heatmaps["deaths" if mode == "deaths_by_cause" else mode]
+    cause = mode.partition(":")[2]
+    by = heatmaps.get("deaths_by_cause", {})
+    if cause in by:
+        return by[cause]
+    return [[0.0] * heatmaps["width"] for _ in range(heatmaps["height"])]
+
+
+class HeatmapOverlay(QGraphicsItem):
+    def __init__(self):
+        super().__init__()
+        self.setZValue(Z_EXTRA)
+        self.heatmaps: dict | None = None
+        self.mode: str | None = None
+        self.cells: list[tuple[int, int, float, QColor]] = []
+        self.peak = 0.0
+        self._size = (0, 0)
+        self.setVisible(False)
+
+    def set_heatmaps(self, heatmaps: dict | None) -> None:
+        self.prepareGeometryChange()
+        self.heatmaps = heatmaps
+        self._size = (heatmaps["width"], heatmaps["height"]) if heatmaps else (0, 0)
+        self._rebuild()
+
+    def set_mode(self, mode: str | None) -> None:
+        if mode is not None and mode not in MODES:
+            raise ValueError(f"unknown heatmap {mode!r}")
+        self.mode = mode
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self.cells = []
+        self.peak = 0.0
+        h = self.heatmaps
+        if h is None or self.mode is None:
+            self.setVisible(False)
+            self.update()
+            return
+        grid = grid_for(h, self.mode)
+        self.peak = max((v for row in grid for v in row), default=0.0)
+        by = h.get("deaths_by_cause", {})
+        for y, row in enumerate(grid):
+            for x, v in enumerate(row):
+                if v <= 0:
+                    continue
+                k = v / self.peak if self.peak else 0.0
+                if self.mode == "deaths_by_cause":
+                    cause = max(CAUSES, key=lambda c: by[c][y][x] if c in by else 0)
+                    color = QColor(CAUSE_COLORS[cause])
+                    alpha = 0.12 + 0.68 * k ** 0.7
+                elif self.mode == "occupancy":
+                    color = ramp_color(OCCUPANCY_RAMP, k)
+                    alpha = 0.08 + 0.62 * k ** 0.8
+                else:
+                    color = ramp_color(DEATH_RAMP, k ** 0.8)
+                    alpha = 0.08 + 0.72 * k ** 0.7
+                color.setAlphaF(alpha)
+                self.cells.append((x, y, v, color))
+        self.setVisible(True)
+        self.update()
+
+    def value_at(self, x: int, y: int) -> float:
+        if self.heatmaps is None or self.mode is None:
+            return 0.0
+        return grid_for(self.heatmaps, self.mode)[y][x]
+
+    def boundingRect(self) -> QRectF:
+        w, h = self._size
+        return QRectF(0, 0, w * SQUARE, h * SQUARE)
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        if not self.cells:
+            return
+        lod = option.levelOfDetailFromTransform(p.worldTransform())
+        font = QFont()
+        font.setPixelSize(15)
+        font.setBold(True)
+        p.setFont(font)
+        show_numbers = lod * SQUARE >= 30
+        # numbers only where they matter: the squares above a tenth of the peak
+        floor = 0.1 * self.peak
+        for x, y, v, color in self.cells:
+            rect = QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE)
+            p.fillRect(rect, color)
+            if show_numbers and v >= floor:
+                text = f"{v:.0f}" if v >= 10 else f"{v:.1f}"
+                box = QRectF(rect.left(), rect.bottom() - 20, SQUARE, 18)
+                p.setPen(QColor(0, 0, 0, 200))
+                p.drawText(box.translated(1, 1), Qt.AlignCenter, text)
+                p.setPen(QColor(255, 255, 255))
+                p.drawText(box, Qt.AlignCenter, text)
+
+
+class HeatmapLegend(QWidget):
+    """The colour scale in the bottom-left corner of the board view; follows
+    the view's size."""
+
+    def __init__(self, view, overlay: HeatmapOverlay | None = None):
+        super().__init__(view.viewport())
+        self.view = view
+        self.overlay = overlay
+        self.mode: str | None = None
+        self.peak = 0.0
+        self.note = ""
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.resize(250, 74)
+        view.viewport().installEventFilter(self)
+        view.zoomChanged.connect(lambda _: self._place())
+        view.horizontalScrollBar().valueChanged.connect(lambda _: self._place())
+        view.verticalScrollBar().valueChanged.connect(lambda _: self._place())
+        self.hide()
+
+    def set_scale(self, mode: str | None, peak: float, note: str = "") -> None:
+        self.mode, self.peak, self.note = mode, peak, note
+        if mode is None:
+            self.hide()
+            return
+        self.resize(250, (94 if mode == "deaths_by_cause" else 64) + (16 if note else 0))
+        self._place()
+        self.show()
+        self.raise_()
+        self.update()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Resize:
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        """In the corner of the view that hides the least: off the board if
+        there is room, else over its coolest corner."""
+        if self.mode is None:
+            return
+        vp = self.view.viewport()
+        m = 10
+        w, h = self.width(), self.height()
+        corners = [QPoint(m, vp.height() - h - m), QPoint(vp.width() - w - m, vp.height() - h - m),
+                   QPoint(m, m), QPoint(vp.width() - w - m, m)]
+        self.move(min(corners, key=self._cost))
+
+    def _cost(self, corner) -> float:
+        """How much heat (and board) the legend would hide there."""
+        view = self.view
+        rect = QRectF(view.mapToScene(corner), view.mapToScene(
+            corner + QPoint(self.width(), self.height()))).normalized()
+        o = self.overlay
+        if o is None or not o.cells:
+            return 0.0
+        board = o.boundingRect()
+        hidden = rect.intersected(board)
+        if hidden.isEmpty():
+            return -1.0
+        cost = hidden.width() * hidden.height() / (SQUARE * SQUARE) * 0.01
+        for x, y, v, _ in o.cells:
+            if hidden.intersects(QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE)):
+                cost += v
+        return cost
+
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        p.setPen(QPen(QColor(255, 255, 255, 60)))
+        p.setBrush(QColor(25, 27, 31, 225))
+        p.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 7, 7)
+        font = QFont()
+        font.setPixelSize(12)
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor(255, 255, 255))
+        p.drawText(QRectF(10, 6, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                   mode_title(self.mode or ""))
+        font.setBold(False)
+        font.setPixelSize(11)
+        p.setFont(font)
+        if self.mode == "deaths_by_cause":
+            for i, cause in enumerate(CAUSES):
+                col, row = divmod(i, 3)
+                x, y = 10 + col * 120, 26 + row * 15
+                p.setPen(Qt.NoPen)
+                p.setBrush(CAUSE_COLORS[cause])
+                p.drawRoundedRect(QRectF(x, y + 2, 14, 12), 2, 2)
+                p.setPen(QColor(230, 230, 230))
+                p.drawText(QRectF(x + 20, y, 100, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                           CAUSE_NAMES[cause])
+            p.drawText(QRectF(10, 73, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                       f"stronger colour: more deaths (up to {self.peak:.1f})")
+            note_at = 89
+        else:
+            note_at = 60
+            self._paint_ramp(p)
+        if self.note:
+            p.setPen(QColor(255, 210, 120))
+            p.drawText(QRectF(10, note_at, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                       self.note)
+
+    def _paint_ramp(self, p: QPainter) -> None:
+        ramp = OCCUPANCY_RAMP if self.mode == "occupancy" else DEATH_RAMP
+        bar = QRectF(10, 28, self.width() - 20, 14)
+        gradient = QLinearGradient(bar.topLeft(), bar.topRight())
+        for k, c in ramp:
+            gradient.setColorAt(k, c)
+        p.setPen(QPen(QColor(0, 0, 0, 120)))
+        p.setBrush(gradient)
+        p.drawRect(bar)
+        p.setPen(QColor(230, 230, 230))
+        p.drawText(QRectF(10, 44, 80, 16), Qt.AlignLeft | Qt.AlignVCenter, "0")
+        p.drawText(QRectF(self.width() - 130, 44, 120, 16), Qt.AlignRight | Qt.AlignVCenter,
+                   f"{self.peak:.1f}")

@@ -1,0 +1,363 @@
+"""The engine preview in the editor window (pytest-qt, offscreen): a race is
+played in a worker and shown on the board, stepping follows the engine,
+course tests jump to a failing check, a balance run reports and draws its
+heatmap, Cancel is quick, and the window keeps working meanwhile."""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtWidgets import QApplication
+
+from editor import commands
+from editor.preview import install_preview
+from editor.preview.heatmap_overlay import MODES
+from editor.render import SQUARE
+from engine import edit
+from engine.model import Pusher
+from engine.race import Race
+from tests.editor_support import answers, make_window  # noqa: F401
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FACTORY = FIXTURES / "preview" / "factory.json"
+FAILING = FIXTURES / "preview" / "failing-check.json"
+
+
+@pytest.fixture
+def preview(make_window):
+    """A main window on the factory course with the preview installed."""
+    def make(path=FACTORY):
+        window = make_window(path)
+        controller = install_preview(window)
+        controller.panel.robot_count.setValue(4)
+        return window, controller
+    return make
+
+
+def run_race(qtbot, controller, seed=1, bot="random"):
+    controller.panel.seed.setValue(seed)
+    controller.panel.set_bots(bot)
+    qtbot.mouseClick(controller.panel.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: controller.timeline is not None and not controller.worker.busy,
+                    timeout=5000)
+    return controller.timeline
+
+
+def marker_squares(controller) -> dict:
+    """Where the robot markers stand on the board: square, facing angle, or None."""
+    out = {}
+    for name, marker in controller.overlay.markers.items():
+        body = marker.body
+        if not body.isVisible():
+            out[name] = None
+            continue
+        pos = body.pos()
+        out[name] = (round(pos.x() / SQUARE - 0.5), round(pos.y() / SQUARE - 0.5),
+                     body.rotation() % 360)
+    return out
+
+
+def engine_squares(snapshot) -> dict:
+    angles = {"N": 0, "E": 90, "S": 180, "W": 270}
+    return {r.name: (r.x, r.y, angles[r.facing]) if r.alive else None for r in snapshot}
+
+
+def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
+    window, c = preview()
+    t = run_race(qtbot, c, seed=1, bot="search")
+    assert c.shown.elapsed_s < 1.0                   # ready to play in under a second
+    assert len(c.overlay.markers) == 4 and c.panel.slider.maximum() == len(t) - 1
+    assert c.panel.cards.rowCount() == 4 and c.log.model.rowCount() == len(t.events)
+    c.panel.speed.setCurrentIndex(c.panel.speed.count() - 1)
+    c.player.set_speed(300)
+    with qtbot.waitSignal(c.player.finished, timeout=15000):
+        qtbot.mouseClick(c.panel.play_button, Qt.LeftButton)
+    assert c.player.index == len(t) - 1 and not c.player.playing
+    assert c.player.ticks > 3                          # it was animated, not jumped
+    race = Race(window.doc.scenario, seed=1, robot_count=4, bot="search")
+    race.run()
+    assert marker_squares(c) == engine_squares(race.snapshot())
+    assert c.panel.slider.value() == len(t) - 1
+    assert "race over" in c.panel.where.text()
+
+
+def test_stepping_a_register_moves_robots_to_the_engine_positions(qtbot, preview):
+    window, c = preview()
+    run_race(qtbot, c, seed=2, bot="random")
+    race = Race(window.doc.scenario, seed=2, robot_count=4, bot="random", record_events=False)
+    assert marker_squares(c) == engine_squares(race.snapshot())
+    for _ in range(7):                                 # into round 2
+        qtbot.mouseClick(c.panel.register_button, Qt.LeftButton)
+        if race.moment[1] == 5:
+            race.play_round()
+        race.play_register()
+        frame = c.timeline.frames[c.player.index]
+        assert (frame.round, frame.register) == race.moment
+        assert marker_squares(c) == engine_squares(race.snapshot())
+        assert frame.robots == race.snapshot()
+        # the panels follow: active register, statuses, the frame's events selected
+        assert c.panel.cards.horizontalHeaderItem(frame.register - 1).text().startswith("▸")
+        for row, r in enumerate(race.snapshot()):
+            assert c.panel.robots.item(row, 0).text() == str(r.damage)
+            assert c.panel.robots.item(row, 2).text() == str(r.flags)
+    # one round on: the end of round 2 after its clean-up
+    qtbot.mouseClick(c.panel.round_button, Qt.LeftButton)
+    race.play_round()
+    assert c.timeline.frames[c.player.index].robots == race.snapshot()
+    assert marker_squares(c) == engine_squares(race.snapshot())
+
+
+def test_a_step_is_animated_and_the_event_list_follows(qtbot, preview):
+    window, c = preview()
+    t = run_race(qtbot, c, seed=3, bot="random")
+    card = next(f for f in t.frames if f.step == "move" and any(m.moved for m in f.motions))
+    c.player.seek(card.index - 1)
+    c.player.set_speed(1.0)
+    qtbot.mouseClick(c.panel.step_button, Qt.LeftButton)
+    assert c.player.animating and c.player.index == card.index
+    mover = next(m for m in card.motions if m.moved)
+    start = QPointF(c.overlay.markers[mover.robot].body.pos())
+    qtbot.waitUntil(lambda: not c.player.animating, timeout=5000)
+    assert c.player.index == card.index and c.player.u == 1.0
+    assert c.overlay.markers[mover.robot].body.pos() != start
+    rows = sorted(i.row() for i in c.log.events.selectionModel().selectedIndexes())
+    assert rows == list(range(*card.events))
+    # clicking an event jumps to its frame
+    later = t.frames[-3]
+    index = c.log.model.index(later.events[0])
+    c.log.events.scrollTo(index)
+    rect = c.log.events.visualRect(index)
+    qtbot.mouseClick(c.log.events.viewport(), Qt.LeftButton, pos=rect.center())
+    assert c.player.index == later.index
+
+
+def test_a_failing_check_jumps_to_its_moment(qtbot, preview):
+    window, c = preview(FAILING)
+    with qtbot.waitSignal(c.worker.finished, timeout=5000):
+        qtbot.mouseClick(c.log.run_checks, Qt.LeftButton)
+    qtbot.waitUntil(lambda: c.log.checks.count() == 3, timeout=2000)
+    texts = [c.log.checks.item(i).text() for i in range(3)]
+    assert texts[0].startswith("passed") and texts[2].startswith("passed")
+    assert texts[1].startswith("FAILED") and "expected x=3 y=3" in texts[1]
+    frame = c.timeline.frames[c.player.index]
+    assert (frame.round, frame.register) == (1, 2)
+    assert marker_squares(c)["Rider"] == (3, 1, 90)      # where it really is
+    assert c.overlay.expectation.isVisible() and c.overlay.expectation.square == (3, 3)
+    detail = {c.log.detail.item(r, 0).text(): (c.log.detail.item(r, 1).text(),
+                                                c.log.detail.item(r, 2).text())
+              for r in range(c.log.detail.rowCount())}
+    assert detail == {"x": ("3", "3"), "y": ("3", "1"), "facing": ("E", "E")}
+    assert "1 of 3 failed" in c.log.checks_summary.text()
+    # a passing check jumps too, and the ghost goes
+    c.log.select_check(2)
+    frame = c.timeline.frames[c.player.index]
+    assert frame.round == 1 and frame.round_end
+    assert not c.overlay.expectation.isVisible()
+
+
+def test_editing_the_course_ends_the_playback(qtbot, preview):
+    window, c = preview()
+    run_race(qtbot, c, seed=4)
+    c.player.step_round()
+    doc = window.doc
+    # a name is not the course: the race stays
+    commands.change(doc, edit.set_fields(doc.scenario, name="Renamed"), "Rename")
+    assert c.timeline is not None
+    # a pusher is: the race goes, a re-run is offered
+    board = edit.set_pusher(doc.scenario.board, Pusher(5, 5, "E", (1, 2, 3, 4, 5)))
+    commands.change(doc, edit.with_board(doc.scenario, board), "Pusher", (5, 5, 5, 5))
+    assert c.timeline is None and not c.overlay.markers
+    assert not c.panel.banner.isHidden() and "seed 4" in c.panel.banner_text.text()
+    assert not c.player.animating
+    with qtbot.waitSignal(c.worker.finished, timeout=5000):
+        qtbot.mouseClick(c.panel.rerun_button, Qt.LeftButton)
+    assert c.timeline is not None and c.shown.seed == 4
+    assert c.shown.scenario.board.pusher_map[(5, 5)].dir == "E"
+    assert c.panel.banner.isHidden()
+    # undo is an edit too; a race that finishes after an edit is not shown
+    doc.undo_stack.undo()
+    assert c.timeline is None
+    c.run_race()
+    doc.undo_stack.redo()
+    qtbot.waitUntil(lambda: not c.worker.busy, timeout=5000)
+    qtbot.wait(50)
+    assert c.timeline is None
+
+
+def test_scenario_robots_and_the_race_menu(qtbot, preview):
+    window, c = preview(FAILING)
+    assert c.panel.use_scenario.isEnabled()
+    c.panel.use_scenario.setChecked(True)
+    assert not c.panel.robot_count.isEnabled()
+    menu = window.menus["race"]
+    assert [a.text() for a in menu.actions() if a.text()][:2] == ["&Run Race",
+                                                                  "Re-run, Same Se&ed"]
+    with qtbot.waitSignal(c.worker.finished, timeout=5000):
+        c.actions["run"].trigger()
+    assert c.timeline.names == ("Rider", "Watcher")
+    c.actions["step_register"].trigger()
+    c.actions["step_register"].trigger()
+    assert marker_squares(c)["Rider"] == (3, 1, 90)
+    c.actions["back"].trigger()
+    assert c.timeline.frames[c.player.index].register_end is False or c.player.index > 0
+
+
+# ---------------------------------------------------------------- balance
+
+
+def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_path, monkeypatch):
+    window, c = preview()
+    dialog = c.open_balance()
+    dialog.races.setValue(16)
+    dialog.robots.setValue(4)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    result = blocker.args[0]
+    assert result["races"] == 16 and not result["cancelled"]
+    assert dialog.results.isEnabled() and dialog.summary.text()
+    assert any(w in dialog.verdict.text() for w in ("fair", "unfair", "Not settled"))
+    assert dialog.win_canvas is not None and dialog.win_canvas.figure.axes
+    # the deaths heatmap is on the board, with a legend
+    h = c.heatmap
+    assert h.isVisible() and h.mode == "deaths" and h.cells
+    x, y, value, _ = max(h.cells, key=lambda cell: cell[2])
+    assert value == result["heatmaps"]["deaths"][y][x] > 0
+    assert c.legend.isVisible() and c.legend.peak == value
+    # toggles: the menu and the dialog agree
+    c.heat_actions["occupancy"].trigger()
+    assert h.mode == "occupancy" and h.cells
+    assert next(b for b in dialog.heat_buttons.buttons() if b.isChecked()).property("mode") \
+        == "occupancy"
+    for mode in MODES:
+        c.set_heatmap_mode(mode)
+        assert h.mode == mode
+    qtbot.mouseClick(dialog.heat_buttons.buttons()[0], Qt.LeftButton)    # "Nothing"
+    assert not h.isVisible() and not c.legend.isVisible()
+    # the report: the same files as `rallyforge balance --report`
+    from engine.balance.report import CHARTS
+    monkeypatch.setattr("editor.preview.balance_dialog.get_report_dir",
+                        lambda parent, start="": str(tmp_path))
+    with qtbot.waitSignal(dialog.reportSaved, timeout=30000) as saved:
+        qtbot.mouseClick(dialog.save_button, Qt.LeftButton)
+    names = sorted(Path(p).name for p in saved.args[0])
+    assert names == sorted(["report.md", *CHARTS.values()])
+    assert (tmp_path / "report.md").read_text().startswith("# Balance report")
+
+
+def test_cancel_stops_a_long_run_within_a_second(qtbot, preview):
+    window, c = preview()
+    dialog = c.open_balance()
+    dialog.races.setValue(20_000)
+    dialog.bot.setCurrentText("search")
+    dialog.workers.setValue(1)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=20000)
+    with qtbot.waitSignal(dialog.resultReady, timeout=5000) as blocker:
+        pressed = time.perf_counter()
+        qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    stopped = time.perf_counter() - pressed
+    assert stopped < 1.0, f"Cancel took {stopped:.2f} s"
+    result = blocker.args[0]
+    assert result["cancelled"] and 0 < result["races"] < 20_000
+    qtbot.waitUntil(lambda: not dialog.running, timeout=2000)
+    assert dialog.start_button.isEnabled()
+
+
+def test_the_window_keeps_working_during_a_run(qtbot, preview):
+    window, c = preview()
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(10)
+    dialog = c.open_balance()
+    dialog.races.setValue(60)
+    dialog.bot.setCurrentText("search")
+    dialog.workers.setValue(1)
+    started = time.perf_counter()
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    took = time.perf_counter() - started
+    timer.stop()
+    during = [t for t in ticks if started <= t <= started + took]
+    assert took > 0.2 and len(during) >= took / 0.1       # at least ten ticks a second
+    gaps = [b - a for a, b in zip(during, during[1:])]
+    assert max(gaps) < 0.25                                # never frozen for long
+    # and a race in the worker too
+    ticks.clear()
+    timer.start(5)
+    run_race(qtbot, c, seed=9, bot="search")
+    timer.stop()
+    assert ticks
+
+
+def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, preview):
+    window, c = preview()
+    fake = {"races": 3, "robots": 2, "bot": "random", "heatmaps": {
+        "width": 10, "height": 10, "per_races": 100,
+        "deaths": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]],
+        "deaths_by_cause": {"pit": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]]},
+        "occupancy": [[1.0] * 10 for _ in range(10)]}}
+    c.set_balance_result(fake, window.doc.scenario)
+    assert c.heatmap.value_at(9, 9) == 50.0 and c.legend.isVisible()
+    doc = window.doc
+    commands.change(doc, edit.with_board(doc.scenario, edit.set_wall(doc.scenario.board,
+                                                                     0, 0, "E", True)), "Wall")
+    assert c.heatmap.isVisible() and "before your last edits" in c.legend.note
+    commands.change(doc, edit.resize(doc.scenario, right=1), "Resize")
+    assert not c.heatmap.isVisible() and c.balance_result is None
+    assert not c.heat_menu.isEnabled()
+
+
+def test_closing_the_window_stops_the_workers(qtbot, preview):
+    window, c = preview()
+    dialog = c.open_balance()
+    dialog.races.setValue(20_000)
+    dialog.bot.setCurrentText("random")
+    dialog.workers.setValue(1)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.running, timeout=2000)
+    started = time.perf_counter()
+    c.shutdown()
+    assert time.perf_counter() - started < 1.0
+    assert not dialog.running or dialog.worker.isFinished()
+    QApplication.processEvents()
+
+
+def test_ready_in_time_on_the_factory_course_with_eight_robots(qtbot, preview):
+    window, c = preview()
+    c.panel.robot_count.setValue(8)
+    t = run_race(qtbot, c, seed=5, bot="search")
+    assert c.shown.elapsed_s < 1.0 and len(t.names) == 8
+    # frames are cheap to show: a whole register's animation in well under a frame each
+    started = time.perf_counter()
+    n = 0
+    for f in t.frames[:200]:
+        for u in (0.25, 0.5, 0.75, 1.0):
+            c.overlay.show(f.index, u)
+            n += 1
+    per = (time.perf_counter() - started) / n
+    assert per < 1 / 60
+    scenario = replace(window.doc.scenario)
+    assert scenario == window.doc.scenario
+
+
+def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, preview):
+    from editor.preview.balance_dialog import run_balance
+    window, c = preview()
+    dialog = c.open_balance()
+    dialog.races.setValue(24)
+    dialog.robots.setValue(3)
+    dialog.bot.setCurrentText("greedy")
+    dialog.workers.setValue(2)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
+    pooled = dialog.result
+    assert pooled is not None, dialog.rate.text()
+    serial = run_balance(window.doc.scenario, 24, 3, "greedy", 0, workers=1)
+    for key in ("races", "docks", "fairness", "length", "heatmaps", "legs", "time_trial"):
+        assert pooled[key] == serial[key], key
