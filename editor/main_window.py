@@ -79,8 +79,9 @@ class MainWindow(QMainWindow):
             self.files.offer_autosave()
         self.update_title()
         self.update_recent_menu()
-        self.view.fit()
         install_preview(self)
+        self.view.fit()
+        self._fitted_on_show = False
 
     # ------------------------------------------------------------ actions
 
@@ -375,6 +376,12 @@ class MainWindow(QMainWindow):
                                f"{Path(path).name} could not be written: {exc}")
             return
         self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._fitted_on_show:     # the view has its real size only once shown
+            self._fitted_on_show = True
+            self.view.fit()
 
     def closeEvent(self, event) -> None:
         if self.files.close():
