@@ -105,9 +105,7 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
 def balance_time(scenario, races: int, workers: int, robots: int = 4, bot: str = "search"):
     """Wall seconds of the dialog's balance run, its result, and its chunk size."""
     from editor.preview.balance_dialog import chunk_size, run_balance
-    from engine.balance.plan import make_plan
-    jobs = len(make_plan(races, robots, len(scenario.docks)).jobs)
-    chunk = chunk_size(jobs, workers)
+    chunk = chunk_size(workers)
     t0 = time.perf_counter()
     result = run_balance(scenario, races, robots, bot, 0, workers=workers, chunk=chunk)
     return time.perf_counter() - t0, result, chunk

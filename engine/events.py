@@ -8,9 +8,16 @@ outside it. Fields an event does not use are None.
 
 Kinds and the fields they use:
 
-    place       dst, facing                       a robot put on its start square (round 0)
+    place       dst, facing, start                a robot put on its start square (round 0);
+                                                  start: its damage, lives, flags, options
+                                                  and powered_down there (a ``Start``)
     powered_down                                  powered down for this round (rule 2.1)
     dealt       amount                            cards dealt
+    program     cards, amount                     a robot's five registers once programmed
+                                                  (step "program", one per robot in the race):
+                                                  each card as "kind:priority", None for an
+                                                  empty one; amount: how many of them (the
+                                                  last ones) are locked by damage
     announce                                      power down announced for the next round
     randomized  card                              a randomizer replaced the register's card
     card        card                              a card played (step "move")
@@ -43,6 +50,15 @@ from typing import NamedTuple
 Square = tuple[int, int]
 
 
+class Start(NamedTuple):
+    """A robot's state when it is placed (the ``place`` event's ``start``)."""
+    damage: int
+    lives: int
+    flags: int
+    options: int
+    powered_down: bool
+
+
 class Event(NamedTuple):
     round: int
     register: int | None
@@ -57,6 +73,8 @@ class Event(NamedTuple):
     path: tuple[Square, ...] | None = None
     target: str | tuple[str, ...] | None = None
     amount: int | None = None
+    cards: tuple[str | None, ...] | None = None
+    start: Start | None = None
 
     def to_json(self) -> dict:
         """The event as JSON-ready data, without the unused fields."""
@@ -68,6 +86,8 @@ class Event(NamedTuple):
                 value = list(value)
             elif key == "path":
                 value = [list(s) for s in value]
+            elif key == "start":
+                value = value._asdict()
             elif isinstance(value, tuple):
                 value = list(value)
             out[key] = value

@@ -21,9 +21,9 @@ from .course import RANDOMIZER, compile_course
 from .deck import KIND_CODE
 from .directions import INDEX, NAMES
 from .elements import board_elements
-from .events import Event
+from .events import Event, Start
 from .lasers import fire
-from .model import Scenario
+from .model import Card, Scenario
 from .movement import play_card
 from .outcome import Outcome, RobotResult
 from .programming import Controller, Deck
@@ -31,6 +31,18 @@ from .state import DeathHook, Floor, RobotState
 
 # Robots a race puts on docks when the scenario lists none and no count is given.
 DEFAULT_ROBOTS = 8
+
+# Each card's text in the event log, made once: a long log shares the strings.
+_CARD_TEXT: dict[Card, str] = {}
+
+
+def _card_text(card: Card | None) -> str | None:
+    if card is None:
+        return None
+    text = _CARD_TEXT.get(card)
+    if text is None:
+        text = _CARD_TEXT[card] = str(card)
+    return text
 
 
 class Race:
@@ -75,7 +87,9 @@ class Race:
         if record_events:
             for robot in robots:
                 self.floor.emit("place", robot, dst=course.xy[robot.sq],
-                                facing=NAMES[robot.facing])
+                                facing=NAMES[robot.facing],
+                                start=Start(robot.damage, robot.lives, robot.flags,
+                                            robot.options, robot.powered_down))
 
     def _line_up(self, robot_count, bot, bots):
         """(name, start, spec, bot) of each robot in robot order."""
@@ -206,6 +220,11 @@ class Race:
         controllers, round, rng = self.controllers, self.round, self.rng
         for robot, hand in zip(playing, hands):
             controllers[robot.index].fill(robot, round, hand, deck, rules, rng)
+        if log:
+            for robot in robots:
+                floor.emit("program", robot,
+                           cards=tuple(map(_card_text, robot.registers)),
+                           amount=0 if robot.powered_down else lock_count(robot.damage, rules))
 
         floor.step = "announce"                                     # 2.4
         for robot in playing:
@@ -237,7 +256,7 @@ class Race:
                     if card is not None:
                         robot.registers[slot] = card
                         if log:
-                            floor.emit("randomized", robot, card=str(card))
+                            floor.emit("randomized", robot, card=_card_text(card))
 
         floor.step = "move"                                         # B
         # highest priority first, then robot order
@@ -248,7 +267,7 @@ class Race:
             if robot.sq >= 0:
                 card = robot.registers[slot]
                 if log:
-                    floor.emit("card", robot, card=str(card))
+                    floor.emit("card", robot, card=_card_text(card))
                 play_card(floor, robot, KIND_CODE[card.kind])
                 played += 1
         self.cards_played += played

@@ -180,7 +180,8 @@ def test_a_log_without_end_and_the_descriptions():
     initial = race.snapshot()
     race.play_register()
     race.play_register()
-    t = build_timeline(race.events, initial)
+    t = build_timeline(race.events)
+    assert t.frames[0].robots == initial       # the start, from the place events
     assert not t.over and t.frames[-1].register_end
     assert t.frames[-1].robots == race.snapshot()
     assert all(describe(e) for e in t.events)
@@ -193,9 +194,8 @@ def test_empty_registers_still_have_frames():
     scenario = replace(scenario, rules=replace(scenario.rules, robot_lasers=False, max_rounds=2),
                        board=replace(scenario.board, lasers=()))
     race = Race(scenario, seed=0, robot_count=1, bots=[_Idle()])
-    initial = race.snapshot()
     race.run()
-    t = build_timeline(race.events, initial)
+    t = build_timeline(race.events)
     ends = [(f.round, f.register) for f in t.frames if f.register_end]
     assert ends == [(r, g) for r in (1, 2) for g in range(1, 6)]
     assert all(f.step == "idle" for f in t.frames if f.register is not None)

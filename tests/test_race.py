@@ -207,6 +207,56 @@ def test_flag_archive_and_finish_events():
     assert race.events[-1].target == ("Ann",) and race.events[-2].amount == 1
 
 
+def test_place_and_program_events_give_the_start_and_the_registers():
+    scenario = load_dict(doc(robots=[
+        robot("Ann", 4, 2, "N", [["move2:700", "left:90"]], flags=1, options=2, lives=2),
+        robot("Hurt", 2, 4, "N", [["back:430", "uturn:10", "right:80", "move1:490",
+                                   "move3:790"]], damage=6),
+        robot("Sleeper", 5, 5, "N", damage=3, powered_down=True),
+    ]))
+    race = Race(scenario)
+    start = race.snapshot()
+    race.play_round()
+    places = [e for e in race.events if e.kind == "place"]
+    assert [e.robot for e in places] == ["Ann", "Hurt", "Sleeper"]
+    for e, r in zip(places, start):
+        assert (e.round, e.register, e.step) == (0, None, "setup")
+        assert (e.dst, e.facing) == ((r.x, r.y), r.facing)
+        assert e.start == (r.damage, r.lives, r.flags, r.options, r.powered_down)
+    assert (places[0].start.lives, places[0].start.flags, places[0].start.options) == (2, 1, 2)
+    assert (places[1].start.damage, places[2].start.powered_down) == (6, True)
+
+    programs = {e.robot: e for e in race.events if e.kind == "program"}
+    assert set(programs) == {"Ann", "Hurt", "Sleeper"}
+    for e in programs.values():
+        assert (e.round, e.register, e.step) == (1, None, "program")
+    assert programs["Ann"].cards == ("move2:700", "left:90", None, None, None)
+    assert programs["Ann"].amount == 0
+    # 6 damage locks registers 4 and 5 (they take the script's cards for them)
+    assert programs["Hurt"].cards == ("back:430", "uturn:10", "right:80", "move1:490",
+                                      "move3:790")
+    assert programs["Hurt"].amount == 2
+    assert programs["Sleeper"].cards == (None,) * 5 and programs["Sleeper"].amount == 0
+    kinds = [e.kind for e in race.events if e.round == 1 and e.register is None]
+    assert kinds.index("program") > max(i for i, k in enumerate(kinds) if k == "dealt")
+    # the cards played are the ones programmed
+    played = [(e.robot, e.register, e.card) for e in race.events if e.kind == "card"]
+    for name, register, card in played:
+        assert programs[name].cards[register - 1] == card
+    # one program event per robot in the race and round; all of it is JSON
+    race.run()
+    for rnd in range(1, race.round + 1):
+        names = [e.robot for e in race.events if e.kind == "program" and e.round == rnd]
+        assert len(names) == len(set(names)) and names
+    data = json.loads(json.dumps([e.to_json() for e in race.events]))
+    place = data[0]
+    assert place["start"] == {"damage": 0, "lives": 2, "flags": 1, "options": 2,
+                              "powered_down": False}
+    program = next(d for d in data if d["kind"] == "program" and d["robot"] == "Hurt")
+    assert program["cards"][3:] == ["move1:490", "move3:790"] and program["amount"] == 2
+    assert "register" in program and program["register"] is None
+
+
 def test_no_events_unless_asked_and_the_hooks():
     deaths, ends = [], []
     race = Race(load_dict(doc()), seed=2, robot_count=4, bot="random", record_events=False,
@@ -297,6 +347,8 @@ def test_run_json(tmp_path, capsys):
                  "--rounds", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["events"][0]["kind"] == "place" and data["events"][-1]["kind"] == "end"
+    assert data["events"][0]["start"]["lives"] == 3
+    assert [e["robot"] for e in data["events"] if e["kind"] == "program"] == ["Robot 1", "Robot 2"]
 
 
 def test_run_text_and_failed_checks(tmp_path, capsys):

@@ -2,11 +2,12 @@
 results: win rate per dock with 95% intervals, the verdict in plain words,
 race length, heatmaps on the board, and the report on disk.
 
-The races go through engine.balance (plan, runner, aggregate), in worker
-processes when more than one worker is asked for, else in the thread
-itself. Progress and Cancel go through the runner's ``progress`` and
-``should_stop``; the plan is cut into small chunks, so that Cancel is
-answered within a chunk (a fraction of a second). "Save report…" writes the
+The races go through engine.balance.balance, in worker processes when
+more than one worker is asked for, else in the thread itself. Progress and
+Cancel go through its ``progress`` and ``should_stop``; the plan is cut
+into small chunks, and the wait for worker processes asks ``should_stop``
+as it goes, so that Cancel is answered within a fraction of a second.
+"Save report…" writes the
 same files as ``rallyforge balance --report DIR`` (engine.balance.report).
 """
 from __future__ import annotations
@@ -40,31 +41,20 @@ def auto_workers(races: int, asked: int = 0) -> int:
     return 1 if races <= SERIAL_RACES else _cores()
 
 
-def chunk_size(jobs: int, workers: int) -> int:
-    """Jobs per chunk for a quick Cancel: at most the runner's own choice."""
-    from engine.balance.runner import default_chunk_size
-    if workers <= 1:
-        return 1
-    return max(1, min(POOL_CHUNK, default_chunk_size(jobs, workers)))
+def chunk_size(workers: int) -> int:
+    """Jobs per chunk for a quick Cancel."""
+    return 1 if workers <= 1 else POOL_CHUNK
 
 
 def run_balance(scenario, races: int, robots: int, bot: str, seed: int = 0, *,
                 workers: int = 1, chunk: int | None = None, progress=None,
                 should_stop=None) -> dict:
-    """engine.balance.balance with a chunk size of our own (for a quick
-    Cancel): the same plan, runner and aggregate, so the same result."""
-    from engine.balance.aggregate import aggregate
-    from engine.balance.plan import make_plan
-    from engine.balance.play import RaceTask, split_results
-    from engine.balance.runner import run
-    plan = make_plan(races, robots, len(scenario.docks), seed)
-    outcome = run(RaceTask(scenario, bot), plan.jobs, workers=workers,
-                  chunk_size=chunk or chunk_size(len(plan.jobs), workers),
-                  progress=progress, should_stop=should_stop)
-    played, trials = split_results(outcome.results)
-    return aggregate(scenario, played, trials, robots=robots, bot=bot, seed=seed,
-                     planned=plan.races, elapsed_s=outcome.elapsed_s,
-                     cancelled=outcome.cancelled)
+    """engine.balance.balance in small chunks (for a quick Cancel): the
+    result is the same for any chunk size."""
+    from engine.balance import balance
+    return balance(scenario, races, robots, bot, seed, workers=workers,
+                   chunk_size=chunk or chunk_size(workers), progress=progress,
+                   should_stop=should_stop)
 
 
 class BalanceWorker(QThread):

@@ -70,36 +70,28 @@ class PreviewController(QObject):
         issues_dock = w.findChild(QDockWidget, "issues")
         self.dock = w.add_panel(self.panel, "Race", Qt.RightDockWidgetArea, scenario_dock)
         self.log_dock = w.add_panel(self.log, "Race Log", Qt.RightDockWidgetArea, issues_dock)
-
-    def _action(self, text, slot, shortcut=None, tip="", checkable=False) -> QAction:
-        action = QAction(text, self.window)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.setCheckable(checkable)
-        action.triggered.connect(slot)
-        return action
+        # the editing panels stay in front until a race is shown
+        scenario_dock.raise_()
+        issues_dock.raise_()
 
     def _add_actions(self) -> None:
         p = self.player
         a = self.actions = {
-            "run": self._action("&Run Race", self.run_race, "F5",
+            "run": self.window.action("&Run Race", self.run_race, "F5",
                                 "Play a race with the Race panel's robots and seed"),
-            "rerun": self._action("Re-run, Same Se&ed", self.rerun, "Ctrl+F5",
+            "rerun": self.window.action("Re-run, Same Se&ed", self.rerun, "Ctrl+F5",
                                   "Play the last race again on the course as it is now"),
-            "play": self._action("&Play / Pause", self.toggle_play, "F6"),
-            "step": self._action("&Step", p.step, "F7",
+            "play": self.window.action("&Play / Pause", self.toggle_play, "F6"),
+            "step": self.window.action("&Step", p.step, "F7",
                                  "One step: a card, belts, pushers, gears, lasers, checkpoints"),
-            "back": self._action("Step &Back", p.step_back, "Shift+F7"),
-            "step_register": self._action("Step Re&gister", p.step_register, "F8"),
-            "step_round": self._action("Step R&ound", p.step_round, "F9"),
-            "clear": self._action("&Clear Race", lambda: self.end_playback(None),
+            "back": self.window.action("Step &Back", p.step_back, "Shift+F7"),
+            "step_register": self.window.action("Step Re&gister", p.step_register, "F8"),
+            "step_round": self.window.action("Step R&ound", p.step_round, "F9"),
+            "clear": self.window.action("&Clear Race", lambda: self.end_playback(None),
                                   tip="Take the robots off the board"),
-            "checks": self._action("Run Course &Tests", self.run_checks, "Ctrl+T",
+            "checks": self.window.action("Run Course &Tests", self.run_checks, "Ctrl+T",
                                    "Race the scenario's robots and compare its checks"),
-            "balance": self._action("Bal&ance Check…", self.open_balance,
+            "balance": self.window.action("Bal&ance Check…", self.open_balance,
                                     tip="Race the course many times and judge its docks"),
         }
         menu = self.menu = self.window.menuBar().addMenu("&Race")
@@ -120,7 +112,7 @@ class PreviewController(QObject):
         modes += [(f"deaths:{c}", f"Deaths: {CAUSE_NAMES[c]}") for c in CAUSES]
         modes += [("occupancy", "&Occupancy")]
         for mode, text in modes:
-            action = self._action(text, lambda _=False, m=mode: self.set_heatmap_mode(m),
+            action = self.window.action(text, lambda _=False, m=mode: self.set_heatmap_mode(m),
                                   checkable=True)
             if mode is not None:
                 action.setStatusTip(mode_title(mode))

@@ -11,8 +11,9 @@ state once its events are done (a ``RobotResult``, as the engine's
 what to animate: the moves and turns (``Motion``), laser beams (``Beam``)
 and deaths (``Death``).
 
-States are computed by replaying the event log from the robots' starting
-state, never by asking the engine: the tests check that the state at the
+States are computed by replaying the event log, never by asking the
+engine: the ``place`` events give the robots' starting state, the
+``program`` events each round's registers. The tests check that the state at the
 end of every register equals the engine's own snapshot there.
 
 Animation: a frame's motions are spread over *slots*. Each move or turn of
@@ -373,13 +374,24 @@ def _group(e: Event) -> str:
     return e.step
 
 
+def _placed(e: Event) -> RobotResult:
+    """A robot's state as its ``place`` event puts it on the board."""
+    s = e.start
+    return RobotResult(e.robot, e.dst[0], e.dst[1], e.facing, s.damage, s.lives, s.flags,
+                       True, False, s.powered_down, s.options, tuple(e.dst), None, 0)
+
+
+def initial_state(events: Sequence[Event]) -> tuple[RobotResult, ...]:
+    """Every robot's state before the race, from the log's ``place`` events."""
+    return tuple(_placed(e) for e in events if e.kind == "place")
+
+
 class _Builder:
-    def __init__(self, events: Sequence[Event], initial: Sequence[RobotResult],
-                 lock_from_damage: int):
+    def __init__(self, events: Sequence[Event]):
         self.events = events
-        self.robots = {r.name: _Robot(r) for r in initial}
-        self.order = [r.name for r in initial]
-        self.lock_from = lock_from_damage
+        self.initial = initial_state(events)
+        self.robots = {r.name: _Robot(r) for r in self.initial}
+        self.order = [r.name for r in self.initial]
         self.frames: list[Frame] = []
         self.locked: dict[int, dict[str, int]] = {}
         self.winners: tuple[str, ...] = ()
@@ -455,11 +467,7 @@ class _Builder:
             e = self.events[k]
             r = robots.get(e.robot) if e.robot is not None else None
             kind = e.kind
-            if kind == "place":
-                r.x, r.y = e.dst
-                r.facing = e.facing
-                r.alive = True
-            elif kind == "powered_down":
+            if kind == "powered_down":
                 r.powered_down = True
                 if round > 1:
                     r.damage = 0
@@ -530,14 +538,13 @@ class _Builder:
                 pose = r.pose()
                 motions.append(Motion(e.robot, 0, pose, pose, "reenter", appears=True))
                 last_motion[e.robot] = len(motions) - 1
+            elif kind == "program":
+                self.locked.setdefault(round, {})[e.robot] = e.amount
             elif kind == "end":
                 self.winners = tuple(e.target or ())
                 self.over = True
-            # dealt, announce, randomized: nothing to show on the board
-        if group == "round":
-            self.locked[round] = {
-                r.name: min(5, max(0, r.damage - self.lock_from + 1))
-                for r in robots.values() if r.in_race and not r.powered_down}
+            # place (the builder starts from it), dealt, announce, randomized:
+            # nothing to show on the board
         slots = max((m.slot for m in motions), default=-1) + 1
         if lasers and deaths:
             slots = 2
@@ -581,45 +588,31 @@ class _Builder:
         return out
 
 
-def build_timeline(events: Sequence[Event], initial: Sequence[RobotResult], *,
-                   programs: dict | None = None, lock_from_damage: int = 5,
-                   seed: int = 0) -> Timeline:
-    """Frames from a race's event log and its robots' state before the race
-    (``Race(...).snapshot()`` before the first register)."""
-    builder = _Builder(list(events), initial, lock_from_damage)
+def build_timeline(events: Sequence[Event], *, seed: int = 0) -> Timeline:
+    """Frames from a race's event log, from its start (``place`` events)."""
+    builder = _Builder(list(events))
+    initial = builder.initial
     frames = builder.build()
     if not frames:
         frames = [Frame(0, 0, None, CLEANUP, "setup", (0, 0), tuple(initial))]
     if frames[0].step != "setup":
         frames.insert(0, Frame(0, 0, None, CLEANUP, "setup", (0, 0), tuple(initial)))
         frames = [replace(f, index=k) for k, f in enumerate(frames)]
-    programs = _programs(events, programs or {}, frames)
+    programs = _programs(events)
     return Timeline(frames, list(events), tuple(r.name for r in initial), programs,
                     builder.locked, builder.winners, seed, builder.over)
 
 
-def _programs(events: Sequence[Event], captured: dict, frames: list[Frame]) -> dict:
-    """Each round's cards per robot: those captured when the round was
-    programmed, with the cards actually played (randomizers) over them; a
-    robot that is out, or finished and gone, shows none."""
-    out: dict[int, dict[str, list[str | None]]] = {
-        rnd: {name: list(cards) for name, cards in robots.items()}
-        for rnd, robots in captured.items()}
+def _programs(events: Sequence[Event]) -> dict:
+    """Each round's cards per robot in the race: its ``program`` event, with
+    the cards actually played (randomizers) over them."""
+    out: dict[int, dict[str, list[str | None]]] = {}
     for e in events:
-        if e.kind in ("card", "randomized") and e.register is not None:
+        if e.kind == "program":
+            out.setdefault(e.round, {})[e.robot] = list(e.cards)
+        elif e.kind in ("card", "randomized") and e.register is not None:
             cards = out.setdefault(e.round, {}).setdefault(e.robot, [None] * 5)
             cards[e.register - 1] = e.card
-    starts = {}
-    for f in frames:
-        if f.round >= 1 and f.round not in starts:
-            starts[f.round] = f
-    for rnd, robots in out.items():
-        start = starts.get(rnd)
-        if start is None:
-            continue
-        for r in start.robots:
-            if r.out or (r.finished is not None and not r.alive):
-                robots.pop(r.name, None)
     return {rnd: {name: tuple(cards) for name, cards in robots.items()}
             for rnd, robots in out.items()}
 
@@ -634,28 +627,17 @@ def play_race(scenario, seed: int = 0, robot_count: int | None = None,
     With `checks`, the scenario's checks are compared on the way
     (engine.checks.play_checked) and (timeline, results) is returned."""
     from engine.race import Race
-    captured: dict[int, dict[str, tuple[str | None, ...]]] = {}
-
-    def on_register_end(race) -> None:
-        if race.register == 1:
-            captured[race.round] = {
-                r.name: tuple(str(c) if c is not None else None for c in r.registers)
-                for r in race.robots}
-
     if scenario.robots:
         robot_count, bots, bot = None, None, None
     race = Race(scenario, seed=seed, robot_count=robot_count, bot=bot,
-                bots=list(bots) if bots is not None else None,
-                on_register_end=on_register_end)
-    initial = race.snapshot()
+                bots=list(bots) if bots is not None else None)
     results = None
     if checks is not None:
         from engine.checks import play_checked
         results = play_checked(race, tuple(checks), to_end=True)
     else:
         race.run()
-    timeline = build_timeline(race.events, initial, programs=captured,
-                              lock_from_damage=scenario.rules.lock_from_damage, seed=seed)
+    timeline = build_timeline(race.events, seed=seed)
     return timeline if checks is None else (timeline, results)
 
 
@@ -671,7 +653,13 @@ def describe(e: Event) -> str:
     who = e.robot or ""
     k = e.kind
     if k == "place":
-        return f"{who} starts on {_sq(e.dst)} facing {e.facing}"
+        state = f", damage {e.start.damage}" if e.start.damage else ""
+        state += ", powered down" if e.start.powered_down else ""
+        return f"{who} starts on {_sq(e.dst)} facing {e.facing}{state}"
+    if k == "program":
+        cards = ", ".join(" ".join(card_label(c, short=True)) if c else "—" for c in e.cards)
+        locked = f" ({e.amount} locked)" if e.amount else ""
+        return f"{who} programs {cards}{locked}"
     if k == "powered_down":
         return f"{who} is powered down"
     if k == "dealt":

@@ -7,7 +7,8 @@ report.md and the charts.
 
 ``balance(...)`` does it all in one call, for the command line and the
 editor's balance dialog (run it in a worker thread; pass ``should_stop``
-for a Cancel button and ``progress`` for a bar).
+for a Cancel button, ``progress`` for a bar, and a small ``chunk_size`` for
+a Cancel answered sooner).
 """
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ from __future__ import annotations
 def balance(scenario, races: int, robots: int | None = None, bot: str | None = None,
             seed: int = 0, *, workers: int = 1, scheduler: str | None = None,
             trials: int | None = None, max_rounds: int | None = None,
-            progress=None, should_stop=None) -> dict:
+            chunk_size: int | None = None, progress=None, should_stop=None) -> dict:
     """The balance result (see ``aggregate.aggregate``) of `races` races of
     `robots` robots (default 4, or every dock if fewer) driven by `bot`
     (default: the default bot). Stopped early, it is the result of the races
-    played, with ``cancelled`` set."""
+    played, with ``cancelled`` set. `chunk_size` is the jobs per chunk (default:
+    the runner's choice); ``should_stop`` is asked between chunks, and while
+    waiting for worker processes. The result is the same for any chunk size
+    and worker count."""
     from .aggregate import aggregate
     from .plan import make_plan
     from .play import RaceTask, default_bot, split_results
@@ -28,7 +32,8 @@ def balance(scenario, races: int, robots: int | None = None, bot: str | None = N
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)
     outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
-                  scheduler=scheduler, progress=progress, should_stop=should_stop)
+                  scheduler=scheduler, chunk_size=chunk_size,
+                  progress=progress, should_stop=should_stop)
     played, trial_results = split_results(outcome.results)
     return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
                      planned=plan.races, elapsed_s=outcome.elapsed_s,

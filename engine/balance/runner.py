@@ -8,8 +8,9 @@ for every backend and worker count.
 
 Progress: ``progress(done, total, elapsed_s)`` after each chunk, counting
 races (time-trial jobs are not counted). Stopping: ``should_stop()`` is
-asked between chunks (a Cancel button sets a flag it reads); Ctrl+C in the
-calling process does the same. Either way ``run`` returns what was played,
+asked between chunks, and every ``POLL_S`` seconds while waiting for worker
+processes (a Cancel button sets a flag it reads); Ctrl+C in the calling
+process does the same. Either way ``run`` returns what was played,
 in plan order, with ``cancelled`` set; chunks still running are dropped.
 
 Worker processes ignore SIGINT, so Ctrl+C reaches only the parent, which
@@ -36,6 +37,9 @@ from dataclasses import dataclass, field
 from .plan import RACE, Job
 
 Progress = Callable[[int, int, float], None]
+
+# How often the process pool's wait for chunks asks ``should_stop``, in seconds.
+POLL_S = 0.05
 
 
 class BackendError(Exception):
@@ -152,12 +156,16 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
                 next_chunk += 1
             if not pending:
                 break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            # a short timeout, so that a cancel is noticed while chunks run
+            done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.get):
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break
     finally:
+        # pending chunks not started are cancelled; running ones are dropped
+        for future in pending:
+            future.cancel()
         pool.shutdown(wait=not pending, cancel_futures=True)
 
 
