@@ -35,11 +35,10 @@ def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "sear
         times.append(time.perf_counter() - t0)
         frames.append(len(timeline))
         race = Race(scenario, seed=seed, robot_count=robots, bot=bot)
-        initial = race.snapshot()
         t1 = time.perf_counter()
         race.run()
         t2 = time.perf_counter()
-        build_timeline(race.events, initial)
+        build_timeline(race.events, seed=seed)
         race_times.append((t2 - t1, time.perf_counter() - t2))
     rest = times[1:] or times
     return (times[0], statistics.median(rest), max(rest),
