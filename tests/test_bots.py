@@ -179,7 +179,7 @@ def test_search_beats_greedy_beats_random(duel):
 @pytest.mark.skipif(not STANDARD.exists(), reason="the standard course is not there yet")
 def test_search_finishes_the_standard_course():
     """Completion above 90% within 30 rounds, 4 search robots."""
-    from engine.balance.play import RaceTask
+    from engine.balance.play import RaceTask, split_results
     from engine.balance.plan import make_plan
     scenario = load_file(STANDARD)
     task = RaceTask(scenario, "search", max_rounds=30)
@@ -194,22 +194,20 @@ EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_search_finishes_the_example_courses(path):
-    from engine.balance.play import RaceTask
+    from engine.balance.play import RaceTask, split_results
     from engine.balance.plan import make_plan
     scenario = load_file(path)
     robots = min(4, len(scenario.docks))
     task = RaceTask(scenario, "search", max_rounds=40)
     plan = make_plan(len(scenario.docks), robots, len(scenario.docks), seed=4)
-    results = task.play(list(plan.jobs))
-    races = [r for r in results if not isinstance(r, tuple)]
-    trials = [t for r in results if isinstance(r, tuple) for t in r]
+    races, trials = split_results(list(zip(plan.jobs, task.play(list(plan.jobs)))))
     assert sum(1 for r in races if r.decided) >= len(races) - 1
     assert all(t.finish_round is not None for t in trials)          # alone from every dock
 
 
 @pytest.mark.parametrize("name", ["greedy", "search"])
 def test_bots_finish_the_test_courses(name):
-    from engine.balance.play import RaceTask
+    from engine.balance.play import RaceTask, split_results
     from engine.balance.plan import make_plan
     for course in ("duel.json", "symmetric.json", "biased.json"):
         scenario = load_file(FIXTURES / course)

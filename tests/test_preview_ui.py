@@ -72,7 +72,7 @@ def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
     assert len(c.overlay.markers) == 4 and c.panel.slider.maximum() == len(t) - 1
     assert c.panel.cards.rowCount() == 4 and c.log.model.rowCount() == len(t.events)
     c.panel.speed.setCurrentIndex(c.panel.speed.count() - 1)
-    c.player.set_speed(300)
+    c.player.set_speed(100)                        # about a second of playback
     with qtbot.waitSignal(c.player.finished, timeout=15000):
         qtbot.mouseClick(c.panel.play_button, Qt.LeftButton)
     assert c.player.index == len(t) - 1 and not c.player.playing

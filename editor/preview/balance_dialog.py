@@ -78,6 +78,9 @@ class BalanceWorker(QThread):
         return self._stop.is_set()
 
     def run(self) -> None:
+        # Load the chart library while the races run, so that showing the
+        # result (or answering Cancel) does not stall the window on its import.
+        import matplotlib.backends.backend_qtagg  # noqa: F401
         try:
             self.result = run_balance(
                 self.scenario, self.races, self.robots, self.bot, self.seed,
@@ -364,8 +367,8 @@ class BalanceDialog(QDialog):
                           f"{result['races'] / result['elapsed_s'] if result['elapsed_s'] else 0:.1f}"
                           f" races/s")
         self.progress.setValue(result["races"])
+        self.resultReady.emit(result)      # the run is over; drawing its charts comes after
         self.show_result(result)
-        self.resultReady.emit(result)
 
     def _failed(self, message: str) -> None:
         self.rate.setText(f"The balance run failed: {message}")

@@ -13,8 +13,9 @@ neighbours, so a run of a multiple of D races uses every dock equally (any
 other count is off by at most one race per dock).
 
 Time trials: one robot alone on each dock, trial t with seed
-``derive_seed(S, "trial", t)`` for every dock. The trial jobs are spread
-evenly among the races so that a run stopped early still has some.
+``derive_seed(S, "trial", t)`` for every dock, a job per dock (so that a
+Cancel waits for one solo race at most). The trials are spread evenly among
+the races so that a run stopped early still has some.
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class Job:
     kind: str                   # RACE or TRIAL
     number: int                 # race number or trial number
     seed: int
-    docks: tuple[int, ...]      # RACE: 1-based docks in robot order; TRIAL: every dock, one by one
+    docks: tuple[int, ...]      # 1-based docks in robot order (a TRIAL has one)
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,13 @@ def make_plan(races: int, robots: int, dock_count: int, seed: int = 0,
         raise ValueError("races must be at least 0")
     if trials is None:
         trials = default_trials(races, dock_count) if races else 0
-    every_dock = tuple(range(1, dock_count + 1))
     jobs: list[Job] = []
+
+    def add_trial(t: int) -> None:
+        trial_seed = derive_seed(seed, TRIAL, t)
+        for dock in range(1, dock_count + 1):
+            jobs.append(Job(len(jobs), TRIAL, t, trial_seed, (dock,)))
+
     # trial t goes right after race number floor((t + 1) * races / trials) - 1
     after = {}
     for t in range(trials):
@@ -78,8 +84,8 @@ def make_plan(races: int, robots: int, dock_count: int, seed: int = 0,
     for i in range(races):
         jobs.append(Job(len(jobs), RACE, i, derive_seed(seed, RACE, i), rotation(i, robots, dock_count)))
         for t in after.get(i, ()):
-            jobs.append(Job(len(jobs), TRIAL, t, derive_seed(seed, TRIAL, t), every_dock))
+            add_trial(t)
     if races == 0:
         for t in range(trials):
-            jobs.append(Job(len(jobs), TRIAL, t, derive_seed(seed, TRIAL, t), every_dock))
+            add_trial(t)
     return Plan(races, robots, dock_count, trials, seed, tuple(jobs))

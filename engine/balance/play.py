@@ -44,7 +44,7 @@ class RaceTask:
 def play_job(scenario: Scenario, bot: str, job: Job):
     if job.kind == RACE:
         return play_race(scenario, job.seed, job.docks, bot)
-    return tuple(play_trial(scenario, job.seed, dock, bot) for dock in job.docks)
+    return play_trial(scenario, job.seed, job.docks[0], bot)
 
 
 def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
@@ -111,5 +111,5 @@ def split_results(results: list) -> tuple[list[RaceSummary], list[TrialSummary]]
         if job.kind == RACE:
             races.append(result)
         else:
-            trials.extend(result)
+            trials.append(result)
     return races, trials
