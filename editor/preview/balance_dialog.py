@@ -78,9 +78,6 @@ class BalanceWorker(QThread):
         return self._stop.is_set()
 
     def run(self) -> None:
-        # Load the chart library while the races run, so that showing the
-        # result (or answering Cancel) does not stall the window on its import.
-        import matplotlib.backends.backend_qtagg  # noqa: F401
         try:
             self.result = run_balance(
                 self.scenario, self.races, self.robots, self.bot, self.seed,
@@ -166,7 +163,10 @@ class BalanceDialog(QDialog):
         self.setWindowTitle("Balance Check")
         self.setModal(False)
         self.scenario_source = scenario_source
-        # import the engine's balance modules here, not in the worker's first moments
+        # Import the engine's balance modules and the chart library here: in the
+        # worker an import holds the interpreter and freezes the window, and
+        # at the end of a run it would delay the result (and Cancel).
+        import matplotlib.backends.backend_qtagg  # noqa: F401
         import engine.balance.aggregate  # noqa: F401
         import engine.balance.play  # noqa: F401
         import engine.balance.runner  # noqa: F401
