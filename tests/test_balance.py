@@ -112,6 +112,13 @@ def test_cli_workers_give_identical_json(tmp_path):
     assert without_time(one) == without_time(two)
 
 
+def test_cli_local_dask_cluster_of_processes_gives_identical_json(tmp_path):
+    one = balance_json(tmp_path, DUEL, "--races", 8, "--robots", 2, "--workers", 1)
+    dask = balance_json(tmp_path, DUEL, "--races", 8, "--robots", 2, "--workers", 2,
+                        "--scheduler", "local")
+    assert without_time(one) == without_time(dask)
+
+
 # ---------------------------------------------------------------- outputs
 
 def test_json_has_every_documented_key(tmp_path):
