@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .directions import DX, DY, INDEX
-from .model import TILE_TYPES, Board
+from .model import BELT_TYPES, TILE_TYPES, Board
 
 # Tile codes, in model.TILE_TYPES order.
 (FLOOR, PIT, CONVEYOR, GEAR, REPAIR, UPGRADE, CRUSHER, WATER, CURRENT, DRAIN,
@@ -73,7 +73,7 @@ class Course:
         for t in board.tiles:
             i = t.y * w + t.x
             tile[i] = TILE_CODE[t.type]
-            if t.type in ("conveyor", "current"):
+            if t.type in BELT_TYPES:
                 belt_dir[i] = INDEX[t.dir]
                 if t.express:
                     express.add(i)

@@ -16,11 +16,11 @@ from .directions import DX, DY, INDEX, NAMES, opposite
 from .model import (
     Board, Check, Dock, Flag, Laser, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
 )
+from .transform import MIRRORED_SIDES
 
 Square = tuple[int, int]
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
 
-_SIDE_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
 MARKER_KINDS = ("flags", "docks")
 
 
@@ -29,7 +29,7 @@ def _tile_key(t: Tile):
 
 
 def _edge_item_key(item):
-    return (item.y, item.x, _SIDE_ORDER[getattr(item, "side", None) or item.dir])
+    return (item.y, item.x, INDEX[getattr(item, "side", None) or item.dir])
 
 
 def _pusher_key(p: Pusher):
@@ -405,9 +405,6 @@ def move_region(s: Scenario, rect: Rect, dx: int, dy: int) -> tuple[Scenario, Re
     """Move everything on a rectangle by (dx, dy), replacing what is there;
     what falls off the board is lost."""
     return _lift(s, rect, copy_region(s, rect), rect[0] + dx, rect[1] + dy)
-
-
-MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 
 
 def _turn_marker(m, width: int, height: int, quarter_turns: int, mirror: str | None):

@@ -25,8 +25,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from .directions import INDEX
 from .model import (
-    Board, Card, Check, CHECK_KEYS, Dock, Flag, Laser, Placement, ProgramRound,
+    BELT_TYPES, Board, Card, Check, CHECK_KEYS, Dock, Flag, Laser, Placement, ProgramRound,
     Pusher, RobotSpec, RULE_NAMES, Rules, Scenario, Tile, Wall,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
@@ -262,7 +263,7 @@ def _tile(t: dict) -> Tile:
     kind = t["type"]
     return Tile(
         _int(t["x"]), _int(t["y"]), kind,
-        dir=t["dir"] if kind in ("conveyor", "current") else None,
+        dir=t["dir"] if kind in BELT_TYPES else None,
         express=bool(t.get("express", False)) if kind == "conveyor" else False,
         rotation=t["rotation"] if kind == "gear" else None,
         phases=_phases(t["phases"]) if kind == "crusher" else (),
@@ -334,9 +335,6 @@ def _check(c: dict) -> Check:
 
 # ---------------------------------------------------------------- writing
 
-_SIDE_ORDER = {"N": 0, "E": 1, "S": 2, "W": 3}
-
-
 def to_dict(s: Scenario) -> dict:
     """The canonical document: keys in the format's order, board lists sorted
     by square, defaults left out."""
@@ -349,9 +347,9 @@ def to_dict(s: Scenario) -> dict:
     _put(board, "note", b.note)
     board["tiles"] = [_tile_doc(t) for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
     board["walls"] = [_noted({"x": w.x, "y": w.y, "side": w.side}, w.note)
-                      for w in sorted(b.walls, key=lambda w: (w.y, w.x, _SIDE_ORDER[w.side]))]
+                      for w in sorted(b.walls, key=lambda w: (w.y, w.x, INDEX[w.side]))]
     board["lasers"] = [_noted({"x": l.x, "y": l.y, "dir": l.dir, "beams": l.beams}, l.note)
-                       for l in sorted(b.lasers, key=lambda l: (l.y, l.x, _SIDE_ORDER[l.dir]))]
+                       for l in sorted(b.lasers, key=lambda l: (l.y, l.x, INDEX[l.dir]))]
     board["pushers"] = [_noted({"x": p.x, "y": p.y, "dir": p.dir, "phases": list(p.phases)}, p.note)
                         for p in sorted(b.pushers, key=lambda p: (p.y, p.x))]
     doc["board"] = board
@@ -379,7 +377,7 @@ def _noted(doc: dict, note: str | None) -> dict:
 
 def _tile_doc(t: Tile) -> dict:
     doc: dict = {"x": t.x, "y": t.y, "type": t.type}
-    if t.type in ("conveyor", "current"):
+    if t.type in BELT_TYPES:
         doc["dir"] = t.dir
     if t.type == "conveyor" and t.express:
         doc["express"] = True

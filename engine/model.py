@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
-from .directions import DX, DY, INDEX, NAMES, opposite
+from .directions import INDEX, NAMES, opposite
 
 TILE_TYPES = (
     "floor", "pit", "conveyor", "gear", "repair", "upgrade", "crusher",
@@ -131,9 +131,6 @@ class Board:
     def blocked(self, x: int, y: int, d: int) -> bool:
         """Whether a wall stands on side d of in-board square (x, y)."""
         return bool(self.wall_mask[y * self.width + x] >> d & 1)
-
-    def neighbour(self, x: int, y: int, d: int) -> tuple[int, int]:
-        return x + DX[d], y + DY[d]
 
 
 @dataclass(frozen=True)

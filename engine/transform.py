@@ -24,7 +24,7 @@ from dataclasses import replace
 from .directions import DX, DY, INDEX, NAMES
 from .model import Board, Dock, Flag, Scenario, Wall, edge_key
 
-_MIRROR_SIDE = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
+MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION = {"cw": "ccw", "ccw": "cw"}
 
 
@@ -88,7 +88,7 @@ def mirror_board(board: Board, axis: str) -> Board:
     """The board mirrored: "horizontal" flips x (E and W swap), "vertical"
     flips y (N and S swap); gears turn the other way."""
     mirror_point(0, 0, 1, 1, axis)          # validates axis
-    sides = _MIRROR_SIDE[axis]
+    sides = MIRRORED_SIDES[axis]
     w, h = board.width, board.height
 
     def flip(direction):

@@ -51,7 +51,7 @@ from collections.abc import Callable, Set as AbstractSet
 from . import reach
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .loader import read_dict, read_json
-from .model import CARD_KINDS, DEADLY_TYPES, Board, Scenario, edge_key
+from .model import BELT_TYPES, CARD_KINDS, DEADLY_TYPES, Board, Scenario, edge_key
 from .problems import ERROR, WARNING, Problem, pointer
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -72,26 +72,39 @@ DOCK_WARN_TYPES = {
 
 def validate_file(path: str | os.PathLike) -> list[Problem]:
     """Every problem of a scenario file, the unreadable ones included."""
+    return read_valid_file(path)[1]
+
+
+def read_valid_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+    """Every problem of a scenario file (as validate_file), and its scenario
+    when none of them is an error (the one load_file gives), from one read."""
     data, problems = read_json(path)
     if data is None:
-        return problems
-    return validate_data(data)
+        return None, problems
+    scenario, problems = _validate(data)
+    return (None if any(p.is_error for p in problems) else scenario), problems
 
 
 def validate_data(data: object) -> list[Problem]:
     """Every problem of a parsed document: schema, structure, then the course
     checks on whatever could be read."""
+    return _validate(data)[1]
+
+
+def _validate(data: object) -> tuple[Scenario | None, list[Problem]]:
+    """The model read from a parsed document (None when none could be), and
+    every problem of the document (validate_data)."""
     try:
         scenario, problems = read_dict(data)
     except RecursionError:
-        return [Problem(ERROR, "E003", "the document is nested too deeply to read")]
+        return None, [Problem(ERROR, "E003", "the document is nested too deeply to read")]
     if scenario is None:
-        return problems
+        return None, problems
     seen = {(p.code, p.pointer, p.x, p.y) for p in problems}
     for problem in course_problems(scenario, _file_places(data, scenario, problems)):
         if (problem.code, problem.pointer, problem.x, problem.y) not in seen:
             problems.append(problem)
-    return problems
+    return scenario, problems
 
 
 def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[Problem]:
@@ -271,28 +284,25 @@ def two_on_a_square(s: Scenario, at: Places) -> list[Problem]:
 
 # ---------------------------------------------------------------- errors
 
+def _markers_on(s: Scenario, at: Places, key: str, kinds):
+    """Each flag or dock (`key` "flags" or "docks") on a square of one of
+    `kinds`: its index, the marker, the square's type, and words saying so."""
+    for k, m in enumerate(getattr(s, key)):
+        kind = s.board.type_at(m.x, m.y)
+        if kind in kinds:
+            yield k, m, kind, f"{key[:-1]} {at.number(key, k)} at ({m.x}, {m.y}) stands on a {kind}"
+
+
 def flags_on_pits(s: Scenario, at: Places) -> list[Problem]:
     """E301: a flag on a pit or drain can never be touched."""
-    out = []
-    for k, flag in enumerate(s.flags):
-        kind = s.board.type_at(flag.x, flag.y)
-        if kind in DEADLY_TYPES:
-            out.append(_error("E301", f"flag {at.number('flags', k)} at ({flag.x}, {flag.y}) stands "
-                                      f"on a {kind}; move it or change the square",
-                              at.pointer("flags", k), flag.x, flag.y))
-    return out
+    return [_error("E301", f"{text}; move it or change the square", at.pointer("flags", k), f.x, f.y)
+            for k, f, kind, text in _markers_on(s, at, "flags", DEADLY_TYPES)]
 
 
 def docks_on_pits(s: Scenario, at: Places) -> list[Problem]:
     """E302: a robot would start its race in a pit or drain."""
-    out = []
-    for k, dock in enumerate(s.docks):
-        kind = s.board.type_at(dock.x, dock.y)
-        if kind in DEADLY_TYPES:
-            out.append(_error("E302", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) stands "
-                                      f"on a {kind}; move it or change the square",
-                              at.pointer("docks", k), dock.x, dock.y))
-    return out
+    return [_error("E302", f"{text}; move it or change the square", at.pointer("docks", k), d.x, d.y)
+            for k, d, kind, text in _markers_on(s, at, "docks", DEADLY_TYPES)]
 
 
 def robots_on_pits(s: Scenario, at: Places) -> list[Problem]:
@@ -542,7 +552,7 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
     b = s.board
     out = []
     for k, tile in enumerate(b.tiles):
-        if tile.type not in ("conveyor", "current") or tile.dir not in INDEX:
+        if tile.type not in BELT_TYPES or tile.dir not in INDEX:
             continue
         if not b.in_bounds(tile.x, tile.y):
             continue
@@ -562,27 +572,16 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
 
 def flags_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
     """W406: a flag on a conveyor, gear or crusher."""
-    out = []
-    for k, flag in enumerate(s.flags):
-        kind = s.board.type_at(flag.x, flag.y)
-        if kind in FLAG_WARN_TYPES:
-            out.append(_warning("W406", f"flag {at.number('flags', k)} at ({flag.x}, {flag.y}) stands "
-                                        f"on a {kind}: {FLAG_WARN_TYPES[kind]}; move it or change "
-                                        f"the square", at.pointer("flags", k), flag.x, flag.y))
-    return out
+    return [_warning("W406", f"{text}: {FLAG_WARN_TYPES[kind]}; move it or change the square",
+                     at.pointer("flags", k), f.x, f.y)
+            for k, f, kind, text in _markers_on(s, at, "flags", FLAG_WARN_TYPES)]
 
 
 def docks_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
     """W407: a dock on a conveyor, gear or crusher."""
-    out = []
-    for k, dock in enumerate(s.docks):
-        kind = s.board.type_at(dock.x, dock.y)
-        if kind in DOCK_WARN_TYPES:
-            out.append(_warning("W407", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) stands "
-                                        f"on a {kind}: {DOCK_WARN_TYPES[kind]}; move it or change "
-                                        f"the square",
-                                at.pointer("docks", k), dock.x, dock.y))
-    return out
+    return [_warning("W407", f"{text}: {DOCK_WARN_TYPES[kind]}; move it or change the square",
+                     at.pointer("docks", k), d.x, d.y)
+            for k, d, kind, text in _markers_on(s, at, "docks", DOCK_WARN_TYPES)]
 
 
 def docks_in_laser_beams(s: Scenario, at: Places) -> list[Problem]:

@@ -64,6 +64,6 @@ def should_power_down(view, tables: Tables) -> bool:
     if locked >= 4:
         return True
     if locked >= 2:
-        far = tables.repair_dist[robot.sq * 4 + robot.facing]
+        far = tables.repair_dist[robot_state(view)]
         return bool(far > POWER_DOWN_FAR or far >= UNREACHABLE)
     return False

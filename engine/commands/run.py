@@ -21,9 +21,8 @@ import json
 
 from ..bots import BOTS, DEFAULT_BOT
 from ..checks import play_checked
-from ..loader import load_file
 from ..race import Race
-from ..validate import validate_file
+from ..validate import read_valid_file
 from .common import problem_line, write_line
 
 HELP = "play a scenario with its scripted robots or with bots, and show the outcome"
@@ -44,12 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    errors = [p for p in validate_file(args.file) if p.is_error]
+    scenario, problems = read_valid_file(args.file)
+    errors = [p for p in problems if p.is_error]
     if errors:
         for p in errors:
             write_line(problem_line(args.file, p))
         return 1
-    scenario = load_file(args.file)
     if args.rounds is not None:
         if args.rounds < 1:
             raise SystemExit("rallyforge run: error: --rounds must be at least 1")

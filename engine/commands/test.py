@@ -15,8 +15,7 @@ from __future__ import annotations
 import argparse
 
 from ..checks import CheckResult, run_checks
-from ..loader import load_file
-from ..validate import validate_file
+from ..validate import read_valid_file
 from .common import expand_paths, problem_line, write_line
 
 HELP = "play scenario files' scripted checks and compare them (exit 1 on any failure)"
@@ -42,11 +41,11 @@ def run(args: argparse.Namespace) -> int:
 
 def check_file(name: str, seed: int = 0) -> tuple[bool, list[str]]:
     """Whether every check of a file passes, and the lines to print."""
-    errors = [p for p in validate_file(name) if p.is_error]
+    scenario, problems = read_valid_file(name)
+    errors = [p for p in problems if p.is_error]
     if errors:
         return False, ([f"FAIL {name}: invalid scenario"]
                        + ["  " + problem_line(name, p) for p in errors])
-    scenario = load_file(name)
     if not scenario.checks:
         return False, [f"FAIL {name}: no checks"]
     try:
