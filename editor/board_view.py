@@ -388,15 +388,10 @@ class BoardView(QGraphicsView):
 
     def show_selection(self) -> None:
         rect = self.state.selection
-        path = QPainterPath()
-        if rect is not None:
-            path.addRect(square_rect(*rect))
-        self.selection_item.setPath(path)
+        self.selection_item.setPath(rect_path(rect) if rect is not None else QPainterPath())
 
     def show_moving_selection(self, rect, dx: int, dy: int) -> None:
-        path = QPainterPath()
-        path.addRect(square_rect(*rect).translated(dx * SQUARE, dy * SQUARE))
-        self.selection_item.setPath(path)
+        self.selection_item.setPath(rect_path(rect).translated(dx * SQUARE, dy * SQUARE))
 
     def on_doc_changed(self, area) -> None:
         if area is None:

@@ -90,11 +90,10 @@ def _eyedropper(p: QPainter, s: float) -> None:
 
 _DRAWN = {"select": _select, "brush": _brush, "belt": _belt, "rect_fill": _rect_fill,
           "flood_fill": _flood_fill, "eyedropper": _eyedropper}
-_ELEMENTS = {"eraser": "eraser", "wall": "wall", "laser": "laser", "pusher": "pusher",
-             "flag": "flag", "dock": "dock"}
 
 
 def tool_icon(tool_id: str) -> QIcon:
     if tool_id in _DRAWN:
         return _icon(_DRAWN[tool_id])
-    return element_icon(_ELEMENTS[tool_id], "E" if tool_id == "laser" else "N", size=SIZE)
+    # The other tools (eraser, wall, laser, pusher, flag, dock) show their element.
+    return element_icon(tool_id, "E" if tool_id == "laser" else "N", size=SIZE)

@@ -867,29 +867,23 @@ def _wall_rect(board: Board, ex: int, ey: int, side: str, s: float) -> QRectF:
     edge inside the board, flush with the board's outer edge."""
     t = wall_thickness(s)
     if side == "N":
-        if ey <= 0:
-            top = 0.0
-        elif ey >= board.height:
-            top = board.height * s - t
-        else:
-            top = ey * s - t / 2
-        return QRectF(ex * s - t / 2, top, s + t, t)
-    if ex <= 0:
-        left_ = 0.0
-    elif ex >= board.width:
-        left_ = board.width * s - t
-    else:
-        left_ = ex * s - t / 2
-    return QRectF(left_, ey * s - t / 2, t, s + t)
+        return QRectF(ex * s - t / 2, _band_start(ey, board.height, s, t), s + t, t)
+    return QRectF(_band_start(ex, board.width, s, t), ey * s - t / 2, t, s + t)
 
 
-def _near(ex: int, ey: int, x0, y0, x1, y1) -> bool:
-    return x0 - 1 <= ex <= x1 and y0 - 1 <= ey <= y1
+def _band_start(e: int, size: int, s: float, t: float) -> float:
+    """Where a wall band across line e starts: flush inside the board's outer
+    edges (0 and size), centred on the line elsewhere."""
+    if e <= 0:
+        return 0.0
+    if e >= size:
+        return size * s - t
+    return e * s - t / 2
 
 
 def _paint_walls(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
     rects = [_wall_rect(board, ex, ey, side, s) for ex, ey, side in board.wall_edges
-             if _near(ex, ey, x0, y0, x1, y1)]
+             if _in(ex, ey, x0, y0, x1, y1)]
     if not rects:
         return
     board_rect = QRectF(0, 0, board.width * s, board.height * s)

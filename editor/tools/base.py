@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from editor import commands
+from editor.board_view import square_path
 from engine.model import Scenario
 
 
@@ -74,6 +75,12 @@ class Tool:
         self.stroke = None
         self.view.clear_preview()
 
+    def hover_square(self, pos: QPointF):
+        """The square under pos (None off the board), outlined as the hover preview."""
+        square = self.view.square_at(pos)
+        self.view.show_preview(square_path([square]) if square else None)
+        return square
+
     def press(self, pos: QPointF, event) -> None:
         pass
 
@@ -89,3 +96,34 @@ class Tool:
     def push(self, new: Scenario, text: str, area=None) -> bool:
         """One change; within a stroke it merges with the stroke's earlier steps."""
         return commands.change(self.doc, new, text, area, self.stroke)
+
+
+class DragTool(Tool):
+    """A tool that draws strokes: `last` is the square (or edge) the stroke
+    in progress has reached. Tools that paint squares implement apply() and
+    use start_stroke()/drag_to()."""
+
+    def __init__(self, doc, view, state):
+        super().__init__(doc, view, state)
+        self.last = None
+
+    def release(self, pos: QPointF, event) -> None:
+        super().release(pos, event)
+        self.last = None
+
+    def start_stroke(self, square) -> None:
+        self.begin_stroke()
+        self.last = square
+        if square:
+            self.apply([square])
+
+    def drag_to(self, square) -> None:
+        """Apply to the squares from the last one to square (no gaps)."""
+        if self.stroke is None or square is None or square == self.last:
+            return
+        squares = squares_between(self.last, square) if self.last else [square]
+        self.last = square
+        self.apply(squares)
+
+    def apply(self, squares) -> None:
+        raise NotImplementedError

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import direction_name, square_path
+from editor.board_view import direction_name
 from engine import edit
 from engine.model import Tile
-from .base import Tool, area_of, steps_between
+from .base import DragTool, area_of, steps_between
 
 
-class BeltTool(Tool):
+class BeltTool(DragTool):
     name = "Belt"
     key = "C"
     tip = "Drag a path to lay a conveyor belt, each square pointing to the next (Shift: express)"
 
     def __init__(self, doc, view, state):
         super().__init__(doc, view, state)
-        self.last = None
         self.express = False
 
     def belt(self, x: int, y: int, d: str) -> Tile:
@@ -37,8 +36,7 @@ class BeltTool(Tool):
         self.lay({square: self.belt(*square, d)})
 
     def move(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        self.view.show_preview(square_path([square]) if square else None)
+        square = self.hover_square(pos)
         if self.stroke is None or square is None or square == self.last:
             return
         changes = {}
@@ -48,10 +46,6 @@ class BeltTool(Tool):
             changes[step] = self.belt(*step, d)
             self.last = step
         self.lay(changes)
-
-    def release(self, pos, event) -> None:
-        super().release(pos, event)
-        self.last = None
 
     def lay(self, changes) -> None:
         board = edit.set_tiles(self.scenario.board, changes)

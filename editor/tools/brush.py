@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import SQUARE, square_path
+from editor.board_view import SQUARE
 from editor.palette import element_pixmap
 from engine import edit
-from .base import Tool, area_of, squares_between
+from .base import DragTool, area_of
 
 
-class BrushTool(Tool):
+class BrushTool(DragTool):
     name = "Brush"
     key = "B"
     tip = "Paint the selected element; drag to paint many squares (right click: pick up)"
 
     def __init__(self, doc, view, state):
         super().__init__(doc, view, state)
-        self.last = None
         self._ghost_key = None
         self._ghost = None
 
@@ -28,10 +27,7 @@ class BrushTool(Tool):
                 self.state.set_brush(self.state.brush.of_tile(self.scenario.board.tile_at(*square),
                                                               self.state.brush))
             return
-        self.begin_stroke()
-        self.last = square
-        if square:
-            self.paint([square])
+        self.start_stroke(square)
 
     def ghost(self):
         b = self.state.brush
@@ -42,20 +38,11 @@ class BrushTool(Tool):
         return self._ghost
 
     def move(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        self.view.show_preview(square_path([square]) if square else None)
+        square = self.hover_square(pos)
         self.view.show_ghost(square, self.ghost())
-        if self.stroke is None or square is None or square == self.last:
-            return
-        squares = squares_between(self.last, square) if self.last else [square]
-        self.last = square
-        self.paint(squares)
+        self.drag_to(square)
 
-    def release(self, pos, event) -> None:
-        super().release(pos, event)
-        self.last = None
-
-    def paint(self, squares) -> None:
+    def apply(self, squares) -> None:
         brush = self.state.brush
         board = self.scenario.board
         changes = {sq: brush.tile(*sq) for sq in squares if board.in_bounds(*sq)}

@@ -2,7 +2,6 @@
 brush, then go back to the brush."""
 from __future__ import annotations
 
-from editor.board_view import square_path
 from .base import Tool
 
 
@@ -21,5 +20,4 @@ class EyedropperTool(Tool):
         state.toolRequested.emit("brush")
 
     def move(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        self.view.show_preview(square_path([square]) if square else None)
+        self.hover_square(pos)

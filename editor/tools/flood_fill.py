@@ -2,7 +2,6 @@
 clicked one with the brush's element."""
 from __future__ import annotations
 
-from editor.board_view import square_path
 from engine import edit
 from .base import Tool, area_of
 
@@ -23,5 +22,4 @@ class FloodFillTool(Tool):
                   area_of(region))
 
     def move(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        self.view.show_preview(square_path([square]) if square else None)
+        self.hover_square(pos)

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import square_path
 from engine import edit
 from engine.model import Dock, Flag
 from .base import Tool
@@ -48,8 +47,7 @@ class MarkerTool(Tool):
                       f"Add {self.label} {at + 1}")
 
     def move(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        self.view.show_preview(square_path([square]) if square else None)
+        self.hover_square(pos)
 
     def release(self, pos, event) -> None:
         if self.dragging is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import rect_path, square_path
+from editor.board_view import rect_path
 from engine import edit
 from .base import Tool
 
@@ -31,8 +31,7 @@ class RectFillTool(Tool):
 
     def move(self, pos, event) -> None:
         if self.start is None:
-            square = self.view.square_at(pos)
-            self.view.show_preview(square_path([square]) if square else None)
+            self.hover_square(pos)
             return
         square = self.view.square_at(pos, clamp=True)
         self.view.show_preview(rect_path(rect_between(self.start, square)))

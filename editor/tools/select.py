@@ -4,7 +4,6 @@ selects one square and shows it in the inspector. Cut, copy, paste, delete,
 rotate (Z, Shift+Z) and mirror (X, Y) act on the selection (editor/selection.py)."""
 from __future__ import annotations
 
-from editor.board_view import square_path
 from engine import edit
 from .base import Tool
 from .rect_fill import rect_between
@@ -37,8 +36,7 @@ class SelectTool(Tool):
 
     def move(self, pos, event) -> None:
         if self.start is None:
-            square = self.view.square_at(pos)
-            self.view.show_preview(square_path([square]) if square else None)
+            self.hover_square(pos)
             return
         self.view.clear_preview()
         square = self.view.square_at(pos, clamp=True)

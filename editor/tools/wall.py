@@ -7,12 +7,12 @@ from PySide6.QtCore import Qt
 
 from editor.board_view import SQUARE, edge_path
 from engine import edit
-from .base import Tool
+from .base import DragTool
 
 NEAR = 0.3      # a drag picks up edges closer than this (in squares)
 
 
-class WallTool(Tool):
+class WallTool(DragTool):
     name = "Walls"
     key = "W"
     tip = "Click near an edge to toggle its wall; drag along edges to draw walls"
@@ -20,7 +20,6 @@ class WallTool(Tool):
     def __init__(self, doc, view, state):
         super().__init__(doc, view, state)
         self.present = True
-        self.last = None
 
     def near_edge(self, pos):
         edge = self.view.edge_at(pos)
@@ -53,10 +52,6 @@ class WallTool(Tool):
             return
         self.last = edge
         self.set(edge)
-
-    def release(self, pos, event) -> None:
-        super().release(pos, event)
-        self.last = None
 
     def set(self, edge) -> None:
         x, y, side = edge
