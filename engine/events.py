@@ -45,6 +45,9 @@ Kinds and the fields they use:
 """
 from __future__ import annotations
 
+import pickle
+import zlib
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 Square = tuple[int, int]
@@ -92,3 +95,43 @@ class Event(NamedTuple):
                 value = list(value)
             out[key] = value
         return out
+
+
+class EventLog(Sequence):
+    """The ordered event log of a race, kept small whatever the race's length:
+    every BLOCK events are pickled and compressed together (a block of events
+    shrinks about tenfold), the newest stay as they are. It reads as a list:
+    len, iteration, indexing and slicing."""
+
+    BLOCK = 4096
+
+    def __init__(self) -> None:
+        self._blocks: list[bytes] = []
+        self._tail: list[Event] = []
+
+    def append(self, event: Event) -> None:
+        self._tail.append(event)
+        if len(self._tail) == self.BLOCK:
+            self._blocks.append(zlib.compress(pickle.dumps(self._tail, pickle.HIGHEST_PROTOCOL), 1))
+            self._tail = []
+
+    def __len__(self) -> int:
+        return len(self._blocks) * self.BLOCK + len(self._tail)
+
+    def _block(self, b: int) -> list[Event]:
+        return pickle.loads(zlib.decompress(self._blocks[b])) if b < len(self._blocks) else self._tail
+
+    def __iter__(self) -> Iterator[Event]:
+        for b in range(len(self._blocks)):
+            yield from self._block(b)
+        yield from self._tail
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(self)[index]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("event index out of range")
+        return self._block(index // self.BLOCK)[index % self.BLOCK]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from .course import Course
 from .directions import DX, DY, NAMES
-from .events import Event
+from .events import Event, EventLog
 from .model import Card, Rules
 
 
@@ -77,7 +77,7 @@ class Floor:
         self.round = 0
         self.register: int | None = None
         self.step = "setup"
-        self.events: list[Event] | None = [] if record_events else None
+        self.events: EventLog | None = EventLog() if record_events else None
         self.on_death = on_death
         self.outs = 0                   # robots that have gone out of the race
         self._deaths = 0
