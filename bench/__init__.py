@@ -1,0 +1,24 @@
+"""Benchmarks: `python -m bench` runs the main() of every bench/bench_*.py."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+STANDARD = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
+
+
+def course_and_runs(prog: str, description: str, races: int, argv: list[str]):
+    """Parse `[COURSE] [--races N] [--workers W]` and load the course: the
+    arguments and the scenario, or None (with a line saying so) when the
+    course file is missing."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("course", nargs="?", default=str(STANDARD))
+    parser.add_argument("--races", type=int, default=races)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    from engine.loader import load_file
+    path = Path(args.course)
+    if not path.exists():
+        print(f"{prog}: {path} not found; skipped")
+        return args, None
+    return args, load_file(path)

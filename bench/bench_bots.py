@@ -9,20 +9,17 @@ worker under 300 MB.
 """
 from __future__ import annotations
 
-import argparse
 import random
 import resource
 import statistics
 import sys
 import time
-from pathlib import Path
 
+from bench import course_and_runs
 from engine.balance.plan import make_plan
 from engine.balance.play import RaceTask
 from engine.balance.runner import run
 
-ROOT = Path(__file__).resolve().parent.parent
-STANDARD = ROOT / "scenarios" / "standard-course.json"
 
 
 class MeasuredTask(RaceTask):
@@ -79,17 +76,10 @@ def races(scenario, bot: str, count: int, robots: int, workers: int, seed: int =
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="bench_bots", description=__doc__.splitlines()[0])
-    parser.add_argument("course", nargs="?", default=str(STANDARD))
-    parser.add_argument("--races", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv if argv is not None else [])
-    from engine.loader import load_file
-    path = Path(args.course)
-    if not path.exists():
-        print(f"bench_bots: {path} not found; skipped")
+    args, scenario = course_and_runs("bench_bots", __doc__.splitlines()[0], 1000,
+                                     argv if argv is not None else [])
+    if scenario is None:
         return
-    scenario = load_file(path)
     print(f"bots on {scenario.name} ({scenario.board.width}x{scenario.board.height}, "
           f"{len(scenario.flags)} flags, {len(scenario.docks)} docks)")
 

@@ -19,14 +19,13 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from bench import STANDARD
 from engine.course import compile_course
 from engine.loader import load_dict, load_file
 from engine.lone import LoneModel, _build
 from engine.model import Board, Flag, Scenario, Tile
 from engine.race import Race
 
-ROOT = Path(__file__).resolve().parent.parent
-STANDARD = ROOT / "scenarios" / "standard-course.json"
 
 
 def play_rate(scenario: Scenario, races: int = 200, robots: int = 8) -> tuple[int, int, float, float]:

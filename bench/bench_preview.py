@@ -12,15 +12,13 @@
 """
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-STANDARD = ROOT / "scenarios" / "standard-course.json"
+from bench import course_and_runs
 
 
 def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "search"):
@@ -111,17 +109,10 @@ def balance_time(scenario, races: int, workers: int, robots: int = 4, bot: str =
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="bench_preview", description=__doc__.splitlines()[0])
-    parser.add_argument("course", nargs="?", default=str(STANDARD))
-    parser.add_argument("--races", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv if argv is not None else sys.argv[1:])
-    from engine.loader import load_file
-    path = Path(args.course)
-    if not path.exists():
-        print(f"bench_preview: {path} not found; skipped")
+    args, scenario = course_and_runs("bench_preview", __doc__.splitlines()[0], 200,
+                                     argv if argv is not None else sys.argv[1:])
+    if scenario is None:
         return
-    scenario = load_file(path)
     print(f"preview on {scenario.name} ({scenario.board.width}x{scenario.board.height}, "
           f"{len(scenario.docks)} docks)")
 
@@ -134,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     from editor.preview.timeline import play_race
     timeline = play_race(scenario, seed=1, robot_count=4, bot="search")
     print(f"  robot poses per animation frame: {pose_cost(timeline):.1f} µs")
-    items, painted, whole, n = screen_cost(path)
+    items, painted, whole, n = screen_cost(Path(args.course))
     print(f"  one animation frame on screen: {items:.2f} ms to place the robots, {painted:.2f} ms "
           f"with the view's repaint, {whole:.2f} ms repainting the whole view ({n} frames)  "
           f"goal < 16.7 ms (60 fps)")

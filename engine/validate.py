@@ -51,7 +51,7 @@ from collections.abc import Callable, Set as AbstractSet
 from . import reach
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .loader import read_dict, read_json
-from .model import BELT_TYPES, CARD_KINDS, DEADLY_TYPES, Board, Scenario, edge_key
+from .model import BELT_TYPES, CARD_KINDS, DEADLY_TYPES, Board, Laser, Pusher, Scenario, edge_key
 from .problems import ERROR, WARNING, Problem, pointer
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -505,12 +505,18 @@ def walls_listed_twice(s: Scenario, at: Places) -> list[Problem]:
     return out
 
 
+def _faces_wall(b: Board, item: Laser | Pusher) -> bool:
+    """Whether an edge element on the board points into a wall on its own square."""
+    return (b.in_bounds(item.x, item.y) and item.dir in INDEX
+            and b.blocked(item.x, item.y, INDEX[item.dir]))
+
+
 def walled_in_lasers(s: Scenario, at: Places) -> list[Problem]:
     """W402: a wall on the side the laser fires to stops its beam at once."""
     b = s.board
     out = []
     for k, laser in enumerate(b.lasers):
-        if b.in_bounds(laser.x, laser.y) and laser.dir in INDEX and b.blocked(laser.x, laser.y, INDEX[laser.dir]):
+        if _faces_wall(b, laser):
             out.append(_warning("W402", f"the laser at ({laser.x}, {laser.y}) fires {COMPASS[laser.dir]} "
                                         f"into a wall on its own square, so its beam goes no further; "
                                         f"turn the laser or remove the wall",
@@ -539,7 +545,7 @@ def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
     b = s.board
     out = []
     for k, pusher in enumerate(b.pushers):
-        if b.in_bounds(pusher.x, pusher.y) and pusher.dir in INDEX and b.blocked(pusher.x, pusher.y, INDEX[pusher.dir]):
+        if _faces_wall(b, pusher):
             out.append(_warning("W404", f"the pusher at ({pusher.x}, {pusher.y}) pushes "
                                         f"{COMPASS[pusher.dir]} into a wall, so it never moves a "
                                         f"robot; turn it or remove the wall",
