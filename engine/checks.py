@@ -84,7 +84,8 @@ def play_checked(race: Race, checks: tuple[Check, ...], to_end: bool = False) ->
         state = seen.get((check.round, check.register), final)
         robot = next((r for r in state if r.name == check.robot), None)
         expected = check.expected
-        actual = {k: getattr(robot, k) for k in expected} if robot is not None else {}
+        actual = {k: tuple(sorted(robot.option_cards)) if k == "option_cards" else getattr(robot, k)
+                  for k in expected} if robot is not None else {}
         passed = robot is not None and all(_same(v, actual[k]) for k, v in expected.items())
         results.append(CheckResult(i, check, passed, expected, actual))
     return results

@@ -23,12 +23,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from .directions import INDEX
 from .model import (
     BELT_TYPES, Board, Card, Check, CHECK_KEYS, Dock, Flag, Laser, Placement, ProgramRound,
-    Pusher, RobotSpec, RULE_NAMES, Rules, Scenario, Tile, Wall,
+    Entry, Pusher, RobotSpec, RULE_NAMES, Rules, Scenario, Tile, Wall,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_problems
@@ -160,7 +161,7 @@ class _Builder:
                 self.error("E201", f"robot {robot.name!r} starts at ({robot.at.x}, {robot.at.y}), "
                                    f"outside the {board.width}x{board.height} board",
                            where + "/at", robot.at.x, robot.at.y)
-        return Scenario(
+        scenario = Scenario(
             name=_text(d.get("name")) or "Untitled",
             board=board,
             flags=tuple(flags),
@@ -172,6 +173,20 @@ class _Builder:
             description=_text(d.get("description")),
             note=_text(d.get("note")),
         )
+        if not self.given("/rules/options"):
+            # the default keeps an older file's meaning (options.md introduction)
+            scenario = replace(scenario, rules=replace(scenario.rules,
+                                                       options=scenario.implied_options()))
+        return scenario
+
+    def given(self, where: str) -> bool:
+        """Whether the document has a sound value at pointer `where` (/a/b)."""
+        value: object = self.data
+        for key in where.split("/")[1:]:
+            if not isinstance(value, dict) or key not in value:
+                return False
+            value = value[key]
+        return not self.broken(where)
 
     def board(self, b: object) -> Board:
         if not isinstance(b, dict):
@@ -293,9 +308,26 @@ def _dock(d: dict) -> Dock:
 
 def _round(entry: object) -> ProgramRound:
     if isinstance(entry, list):
-        return ProgramRound(tuple(Card.parse(c) for c in entry))
-    return ProgramRound(tuple(Card.parse(c) for c in entry.get("cards", [])),
-                        bool(entry.get("power_down", False)), _text(entry.get("note")))
+        return ProgramRound(tuple(Entry.parse(c) for c in entry))
+    conditional = entry.get("conditional")
+    flywheel = entry.get("flywheel")
+    return ProgramRound(
+        tuple(Entry.parse(c) for c in entry.get("cards", [])),
+        bool(entry.get("power_down", False)), _text(entry.get("note")),
+        use=tuple(entry.get("use", ())),
+        abort_at=_int(entry["abort_at"]) if "abort_at" in entry else None,
+        recompile=bool(entry.get("recompile", False)),
+        conditional=(Card.parse(conditional["card"]), _int(conditional["register"]))
+        if conditional is not None else None,
+        flywheel=Card.parse(flywheel) if flywheel is not None else None)
+
+
+def _options(value: object) -> int | tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return _int(value)
 
 
 def _robot(r: dict) -> RobotSpec:
@@ -308,10 +340,11 @@ def _robot(r: dict) -> RobotSpec:
         damage=_int(r.get("damage", 0)),
         lives=_int(r["lives"]) if "lives" in r else None,
         flags=_int(r.get("flags", 0)),
-        options=_int(r.get("options", 0)),
+        options=_options(r.get("options")),
         powered_down=bool(r.get("powered_down", False)),
         bot=_text(r.get("bot")),
         program=tuple(_round(e) for e in r.get("program", [])),
+        shield_with_options=bool(r.get("shield_with_options", False)),
         note=_text(r.get("note")),
     )
 
@@ -323,6 +356,8 @@ def _check(c: dict) -> Check:
             value = c[key]
             if key == "archive":
                 value = (_int(value["x"]), _int(value["y"]))
+            elif key == "option_cards":
+                value = tuple(sorted(str(v) for v in value))
             expect.append((key, value))
     archive = c.get("archive")
     return Check(
@@ -356,6 +391,11 @@ def to_dict(s: Scenario) -> dict:
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
     rules = s.rules.changed()
+    implied = s.implied_options()
+    if s.rules.options != implied:
+        rules["options"] = s.rules.options      # say it: the file's default would differ
+    else:
+        rules.pop("options", None)
     if rules:
         doc["rules"] = rules
     if s.robots:
@@ -393,21 +433,33 @@ def _robot_doc(r: RobotSpec) -> dict:
     _put(doc, "dock", r.dock)
     if r.at is not None:
         doc["at"] = _noted({"x": r.at.x, "y": r.at.y, "facing": r.at.facing}, r.at.note)
-    for key, default in (("damage", 0), ("lives", None), ("flags", 0), ("options", 0),
+    for key, default in (("damage", 0), ("lives", None), ("flags", 0), ("options", None),
                          ("powered_down", False), ("bot", None)):
         value = getattr(r, key)
         if value != default:
-            doc[key] = value
+            doc[key] = list(value) if isinstance(value, tuple) else value
     if r.program:
         doc["program"] = [_round_doc(p) for p in r.program]
+    if r.shield_with_options:
+        doc["shield_with_options"] = True
     return _noted(doc, r.note)
 
 
 def _round_doc(p: ProgramRound) -> list | dict:
     cards = [str(c) for c in p.cards]
-    if not p.power_down and p.note is None:
+    if not p.as_object:
         return cards
-    return _noted({"cards": cards, "power_down": p.power_down}, p.note)
+    doc: dict = {"cards": cards, "power_down": p.power_down}
+    if p.use:
+        doc["use"] = list(p.use)
+    _put(doc, "abort_at", p.abort_at)
+    if p.recompile:
+        doc["recompile"] = True
+    if p.conditional is not None:
+        doc["conditional"] = {"card": str(p.conditional[0]), "register": p.conditional[1]}
+    if p.flywheel is not None:
+        doc["flywheel"] = str(p.flywheel)
+    return _noted(doc, p.note)
 
 
 def _check_doc(c: Check) -> dict:
@@ -415,7 +467,11 @@ def _check_doc(c: Check) -> dict:
     _put(doc, "register", c.register)
     doc["robot"] = c.robot
     for key, value in c.expect:
-        doc[key] = _noted({"x": value[0], "y": value[1]}, c.archive_note) if key == "archive" else value
+        if key == "archive":
+            value = _noted({"x": value[0], "y": value[1]}, c.archive_note)
+        elif key == "option_cards":
+            value = list(value)
+        doc[key] = value
     return _noted(doc, c.note)
 
 

@@ -161,6 +161,11 @@ class Rules:
     teleport_backup_distance: int = 2
     max_rounds: int = 100
     finish: str = "first"
+    # option cards (options.md): "counted" (a number only) or "played"; the
+    # default a file gets is Scenario.implied_options(), see the loader
+    options: str = "counted"
+    start_options: int = 0
+    flag_gives_option: bool = False
     note: str | None = None
 
     def changed(self) -> dict:
@@ -188,10 +193,65 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Entry:
+    """One register of a scripted round (options.md 6.24):
+    ``card ["+" pair] ["/" use] ["@" weapon [":" mode]]``."""
+    card: Card
+    pair: Card | None = None
+    use: str | None = None          # brakes, fourth-gear, reverse-gears, crab-legs, dual-processor
+    weapon: str | None = None       # a weapon for this register's laser step
+    mode: str | None = None         # "option" after fire-control
+
+    def __str__(self) -> str:
+        text = str(self.card)
+        if self.pair is not None:
+            text += f"+{self.pair}"
+        if self.use is not None:
+            text += f"/{self.use}"
+        if self.weapon is not None:
+            text += f"@{self.weapon}"
+            if self.mode is not None:
+                text += f":{self.mode}"
+        return text
+
+    @property
+    def plain(self) -> bool:
+        return self.pair is None and self.use is None and self.weapon is None
+
+    @classmethod
+    def parse(cls, text: str) -> "Entry":
+        """Read an entry whose text the schema accepted (ValueError otherwise)."""
+        rest, _, weapon = text.partition("@")
+        weapon_id, _, mode = weapon.partition(":")
+        rest, _, use = rest.partition("/")
+        card, _, pair = rest.partition("+")
+        return cls(Card.parse(card), Card.parse(pair) if pair else None, use or None,
+                   weapon_id or None, mode or None)
+
+
+@dataclass(frozen=True)
 class ProgramRound:
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Entry, ...] = ()
     power_down: bool = False
     note: str | None = None
+    # option choices of the round (options.md 3)
+    use: tuple[str, ...] = ()               # gyroscopic-stabilizer
+    abort_at: int | None = None             # Abort Switch at the start of this register
+    recompile: bool = False
+    conditional: tuple[Card, int] | None = None     # (card, register) of Conditional Program
+    flywheel: Card | None = None
+
+    @property
+    def uses_options(self) -> bool:
+        return bool(self.use or self.abort_at or self.recompile or self.conditional
+                    or self.flywheel or not all(e.plain for e in self.cards))
+
+    @property
+    def as_object(self) -> bool:
+        """Whether the canonical file writes this round as an object."""
+        return (self.power_down or self.note is not None or bool(self.use)
+                or self.abort_at is not None or self.recompile or self.conditional is not None
+                or self.flywheel is not None)
 
 
 @dataclass(frozen=True)
@@ -210,15 +270,22 @@ class RobotSpec:
     damage: int = 0
     lives: int | None = None        # None: the rules' lives
     flags: int = 0
-    options: int = 0
+    # a count, or the ids of the cards held (options.md 1.2); None: rules.start_options
+    options: int | tuple[str, ...] | None = None
     powered_down: bool = False
     bot: str | None = None
     program: tuple[ProgramRound, ...] = ()
+    shield_with_options: bool = False
     note: str | None = None
+
+    def option_count(self, rules: Rules) -> int:
+        if self.options is None:
+            return rules.start_options
+        return self.options if isinstance(self.options, int) else len(self.options)
 
 
 CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "archive")
+              "powered_down", "options", "option_cards", "archive")
 
 
 @dataclass(frozen=True)
@@ -226,7 +293,8 @@ class Check:
     round: int
     robot: str
     register: int | None = None     # None: end of the round, after clean-up
-    # Expected values, in CHECK_KEYS order; "archive" is an (x, y) tuple.
+    # Expected values, in CHECK_KEYS order; "archive" is an (x, y) tuple,
+    # "option_cards" a sorted tuple of ids.
     expect: tuple[tuple[str, object], ...] = ()
     note: str | None = None
     archive_note: str | None = None
@@ -248,6 +316,16 @@ class Scenario:
     author: str | None = None
     description: str | None = None
     note: str | None = None
+
+    def implied_options(self) -> str:
+        """The `rules.options` a file means when it does not say (options.md
+        introduction): "played" when it uses any option feature."""
+        r = self.rules
+        uses = (r.start_options or r.flag_gives_option
+                or any(isinstance(s.options, tuple)
+                       or any(p.uses_options for p in s.program) for s in self.robots)
+                or any(k == "option_cards" for c in self.checks for k, _ in c.expect))
+        return "played" if uses else "counted"
 
     def robot_start(self, index: int) -> tuple[int, int, str] | None:
         """Start square and facing of robot `index` of the robots list (None when

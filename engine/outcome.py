@@ -23,6 +23,7 @@ class RobotResult:
     out: bool                   # out of the race
     powered_down: bool          # powered down in the current round
     options: int
+    option_cards: tuple[str, ...]       # ids held, in the order gained (played options)
     archive: tuple[int, int]
     finished: tuple[int, int] | None    # (round, register)
     deaths: int
@@ -33,14 +34,14 @@ class RobotResult:
         x, y = course.xy[robot.sq] if on else (None, None)
         return cls(robot.name, x, y, NAMES[robot.facing] if on else None, robot.damage,
                    robot.lives, robot.flags, on, robot.out, robot.powered_down, robot.options,
-                   course.xy[robot.archive], robot.finished, robot.deaths)
+                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths)
 
     def to_json(self) -> dict:
         return {
             "name": self.name, "x": self.x, "y": self.y, "facing": self.facing,
             "damage": self.damage, "lives": self.lives, "flags": self.flags,
             "alive": self.alive, "out": self.out, "powered_down": self.powered_down,
-            "options": self.options, "archive": {"x": self.archive[0], "y": self.archive[1]},
+            "options": self.options, "option_cards": list(self.option_cards), "archive": {"x": self.archive[0], "y": self.archive[1]},
             "finished": ({"round": self.finished[0], "register": self.finished[1]}
                          if self.finished else None),
             "deaths": self.deaths,

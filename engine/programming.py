@@ -90,7 +90,7 @@ class Controller:
     def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView):
         # each round: five cards (None for an empty register), power down
         self.script = tuple(
-            (tuple(resolve(c) for c in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
+            (tuple(resolve(e.card) for e in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
              entry.power_down)
             for entry in program)
         self.bot = bot

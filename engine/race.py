@@ -65,7 +65,8 @@ class Race:
                 self._line_up(robot_count, bot, bots)):
             start = {} if spec is None else {
                 "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
-                "flags": spec.flags, "options": spec.options, "powered_down": spec.powered_down}
+                "flags": spec.flags, "options": spec.option_count(self.rules),
+                "powered_down": spec.powered_down}
             lives = spec.lives if spec is not None and spec.lives is not None else self.rules.lives
             robot = RobotState(i, name, course.square(x, y), INDEX[facing], lives=lives, **start)
             robots.append(robot)

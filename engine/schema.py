@@ -24,7 +24,8 @@ square:
     E104  an unknown key, or a key this kind of tile does not take
     E105  out of range: a number too small or too large, empty text
     E106  a list too short or too long, or with repeated items
-    E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``)
+    E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``), or a
+          register entry that breaks the option grammar (options.md 6.24)
     E108  anything else the schema rejects
     ====  ==========================================================
 
@@ -62,6 +63,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from .optioncards import entry_problem
 from .problems import ERROR, Problem, pointer
 
 __all__ = ["SCHEMA", "schema_path", "schema_problems", "validator", "readable_path"]
@@ -79,6 +81,7 @@ SCHEMA: dict = json.loads(files("schema").joinpath(_RESOURCE).read_text(encoding
 # Facts the messages need, read from the schema so that they cannot drift from it.
 _DEFS = SCHEMA["$defs"]
 CARD_PATTERN: str = _DEFS["card"]["pattern"]
+REGISTER_PATTERN: str = _DEFS["register"]["pattern"]
 _CARD_HELP = ("cards are move1, move2, move3, back, left, right, uturn, "
               "optionally with :PRIORITY 1-999")
 _TILE_BASE_KEYS = tuple(_DEFS["tile"]["properties"])
@@ -284,7 +287,11 @@ def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list,
         extra = f' for a "{tile}" tile' if tile else ""
         return [(path, "E103", f"{readable_path(path)}: missing required key "
                  f"{_describe(key)}{extra}") for key in value if key not in instance]
-    if schema.get("pattern") == CARD_PATTERN and kind in ("type", "pattern"):
+    if schema.get("pattern") == REGISTER_PATTERN and kind == "pattern" \
+            and any(c in instance for c in "+/@"):
+        return [(path, "E107", f"{readable_path(path)}: {_describe(instance)} is not a register "
+                 f"({entry_problem(instance)})")]
+    if schema.get("pattern") in (CARD_PATTERN, REGISTER_PATTERN) and kind in ("type", "pattern"):
         return [(path, "E107", f"{readable_path(path)}: {_describe(instance)} is not a card "
                  f"({_CARD_HELP})")]
     if kind == "type":

@@ -23,7 +23,7 @@ class RobotState:
 
     __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
                  "archive", "destroyed", "out", "finished", "powered_down", "announced",
-                 "decided", "registers", "deaths", "death_seq", "pending")
+                 "decided", "registers", "deaths", "death_seq", "pending", "cards")
 
     def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
                  lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
@@ -46,6 +46,7 @@ class RobotState:
         self.deaths = 0
         self.death_seq = 0              # when it was last destroyed: orders re-entry
         self.pending = 0                # laser damage being added up in a lasers step
+        self.cards: list[str] = []      # option cards held (played options), oldest first
 
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"

@@ -27,6 +27,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E310  a check names a robot the course does not have
     E311  a check names a register outside 1-5 (or a round below 1)
     E312  a flag cannot be reached: from a dock (flag 1), or from the flag before it
+    E313  an option card held by two robots
+    E314  an ``option_cards`` check while options are only counted (options.md 6.26)
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -37,6 +39,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W407  a dock on a conveyor, gear or crusher
     W408  a dock in a laser beam
     W409  fewer than 2 docks
+    W410  a scripted option use the robot's cards cannot make (it is ignored in the race)
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -51,6 +54,7 @@ from collections.abc import Callable, Set as AbstractSet
 from . import reach
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .loader import read_dict, read_json
+from .optioncards import BY_ID
 from .model import BELT_TYPES, CARD_KINDS, DEADLY_TYPES, Board, Laser, Pusher, Scenario, edge_key
 from .problems import ERROR, WARNING, Problem, pointer
 
@@ -391,11 +395,12 @@ def _program_cards(s: Scenario, at: Places):
     """Each card of each scripted program, with words and a pointer for it."""
     for k, robot in enumerate(s.robots):
         for r, entry in enumerate(robot.program):
-            as_object = entry.power_down or entry.note is not None   # the canonical form
-            for c, card in enumerate(entry.cards):
-                where = (at.pointer("robots", k, "program", r, "cards", c) if as_object
+            for c, register in enumerate(entry.cards):
+                where = (at.pointer("robots", k, "program", r, "cards", c) if entry.as_object
                          else at.pointer("robots", k, "program", r, c))
-                yield robot, card, f"round {r + 1}, register {c + 1}", where
+                for card in (register.card, register.pair):
+                    if card is not None:
+                        yield robot, card, f"round {r + 1}, register {c + 1}", where
 
 
 def unknown_cards(s: Scenario, at: Places) -> list[Problem]:
@@ -412,6 +417,82 @@ def bad_priorities(s: Scenario, at: Places) -> list[Problem]:
                            f"in {when}; priorities go from 1 to 999", where)
             for robot, card, when, where in _program_cards(s, at)
             if card.priority is not None and not 1 <= card.priority <= 999]
+
+
+def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
+    """E313: one option card listed for two robots (options.md 6.2; the
+    schema rejects an id listed twice for one robot)."""
+    holder: dict[str, str] = {}
+    out = []
+    for k, robot in enumerate(s.robots):
+        if not isinstance(robot.options, tuple):
+            continue
+        for i, card in enumerate(robot.options):
+            first = holder.setdefault(card, robot.name)
+            if first != robot.name:
+                out.append(_error("E313", f"robot {robot.name!r} holds {card}, which robot "
+                                          f"{first!r} already holds; each option card exists "
+                                          f"once", at.pointer("robots", k, "options", i)))
+    return out
+
+
+def option_checks_when_counted(s: Scenario, at: Places) -> list[Problem]:
+    """E314: an option_cards check on a course whose options are only counted."""
+    if s.rules.options != "counted":
+        return []
+    return [_error("E314", f"check {at.number('checks', k)} compares option_cards, but this "
+                           f"course's options are only counted; set rules.options to "
+                           f'"played" or compare "options"',
+                   at.pointer("checks", k, "option_cards"))
+            for k, check in enumerate(s.checks) if "option_cards" in check.expected]
+
+
+def _option_uses(s: Scenario, at: Places):
+    """Each option a robot's script uses: (robot index, robot, option id, when, pointer)."""
+    for k, robot in enumerate(s.robots):
+        for r, entry in enumerate(robot.program):
+            base = ("robots", k, "program", r)
+            when = f"round {r + 1}"
+            for c, register in enumerate(entry.cards):
+                where = (at.pointer(*base, "cards", c) if entry.as_object
+                         else at.pointer(*base, c))
+                for used in (register.use, register.weapon):
+                    if used is not None:
+                        yield k, robot, used, f"{when}, register {c + 1}", where
+            for key, used, present in (
+                    ("use", "gyroscopic-stabilizer", "gyroscopic-stabilizer" in entry.use),
+                    ("abort_at", "abort-switch", entry.abort_at is not None),
+                    ("recompile", "recompile", entry.recompile),
+                    ("conditional", "conditional-program", entry.conditional is not None),
+                    ("flywheel", "flywheel", entry.flywheel is not None)):
+                if present:
+                    yield k, robot, used, when, at.pointer(*base, key)
+
+
+def option_uses_without_cards(s: Scenario, at: Places) -> list[Problem]:
+    """W410: a scripted option use the robot cannot make: options are only
+    counted, or it starts with a list of cards (or none) without that one.
+    Dealt cards are engine-defined (options.md 6.1): a robot dealt cards by
+    count is not warned about; a card gained during the race may also make
+    the use possible, hence a warning, not an error."""
+    out = []
+    for k, robot, used, when, where in _option_uses(s, at):
+        name = BY_ID[used].name
+        if s.rules.options == "counted":
+            out.append(_warning("W410", f"robot {robot.name!r} uses {name} in {when}, but "
+                                        f"options are only counted on this course "
+                                        f'(rules.options is "counted"); the use is ignored',
+                                where))
+            continue
+        elif robot.option_count(s.rules) == 0:
+            why = "it starts with no option cards"
+        elif isinstance(robot.options, tuple) and used not in robot.options:
+            why = f"its cards are {', '.join(robot.options)}"
+        else:
+            continue
+        out.append(_warning("W410", f"robot {robot.name!r} uses {name} in {when}, but {why}; "
+                                    f"the use is ignored unless it gains the card", where))
+    return out
 
 
 def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
@@ -664,6 +745,9 @@ CHECKS: list[CourseCheck] = [
     duplicate_robot_names,
     unknown_cards,
     bad_priorities,
+    options_held_twice,
+    option_checks_when_counted,
+    option_uses_without_cards,
     checks_on_unknown_robots,
     checks_at_bad_moments,
     unreachable_flags,

@@ -76,7 +76,7 @@ def test_element_defaults_are_filled():
     assert (robot.dock, robot.at, robot.damage, robot.lives, robot.flags, robot.powered_down) == \
         (None, None, 0, None, 0, False)
     assert [str(c) for c in robot.program[0].cards] == ["move1", "right:80"]
-    assert robot.program[0].cards[0].priority is None
+    assert robot.program[0].cards[0].card.priority is None
     assert s.rules.lives == 5 and s.rules.max_rounds == 100
     assert s.robot_start(0) == (0, 4, "N")            # its place in the list: dock 1
 

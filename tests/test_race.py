@@ -83,7 +83,7 @@ def test_outcome_and_its_json_shape():
     assert list(data) == ["scenario", "seed", "rounds", "winners", "robots"]
     ann = data["robots"][0]
     assert list(ann) == ["name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-                         "powered_down", "options", "archive", "finished", "deaths"]
+                         "powered_down", "options", "option_cards", "archive", "finished", "deaths"]
     assert ann["flags"] == 1 and ann["archive"] == {"x": 4, "y": 0} and ann["finished"] is None
     assert (ann["x"], ann["y"], ann["facing"]) == (4, 0, "N")
     assert data["robots"][1]["alive"] is True

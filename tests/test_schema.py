@@ -319,8 +319,8 @@ CASES = [
      'board.tiles[1]: missing required key "rotation" for a "gear" tile'),
     (_drop(["board", "tiles", 3, "phases"]), "E103", "/board/tiles/3",
      'board.tiles[3]: missing required key "phases" for a "crusher" tile'),
-    (_drop(["robots", 1, "program", 1, "power_down"]), "E103", "/robots/1/program/1",
-     'robots[1].program[1]: missing required key "power_down"'),
+    (_drop(["robots", 1, "program", 1, "cards"]), "E103", "/robots/1/program/1",
+     'robots[1].program[1]: missing required key "cards"'),
     (_drop(["checks", 0, "round"]), "E103", "/checks/0",
      'checks[0]: missing required key "round"'),
     (_drop(["robots", 0, "name"]), "E103", "/robots/0",
@@ -338,13 +338,13 @@ CASES = [
     (_set(["rules", "live"], 3), "E104", "/rules/live",
      'rules: unknown key "live" (allowed keys are lives, hand_size, destroy_at_damage, '
      'lock_from_damage, respawn_damage, robot_lasers, flags_repair, archive_on_any_flag, '
-     'teleport_backup_distance, max_rounds, finish, note)'),
+     'teleport_backup_distance, max_rounds, finish, options, start_options, flag_gives_option, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
      'description, board, flags, docks, rules, robots, checks, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
-     'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, note)'),
+     'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, note)'),
     # out of range
     (_set(["board", "width"], 0), "E105", "/board/width", "board.width: must be at least 1, not 0"),
     (_set(["board", "tiles", 0, "x"], -1), "E105", "/board/tiles/0/x",

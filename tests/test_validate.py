@@ -12,7 +12,7 @@ import pytest
 
 from engine import reach, validate
 from engine.loader import load_dict, load_file, read_dict
-from engine.model import Board, Card, Laser, Placement, ProgramRound, Pusher, RobotSpec, Tile, Wall
+from engine.model import Board, Card, Entry, Laser, Placement, ProgramRound, Pusher, RobotSpec, Tile, Wall
 from engine.problems import ERROR, WARNING, ScenarioError
 from engine.validate import course_problems, unreachable_flags, validate_data, validate_file
 
@@ -179,7 +179,7 @@ def test_model_base_is_clean(base):
     (Card("move1", 1000), "E309", "priorities go from 1 to 999"),
 ])
 def test_cards_on_a_model(base, card, code, fragment):
-    program = (ProgramRound((Card("move2"), card)),)
+    program = (ProgramRound((Entry(Card("move2")), Entry(card))),)
     robots = (dataclasses.replace(base.robots[0], program=program), base.robots[1])
     problems = course_problems(dataclasses.replace(base, robots=robots))
     assert codes(problems) == [code]
@@ -188,14 +188,14 @@ def test_cards_on_a_model(base, card, code, fragment):
 
 
 def test_card_pointer_in_an_object_round(base):
-    program = (ProgramRound((Card("jump"),), power_down=True),)
+    program = (ProgramRound((Entry(Card("jump")),), power_down=True),)
     robots = (dataclasses.replace(base.robots[0], program=program), base.robots[1])
     problems = course_problems(dataclasses.replace(base, robots=robots))
     assert [p.pointer for p in problems] == ["/robots/0/program/0/cards/0"]
 
 
 def test_good_priorities_pass(base):
-    program = (ProgramRound((Card("move1", 1), Card("back", 999), Card("uturn"))),)
+    program = (ProgramRound((Entry(Card("move1", 1)), Entry(Card("back", 999)), Entry(Card("uturn")))),)
     robots = (dataclasses.replace(base.robots[0], program=program), base.robots[1])
     assert course_problems(dataclasses.replace(base, robots=robots)) == []
 

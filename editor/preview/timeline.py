@@ -321,7 +321,7 @@ class _Robot:
     """The replayed state of one robot (the fields of RobotResult)."""
 
     FIELDS = ("name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "archive", "finished", "deaths")
+              "powered_down", "options", "option_cards", "archive", "finished", "deaths")
     __slots__ = FIELDS + ("cached",)
 
     def __init__(self, r: RobotResult):
@@ -333,10 +333,11 @@ class _Robot:
         """The state as a RobotResult, made anew only when it changed."""
         values = (self.name, self.x, self.y, self.facing, self.damage, self.lives,
                   self.flags, self.alive, self.out, self.powered_down, self.options,
-                  self.archive, self.finished, self.deaths)
+                  self.option_cards, self.archive, self.finished, self.deaths)
         c = self.cached
         if values != (c.name, c.x, c.y, c.facing, c.damage, c.lives, c.flags, c.alive, c.out,
-                      c.powered_down, c.options, c.archive, c.finished, c.deaths):
+                      c.powered_down, c.options, c.option_cards, c.archive, c.finished,
+                      c.deaths):
             self.cached = RobotResult(*values)
         return self.cached
 
@@ -378,7 +379,7 @@ def _placed(e: Event) -> RobotResult:
     """A robot's state as its ``place`` event puts it on the board."""
     s = e.start
     return RobotResult(e.robot, e.dst[0], e.dst[1], e.facing, s.damage, s.lives, s.flags,
-                       True, False, s.powered_down, s.options, tuple(e.dst), None, 0)
+                       True, False, s.powered_down, s.options, (), tuple(e.dst), None, 0)
 
 
 def initial_state(events: Sequence[Event]) -> tuple[RobotResult, ...]:
@@ -510,7 +511,7 @@ class _Builder:
                 r.x = r.y = r.facing = None
                 r.lives = e.amount
                 r.deaths += 1
-                if r.options:
+                if r.options and not r.option_cards:    # counted options: one is lost
                     r.options -= 1
             elif kind == "out":
                 r.out = True
@@ -530,6 +531,14 @@ class _Builder:
                 r.damage -= e.amount
             elif kind == "option":
                 r.options += e.amount
+            elif kind == "option_gained":
+                r.options += 1
+                r.option_cards += (e.card,)
+            elif kind == "option_lost":
+                r.options -= 1
+                cards = list(r.option_cards)
+                cards.remove(e.card)
+                r.option_cards = tuple(cards)
             elif kind == "reenter":
                 r.x, r.y = e.dst
                 r.facing = e.facing

@@ -5,7 +5,7 @@ docks 1..K. Text output is a readable summary; ``--json`` prints
 
     {"scenario", "seed", "rounds", "winners": [names],
      "robots": [{"name", "x", "y", "facing", "damage", "lives", "flags", "alive",
-                 "out", "powered_down", "options", "archive": {"x", "y"},
+                 "out", "powered_down", "options", "option_cards": [ids], "archive": {"x", "y"},
                  "finished": {"round", "register"} or null, "deaths"}],
      "checks": [{"index", "passed", "expected", "actual"}]}
 
