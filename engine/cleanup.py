@@ -55,10 +55,9 @@ def repair(floor: Floor, robots: list[RobotState]) -> None:
 def reenter(floor: Floor, robots: list[RobotState]) -> None:
     """7.4: every destroyed robot that is not out comes back on its archive
     square (or the best free square around it) with `respawn_damage`, earliest
-    destroyed first (destruction order already follows robot order within a
-    moment)."""
+    destroyed first, robots destroyed in one moment in robot order."""
     waiting = [r for r in robots if r.destroyed and not r.out]
-    waiting.sort(key=lambda r: r.death_seq)
+    waiting.sort(key=lambda r: (r.death_seq, r.index))
     for robot in waiting:
         square = _entry_square(floor, robot)
         if square is None:          # the board is full: it waits for the next clean-up

@@ -61,4 +61,5 @@ def push_pushers(floor: Floor, register: int) -> None:
                 if occ[sq] is not None]
     for sq, d, robot in standing:
         if occ[sq] is robot:
+            floor.moment += 1
             push(floor, robot, d, "pusher")

@@ -267,6 +267,7 @@ class Race:
         for _, _, robot in actors:
             if robot.sq >= 0:
                 card = robot.registers[slot]
+                floor.moment += 1
                 if log:
                     floor.emit("card", robot, card=_card_text(card))
                 play_card(floor, robot, KIND_CODE[card.kind])

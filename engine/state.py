@@ -44,7 +44,7 @@ class RobotState:
         self.decided = False                # has chosen about power down this round
         self.registers: list[Card | None] = [None] * 5
         self.deaths = 0
-        self.death_seq = 0              # when it was last destroyed: orders re-entry
+        self.death_seq = 0              # the Floor.moment it was last destroyed in: orders re-entry
         self.pending = 0                # laser damage being added up in a lasers step
         self.cards: list[str] = []      # option cards held (played options), oldest first
 
@@ -57,7 +57,7 @@ DeathHook = Callable[[RobotState, int, str], None]
 
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
-                 "round", "register", "step", "events", "on_death", "outs", "_deaths")
+                 "round", "register", "_step", "moment", "events", "on_death", "outs")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -77,11 +77,24 @@ class Floor:
         self.marks = [bool(f) or a for f, a in zip(self.flag_at, course.archive_point)]
         self.round = 0
         self.register: int | None = None
-        self.step = "setup"
+        # Robots destroyed in one moment re-enter in robot order (rule 7.4). A
+        # moment is one step, or within the card step one card and within the
+        # pusher step one pusher: setting `step` starts a new one, and the
+        # card and pusher loops start one per card and per pusher.
+        self.moment = 0
+        self._step = "setup"
         self.events: EventLog | None = EventLog() if record_events else None
         self.on_death = on_death
         self.outs = 0                   # robots that have gone out of the race
-        self._deaths = 0
+
+    @property
+    def step(self) -> str:
+        return self._step
+
+    @step.setter
+    def step(self, step: str) -> None:
+        self._step = step
+        self.moment += 1
 
     # ------------------------------------------------------------ events
 
@@ -127,8 +140,7 @@ class Floor:
         robot.sq = -1
         robot.destroyed = True
         robot.deaths += 1
-        self._deaths += 1
-        robot.death_seq = self._deaths
+        robot.death_seq = self.moment
         robot.lives -= 1
         if robot.options:
             robot.options -= 1
