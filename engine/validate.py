@@ -527,7 +527,8 @@ def checks_at_bad_moments(s: Scenario, at: Places) -> list[Problem]:
 def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     """E312: flag 1 cannot be reached from some dock, or flag n+1 from flag n.
 
-    Reachability is ``reach.reachable_from``; squares already reported (off
+    Reachability is ``reach.reachable_from`` under the course's own rules
+    (the teleporter's Back Up distance); squares already reported (off
     the board, or a flag or dock on a pit) are left out so that each mistake
     is reported once."""
     at = at or Places()
@@ -540,7 +541,7 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
 
     def can_reach(source: tuple[int, int], target: tuple[int, int]) -> bool:
         if source not in reached:
-            reached[source] = reach.reachable_from(board, [source])
+            reached[source] = reach.reachable_from(board, [source], s.rules)
         return target in reached[source]
 
     out = []

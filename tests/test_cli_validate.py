@@ -65,6 +65,14 @@ def test_error_line_with_a_pointer(capsys, in_tests):
     assert lines[0].startswith("fixtures/invalid/too-many-robots.json:/robots: error E306: ")
 
 
+def test_a_flag_unreachable_under_the_course_rules_fails(capsys, in_tests):
+    code, lines, _ = run(capsys, "fixtures/invalid/flag-unreachable-under-own-rules.json")
+    assert code == 1
+    assert lines[0].startswith("fixtures/invalid/flag-unreachable-under-own-rules.json:2,0: "
+                               "error E312: flag 1 at (2, 0) cannot be reached from dock 1")
+    assert lines[-1] == "1 file: 1 with errors (2 errors, 0 warnings)"
+
+
 def test_several_files_and_the_summary(capsys, in_tests):
     code, lines, _ = run(capsys, "fixtures/invalid/flag-unreachable-from-dock.json",
                          "fixtures/warnings/one-dock.json", "fixtures/warnings/dock-on-gear.json")

@@ -46,6 +46,8 @@ INVALID = {
     "flag-unreachable-from-flag": ("E312", (2, 5),
                                    "flag 2 at (2, 5) cannot be reached from flag 1 at (5, 1): "
                                    "walls, pits or board elements close it off"),
+    "flag-unreachable-under-own-rules": ("E312", (2, 0),
+                                         "flag 1 at (2, 0) cannot be reached from dock 1 at (0, 4)"),
 }
 
 WARNINGS = {
@@ -354,10 +356,19 @@ def test_unreachable_flags_asks_only_reachable_from(monkeypatch):
     scenario = load_dict(doc("invalid", "flag-unreachable-from-dock"))
     assert codes(unreachable_flags(scenario)) == ["E312", "E312", "E312"]
     monkeypatch.setattr(reach, "reachable_from",
-                        lambda board, starts: {(x, y) for x in range(board.width)
+                        lambda board, starts, rules: {(x, y) for x in range(board.width)
                                                for y in range(board.height)})
     assert unreachable_flags(scenario) == []
     assert unreachable_flags in validate.CHECKS
+
+
+def test_reachability_follows_the_course_rules():
+    """Behind its row of pits, the flag is reached only by the teleporter's
+    Back Up jump of 2 squares: the file's own rules say 1, so it is not."""
+    data = doc("invalid", "flag-unreachable-under-own-rules")
+    assert codes(validate_data(data)) == ["E312", "E312"]
+    data["rules"]["teleport_backup_distance"] = 2
+    assert validate_data(data) == []
 
 
 def test_unreachable_from_each_dock_is_named(base):
