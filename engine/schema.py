@@ -12,8 +12,8 @@ with a readable path::
 ``schema_problems(data)`` returns every such problem (never raises, whatever
 ``data`` is). Each is an error with a stable code, the JSON pointer of the
 offending value (of the object, for a missing key) and, when the nearest
-enclosing object has integer ``x`` and ``y`` (a tile, wall, flag...), that
-square:
+enclosing object has integer ``x`` and ``y`` (a tile, wall, flag...; not a
+check, whose x and y are what it expects), that square:
 
     ====  ==========================================================
     code  meaning
@@ -356,7 +356,10 @@ def _at(data: object, path: Sequence) -> object:
 def _square(data: dict, path: list, itself: bool) -> tuple[int | None, int | None]:
     """x and y of the nearest object enclosing the value at ``path`` (or of that
     value itself, when ``itself``: a missing key is a problem of its object),
-    if that object has both."""
+    if that object has both. A check's x and y are what it expects, not its
+    place: nothing under "checks" has a square."""
+    if path and path[0] == "checks":
+        return None, None
     nodes = [data]
     for part in path:
         nodes.append(_at(nodes[-1], [part]))

@@ -427,6 +427,8 @@ def test_problems_carry_the_square_of_their_object():
         del doc["docks"][1]["facing"]                       # a dock at (6, 15)
         doc["robots"][1]["at"]["colour"] = "red"             # the key's object: (3, 4)
         doc["board"]["width"] = 0                            # no square at all
+        doc["checks"][0]["register"] = 6                     # expects (5, 4): not its place
+        doc["checks"][0]["archive"] = {"x": 2, "y": 2, "z": 0}  # nor is the archive it expects
     squares = {p.pointer: (p.x, p.y) for p in broken(change)}
     assert squares == {
         "/board/width": (None, None),
@@ -437,6 +439,8 @@ def test_problems_carry_the_square_of_their_object():
         "/docks/1": (6, 15),
         "/robots/1/at/facing": (3, 4),
         "/robots/1/at/colour": (3, 4),
+        "/checks/0/register": (None, None),
+        "/checks/0/archive/z": (None, None),
     }
 
 
