@@ -7,8 +7,10 @@
 - ``chi_square_gof``: Pearson's goodness-of-fit test.
 - ``kaplan_meier`` / ``km_quantiles``: the product-limit survival curve with
   right-censoring, and its quantiles.
-- ``paired_interval``: the mean of per-pair differences with a normal
-  interval that uses the pairing.
+- ``t_quantile``: Student's t distribution's quantile, from the regularized
+  incomplete beta function (continued fraction, as in Numerical Recipes).
+- ``paired_interval``: the mean of per-pair differences with a t interval
+  that uses the pairing.
 - ``dock_races_needed``: how many decided races per dock would likely
   settle a fairness question that the races so far leave open.
 """
@@ -177,22 +179,101 @@ def km_quantiles(times: Sequence[float], events: Sequence[bool],
     return [km_quantile(curve, q) for q in qs]
 
 
+# ---------------------------------------------------------------- Student's t
+
+def betainc(a: float, b: float, x: float) -> float:
+    """Regularized incomplete beta I_x(a, b), for a, b > 0 and 0 <= x <= 1."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of I_x(a, b) (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        for an in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + an * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + an / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return h
+
+
+def t_sf(t: float, df: float) -> float:
+    """P(T >= t) for T Student's t with `df` degrees of freedom."""
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The t with P(T <= t) == p (0.5 <= p < 1; t_quantile(0.975, 9) is about
+    2.262), by bisection; the normal quantile's place for small samples."""
+    lo, hi = 0.0, 1.0
+    while t_sf(hi, df) > 1.0 - p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_sf(mid, df) > 1.0 - p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return (lo + hi) / 2.0
+
+
 # ---------------------------------------------------------------- pairs
 
-def paired_interval(diffs: Sequence[float], z: float = Z95) -> tuple[float, tuple[float, float]]:
-    """Mean of per-pair differences with a normal-approximation interval
-    (mean +- z * sd / sqrt(n)). The pairing is in the data: each difference
-    compares the two versions on one seed, so what the seeds share cancels
-    out. Identical inputs give exactly (0, (0, 0))."""
-    n = len(diffs)
-    if n == 0:
-        return 0.0, (0.0, 0.0)
-    mean = math.fsum(diffs) / n
-    if n == 1:
+def paired_interval(old: Sequence[float], new: Sequence[float],
+                    limits: tuple[float, float] = (-math.inf, math.inf),
+                    level: float = 0.95) -> tuple[float, tuple[float, float]]:
+    """Mean of the per-pair differences new - old with a t interval (mean +-
+    t * sd / sqrt(n), t on n - 1 degrees of freedom), kept within `limits`,
+    the range the differences can take. The pairing is in the data: each
+    pair compares the two versions on one seed, so what the seeds share
+    cancels out.
+
+    Pairs that all differ alike (in a small run, often all by zero) show no
+    spread, which does not make the mean certain: then the spread of the
+    outcomes themselves stands in (the unpaired interval, wider than the
+    paired one whenever pairing helps). Only outcomes without spread give a
+    zero-width interval; a single pair, or pairs that all differ by one
+    non-zero amount, leave the whole of `limits`."""
+    n = len(old)
+    diffs = [b - a for a, b in zip(old, new)]
+    mean = math.fsum(diffs) / n if n else 0.0
+    var = _variance(diffs)
+    if var <= 0:
+        var = _variance(old) + _variance(new)
+    if var <= 0:
+        if n == 1 or any(diffs):
+            return mean, limits
         return mean, (mean, mean)
-    var = math.fsum((d - mean) ** 2 for d in diffs) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return mean, (mean - half, mean + half)
+    half = t_quantile((1 + level) / 2, n - 1) * math.sqrt(var / n)
+    return mean, (max(limits[0], mean - half), min(limits[1], mean + half))
+
+
+def _variance(values: Sequence[float]) -> float:
+    """The sample variance; 0 for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = math.fsum(values) / n
+    return math.fsum((v - mean) ** 2 for v in values) / (n - 1)
 
 
 # ---------------------------------------------------------------- planning

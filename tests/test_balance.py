@@ -238,11 +238,41 @@ def test_compare_pairs_races_by_seed(tmp_path):
     new = tmp_path / "edited.json"
     new.write_text(json.dumps(edited))
     out = tmp_path / "compare.json"
-    assert main(["compare", str(SYMMETRIC), str(new), "--races", "16", "--robots", "2",
+    assert main(["compare", str(SYMMETRIC), str(new), "--races", "32", "--robots", "2",
                  "--workers", "1", "--quiet", "--json", str(out)]) == 0
     result = json.loads(out.read_text())
     dock1 = result["docks"][0]
     assert dock1["change"] > 0 and dock1["ci"][0] > 0
+
+
+def test_compare_small_runs_give_honest_intervals():
+    """Few races: t intervals, and no zero-width interval unless every race
+    came out the same on both courses."""
+    from types import SimpleNamespace
+    from engine.commands.compare import compare
+
+    def run_of(winners, rounds):
+        races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True)
+                 for w, r in zip(winners, rounds)]
+        docks = [{"dock": d, "win_rate": sum(w == d for w in winners) / len(winners)}
+                 for d in (1, 2)]
+        result = {"docks": docks, "robots": 2, "bot": "search", "seed": 0, "cancelled": False,
+                  "scenario": "s", "completion": {"rate": 1.0}, "fairness": {"balance": 1.0},
+                  "length": {"median": 5, "q1": 4, "q3": 6}, "elapsed_s": 0.0}
+        return result, races
+
+    # one race of four changes hands (dock 1 -> dock 2), and one lasts a round longer
+    old, old_races = run_of([1, 1, 2, 2], [5, 5, 5, 5])
+    new, new_races = run_of([2, 1, 2, 2], [6, 5, 5, 5])
+    result = compare(old, new, old_races, new_races, max_rounds=100)
+    dock1, dock2 = result["docks"]
+    assert dock1["change"] == -0.25
+    # t(0.975, 3 df) = 3.182, sd 0.5: -0.25 +- 0.80, within the possible -1..1
+    assert dock1["ci"] == [-1, pytest.approx(0.545612, abs=1e-5)]
+    assert dock2["change"] == 0.25 and dock2["ci"][1] - dock2["ci"][0] > 0
+    assert result["length"]["ci"] == [pytest.approx(-0.545612, abs=1e-5),
+                                      pytest.approx(1.045612, abs=1e-5)]
+    assert result["completion"]["ci"] == [0, 0]        # every race decided on both
 
 
 def test_progress_bar_in_a_log_prints_every_tenth():

@@ -65,12 +65,40 @@ def test_kaplan_meier_without_censoring_is_the_plain_median():
     assert curve[1] == (4, pytest.approx(0.0))
 
 
+def test_t_quantile_matches_the_tables():
+    # two-sided 95% quantiles of Student's t, from printed tables
+    for df, t in ((1, 12.706), (2, 4.303), (3, 3.182), (9, 2.262), (30, 2.042)):
+        assert stats.t_quantile(0.975, df) == pytest.approx(t, abs=5e-4)
+    assert stats.t_quantile(0.95, 10) == pytest.approx(1.812, abs=5e-4)
+    assert stats.t_quantile(0.975, 10 ** 6) == pytest.approx(stats.Z95, abs=1e-5)
+
+
 def test_paired_interval():
-    assert stats.paired_interval([0, 0, 0, 0]) == (0.0, (0.0, 0.0))
-    mean, (lo, hi) = stats.paired_interval([1, -1, 1, 1])
-    # mean 0.5, sd = 1 (sample), half = 1.96 * 1 / 2
+    mean, (lo, hi) = stats.paired_interval([0, 1, 0, 0], [1, 0, 1, 1])
+    # differences 1, -1, 1, 1: mean 0.5, sd = 1 (sample), half = t(0.975, 3 df) * 1 / 2
     assert mean == 0.5
-    assert lo == pytest.approx(0.5 - stats.Z95 / 2) and hi == pytest.approx(0.5 + stats.Z95 / 2)
+    assert lo == pytest.approx(0.5 - 3.1824 / 2, abs=1e-4)
+    assert hi == pytest.approx(0.5 + 3.1824 / 2, abs=1e-4)
+    # kept within the range the differences can take
+    assert stats.paired_interval([0, 1, 0, 0], [1, 0, 1, 1], (-1, 1)) == (0.5, (-1, 1))
+
+
+def test_pairs_without_spread_fall_back_on_the_outcomes_spread():
+    # a dock that won 4 of 8 races on both courses, in the same races: the
+    # pairs differ by nothing, the outcomes vary (variance 2/7 on each course)
+    mean, (lo, hi) = stats.paired_interval([1, 0] * 4, [1, 0] * 4, (-1, 1))
+    half = 2.3646 * math.sqrt((2 / 7 + 2 / 7) / 8)
+    assert mean == 0 and (lo, hi) == (pytest.approx(-half, abs=1e-4), pytest.approx(half, abs=1e-4))
+    # outcomes without spread (never won on either course): exactly nothing changed
+    assert stats.paired_interval([0, 0, 0], [0, 0, 0], (-1, 1)) == (0.0, (0.0, 0.0))
+
+
+@pytest.mark.parametrize("old, new", [([0], [1]), ([1], [0]), ([0], [0]), ([0, 0, 0], [1, 1, 1])])
+def test_an_unknowable_spread_leaves_the_whole_range(old, new):
+    # a single pair, or pairs all differing by one non-zero amount with
+    # outcomes that do not vary: nothing says how far the mean may be
+    mean, interval = stats.paired_interval(old, new, (-1, 1))
+    assert interval == (-1, 1)
 
 
 def test_dock_races_needed():

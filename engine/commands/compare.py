@@ -4,10 +4,13 @@ Both versions race the same plan: race i has the same seed, the same docks
 and the same bots on both courses, so what luck the deal brings is shared
 and cancels out of the differences (a paired design). Each dock's change in
 win rate is the mean, over the races that used that dock, of the per-race
-difference in its win indicator (new minus old), with a normal interval on
-those differences; the race length change is the mean per-race difference
-in the round the race ended (undecided races count with the round they were
-stopped at, which is a restricted mean). Identical courses give exactly zero
+difference in its win indicator (new minus old), with a t interval on
+those differences (engine/stats.py ``paired_interval``); the race length
+change is the mean per-race difference in the round the race ended
+(undecided races count with the round they were stopped at, which is a
+restricted mean). When the pairs show no spread the outcomes' own spread
+stands in (engine/stats.py), so a small run never claims a zero-width
+interval from outcomes that vary. Identical courses give exactly zero
 changes with zero-width intervals.
 
 Exit codes as for balance: 0, 1 (unreadable or invalid file, unwritable
@@ -29,28 +32,36 @@ def add_arguments(parser) -> None:
     add_race_arguments(parser)
 
 
-def compare(old_result: dict, new_result: dict, old_races: list, new_races: list) -> dict:
-    """The paired comparison of two runs of one plan (races matched by index)."""
+def compare(old_result: dict, new_result: dict, old_races: list, new_races: list,
+            max_rounds: int) -> dict:
+    """The paired comparison of two runs of one plan (races matched by index);
+    no race of either run lasts more than `max_rounds` rounds."""
     from ..stats import paired_interval
     pairs = list(zip(old_races, new_races))
+    # Races that all came out the same on both courses (as identical courses
+    # do, the engine being deterministic) differ by exactly zero: no interval.
+    same = all((o.winner_docks, o.rounds, o.decided) == (n.winner_docks, n.rounds, n.decided)
+               for o, n in pairs)
+
+    def change(old: list[int], new: list[int], limits: tuple[int, int]):
+        return (0.0, (0.0, 0.0)) if same else paired_interval(old, new, limits)
+
     docks = []
     numbers = sorted({d["dock"] for d in old_result["docks"]} & {d["dock"] for d in new_result["docks"]})
     old_by = {d["dock"]: d for d in old_result["docks"]}
     new_by = {d["dock"]: d for d in new_result["docks"]}
     for number in numbers:
-        diffs = []
-        for old, new in pairs:
-            if number in old.docks and number in new.docks:
-                diffs.append(int(number in new.winner_docks) - int(number in old.winner_docks))
-        mean, (lo, hi) = paired_interval(diffs)
-        docks.append({"dock": number, "races": len(diffs),
+        used = [(o, n) for o, n in pairs if number in o.docks and number in n.docks]
+        mean, (lo, hi) = change([int(number in o.winner_docks) for o, _ in used],
+                                [int(number in n.winner_docks) for _, n in used], (-1, 1))
+        docks.append({"dock": number, "races": len(used),
                       "old_win_rate": old_by[number]["win_rate"],
                       "new_win_rate": new_by[number]["win_rate"],
                       "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
-    length_diffs = [new.rounds - old.rounds for old, new in pairs]
-    mean, (lo, hi) = paired_interval(length_diffs)
-    completion_diffs = [int(new.decided) - int(old.decided) for old, new in pairs]
-    cmean, (clo, chi) = paired_interval(completion_diffs)
+    mean, (lo, hi) = change([o.rounds for o, _ in pairs], [n.rounds for _, n in pairs],
+                            (1 - max_rounds, max_rounds - 1))
+    cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
+                               [int(n.decided) for _, n in pairs], (-1, 1))
 
     def brief(result: dict) -> dict:
         return {"scenario": result["scenario"], "completion": result["completion"],
@@ -137,7 +148,8 @@ def run(args) -> int:
     if len(results) < 2:        # stopped during the old course: nothing to pair
         print("stopped before the new course was raced: nothing to compare", file=sys.stderr)
         return 130
-    result = compare(results[0], results[1], race_lists[0], race_lists[1])
+    max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
+    result = compare(results[0], results[1], race_lists[0], race_lists[1], max_rounds)
     try:
         if args.json_out:
             write_json(result, args.json_out)
