@@ -1,11 +1,11 @@
 """The engine preview in the editor window (pytest-qt, offscreen): a race is
 played in a worker and shown on the board, stepping follows the engine,
 course tests jump to a failing check, a balance run reports and draws its
-heatmap, Cancel is quick, and the window keeps working meanwhile."""
+heatmap, Cancel stops it, and the window keeps working meanwhile. How fast
+is measured in bench/bench_editor.py, not here."""
 from __future__ import annotations
 
-import time
-from dataclasses import replace
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,7 +68,6 @@ def engine_squares(snapshot) -> dict:
 def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
     window, c = preview()
     t = run_race(qtbot, c, seed=1, bot="search")
-    assert c.shown.elapsed_s < 1.0                   # ready to play in under a second
     assert len(c.overlay.markers) == 4 and c.panel.slider.maximum() == len(t) - 1
     assert c.panel.cards.rowCount() == 4 and c.log.model.rowCount() == len(t.events)
     c.panel.speed.setCurrentIndex(c.panel.speed.count() - 1)
@@ -201,8 +200,13 @@ def test_scenario_robots_and_the_race_menu(qtbot, preview):
     c.actions["step_register"].trigger()
     c.actions["step_register"].trigger()
     assert marker_squares(c)["Rider"] == (3, 1, 90)
-    c.actions["back"].trigger()
-    assert c.timeline.frames[c.player.index].register_end is False or c.player.index > 0
+    end = c.timeline.frames[c.player.index]
+    assert end.register_end and (end.round, end.register) == (1, 2)
+    c.actions["back"].trigger()                       # one step back, at rest
+    assert c.player.index == end.index - 1 and c.player.u == 1.0
+    before = c.timeline.frames[c.player.index]
+    assert not before.register_end and (before.round, before.register) == (1, 2)
+    assert marker_squares(c) == engine_squares(before.robots)
 
 
 # ---------------------------------------------------------------- balance
@@ -249,7 +253,7 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     assert (tmp_path / "report.md").read_text().startswith("# Balance report")
 
 
-def test_cancel_stops_a_long_run_within_a_second(qtbot, preview):
+def test_cancel_stops_a_long_run_and_reports_what_was_played(qtbot, preview):
     window, c = preview()
     dialog = c.open_balance()
     dialog.races.setValue(20_000)
@@ -257,42 +261,61 @@ def test_cancel_stops_a_long_run_within_a_second(qtbot, preview):
     dialog.workers.setValue(1)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=20000)
-    with qtbot.waitSignal(dialog.resultReady, timeout=5000) as blocker:
-        pressed = time.perf_counter()
+    with qtbot.waitSignal(dialog.resultReady, timeout=20000) as blocker:
         qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
-    stopped = time.perf_counter() - pressed
-    assert stopped < 1.0, f"Cancel took {stopped:.2f} s"
     result = blocker.args[0]
     assert result["cancelled"] and 0 < result["races"] < 20_000
     qtbot.waitUntil(lambda: not dialog.running, timeout=2000)
     assert dialog.start_button.isEnabled()
 
 
-def test_the_window_keeps_working_during_a_run(qtbot, preview):
+def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
+    """The work runs off the GUI thread while the event loop goes on: each
+    run below is held midway until the window has shown it (progress on the
+    bar, a timer tick while the race worker is busy), which could never happen
+    if the work blocked the event loop."""
+    from editor.preview import balance_dialog, race_worker
     window, c = preview()
-    ticks = []
-    timer = QTimer()
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start(10)
+    shown = threading.Event()
+    threads = []
+
+    def held_balance(*args, progress, **kwargs):
+        def report(done, total, elapsed):
+            progress(done, total, elapsed)
+            if done == 1:
+                threads.append(threading.current_thread())
+                shown.wait(10)
+        return run_balance(*args, progress=report, **kwargs)
+
+    run_balance = balance_dialog.run_balance
+    monkeypatch.setattr(balance_dialog, "run_balance", held_balance)
     dialog = c.open_balance()
-    dialog.races.setValue(60)
-    dialog.bot.setCurrentText("search")
+    dialog.races.setValue(6)
+    dialog.bot.setCurrentText("random")
     dialog.workers.setValue(1)
-    started = time.perf_counter()
-    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
-        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    took = time.perf_counter() - started
-    timer.stop()
-    during = [t for t in ticks if started <= t <= started + took]
-    assert took > 0.2 and len(during) >= took / 0.1       # at least ten ticks a second
-    gaps = [b - a for a, b in zip(during, during[1:])]
-    assert max(gaps) < 0.25                                # never frozen for long
-    # and a race in the worker too
-    ticks.clear()
+    timer = QTimer()
+    timer.timeout.connect(lambda: dialog.progress.value() == 1 and shown.set())
     timer.start(5)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert shown.is_set() and threads[0] is not threading.main_thread()
+    assert blocker.args[0]["races"] == 6 and not blocker.args[0]["cancelled"]
+    # and a race in the worker too
+    shown.clear()
+    play_race = race_worker.play_race
+
+    def held_race(*args, **kwargs):
+        threads.append(threading.current_thread())
+        shown.wait(10)
+        return play_race(*args, **kwargs)
+
+    monkeypatch.setattr(race_worker, "play_race", held_race)
+    timer.timeout.disconnect()
+    timer.timeout.connect(lambda: c.worker.busy and shown.set())
     run_race(qtbot, c, seed=9, bot="search")
     timer.stop()
-    assert ticks
+    assert shown.is_set() and threads[1] is not threading.main_thread()
+    assert len(c.timeline.names) == 4
 
 
 def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, preview):
@@ -321,29 +344,26 @@ def test_closing_the_window_stops_the_workers(qtbot, preview):
     dialog.workers.setValue(1)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.running, timeout=2000)
-    started = time.perf_counter()
+    worker = dialog.worker
     c.shutdown()
-    assert time.perf_counter() - started < 1.0
-    assert not dialog.running or dialog.worker.isFinished()
+    assert worker.isFinished()
+    assert worker.result["cancelled"] and worker.result["races"] < 20_000
     QApplication.processEvents()
 
 
-def test_ready_in_time_on_the_factory_course_with_eight_robots(qtbot, preview):
+def test_eight_robots_on_the_factory_course_are_shown_frame_by_frame(qtbot, preview):
     window, c = preview()
+    scenario = window.doc.scenario
     c.panel.robot_count.setValue(8)
     t = run_race(qtbot, c, seed=5, bot="search")
-    assert c.shown.elapsed_s < 1.0 and len(t.names) == 8
-    # frames are cheap to show: a whole register's animation in well under a frame each
-    started = time.perf_counter()
-    n = 0
+    assert len(t.names) == 8 and len(c.overlay.markers) == 8
     for f in t.frames[:200]:
-        for u in (0.25, 0.5, 0.75, 1.0):
+        for u in (0.25, 0.5, 0.75):
             c.overlay.show(f.index, u)
-            n += 1
-    per = (time.perf_counter() - started) / n
-    assert per < 1 / 60
-    scenario = replace(window.doc.scenario)
-    assert scenario == window.doc.scenario
+        c.overlay.show(f.index, 1.0)                # the end of a step is the frame itself
+        assert marker_squares(c) == engine_squares(f.robots), f.index
+    # playing a race never edits the course
+    assert window.doc.scenario is scenario and not window.doc.modified
 
 
 def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, preview):

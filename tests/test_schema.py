@@ -177,7 +177,7 @@ def test_generated_scenarios_have_no_schema_problems(doc):
 def test_the_strategy_reaches_every_part_of_the_format():
     seen: set[str] = set()
 
-    @settings(max_examples=100, database=None, deadline=None, phases=[Phase.generate],
+    @settings(max_examples=300, database=None, deadline=None, phases=[Phase.generate],
               derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(scenarios(bot_names=("search",)))
     def collect(doc):
