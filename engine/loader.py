@@ -39,8 +39,10 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # ---------------------------------------------------------------- reading files
 
-def read_json(path: str | os.PathLike) -> tuple[object | None, list[Problem]]:
-    """The parsed JSON document of a file, or None with a problem saying why not."""
+def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
+    """The parsed JSON document of a file and no problem, or None with the
+    problem saying why the file could not be read. A file holding JSON
+    ``null`` reads as None with no problem: tell the two apart by the problems."""
     path = Path(path)
 
     def fail(code: str, message: str) -> tuple[None, list[Problem]]:
@@ -65,7 +67,8 @@ def read_json(path: str | os.PathLike) -> tuple[object | None, list[Problem]]:
     return parse_json(text)
 
 
-def parse_json(text: str) -> tuple[object | None, list[Problem]]:
+def parse_json(text: str) -> tuple[object, list[Problem]]:
+    """The parsed document and no problem, or None with the problem (as read_json)."""
     try:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
@@ -80,7 +83,7 @@ def parse_json(text: str) -> tuple[object | None, list[Problem]]:
 def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
     """Lenient: whatever can be read of the file, with every problem found."""
     data, problems = read_json(path)
-    if data is None:
+    if problems:
         return None, problems
     return read_dict(data)
 
@@ -88,7 +91,7 @@ def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
 def load_file(path: str | os.PathLike) -> Scenario:
     """Strict: the scenario of a file, or ScenarioError with every problem."""
     data, problems = read_json(path)
-    if data is None:
+    if problems:
         raise ScenarioError(problems)
     return load_dict(data)
 

@@ -83,7 +83,7 @@ def read_valid_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Prob
     """Every problem of a scenario file (as validate_file), and its scenario
     when none of them is an error (the one load_file gives), from one read."""
     data, problems = read_json(path)
-    if data is None:
+    if problems:
         return None, problems
     scenario, problems = _validate(data)
     return (None if any(p.is_error for p in problems) else scenario), problems

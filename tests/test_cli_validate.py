@@ -204,3 +204,18 @@ def test_subprocess_exit_codes(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert (bad.returncode, usage.returncode) == (1, 2)
     assert "error E301" in bad.stdout and "Traceback" not in bad.stderr + usage.stderr
+
+
+@pytest.mark.parametrize("text, what", [("null", "null"), ("[]", "a list"), ("3", "3"),
+                                         ('"course"', '"course"'), ("true", "true")])
+def test_a_document_that_is_not_an_object(capsys, tmp_path, text, what):
+    path = tmp_path / "odd.json"
+    path.write_text(text + "\n", encoding="utf-8")
+    code, lines, _ = run(capsys, str(path))
+    assert code == 1
+    assert lines[0] == (f"{path}: error E101: (top level): a scenario must be a JSON object "
+                        f"{{...}}, not {what}")
+    for command in ("run", "test"):
+        assert main([command, str(path)]) == 1, command
+        out, err = capsys.readouterr()
+        assert "E101" in out and "(top level)" in out and "Traceback" not in err, command

@@ -283,3 +283,15 @@ def test_pusher_and_laser_defaults_survive_saving():
     doc = to_dict(s)
     assert doc["board"]["lasers"] == [{"x": 1, "y": 1, "dir": "S", "beams": 1}]
     assert load_dict(doc).board.pushers == (Pusher(2, 2, "N", (5,)),)
+
+
+def test_read_json_tells_json_null_from_an_unreadable_file(tmp_path):
+    path = tmp_path / "null.json"
+    path.write_text("null", encoding="utf-8")
+    assert read_json(path) == (None, [])
+    assert read_json(tmp_path / "missing.json")[0] is None
+    assert read_json(tmp_path / "missing.json")[1]
+    scenario, problems = read_file(path)
+    assert scenario is None and [p.code for p in problems] == ["E101"]
+    with pytest.raises(ScenarioError):
+        load_file(path)
