@@ -63,6 +63,9 @@ class Race:
         self.controllers: list[Controller] = []
         for i, (name, (x, y, facing), spec, robot_bot) in enumerate(
                 self._line_up(robot_count, bot, bots)):
+            if spec is not None and spec.flags > len(scenario.flags):
+                raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
+                                 f"the course has {len(scenario.flags)}")
             start = {} if spec is None else {
                 "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
                 "flags": spec.flags, "options": spec.option_count(self.rules),

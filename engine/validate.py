@@ -29,6 +29,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E312  a flag cannot be reached: from a dock (flag 1), or from the flag before it
     E313  an option card held by two robots
     E314  an ``option_cards`` check while options are only counted (options.md 6.26)
+    E315  a robot starts having touched more flags than the course has
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -40,6 +41,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W408  a dock in a laser beam
     W409  fewer than 2 docks
     W410  a scripted option use the robot's cards cannot make (it is ignored in the race)
+    W411  respawn_damage at or above destroy_at_damage: robots re-enter destroyed
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -495,6 +497,15 @@ def option_uses_without_cards(s: Scenario, at: Places) -> list[Problem]:
     return out
 
 
+def flags_beyond_the_course(s: Scenario, at: Places) -> list[Problem]:
+    """E315: a robot's starting `flags` (flags touched) above the course's flags."""
+    count = len(s.flags)
+    return [_error("E315", f"robot {robot.name!r} starts having touched {robot.flags} flags, but the "
+                           f"course has {_plural(count, 'flag')}; set its flags to at most {count}",
+                   at.pointer("robots", k, "flags"))
+            for k, robot in enumerate(s.robots) if robot.flags > count]
+
+
 def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
     """E310: a check about a robot the course does not have."""
     names = [r.name for r in s.robots]
@@ -725,6 +736,17 @@ def laser_beam(b: Board, laser) -> list[tuple[int, int]]:
     return squares
 
 
+def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
+    """W411: robots would re-enter with the damage that destroys them."""
+    rules = s.rules
+    if rules.respawn_damage < rules.destroy_at_damage:
+        return []
+    return [_warning("W411", f"robots re-enter with {rules.respawn_damage} damage (respawn_damage), "
+                             f"but {rules.destroy_at_damage} damage destroys them "
+                             f"(destroy_at_damage); make respawn_damage smaller",
+                     "/rules/respawn_damage")]
+
+
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
     """W409: fewer than 2 docks leaves room for at most one robot."""
     if len(s.docks) >= 2:
@@ -749,6 +771,7 @@ CHECKS: list[CourseCheck] = [
     options_held_twice,
     option_checks_when_counted,
     option_uses_without_cards,
+    flags_beyond_the_course,
     checks_on_unknown_robots,
     checks_at_bad_moments,
     unreachable_flags,
@@ -760,5 +783,6 @@ CHECKS: list[CourseCheck] = [
     flags_on_moving_squares,
     docks_on_moving_squares,
     docks_in_laser_beams,
+    respawn_destroys,
     few_docks,
 ]

@@ -53,7 +53,7 @@ def test_programs_are_legal(duel, name):
                 break
         damage = rng.choice([0, 0, 2, 4, 5, 6, 8])
         view = view_at(duel, sq % course.width, sq // course.width, rng.randrange(4),
-                       flags=rng.randrange(len(duel.flags)), damage=damage)
+                       flags=rng.randrange(len(duel.flags) + 2), damage=damage)
         locked = max(0, damage - 4)
         free = list(range(1, 6 - locked))
         for i in range(5 - locked, 5):                 # locked registers hold cards
@@ -120,6 +120,24 @@ def test_search_avoids_death_when_it_can(duel):
     tables = tables_for(view)
     program = make_bot("search").program(view, hand, [1, 2, 3, 4, 5], random.Random(0))
     assert tables.DEAD not in play_out(tables, view, program)
+
+
+def test_search_with_every_flag_touched_still_avoids_death(duel):
+    # as above, having touched every flag already (a starting value): no
+    # next flag to go for, and no table row past the last flag to read
+    view = view_at(duel, 4, 4, 0, flags=len(duel.flags))
+    hand = [Card("move1", 500), Card("move2", 600), Card("move3", 700), Card("left", 70),
+            Card("uturn", 10)]
+    tables = tables_for(view)
+    for seed in range(5):
+        program = make_bot("search").program(view, hand, [1, 2, 3, 4, 5], random.Random(seed))
+        assert tables.DEAD not in play_out(tables, view, program), (seed, program)
+
+
+def test_a_race_refuses_more_starting_flags_than_the_course_has(duel):
+    robots = (RobotSpec("A", flags=len(duel.flags) + 1),)
+    with pytest.raises(ValueError, match="flags"):
+        Race(replace(duel, robots=robots))
 
 
 def race_summary(scenario, seed, bot):

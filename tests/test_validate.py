@@ -38,6 +38,9 @@ INVALID = {
     "duplicate-robot-names": ("E307", "/robots/1/name", "both named 'Alpha'"),
     "unknown-card": ("E107", "/robots/0/program/0/1", "\"jump\" is not a card"),
     "bad-priority": ("E107", "/robots/0/program/0/0", "\"move1:1000\" is not a card"),
+    "robot-flags-beyond-course": ("E315", "/robots/0/flags",
+                                  "robot 'Alpha' starts having touched 3 flags, but the course "
+                                  "has 2 flags"),
     "check-unknown-robot": ("E310", "/checks/0/robot", "check 1 names robot 'Gamma'"),
     "check-bad-register": ("E105", "/checks/0/register", "must be at most 5, not 6"),
     "flag-unreachable-from-dock": ("E312", (5, 1),
@@ -62,6 +65,8 @@ WARNINGS = {
     "dock-on-gear": ("W407", (1, 7), "dock 2 at (1, 7) stands on a gear"),
     "dock-in-laser-beam": ("W408", (0, 7), "dock 1 at (0, 7) lies in the beam of the laser at (0, 3)"),
     "one-dock": ("W409", "/docks", "only 1 dock"),
+    "respawn-destroys": ("W411", "/rules/respawn_damage",
+                         "robots re-enter with 4 damage (respawn_damage), but 4 damage destroys"),
 }
 
 

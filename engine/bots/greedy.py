@@ -41,7 +41,7 @@ class GreedyBot:
         flags = len(tables.flags)
         dead, fin = tables.DEAD, tables.FIN
         s = robot_state(view)
-        t = view.robot.flags
+        t = min(view.robot.flags, flags)    # (it may start with every flag touched)
         room = view.rules.destroy_at_damage - view.robot.damage     # damage it can still take
         chosen: list[int] = []
         for r in range(5):

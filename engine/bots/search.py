@@ -136,6 +136,24 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     return score
 
 
+def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[int],
+                    damage: int, lives: int, destroy_at: int) -> np.ndarray:
+    """The score of each program for a robot with no flag left to touch:
+    the death penalty if it is destroyed, minus the damage taken. `kinds`
+    is (m, n), the card kind of each program per free register row; `slots`
+    as for score_programs."""
+    S2 = tables.S2
+    cand = kinds * S2
+    x = state
+    taken = 0
+    for r, slot in enumerate(slots):
+        idx = cand[slot] + x if slot >= 0 else x + (~slot) * S2
+        taken = taken + tables.dmg_flat[r].take(idx)
+        x = tables.end_flat[r].take(idx)
+    dead = (x == tables.DEAD) | (taken >= destroy_at - damage)
+    return np.where(dead, -(LAST_LIFE if lives <= 1 else DEATH), 0) - DAMAGE * taken
+
+
 class SearchBot:
     def __init__(self):
         self._view = self._tables = None
@@ -175,9 +193,13 @@ class SearchBot:
                 slots.append(~locked[r])
             else:
                 slots.append(~NONE)
-        score = score_programs(layered, robot.sq * 4 + robot.facing, robot.flags, robot.damage,
-                               robot.lives, robot.archive, cand, slots,
-                               view.rules.destroy_at_damage)
+        state = robot.sq * 4 + robot.facing
+        if robot.flags < layered.F:
+            score = score_programs(layered, state, robot.flags, robot.damage, robot.lives,
+                                   robot.archive, cand, slots, view.rules.destroy_at_damage)
+        else:       # every flag touched already (a starting value): stay alive
+            score = survival_scores(tables, state, cand // layered.X, slots, robot.damage,
+                                    robot.lives, view.rules.destroy_at_damage)
         best = np.flatnonzero(score == score.max())
         pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
         kinds = _SEQUENCES[m][0][:, chosen[pick]].tolist()
