@@ -8,6 +8,8 @@ import argparse
 import importlib
 import sys
 
+from .commands.common import silence_stdout
+
 COMMANDS = ("validate", "run", "test", "balance", "compare")
 
 
@@ -32,12 +34,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.handler(args)
+        status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:     # output lost part way (printed outside write_line)
+        silence_stdout()
+        return 1
+    try:
+        sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
     except BrokenPipeError:
-        return 0
+        silence_stdout()
+    return status
 
 
 if __name__ == "__main__":

@@ -57,6 +57,8 @@ def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
                                 f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
         raw = path.read_bytes()
     except FileNotFoundError:
+        if path.is_symlink():
+            return fail("E001", f"the link points to {os.readlink(path)}, which does not exist")
         return fail("E001", "no such file")
     except OSError as exc:
         return fail("E001", f"cannot read the file: {exc.strerror or exc}")

@@ -219,3 +219,35 @@ def test_a_document_that_is_not_an_object(capsys, tmp_path, text, what):
         assert main([command, str(path)]) == 1, command
         out, err = capsys.readouterr()
         assert "E101" in out and "(top level)" in out and "Traceback" not in err, command
+
+
+def test_a_directory_reports_a_dangling_link_and_skips_autosaves(tmp_path, capsys):
+    shutil.copy(ROOT / "scenarios" / "tutorial.json", tmp_path / "course.json")
+    (tmp_path / "course.autosave.json").write_text("not even JSON", encoding="utf-8")
+    (tmp_path / "gone.json").symlink_to(tmp_path / "deleted.json")
+    code, lines, _ = run(capsys, str(tmp_path))
+    assert code == 1
+    assert lines == [f"{tmp_path / 'gone.json'}: error E001: the link points to "
+                     f"{tmp_path / 'deleted.json'}, which does not exist",
+                     "2 files: 1 with errors (1 error, 0 warnings)"]
+
+
+def test_a_closed_output_pipe_keeps_the_exit_code(tmp_path):
+    """`validate ... | head -1`: the reader leaves after one line of a long
+    report; the run still fails."""
+    data = json.loads((ROOT / "scenarios" / "tutorial.json").read_text(encoding="utf-8"))
+    data["board"]["tiles"] = [{"x": 200 + i, "y": 0, "type": "pit"} for i in range(3000)]
+    path = tmp_path / "many-errors.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "validate", str(path)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert b"error E201" in proc.stdout.readline()
+        proc.stdout.close()             # far more than a pipe holds is still to come
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 1, err
+    assert b"Traceback" not in err and b"BrokenPipe" not in err

@@ -361,6 +361,16 @@ def test_run_text_and_failed_checks(tmp_path, capsys):
     assert "FAIL check 1, robot M after round 1 register 1" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("argv", [["--rounds", "0"], ["--robots", "-1"], ["--robots", "0"],
+                                  ["--rounds", "two"]])
+def test_run_refuses_bad_numbers_as_usage(tmp_path, capsys, argv):
+    path = write(tmp_path, "course.json", doc())
+    with pytest.raises(SystemExit) as exit:
+        main(["run", path, *argv])
+    assert exit.value.code == 2
+    assert f"argument {argv[0]}: " in capsys.readouterr().err
+
+
 def test_test_command_exit_codes(tmp_path, capsys):
     good = json.loads((RULES / "3.3-push-chain.json").read_text())
     assert main(["test", write(tmp_path, "good.json", good)]) == 0

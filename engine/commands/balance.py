@@ -14,24 +14,11 @@ import argparse
 import json
 import sys
 
+from .common import natural, positive
+
 HELP = "race a course many times and report how fair its docks are"
 
 
-def _whole_number(minimum: int):
-    """An argparse type: a whole number of at least `minimum`."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
-        return value
-    return parse
-
-
-positive = _whole_number(1)
-natural = _whole_number(0)
 
 
 def add_race_arguments(parser: argparse.ArgumentParser) -> None:

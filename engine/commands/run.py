@@ -23,7 +23,7 @@ from ..bots import BOTS, DEFAULT_BOT
 from ..checks import play_checked
 from ..race import Race
 from ..validate import read_valid_file
-from .common import problem_line, write_line
+from .common import positive, problem_line, write_line
 
 HELP = "play a scenario with its scripted robots or with bots, and show the outcome"
 
@@ -31,12 +31,12 @@ HELP = "play a scenario with its scripted robots or with bots, and show the outc
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a scenario file")
     parser.add_argument("--seed", type=int, default=0, help="the race's seed (default 0)")
-    parser.add_argument("--robots", type=int, metavar="K",
+    parser.add_argument("--robots", type=positive, metavar="K",
                         help="bots on docks 1..K when the file lists no robots "
                              "(default: every dock, at most 8)")
     parser.add_argument("--bot", choices=sorted(BOTS), default=DEFAULT_BOT,
                         help=f"the bot of those robots (default {DEFAULT_BOT})")
-    parser.add_argument("--rounds", type=int, metavar="N",
+    parser.add_argument("--rounds", type=positive, metavar="N",
                         help="stop after N rounds (default: the scenario's max_rounds)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--events", action="store_true", help="include the event log")
@@ -50,8 +50,6 @@ def run(args: argparse.Namespace) -> int:
             write_line(problem_line(args.file, p))
         return 1
     if args.rounds is not None:
-        if args.rounds < 1:
-            raise SystemExit("rallyforge run: error: --rounds must be at least 1")
         scenario = dataclasses.replace(
             scenario, rules=dataclasses.replace(scenario.rules, max_rounds=args.rounds))
     try:

@@ -1,6 +1,8 @@
 """`rallyforge validate PATH... [--format text|json]`: check scenario files.
 
-A directory stands for every ``*.json`` directly in it. Text output is one
+A directory stands for every ``*.json`` directly in it (a link to nothing
+is reported unreadable; the editor's ``*.autosave.json`` backups are not
+courses). Text output is one
 line per problem, ``FILE:x,y: error E301: message`` (or ``FILE:/pointer: ...``
 where the problem has no square, ``FILE: ...`` for the whole file), then a
 summary line. JSON output is a list of objects with the keys ``file``,
