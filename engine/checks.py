@@ -1,4 +1,4 @@
-"""A scenario's checks (scenario-format.md, `checks`): play the race to the
+"""A scenario's checks (docs/format.md, `checks`): play the race to the
 last checked moment, take each robot's state at every checked moment, and
 compare the values each check lists."""
 from __future__ import annotations

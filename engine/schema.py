@@ -1,7 +1,7 @@
 """The first tier of validation: does the file have the structure of format v1?
 
-The JSON Schema ``schema/scenario.schema.json`` states the structure of
-``spec/scenario-format.md``; this module checks a parsed document against it
+The JSON Schema ``schema/scenario.schema.json`` states the structure of the
+format described in ``docs/format.md``; this module checks a parsed document against it
 and says what is wrong in sentences a designer understands, each prefixed
 with a readable path::
 
@@ -44,7 +44,7 @@ with 10,000 tiles takes about 50 ms here instead of about 8 s (measured on
 the development machine; tests/test_schema.py checks on randomly broken
 documents that screening changes no problem).
 
-Ranges the spec leaves open, chosen in the schema: rules.hand_size 1-20,
+Ranges the printed rules leave open, chosen in the schema (docs/format.md lists them): rules.hand_size 1-20,
 destroy_at_damage and lock_from_damage 1-20, respawn_damage 0-9,
 teleport_backup_distance 1-10, max_rounds 1-10000; in checks, damage 0-20
 (damage counts up to destroy_at_damage) and lives 0-10 (0: out). Coordinates

@@ -1,7 +1,7 @@
 """Hypothesis strategies for random *valid* scenario documents (format v1).
 
 ``scenarios()`` draws plain dicts, exactly what ``json.load`` gives for a
-scenario file, that are valid under ``spec/scenario-format.md``: the schema
+scenario file, that are valid under the format (``docs/format.md``): the schema
 accepts them and the course has no errors (it may have warnings, e.g. a
 conveyor pointing off the board or a dock in a laser beam). Use it for
 property tests::

@@ -1,5 +1,5 @@
 """The rules as data: every tests/rules/*.json file, through `rallyforge test`'s
-own code path. Each file is named after the rule it shows (rules.md); its
+own code path. Each file is named after the rule it shows (docs/rules.md); its
 description quotes the rule."""
 from __future__ import annotations
 

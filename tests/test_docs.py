@@ -1,0 +1,201 @@
+"""The documentation cannot fall behind the code: links lead somewhere, the
+format page names every key, tile type and problem code the code has, its
+example is a valid course, and the README's commands parse."""
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from editor.app import build_parser as editor_parser
+from engine.checks import run_checks
+from engine.cli import COMMANDS, build_parser
+from engine.loader import load_dict
+from engine.schema import SCHEMA
+from engine.validate import validate_data
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+FORMAT = ROOT / "docs" / "format.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def _prose(text: str) -> str:
+    """The page without its fenced code blocks (a `[x](y)` in code is no link)."""
+    return FENCE.sub("", text)
+
+
+def _slug(heading: str) -> str:
+    """The anchor a Markdown heading gets on GitHub (and most renderers)."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    seen: dict[str, int] = {}
+    anchors = set()
+    for line in _prose(page.read_text(encoding="utf-8")).splitlines():
+        match = re.match(r"#{1,6}\s+(.*)", line)
+        if match:
+            slug = _slug(match.group(1))
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            anchors.add(slug if n == 0 else f"{slug}-{n}")
+    return anchors
+
+
+def _links(page: Path) -> list[str]:
+    return LINK.findall(_prose(page.read_text(encoding="utf-8")))
+
+
+def _broken_links(page: Path, root: Path = ROOT) -> list[str]:
+    broken = []
+    for target in _links(page):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):        # http:, https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        resolved = (page.parent / path).resolve() if path else page
+        if not resolved.is_relative_to(root) or not resolved.exists():
+            broken.append(f"{target} (no such file)")
+        elif anchor and resolved.suffix == ".md" and anchor not in _anchors(resolved):
+            broken.append(f"{target} (no heading #{anchor} in {resolved.name})")
+    return broken
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
+def test_every_relative_link_leads_to_a_file_of_the_repository(page):
+    assert _links(page), f"{page.name} links nowhere at all"
+    assert _broken_links(page) == []
+
+
+def test_a_link_to_a_missing_file_or_heading_is_caught(tmp_path):
+    page = tmp_path / "page.md"
+    (tmp_path / "there.md").write_text("# Here it is\n", encoding="utf-8")
+    page.write_text("[a](there.md#here-it-is) [b](gone.md) [c](there.md#nowhere) "
+                    "[d](https://example.org/x.md)\n```\n[e](in-code.md)\n```\n",
+                    encoding="utf-8")
+    assert _broken_links(page, tmp_path) == [
+        "gone.md (no such file)", "there.md#nowhere (no heading #nowhere in there.md)"]
+
+
+def test_the_readme_and_the_schema_point_at_the_pages():
+    assert any(link.startswith("docs/format.md") for link in _links(README))
+    assert any(link.startswith("docs/rules.md") for link in _links(README))
+    assert "docs/format.md" in SCHEMA["description"]
+    assert "docs/rules.md" in SCHEMA["description"]
+
+
+# ---------------------------------------------------------------- the format page and the code
+
+def _format_page() -> str:
+    return FORMAT.read_text(encoding="utf-8")
+
+
+def _table_rows(text: str, heading: str) -> list[str]:
+    """The first cell of every table row in the section under `heading`."""
+    section = text.split(heading, 1)[1]
+    section = re.split(r"^#{1,3} ", section, maxsplit=1, flags=re.M)[0]
+    return [cells[1].strip() for line in section.splitlines()
+            if line.startswith("|") and len(cells := line.split("|")) > 2]
+
+
+def _schema_keys(node: object) -> set[str]:
+    """Every property name anywhere in the schema (objects' keys, tiles' keys)."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                found |= set(value)
+            found |= _schema_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _schema_keys(value)
+    return found
+
+
+def _engine_codes() -> set[str]:
+    """Every problem code the engine can report: the string constants E000-W999
+    in engine/."""
+    codes = set()
+    for path in (ROOT / "engine").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.fullmatch(r"[EW]\d{3}", node.value):
+                codes.add(node.value)
+    return codes
+
+
+def test_every_tile_type_of_the_schema_has_a_row_in_the_tiles_table():
+    types = SCHEMA["$defs"]["tile"]["properties"]["type"]["enum"]
+    rows = _table_rows(_format_page(), "### Tiles")
+    assert [f"`{t}`" for t in types if f"`{t}`" not in rows] == []
+
+
+def test_every_key_of_the_schema_is_named_on_the_format_page():
+    page = _format_page()
+    missing = sorted(key for key in _schema_keys(SCHEMA) if f"`{key}`" not in page)
+    assert missing == []
+
+
+def test_every_rule_option_has_a_row_with_its_default():
+    rows = _table_rows(_format_page(), "## `rules`")
+    options = SCHEMA["$defs"]["rules"]["properties"]
+    assert sorted(f"`{name}`" for name in options if f"`{name}`" not in rows) == []
+    page = _format_page()
+    for name, option in options.items():
+        if "default" in option:
+            default = f"`{json.dumps(option['default'])}`"
+            assert re.search(rf"^\| `{name}` \| {re.escape(default)} \|", page, re.M), name
+
+
+def test_the_problem_code_tables_list_exactly_the_engine_codes():
+    page = _format_page()
+    documented = set(re.findall(r"^\| ([EW]\d{3}) \|", page, re.M))
+    codes = _engine_codes()
+    assert len(codes) >= 40                 # the scan finds the codes at all
+    assert sorted(codes - documented) == [], "codes the page does not explain"
+    assert sorted(documented - codes) == [], "codes the page explains that the engine lacks"
+
+
+def test_the_whole_file_on_the_format_page_is_a_valid_course_whose_checks_pass():
+    blocks = re.findall(r"^## A whole file\n.*?```json\n(.*?)^```", _format_page(), re.S | re.M)
+    assert len(blocks) == 1
+    data = json.loads(blocks[0])
+    assert validate_data(data) == []
+    results = run_checks(load_dict(data))
+    assert results and all(r.passed for r in results), [r.describe() for r in results]
+
+
+# ---------------------------------------------------------------- the README's commands
+
+def _readme_commands() -> list[list[str]]:
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", README.read_text(encoding="utf-8"),
+                            re.S | re.M):
+        for line in block.splitlines():
+            words = shlex.split(line, comments=True)
+            if words and words[0] in ("rallyforge", "rallyforge-editor"):
+                commands.append(words)
+    return commands
+
+
+def test_the_readme_tour_shows_every_command():
+    shown = {words[1] for words in _readme_commands() if words[0] == "rallyforge"}
+    assert shown == set(COMMANDS)
+    assert any(words[0] == "rallyforge-editor" for words in _readme_commands())
+
+
+@pytest.mark.parametrize("words", _readme_commands(), ids=" ".join)
+def test_every_command_line_in_the_readme_parses(words):
+    parser = build_parser() if words[0] == "rallyforge" else editor_parser()
+    try:
+        parser.parse_args(words[1:])
+    except SystemExit:
+        pytest.fail(f"`{' '.join(words)}` is not a valid command line")
