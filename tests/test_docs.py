@@ -138,6 +138,31 @@ def test_every_tile_type_of_the_schema_has_a_row_in_the_tiles_table():
     assert [f"`{t}`" for t in types if f"`{t}`" not in rows] == []
 
 
+def _schema_names(node: object) -> set[str]:
+    """Every text value the schema allows by name (its string enums and constants)."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "enum" and isinstance(value, list):
+                found |= {v for v in value if isinstance(v, str)}
+            elif key == "const" and isinstance(value, str):
+                found.add(value)
+            else:
+                found |= _schema_names(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _schema_names(value)
+    return found
+
+
+def test_every_named_value_of_the_schema_is_on_the_format_page():
+    """Directions, tile types, rotations, finish modes, option card ids..."""
+    page = _format_page()
+    names = _schema_names(SCHEMA)
+    assert {"N", "conveyor", "ccw", "all"} <= names
+    assert sorted(v for v in names if f"`{v}`" not in page and f'`"{v}"`' not in page) == []
+
+
 def test_every_key_of_the_schema_is_named_on_the_format_page():
     page = _format_page()
     missing = sorted(key for key in _schema_keys(SCHEMA) if f"`{key}`" not in page)
