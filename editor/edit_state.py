@@ -9,30 +9,33 @@ from PySide6.QtCore import QObject, Signal
 
 from engine.directions import INDEX, NAMES
 from engine.edit import MIRRORED_SIDES
+from engine.elements_table import NEW_VALUES, ROTATION, TILE_KEY_NAMES, TILES, new_tile
 from engine.model import Tile
 
-DEFAULT_PHASES = (1, 3, 5)
+DEFAULT_PHASES = NEW_VALUES["phases"]
 
 
 @dataclass(frozen=True)
 class Brush:
+    # The brush holds a value for every key a tile or an edge element takes.
     kind: str = "conveyor"          # a tile type (edge elements and markers have their tools)
-    dir: str = "E"
-    express: bool = False
-    rotation: str = "cw"
+    dir: str = NEW_VALUES["dir"]
+    express: bool = NEW_VALUES["express"]
+    rotation: str = NEW_VALUES["rotation"]
     phases: tuple[int, ...] = DEFAULT_PHASES
-    beams: int = 1
+    beams: int = NEW_VALUES["beams"]
 
     def tile(self, x: int, y: int) -> Tile | None:
         """The tile this brush paints on (x, y); None for plain floor."""
-        k = self.kind
-        if k == "floor":
+        if self.kind == "floor":
             return None
-        return Tile(x, y, k,
-                    dir=self.dir if k in ("conveyor", "current") else None,
-                    express=self.express if k == "conveyor" else False,
-                    rotation=self.rotation if k == "gear" else None,
-                    phases=self.phases if k == "crusher" else ())
+        return new_tile(x, y, self.kind, **{name: getattr(self, name) for name in TILE_KEY_NAMES})
+
+    @property
+    def turns_sense(self) -> bool:
+        """Whether turning or mirroring the brush turns its sense of rotation
+        (a gear) rather than its direction."""
+        return any(k.kind == ROTATION for k in TILES[self.kind].keys)
 
     @classmethod
     def of_tile(cls, tile: Tile | None, base: "Brush") -> "Brush":
@@ -71,14 +74,14 @@ class EditState(QObject):
 
     def rotate_brush(self, quarter_turns: int) -> None:
         b = self._brush
-        if b.kind == "gear" and quarter_turns % 2:
+        if b.turns_sense and quarter_turns % 2:
             self.set_brush(rotation="ccw" if b.rotation == "cw" else "cw")
         else:
             self.set_brush(dir=NAMES[(INDEX[b.dir] + quarter_turns) % 4])
 
     def mirror_brush(self, axis: str) -> None:
         b = self._brush
-        if b.kind == "gear":
+        if b.turns_sense:
             self.set_brush(rotation="ccw" if b.rotation == "cw" else "cw")
         else:
             self.set_brush(dir=MIRRORED_SIDES[axis].get(b.dir, b.dir))

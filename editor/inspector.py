@@ -12,10 +12,10 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands
-from editor.edit_state import DEFAULT_PHASES
 from engine import edit
 from engine.directions import NAMES
-from engine.model import TILE_TYPES, Tile
+from engine.elements_table import DIRECTION, FLAG, REGISTERS, ROTATION, TILE_TYPES, TILES, retyped_tile
+from engine.model import Tile
 
 DIRECTION_NAMES = {"N": "N (up)", "E": "E (right)", "S": "S (down)", "W": "W (left)"}
 
@@ -140,30 +140,37 @@ class Inspector(QScrollArea):
         kind.currentTextChanged.connect(lambda t: self.set_tile(x, y, retyped(current, t),
                                                                 "Change tile type"))
         form.addRow("Type", kind)
-        if current.type in ("conveyor", "current"):
-            form.addRow("Direction", direction_box(
-                current.dir, lambda d: self.set_tile(x, y, replace(current, dir=d), "Turn tile")))
-        if current.type == "conveyor":
-            express = QCheckBox("express")
-            express.setChecked(current.express)
-            express.toggled.connect(lambda on: self.set_tile(x, y, replace(current, express=on),
-                                                             "Change belt speed"))
-            form.addRow("", express)
-        if current.type == "gear":
-            turn = QComboBox()
-            turn.addItem("clockwise", "cw")
-            turn.addItem("counter-clockwise", "ccw")
-            turn.setCurrentIndex(0 if current.rotation == "cw" else 1)
-            turn.currentIndexChanged.connect(lambda i: self.set_tile(
-                x, y, replace(current, rotation=("cw", "ccw")[i]), "Change gear turn"))
-            form.addRow("Turns", turn)
-        if current.type == "crusher":
-            form.addRow("Registers", registers_row(current.phases, lambda p: self.set_tile(
-                x, y, replace(current, phases=p), "Change crusher registers")))
+        for key in TILES[current.type].keys:
+            form.addRow(*self.key_row(x, y, current, key))
         form.addRow("Note", note_edit(current.note, lambda n: self.set_tile(
             x, y, None if current.type == "floor" and n is None else replace(current, note=n),
             "Change note")))
         return group
+
+    def key_row(self, x: int, y: int, tile: Tile, key) -> tuple[str, QWidget]:
+        """The form row (label, control) for one key of the tile's type."""
+        value = getattr(tile, key.name)
+        undo = key.undo.format(type=tile.type)
+
+        def set_value(v):
+            self.set_tile(x, y, replace(tile, **{key.name: v}), undo)
+        if key.kind == DIRECTION:
+            return key.label, direction_box(value, set_value)
+        if key.kind == FLAG:
+            box = QCheckBox(key.label)
+            box.setChecked(value)
+            box.toggled.connect(set_value)
+            return "", box
+        if key.kind == ROTATION:
+            turn = QComboBox()
+            turn.addItem("clockwise", "cw")
+            turn.addItem("counter-clockwise", "ccw")
+            turn.setCurrentIndex(0 if value == "cw" else 1)
+            turn.currentIndexChanged.connect(lambda i: set_value(("cw", "ccw")[i]))
+            return key.label, turn
+        if key.kind == REGISTERS:
+            return key.label, registers_row(value, set_value)
+        raise ValueError(f"the inspector has no control for {key.kind} keys ({key.name})")
 
     def walls_group(self, x: int, y: int, walls) -> QGroupBox:
         group = QGroupBox("Walls")
@@ -255,9 +262,4 @@ def retyped(tile: Tile, kind: str) -> Tile | None:
     """The tile with another type, keeping what still applies."""
     if kind == "floor" and tile.note is None:
         return None
-    return Tile(tile.x, tile.y, kind,
-                dir=(tile.dir or "E") if kind in ("conveyor", "current") else None,
-                express=tile.express if kind == "conveyor" else False,
-                rotation=(tile.rotation or "cw") if kind == "gear" else None,
-                phases=(tile.phases or DEFAULT_PHASES) if kind == "crusher" else (),
-                note=tile.note)
+    return retyped_tile(tile, kind)

@@ -31,6 +31,7 @@ from editor.scenario_panel import ScenarioPanel
 from editor.selection import SelectionActions
 from editor.tools import PAINT_TOOLS, TOOLS
 from engine import edit
+from engine.elements_table import FLAG, REGISTERS, TILES
 
 APP_NAME = "Rally Forge"
 
@@ -306,12 +307,12 @@ class MainWindow(QMainWindow):
         what = "floor"
         if tile is not None:
             what = tile.type
-            if tile.dir:
-                what += f" {tile.dir}"
-            if tile.express:
-                what += " express"
-            if tile.rotation:
-                what += f" {tile.rotation}"
+            for key in TILES[tile.type].keys:
+                value = getattr(tile, key.name)
+                if key.kind == FLAG:
+                    what += f" {key.name}" if value else ""
+                elif key.kind != REGISTERS:
+                    what += f" {value}"
         for kind in ("flags", "docks"):
             index = edit.marker_at(s, kind, x, y)
             if index is not None:

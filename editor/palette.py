@@ -3,6 +3,8 @@ the edge elements and the markers, drawn in the current direction, with the
 direction and the brush options (laser beams, registers) below."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
@@ -12,46 +14,40 @@ from PySide6.QtWidgets import (
 
 from editor import render
 from engine.directions import NAMES
+from engine.elements_table import EDGE_LIST, NEW_VALUES, TILE_LIST
 
-# (label, kind, express, rotation, tool id: None for tiles)
+
+class Entry(NamedTuple):
+    label: str
+    kind: str                               # a tile type, edge element or marker
+    values: tuple[tuple[str, object], ...]  # key values a tile entry sets on the brush
+    tool: str | None                        # the tool it chooses; None: paint the tile
+
+
 ENTRIES = (
-    ("Floor", "floor", False, "cw", None),
-    ("Pit", "pit", False, "cw", None),
-    ("Conveyor", "conveyor", False, "cw", None),
-    ("Express conveyor", "conveyor", True, "cw", None),
-    ("Gear, clockwise", "gear", False, "cw", None),
-    ("Gear, counter-clockwise", "gear", False, "ccw", None),
-    ("Repair", "repair", False, "cw", None),
-    ("Upgrade", "upgrade", False, "cw", None),
-    ("Crusher", "crusher", False, "cw", None),
-    ("Water", "water", False, "cw", None),
-    ("Current", "current", False, "cw", None),
-    ("Drain", "drain", False, "cw", None),
-    ("Teleporter", "teleporter", False, "cw", None),
-    ("Randomizer", "randomizer", False, "cw", None),
-    ("Wall", "wall", False, "cw", "wall"),
-    ("Laser", "laser", False, "cw", "laser"),
-    ("Pusher", "pusher", False, "cw", "pusher"),
-    ("Flag", "flag", False, "cw", "flag"),
-    ("Dock", "dock", False, "cw", "dock"),
+    *(Entry(label, t.name, values, None) for t in TILE_LIST for label, values in t.entries),
+    *(Entry(e.label, e.name, (), e.name) for e in EDGE_LIST),
+    Entry("Flag", "flag", (), "flag"),
+    Entry("Dock", "dock", (), "dock"),
 )
+# Choosing a tile entry sets every key that some entry sets: its own values
+# or else a new element's.
+_ENTRY_KEYS = {name: NEW_VALUES[name] for e in ENTRIES for name, _ in e.values}
 ICON = 40
 
 
-def element_pixmap(kind: str, direction: str = "N", express: bool = False,
-                   rotation: str = "cw", size: int = ICON) -> QPixmap:
+def element_pixmap(kind: str, direction: str = "N", size: int = ICON, **values) -> QPixmap:
     pixmap = QPixmap(size, size)
     pixmap.fill(Qt.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.Antialiasing)
-    render.paint_element_icon(painter, QRectF(0, 0, size, size), kind, direction, express, rotation)
+    render.paint_element_icon(painter, QRectF(0, 0, size, size), kind, direction, **values)
     painter.end()
     return pixmap
 
 
-def element_icon(kind: str, direction: str = "N", express: bool = False, rotation: str = "cw",
-                 size: int = ICON) -> QIcon:
-    return QIcon(element_pixmap(kind, direction, express, rotation, size))
+def element_icon(kind: str, direction: str = "N", size: int = ICON, **values) -> QIcon:
+    return QIcon(element_pixmap(kind, direction, size, **values))
 
 
 class Palette(QWidget):
@@ -71,9 +67,9 @@ class Palette(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SingleSelection)
         self.list.setUniformItemSizes(True)
         self.list.setFixedHeight(4 * (ICON + 12) + 8)
-        for label, *_ in ENTRIES:
+        for entry in ENTRIES:
             item = QListWidgetItem()
-            item.setToolTip(label)
+            item.setToolTip(entry.label)
             self.list.addItem(item)
         self.list.itemClicked.connect(self.on_clicked)
 
@@ -122,20 +118,19 @@ class Palette(QWidget):
 
     def entry_index(self) -> int:
         b = self.state.brush
-        for i, (label, kind, express, rotation, tool) in enumerate(ENTRIES):
-            if tool is not None:
-                if tool == self.tool_id:
+        for i, entry in enumerate(ENTRIES):
+            if entry.tool is not None:
+                if entry.tool == self.tool_id:
                     return i
-            elif kind == b.kind and express == (b.express and b.kind == "conveyor") \
-                    and (kind != "gear" or rotation == b.rotation):
+            elif entry.kind == b.kind and all(getattr(b, k) == v for k, v in entry.values):
                 return i
         return -1
 
     def on_clicked(self, item: QListWidgetItem) -> None:
-        label, kind, express, rotation, tool = ENTRIES[self.list.row(item)]
-        if tool is None:
-            self.state.set_brush(kind=kind, express=express, rotation=rotation)
-        self.toolChosen.emit(tool or "paint")
+        entry = ENTRIES[self.list.row(item)]
+        if entry.tool is None:
+            self.state.set_brush(kind=entry.kind, **{**_ENTRY_KEYS, **dict(entry.values)})
+        self.toolChosen.emit(entry.tool or "paint")
 
     def on_phases(self) -> None:
         phases = tuple(r + 1 for r, box in enumerate(self.phases) if box.isChecked())
@@ -152,11 +147,11 @@ class Palette(QWidget):
         b = self.state.brush
         if b.dir != self._icons_dir:
             self._icons_dir = b.dir
-            for i, (label, kind, express, rotation, tool) in enumerate(ENTRIES):
-                self.list.item(i).setIcon(element_icon(kind, b.dir, express, rotation))
+            for i, entry in enumerate(ENTRIES):
+                self.list.item(i).setIcon(element_icon(entry.kind, b.dir, **dict(entry.values)))
         index = self.entry_index()
         self.list.setCurrentRow(index)
-        self.label.setText(ENTRIES[index][0] if index >= 0 else "")
+        self.label.setText(ENTRIES[index].label if index >= 0 else "")
         self.dir_buttons.button(NAMES.index(b.dir)).setChecked(True)
         self.beams.blockSignals(True)
         self.beams.setValue(b.beams)

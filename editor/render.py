@@ -41,6 +41,7 @@ from PySide6.QtGui import (
 )
 
 from engine.directions import DX, DY, INDEX, NAMES, left, opposite, right
+from engine.elements_table import new_tile, tile_values
 from engine.model import Board, Scenario
 
 SQUARE = 64
@@ -671,26 +672,19 @@ class _BoardInfo:
         return k
 
     def _make_key(self, x: int, y: int) -> tuple:
+        """(type, the values of its keys, then what its painter needs of the
+        neighbours): the painter's arguments."""
         tile = self.tiles.get((x, y))
-        if tile is None or tile.type not in _TILE_DRAW:
+        if tile is None:
             return ("floor",)
-        kind = tile.type
-        d = tile.dir if tile.dir in INDEX else "N"
-        if kind == "conveyor":
-            return ("conveyor", d, bool(tile.express), self._feeders(x, y, INDEX[d]))
-        if kind == "current":
-            return ("current", d)
-        if kind == "gear":
-            return ("gear", "ccw" if tile.rotation == "ccw" else "cw")
-        if kind == "crusher":
-            return ("crusher", tuple(tile.phases))
-        if kind == "pit":
-            return ("pit", self._pit_neighbours(x, y))
-        return (kind,)
+        key = (tile.type, *tile_values(tile).values())
+        around = _NEIGHBOURS.get(tile.type)
+        return key + (around(self, tile),) if around else key
 
-    def _feeders(self, x: int, y: int, d: int) -> int:
+    def _feeders(self, tile) -> int:
         """Bits 1 (left), 2 (right), 4 (behind): neighbouring belts pointing
         into this one with no wall between."""
+        x, y, d = tile.x, tile.y, INDEX.get(tile.dir, 0)
         mask = 0
         for side, bit in ((left(d), 1), (right(d), 2), (opposite(d), 4)):
             n = self.tiles.get((x + DX[side], y + DY[side]))
@@ -700,7 +694,8 @@ class _BoardInfo:
                 mask |= bit
         return mask
 
-    def _pit_neighbours(self, x: int, y: int) -> int:
+    def _pit_neighbours(self, tile) -> int:
+        x, y = tile.x, tile.y
         mask = 0
         for d in range(4):
             n = self.tiles.get((x + DX[d], y + DY[d]))
@@ -726,6 +721,11 @@ class _BoardInfo:
             if not b.in_bounds(nx, ny):
                 return laser, x, y, False
             x, y = nx, ny
+
+
+# What a painter needs of a square's neighbours, by tile type: belts feeding
+# a conveyor, and pits around a pit (so that a large pit reads as one hole).
+_NEIGHBOURS = {"conveyor": _BoardInfo._feeders, "pit": _BoardInfo._pit_neighbours}
 
 
 _INFOS: OrderedDict[int, tuple[weakref.ref, _BoardInfo]] = OrderedDict()
@@ -1003,9 +1003,11 @@ ICON_KINDS = (*_TILE_DRAW, "wall", "laser", "pusher", "flag", "dock", "eraser")
 
 
 def paint_element_icon(painter: QPainter, rect: QRectF, element_kind: str, direction: str = "N",
-                       express: bool = False, rotation: str = "cw") -> None:
+                       **values) -> None:
     """A palette icon: one square showing `element_kind` (a tile type,
-    "wall", "laser", "pusher", "flag", "dock" or "eraser"), centred in rect."""
+    "wall", "laser", "pusher", "flag", "dock" or "eraser"), centred in rect.
+    `values`: the tile's key values besides dir (express, rotation...); the
+    others are a new tile's, and registers 2 and 4."""
     if element_kind not in ICON_KINDS:
         raise ValueError(f"no icon for {element_kind!r}; known: {', '.join(ICON_KINDS)}")
     rect = QRectF(rect)
@@ -1019,24 +1021,20 @@ def paint_element_icon(painter: QPainter, rect: QRectF, element_kind: str, direc
         painter.setRenderHint(QPainter.TextAntialiasing)
         painter.translate(rect.center().x() - s / 2, rect.center().y() - s / 2)
         painter.setClipRect(QRectF(0, 0, s, s), Qt.IntersectClip)
-        _icon(painter, s, element_kind, direction, express, rotation)
+        _icon(painter, s, element_kind, direction, values)
     finally:
         painter.restore()
 
 
-def _icon(p: QPainter, s: float, kind: str, direction: str, express: bool, rotation: str) -> None:
+def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> None:
     if kind == "eraser":
         _draw_eraser(p, s)
         return
-    tile_args = {
-        "conveyor": (direction, bool(express), 0),
-        "current": (direction,),
-        "gear": ("ccw" if rotation == "ccw" else "cw",),
-        "crusher": ((2, 4),),
-        "pit": (0,),
-    }
     if kind in _TILE_DRAW:
-        _TILE_DRAW[kind](p, s, *tile_args.get(kind, ()))
+        # the tile alone on a board of one square
+        tile = new_tile(0, 0, kind, **{"phases": (2, 4), **values, "dir": direction})
+        key = _BoardInfo(Board(1, 1, (tile,))).key(0, 0)
+        _TILE_DRAW[kind](p, s, *key[1:])
         return
     _draw_floor(p, s)
     if kind == "wall":

@@ -9,12 +9,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .directions import DX, DY, INDEX
-from .model import BELT_TYPES, TILE_TYPES, Board
+from .elements_table import TILE_LIST
+from .model import Board
 
-# Tile codes, in model.TILE_TYPES order.
-(FLOOR, PIT, CONVEYOR, GEAR, REPAIR, UPGRADE, CRUSHER, WATER, CURRENT, DRAIN,
- TELEPORTER, RANDOMIZER) = range(len(TILE_TYPES))
-TILE_CODE = {name: i for i, name in enumerate(TILE_TYPES)}
+# Tile codes, in elements_table.TILE_LIST order; the rules code names those it treats.
+TILE_CODE = {t.name: i for i, t in enumerate(TILE_LIST)}
+FLOOR, CONVEYOR, GEAR, UPGRADE, CRUSHER, WATER, CURRENT, TELEPORTER, RANDOMIZER = (
+    TILE_CODE[name] for name in ("floor", "conveyor", "gear", "upgrade", "crusher", "water",
+                                 "current", "teleporter", "randomizer"))
+_DEATH = tuple(t.death if t.deadly else None for t in TILE_LIST)       # by code
+_ARCHIVE_POINT = tuple(t.archive_point for t in TILE_LIST)
 
 # What lies across a square's edge (Course.target): a square index, or these.
 OFF_BOARD = -1
@@ -73,7 +77,7 @@ class Course:
         for t in board.tiles:
             i = t.y * w + t.x
             tile[i] = TILE_CODE[t.type]
-            if t.type in BELT_TYPES:
+            if TILE_LIST[tile[i]].belt:
                 belt_dir[i] = INDEX[t.dir]
                 if t.express:
                     express.add(i)
@@ -84,8 +88,8 @@ class Course:
         self.tile = tile
         self.belt_dir = belt_dir
         self.gear_turn = gear_turn
-        self.death = [("pit" if k == PIT else "drain" if k == DRAIN else None) for k in tile]
-        self.archive_point = [k in (REPAIR, UPGRADE) for k in tile]
+        self.death = [_DEATH[k] for k in tile]
+        self.archive_point = [_ARCHIVE_POINT[k] for k in tile]
         self.upgrade = [k == UPGRADE for k in tile]
         self.has_randomizer = RANDOMIZER in tile
 

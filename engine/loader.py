@@ -27,9 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from .directions import INDEX
+from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
-    BELT_TYPES, Board, Card, Check, CHECK_KEYS, Dock, Flag, Laser, Placement, ProgramRound,
-    Entry, Pusher, RobotSpec, RULE_NAMES, Rules, Scenario, Tile, Wall,
+    Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Placement, ProgramRound, RobotSpec,
+    RULE_NAMES, Rules, Scenario, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_problems
@@ -200,16 +201,17 @@ class _Builder:
         height = _clamp(b.get("height"), 1, 100, 12)
         size = Board(width, height)
         tiles = self.on_board_unique(size, self.items(b, "tiles", "/board", _tile), "E202", "tile")
-        walls = self.on_board(size, self.items(b, "walls", "/board", _wall), "wall")
-        lasers = self.on_board(size, self.items(b, "lasers", "/board", _laser), "laser")
-        pushers = self.on_board_unique(size, self.items(b, "pushers", "/board", _pusher),
-                                       "E205", "pusher")
+        edges = {}
+        for edge in EDGES.values():
+            located = self.items(b, edge.list, "/board", lambda d, e=edge: _edge(e, d))
+            edges[edge.list] = (self.on_board_unique(size, located, "E205", edge.name)
+                                if edge.one_per_square else self.on_board(size, located, edge.name))
         for where, key, phases in _phase_lists(b):
             if not self.broken(where) and list(phases) != sorted(set(phases)):
                 self.error("E206", f"the registers of a {key} must be listed in increasing "
                                    f"order without repeats, like [1, 3, 5]", where + "/phases")
-        return Board(width, height, tuple(tiles), tuple(walls), tuple(lasers), tuple(pushers),
-                     _text(b.get("note")))
+        return Board(width, height, tuple(tiles), note=_text(b.get("note")),
+                     **{name: tuple(items) for name, items in edges.items()})
 
     def on_board(self, board: Board, located: list, what: str) -> list:
         kept = []
@@ -248,11 +250,13 @@ class _Builder:
 
 
 def _phase_lists(b: dict):
-    for key, label in (("tiles", "crusher"), ("pushers", "pusher")):
+    """(where, element name, registers) of every register list on the board."""
+    for key in ("tiles", *(e.list for e in EDGES.values())):
         values = b.get(key)
         if isinstance(values, list):
             for i, v in enumerate(values):
                 if isinstance(v, dict) and isinstance(v.get("phases"), list):
+                    label = v.get("type") if key == "tiles" else key[:-1]
                     yield f"/board/{key}/{i}", label, v["phases"]
 
 
@@ -279,28 +283,29 @@ def _phases(value: object) -> tuple[int, ...]:
     return tuple(_int(v) for v in value)
 
 
+# Reading a key's value by its kind (the schema has checked the others' values).
+_READ = {FLAG: bool, REGISTERS: _phases, COUNT: _int}
+
+
+def _values(keys: tuple[Key, ...], d: dict) -> dict:
+    out = {}
+    for key in keys:
+        value = d.get(key.name, key.default) if key.optional else d[key.name]
+        out[key.name] = _READ.get(key.kind, _same)(value)
+    return out
+
+
+def _same(value: object) -> object:
+    return value
+
+
 def _tile(t: dict) -> Tile:
-    kind = t["type"]
-    return Tile(
-        _int(t["x"]), _int(t["y"]), kind,
-        dir=t["dir"] if kind in BELT_TYPES else None,
-        express=bool(t.get("express", False)) if kind == "conveyor" else False,
-        rotation=t["rotation"] if kind == "gear" else None,
-        phases=_phases(t["phases"]) if kind == "crusher" else (),
-        note=_text(t.get("note")),
-    )
+    return Tile(_int(t["x"]), _int(t["y"]), t["type"], **_values(TILES[t["type"]].keys, t),
+                note=_text(t.get("note")))
 
 
-def _wall(w: dict) -> Wall:
-    return Wall(_int(w["x"]), _int(w["y"]), w["side"], _text(w.get("note")))
-
-
-def _laser(l: dict) -> Laser:
-    return Laser(_int(l["x"]), _int(l["y"]), l["dir"], _int(l.get("beams", 1)), _text(l.get("note")))
-
-
-def _pusher(p: dict) -> Pusher:
-    return Pusher(_int(p["x"]), _int(p["y"]), p["dir"], _phases(p["phases"]), _text(p.get("note")))
+def _edge(edge: EdgeType, d: dict):
+    return edge.model(_int(d["x"]), _int(d["y"]), **_values(edge.keys, d), note=_text(d.get("note")))
 
 
 def _flag(f: dict) -> Flag:
@@ -385,13 +390,13 @@ def to_dict(s: Scenario) -> dict:
     _put(doc, "note", s.note)
     board: dict = {"width": b.width, "height": b.height}
     _put(board, "note", b.note)
-    board["tiles"] = [_tile_doc(t) for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
-    board["walls"] = [_noted({"x": w.x, "y": w.y, "side": w.side}, w.note)
-                      for w in sorted(b.walls, key=lambda w: (w.y, w.x, INDEX[w.side]))]
-    board["lasers"] = [_noted({"x": l.x, "y": l.y, "dir": l.dir, "beams": l.beams}, l.note)
-                       for l in sorted(b.lasers, key=lambda l: (l.y, l.x, INDEX[l.dir]))]
-    board["pushers"] = [_noted({"x": p.x, "y": p.y, "dir": p.dir, "phases": list(p.phases)}, p.note)
-                        for p in sorted(b.pushers, key=lambda p: (p.y, p.x))]
+    board["tiles"] = [_element_doc({"x": t.x, "y": t.y, "type": t.type}, TILES[t.type].keys, t)
+                      for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
+    for edge in EDGES.values():
+        side = edge.keys[0].name
+        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e) for e in
+                            sorted(getattr(b, edge.list),
+                                   key=lambda e: (e.y, e.x, INDEX[getattr(e, side)]))]
     doc["board"] = board
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
@@ -420,17 +425,12 @@ def _noted(doc: dict, note: str | None) -> dict:
     return doc
 
 
-def _tile_doc(t: Tile) -> dict:
-    doc: dict = {"x": t.x, "y": t.y, "type": t.type}
-    if t.type in BELT_TYPES:
-        doc["dir"] = t.dir
-    if t.type == "conveyor" and t.express:
-        doc["express"] = True
-    if t.type == "gear":
-        doc["rotation"] = t.rotation
-    if t.type == "crusher":
-        doc["phases"] = list(t.phases)
-    return _noted(doc, t.note)
+def _element_doc(doc: dict, keys: tuple[Key, ...], element) -> dict:
+    for key in keys:
+        value = getattr(element, key.name)
+        if not (key.omit_default and value == key.default):
+            doc[key.name] = list(value) if key.kind == REGISTERS else value
+    return _noted(doc, element.note)
 
 
 def _robot_doc(r: RobotSpec) -> dict:

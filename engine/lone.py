@@ -37,13 +37,14 @@ from .course import CURRENT, RANDOMIZER_BIT, TELEPORTER, WATER, Course, compile_
 from .deck import BACK, LEFT
 from .directions import NAMES
 from .elements import board_elements
+from .elements_table import BOARD_CAUSES
 from .model import CARD_KINDS, Board, Rules
 from .movement import play_card, push
 from .state import Floor, RobotState
 
 KINDS = CARD_KINDS + ("none",)      # "none": a register without a card (board elements only)
 NO_CARD = len(CARD_KINDS)
-CAUSES = (None, "pit", "drain", "off board", "crusher")     # cause codes; 0: not destroyed
+CAUSES = (None, *BOARD_CAUSES)      # cause codes; 0: not destroyed
 DESTROYED = -1                      # the end state of a destroyed robot
 UNREACHABLE = -1
 

@@ -11,17 +11,13 @@ from functools import cached_property
 
 from .directions import INDEX, NAMES, opposite
 
-TILE_TYPES = (
-    "floor", "pit", "conveyor", "gear", "repair", "upgrade", "crusher",
-    "water", "current", "drain", "teleporter", "randomizer",
-)
-DEADLY_TYPES = frozenset({"pit", "drain"})
-BELT_TYPES = frozenset({"conveyor", "current"})
 CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")
 
 
 @dataclass(frozen=True)
 class Tile:
+    """A square's element; which of the optional fields a type uses is in
+    elements_table.TILES."""
     x: int
     y: int
     type: str

@@ -55,23 +55,16 @@ from collections.abc import Callable, Set as AbstractSet
 
 from . import reach
 from .directions import DX, DY, INDEX, NAMES, opposite
+from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
+from .model import CARD_KINDS, Board, Laser, Pusher, Scenario, edge_key
 from .optioncards import BY_ID
-from .model import BELT_TYPES, CARD_KINDS, DEADLY_TYPES, Board, Laser, Pusher, Scenario, edge_key
 from .problems import ERROR, WARNING, Problem, pointer
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
-FLAG_WARN_TYPES = {
-    "conveyor": "the belt carries robots off it before they touch the flag",
-    "gear": "the gear turns every robot that stops there",
-    "crusher": "the crusher destroys robots that stop there",
-}
-DOCK_WARN_TYPES = {
-    "conveyor": "the belt carries robots off it in their first register",
-    "gear": "the gear turns robots away from their starting facing",
-    "crusher": "the crusher destroys robots where they start",
-}
+FLAG_WARN_TYPES = {t.name: t.flag_warning for t in TILE_LIST if t.flag_warning}
+DOCK_WARN_TYPES = {t.name: t.dock_warning for t in TILE_LIST if t.dock_warning}
 
 
 # ---------------------------------------------------------------- entry points
@@ -251,8 +244,8 @@ def outside_board(s: Scenario, at: Places) -> list[Problem]:
     robots starting off the board it keeps, and reports alike)."""
     b = s.board
     out = []
-    located = [("tile", "board/tiles", b.tiles), ("wall", "board/walls", b.walls),
-               ("laser", "board/lasers", b.lasers), ("pusher", "board/pushers", b.pushers),
+    located = [("tile", "board/tiles", b.tiles),
+               *((e.name, f"board/{e.list}", getattr(b, e.list)) for e in EDGE_LIST),
                ("flag", "flags", s.flags), ("dock", "docks", s.docks)]
     for what, key, items in located:
         for k, item in enumerate(items):
@@ -275,7 +268,8 @@ def two_on_a_square(s: Scenario, at: Places) -> list[Problem]:
     for code, what, key, items in (("E202", "tile", "board/tiles", s.board.tiles),
                                    ("E203", "flag", "flags", s.flags),
                                    ("E204", "dock", "docks", s.docks),
-                                   ("E205", "pusher", "board/pushers", s.board.pushers)):
+                                   *(("E205", e.name, f"board/{e.list}", getattr(s.board, e.list))
+                                     for e in EDGE_LIST if e.one_per_square)):
         first: dict[tuple[int, int], int] = {}
         for k, item in enumerate(items):
             square = (item.x, item.y)

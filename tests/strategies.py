@@ -49,9 +49,9 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-TILE_TYPES = ("floor", "pit", "conveyor", "gear", "repair", "upgrade", "crusher",
-              "water", "current", "drain", "teleporter", "randomizer")
-DEADLY_TYPES = ("pit", "drain")
+from engine.elements_table import (DEADLY_TYPES, DIRECTION, FLAG, REGISTERS, ROTATION, TILE_TYPES,
+                                   TILES)
+
 DIRECTIONS = ("N", "E", "S", "W")
 CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")
 _STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -93,8 +93,9 @@ def program_entries() -> st.SearchStrategy[list | dict]:
 
 
 _KINDS = st.sampled_from(TILE_TYPES)
-_ROTATIONS = st.sampled_from(("cw", "ccw"))
-_PHASES = phases()
+# A value of each kind of key (elements_table.VALUE_KINDS) a tile type takes.
+_VALUES = {DIRECTION: directions, FLAG: _BOOLS, ROTATION: st.sampled_from(("cw", "ccw")),
+           REGISTERS: phases()}
 
 
 def _edge(x: int, y: int, side: str) -> tuple[int, int, str]:
@@ -117,14 +118,9 @@ def _walkway(width: int, height: int, row: int, points) -> set[tuple[int, int]]:
 
 def _tile(draw, x: int, y: int, kind: str, maybe_note) -> dict:
     tile: dict = {"x": x, "y": y, "type": kind}
-    if kind in ("conveyor", "current"):
-        tile["dir"] = draw(directions)
-    if kind == "conveyor" and draw(_BOOLS):
-        tile["express"] = draw(_BOOLS)
-    if kind == "gear":
-        tile["rotation"] = draw(_ROTATIONS)
-    if kind == "crusher":
-        tile["phases"] = draw(_PHASES)
+    for key in TILES[kind].keys:
+        if not key.optional or draw(_BOOLS):
+            tile[key.name] = draw(_VALUES[key.kind])
     tile.update(draw(maybe_note))
     return tile
 
@@ -222,7 +218,7 @@ def scenarios(draw, *, min_side: int = 1, max_side: int = 12, max_flags: int = 4
                 laser["beams"] = draw(_ints(1, 3))
             lasers.append({**laser, **draw(maybe_note)})
         for x, y in draw(st.lists(st.sampled_from(off_walk), unique=True, max_size=4)):
-            pushers.append({"x": x, "y": y, "dir": draw(directions), "phases": draw(_PHASES),
+            pushers.append({"x": x, "y": y, "dir": draw(directions), "phases": draw(_VALUES[REGISTERS]),
                             **draw(maybe_note)})
 
     board: dict = {"width": width, "height": height}

@@ -18,6 +18,7 @@ from engine.balance.plan import RACE, TRIAL, derive_seed, make_plan
 from engine.balance.play import RaceTask, split_results
 from engine.balance.runner import run
 from engine.cli import main
+from engine.elements_table import DEATH_CAUSES
 from engine.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +137,7 @@ def test_json_has_every_documented_key(tmp_path):
     assert [leg["to_flag"] for leg in result["legs"]] == [1, 2, 3]
     assert {"median_rounds", "death_rate"} <= set(result["legs"][0])
     maps = result["heatmaps"]
-    assert set(maps["deaths_by_cause"]) == {"pit", "drain", "off board", "damage", "crusher"}
+    assert set(maps["deaths_by_cause"]) == set(DEATH_CAUSES)
     for grid in (maps["deaths"], maps["occupancy"], *maps["deaths_by_cause"].values()):
         assert len(grid) == 10 and all(len(row) == 10 for row in grid)
     # every register end of every robot is on some square: 2 robots x 5 registers per round

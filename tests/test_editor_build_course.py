@@ -55,7 +55,7 @@ class Designer:
 
     def palette(self, label: str) -> None:
         lst = self.w.element_palette.list
-        item = lst.item(next(i for i, e in enumerate(ENTRIES) if e[0] == label))
+        item = lst.item(next(i for i, e in enumerate(ENTRIES) if e.label == label))
         QTest.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, lst.visualItemRect(item).center())
 
     def direction(self, d: str) -> None:
@@ -80,11 +80,8 @@ class Designer:
         click(self.w.view, x + fx, y + fy, button)
 
     def tile_entry(self, t: Tile) -> str:
-        if t.type == "conveyor":
-            return "Express conveyor" if t.express else "Conveyor"
-        if t.type == "gear":
-            return "Gear, clockwise" if t.rotation == "cw" else "Gear, counter-clockwise"
-        return next(e[0] for e in ENTRIES if e[1] == t.type and e[4] is None)
+        return next(e.label for e in ENTRIES if e.kind == t.type and e.tool is None
+                    and all(getattr(t, k) == v for k, v in e.values))
 
     def build(self, s: Scenario) -> None:
         b = s.board

@@ -24,13 +24,13 @@ def group(inspector, title):
 def test_palette_chooses_the_element_and_the_tool(window):
     w = window
     w.set_tool("select")
-    row = next(i for i, e in enumerate(ENTRIES) if e[0] == "Express conveyor")
+    row = next(i for i, e in enumerate(ENTRIES) if e.label == "Express conveyor")
     w.element_palette.on_clicked(w.element_palette.list.item(row))
     assert (w.state.brush.kind, w.state.brush.express, w.tool_id) == ("conveyor", True, "brush")
     w.set_tool("rect_fill")
     w.element_palette.on_clicked(w.element_palette.list.item(0))          # floor: stays a painting tool
     assert w.tool_id == "rect_fill"
-    w.element_palette.on_clicked(w.element_palette.list.item(next(i for i, e in enumerate(ENTRIES) if e[0] == "Wall")))
+    w.element_palette.on_clicked(w.element_palette.list.item(next(i for i, e in enumerate(ENTRIES) if e.label == "Wall")))
     assert w.tool_id == "wall" and w.tool_actions["wall"].isChecked()
     w.element_palette.dir_buttons.button(2).click()
     assert w.state.brush.dir == "S"

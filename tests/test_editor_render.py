@@ -3,20 +3,18 @@ colours at known squares (render.COLORS at render.sample_point)."""
 from PySide6.QtGui import QColor
 
 from editor import render
+from engine.elements_table import TILE_TYPES, new_tile
 from engine.model import Board, Dock, Flag, Laser, Scenario, Tile, Wall
 from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
 
-KINDS = ("pit", "conveyor", "gear", "repair", "upgrade", "crusher",
-         "water", "current", "drain", "teleporter", "randomizer")
+KINDS = tuple(t for t in TILE_TYPES if t != "floor")
 
 
 def example():
     tiles = []
     for i, kind in enumerate(KINDS):
         x, y = i % 6, 1 + i // 6
-        tiles.append(Tile(x, y, kind, dir="E" if kind in ("conveyor", "current") else None,
-                          rotation="cw" if kind == "gear" else None,
-                          phases=(2, 4) if kind == "crusher" else ()))
+        tiles.append(new_tile(x, y, kind, dir="E", rotation="cw", phases=(2, 4)))
     tiles.append(Tile(5, 3, "conveyor", dir="N", express=True))
     board = Board(6, 5, tiles=tuple(tiles), walls=(Wall(0, 4, "N"),), lasers=(Laser(1, 0, "E"),))
     return Scenario("Colours", board, (Flag(3, 4),), (Dock(5, 4, "N"),))

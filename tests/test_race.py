@@ -14,6 +14,7 @@ import pytest
 
 from engine.checks import play_checked, run_checks
 from engine.cli import main
+from engine.elements_table import DEATH_CAUSES
 from engine.loader import load_dict
 from engine.race import Race
 
@@ -265,7 +266,7 @@ def test_no_events_unless_asked_and_the_hooks():
     outcome = race.run()
     assert race.events is None
     assert len(deaths) == sum(r.deaths for r in outcome.robots)
-    assert all(cause in ("pit", "drain", "off board", "damage", "crusher") for _, _, cause in deaths)
+    assert all(cause in DEATH_CAUSES for _, _, cause in deaths)
     assert ends[0] == (1, 1) and len(ends) >= 5 * (outcome.rounds - 1)
 
 

@@ -9,18 +9,14 @@ from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 
 from editor import render
 from engine.directions import DX, DY, INDEX
+from engine.elements_table import TILE_TYPES, new_tile
 from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 
 S = render.SQUARE
-TILE_KINDS = ("floor", "pit", "conveyor", "gear", "repair", "upgrade", "crusher", "water",
-              "current", "drain", "teleporter", "randomizer")
 
 
 def tile(x, y, kind, d="N", express=False, rotation="cw", phases=(1, 3, 5)) -> Tile:
-    return Tile(x, y, kind, dir=d if kind in ("conveyor", "current") else None,
-                express=express if kind == "conveyor" else False,
-                rotation=rotation if kind == "gear" else None,
-                phases=tuple(phases) if kind == "crusher" else ())
+    return new_tile(x, y, kind, dir=d, express=express, rotation=rotation, phases=tuple(phases))
 
 
 def paint(scenario: Scenario, square: int = S, **kwargs) -> QImage:
@@ -57,7 +53,7 @@ def every_variant() -> tuple[Scenario, list]:
     """Each tile type in every direction, rotation and belt shape, one per square."""
     tiles, cases = [], []
     y = 0
-    for kind in TILE_KINDS:
+    for kind in TILE_TYPES:
         for i, d in enumerate("NESW"):
             tiles.append(tile(i, y, kind, d=d, rotation="ccw" if i % 2 else "cw",
                               phases=(1, 2, 3, 4, 5) if i == 3 else (2,) if i else (1, 3, 5)))

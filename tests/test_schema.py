@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from engine import schema as schema_module
+from engine.elements_table import TILE_LIST, TILE_TYPES
 from engine.problems import ERROR, Problem
 from engine.schema import SCHEMA, schema_path, schema_problems, validator
 
-from .strategies import TILE_TYPES, scenarios
+from .strategies import scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_FILES = sorted((ROOT / "scenarios").glob("*.json"))
@@ -127,21 +128,8 @@ def test_every_object_is_closed_and_takes_a_note():
 
 
 def test_each_tile_type_takes_exactly_its_keys():
-    assert schema_module._TILE_KEYS == {
-        "floor": ("x", "y", "type", "note"),
-        "pit": ("x", "y", "type", "note"),
-        "conveyor": ("x", "y", "type", "dir", "express", "note"),
-        "gear": ("x", "y", "type", "rotation", "note"),
-        "repair": ("x", "y", "type", "note"),
-        "upgrade": ("x", "y", "type", "note"),
-        "crusher": ("x", "y", "type", "phases", "note"),
-        "water": ("x", "y", "type", "note"),
-        "current": ("x", "y", "type", "dir", "note"),
-        "drain": ("x", "y", "type", "note"),
-        "teleporter": ("x", "y", "type", "note"),
-        "randomizer": ("x", "y", "type", "note"),
-    }
-    assert set(schema_module._TILE_KEYS) == set(TILE_TYPES)
+    assert schema_module._TILE_KEYS == {t.name: ("x", "y", "type", *t.key_names, "note")
+                                        for t in TILE_LIST}
 
 
 # ---------------------------------------------------------------- valid documents

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import reach, validate
+from engine.elements_table import DEADLY_TYPES
 from engine.loader import load_dict, load_file, read_dict
 from engine.model import Board, Card, Entry, Laser, Placement, ProgramRound, Pusher, RobotSpec, Tile, Wall
 from engine.problems import ERROR, WARNING, ScenarioError
@@ -398,7 +399,7 @@ def walk(board: Board, start) -> set:
     """The reference: a plain breadth-first walk."""
     seen = {start}
     todo = deque([start])
-    deadly = {(t.x, t.y) for t in board.tiles if t.type in ("pit", "drain")}
+    deadly = {(t.x, t.y) for t in board.tiles if t.type in DEADLY_TYPES}
     while todo:
         x, y = todo.popleft()
         for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):

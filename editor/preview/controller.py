@@ -15,7 +15,9 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from .heatmap_overlay import CAUSE_NAMES, CAUSES, HeatmapLegend, HeatmapOverlay, mode_title
+from engine.elements_table import DEATH_CAUSES
+
+from .heatmap_overlay import CAUSE_NAMES, HeatmapLegend, HeatmapOverlay, mode_title
 from .player import Player
 from .race_panel import RaceLogPanel, RacePanel
 from .race_worker import RaceWorker
@@ -109,7 +111,7 @@ class PreviewController(QObject):
         self.heat_group.setExclusive(True)
         self.heat_actions: dict[str | None, QAction] = {}
         modes = [(None, "&Off"), ("deaths", "&Deaths"), ("deaths_by_cause", "Deaths by &Cause")]
-        modes += [(f"deaths:{c}", f"Deaths: {CAUSE_NAMES[c]}") for c in CAUSES]
+        modes += [(f"deaths:{c}", f"Deaths: {CAUSE_NAMES[c]}") for c in DEATH_CAUSES]
         modes += [("occupancy", "&Occupancy")]
         for mode, text in modes:
             action = self.window.action(text, lambda _=False, m=mode: self.set_heatmap_mode(m),
@@ -119,7 +121,7 @@ class PreviewController(QObject):
             self.heat_group.addAction(action)
             self.heat_menu.addAction(action)
             self.heat_actions[mode] = action
-            if mode in ("deaths_by_cause", f"deaths:{CAUSES[-1]}"):
+            if mode in ("deaths_by_cause", f"deaths:{DEATH_CAUSES[-1]}"):
                 self.heat_menu.addSeparator()
         self.heat_actions[None].setChecked(True)
         self.heat_menu.setEnabled(False)

@@ -7,7 +7,7 @@ squares large enough to read; `HeatmapLegend` is a small panel in a corner
 of the board view with the colour scale and what it shows. Modes:
 
     "deaths"            every death
-    "deaths:CAUSE"      deaths of one cause (pit, drain, off board, damage, crusher)
+    "deaths:CAUSE"      deaths of one cause (elements_table.DEATH_CAUSES)
     "deaths_by_cause"   each square in the colour of its commonest cause
     "occupancy"         register ends
 """
@@ -19,13 +19,10 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
+from engine.elements_table import CAUSE_LIST, DEATH_CAUSES
 
-CAUSES = ("pit", "drain", "off board", "damage", "crusher")
-CAUSE_COLORS = {"pit": QColor("#7b2cbf"), "drain": QColor("#1f6feb"),
-                "off board": QColor("#f0a202"), "damage": QColor("#e5383b"),
-                "crusher": QColor("#2a9d8f")}
-CAUSE_NAMES = {"pit": "pits", "drain": "drains", "off board": "off the board",
-               "damage": "laser damage", "crusher": "crushers"}
+CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
+CAUSE_NAMES = {c.name: c.label for c in CAUSE_LIST}
 # yellow -> orange -> red -> deep purple, for deaths; pale -> deep blue for occupancy
 DEATH_RAMP = ((0.0, QColor(255, 240, 120)), (0.35, QColor(255, 160, 30)),
               (0.7, QColor(225, 30, 40)), (1.0, QColor(90, 0, 90)))
@@ -33,7 +30,7 @@ OCCUPANCY_RAMP = ((0.0, QColor(200, 240, 255)), (0.5, QColor(40, 150, 230)),
                   (1.0, QColor(10, 30, 140)))
 ALPHA = 0.62
 
-MODES = ("deaths", "deaths_by_cause", "occupancy") + tuple(f"deaths:{c}" for c in CAUSES)
+MODES = ("deaths", "deaths_by_cause", "occupancy") + tuple(f"deaths:{c}" for c in DEATH_CAUSES)
 
 
 def mode_title(mode: str) -> str:
@@ -108,7 +105,7 @@ class HeatmapOverlay(QGraphicsItem):
                     continue
                 k = v / self.peak if self.peak else 0.0
                 if self.mode == "deaths_by_cause":
-                    cause = max(CAUSES, key=lambda c: by[c][y][x] if c in by else 0)
+                    cause = max(DEATH_CAUSES, key=lambda c: by[c][y][x] if c in by else 0)
                     color = QColor(CAUSE_COLORS[cause])
                     alpha = 0.12 + 0.68 * k ** 0.7
                 elif self.mode == "occupancy":
@@ -236,7 +233,7 @@ class HeatmapLegend(QWidget):
         font.setPixelSize(11)
         p.setFont(font)
         if self.mode == "deaths_by_cause":
-            for i, cause in enumerate(CAUSES):
+            for i, cause in enumerate(DEATH_CAUSES):
                 col, row = divmod(i, 3)
                 x, y = 10 + col * 120, 26 + row * 15
                 p.setPen(Qt.NoPen)

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.directions import DX, DY, INDEX
+from engine.elements_table import FALL_CAUSES
 from engine.events import Event
 from engine.outcome import RobotResult
 
@@ -301,7 +302,7 @@ def interpolate(m: Motion, t: float) -> Pose | None:
             return None
         base = _lerp(m.src, m.dst, k)
         return Pose(base.x, base.y, base.angle, 1.0 - fade,
-                    1.0 - 0.7 * fade if m.cause in ("pit", "drain", "off board") else 1.0)
+                    1.0 - 0.7 * fade if m.cause in FALL_CAUSES else 1.0)
     if m.jump:          # a teleport: fade out, fade in
         if t < 0.5:
             return Pose(m.src.x, m.src.y, m.src.angle, 1.0 - 2 * t, 1.0)

@@ -1,12 +1,13 @@
 """Belt (C): drag a path to lay a conveyor; each square points to the next.
 Shift held at the press (or an express brush) lays an express belt; a current
-brush lays a current."""
+brush lays a current (any belt brush lays its own belt)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
 from editor.board_view import direction_name
 from engine import edit
+from engine.elements_table import TILES, new_tile
 from engine.model import Tile
 from .base import DragTool, area_of, steps_between
 
@@ -21,8 +22,8 @@ class BeltTool(DragTool):
         self.express = False
 
     def belt(self, x: int, y: int, d: str) -> Tile:
-        kind = "current" if self.state.brush.kind == "current" else "conveyor"
-        return Tile(x, y, kind, dir=d, express=self.express and kind == "conveyor")
+        kind = self.state.brush.kind if TILES[self.state.brush.kind].belt else "conveyor"
+        return new_tile(x, y, kind, dir=d, express=self.express)
 
     def press(self, pos, event) -> None:
         square = self.view.square_at(pos)

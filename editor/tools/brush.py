@@ -34,7 +34,8 @@ class BrushTool(DragTool):
         key = (b.kind, b.dir, b.express, b.rotation)
         if key != self._ghost_key:
             self._ghost_key = key
-            self._ghost = element_pixmap(b.kind, b.dir, b.express, b.rotation, size=SQUARE)
+            self._ghost = element_pixmap(b.kind, b.dir, SQUARE, express=b.express,
+                                         rotation=b.rotation)
         return self._ghost
 
     def move(self, pos, event) -> None:

@@ -11,7 +11,8 @@ from collections import Counter
 from fractions import Fraction
 
 from .. import stats
-from .summary import DEATH_CAUSES, RaceSummary, TrialSummary
+from ..elements_table import DEATH_CAUSES
+from .summary import RaceSummary, TrialSummary
 
 FAIR_MARGIN = 0.05
 ALPHA = 0.05

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .summary import DEATH_CAUSES
+from ..elements_table import DEATH_CAUSES, DEADLY_TYPES
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -241,7 +241,7 @@ def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=
         return
     board = scenario.board
     for tile in board.tiles:
-        if tile.type in ("pit", "drain"):
+        if tile.type in DEADLY_TYPES:
             ax.add_patch(_rect(tile.x, tile.y, hatch="xx"))
     for ex, ey, side in board.wall_edges:
         if side == "N":

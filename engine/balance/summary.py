@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-DEATH_CAUSES = ("pit", "drain", "off board", "damage", "crusher")
 
 
 @dataclass(frozen=True)
@@ -17,7 +16,7 @@ class Death:
     round: int
     x: int              # the square it died on (off board: the last square it stood on)
     y: int
-    cause: str          # one of DEATH_CAUSES
+    cause: str          # one of elements_table.DEATH_CAUSES
     leg: int            # the flag it was heading for (1-based)
 
 
