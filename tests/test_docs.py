@@ -92,6 +92,24 @@ def test_the_readme_and_the_schema_point_at_the_pages():
     assert "docs/rules.md" in SCHEMA["description"]
 
 
+def _descriptions(node: object) -> list[str]:
+    if isinstance(node, dict):
+        return [text for key, value in node.items()
+                for text in ([value] if key == "description" and isinstance(value, str)
+                             else _descriptions(value))]
+    if isinstance(node, list):
+        return [text for value in node for text in _descriptions(value)]
+    return []
+
+
+def test_the_schema_cites_only_pages_the_repository_has():
+    """Its descriptions are the editor's hover help: a page they cite must ship."""
+    texts = _descriptions(SCHEMA)
+    assert len(texts) > 100
+    cited = {page for text in texts for page in re.findall(r"[\w./-]+\.md\b", text)}
+    assert sorted(page for page in cited if not (ROOT / page).is_file()) == []
+
+
 # ---------------------------------------------------------------- the format page and the code
 
 def _format_page() -> str:
