@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from . import transform
 from .directions import DX, DY, INDEX, NAMES, opposite
@@ -115,7 +116,7 @@ def listed_walls(board: Board, x: int, y: int, side: str) -> list[Wall]:
 def mounted_on(board: Board, x: int, y: int, side: str) -> list[Laser | Pusher]:
     """The lasers and pushers hanging on an edge."""
     key = edge_key(x, y, side)
-    return [m for m in (*board.lasers, *board.pushers)
+    return [m for m in board.lasers + board.pushers
             if edge_key(m.x, m.y, NAMES[opposite(INDEX[m.dir])]) == key]
 
 
@@ -190,6 +191,12 @@ def markers(s: Scenario, kind: str) -> tuple:
     return getattr(s, kind)
 
 
+def _with_markers(s: Scenario, kind: str, items: Iterable[Any]) -> Scenario:
+    """The scenario with new flags or docks, by `kind`."""
+    assert kind in MARKER_KINDS, kind
+    return replace(s, flags=tuple(items)) if kind == "flags" else replace(s, docks=tuple(items))
+
+
 def marker_at(s: Scenario, kind: str, x: int, y: int) -> int | None:
     """The index of the flag or dock on (x, y), if any."""
     for i, m in enumerate(markers(s, kind)):
@@ -202,13 +209,13 @@ def insert_marker(s: Scenario, kind: str, index: int, marker: Flag | Dock) -> Sc
     """Insert a flag or dock at list position `index`; later ones renumber up."""
     items = list(markers(s, kind))
     items.insert(index, marker)
-    return replace(s, **{kind: tuple(items)})
+    return _with_markers(s, kind, items)
 
 
 def remove_marker(s: Scenario, kind: str, index: int) -> Scenario:
     items = list(markers(s, kind))
     del items[index]
-    return replace(s, **{kind: tuple(items)})
+    return _with_markers(s, kind, items)
 
 
 def replace_marker(s: Scenario, kind: str, index: int, marker: Flag | Dock) -> Scenario:
@@ -216,7 +223,7 @@ def replace_marker(s: Scenario, kind: str, index: int, marker: Flag | Dock) -> S
     if items[index] == marker:
         return s
     items[index] = marker
-    return replace(s, **{kind: tuple(items)})
+    return _with_markers(s, kind, items)
 
 
 def reorder_markers(s: Scenario, kind: str, order: Sequence[int]) -> Scenario:
@@ -226,7 +233,7 @@ def reorder_markers(s: Scenario, kind: str, order: Sequence[int]) -> Scenario:
         raise ValueError(f"not a permutation of the {kind}: {list(order)}")
     if list(order) == list(range(len(items))):
         return s
-    return replace(s, **{kind: tuple(items[i] for i in order)})
+    return _with_markers(s, kind, (items[i] for i in order))
 
 
 def move_marker(s: Scenario, kind: str, source: int, target: int) -> Scenario:
@@ -278,11 +285,11 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
 def _shift_check(c: Check, dx: int, dy: int) -> Check:
     expect = []
     for key, value in c.expect:
-        if key == "x" and value is not None:
+        if key == "x" and isinstance(value, int):
             value += dx
-        elif key == "y" and value is not None:
+        elif key == "y" and isinstance(value, int):
             value += dy
-        elif key == "archive":
+        elif key == "archive" and isinstance(value, tuple):
             value = (value[0] + dx, value[1] + dy)
         expect.append((key, value))
     return replace(c, expect=tuple(expect))
@@ -412,7 +419,8 @@ def _turn_marker(m, width: int, height: int, quarter_turns: int, mirror: str | N
     facing = getattr(m, "facing", None)
     if mirror:
         x, y = transform.mirror_point(x, y, width, height, mirror)
-        facing = MIRRORED_SIDES[mirror].get(facing, facing)
+        if facing is not None:
+            facing = MIRRORED_SIDES[mirror].get(facing, facing)
     x, y = transform.rotate_point(x, y, width, height, quarter_turns)
     if facing is None:
         return replace(m, x=x, y=y)

@@ -57,8 +57,8 @@ def push_pushers(floor: Floor, register: int) -> None:
     """Active pushers one after another, by row then column; each pushes the
     robot that stood on it when the step began, if it is still there (4.4)."""
     occ = floor.occ
-    standing = [(sq, d, occ[sq]) for sq, d in floor.course.pushers[register]
-                if occ[sq] is not None]
+    standing = [(sq, d, robot) for sq, d in floor.course.pushers[register]
+                if (robot := occ[sq]) is not None]
     for sq, d, robot in standing:
         if occ[sq] is robot:
             floor.moment += 1

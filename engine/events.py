@@ -48,7 +48,7 @@ from __future__ import annotations
 import pickle
 import zlib
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 Square = tuple[int, int]
 
@@ -79,25 +79,22 @@ class Event(NamedTuple):
     cards: tuple[str | None, ...] | None = None
     start: Start | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         """The event as JSON-ready data, without the unused fields."""
-        out = {}
-        for key, value in zip(self._fields, self):
-            if value is None and key != "register":
-                continue
-            if key in ("src", "dst"):
-                value = list(value)
-            elif key == "path":
-                value = [list(s) for s in value]
-            elif key == "start":
-                value = value._asdict()
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[key] = value
-        return out
+        return {key: _json(value) for key, value in zip(self._fields, self)
+                if value is not None or key == "register"}
 
 
-class EventLog(Sequence):
+def _json(value: object) -> object:
+    """Tuples as lists (squares, paths, names, cards), a ``Start`` as an object."""
+    if isinstance(value, Start):
+        return value._asdict()
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+class EventLog(Sequence[Event]):
     """The ordered event log of a race, kept small whatever the race's length:
     every BLOCK events are pickled and compressed together (a block of events
     shrinks about tenfold), the newest stay as they are. It reads as a list:
@@ -126,7 +123,12 @@ class EventLog(Sequence):
             yield from self._block(b)
         yield from self._tail
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
         if isinstance(index, slice):
             return list(self)[index]
         n = len(self)

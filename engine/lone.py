@@ -352,18 +352,18 @@ def card_part(lone: LoneRobot) -> np.ndarray:
                 step.append(-lone.cause)
     step_to = np.array(step, dtype=np.int32)
 
-    square = np.repeat(np.arange(n, dtype=np.int32), 4)
-    facing = np.tile(np.arange(4, dtype=np.int32), n)
+    squares = np.repeat(np.arange(n, dtype=np.int32), 4)         # of each state
+    facings = np.tile(np.arange(4, dtype=np.int32), n)
     tile = np.asarray(course.tile, dtype=np.int8)
-    lost = np.isin(tile, (WATER, CURRENT)).astype(np.int32)[square]   # 3.6: the first square is lost
+    lost = np.isin(tile, (WATER, CURRENT)).astype(np.int32)[squares]   # 3.6: the first square is lost
     for kind in range(LEFT):
-        d = (facing + 2) & 3 if kind == BACK else facing
+        towards = (facings + 2) & 3 if kind == BACK else facings
         steps = (1 if kind == BACK else kind + 1) - lost
-        at = square.copy()
+        at = squares.copy()
         for k in range(3):
             going = (k < steps) & (at >= 0)
-            at = np.where(going, step_to[np.where(going, at, 0) * 4 + d], at)
-        out[kind] = np.where(at >= 0, at * 4 + facing, at)
+            at = np.where(going, step_to[np.where(going, at, 0) * 4 + towards], at)
+        out[kind] = np.where(at >= 0, at * 4 + facings, at)
 
     # turning cards: the facing change, the same on every square
     for kind in range(LEFT, NO_CARD if n else LEFT):
@@ -374,7 +374,7 @@ def card_part(lone: LoneRobot) -> np.ndarray:
             if end >> 2 != 0:
                 raise RuntimeError("a turning card moved the robot: card_part must change")
             turned.append(end & 3)
-        out[kind] = square * 4 + np.array(turned, dtype=np.int32)[facing]
+        out[kind] = squares * 4 + np.array(turned, dtype=np.int32)[facings]
 
     # movement cards on teleporters: the card itself
     teleported = []

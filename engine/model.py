@@ -100,7 +100,7 @@ class Board:
         """Every walled edge by its edge_key: listed walls plus the mounting
         walls of lasers and pushers."""
         edges = {edge_key(w.x, w.y, w.side) for w in self.walls}
-        for mounted in (*self.lasers, *self.pushers):
+        for mounted in self.lasers + self.pushers:
             edges.add(edge_key(mounted.x, mounted.y, NAMES[opposite(INDEX[mounted.dir])]))
         return frozenset(edges)
 

@@ -53,16 +53,16 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
     ahead = target[robot.sq * 4 + d]
     if ahead == WALL:
         return False
-    if ahead >= 0 and occ[ahead] is not None:
-        line = []
+    if ahead >= 0 and (ahead_robot := occ[ahead]) is not None:
+        line = [ahead_robot]
         square = ahead
         while True:
-            line.append(occ[square])
             beyond = target[square * 4 + d]
             if beyond == WALL:
                 return False
-            if beyond < 0 or occ[beyond] is None:
+            if beyond < 0 or (next_robot := occ[beyond]) is None:
                 break
+            line.append(next_robot)
             square = beyond
         for pushed in reversed(line):
             step(floor, pushed, d, "push")

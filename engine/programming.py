@@ -72,7 +72,8 @@ def _plan(size: int, top: int, end: int) -> tuple:
         groups = []
         i = top
         while i < end:
-            span, steps = 1, []
+            span = 1
+            steps: list[tuple[int, int]] = []
             while i < end and (not steps or span * (size - i) < _RANDOM_SPAN):
                 span *= size - i
                 steps.append((i, size - i))

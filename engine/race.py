@@ -21,7 +21,7 @@ from .course import RANDOMIZER, compile_course
 from .deck import KIND_CODE
 from .directions import INDEX, NAMES
 from .elements import board_elements
-from .events import Event, Start
+from .events import EventLog, Start
 from .lasers import fire
 from .model import Card, Scenario
 from .movement import play_card
@@ -122,7 +122,9 @@ class Race:
         return self.floor.robots
 
     @property
-    def events(self) -> list[Event] | None:
+    def events(self) -> EventLog | None:
+        """The event log (engine/events.py); None for a race made with
+        ``record_events=False``."""
         return self.floor.events
 
     @property
@@ -264,12 +266,12 @@ class Race:
 
         floor.step = "move"                                         # B
         # highest priority first, then robot order
-        actors = sorted([(-card.priority, r.index, r) for r in robots
-                         if r.sq >= 0 and (card := r.registers[slot]) is not None])
+        actors = sorted((-card.priority, r.index, r, card) for r in robots
+                        if r.sq >= 0 and (card := r.registers[slot]) is not None
+                        and card.priority is not None)     # a register's card has its priority
         played = 0
-        for _, _, robot in actors:
+        for _, _, robot, card in actors:
             if robot.sq >= 0:
-                card = robot.registers[slot]
                 floor.moment += 1
                 if log:
                     floor.emit("card", robot, card=_card_text(card))

@@ -60,10 +60,9 @@ class SquareSet(AbstractSet):
         self.bits, self.width, self.height = bits, width, height
 
     def __contains__(self, square: object) -> bool:
-        try:
-            x, y = square
-        except (TypeError, ValueError):
+        if not isinstance(square, (tuple, list)) or len(square) != 2:
             return False
+        x, y = square
         if not (isinstance(x, int) and isinstance(y, int)
                 and 0 <= x < self.width and 0 <= y < self.height):
             return False

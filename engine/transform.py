@@ -25,7 +25,7 @@ from .directions import DX, DY, INDEX, NAMES
 from .model import Board, Dock, Flag, Scenario, Wall, edge_key
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
-_FLIP_ROTATION = {"cw": "ccw", "ccw": "cw"}
+_FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
 
 
 # ---------------------------------------------------------------- rotating
@@ -157,7 +157,7 @@ def extract(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
 
     walls = [w for w in (_wall_touching(w, x0, y0, x1, y1) for w in board.walls) if w is not None]
     listed = {edge_key(w.x, w.y, w.side) for w in walls}
-    for mounted in (*board.lasers, *board.pushers):
+    for mounted in board.lasers + board.pushers:
         if _inside(mounted.x, mounted.y, x0, y0, x1, y1):
             continue
         implied = _wall_touching(Wall(mounted.x, mounted.y, _mount_side(mounted)), x0, y0, x1, y1)

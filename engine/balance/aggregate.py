@@ -24,7 +24,7 @@ def _r(value: float | None, digits: int = 6) -> float | None:
     return round(float(value), digits)
 
 
-def _ci(interval: tuple[float, float]) -> list[float]:
+def _ci(interval: tuple[float, float]) -> list[float | None]:
     return [_r(interval[0]), _r(interval[1])]
 
 
@@ -199,7 +199,7 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> dict:
             occupancy[i] += count
     n = len(races)
 
-    def grid(counts: list[int]) -> list[list[float]]:
+    def grid(counts: list[int]) -> list[list[float | None]]:
         scale = 100.0 / n if n else 0.0
         return [[_r(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
 

@@ -78,7 +78,7 @@ def make_plan(races: int, robots: int, dock_count: int, seed: int = 0,
             jobs.append(Job(len(jobs), TRIAL, t, trial_seed, (dock,)))
 
     # trial t goes right after race number floor((t + 1) * races / trials) - 1
-    after = {}
+    after: dict[int, list[int]] = {}
     for t in range(trials):
         after.setdefault(max(0, (t + 1) * races // trials - 1), []).append(t)
     for i in range(races):

@@ -31,10 +31,18 @@ import os
 import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .plan import RACE, Job
+
+
+class Task(Protocol):
+    """What runs the jobs: picklable, one result per job, in order."""
+
+    def play(self, jobs: list[Job]) -> list: ...
+
 
 Progress = Callable[[int, int, float], None]
 
@@ -76,7 +84,7 @@ def default_chunk_size(jobs: int, workers: int) -> int:
     return max(1, min(25, math.ceil(jobs / (max(1, workers) * 8))))
 
 
-def run(task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
+def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
         chunk_size: int | None = None, progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
         local_processes: bool = True) -> RunOutcome:
@@ -121,7 +129,7 @@ def run(task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = 
 
 # ---------------------------------------------------------------- local processes
 
-_worker_task = None
+_worker_task: Task | None = None
 
 
 def _init_worker(task) -> None:
@@ -131,6 +139,7 @@ def _init_worker(task) -> None:
 
 
 def _play_in_worker(jobs: list[Job]) -> list:
+    assert _worker_task is not None, "the pool's initializer sets the task"
     return _worker_task.play(jobs)
 
 
@@ -147,7 +156,7 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
     pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
                                initializer=_init_worker, initargs=(task,))
     window = 2 * workers
-    pending: dict = {}
+    pending: dict[Future, int] = {}
     next_chunk = 0
     try:
         while next_chunk < len(chunks) or pending:
@@ -158,7 +167,7 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
                 break
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=pending.get):
+            for future in sorted(done, key=pending.__getitem__):
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break
@@ -199,7 +208,7 @@ def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
     try:
         shared = client.scatter(task, broadcast=True)
         window = 2 * max(workers, len(client.scheduler_info().get("workers", {})) or 1)
-        pending: dict = {}
+        pending: dict = {}             # dask futures: chunk number
         next_chunk = 0
         while next_chunk < len(chunks) or pending:
             while next_chunk < len(chunks) and len(pending) < window and not stop():
@@ -209,7 +218,7 @@ def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
             if not pending:
                 break
             done = dask_wait(list(pending), return_when="FIRST_COMPLETED").done
-            for future in sorted(done, key=pending.get):
+            for future in sorted(done, key=pending.__getitem__):
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break

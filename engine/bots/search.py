@@ -118,12 +118,14 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     register, the row of `cand` that fills it, or a fixed kind as ~kind
     (a locked card, or NONE). At least one register is a row."""
     X, S = layered.X, layered.S
-    x = flags * S + state               # a number until the first row spreads it out
-    taken = 0
+    # numbers until the first row spreads them out
+    x: np.ndarray | np.integer | int = flags * S + state
+    taken: np.ndarray | np.integer | int = 0
     for r, slot in enumerate(slots):
         idx = cand[slot] + x if slot >= 0 else x + (~slot) * X
         taken = taken + layered.dmg[r].take(idx)
         x = layered.end[r].take(idx)
+    assert isinstance(x, np.ndarray) and isinstance(taken, np.ndarray)
     dead = dead_values(layered, flags, lives, archive)
     value = layered.value.copy()
     value[layered.dead_states] = dead[:layered.F]
@@ -144,8 +146,9 @@ def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[i
     as for score_programs."""
     S2 = tables.S2
     cand = kinds * S2
-    x = state
-    taken = 0
+    # numbers until the first row spreads them out
+    x: np.ndarray | np.integer | int = state
+    taken: np.ndarray | np.integer | int = 0
     for r, slot in enumerate(slots):
         idx = cand[slot] + x if slot >= 0 else x + (~slot) * S2
         taken = taken + tables.dmg_flat[r].take(idx)

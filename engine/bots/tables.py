@@ -77,15 +77,11 @@ class Tables:
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
             self.repair_dist[:n] = self._distance_to(repairs)
-        # flat arrays for the search bot's gathers: index kind * S2 + state,
-        # and target * S2 + state
+        # flat arrays for the search bot's gathers: index kind * S2 + state
         self.end_flat = [np.ascontiguousarray(self.end[r].ravel(), dtype=np.intp)
                          for r in range(5)]
         self.dmg_flat = [np.ascontiguousarray(self.dmg[r].ravel(), dtype=np.int32)
                          for r in range(5)]
-        self.dist_flat = np.ascontiguousarray(self.dist.ravel(), dtype=np.int32)
-        self.on_flag_flat = np.ascontiguousarray(self.on_flag.ravel())
-        self.max_damage = int(self.dmg.max())       # most board-laser damage in one register
         # plain lists for the per-register loops of the greedy bot
         self.end_list = [[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
         self.dmg_list = [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
@@ -102,11 +98,12 @@ class Tables:
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
         (engine/lone.py's distance maps, merged; UNREACHABLE when none)."""
-        best = None
+        best: np.ndarray | None = None
         for square in sorted(squares):
             d = self.model.distance_map(square).astype(np.int32)
             d[d == LONE_UNREACHABLE] = UNREACHABLE
             best = d if best is None else np.minimum(best, d)
+        assert best is not None, "no square to reach"
         return best
 
 
@@ -137,7 +134,8 @@ class Layered:
         self.FIN = F * S
         X = self.X = F * S + 5
         kinds = TABLE_KINDS
-        end_rows, dmg_rows = [], []
+        end_rows: list[np.ndarray] = []
+        dmg_rows: list[np.ndarray] = []
         dmg_made: dict[bytes, int] = {}
         for r in range(5):
             # every register has its own end array (a finish in register r

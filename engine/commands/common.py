@@ -19,7 +19,7 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
     when it has none, so that it is reported. Every *.json entry that is not
     a directory counts, a link to nothing too (it is reported unreadable);
     the editor's *.autosave.json backups do not."""
-    out = []
+    out: list[tuple[str, bool]] = []
     for path in paths:
         if os.path.isdir(path):
             try:

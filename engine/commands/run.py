@@ -44,10 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     scenario, problems = read_valid_file(args.file)
-    errors = [p for p in problems if p.is_error]
-    if errors:
-        for p in errors:
-            write_line(problem_line(args.file, p))
+    if scenario is None:                # it has errors
+        for p in problems:
+            if p.is_error:
+                write_line(problem_line(args.file, p))
         return 1
     if args.rounds is not None:
         scenario = dataclasses.replace(
@@ -60,16 +60,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     checks = play_checked(race, scenario.checks, to_end=True)
     outcome = race.outcome()
+    events = race.events if race.events is not None else ()     # with --events
     if args.json:
         doc = outcome.to_json()
         doc["checks"] = [c.to_json() for c in checks]
         if args.events:
-            doc["events"] = [e.to_json() for e in race.events]
+            doc["events"] = [e.to_json() for e in events]
         write_line(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        if args.events:
-            for event in race.events:
-                write_line(_event_line(event))
+        for event in events:
+            write_line(_event_line(event))
         for line in _summary(outcome, checks):
             write_line(line)
     return 1 if any(not c.passed for c in checks) else 0

@@ -42,10 +42,9 @@ def run(args: argparse.Namespace) -> int:
 def check_file(name: str, seed: int = 0) -> tuple[bool, list[str]]:
     """Whether every check of a file passes, and the lines to print."""
     scenario, problems = read_valid_file(name)
-    errors = [p for p in problems if p.is_error]
-    if errors:
+    if scenario is None:                # it has errors
         return False, ([f"FAIL {name}: invalid scenario"]
-                       + ["  " + problem_line(name, p) for p in errors])
+                       + ["  " + problem_line(name, p) for p in problems if p.is_error])
     if not scenario.checks:
         return False, [f"FAIL {name}: no checks"]
     try:
