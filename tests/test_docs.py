@@ -154,6 +154,8 @@ def test_every_tile_type_of_the_schema_has_a_row_in_the_tiles_table():
     types = SCHEMA["$defs"]["tile"]["properties"]["type"]["enum"]
     rows = _table_rows(_format_page(), "### Tiles")
     assert [f"`{t}`" for t in types if f"`{t}`" not in rows] == []
+    brief = README.read_text(encoding="utf-8").split("## The file format in brief", 1)[1]
+    assert [f"`{t}`" for t in types if f"`{t}`" not in brief] == [], "the README's brief"
 
 
 def _schema_names(node: object) -> set[str]:
