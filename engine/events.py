@@ -6,12 +6,18 @@ round 0, the start of a round, clean-up, the end). Squares are (x, y)
 tuples; a square off the board (where a robot fell off) has coordinates
 outside it. Fields an event does not use are None.
 
+An event that changes a robot's state by a rule carries the values the
+engine decided (lives and options left, damage after a power down or a
+re-entry), so that a reader replaying the log never applies a rule itself.
+
 Kinds and the fields they use:
 
     place       dst, facing, start                a robot put on its start square (round 0);
                                                   start: its damage, lives, flags, options
                                                   and powered_down there (a ``Start``)
-    powered_down                                  powered down for this round (rule 2.1)
+    powered_down amount                           powered down for this round (rule 2.1);
+                                                  amount: its damage then (repaired, except
+                                                  when it starts the race powered down)
     dealt       amount                            cards dealt
     program     cards, amount                     a robot's five registers once programmed
                                                   (step "program", one per robot in the race):
@@ -30,9 +36,10 @@ Kinds and the fields they use:
                                                   (cause "robot"); path is every square it
                                                   crossed, the target's last; target None: no hit
     damage      amount, cause                     damage taken (cause "laser")
-    destroyed   src, cause, amount                cause: pit, drain, off board, damage,
-                                                  crusher; src: where (off board: the last
-                                                  square it stood on); amount: lives left
+    destroyed   src, cause, amount, options       cause: see elements_table.DEATH_CAUSES;
+                                                  src: where (off board: the last square it
+                                                  stood on); amount: lives left; options:
+                                                  options left
     out                                           lost its last life
     flag        src, amount                       flag number `amount` touched
     finish      amount                            its place (1 = first)
@@ -78,6 +85,7 @@ class Event(NamedTuple):
     amount: int | None = None
     cards: tuple[str | None, ...] | None = None
     start: Start | None = None
+    options: int | None = None
 
     def to_json(self) -> dict[str, object]:
         """The event as JSON-ready data, without the unused fields."""

@@ -200,7 +200,7 @@ class Race:
                     robot.damage = 0
                 robot.registers = [None] * 5
                 if log:
-                    floor.emit("powered_down", robot)
+                    floor.emit("powered_down", robot, amount=robot.damage)
 
         floor.step = "deal"                                         # 2.2
         held = set()

@@ -148,7 +148,7 @@ class Floor:
             robot.options -= 1
         if self.events is not None:
             self.emit("destroyed", robot, src=self.course.xy[square], cause=cause,
-                      amount=robot.lives)
+                      amount=robot.lives, options=robot.options)
         if robot.lives <= 0:
             robot.out = True
             robot.powered_down = robot.announced = False

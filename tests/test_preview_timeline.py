@@ -11,7 +11,7 @@ import pytest
 from editor.preview.timeline import (
     CLEANUP, END, Motion, Pose, build_timeline, describe, interpolate, play_race,
 )
-from engine.loader import load_file
+from engine.loader import load_dict, load_file
 from engine.race import Race
 
 ROOT = Path(__file__).parent
@@ -207,3 +207,60 @@ class _Idle:
 
     def power_down(self, view, rng):
         return False
+
+
+# ---------------------------------------------------------------- rule values come from the events
+
+def falls_and_power_downs(respawn_damage: int = 3) -> dict:
+    """Faller (2 options) drops into a pit in round 1, re-enters, announces a
+    power down in round 2 and is powered down in round 3; Sleeper starts the
+    race powered down with 4 damage (which it keeps) and falls out on its last
+    life in round 2."""
+    return {
+        "format": "rally-scenario", "version": 1, "name": "Falls and power downs",
+        "board": {"width": 6, "height": 4, "tiles": [{"x": 2, "y": 1, "type": "pit"},
+                                                     {"x": 4, "y": 2, "type": "pit"}]},
+        "flags": [{"x": 5, "y": 3}], "docks": [{"x": 0, "y": 3, "facing": "N"}],
+        "rules": {"max_rounds": 4, "respawn_damage": respawn_damage},
+        "robots": [
+            {"name": "Faller", "at": {"x": 1, "y": 1, "facing": "E"}, "damage": 3, "options": 2,
+             "program": [["move1"], {"cards": ["left"], "power_down": True}, [], ["uturn"]]},
+            {"name": "Sleeper", "at": {"x": 3, "y": 2, "facing": "E"}, "damage": 4, "lives": 1,
+             "powered_down": True, "program": [[], ["move1"]]},
+        ]}
+
+
+def _state(timeline, round, register, name):
+    return timeline.frames[timeline.moment_frame(round, register)].robot(name)
+
+
+@pytest.mark.parametrize("respawn_damage", [0, 3, 6])
+def test_deaths_reentries_and_power_downs_match_the_engine(respawn_damage):
+    scenario = load_dict(falls_and_power_downs(respawn_damage))
+    timeline = play_race(scenario)
+    cross_check(timeline, scenario, 0)
+    assert {"destroyed", "reenter", "powered_down", "out"} <= {e.kind for e in timeline.events}
+    # the rule's value shows after re-entry, though the timeline does not know the rule
+    faller = _state(timeline, 1, None, "Faller")
+    assert (faller.alive, faller.damage, faller.lives, faller.options) == \
+        (True, respawn_damage, 2, 1)
+    assert _state(timeline, 1, 1, "Sleeper").damage == 4           # powered down from the start
+    assert (_state(timeline, 3, 1, "Faller").powered_down, _state(timeline, 3, 1, "Faller").damage) \
+        == (True, 0)
+
+
+def test_the_timeline_takes_rule_values_from_the_events_alone():
+    """Events that say other values than the rules would give: the timeline
+    shows what the events say (it applies no rule of its own)."""
+    race = Race(load_dict(falls_and_power_downs()), seed=0)
+    race.run()
+    forged = [e._replace(options=7) if e.kind == "destroyed" else
+              e._replace(amount=5) if e.kind in ("powered_down", "reenter") else e
+              for e in race.events]
+    t = build_timeline(forged)
+    faller = _state(t, 1, 1, "Faller")
+    assert (faller.alive, faller.options) == (False, 7)
+    assert _state(t, 1, None, "Faller").damage == 5                 # re-entered
+    assert _state(t, 1, 1, "Sleeper").damage == 5                   # powered down in round 1
+    assert _state(t, 3, 1, "Faller").damage == 5                    # powered down in round 3
+    assert _state(t, 2, 1, "Sleeper").options == 7

@@ -13,8 +13,10 @@ and deaths (``Death``).
 
 States are computed by replaying the event log, never by asking the
 engine: the ``place`` events give the robots' starting state, the
-``program`` events each round's registers. The tests check that the state at the
-end of every register equals the engine's own snapshot there.
+``program`` events each round's registers. No rule is applied here: where a
+rule sets a value (damage after a power down or a re-entry, lives and options
+left after a destruction) the event carries it. The tests check that the
+state at the end of every register equals the engine's own snapshot there.
 
 Animation: a frame's motions are spread over *slots*. Each move or turn of
 the acting robot (its card's steps, a pusher's push) ends a slot, and the
@@ -471,8 +473,7 @@ class _Builder:
             kind = e.kind
             if kind == "powered_down":
                 r.powered_down = True
-                if round > 1:
-                    r.damage = 0
+                r.damage = e.amount
             elif kind == "card":
                 actor, card = e.robot, e.card
             elif kind == "move":
@@ -511,9 +512,8 @@ class _Builder:
                 r.alive = False
                 r.x = r.y = r.facing = None
                 r.lives = e.amount
+                r.options = e.options
                 r.deaths += 1
-                if r.options and not r.option_cards:    # counted options: one is lost
-                    r.options -= 1
             elif kind == "out":
                 r.out = True
                 r.powered_down = False
