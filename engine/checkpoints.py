@@ -1,6 +1,8 @@
 """Checkpoints (rules 6): flags touched in order, finishing, archive markers."""
 from __future__ import annotations
 
+from .holding import used
+from .arm import arm_square
 from .state import Floor, RobotState
 
 
@@ -8,7 +10,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     """Step E for the robots on the board (robot order; those destroyed since
     the list was made are skipped); returns the robots that finished in it."""
     marks = floor.marks
-    finished = []
+    finished: list[RobotState] = []
     flags = floor.flag_squares
     last = len(flags)
     flag_at = floor.flag_at
@@ -17,15 +19,19 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     log = floor.events is not None
     for robot in robots:
         sq = robot.sq
-        if sq < 0 or not marks[sq]:
+        if sq < 0:
             continue
-        if robot.flags < last and sq == flags[robot.flags]:
-            robot.flags += 1
-            if log:
-                floor.emit("flag", robot, src=floor.course.xy[sq], amount=robot.flags)
-            if robot.flags == last:
-                robot.finished = (floor.round, register)
-                finished.append(robot)
+        armed = False
+        if robot.cards and robot.flags < last and sq != flags[robot.flags]:
+            reached = arm_square(floor, robot, flags[robot.flags].__eq__)
+            if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
+                used(floor, robot, "mechanical-arm", cause="flag")
+                _touch_flag(floor, robot, reached, register, finished)
+                armed = True
+        if not marks[sq]:
+            continue
+        if not armed and robot.flags < last and sq == flags[robot.flags]:
+            _touch_flag(floor, robot, sq, register, finished)
             # 6.2's "next flag" is the one just touched: after touching it,
             # the next flag is one the robot cannot be standing on.
             moves_archive = True
@@ -36,3 +42,17 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
             if log:
                 floor.emit("archive", robot, dst=floor.course.xy[sq])
     return finished
+
+
+def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
+                finished: list[RobotState]) -> None:
+    """The robot touches its next flag, on square sq (6.1); with
+    `flag_gives_option` it is owed a card at clean-up (options.md 6.3)."""
+    robot.flags += 1
+    if floor.events is not None:
+        floor.emit("flag", robot, src=floor.course.xy[sq], amount=robot.flags)
+    if robot.flags == len(floor.flag_squares):
+        robot.finished = (floor.round, register)
+        finished.append(robot)
+    if floor.rules.flag_gives_option:
+        floor.flag_gifts.append(robot)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from .directions import NAMES
+from .arm import arm_square
+from .holding import gain, used
 from .model import Rules
 from .paths import UNREACHABLE, distances_to
 from .state import Floor, RobotState
@@ -31,25 +33,48 @@ def release_unlocked(robot: RobotState, rules: Rules) -> None:
     robot.registers[:free] = _EMPTY[free]
 
 
-def repair(floor: Floor, robots: list[RobotState]) -> None:
+def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     """7.1: a robot on a repair or upgrade square (or a flag, with
     `flags_repair`) loses 1 damage; on an upgrade square it gains an option
-    unless it is powered down."""
+    unless it is powered down. With played options the option is a card,
+    Mechanical Arm reaches the squares around, and robots that touched a
+    flag with `flag_gives_option` get their card. Returns the robots
+    whose damage a repair lowered."""
     course = floor.course
     flags_repair = floor.rules.flags_repair
     log = floor.events is not None
+    repaired = set()
     for robot in robots:
         sq = robot.sq
-        if not (course.archive_point[sq] or (flags_repair and floor.flag_at[sq])):
-            continue
+
+        def repairs(s: int) -> bool:
+            return course.archive_point[s] or bool(flags_repair and floor.flag_at[s])
+
+        if not repairs(sq):
+            if not robot.cards or (sq := arm_square(floor, robot, repairs)) is None:
+                continue
+            used(floor, robot, "mechanical-arm", cause="repair")
         if robot.damage:
             robot.damage -= 1
+            repaired.add(robot)
             if log:
                 floor.emit("repair", robot, amount=1)
         if course.upgrade[sq] and not robot.powered_down:
+            if floor.option_deck is not None:
+                gain(floor, robot, "upgrade")
+            else:
+                robot.options += 1
+                if log:
+                    floor.emit("option", robot, amount=1)
+    for robot in floor.flag_gifts:          # even if destroyed or powered down since (6.3)
+        if floor.option_deck is not None:
+            gain(floor, robot, "flag")
+        else:
             robot.options += 1
             if log:
                 floor.emit("option", robot, amount=1)
+    floor.flag_gifts.clear()
+    return repaired
 
 
 def reenter(floor: Floor, robots: list[RobotState]) -> None:
@@ -66,6 +91,9 @@ def reenter(floor: Floor, robots: list[RobotState]) -> None:
         robot.facing = _entry_facing(floor, robot, square)
         # damage is counted up to destroy_at_damage (rule 8), even on re-entry
         robot.damage = min(floor.rules.respawn_damage, floor.rules.destroy_at_damage)
+        if robot.opt is not None and robot.opt.fresh:      # Superior Archive Copy
+            robot.opt.fresh = False
+            robot.damage = 0
         robot.destroyed = False
         floor.occ[square] = robot
         if floor.events is not None:

@@ -3,6 +3,7 @@ square intends one square along it, and the intentions are resolved together."""
 from __future__ import annotations
 
 from .course import WALL
+from .holding import steady
 from .movement import turn
 from .state import Floor, RobotState
 
@@ -71,5 +72,5 @@ def _carry(floor: Floor, robot: RobotState, to: int, cause: str) -> None:
     floor.put(robot, to, src)
     if robot.sq >= 0:
         new = belt[to]
-        if new >= 0 and new != d:
+        if new >= 0 and new != d and not steady(robot):
             turn(floor, robot, (new - d) & 3, cause)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .conveyors import convey
 from .course import (CONVEYOR_BIT, CRUSHER_BIT, CURRENT_BIT, EXPRESS_BIT, GEAR_BIT,
                      PUSHER_BIT, RANDOMIZER_BIT)
+from .holding import steady
 from .movement import push, turn
 from .state import Floor
 
@@ -35,7 +36,7 @@ def board_elements(floor: Floor, register: int) -> None:
         floor.step = "gears"
         gear_turn = floor.course.gear_turn
         for robot in robots:
-            if robot.sq >= 0 and gear_turn[robot.sq]:
+            if robot.sq >= 0 and gear_turn[robot.sq] and not steady(robot):
                 turn(floor, robot, gear_turn[robot.sq], "gear")
     if mask & CRUSHER_BIT:
         floor.step = "crushers"

@@ -8,7 +8,8 @@ from .bots import Bot, BotView
 from .cleanup import lock_count
 from .deck import DECK, resolve
 from .model import Card, ProgramRound, Rules
-from .state import RobotState
+from .options import set_plan
+from .state import Floor, RobotState
 
 
 class Deck:
@@ -17,12 +18,13 @@ class Deck:
     Fisher-Yates shuffle done position by position as cards are taken, so a
     round only pays for the cards it deals."""
 
-    __slots__ = ("rng", "cards", "top")
+    __slots__ = ("rng", "cards", "top", "settled")
 
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.cards: list[Card] = []
         self.top = 0
+        self.settled = False        # the order of the rest is fixed (cards put under it)
 
     def shuffle(self, held: set[Card]) -> None:
         if held:
@@ -32,11 +34,15 @@ class Deck:
         else:
             self.cards = list(DECK)
         self.top = 0
+        self.settled = False
 
     def deal(self, n: int) -> list[Card]:
         """The next n cards (fewer when the deck runs out)."""
         cards, top = self.cards, self.top
         end = min(len(cards), top + n)
+        if self.settled:
+            self.top = end
+            return cards[top:end]
         getrandbits = self.rng.getrandbits
         for span, bits, steps in _plan(len(cards), top, end):
             r = getrandbits(bits)
@@ -48,6 +54,15 @@ class Deck:
                 cards[i], cards[j] = cards[j], cards[i]
         self.top = end
         return cards[top:end]
+
+    def put_under(self, cards: list[Card]) -> None:
+        """Put cards under the deck (Recompile): the rest is shuffled now,
+        so that these come after it, in this order."""
+        top = self.top
+        self.deal(len(self.cards) - top)
+        self.top = top
+        self.settled = True
+        self.cards.extend(cards)
 
     def draw(self) -> Card | None:
         """The top card; None when the deck is empty (the rules do not say
@@ -86,7 +101,7 @@ def _plan(size: int, top: int, end: int) -> tuple:
 class Controller:
     """Who programs one robot: its scripted rounds, then its bot (if any)."""
 
-    __slots__ = ("script", "bot", "view")
+    __slots__ = ("script", "rounds", "bot", "view")
 
     def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView):
         # each round: five cards (None for an empty register), power down
@@ -94,15 +109,25 @@ class Controller:
             (tuple(resolve(e.card) for e in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
              entry.power_down)
             for entry in program)
+        self.rounds = program
         self.bot = bot
         self.view = view
 
+    def entry(self, round: int) -> ProgramRound | None:
+        """The scripted round, None once the script has run out."""
+        return self.rounds[round - 1] if round <= len(self.rounds) else None
+
     def fill(self, robot: RobotState, round: int, hand: list[Card], deck: Deck, rules: Rules,
-             rng: random.Random) -> None:
+             rng: random.Random, floor: Floor | None = None) -> None:
         """2.3: fill the unlocked registers; a locked register that is empty
-        takes the scripted card for it, or for a bot the top card of the deck."""
-        free = 5 - lock_count(robot.damage, rules)
+        takes the scripted card for it, or for a bot the top card of the deck.
+        With played options: locks as judged at the deal (before Recompile,
+        6.19), registers locked by Fire Control keep their cards, and the
+        script's option uses are read."""
+        o = robot.opt
+        free = 5 - (o.locks if o is not None else lock_count(robot.damage, rules))
         registers = robot.registers
+        kept = [(i, registers[i]) for i in o.fc_locks] if o is not None else ()
         if round <= len(self.script):
             cards = self.script[round - 1][0]
             registers[:free] = cards[:free]
@@ -117,6 +142,12 @@ class Controller:
                     registers[i] = deck.draw()
         else:                               # plays no new cards
             registers[:free] = (None,) * free
+        if o is not None and floor is not None:
+            for i, card in kept:
+                registers[i] = card
+            if round > len(self.script) and self.bot is not None:
+                o.bot = True                # its choices are a bot's from now on (6.25)
+            set_plan(floor, robot, self.entry(round), free)
 
     def power_down(self, round: int, rng: random.Random) -> bool:
         """Whether the robot is to be powered down in the next round."""

@@ -22,12 +22,15 @@ from .deck import KIND_CODE
 from .directions import INDEX, NAMES
 from .elements import board_elements
 from .events import EventLog, Start
+from .holding import OptionDeck, RobotOptions, gain, used
 from .lasers import fire
 from .model import Card, Scenario
 from .movement import play_card
+from .options import before_reveal, play_register_cards, recompile, release_with_options
 from .outcome import Outcome, RobotResult
 from .programming import Controller, Deck
 from .state import DeathHook, Floor, RobotState
+from .weapons import fire_with_options
 
 # Robots a race puts on docks when the scenario lists none and no count is given.
 DEFAULT_ROBOTS = 8
@@ -66,7 +69,7 @@ class Race:
             if spec is not None and spec.flags > len(scenario.flags):
                 raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
                                  f"the course has {len(scenario.flags)}")
-            start = {} if spec is None else {
+            start = {"options": self.rules.start_options} if spec is None else {
                 "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
                 "flags": spec.flags, "options": spec.option_count(self.rules),
                 "powered_down": spec.powered_down}
@@ -82,6 +85,7 @@ class Race:
                            on_death)
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
+        self.played = self.rules.options == "played"
         self.round = 0
         self.register = 0               # the last register played in this round
         self.over = False
@@ -93,7 +97,32 @@ class Race:
                 self.floor.emit("place", robot, dst=course.xy[robot.sq],
                                 facing=NAMES[robot.facing],
                                 start=Start(robot.damage, robot.lives, robot.flags,
-                                            robot.options, robot.powered_down))
+                                            0 if self.played else robot.options,
+                                            robot.powered_down))
+        if self.played:
+            self._deal_options()
+
+    def _deal_options(self) -> None:
+        """Set-up with played options (6.2): listed cards are taken out of the
+        deck and gained in list order, then the deck is shuffled and each
+        counted robot is dealt its cards, robot order."""
+        floor = self.floor
+        specs = self.scenario.robots
+        listed = {c for spec in specs if isinstance(spec.options, tuple) for c in spec.options}
+        floor.option_deck = OptionDeck(self.seed, listed)
+        for robot in floor.robots:
+            spec = specs[robot.index] if specs else None
+            robot.opt = RobotOptions(spec is not None and spec.shield_with_options)
+            count, robot.options = robot.options, 0
+            if spec is not None and isinstance(spec.options, tuple):
+                for card in spec.options:
+                    gain(floor, robot, "start", card)
+                count = 0
+            robot.opt.locks = count         # (the count to deal, until the first round)
+        for robot in floor.robots:
+            for _ in range(robot.opt.locks):
+                gain(floor, robot, "start")
+            robot.opt.locks = 0
 
     def _line_up(self, robot_count, bot, bots):
         """(name, start, spec, bot) of each robot in robot order."""
@@ -199,6 +228,9 @@ class Race:
                 if self.round > 1:      # one that starts the race powered down keeps its damage
                     robot.damage = 0
                 robot.registers = [None] * 5
+                if robot.opt is not None:       # Fire Control locks lift (6.15)
+                    robot.opt.fc_locks.clear()
+                    robot.opt.pairs = [None] * 5
                 if log:
                     floor.emit("powered_down", robot, amount=robot.damage)
 
@@ -210,9 +242,17 @@ class Race:
                     if card is not None:
                         held.add(card)
         deck = self.deck
+        if self.played:
+            held |= self._held_by_options(robots)
         deck.shuffle(held)
         playing = [r for r in robots if r.sq >= 0 and not r.powered_down]
         sizes = [max(0, rules.hand_size - r.damage) for r in playing]
+        if self.played:
+            for i, robot in enumerate(playing):
+                robot.opt.locks = lock_count(robot.damage, rules)
+                if "extra-memory" in robot.cards:                   # 6.20
+                    sizes[i] += 1
+                    used(floor, robot, "extra-memory")
         cards = deck.deal(sum(sizes))       # dealt in robot order, as many as there are
         hands = []
         top = 0
@@ -224,8 +264,10 @@ class Race:
 
         floor.step = "program"                                      # 2.3
         controllers, round, rng = self.controllers, self.round, self.rng
+        if self.played:
+            hands = [self._options_hand(robot, hand) for robot, hand in zip(playing, hands)]
         for robot, hand in zip(playing, hands):
-            controllers[robot.index].fill(robot, round, hand, deck, rules, rng)
+            controllers[robot.index].fill(robot, round, hand, deck, rules, rng, floor)
         if log:
             for robot in robots:
                 floor.emit("program", robot,
@@ -235,6 +277,29 @@ class Race:
         floor.step = "announce"                                     # 2.4
         for robot in playing:
             self._choose_power_down(robot)
+
+    def _held_by_options(self, robots: list[RobotState]) -> set[Card]:
+        """Cards out of the shuffle: on a Flywheel, set aside by Conditional
+        Program, in registers locked by Fire Control (6.18)."""
+        held = set()
+        for robot in robots:
+            o = robot.opt
+            if o.flywheel is not None:
+                held.add(o.flywheel)
+            held.update(robot.registers[i] for i in o.fc_locks if robot.registers[i] is not None)
+        return held
+
+    def _options_hand(self, robot: RobotState, hand: list[Card]) -> list[Card]:
+        """The hand after Recompile (6.19), with the Flywheel card (6.18)."""
+        o = robot.opt
+        o.stabilized = o.aborted = False
+        entry = self.controllers[robot.index].entry(self.round)
+        if entry is not None and entry.recompile:
+            hand = recompile(self.floor, robot, hand, self.deck)
+        if o.flywheel is not None:
+            hand = hand + [o.flywheel]
+            o.flywheel = None
+        return hand
 
     def _choose_power_down(self, robot: RobotState) -> None:
         robot.announced = self.controllers[robot.index].power_down(self.round, self.rng)
@@ -250,6 +315,14 @@ class Race:
         log = floor.events is not None
         outs = floor.outs
 
+        if self.played:                         # before A: Abort Switch, Conditional Program
+            for robot in robots:
+                if robot.sq >= 0:
+                    entry = self.controllers[robot.index].entry(self.round)
+                    before_reveal(floor, robot, slot, entry.abort_at if entry else None,
+                                  self.deck)
+                    robot.opt.shield_sides = 0
+
         # (a powered-down robot's registers are empty)
         if self.course.has_randomizer:                              # A
             floor.step = "reveal"
@@ -261,29 +334,37 @@ class Race:
                     card = self.deck.draw()
                     if card is not None:
                         robot.registers[slot] = card
+                        if robot.opt is not None:
+                            robot.opt.pairs[slot] = None        # a pair is replaced whole
                         if log:
                             floor.emit("randomized", robot, card=_card_text(card))
 
         floor.step = "move"                                         # B
-        # highest priority first, then robot order
-        actors = sorted((-card.priority, r.index, r, card) for r in robots
-                        if r.sq >= 0 and (card := r.registers[slot]) is not None
-                        and card.priority is not None)     # a register's card has its priority
-        played = 0
-        for _, _, robot, card in actors:
-            if robot.sq >= 0:
-                floor.moment += 1
-                if log:
-                    floor.emit("card", robot, card=_card_text(card))
-                play_card(floor, robot, KIND_CODE[card.kind])
-                played += 1
-        self.cards_played += played
+        if self.played:
+            self.cards_played += play_register_cards(floor, slot)
+        else:
+            # highest priority first, then robot order
+            actors = sorted((-card.priority, r.index, r, card) for r in robots
+                            if r.sq >= 0 and (card := r.registers[slot]) is not None
+                            and card.priority is not None)     # a register's card has its priority
+            played = 0
+            for _, _, robot, card in actors:
+                if robot.sq >= 0:
+                    floor.moment += 1
+                    if log:
+                        floor.emit("card", robot, card=_card_text(card))
+                    play_card(floor, robot, KIND_CODE[card.kind])
+                    played += 1
+            self.cards_played += played
 
         board_elements(floor, register)                             # C
 
         floor.step = "lasers"                                       # D
         on_board = [r for r in robots if r.sq >= 0]
-        fire(floor, on_board)
+        if self.played:
+            fire_with_options(floor, on_board, slot, self.deck)
+        else:
+            fire(floor, on_board)
 
         floor.step = "checkpoints"                                  # E
         finished = touch(floor, on_board, register)
@@ -319,15 +400,24 @@ class Race:
         floor.register = None
         robots = floor.robots
         floor.step = "repairs"                                      # 7.1
-        repair(floor, [r for r in robots if r.sq >= 0])
+        repaired = repair(floor, [r for r in robots if r.sq >= 0])
         floor.step = "registers"                                    # 7.2
         for robot in robots:
             if not robot.out:
-                release_unlocked(robot, rules)
+                if robot.opt is not None:
+                    release_with_options(floor, robot, repaired)
+                else:
+                    release_unlocked(robot, rules)
         floor.step = "power_down_choice"                            # 7.3
         for robot in robots:
             if self._in_race(robot) and not robot.decided:
                 self._choose_power_down(robot)
+            if (robot.sq >= 0 and robot.damage >= 3 and not robot.out
+                    and "circuit-breaker" in robot.cards and not robot.announced):
+                robot.announced = True                              # Circuit Breaker
+                used(floor, robot, "circuit-breaker")
+                if floor.events is not None:
+                    floor.emit("announce", robot)
         floor.step = "reentry"                                      # 7.4
         reenter(floor, robots)
         self._between_rounds = True

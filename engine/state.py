@@ -15,6 +15,7 @@ from .course import Course
 from .directions import DX, DY, NAMES
 from .events import Event, EventLog
 from .model import Card, Rules
+from .holding import OptionDeck, RobotOptions, at_destruction
 
 
 class RobotState:
@@ -23,7 +24,7 @@ class RobotState:
 
     __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
                  "archive", "destroyed", "out", "finished", "powered_down", "announced",
-                 "decided", "registers", "deaths", "death_seq", "pending", "cards")
+                 "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt")
 
     def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
                  lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
@@ -47,6 +48,7 @@ class RobotState:
         self.death_seq = 0              # the Floor.moment it was last destroyed in: orders re-entry
         self.pending = 0                # laser damage being added up in a lasers step
         self.cards: list[str] = []      # option cards held (played options), oldest first
+        self.opt: RobotOptions | None = None    # what its cards remember (played options)
 
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
@@ -57,7 +59,8 @@ DeathHook = Callable[[RobotState, int, str], None]
 
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
-                 "round", "register", "_step", "moment", "events", "on_death", "outs")
+                 "round", "register", "_step", "moment", "events", "on_death", "outs",
+                 "option_deck", "flag_gifts")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -86,6 +89,8 @@ class Floor:
         self.events: EventLog | None = EventLog() if record_events else None
         self.on_death = on_death
         self.outs = 0                   # robots that have gone out of the race
+        self.option_deck: OptionDeck | None = None      # with played options
+        self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
 
     @property
     def step(self) -> str:
@@ -144,7 +149,9 @@ class Floor:
         robot.deaths += 1
         robot.death_seq = self.moment
         robot.lives -= 1
-        if robot.options:
+        if robot.opt is not None:
+            at_destruction(self, robot)
+        elif robot.options:
             robot.options -= 1
         if self.events is not None:
             self.emit("destroyed", robot, src=self.course.xy[square], cause=cause,

@@ -1,0 +1,47 @@
+"""Each option card's rule case (tests/rules/o2-*, o6-*) tells the card
+from its absence: with the card named in the file name taken from the
+robot that holds it, some check fails."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from engine.checks import run_checks
+from engine.loader import load_dict, read_json
+from engine.optioncards import OPTION_IDS
+
+RULES = Path(__file__).parent / "rules"
+CASES = sorted(RULES.glob("o[26]-*.json"))
+
+
+# interaction cases whose names do not start with the card they take away
+_INTERACTIONS = {"o6-high-power-double-barreled": "double-barreled-laser",
+                 "o6-two-weapon-pushes": "pressor-beam"}
+
+
+def card_of(path: Path) -> str:
+    """The option card a case is about: the longest id its name starts with."""
+    if path.stem in _INTERACTIONS:
+        return _INTERACTIONS[path.stem]
+    name = path.stem.split("-", 1)[1]
+    return max((c for c in OPTION_IDS if name.startswith(c)), key=len)
+
+
+def test_every_card_has_a_rule_case():
+    assert {card_of(p) for p in CASES if p.name.startswith("o2-")} == set(OPTION_IDS)
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_the_case_fails_without_its_card(path):
+    data, _ = read_json(path)
+    card = card_of(path)
+    without = copy.deepcopy(data)
+    holders = [r for r in without["robots"] if card in r.get("options", [])]
+    assert holders, f"no robot holds {card}"
+    for robot in holders:
+        robot["options"].remove(card)
+    without.setdefault("rules", {})["options"] = "played"
+    assert all(r.passed for r in run_checks(load_dict(data)))
+    assert not all(r.passed for r in run_checks(load_dict(without)))
