@@ -83,8 +83,25 @@ def bench_validate(size: int = 100, repeat: int = 3) -> float:
     return best
 
 
+def bench_schema(size: int = 100, repeat: int = 5) -> float:
+    """Print and return the best of `repeat` runs of the schema tier alone
+    (engine/schema.py) on a valid course, in CPU seconds."""
+    from engine.schema import schema_problems
+
+    schema_problems(build_course(8))
+    best = float("inf")
+    for run in range(repeat):
+        data = build_course(size, note=f"run {run}")
+        start = time.process_time()
+        schema_problems(data)
+        best = min(best, time.process_time() - start)
+    print(f"schema tier {size}x{size}: {best * 1e3:.1f} ms")
+    return best
+
+
 def main(argv: list[str] | None = None) -> None:
     bench_validate()
+    bench_schema()
 
 
 if __name__ == "__main__":
