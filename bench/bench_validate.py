@@ -64,37 +64,37 @@ def build_course(size: int = 100, note: str | None = None) -> dict:
     }
 
 
-def bench_validate(size: int = 100, repeat: int = 3) -> float:
-    """Print and return the best of `repeat` runs of validate_data (schema,
-    loader and course checks) on a parsed document, in CPU seconds of this
-    process, so that other work on a shared machine does not count. Each run
-    gets a board of its own, as when a designer validates a changed course:
-    nothing computed for an earlier board can be reused."""
-    from engine.validate import validate_data
-
-    validate_data(build_course(8))          # imports and one-off set-up
+def _best_seconds(check, size: int, repeat: int) -> float:
+    """The best of `repeat` runs of check(document) on a size x size course,
+    in CPU seconds of this process, so that other work on a shared machine
+    does not count. Each run gets a board of its own, as when a designer
+    validates a changed course: nothing computed for an earlier board can be
+    reused."""
+    check(build_course(8))                  # imports and one-off set-up
     best = float("inf")
     for run in range(repeat):
         data = build_course(size, note=f"run {run}")
         start = time.process_time()
-        validate_data(data)
+        check(data)
         best = min(best, time.process_time() - start)
+    return best
+
+
+def bench_validate(size: int = 100, repeat: int = 3) -> float:
+    """Print and return the best time of validate_data (schema, loader and
+    course checks) on a parsed document."""
+    from engine.validate import validate_data
+
+    best = _best_seconds(validate_data, size, repeat)
     print(f"validate {size}x{size}: {best:.3f} s")
     return best
 
 
 def bench_schema(size: int = 100, repeat: int = 5) -> float:
-    """Print and return the best of `repeat` runs of the schema tier alone
-    (engine/schema.py) on a valid course, in CPU seconds."""
+    """Print and return the best time of the schema tier alone (engine/schema.py)."""
     from engine.schema import schema_problems
 
-    schema_problems(build_course(8))
-    best = float("inf")
-    for run in range(repeat):
-        data = build_course(size, note=f"run {run}")
-        start = time.process_time()
-        schema_problems(data)
-        best = min(best, time.process_time() - start)
+    best = _best_seconds(schema_problems, size, repeat)
     print(f"schema tier {size}x{size}: {best * 1e3:.1f} ms")
     return best
 
