@@ -216,6 +216,101 @@ def test_ctrl_c_stops_cleanly_and_still_reports(tmp_path):
     assert "Balance report" in stdout
 
 
+def interrupt(argv: list[str], tmp_path, presses: int = 1, progress: str = "races:"):
+    """Run the command line in a process group of its own, and press Ctrl+C
+    (SIGINT to the whole group, as a terminal does) `presses` times once the
+    races are under way. Returns (exit code, stdout, stderr)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", *argv], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        line = proc.stderr.readline()
+        while line and not line.startswith(progress):   # (Dask may warn first)
+            line = proc.stderr.readline()
+        assert line, "the races never started"
+        for _ in range(presses):
+            os.killpg(proc.pid, signal.SIGINT)
+            time.sleep(0.2)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    return proc.returncode, stdout, stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_on_a_local_dask_cluster_shows_no_worker_tracebacks(tmp_path, presses):
+    out = tmp_path / "partial.json"
+    code, _, stderr = interrupt(
+        ["balance", str(DUEL), "--races", "100000", "--robots", "2", "--workers", "2",
+         "--scheduler", "local", "--json", str(out)], tmp_path, presses)
+    assert code in (130, -signal.SIGINT), stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    if presses == 1:
+        assert json.loads(out.read_text())["cancelled"]
+
+
+class EndlessTask:
+    """A task whose chunks do not end before their worker is stopped; each
+    notes its worker's process id in `folder`."""
+
+    def __init__(self, folder: Path):
+        self.folder = str(folder)
+
+    def play(self, jobs):
+        Path(self.folder, str(os.getpid())).touch()
+        time.sleep(120)
+        return [None] * len(jobs)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stopped_run_stops_the_workers_of_its_dropped_chunks(tmp_path):
+    """Stopped (Ctrl+C, Cancel), the worker processes still playing chunks are
+    stopped: nothing waits for them, at exit either (a chunk of a big course
+    can take minutes)."""
+    plan = make_plan(8, 2, 2, seed=0, trials=0)
+    outcome = run(EndlessTask(tmp_path), plan.jobs, workers=2, chunk_size=1,
+                  should_stop=lambda: any(tmp_path.iterdir()))
+    assert outcome.cancelled and outcome.results == []
+    pids = [int(p.name) for p in tmp_path.iterdir()]
+    deadline = time.monotonic() + 60
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    still = [pid for pid in pids if alive(pid)]
+    for pid in still:
+        os.kill(pid, signal.SIGKILL)
+    assert not still
+
+
+def test_unwritable_outputs_are_found_before_any_race(tmp_path, capsys, monkeypatch):
+    from engine.balance import runner
+
+    def no_races(*args, **kwargs):
+        raise AssertionError("races were played")
+
+    monkeypatch.setattr(runner, "run", no_races)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for argv in (["balance", str(DUEL), "--json", str(blocker / "out.json")],
+                 ["balance", str(DUEL), "--report", str(blocker / "report")],
+                 ["balance", str(DUEL), "--report", str(blocker)],
+                 ["balance", str(DUEL), "--json", str(tmp_path)],
+                 ["compare", str(DUEL), str(DUEL), "--json", str(blocker / "out.json")]):
+        assert main([*argv, "--races", "4", "--robots", "2", "--quiet"]) == 1, argv
+        err = capsys.readouterr().err
+        assert "rallyforge: error: --" in err and "Traceback" not in err, argv
+
+
 # ---------------------------------------------------------------- compare
 
 def test_compare_identical_courses_gives_exactly_zero(tmp_path):
@@ -288,3 +383,18 @@ def test_progress_bar_in_a_log_prints_every_tenth():
     assert len(lines) == 11                    # 0%, 10%, ... 100%
     assert lines[-1].startswith("races: 100/100") and "races/s" in lines[-1]
     assert "left" in lines[0]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_compare_stopped_during_the_old_course_still_writes_what_it_has(tmp_path):
+    out = tmp_path / "partial.json"
+    code, stdout, stderr = interrupt(
+        ["compare", str(DUEL), str(DUEL), "--races", "100000", "--robots", "2", "--workers", "2",
+         "--json", str(out)], tmp_path, progress="old:")
+    assert code == 130, stderr
+    assert "Traceback" not in stderr
+    result = json.loads(out.read_text())
+    assert result["cancelled"] and result["races"] == 0 and result["new"] is None
+    assert 0 < result["old_races"] < result["planned"] == 100000
+    assert result["old"]["scenario"] == "Duel"
+    assert "stopped before the new course was raced" in stderr

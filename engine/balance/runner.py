@@ -25,10 +25,12 @@ installed. Dask is imported only then (``pip install .[cluster]``).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -172,16 +174,43 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
             if stop():
                 break
     finally:
-        # pending chunks not started are cancelled; running ones are dropped
+        # pending chunks not started are cancelled; running ones are dropped,
+        # and their workers stopped rather than waited for (a chunk can take
+        # minutes on a big course, and the interpreter would wait at exit)
         for future in pending:
             future.cancel()
+        if pending:
+            _stop_workers(pool)
         pool.shutdown(wait=not pending, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError):       # already gone
+            pass
 
 
 # ---------------------------------------------------------------- dask
 
 def _play_on_dask(task, jobs: list[Job]) -> list:
     return task.play(jobs)
+
+
+@contextlib.contextmanager
+def _ctrl_c_for_this_process_only():
+    """Worker processes started inside ignore SIGINT (they inherit it): Ctrl+C
+    at a terminal reaches the whole process group, and only this process
+    should act on it (stop and report), not every worker with a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                   # (signals are the main thread's; none arrive here)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
@@ -194,9 +223,10 @@ def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
 
     cluster = None
     if scheduler == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                               processes=local_processes, dashboard_address=None,
-                               silence_logs=logging.ERROR)
+        with _ctrl_c_for_this_process_only():
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                   processes=local_processes, dashboard_address=None,
+                                   silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         try:

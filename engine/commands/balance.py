@@ -6,13 +6,20 @@ and --report writes the full result and a report with charts.
 Exit codes: 0 done; 1 the file cannot be read or is not a valid course (or
 an output cannot be written); 2 bad usage (unknown bot, more robots than
 docks, a bad number); 130 stopped by Ctrl+C: the races played so far are
-still reported and written, marked "cancelled".
+still reported and written, marked "cancelled" (a second Ctrl+C quits at
+once, writing nothing more). Unwritable outputs are found before any race.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import signal
 import sys
+import tempfile
+import threading
+from pathlib import Path
 
 from .common import natural, positive
 
@@ -96,6 +103,50 @@ def settings(args, scenario) -> dict:
     return {"robots": robots, "bot": bot, "workers": workers}
 
 
+def second_ctrl_c_quits() -> None:
+    """The first Ctrl+C stops the races (the runner reports what was played);
+    a second one quits at once, whatever is left to do, its workers with it."""
+    def quit_now(signum, frame):
+        for child in multiprocessing.active_children():
+            child.terminate()
+        os.write(2, b"\nquit: Ctrl+C pressed twice\n")
+        os._exit(130)
+
+    def first(signum, frame):
+        signal.signal(signal.SIGINT, quit_now)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, first)
+
+
+def unwritable(json_out: str | None, report: str | None = None) -> str | None:
+    """Why an output could not be written, found before any race is played
+    (None when both can be). A folder is tried by making a file in it: that
+    finds read-only disks and folders that are files, whoever runs it."""
+    places = []
+    if json_out and json_out != "-":
+        target = Path(json_out)
+        if target.is_dir():
+            return f"--json {json_out}: is a folder"
+        places.append(("--json", json_out, target.parent))
+    if report:
+        target = Path(report)
+        if target.exists() and not target.is_dir():
+            return f"--report {report}: is not a folder"
+        existing = target     # the report folder is made when missing: try the first that exists
+        while not existing.exists() and existing.parent != existing:
+            existing = existing.parent
+        places.append(("--report", report, existing))
+    for option, given, folder in places:
+        try:
+            with tempfile.TemporaryFile(dir=folder or "."):
+                pass
+        except OSError as exc:
+            return f"{option} {given}: cannot write in {folder}: {exc.strerror or exc}"
+    return None
+
+
 def write_json(result: dict, out: str) -> None:
     text = json.dumps(result, indent=2) + "\n"
     if out == "-":
@@ -126,9 +177,13 @@ def run(args) -> int:
     from ..balance.report import markdown, write_report
     from ..balance.runner import BackendError
 
+    second_ctrl_c_quits()
     scenario = load(args.file)
     if scenario is None:
         return 1
+    why = unwritable(args.json_out, args.report)
+    if why:
+        return error(why, 1)
     try:
         s = settings(args, scenario)
         make_plan(args.races, s["robots"], len(scenario.docks), args.seed, args.trials)

@@ -14,14 +14,16 @@ interval from outcomes that vary. Identical courses give exactly zero
 changes with zero-width intervals.
 
 Exit codes as for balance: 0, 1 (unreadable or invalid file, unwritable
-output), 2 (bad usage), 130 (Ctrl+C: what was played is compared).
+output), 2 (bad usage), 130 (Ctrl+C: what was played is compared; stopped
+while the old course was raced, the result holds that course's races alone,
+with "races" 0 and "new" null).
 """
 from __future__ import annotations
 
 import sys
 
-from .balance import (UsageError, add_race_arguments, error, load, play_run, settings,
-                      write_json)
+from .balance import (UsageError, add_race_arguments, error, load, play_run,
+                      second_ctrl_c_quits, settings, unwritable, write_json)
 
 HELP = "race two versions of a course on the same seeds and report what changed"
 
@@ -63,11 +65,6 @@ def compare(old_result: dict, new_result: dict, old_races: list, new_races: list
     cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
                                [int(n.decided) for _, n in pairs], (-1, 1))
 
-    def brief(result: dict) -> dict:
-        return {"scenario": result["scenario"], "completion": result["completion"],
-                "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
-                "fairness": result["fairness"], "docks": result["docks"]}
-
     return {
         "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
         "seed": old_result["seed"],
@@ -84,6 +81,22 @@ def compare(old_result: dict, new_result: dict, old_races: list, new_races: list
         "old": brief(old_result), "new": brief(new_result),
         "elapsed_s": round(old_result["elapsed_s"] + new_result["elapsed_s"], 3),
     }
+
+
+def brief(result: dict) -> dict:
+    """What a comparison keeps of one course's balance result."""
+    return {"scenario": result["scenario"], "completion": result["completion"],
+            "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
+            "fairness": result["fairness"], "docks": result["docks"]}
+
+
+def stopped_on_old(old_result: dict) -> dict:
+    """The result of a comparison stopped while the old course was raced:
+    no pairs; what was played of the old course, and ``new`` null."""
+    return {"races": 0, "robots": old_result["robots"], "bot": old_result["bot"],
+            "seed": old_result["seed"], "cancelled": True, "docks": [],
+            "old_races": old_result["races"], "planned": old_result["planned"],
+            "old": brief(old_result), "new": None, "elapsed_s": old_result["elapsed_s"]}
 
 
 def text(result: dict) -> str:
@@ -119,12 +132,16 @@ def run(args) -> int:
     from ..balance.play import split_results
     from ..balance.runner import BackendError
 
+    second_ctrl_c_quits()
     old_sc = load(args.old)
     if old_sc is None:
         return 1
     new_sc = load(args.new)
     if new_sc is None:
         return 1
+    why = unwritable(args.json_out)
+    if why:
+        return error(why, 1)
     try:
         s = settings(args, old_sc)
         settings(args, new_sc)
@@ -146,15 +163,18 @@ def run(args) -> int:
         if outcome.cancelled:
             break
     if len(results) < 2:        # stopped during the old course: nothing to pair
-        print("stopped before the new course was raced: nothing to compare", file=sys.stderr)
-        return 130
-    max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
-    result = compare(results[0], results[1], race_lists[0], race_lists[1], max_rounds)
+        result = stopped_on_old(results[0])
+        print(f"stopped before the new course was raced ({results[0]['races']} of "
+              f"{results[0]['planned']} races of the old one played): nothing to compare",
+              file=sys.stderr)
+    else:
+        max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
+        result = compare(results[0], results[1], race_lists[0], race_lists[1], max_rounds)
     try:
         if args.json_out:
             write_json(result, args.json_out)
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
-    if args.json_out != "-":
+    if args.json_out != "-" and result["new"] is not None:
         print(text(result))
     return 130 if result["cancelled"] else 0
