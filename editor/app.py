@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.version import version
+
 PROG = "rallyforge-editor"
 
 
@@ -36,6 +38,7 @@ def _positive(kind):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Rally Forge: design, check and print robot-race "
                                             "courses.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.add_argument("file", nargs="?", metavar="FILE", help="a scenario file to open")
     parser.add_argument("--export", nargs=2, metavar=("FILE", "OUT"),
                         help="write FILE's board to OUT (.png, .svg or .pdf) without a window")

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView,
@@ -35,6 +35,7 @@ from engine.directions import DX, DY, INDEX, NAMES
 SQUARE = render.SQUARE
 Z_BOARD, Z_ISSUES, Z_EXTRA, Z_SELECTION, Z_PREVIEW = 0, 10, 15, 20, 30
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
+WHEEL_STEP = 60          # viewport pixels scrolled per wheel notch
 ERROR_COLOR = QColor(230, 40, 40)
 WARNING_COLOR = QColor(255, 150, 0)
 SELECTION_COLOR = QColor(60, 160, 255)
@@ -268,18 +269,33 @@ class BoardView(QGraphicsView):
         self.centerOn(square_rect(x, y).center())
 
     def wheelEvent(self, event) -> None:
-        """Zoom keeping the scene point under the cursor where it is."""
-        steps = event.angleDelta().y() / 120
-        if steps:
-            pos = event.position().toPoint()
-            anchor = self.mapToScene(pos)
-            self.setTransformationAnchor(QGraphicsView.NoAnchor)
-            self.set_zoom(self.zoom() * 1.25 ** steps)
-            self.setTransformationAnchor(QGraphicsView.AnchorViewCenter)
-            moved = self.mapFromScene(anchor) - pos
-            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
-            self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+        """Ctrl+wheel zooms keeping the scene point under the cursor where it
+        is; the wheel scrolls (Shift+wheel sideways, trackpads both ways)."""
+        if event.modifiers() & Qt.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            if steps:
+                pos = event.position().toPoint()
+                anchor = self.mapToScene(pos)
+                self.setTransformationAnchor(QGraphicsView.NoAnchor)
+                self.set_zoom(self.zoom() * 1.25 ** steps)
+                self.setTransformationAnchor(QGraphicsView.AnchorViewCenter)
+                moved = self.mapFromScene(anchor) - pos
+                self.scroll_by(moved.x(), moved.y())
+        else:
+            pixels = event.pixelDelta()
+            if pixels.isNull():     # a mouse wheel: notches of 120
+                angle = event.angleDelta()
+                pixels = QPoint(round(angle.x() / 120 * WHEEL_STEP),
+                                round(angle.y() / 120 * WHEEL_STEP))
+            dx, dy = pixels.x(), pixels.y()
+            if event.modifiers() & Qt.ShiftModifier and not dx:
+                dx, dy = dy, 0
+            self.scroll_by(-dx, -dy)
         event.accept()
+
+    def scroll_by(self, dx: float, dy: float) -> None:
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + round(dx))
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + round(dy))
 
     def _start_pan(self, event) -> None:
         self._pan_from = event.position()
@@ -288,8 +304,7 @@ class BoardView(QGraphicsView):
     def _pan(self, event) -> None:
         delta = event.position() - self._pan_from
         self._pan_from = event.position()
-        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(delta.x()))
-        self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
+        self.scroll_by(-delta.x(), -delta.y())
 
     def _end_pan(self) -> None:
         self._pan_from = None
@@ -401,7 +416,9 @@ class BoardView(QGraphicsView):
                                                         self.state.selection))
 
     def on_replaced(self) -> None:
+        """Another course (New, Open, Open Recent, Revert): shown whole."""
         self.update_scene_rect()
+        self.fit()
         self.state.set_selection(None)
         self.state.inspect(None)
         self.issue_overlay.set_problems([])

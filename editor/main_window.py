@@ -3,7 +3,7 @@ toolbar, the panels in docks around it, and the menus.
 
 Layout for anyone adding to it: `add_panel(widget, title, area)` docks a
 panel (and lists it under View > Panels); `menus` maps "file", "edit",
-"view", "tools" to the menus; overlays go on `view.scene()` at the z-orders
+"view", "tools", "help" to the menus; overlays go on `view.scene()` at the z-orders
 listed in editor/board_view.py.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar
 
-from editor import dialogs, export
+from editor import dialogs, export, help
 from editor.board_view import BoardView
 from editor.document import Document
 from editor.edit_state import EditState
@@ -81,6 +81,7 @@ class MainWindow(QMainWindow):
         self.update_title()
         self.update_recent_menu()
         install_preview(self)
+        self.setup_help_menu()
         self.view.fit()
         self._fitted_on_show = False
 
@@ -111,7 +112,7 @@ class MainWindow(QMainWindow):
             "export_png": self.action("PNG Image…", lambda: self.export("png")),
             "export_svg": self.action("SVG Drawing…", lambda: self.export("svg")),
             "export_pdf": self.action("PDF Document…", lambda: self.export("pdf")),
-            "quit": self.action("&Quit", self.close, k.Quit),
+            "quit": self.action("&Quit", self.close, "Ctrl+Q"),
             "cut": self.action("Cu&t", self.selection.cut, k.Cut),
             "copy": self.action("&Copy", self.selection.copy, k.Copy),
             "paste": self.action("&Paste", self.paste, k.Paste),
@@ -131,7 +132,12 @@ class MainWindow(QMainWindow):
             "zoom_100": self.action("&Actual Size", lambda: self.view.set_zoom(1.0), "Ctrl+1"),
             "grid": self.action("Show &Grid", self.view.board_item.set_grid, "Ctrl+G",
                                 checkable=True),
+            "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts, k.HelpContents),
+            "format_page": self.action("The File &Format", lambda: self.show_page("format")),
+            "rules_page": self.action("The &Rules", lambda: self.show_page("rules")),
+            "about": self.action("&About Rally Forge", self.show_about),
         }
+        self.help_windows: dict[str, help.TextWindow] = {}
         self.actions["zoom_in"].setShortcuts([k(k.ZoomIn), k("Ctrl+=")])
         style = self.style()
         for name, icon in (("new", QStyle.SP_FileIcon), ("open", QStyle.SP_DialogOpenButton),
@@ -141,7 +147,8 @@ class MainWindow(QMainWindow):
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(k.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([k(k.Redo), k("Ctrl+Y")])
+        # Both habits on every platform (QKeySequence.Redo is one or the other).
+        redo.setShortcuts([k("Ctrl+Y"), k("Ctrl+Shift+Z")])
         self.actions["undo"], self.actions["redo"] = undo, redo
 
         self.tool_group = QActionGroup(self)
@@ -186,6 +193,14 @@ class MainWindow(QMainWindow):
 
         tools = self.menus["tools"] = bar.addMenu("&Tools")
         tools.addActions(list(self.tool_actions.values()))
+
+    def setup_help_menu(self) -> None:
+        """Last in the menu bar (after the Race menu of the preview)."""
+        a = self.actions
+        menu = self.menus["help"] = self.menuBar().addMenu("&Help")
+        menu.addActions([a["shortcuts"], a["format_page"], a["rules_page"]])
+        menu.addSeparator()
+        menu.addAction(a["about"])
 
     def setup_toolbars(self) -> None:
         a = self.actions
@@ -241,6 +256,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.square_label)
         bar.addPermanentWidget(self.zoom_label)
         self.view.squareHovered.connect(self.show_square)
+        # An edit (or undo) can change the square under a still cursor.
+        self.doc.changed.connect(lambda area: self.show_square(self.view.hovered))
         self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"Zoom {z * 100:.0f}%"))
         for label in (self.issue_label, self.square_label, self.zoom_label):
             label.setContentsMargins(10, 0, 10, 0)
@@ -346,8 +363,8 @@ class MainWindow(QMainWindow):
 
     def new(self) -> None:
         scenario = dialogs.get_new_course(self)
-        if scenario is not None and self.files.new(scenario):
-            self.view.fit()
+        if scenario is not None:
+            self.files.new(scenario)      # the view fits the new board
 
     def insert_board(self) -> None:
         dialog = InsertBoardDialog(self.doc, self)
@@ -377,6 +394,24 @@ class MainWindow(QMainWindow):
                                f"{Path(path).name} could not be written: {exc}")
             return
         self.statusBar().showMessage(f"Exported {path}", 5000)
+
+    # ------------------------------------------------------------ help
+
+    def help_window(self, key: str, title: str) -> help.TextWindow:
+        if key not in self.help_windows:
+            self.help_windows[key] = help.TextWindow(title, self)
+        return self.help_windows[key]
+
+    def show_shortcuts(self) -> None:
+        menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
+        self.help_window("shortcuts", "Keyboard Shortcuts").show_text(help.shortcuts_html(menus))
+
+    def show_page(self, page: str) -> None:
+        title = help.PAGES[page][0]
+        self.help_window(page, title).show_text(help.page_markdown(page), markdown=True)
+
+    def show_about(self) -> None:
+        self.help_window("about", f"About {APP_NAME}").show_text(help.about_html())
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

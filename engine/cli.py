@@ -9,6 +9,7 @@ import importlib
 import sys
 
 from .commands.common import silence_stdout
+from .version import version
 
 COMMANDS = ("validate", "run", "test", "balance", "compare")
 
@@ -21,6 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rallyforge", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 
 class Answers:
@@ -53,6 +54,8 @@ def make_window(qtbot, answers):
         qtbot.addWidget(w)
         w.show()
         qtbot.waitExposed(w)
+        w.windowHandle().requestActivate()   # key shortcuts reach the active window only
+        qtbot.waitUntil(w.isActiveWindow)
         w.view.fit()
         return w
     return make

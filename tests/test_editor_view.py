@@ -10,9 +10,11 @@ from editor.document import empty_scenario
 from tests.editor_support import answers, centre, drag, make_window, window  # noqa: F401
 
 
-def wheel(view, pos: QPoint, steps: int) -> None:
-    event = QWheelEvent(QPointF(pos), QPointF(view.viewport().mapToGlobal(pos)), QPoint(),
-                        QPoint(0, 120 * steps), Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+def wheel(view, pos: QPoint, steps: int, modifiers=Qt.NoModifier, pixels=QPoint()) -> None:
+    """A wheel turned by `steps` notches (or a trackpad moved by `pixels`) at pos."""
+    angle = QPoint(0, 120 * steps) if pixels.isNull() else pixels
+    event = QWheelEvent(QPointF(pos), QPointF(view.viewport().mapToGlobal(pos)), pixels,
+                        angle, Qt.NoButton, modifiers, Qt.NoScrollPhase, False)
     QApplication.sendEvent(view.viewport(), event)
 
 
@@ -25,10 +27,10 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     assert v.zoom() > z * 1.5
     pos = centre(v, (12, 12))
     under = v.mapToScene(pos)
-    wheel(v, pos, 1)
+    wheel(v, pos, 1, Qt.ControlModifier)
     assert v.zoom() > z * 1.9
     assert (v.mapToScene(pos) - under).manhattanLength() < 3         # zooms around the cursor
-    wheel(v, pos, -1)
+    wheel(v, pos, -1, Qt.ControlModifier)
     window.actions["zoom_out"].trigger()
     window.actions["zoom_out"].trigger()
     window.actions["zoom_out"].trigger()
@@ -36,6 +38,31 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     window.actions["zoom_fit"].trigger()
     assert abs(v.zoom() - z) < 1e-6
     assert window.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
+
+
+def test_the_wheel_scrolls_shift_wheel_sideways_and_ctrl_wheel_zooms(make_window):
+    w = make_window(scenario=empty_scenario(40, 40))
+    v = w.view
+    v.set_zoom(1.0)
+    h, vert = v.horizontalScrollBar(), v.verticalScrollBar()
+    h.setValue(h.maximum() // 2)
+    vert.setValue(vert.maximum() // 2)
+    x0, y0, z = h.value(), vert.value(), v.zoom()
+    pos = centre(v, (20, 20))
+    wheel(v, pos, -2)                                                # two notches down
+    assert (h.value(), v.zoom()) == (x0, z) and vert.value() > y0
+    y1 = vert.value()
+    wheel(v, pos, -1, Qt.ShiftModifier)                              # sideways
+    assert vert.value() == y1 and h.value() > x0
+    x1 = h.value()
+    wheel(v, pos, 0, pixels=QPoint(-30, 25))                          # a trackpad, both ways
+    assert h.value() == x1 + 30 and vert.value() == y1 - 25
+    assert v.zoom() == z
+    under = v.mapToScene(pos)
+    wheel(v, pos, 2, Qt.ControlModifier)
+    assert v.zoom() > z * 1.5
+    assert (v.mapToScene(pos) - under).manhattanLength() < 3
+    assert w.doc.undo_stack.count() == 0
 
 
 def test_pan_with_middle_button_and_space_drag(make_window):
@@ -62,8 +89,44 @@ def test_status_bar_shows_the_square_under_the_cursor(window):
     assert window.square_label.text() == "Square 4, 7: conveyor E"
 
 
+def test_the_square_description_follows_an_edit_under_the_cursor(window):
+    v = window.view
+    QTest.mouseMove(v.viewport(), centre(v, (3, 3)))
+    assert window.square_label.text() == "Square 3, 3: floor"
+    window.set_tool("brush")
+    QTest.mouseClick(v.viewport(), Qt.LeftButton, Qt.NoModifier, centre(v, (3, 3)))
+    assert window.square_label.text() == "Square 3, 3: conveyor E"
+    QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)             # undo under the same cursor
+    assert window.square_label.text() == "Square 3, 3: floor"
+
+
 def test_grid_toggle(window):
     window.actions["grid"].trigger()
     assert not window.view.board_item.grid
     window.actions["grid"].trigger()
     assert window.view.board_item.grid
+
+
+def test_open_and_open_recent_fit_the_board(make_window, answers, tmp_path):
+    from engine.loader import save_file
+    big, small = tmp_path / "marathon.json", tmp_path / "small.json"
+    save_file(empty_scenario(60, 40), big)
+    save_file(empty_scenario(6, 6), small)
+    w = make_window(path=small)
+    v = w.view
+    v.set_zoom(3.0)
+    answers.open_path = str(big)
+    v.setFocus()
+    QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)
+    assert w.doc.scenario.board.width == 60
+    opened_at = v.zoom()
+    v.fit()
+    assert v.zoom() == opened_at < 0.5                                # the whole board in view
+    w.update_recent_menu()
+    v.set_zoom(3.0)
+    recent = next(a for a in w.recent_menu.actions() if a.text() == "small.json")
+    recent.trigger()
+    assert w.doc.scenario.board.width == 6
+    opened_at = v.zoom()
+    v.fit()
+    assert v.zoom() == opened_at < 3.0

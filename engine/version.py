@@ -1,0 +1,11 @@
+"""The installed version of Rally Forge, for `--version` and the About box."""
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version as _installed
+
+
+def version() -> str:
+    try:
+        return _installed("rallyforge")
+    except PackageNotFoundError:    # run from a checkout that was never installed
+        return "unknown"
