@@ -78,6 +78,7 @@ class Course:
             i = t.y * w + t.x
             tile[i] = TILE_CODE[t.type]
             if TILE_LIST[tile[i]].belt:
+                assert t.dir is not None, "a belt has a direction"
                 belt_dir[i] = INDEX[t.dir]
                 if t.express:
                     express.add(i)

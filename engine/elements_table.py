@@ -12,6 +12,7 @@ fails when any consumer lacks a type listed here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .model import Laser, Pusher, Tile, Wall
 
@@ -137,7 +138,7 @@ EDGES: dict[str, EdgeType] = {e.name: e for e in EDGE_LIST}
 # The value of each key in a new element (a key shared by several types
 # starts alike in all of them).
 NEW_VALUES: dict[str, object] = {}
-for _key in (k for element in (*TILE_LIST, *EDGE_LIST) for k in element.keys):
+for _key in (k for element in TILE_LIST + EDGE_LIST for k in element.keys):
     NEW_VALUES.setdefault(_key.name, _key.new)
 
 # In the order the statistics and the heatmaps list them.
@@ -165,8 +166,9 @@ def new_tile(x: int, y: int, kind: str, note: str | None = None, **values) -> Ti
     """A tile of type `kind` with the given key values: values for keys its
     type does not take are dropped, missing or empty ones (None, ()) get
     their `new` value."""
-    return Tile(x, y, kind, note=note,
-                **{k.name: _given(values.get(k.name), k.new) for k in TILES[kind].keys})
+    # each key's value has the type its Key says (kind), which the model's fields declare
+    given: dict[str, Any] = {k.name: _given(values.get(k.name), k.new) for k in TILES[kind].keys}
+    return Tile(x, y, kind, note=note, **given)
 
 
 def retyped_tile(tile: Tile, kind: str) -> Tile:

@@ -40,7 +40,8 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             target = -1
             if seen:
                 target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
-                occ[target].pending += 1
+                # its bit in `occupied` says a robot stands there (no check: the hottest loop)
+                occ[target].pending += 1        # type: ignore[union-attr]
                 hit = True
             if log:
                 _emit_beam(floor, shooter, shooter.sq, shooter.facing,
@@ -67,7 +68,8 @@ def _emit_beam(floor: Floor, shooter: RobotState | None, origin: int, d: int,
     """A beam's event; its path runs along `beam` up to the target's square."""
     xy = floor.course.xy
     path = beam[:beam.index(target) + 1] if target >= 0 else beam
+    hit = floor.occ[target] if target >= 0 else None
     floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
                path=tuple(xy[s] for s in path),
-               target=floor.occ[target].name if target >= 0 else None,
+               target=hit.name if hit is not None else None,
                amount=amount, cause="robot" if shooter else "board")

@@ -23,8 +23,11 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
@@ -34,6 +37,8 @@ from .model import (
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_problems
+
+T = TypeVar("T")
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
@@ -139,10 +144,12 @@ class _Builder:
     def error(self, code: str, message: str, where: str, x=None, y=None) -> None:
         self.problems.append(Problem(ERROR, code, message, where, x, y))
 
-    def items(self, obj: object, key: str, where: str, build):
-        """Build each element of list obj[key], skipping broken ones."""
+    def items(self, obj: object, key: str, where: str,
+              build: Callable[[dict], T]) -> list[tuple[str, T]]:
+        """Build each element of list obj[key], skipping broken ones: (its
+        JSON pointer, what `build` made of it)."""
         values = obj.get(key) if isinstance(obj, dict) else None
-        out = []
+        out: list[tuple[str, T]] = []
         if not isinstance(values, list):
             return out
         for i, value in enumerate(values):
@@ -203,7 +210,7 @@ class _Builder:
         tiles = self.on_board_unique(size, self.items(b, "tiles", "/board", _tile), "E202", "tile")
         edges = {}
         for edge in EDGES.values():
-            located = self.items(b, edge.list, "/board", lambda d, e=edge: _edge(e, d))
+            located = self.items(b, edge.list, "/board", partial(_edge, edge))
             edges[edge.list] = (self.on_board_unique(size, located, "E205", edge.name)
                                 if edge.one_per_square else self.on_board(size, located, edge.name))
         for where, key, phases in _phase_lists(b):
@@ -280,11 +287,13 @@ def _int(value: object) -> int:
 
 
 def _phases(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise TypeError("not a list")
     return tuple(_int(v) for v in value)
 
 
 # Reading a key's value by its kind (the schema has checked the others' values).
-_READ = {FLAG: bool, REGISTERS: _phases, COUNT: _int}
+_READ: dict[str, Callable[[object], object]] = {FLAG: bool, REGISTERS: _phases, COUNT: _int}
 
 
 def _values(keys: tuple[Key, ...], d: dict) -> dict:
@@ -319,6 +328,8 @@ def _dock(d: dict) -> Dock:
 def _round(entry: object) -> ProgramRound:
     if isinstance(entry, list):
         return ProgramRound(tuple(Entry.parse(c) for c in entry))
+    if not isinstance(entry, dict):
+        raise TypeError("not a round")
     conditional = entry.get("conditional")
     flywheel = entry.get("flywheel")
     return ProgramRound(
@@ -472,9 +483,9 @@ def _check_doc(c: Check) -> dict:
     _put(doc, "register", c.register)
     doc["robot"] = c.robot
     for key, value in c.expect:
-        if key == "archive":
+        if key == "archive" and isinstance(value, tuple):
             value = _noted({"x": value[0], "y": value[1]}, c.archive_note)
-        elif key == "option_cards":
+        elif key == "option_cards" and isinstance(value, tuple):
             value = list(value)
         doc[key] = value
     return _noted(doc, c.note)

@@ -58,6 +58,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import jsonschema_rs
 from jsonschema import Draft202012Validator
@@ -277,7 +278,10 @@ def _unknown_key(data: dict, path: list, key: object, allowed: Sequence[str]) ->
 
 def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list, str, str]]:
     """(path, code, message) for one jsonschema error."""
-    kind, value, instance = error.validator, error.validator_value, error.instance
+    # JSON values; set in every error a validator makes (unset only in a bare ValidationError)
+    kind: Any = error.validator
+    value: Any = error.validator_value
+    instance: Any = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     prefix, subject = _where(path)
     head = f"{prefix}: {subject}"
@@ -366,7 +370,7 @@ def _repeated(items: list) -> object:
 # ---------------------------------------------------------------- places
 
 def _at(data: object, path: Sequence) -> object:
-    node = data
+    node: Any = data                    # JSON: indexed as far as it goes
     for part in path:
         try:
             node = node[part]
@@ -382,7 +386,7 @@ def _square(data: dict, path: list, itself: bool) -> tuple[int | None, int | Non
     place: nothing under "checks" has a square."""
     if path and path[0] == "checks":
         return None, None
-    nodes = [data]
+    nodes: list[object] = [data]
     for part in path:
         nodes.append(_at(nodes[-1], [part]))
     if not itself:
@@ -402,7 +406,8 @@ def _is_int(value: object) -> bool:
 
 def _file_order(data: dict, path: list) -> tuple:
     """A sort key that lists problems in the order their places appear in the file."""
-    key, node = [], data
+    key: list[int] = []
+    node: object = data
     for part in path:
         if isinstance(node, dict):
             keys = list(node)

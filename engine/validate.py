@@ -57,7 +57,7 @@ from . import reach
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
-from .model import CARD_KINDS, Board, Laser, Pusher, Scenario, edge_key
+from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
 from .optioncards import BY_ID
 from .problems import ERROR, WARNING, Problem, pointer
 
@@ -139,11 +139,15 @@ class Places:
         return pointer(*key.split("/"), self.index(key, k), *rest)
 
 
-def _file_places(data: dict, scenario: Scenario, problems: list[Problem]) -> Places:
+def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> Places:
     """Find each model element's index in the file: the loader keeps the
     elements that neither the schema (E1xx at or below them) nor its own
     checks (E201-E205 on them) rejected, in file order."""
-    board = data.get("board") if isinstance(data.get("board"), dict) else {}
+    if not isinstance(data, dict):      # a model is only read from an object
+        data = {}
+    board = data.get("board")
+    if not isinstance(board, dict):
+        board = {}
     lists = (
         ("board/tiles", board.get("tiles"), scenario.board.tiles),
         ("board/walls", board.get("walls"), scenario.board.walls),
@@ -550,7 +554,8 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
         return target in reached[source]
 
     out = []
-    legs = [(f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
+    legs: list[tuple[str, Flag | Dock, int]] = [
+        (f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
     legs += [(f"flag {at.number('flags', k)}", f, k + 1) for k, f in enumerate(s.flags[:-1])]
     for source_name, source, k in legs:
         if not s.flags:

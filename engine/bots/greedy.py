@@ -11,8 +11,16 @@ It never looks further than the register at hand.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..model import Card
 from .common import by_kind, cards_for, locked_kinds, robot_state, should_power_down
 from .tables import KINDS, NONE, tables_for
+
+if TYPE_CHECKING:
+    import random
+
+    from . import BotView
 
 FLAG = 1000.0
 DEATH = -10000.0
@@ -28,7 +36,8 @@ class GreedyBot:
             self._view, self._tables = view, tables_for(view)
         return self._tables
 
-    def program(self, view, hand, free_registers, rng):
+    def program(self, view: BotView, hand: list[Card], free_registers: list[int],
+                rng: random.Random) -> list[Card]:
         tables = self.tables(view)
         groups = by_kind(hand)
         left = [len(g) for g in groups]
@@ -64,10 +73,10 @@ class GreedyBot:
                 k = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
                 chosen.append(k)
                 left[k] -= 1
-            elif r + 1 in free or locked[r] is None:
+            elif r + 1 in free or (lock := locked[r]) is None:
                 k = NONE
             else:
-                k = locked[r]
+                k = lock
             if s < dead:
                 room -= dmg[r][k][s]
                 s = end[r][k][s] if room > 0 else dead
@@ -77,5 +86,5 @@ class GreedyBot:
                         s = fin
         return cards_for(chosen, groups)
 
-    def power_down(self, view, rng):
+    def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(view))

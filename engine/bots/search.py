@@ -44,11 +44,18 @@ repair within 5 registers, or four or more locked wherever it is.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..model import Card
 from .common import by_kind, cards_for, locked_kinds, should_power_down
 from .tables import KINDS, NONE, Layered, Tables, tables_for
+
+if TYPE_CHECKING:
+    import random
+
+    from . import BotView
 
 FLAG = 1000
 DEATH = 10
@@ -166,7 +173,8 @@ class SearchBot:
             self._view, self._tables = view, tables_for(view)
         return self._tables
 
-    def program(self, view, hand, free_registers, rng):
+    def program(self, view: BotView, hand: list[Card], free_registers: list[int],
+                rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
             return []
         tables = self.tables(view)
@@ -192,8 +200,8 @@ class SearchBot:
             if r + 1 in free:
                 slots.append(row)
                 row += 1
-            elif locked[r] is not None and r + 1 not in free_registers:
-                slots.append(~locked[r])
+            elif (lock := locked[r]) is not None and r + 1 not in free_registers:
+                slots.append(~lock)
             else:
                 slots.append(~NONE)
         state = robot.sq * 4 + robot.facing
@@ -208,5 +216,5 @@ class SearchBot:
         kinds = _SEQUENCES[m][0][:, chosen[pick]].tolist()
         return cards_for(kinds, groups)
 
-    def power_down(self, view, rng):
+    def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(view))
