@@ -51,8 +51,10 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
             return course.archive_point[s] or bool(flags_repair and floor.flag_at[s])
 
         if not repairs(sq):
-            if not robot.cards or (sq := arm_square(floor, robot, repairs)) is None:
+            arm = arm_square(floor, robot, repairs) if robot.cards else None
+            if arm is None:
                 continue
+            sq = arm
             used(floor, robot, "mechanical-arm", cause="repair")
         if robot.damage:
             robot.damage -= 1

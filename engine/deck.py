@@ -33,6 +33,12 @@ MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN = range(7)
 KIND_CODE: dict[str, int] = {kind: i for i, kind in enumerate(CARD_KINDS)}
 
 
+def priority(card: Card) -> int:
+    """The priority of a card in play: dealt, or scripted and resolved."""
+    assert card.priority is not None, f"{card} is played unresolved"
+    return card.priority
+
+
 def resolve(card: Card) -> Card:
     """A scripted card with its priority: without one it takes the highest of
     its kind in the deck."""

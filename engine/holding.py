@@ -72,13 +72,25 @@ class RobotOptions:
         self.locks = 0                  # registers locked by damage this round
 
 
+def opts(robot: RobotState) -> RobotOptions:
+    """What the robot's option cards remember: every robot has it in a race
+    that plays option cards, the only races that come here."""
+    assert robot.opt is not None, "option cards are not played in this race"
+    return robot.opt
+
+
+def option_deck(floor: Floor) -> OptionDeck:
+    assert floor.option_deck is not None, "option cards are not played in this race"
+    return floor.option_deck
+
+
 # ---------------------------------------------------------------- holding cards
 
 def gain(floor: Floor, robot: RobotState, cause: str, card: str | None = None) -> None:
     """The robot gains `card`, or the top of the option deck (none when it
     is empty: the card is not owed, 6.1)."""
     if card is None:
-        card = floor.option_deck.deal()
+        card = option_deck(floor).deal()
         if card is None:
             return
     robot.cards.append(card)
@@ -91,14 +103,14 @@ def lose(floor: Floor, robot: RobotState, card: str, cause: str) -> None:
     """The robot discards `card`: it goes under the option deck, fresh (6.1)."""
     robot.cards.remove(card)
     robot.options -= 1
-    o = robot.opt
+    o = opts(robot)
     if card == "ablative-coat":
         o.coat = 0
     elif card == "mini-howitzer":
         o.shells = 0
     elif card == "flywheel":
         o.flywheel = None
-    floor.option_deck.discard(card)
+    option_deck(floor).discard(card)
     if floor.events is not None:
         floor.emit("option_lost", robot, card=card, cause=cause)
 
@@ -116,7 +128,7 @@ def steady(robot: RobotState) -> bool:
 def cheapest(robot: RobotState) -> str:
     """The card this robot gives up first: scripted, its most recently
     gained; a bot, its least valuable by BOT_VALUE."""
-    if robot.opt.bot:
+    if opts(robot).bot:
         return min(reversed(robot.cards), key=BOT_VALUE.__getitem__)
     return robot.cards[-1]
 
@@ -125,7 +137,7 @@ def at_destruction(floor: Floor, robot: RobotState) -> None:
     """A destroyed robot discards one card (1.4): Superior Archive Copy if
     held (then it re-enters with 0 damage), else its cheapest. Fire Control
     locks lift, the Flywheel and Conditional cards and radio copies go."""
-    o = robot.opt
+    o = opts(robot)
     o.fc_locks.clear()
     o.flywheel = o.aside = o.radio = None
     o.pairs = [None] * 5

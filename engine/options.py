@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from .course import CURRENT, TELEPORTER, WATER
 from .cleanup import lock_count
-from .deck import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, resolve
+from .deck import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
 from .model import Card, ProgramRound
 from .movement import jump, push, turn
-from .holding import ignored, used, has, hurt_now
+from .holding import ignored, used, has, hurt_now, opts
 
 # Quarter turns clockwise of a pair's rotate card.
 _TURNS = {"left": 3, "right": 1, "uturn": 2}
@@ -32,7 +32,7 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
                       copy: bool = False) -> None:
     """Carry out the robot's card of register slot+1 with its movement
     options (options.md 2, 6.13-6.14). A radio copy is a plain card."""
-    o = robot.opt
+    o = opts(robot)
     cards = robot.cards
     course = floor.course
     tile = course.tile[robot.sq]
@@ -101,10 +101,10 @@ def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
     for _ in range(n):
         if ram:
             ahead = target[robot.sq * 4 + d]
-            if ahead >= 0 and occ[ahead] is not None:
+            if ahead >= 0 and (rammed := occ[ahead]) is not None:
                 ram = False
-                used(floor, robot, "ramming-gear", occ[ahead])
-                hurt_now(floor, occ[ahead], 1, "ramming gear")
+                used(floor, robot, "ramming-gear", rammed)
+                hurt_now(floor, rammed, 1, "ramming gear")
         if not push(floor, robot, d, "card"):
             return
 
@@ -116,7 +116,7 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
     weapon (locked registers included, 6.24); pairs in the unlocked ones.
     Round choices are read here too (Gyroscopic Stabilizer, Abort Switch,
     Conditional Program, Flywheel)."""
-    o = robot.opt
+    o = opts(robot)
     if entry is None:
         o.plan = None
         return
@@ -162,7 +162,7 @@ def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | No
                   deck: Deck) -> None:
     """Start of register slot+1, before step A: Abort Switch (6.16), then the
     Conditional Program swap (6.17)."""
-    o = robot.opt
+    o = opts(robot)
     if abort_at == slot + 1 and not o.aborted:
         o.aborted = True
         if not has(robot, "abort-switch"):
@@ -187,14 +187,14 @@ def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | No
 
 def locked(robot: RobotState, i: int) -> bool:
     """Whether register i (0-4) is locked this round: by damage, or by Fire Control."""
-    o = robot.opt
+    o = opts(robot)
     return i >= 5 - o.locks or i in o.fc_locks
 
 
 def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str) -> None:
     """A new card in register i: a pair there is discarded whole (6.14)."""
     robot.registers[i] = card
-    robot.opt.pairs[i] = None
+    opts(robot).pairs[i] = None
     if floor.events is not None:
         floor.emit("randomized", robot, card=str(card), cause=cause)
 
@@ -209,16 +209,16 @@ def play_register_cards(floor: Floor, slot: int) -> int:
     for r in floor.robots:
         if r.sq < 0:
             continue
-        o = r.opt
+        o = opts(r)
         if o.radio is not None and slot in o.radio[2]:
             shooter = o.radio[0]
             card = shooter.registers[slot] if shooter.sq >= 0 else None
             if card is not None:
-                actors.append((-card.priority + 0.5, r.index, r, Card(card.kind, card.priority),
+                actors.append((-priority(card) + 0.5, r.index, r, Card(card.kind, card.priority),
                                True))
         card = r.registers[slot]
         if card is not None:
-            actors.append((-card.priority, r.index, r, card, False))
+            actors.append((-priority(card), r.index, r, card, False))
     actors.sort(key=lambda a: a[:2])
     played = 0
     for _, _, robot, card, copy in actors:
@@ -237,7 +237,7 @@ def release_with_options(floor: Floor, robot: RobotState, repaired: set[RobotSta
     Control locked keeps its card unless a repair lowered the robot's
     damage this clean-up (6.15); radio copies, the Conditional card and
     the round's choices end."""
-    o = robot.opt
+    o = opts(robot)
     if robot in repaired and o.fc_locks:
         if floor.events is not None:
             floor.emit("register_unlocked", robot, card="fire-control",

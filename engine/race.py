@@ -22,7 +22,7 @@ from .deck import KIND_CODE
 from .directions import INDEX, NAMES
 from .elements import board_elements
 from .events import EventLog, Start
-from .holding import OptionDeck, RobotOptions, gain, used
+from .holding import OptionDeck, RobotOptions, gain, opts, used
 from .lasers import fire
 from .model import Card, Scenario
 from .movement import play_card
@@ -120,9 +120,9 @@ class Race:
                 count = 0
             robot.opt.locks = count         # (the count to deal, until the first round)
         for robot in floor.robots:
-            for _ in range(robot.opt.locks):
+            for _ in range(opts(robot).locks):
                 gain(floor, robot, "start")
-            robot.opt.locks = 0
+            opts(robot).locks = 0
 
     def _line_up(self, robot_count, bot, bots):
         """(name, start, spec, bot) of each robot in robot order."""
@@ -249,7 +249,7 @@ class Race:
         sizes = [max(0, rules.hand_size - r.damage) for r in playing]
         if self.played:
             for i, robot in enumerate(playing):
-                robot.opt.locks = lock_count(robot.damage, rules)
+                opts(robot).locks = lock_count(robot.damage, rules)
                 if "extra-memory" in robot.cards:                   # 6.20
                     sizes[i] += 1
                     used(floor, robot, "extra-memory")
@@ -281,17 +281,17 @@ class Race:
     def _held_by_options(self, robots: list[RobotState]) -> set[Card]:
         """Cards out of the shuffle: on a Flywheel, set aside by Conditional
         Program, in registers locked by Fire Control (6.18)."""
-        held = set()
+        held: set[Card] = set()
         for robot in robots:
-            o = robot.opt
+            o = opts(robot)
             if o.flywheel is not None:
                 held.add(o.flywheel)
-            held.update(robot.registers[i] for i in o.fc_locks if robot.registers[i] is not None)
+            held.update(card for i in o.fc_locks if (card := robot.registers[i]) is not None)
         return held
 
     def _options_hand(self, robot: RobotState, hand: list[Card]) -> list[Card]:
         """The hand after Recompile (6.19), with the Flywheel card (6.18)."""
-        o = robot.opt
+        o = opts(robot)
         o.stabilized = o.aborted = False
         entry = self.controllers[robot.index].entry(self.round)
         if entry is not None and entry.recompile:
@@ -321,7 +321,7 @@ class Race:
                     entry = self.controllers[robot.index].entry(self.round)
                     before_reveal(floor, robot, slot, entry.abort_at if entry else None,
                                   self.deck)
-                    robot.opt.shield_sides = 0
+                    opts(robot).shield_sides = 0
 
         # (a powered-down robot's registers are empty)
         if self.course.has_randomizer:                              # A

@@ -127,6 +127,7 @@ def schema_problems(data: object) -> list[Problem]:
             found[(code, at, message)] = (_file_order(data, path),
                                           _problem(data, path, code, message))
 
+    kept: dict[tuple, list[int]]
     try:
         try:
             failures = _failures(data)
@@ -463,7 +464,7 @@ def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
 
 def _resolve(root: dict, ref: str) -> object:
     """The schema a local ``$ref`` ("#/$defs/board") points at."""
-    node: object = root
+    node: Any = root                    # JSON: a missing part raises
     for part in ref.removeprefix("#/").split("/"):
         node = node[part.replace("~1", "/").replace("~0", "~")]
     return node
@@ -520,6 +521,7 @@ def _prune(data: dict, failures: list[list]) -> tuple[dict, dict[tuple, list[int
     at or under them, and, for each list cut, the original index of each item
     kept."""
     kept: dict[tuple, list[int]] = {}
+    cut: dict[tuple, list] = {}
     for path in _LISTS:
         items = _at(data, path)
         if isinstance(items, list):
@@ -527,8 +529,8 @@ def _prune(data: dict, failures: list[list]) -> tuple[dict, dict[tuple, list[int
             bad = sorted({f[n] for f in failures if len(f) > n and tuple(f[:n]) == path})
             if len(bad) < len(items):
                 kept[path] = bad
-    return _replaced(data, {path: [_at(data, path)[i] for i in bad]
-                            for path, bad in kept.items()}), kept
+                cut[path] = [items[i] for i in bad]
+    return _replaced(data, cut), kept
 
 
 def _remap(path: list, kept: dict[tuple, list[int]]) -> list:

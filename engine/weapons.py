@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .course import OFF_BOARD, WALL
 from .directions import DX, DY, NAMES
 from .movement import push, step
-from .holding import BOT_VALUE, HOWITZER_SHOTS, ignored, used, has, hurt, lose
+from .holding import BOT_VALUE, HOWITZER_SHOTS, ignored, used, has, hurt, lose, opts
 from .options import locked, replace_card
 from .state import Floor, RobotState
 
@@ -75,8 +75,9 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
 
     for laser in course.lasers:                                     # (1) trace
         target = next((s for s in laser.beam if floor.occ[s] is not None), -1)
-        if target >= 0:
-            hit(floor.occ[target], laser.beams, (laser.dir + 2) & 3)
+        struck = floor.occ[target] if target >= 0 else None
+        if struck is not None:
+            hit(struck, laser.beams, (laser.dir + 2) & 3)
         if log:
             _beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
     effects: list[_Shot] = []
@@ -97,23 +98,24 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             _beam(floor, shooter, shooter.sq, d, path,
                   targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
         if weapon in REPLACING:
-            target = targets[0]
-            used(floor, shooter, weapon, target)
+            victim = targets[0]
+            used(floor, shooter, weapon, victim)
             if weapon == "mini-howitzer":
-                hit(target, 1, -1, "shell")
-                shooter.opt.shells += 1
-                if shooter.opt.shells >= HOWITZER_SHOTS:
+                hit(victim, 1, -1, "shell")
+                opts(shooter).shells += 1
+                if opts(shooter).shells >= HOWITZER_SHOTS:
                     lose(floor, shooter, "mini-howitzer", "used up")
-            effects.append(_Shot(weapon, shooter, target, d))
+            effects.append(_Shot(weapon, shooter, victim, d))
         else:
-            for target in targets:
+            mode = (choice[1] if choice is not None else None) or "lock"    # Fire Control's
+            for victim in targets:
                 if weapon == "fire-control":
-                    used(floor, shooter, weapon, target, choice[1] or "lock")
-                    effects.append(_Shot(weapon, shooter, target, d, choice[1] or "lock"))
+                    used(floor, shooter, weapon, victim, mode)
+                    effects.append(_Shot(weapon, shooter, victim, d, mode))
                 else:
-                    hit(target, points, (d + 2) & 3)
+                    hit(victim, points, (d + 2) & 3)
                     if points == 2 and log:
-                        used(floor, shooter, "double-barreled-laser", target)
+                        used(floor, shooter, "double-barreled-laser", victim)
             if len(targets) > 1:
                 used(floor, shooter, "high-power-laser", targets[1])
         if "rear-firing-laser" in cards:
@@ -142,16 +144,16 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     moves = [s for s in effects if s.weapon in ("mini-howitzer", "pressor-beam", "tractor-beam")]
     moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))
     for shot in moves:                                              # (5)
-        target = shot.target
-        if target.sq < 0:
+        victim = shot.target
+        if victim.sq < 0:
             continue
         if shot.weapon == "tractor-beam":
             back = (shot.d + 2) & 3
-            to = course.target[target.sq * 4 + back]
+            to = course.target[victim.sq * 4 + back]
             if to != WALL and (to < 0 or floor.occ[to] is None):    # a robot there blocks (6.12)
-                step(floor, target, back, "tractor beam")
+                step(floor, victim, back, "tractor beam")
         else:
-            push(floor, target, shot.d, shot.weapon.replace("-", " "))
+            push(floor, victim, shot.d, shot.weapon.replace("-", " "))
 
 
 def _priority(robot: RobotState, slot: int) -> int:
@@ -228,12 +230,12 @@ def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
     if shot.weapon == "fire-control":
         if shot.mode == "option":
             if target.cards:                # not damage: nothing prevents it (6.9)
-                lose(floor, target, target.cards[-1] if not shot.shooter.opt.bot
+                lose(floor, target, target.cards[-1] if not opts(shot.shooter).bot
                      else max(target.cards, key=BOT_VALUE.__getitem__), "fire control")
             return
         i = _lock_slot(target)
         if i is not None:
-            target.opt.fc_locks.append(i)
+            opts(target).fc_locks.append(i)
             if floor.events is not None:
                 floor.emit("register_locked", target, amount=i + 1, card="fire-control")
     elif shot.weapon == "scrambler":
@@ -241,7 +243,7 @@ def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
         if card is not None:
             replace_card(floor, target, slot + 1, card, "scrambler")
     elif shot.weapon == "radio-control":
-        o = target.opt
+        o = opts(target)
         copying = frozenset(i for i in range(slot + 1, 5) if not locked(target, i))
         for i in copying:
             target.registers[i] = None
@@ -257,5 +259,5 @@ def _beam(floor: Floor, shooter: RobotState | None, origin: int, d: int, path,
         squares = squares[:squares.index(target) + 1]
     floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
                path=tuple(xy[s] for s in squares),
-               target=floor.occ[target].name if target >= 0 and floor.occ[target] else None,
+               target=struck.name if target >= 0 and (struck := floor.occ[target]) else None,
                amount=amount, cause="robot" if shooter else "board")
