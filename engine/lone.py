@@ -21,7 +21,7 @@ replacement is unknown in advance; over all kinds this changes nothing for
 reachability). Damage never destroys a lone robot here: the model reports
 the damage and leaves its sum to the caller.
 
-Distances (``distance_map``) use every card in every register: a
+Distances (``distance_to``) use every card in every register: a
 register-agnostic approximation that counts the fewest registers if the
 register sequence were free to choose. It is exact on boards whose pushers
 and crushers act in every register, and otherwise optimistic.
@@ -70,7 +70,6 @@ class LoneModel:
         self._moves: np.ndarray | None = None
         self._backward_lists: tuple[np.ndarray, np.ndarray] | None = None
         self._closures: list[tuple[np.ndarray, np.ndarray]] = []
-        self._distances: dict[int, np.ndarray] = {}
 
     @classmethod
     def build(cls, board: Board, rules: Rules | None = None) -> "LoneModel":
@@ -96,24 +95,24 @@ class LoneModel:
 
     # ------------------------------------------------------------ searching
 
-    def distance_map(self, target_square: int) -> np.ndarray:
-        """Per state, the fewest registers to end a register on
-        `target_square` (UNREACHABLE when no sequence of cards gets there
-        alive), using every card in every register (see the module notes)."""
-        dist = self._distances.get(target_square)
-        if dist is None:
-            sources, first = self._predecessors()
-            dist = np.full(self.end.shape[2], UNREACHABLE, dtype=np.int32)
-            frontier = np.arange(target_square * 4, target_square * 4 + 4)
-            dist[frontier] = 0
-            level = 0
-            while frontier.size:
-                level += 1
-                found = sources[_gather(first, frontier)]
-                found = found[dist[found] == UNREACHABLE]
-                dist[found] = level
-                frontier = _distinct(found, dist.size)
-            self._distances[target_square] = dist
+    def distance_to(self, target_squares) -> np.ndarray:
+        """Per state, the fewest registers to end a register on one of
+        `target_squares` (UNREACHABLE when no sequence of cards gets there
+        alive), using every card in every register (see the module notes).
+        One breadth-first search from all of them: its cost does not grow
+        with their number."""
+        sources, first = self._predecessors()
+        dist = np.full(self.end.shape[2], UNREACHABLE, dtype=np.int32)
+        squares = np.unique(np.asarray(list(target_squares), dtype=np.intp))
+        frontier = (squares[:, None] * 4 + np.arange(4)).ravel()
+        dist[frontier] = 0
+        level = 0
+        while frontier.size:
+            level += 1
+            found = sources[_gather(first, frontier)]
+            found = found[dist[found] == UNREACHABLE]
+            dist[found] = level
+            frontier = _distinct(found, dist.size)
         return dist
 
     def reachable_states(self, starts: np.ndarray) -> np.ndarray:

@@ -233,3 +233,27 @@ def test_bots_finish_the_test_courses(name):
         plan = make_plan(8, 2, len(scenario.docks), seed=2, trials=0)
         results = task.play(list(plan.jobs))
         assert sum(1 for r in results if r.decided) >= 7, course
+
+
+def test_tables_search_once_for_every_repair_square_together(monkeypatch):
+    """A board covered in upgrade squares: one search per flag and one for all
+    the repair squares (not one per square: 100x100 such squares took a
+    minute and gigabytes), giving the distance to the nearest."""
+    from engine.lone import LoneModel
+    from engine.model import Board, Flag, Scenario, Tile
+    board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
+                                if (x, y) not in ((0, 0), (11, 11), (5, 5))))
+    scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())
+    searches = []
+    original = LoneModel.distance_to
+    monkeypatch.setattr(LoneModel, "distance_to",
+                        lambda model, squares: searches.append(set(squares)) or original(model, squares))
+    view = view_at(scenario, 5, 5, 0)
+    tables = tables_for(view)
+    assert len(searches) == len(scenario.flags) + 1
+    course = view.course
+    repairs = [sq for sq in range(course.size) if course.archive_point[sq]]
+    assert len(repairs) == 12 * 12 - 3
+    assert set(repairs) | set(view.flags) in searches        # flags repair too (flags_repair)
+    assert tables.repair_dist[course.square(5, 5) * 4] == 1       # next door, facing N
+    assert (tables.repair_dist[[sq * 4 + f for sq in repairs for f in range(4)]] == 0).all()

@@ -115,17 +115,27 @@ def test_results_in_detail():
     assert (MODEL.end[MODEL.cause > 0] == DESTROYED).all()
 
 
-def test_distance_map():
+def test_distance_to_one_square():
     model = LoneModel.build(Board(6, 6))
     target = model.course.square(3, 0)
-    dist = model.distance_map(target)
+    dist = model.distance_to([target])
     start = model.course.square(0, 0)
     assert dist[start * 4 + 1] == 1         # facing E: move3
     assert dist[start * 4 + 0] == 2         # facing N: turn, then move3
     assert dist[target * 4 + 2] == 0
     assert (dist >= 0).all()
     walled = LoneModel.build(Board(3, 1, (Tile(1, 0, "pit"),)))
-    assert walled.distance_map(walled.course.square(2, 0))[0] == UNREACHABLE
+    assert walled.distance_to([walled.course.square(2, 0)])[0] == UNREACHABLE
+
+
+def test_distance_to_several_squares_is_the_nearest_one():
+    model = LoneModel.build(board(["..O...", "..>>v.", "......", "T.....", "....O."]))
+    squares = [model.course.square(x, y) for x, y in ((5, 0), (0, 4), (3, 2))]
+    each = np.array([model.distance_to([sq]) for sq in squares])
+    nearest = np.where(each == UNREACHABLE, 10 ** 6, each).min(axis=0)
+    nearest[nearest == 10 ** 6] = UNREACHABLE
+    assert (model.distance_to(squares) == nearest).all()
+    assert model.distance_to([]).tolist() == [UNREACHABLE] * model.end.shape[2]
 
 
 def board(rows: list[str], express: bool = False) -> Board:

@@ -45,8 +45,7 @@ class GreedyBot:
         locked = locked_kinds(view, free_registers)
         free = set(free_registers)
         count = min(len(free_registers), len(hand))
-        end, dmg = tables.end_list, tables.dmg_list
-        dist, on_flag = tables.dist_list, tables.on_flag_list
+        end, dmg, dist, on_flag = tables.lists
         flags = len(tables.flags)
         dead, fin = tables.DEAD, tables.FIN
         s = robot_state(view)

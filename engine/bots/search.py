@@ -158,8 +158,8 @@ def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[i
     taken: np.ndarray | np.integer | int = 0
     for r, slot in enumerate(slots):
         idx = cand[slot] + x if slot >= 0 else x + (~slot) * S2
-        taken = taken + tables.dmg_flat[r].take(idx)
-        x = tables.end_flat[r].take(idx)
+        taken = taken + tables.dmg[r].ravel().take(idx)
+        x = tables.end[r].ravel().take(idx)
     dead = (x == tables.DEAD) | (taken >= destroy_at - damage)
     return np.where(dead, -(LAST_LIFE if lives <= 1 else DEATH), 0) - DAMAGE * taken
 

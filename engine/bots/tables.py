@@ -19,7 +19,8 @@ and, per flag target t (t = flags touched so far; row F means finished):
     on_flag[t, s]  s stands on flag t+1
 
 ``repair_dist[s]``: fewest registers to a square that repairs (repair,
-upgrade, and flags when flags_repair).
+upgrade, and flags when flags_repair), from one search from all of them,
+however many there are.
 
 The tables are made once per course, flags and rules in each process and
 shared by every bot there. They are engine/lone.py's lone-robot model
@@ -32,6 +33,7 @@ is modelled as if its card were not replaced.
 from __future__ import annotations
 
 import threading
+from functools import cached_property
 
 import numpy as np
 
@@ -77,16 +79,15 @@ class Tables:
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
             self.repair_dist[:n] = self._distance_to(repairs)
-        # flat arrays for the search bot's gathers: index kind * S2 + state
-        self.end_flat = [np.ascontiguousarray(self.end[r].ravel(), dtype=np.intp)
-                         for r in range(5)]
-        self.dmg_flat = [np.ascontiguousarray(self.dmg[r].ravel(), dtype=np.int32)
-                         for r in range(5)]
-        # plain lists for the per-register loops of the greedy bot
-        self.end_list = [[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
-        self.dmg_list = [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
-        self.dist_list = self.dist.tolist()
-        self.on_flag_list = self.on_flag.tolist()
+
+    @cached_property
+    def lists(self) -> tuple[list, list, list, list]:
+        """end, dmg, dist and on_flag as plain lists, for the per-register
+        loops of the greedy bot (made on first use: on a big board they take
+        far more memory than the arrays)."""
+        return ([[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
+                [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
+                self.dist.tolist(), self.on_flag.tolist())
 
     def layered(self) -> "Layered":
         """The search bot's layered tables (made on first use)."""
@@ -97,14 +98,9 @@ class Tables:
 
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
-        (engine/lone.py's distance maps, merged; UNREACHABLE when none)."""
-        best: np.ndarray | None = None
-        for square in sorted(squares):
-            d = self.model.distance_map(square).astype(np.int32)
-            d[d == LONE_UNREACHABLE] = UNREACHABLE
-            best = d if best is None else np.minimum(best, d)
-        assert best is not None, "no square to reach"
-        return best
+        (engine/lone.py's multi-source distance map; UNREACHABLE when none)."""
+        d = self.model.distance_to(squares)
+        return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
 
 
 class Layered:
