@@ -28,9 +28,9 @@ from engine.schema import SCHEMA, schema_problems
 from tests import strategies
 from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
 
-# A type that no consumer knows: each check below must fail on it.
-RAMP = TileType("ramp", "Ramp", (Key("dir", DIRECTION, new="E", label="Direction"),),
-                death="tumble")
+# A type that no consumer knows (nor ever will): each check below must fail on it.
+IMAGINED = TileType("imagined", "Imagined", (Key("dir", DIRECTION, new="E", label="Direction"),),
+                    death="imagined fall")
 IDS = [t.name for t in TILE_LIST]
 
 
@@ -125,7 +125,7 @@ def test_every_consumer_knows_every_tile_type(qapp, tile_type, check):
 @pytest.mark.parametrize("check", CONSUMER_CHECKS, ids=lambda c: c.__name__)
 def test_a_new_type_fails_every_check_until_its_consumer_has_it(qapp, check):
     with pytest.raises(AssertionError):
-        check(RAMP)
+        check(IMAGINED)
 
 
 # ---------------------------------------------------------------- the table itself

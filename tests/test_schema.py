@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from engine import schema as schema_module
-from engine.elements_table import TILE_LIST, TILE_TYPES
+from engine.elements_table import (DIRECTION, FLAG, REGISTERS, ROTATION, TILE_LIST, TILE_TYPES,
+                                   TILES)
 from engine.problems import ERROR, Problem
 from engine.schema import SCHEMA, schema_path, schema_problems, validator
 
@@ -286,8 +287,7 @@ CASES = [
      'format: must be "rally-scenario", not "rally"'),
     (_set(["version"], 2), "E102", "/version", "version: must be 1, not 2"),
     (_set(["board", "tiles", 5, "type"], "lava"), "E102", "/board/tiles/5/type",
-     'board.tiles[5]: "type" must be one of floor, pit, conveyor, gear, repair, upgrade, '
-     'crusher, water, current, drain, teleporter, randomizer, not "lava"'),
+     f'board.tiles[5]: "type" must be one of {", ".join(TILE_TYPES)}, not "lava"'),
     (_set(["board", "tiles", 1, "rotation"], "left"), "E102", "/board/tiles/1/rotation",
      'board.tiles[1]: "rotation" must be one of cw, ccw, not "left"'),
     (_set(["rules", "finish"], "last"), "E102", "/rules/finish",
@@ -501,14 +501,11 @@ def _big_course() -> dict:
         for x in range(100):
             kind = kinds[(x * 7 + y * 3) % len(kinds)]
             t = {"x": x, "y": y, "type": kind}
-            if kind in ("conveyor", "current"):
-                t["dir"] = "NESW"[(x + y) % 4]
-            if kind == "conveyor" and x % 2:
-                t["express"] = True
-            if kind == "gear":
-                t["rotation"] = "ccw"
-            if kind == "crusher":
-                t["phases"] = [2, 4]
+            for key in TILES[kind].keys:
+                value = {DIRECTION: "NESW"[(x + y) % 4], FLAG: True if x % 2 else None,
+                         ROTATION: "ccw", REGISTERS: [2, 4]}[key.kind]
+                if value is not None:
+                    t[key.name] = value
             tiles.append(t)
     doc = base()
     doc["board"].update(width=100, height=100, tiles=tiles,
