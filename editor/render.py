@@ -40,6 +40,7 @@ from PySide6.QtGui import (
     QPolygonF, QTransform,
 )
 
+from engine.beams import board_beams
 from engine.directions import DX, DY, INDEX, NAMES, left, opposite, right
 from engine.elements_table import new_tile, tile_values
 from engine.model import Board, Scenario
@@ -705,22 +706,13 @@ class _BoardInfo:
 
     @property
     def beams(self) -> list:
-        """(laser, last x, last y, stopped by a wall) for every laser."""
+        """(laser, last x, last y, stopped by a wall) for every laser, as the
+        engine traces its beam (engine/beams.py)."""
         if self._beams is None:
-            self._beams = [self._trace(l) for l in self.board.lasers]
+            w = self.board.width
+            self._beams = [(beam.laser, beam.squares[-1] % w, beam.squares[-1] // w, beam.walled)
+                           for beam in board_beams(self.board)]
         return self._beams
-
-    def _trace(self, laser):
-        b = self.board
-        d = INDEX.get(laser.dir, 0)
-        x, y = laser.x, laser.y
-        while True:
-            if b.blocked(x, y, d):
-                return laser, x, y, True
-            nx, ny = x + DX[d], y + DY[d]
-            if not b.in_bounds(nx, ny):
-                return laser, x, y, False
-            x, y = nx, ny
 
 
 # What a painter needs of a square's neighbours, by tile type: belts feeding

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .beams import board_beams, ray
 from .directions import DX, DY, INDEX
 from .elements_table import TILE_LIST
 from .model import Board
@@ -36,19 +37,18 @@ RANDOMIZER_BIT = 64
 
 
 class BoardLaser:
-    __slots__ = ("square", "dir", "beams", "beam", "line")
+    __slots__ = ("square", "dir", "beams", "beam")
 
-    def __init__(self, square: int, dir: int, beams: int, beam: tuple[int, ...], line: tuple):
+    def __init__(self, square: int, dir: int, beams: int, beam: tuple[int, ...]):
         self.square, self.dir, self.beams = square, dir, beams
         self.beam = beam        # its own square, then every square up to the first wall or edge
-        self.line = line        # the beam as a Line (see Course.sight)
 
 
 class Course:
     """Flat per-square tables of one board. Treat as read-only."""
 
     __slots__ = ("board", "width", "height", "size", "xy", "target", "tile", "death",
-                 "belt_dir", "gear_turn", "hot", "pushers", "lasers", "laser_damage",
+                 "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "laser_damage",
                  "archive_point", "upgrade", "has_randomizer", "bit", "sight", "_rays",
                  "_lows", "_columns")
 
@@ -141,15 +141,19 @@ class Course:
                 reach[i * 4 + d] = reach[ahead * 4 + d] + 1 if ahead >= 0 else 0
         self.sight = tuple(self._line(target[k], k & 3, reach[k]) for k in range(n * 4))
 
+        # Board lasers, and the beams crossing each square: (laser number,
+        # place along its beam) pairs, so that a lasers step looks only at
+        # the squares robots stand on, whatever the size of the board.
         lasers = []
+        beams_on: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         damage = [0] * n
-        for l in board.lasers:
-            i, d = l.y * w + l.x, INDEX[l.dir]
-            beam = (i, *self.ray(i, d))
-            lasers.append(BoardLaser(i, d, l.beams, beam, self._line(i, d, len(beam))))
-            for s in beam:
-                damage[s] += l.beams
+        for k, beam in enumerate(board_beams(board)):
+            lasers.append(BoardLaser(beam.squares[0], beam.dir, beam.laser.beams, beam.squares))
+            for place, s in enumerate(beam.squares):
+                beams_on[s].append((k, place))
+                damage[s] += beam.laser.beams
         self.lasers = tuple(lasers)
+        self.beams_on = tuple(tuple(on) for on in beams_on)
         self.laser_damage = damage      # what board lasers do to a robot alone on the square
 
     def _line(self, first: int, d: int, count: int) -> tuple[int, int, bool]:
@@ -166,18 +170,13 @@ class Course:
         return first - (count - 1) * w, self._columns[count], False   # N
 
     def ray(self, square: int, d: int) -> tuple[int, ...]:
-        """The squares after `square` towards d, up to the first wall or the edge."""
+        """The squares after `square` towards d, up to the first wall or the
+        edge (engine/beams.py), remembered."""
         key = square * 4 + d
-        ray = self._rays.get(key)
-        if ray is None:
-            target = self.target
-            out = []
-            s = target[key]
-            while s >= 0:
-                out.append(s)
-                s = target[s * 4 + d]
-            ray = self._rays[key] = tuple(out)
-        return ray
+        squares = self._rays.get(key)
+        if squares is None:
+            squares = self._rays[key] = ray(self.board, square, d)
+        return squares
 
     def square(self, x: int, y: int) -> int:
         return y * self.width + x

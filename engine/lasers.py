@@ -13,25 +13,30 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         return
     course, occ = floor.course, floor.occ
     log = floor.events is not None
-    bit = course.bit
-    occupied = 0
+    # Board lasers: each beam hits the robot nearest its laser along it,
+    # found from the beams crossing the robots' squares (Course.beams_on), so
+    # the cost follows the robots, not the size of the board.
+    nearest: dict[int, tuple[int, int]] = {}        # laser number -> (place, square)
+    beams_on = course.beams_on
     for robot in robots:
-        occupied |= bit[robot.sq]
-    # The first robot on a line of sight (Course.sight) is found with a few
-    # integer operations, inlined here: this is the engine's hottest loop.
-    hit = False
-    for laser in course.lasers:
-        shift, mask, forward = laser.line
-        seen = occupied >> shift & mask
-        target = -1
-        if seen:
-            target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
-            occ[target].pending += laser.beams
-            hit = True
-        if log:
+        for k, place in beams_on[robot.sq]:
+            if k not in nearest or place < nearest[k][0]:
+                nearest[k] = (place, robot.sq)
+    lasers = course.lasers
+    for k, (_, target) in nearest.items():
+        occ[target].pending += lasers[k].beams
+    hit = bool(nearest)
+    if log:
+        for k, laser in enumerate(lasers):
+            target = nearest[k][1] if k in nearest else -1
             _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
     if floor.rules.robot_lasers:
-        sight = course.sight
+        # The first robot on a line of sight (Course.sight) is found with a
+        # few integer operations, inlined here: this is the engine's hottest loop.
+        bit, sight = course.bit, course.sight
+        occupied = 0
+        for robot in robots:
+            occupied |= bit[robot.sq]
         for shooter in robots:
             if shooter.powered_down:
                 continue

@@ -54,7 +54,8 @@ import os
 from collections.abc import Callable, Set as AbstractSet
 
 from . import reach
-from .directions import DX, DY, INDEX, NAMES, opposite
+from .beams import board_beams
+from .directions import DX, DY, INDEX
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
 from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
@@ -683,56 +684,23 @@ def docks_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
 
 
 def docks_in_laser_beams(s: Scenario, at: Places) -> list[Problem]:
-    """W408: a dock in a board laser's beam (traced from the laser's square
-    towards its dir until a wall or the edge; robots do not matter here).
-    Walks back from each dock rather than along every beam."""
+    """W408: a dock in a board laser's beam (engine/beams.py: from the laser's
+    square up to a wall or the edge; robots do not matter here). The first
+    laser in the board's list whose beam crosses the dock is named."""
     b = s.board
-    lasers: dict[tuple[int, int], list] = {}
-    for laser in b.lasers:
-        lasers.setdefault((laser.x, laser.y), []).append(laser)
+    first: dict[int, Laser] = {}
+    for beam in board_beams(b):
+        for square in beam.squares:
+            first.setdefault(square, beam.laser)
     out = []
     for k, dock in enumerate(s.docks):
-        if not b.in_bounds(dock.x, dock.y):
-            continue
-        hit = _laser_on_line(b, lasers, dock.x, dock.y)
+        hit = first.get(b.index(dock.x, dock.y)) if b.in_bounds(dock.x, dock.y) else None
         if hit is not None:
             out.append(_warning("W408", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) lies in "
                                         f"the beam of the laser at ({hit.x}, {hit.y}), so robots are "
                                         f"shot where they start; move the dock or the laser",
                                 at.pointer("docks", k), dock.x, dock.y))
     return out
-
-
-def _laser_on_line(b: Board, lasers: dict, x: int, y: int):
-    """The first laser whose beam reaches (x, y), or None."""
-    for beam_dir in range(4):
-        back = opposite(beam_dir)
-        cx, cy = x, y
-        while True:
-            for laser in lasers.get((cx, cy), ()):
-                if laser.dir == NAMES[beam_dir]:
-                    return laser
-            if b.blocked(cx, cy, back):
-                break
-            cx, cy = cx + DX[back], cy + DY[back]
-            if not b.in_bounds(cx, cy):
-                break
-    return None
-
-
-def laser_beam(b: Board, laser) -> list[tuple[int, int]]:
-    """The squares a board laser's beam crosses when no robot stops it."""
-    if not b.in_bounds(laser.x, laser.y) or laser.dir not in INDEX:
-        return []
-    d = INDEX[laser.dir]
-    x, y = laser.x, laser.y
-    squares = [(x, y)]
-    while not b.blocked(x, y, d):
-        x, y = x + DX[d], y + DY[d]
-        if not b.in_bounds(x, y):
-            break
-        squares.append((x, y))
-    return squares
 
 
 def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:

@@ -52,7 +52,7 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
 
     import pytest
     from engine.loader import load_file
-    from engine.validate import laser_beam
+    from engine.beams import board_beams
 
     path = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
     if not path.exists():
@@ -60,7 +60,7 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
     s = load_file(path)
     b = s.board
     covered = {(f.x, f.y) for f in (*s.flags, *s.docks)} | set(b.pusher_map)
-    covered |= {sq for laser in b.lasers for sq in laser_beam(b, laser)}
+    covered |= {(sq % b.width, sq // b.width) for beam in board_beams(b) for sq in beam.squares}
     covered |= {(l.x, l.y) for l in b.lasers}
     w = make_window(path)
     w.view.set_zoom(0.5)

@@ -331,11 +331,12 @@ def test_dock_in_a_laser_beam(base, laser, walls, hit):
     assert ("W408" in codes(problems)) == hit, problems
 
 
-def test_laser_beam_stops_at_walls_and_the_edge(base):
-    board = dataclasses.replace(base.board, walls=(Wall(3, 2, "E"),))
-    assert validate.laser_beam(board, Laser(0, 2, "E")) == [(0, 2), (1, 2), (2, 2), (3, 2)]
-    assert validate.laser_beam(board, Laser(5, 2, "E")) == [(5, 2), (6, 2), (7, 2)]
-    assert validate.laser_beam(board, Laser(4, 2, "W")) == [(4, 2)]   # its mount is the wall
+def test_the_first_laser_listed_is_named(base):
+    # both beams cross dock 1 at (0, 7); the board lists the one at (7, 7) first
+    board = dataclasses.replace(base.board, lasers=(Laser(7, 7, "W"), Laser(0, 0, "S")))
+    problems = course_problems(dataclasses.replace(base, board=board))
+    assert [p.message for p in problems if p.code == "W408"][0].startswith(
+        "dock 1 at (0, 7) lies in the beam of the laser at (7, 7)")
 
 
 def test_conveyor_into_the_board_is_fine(base):
