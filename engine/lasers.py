@@ -16,19 +16,19 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
     # Board lasers: each beam hits the robot nearest its laser along it,
     # found from the beams crossing the robots' squares (Course.beams_on), so
     # the cost follows the robots, not the size of the board.
-    nearest: dict[int, tuple[int, int]] = {}        # laser number -> (place, square)
+    nearest: dict[int, tuple[int, RobotState]] = {}     # laser number -> (place, robot)
     beams_on = course.beams_on
     for robot in robots:
         for k, place in beams_on[robot.sq]:
             if k not in nearest or place < nearest[k][0]:
-                nearest[k] = (place, robot.sq)
+                nearest[k] = (place, robot)
     lasers = course.lasers
-    for k, (_, target) in nearest.items():
-        occ[target].pending += lasers[k].beams
+    for k, (_, struck) in nearest.items():
+        struck.pending += lasers[k].beams
     hit = bool(nearest)
     if log:
         for k, laser in enumerate(lasers):
-            target = nearest[k][1] if k in nearest else -1
+            target = nearest[k][1].sq if k in nearest else -1
             _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
     if floor.rules.robot_lasers:
         # The first robot on a line of sight (Course.sight) is found with a
