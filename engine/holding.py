@@ -97,6 +97,8 @@ def gain(floor: Floor, robot: RobotState, cause: str, card: str | None = None) -
     robot.options += 1
     if floor.events is not None:
         floor.emit("option_gained", robot, card=card, cause=cause)
+    if floor.on_option is not None:
+        floor.on_option(robot, "gained", card, cause)
 
 
 def lose(floor: Floor, robot: RobotState, card: str, cause: str) -> None:
@@ -199,9 +201,12 @@ def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str) -> None:
 
 def used(floor: Floor, robot: RobotState, card: str, target: RobotState | None = None,
           cause: str | None = None) -> None:
+    """A card changed an outcome (an event, and the statistics hook)."""
     if floor.events is not None:
         floor.emit("option_used", robot, card=card, cause=cause,
                    target=target.name if target is not None else None)
+    if floor.on_option is not None:
+        floor.on_option(robot, "used", card, cause)
 
 
 def ignored(floor: Floor, robot: RobotState, card: str, reason: str) -> None:

@@ -6,8 +6,9 @@
     race.events                     # the event log (engine/events.py)
 
 Statistics runs pass ``record_events=False`` and take what they need from
-the hooks: ``on_death(robot, square, cause)`` at each destruction and
-``on_register_end(race)`` after each register.
+the hooks: ``on_death(robot, square, cause)`` at each destruction,
+``on_register_end(race)`` after each register and, with played option
+cards, ``on_option(robot, "gained" or "used", card, cause)``.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from .movement import play_card
 from .options import before_reveal, play_register_cards, recompile, release_with_options
 from .outcome import Outcome, RobotResult
 from .programming import Controller, Deck
-from .state import DeathHook, Floor, RobotState
+from .state import DeathHook, Floor, OptionHook, RobotState
 from .weapons import fire_with_options
 
 # Robots a race puts on docks when the scenario lists none and no count is given.
@@ -52,6 +53,7 @@ class Race:
     def __init__(self, scenario: Scenario, seed: int = 0, robot_count: int | None = None,
                  bot: str | None = None, bots: Sequence[str | Bot] | None = None,
                  record_events: bool = True, on_death: DeathHook | None = None,
+                 on_option: OptionHook | None = None,
                  on_register_end: Callable[["Race"], None] | None = None):
         """Robots come from the scenario's `robots`; when it lists none,
         `robot_count` bots stand on docks 1..k (`bots` gives each one's bot,
@@ -83,6 +85,7 @@ class Race:
             raise ValueError("two robots start on one square")
         self.floor = Floor(course, self.rules, robots, self.flag_squares, record_events,
                            on_death)
+        self.floor.on_option = on_option
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"

@@ -55,11 +55,12 @@ class RobotState:
 
 
 DeathHook = Callable[[RobotState, int, str], None]
+OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 
 
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
-                 "round", "register", "_step", "moment", "events", "on_death", "outs",
+                 "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
                  "option_deck", "flag_gifts")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
@@ -88,6 +89,8 @@ class Floor:
         self._step = "setup"
         self.events: EventLog | None = EventLog() if record_events else None
         self.on_death = on_death
+        # statistics hook: (robot, "gained" or "used", card id, cause) with played options
+        self.on_option: OptionHook | None = None
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1

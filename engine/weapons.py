@@ -114,7 +114,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                     effects.append(_Shot(weapon, shooter, victim, d, mode))
                 else:
                     hit(victim, points, (d + 2) & 3)
-                    if points == 2 and log:
+                    if points == 2:
                         used(floor, shooter, "double-barreled-laser", victim)
             if len(targets) > 1:
                 used(floor, shooter, "high-power-laser", targets[1])

@@ -45,6 +45,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     legs [{to_flag, robots, median_rounds, deaths, death_rate}];
     heatmaps {width, height, per_races: 100, deaths, deaths_by_cause, occupancy}:
     grids [y][x] per 100 races;
+    options: see ``options``;
     elapsed_s.
     """
     board = scenario.board
@@ -105,9 +106,42 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "time_trial": time_trial(trials, dock_count),
         "legs": legs(races, len(scenario.flags)),
         "heatmaps": heatmaps(races, width, height),
+        "options": options(scenario, races),
         "elapsed_s": round(elapsed_s, 3),
     }
     return result
+
+
+def options(scenario, races: list[RaceSummary]) -> dict:
+    """Option cards in the run: mode ("played" or "counted"); per upgrade
+    square the cards it gave (gains, per race); robots that held at least one
+    card against those that held none: robot-races, wins, win rate, Wilson
+    95% interval; uses per card, most used first. With counted options only
+    the mode is known (the cards are not played)."""
+    mode = scenario.rules.options
+    out: dict = {"mode": mode}
+    if mode != "played":
+        return out
+    n = len(races)
+    gains = Counter(sq for r in races for sq in r.upgrades)
+    squares = sorted((t.x, t.y) for t in scenario.board.tiles if t.type == "upgrade")
+    out["upgrades"] = [{"x": x, "y": y, "gains": gains[(x, y)],
+                        "per_race": _r(gains[(x, y)] / n if n else 0.0)} for x, y in squares]
+    groups = {True: [0, 0], False: [0, 0]}         # held: [robot-races, wins]
+    for r in races:
+        for i, held in enumerate(r.held_option or (False,) * len(r.docks)):
+            groups[held][0] += 1
+            groups[held][1] += i in r.winners
+    for key, held in (("holders", True), ("non_holders", False)):
+        total, won = groups[held]
+        out[key] = {"robots": total, "wins": won, "win_rate": _r(won / total if total else 0.0),
+                    "ci": _ci(stats.wilson(won, total))}
+    used: Counter[str] = Counter()
+    for r in races:
+        used.update(dict(r.options_used))
+    out["used"] = [[card, count] for card, count in sorted(used.items(),
+                                                          key=lambda kv: (-kv[1], kv[0]))]
+    return out
 
 
 def fairness(docks: list[dict], observed: list[float], expected: list[float], k: int,

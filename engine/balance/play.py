@@ -33,6 +33,7 @@ class RaceTask:
     def __init__(self, scenario: Scenario, bot: str, max_rounds: int | None = None):
         if max_rounds is not None:
             scenario = replace(scenario, rules=replace(scenario.rules, max_rounds=max_rounds))
+        # (rules.options comes with the scenario: the course's, or a what-if's, see with_options)
         # the plan decides who races where: the course's own robots list is ignored
         self.scenario = replace(scenario, robots=(), checks=())
         self.bot = bot
@@ -45,6 +46,14 @@ def play_job(scenario: Scenario, bot: str, job: Job):
     if job.kind == RACE:
         return play_race(scenario, job.seed, job.docks, bot)
     return play_trial(scenario, job.seed, job.docks[0], bot)
+
+
+def with_options(scenario: Scenario, mode: str | None) -> Scenario:
+    """The scenario with its option cards `mode` ("played" or "counted";
+    None: the course's own) for a what-if run."""
+    if mode is None or mode == scenario.rules.options:
+        return scenario
+    return replace(scenario, rules=replace(scenario.rules, options=mode))
 
 
 def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
@@ -75,8 +84,20 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
             while len(reached) < robot.flags:
                 reached.append(race.round)
 
+    upgrades: list[tuple[int, int]] = []
+    held = [False] * len(docks)
+    used: dict[str, int] = {}
+
+    def on_option(robot, what: str, card: str, cause: str | None) -> None:
+        if what == "gained":
+            held[robot.index] = True
+            if cause == "upgrade":
+                upgrades.append((robot.sq % width, robot.sq // width))
+        else:
+            used[card] = used.get(card, 0) + 1
+
     race = Race(lineup(scenario, docks, bot), seed=seed, record_events=False,
-                on_death=on_death, on_register_end=on_register_end)
+                on_death=on_death, on_register_end=on_register_end, on_option=on_option)
     holder.append(race)
     outcome = race.run()
     robots = race.floor.robots
@@ -90,6 +111,9 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
         flag_rounds=tuple(tuple(f) for f in flag_rounds),
         deaths=tuple(deaths),
         occupancy=tuple(occupancy),
+        upgrades=tuple(upgrades),
+        held_option=tuple(held),
+        options_used=tuple(sorted(used.items())),
     )
 
 

@@ -93,6 +93,8 @@ def markdown(result: dict, charts: bool = True) -> str:
                  f"{100 * (1 - balance):.0f} points apart.")
     lines.append("")
 
+    lines.extend(_options_section(result.get("options")))
+
     trial = [t for t in result["time_trial"] if t["trials"]]
     if trial:
         lines.append("## Time trial (one robot alone)")
@@ -162,6 +164,38 @@ def markdown(result: dict, charts: bool = True) -> str:
         lines.append(f"![where robots end a register]({CHARTS['occupancy']})")
         lines.append("")
     return "\n".join(lines)
+
+
+def _options_section(opts: dict | None) -> list[str]:
+    """The report's section on option cards (engine/balance/aggregate.py, options)."""
+    if not opts:
+        return []
+    lines = ["## Options", ""]
+    if opts["mode"] != "played":
+        return lines + ["Option cards were only counted in these races (rules.options "
+                        "\"counted\"); run with `--options played` to see what they are worth.",
+                        ""]
+    lines.append("Option cards were played (rules.options \"played\").")
+    lines.append("")
+    holders, others = opts["holders"], opts["non_holders"]
+    for words, group in (("Robots that held at least one option", holders),
+                         ("Robots that held none", others)):
+        if group["robots"]:
+            lines.append(f"- {words} won {pct(group['win_rate'])} of their races (95% interval "
+                         f"{pct(group['ci'][0])} to {pct(group['ci'][1])}, "
+                         f"{group['robots']} robot-races).")
+    lines.append("")
+    if opts["upgrades"]:
+        lines.append("| upgrade square | cards given | per race |")
+        lines.append("|---|---:|---:|")
+        for u in opts["upgrades"]:
+            lines.append(f"| ({u['x']}, {u['y']}) | {u['gains']} | {u['per_race']:.2f} |")
+        lines.append("")
+    if opts["used"]:
+        lines.append("Cards used (times a card changed an outcome): " + ", ".join(
+            f"{card} {count}" for card, count in opts["used"]) + ".")
+        lines.append("")
+    return lines
 
 
 def _hot_squares(grid: list[list[float]], top: int = 5) -> list[tuple[tuple[int, int], float]]:

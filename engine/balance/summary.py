@@ -30,6 +30,11 @@ class RaceSummary:
     flag_rounds: tuple[tuple[int, ...], ...]    # per robot, the round each flag was touched
     deaths: tuple[Death, ...]
     occupancy: tuple[int, ...]                  # per square (y * width + x): register ends
+    # played option cards: squares (x, y) where an upgrade gave a card, per
+    # robot whether it ever held one, and each card's uses
+    upgrades: tuple[tuple[int, int], ...] = ()
+    held_option: tuple[bool, ...] = ()
+    options_used: tuple[tuple[str, int], ...] = ()
 
     @property
     def decided(self) -> bool:

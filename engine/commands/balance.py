@@ -49,6 +49,9 @@ def add_race_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", dest="json_out", metavar="OUT",
                         help="write the full result as JSON to OUT ('-' for stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--options", choices=("played", "counted"),
+                        help="play option cards or only count them, whatever the course says "
+                             "(a what-if run; the report says which was used)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -177,10 +180,12 @@ def run(args) -> int:
     from ..balance.report import markdown, write_report
     from ..balance.runner import BackendError
 
+    from ..balance.play import with_options
     second_ctrl_c_quits()
     scenario = load(args.file)
     if scenario is None:
         return 1
+    scenario = with_options(scenario, args.options)
     why = unwritable(args.json_out, args.report)
     if why:
         return error(why, 1)

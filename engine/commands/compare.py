@@ -87,7 +87,8 @@ def brief(result: dict) -> dict:
     """What a comparison keeps of one course's balance result."""
     return {"scenario": result["scenario"], "completion": result["completion"],
             "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
-            "fairness": result["fairness"], "docks": result["docks"]}
+            "fairness": result["fairness"], "docks": result["docks"],
+            "options": result.get("options")}
 
 
 def stopped_on_old(old_result: dict) -> dict:
@@ -129,7 +130,7 @@ def text(result: dict) -> str:
 def run(args) -> int:
     from ..balance.aggregate import aggregate
     from ..balance.plan import make_plan
-    from ..balance.play import split_results
+    from ..balance.play import split_results, with_options
     from ..balance.runner import BackendError
 
     second_ctrl_c_quits()
@@ -142,6 +143,7 @@ def run(args) -> int:
     why = unwritable(args.json_out)
     if why:
         return error(why, 1)
+    old_sc, new_sc = with_options(old_sc, args.options), with_options(new_sc, args.options)
     try:
         s = settings(args, old_sc)
         settings(args, new_sc)
