@@ -123,12 +123,12 @@ class Inspector(QScrollArea):
 
     # ------------------------------------------------------------ groups
 
-    def change(self, new, text: str) -> None:
-        commands.change(self.doc, new, text)
+    def change(self, new, text: str, merge_key=None) -> None:
+        commands.change(self.doc, new, text, merge_key=merge_key)
 
-    def set_tile(self, x: int, y: int, tile: Tile | None, text: str) -> None:
+    def set_tile(self, x: int, y: int, tile: Tile | None, text: str, merge_key=None) -> None:
         s = self.doc.scenario
-        self.change(edit.with_board(s, edit.set_tiles(s.board, {(x, y): tile})), text)
+        self.change(edit.with_board(s, edit.set_tiles(s.board, {(x, y): tile})), text, merge_key)
 
     def tile_group(self, x: int, y: int, tile: Tile | None) -> QGroupBox:
         group = QGroupBox("Tile")
@@ -152,8 +152,12 @@ class Inspector(QScrollArea):
         value = getattr(tile, key.name)
         undo = key.undo.format(type=tile.type)
 
+        # Ticking one register after another is one step, as long as
+        # nothing else is edited between the ticks.
+        merge = ("registers", "tile", x, y) if key.kind == REGISTERS else None
+
         def set_value(v):
-            self.set_tile(x, y, replace(tile, **{key.name: v}), undo)
+            self.set_tile(x, y, replace(tile, **{key.name: v}), undo, merge)
         if key.kind == DIRECTION:
             return key.label, direction_box(value, set_value)
         if key.kind == FLAG:
@@ -215,13 +219,13 @@ class Inspector(QScrollArea):
         group = QGroupBox("Pusher")
         form = QFormLayout(group)
 
-        def update(text, **changes):
+        def update(text, merge_key=None, **changes):
             s = self.doc.scenario
             board = edit.set_pusher(s.board, replace(pusher, **changes))
-            self.change(edit.with_board(s, board), text)
+            self.change(edit.with_board(s, board), text, merge_key)
         form.addRow("Pushes", direction_box(pusher.dir, lambda d: update("Turn pusher", dir=d)))
         form.addRow("Registers", registers_row(pusher.phases, lambda p: update(
-            "Change pusher registers", phases=p)))
+            "Change pusher registers", ("registers", "pusher", pusher.x, pusher.y), phases=p)))
         form.addRow("Note", note_edit(pusher.note, lambda n: update("Change note", note=n)))
         form.addRow("", self.remove_button(lambda s: edit.with_board(
             s, edit.remove_pusher(s.board, pusher.x, pusher.y)), "Remove pusher"))

@@ -44,7 +44,8 @@ class MainWindow(QMainWindow):
         self.view = BoardView(self.doc, self.state)
         self.setCentralWidget(self.view)
         self.files = Files(self, self.doc, self)
-        self.selection = SelectionActions(self.doc, self.state, self.view)
+        self.selection = SelectionActions(self.doc, self.state, self.view,
+                                          lambda text: self.statusBar().showMessage(text, 10000))
         self.tools = {tool_id: cls(self.doc, self.view, self.state)
                       for tool_id, cls in TOOLS.items()}
         self.menus: dict[str, QMenu] = {}

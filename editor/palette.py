@@ -1,6 +1,7 @@
 """The element palette: every tile (express conveyors and both gears apart),
 the edge elements and the markers, drawn in the current direction, with the
-direction and the brush options (laser beams, registers) below."""
+options of the chosen element below (direction, laser beams, registers: only
+those it has)."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -14,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from editor import render
 from engine.directions import NAMES
-from engine.elements_table import EDGE_LIST, NEW_VALUES, TILE_LIST
+from engine.elements_table import EDGE_LIST, EDGES, NEW_VALUES, TILE_LIST, TILES
 
 
 class Entry(NamedTuple):
@@ -34,6 +35,22 @@ ENTRIES = (
 # or else a new element's.
 _ENTRY_KEYS = {name: NEW_VALUES[name] for e in ENTRIES for name, _ in e.values}
 ICON = 40
+HIGHLIGHT = "#1e6fd9"
+LIST_STYLE = f"""
+QListWidget::item {{ border: 3px solid transparent; border-radius: 5px; }}
+QListWidget::item:selected {{ background: {HIGHLIGHT}; border: 3px solid {HIGHLIGHT}; }}
+"""
+
+
+def entry_options(entry: Entry) -> set[str]:
+    """Which brush options apply to an entry: "dir", "beams", "phases"."""
+    if entry.kind == "dock":
+        return {"dir"}              # new docks face the brush direction
+    element = TILES.get(entry.kind) or EDGES.get(entry.kind)
+    names = {k.name for k in element.keys} if element is not None else set()
+    if entry.kind in EDGES:
+        names.discard("dir")        # an edge element points away from the edge clicked
+    return names & {"dir", "beams", "phases"}
 
 
 def element_pixmap(kind: str, direction: str = "N", size: int = ICON, **values) -> QPixmap:
@@ -67,6 +84,7 @@ class Palette(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SingleSelection)
         self.list.setUniformItemSizes(True)
         self.list.setFixedHeight(4 * (ICON + 12) + 8)
+        self.list.setStyleSheet(LIST_STYLE)
         for entry in ENTRIES:
             item = QListWidgetItem()
             item.setToolTip(entry.label)
@@ -74,7 +92,9 @@ class Palette(QWidget):
         self.list.itemClicked.connect(self.on_clicked)
 
         self.dir_buttons = QButtonGroup(self)
-        dirs = QHBoxLayout()
+        self.dir_row = QWidget()
+        dirs = QHBoxLayout(self.dir_row)
+        dirs.setContentsMargins(0, 0, 0, 0)
         dirs.addWidget(QLabel("Direction"))
         for i, name in enumerate(NAMES):
             button = QPushButton(name)
@@ -86,14 +106,19 @@ class Palette(QWidget):
         dirs.addStretch()
         self.dir_buttons.idClicked.connect(lambda i: state.set_brush(dir=NAMES[i]))
 
-        options = QHBoxLayout()
-        options.addWidget(QLabel("Beams"))
+        self.beams_row = QWidget()
+        beams = QHBoxLayout(self.beams_row)
+        beams.setContentsMargins(0, 0, 0, 0)
+        beams.addWidget(QLabel("Beams"))
         self.beams = QSpinBox()
         self.beams.setRange(1, 3)
         self.beams.setToolTip("Beams of new lasers")
         self.beams.valueChanged.connect(lambda v: state.set_brush(beams=v))
-        options.addWidget(self.beams)
-        options.addSpacing(8)
+        beams.addWidget(self.beams)
+        beams.addStretch()
+        self.phases_row = QWidget()
+        options = QHBoxLayout(self.phases_row)
+        options.setContentsMargins(0, 0, 0, 0)
         options.addWidget(QLabel("Registers"))
         self.phases = []
         for r in range(1, 6):
@@ -110,19 +135,22 @@ class Palette(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.list)
         layout.addWidget(self.label)
-        layout.addLayout(dirs)
-        layout.addLayout(options)
+        layout.addWidget(self.dir_row)
+        layout.addWidget(self.beams_row)
+        layout.addWidget(self.phases_row)
         layout.addStretch()
         state.brushChanged.connect(self.refresh)
         self.refresh()
 
     def entry_index(self) -> int:
+        """The entry of the tool in hand, else of the brush's tile."""
         b = self.state.brush
         for i, entry in enumerate(ENTRIES):
-            if entry.tool is not None:
-                if entry.tool == self.tool_id:
-                    return i
-            elif entry.kind == b.kind and all(getattr(b, k) == v for k, v in entry.values):
+            if entry.tool is not None and entry.tool == self.tool_id:
+                return i
+        for i, entry in enumerate(ENTRIES):
+            if entry.tool is None and entry.kind == b.kind \
+                    and all(getattr(b, k) == v for k, v in entry.values):
                 return i
         return -1
 
@@ -152,6 +180,10 @@ class Palette(QWidget):
         index = self.entry_index()
         self.list.setCurrentRow(index)
         self.label.setText(ENTRIES[index].label if index >= 0 else "")
+        applies = entry_options(ENTRIES[index]) if index >= 0 else set()
+        self.dir_row.setVisible("dir" in applies)
+        self.beams_row.setVisible("beams" in applies)
+        self.phases_row.setVisible("phases" in applies)
         self.dir_buttons.button(NAMES.index(b.dir)).setChecked(True)
         self.beams.blockSignals(True)
         self.beams.setValue(b.beams)

@@ -28,10 +28,11 @@ def rule_schemas() -> dict:
 class ResizeDialog(QDialog):
     """Rows and columns to add (positive) or remove (negative) on each side."""
 
-    def __init__(self, width: int, height: int, parent=None):
+    def __init__(self, scenario, parent=None):
         super().__init__(parent)
         self.setWindowTitle("Resize Board")
-        self.size = (width, height)
+        self.scenario = scenario
+        self.size = (scenario.board.width, scenario.board.height)
         self.spins = {}
         grid = QGridLayout()
         places = {"top": (0, 1), "left": (1, 0), "right": (1, 2), "bottom": (2, 1)}
@@ -53,6 +54,10 @@ class ResizeDialog(QDialog):
         layout.addWidget(QLabel("Add rows and columns on each side (negative numbers remove them;\n"
                                 "what falls off the board is deleted)."))
         layout.addLayout(grid)
+        self.lost_label = QLabel()      # what the new size deletes, before OK
+        self.lost_label.setWordWrap(True)
+        self.lost_label.setStyleSheet("color: #c62828; font-weight: bold")
+        layout.addWidget(self.lost_label)
         layout.addWidget(self.buttons)
         self.update_result()
 
@@ -66,6 +71,12 @@ class ResizeDialog(QDialog):
         ok = 1 <= w <= 100 and 1 <= h <= 100
         self.result_label.setText(f"{w} × {h}" if ok else f"{w} × {h}\n(1 to 100 each way)")
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+        lost = edit.lost_elements(self.scenario, self.resized()) if ok else {}
+        self.lost_label.setText(f"This deletes {edit.count_text(lost)}." if lost else "")
+
+    def resized(self):
+        m = self.margins()
+        return edit.resize(self.scenario, m["left"], m["top"], m["right"], m["bottom"])
 
 
 class ScenarioPanel(QScrollArea):
@@ -96,7 +107,7 @@ class ScenarioPanel(QScrollArea):
         board = QGroupBox("Board")
         row = QHBoxLayout(board)
         self.size_label = QLabel()
-        resize = QPushButton("Resize…")
+        resize = self.resize_button = QPushButton("Resize…")
         resize.clicked.connect(self.resize_board)
         row.addWidget(self.size_label, 1)
         row.addWidget(resize)
@@ -185,12 +196,9 @@ class ScenarioPanel(QScrollArea):
                     merge_key="rule:" + name)
 
     def resize_board(self) -> None:
-        b = self.doc.scenario.board
-        dialog = ResizeDialog(b.width, b.height, self)
+        dialog = ResizeDialog(self.doc.scenario, self)
         if dialog.exec() == QDialog.Accepted:
-            m = dialog.margins()
-            resized = edit.resize(self.doc.scenario, m["left"], m["top"], m["right"], m["bottom"])
-            self.change(resized, "Resize board")
+            self.change(dialog.resized(), "Resize board")
 
     def add_robot(self) -> None:
         robots = self.doc.scenario.robots

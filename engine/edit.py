@@ -8,6 +8,7 @@ from disk.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -427,16 +428,102 @@ def _turn_marker(m, width: int, height: int, quarter_turns: int, mirror: str | N
     return replace(m, x=x, y=y, facing=NAMES[(INDEX[facing] + quarter_turns) % 4])
 
 
+def turned_rect(rect: Rect, quarter_turns: int) -> Rect:
+    """Where a rectangle lies once turned about its centre. An odd-sized
+    difference cannot stay centred: a clockwise turn rounds towards the
+    north-west and an anticlockwise one back, so that Z then Shift+Z
+    returns a rectangle to where it was."""
+    q = quarter_turns % 4
+    if q % 2 == 0:
+        return rect
+    x0, y0, x1, y1 = rect
+    w, h = x1 - x0 + 1, y1 - y0 + 1
+    shift = math.floor if q == 1 else math.ceil
+    nx0 = shift(x0 + (w - h) / 2)
+    ny0 = shift(y0 + (h - w) / 2)
+    return nx0, ny0, nx0 + h - 1, ny0 + w - 1
+
+
+def _on_squares(s: Scenario, squares: set[Square]) -> dict[str, int]:
+    """How many elements of each list stand on the squares (walls: on an
+    edge of one of them)."""
+    b = s.board
+    counts = {kind: sum((m.x, m.y) in squares for m in items)
+              for kind, items in (("flags", s.flags), ("docks", s.docks), ("tiles", b.tiles),
+                                  ("lasers", b.lasers), ("pushers", b.pushers))}
+    counts["walls"] = sum((w.x, w.y) in squares or other_side(w.x, w.y, w.side)[:2] in squares
+                          for w in b.walls)
+    return {k: n for k, n in counts.items() if n}
+
+
+def turn_blockers(s: Scenario, rect: Rect, quarter_turns: int) -> tuple[str | None, dict[str, int]]:
+    """Why a rectangle cannot turn about its centre without losing anything:
+    ("off", {}) when the turned rectangle leaves the board, (None, counts)
+    with what stands on the squares it would newly cover (nothing: {})."""
+    new = turned_rect(rect, quarter_turns)
+    if clip_rect(s.board, new) != new:
+        return "off", {}
+    covered = {(x, y) for x in range(new[0], new[2] + 1) for y in range(new[1], new[3] + 1)
+               if not _inside(rect, x, y)}
+    inner = {(x, y) for x in range(rect[0], rect[2] + 1) for y in range(rect[1], rect[3] + 1)}
+    counts = _on_squares(s, covered)
+    # A wall between the rectangle and a newly covered square turns with the rectangle.
+    border = sum(((w.x, w.y) in covered and other_side(w.x, w.y, w.side)[:2] in inner) or
+                 ((w.x, w.y) in inner and other_side(w.x, w.y, w.side)[:2] in covered)
+                 for w in s.board.walls)
+    if border:
+        counts["walls"] -= border
+        if not counts["walls"]:
+            del counts["walls"]
+    return None, counts
+
+
+def count_text(counts: Mapping[str, int]) -> str:
+    """"2 flags, 4 docks and 17 tiles"."""
+    parts = [f"{n} {kind if n != 1 else kind[:-1]}" for kind, n in counts.items() if n]
+    if len(parts) < 2:
+        return "".join(parts) or "nothing"
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def lost_elements(before: Scenario, after: Scenario) -> dict[str, int]:
+    """How many flags, docks, tiles, walls, lasers and pushers an edit drops."""
+    def sizes(s):
+        b = s.board
+        return {"flags": len(s.flags), "docks": len(s.docks), "tiles": len(b.tiles),
+                "walls": len(b.walls), "lasers": len(b.lasers), "pushers": len(b.pushers)}
+    old, new = sizes(before), sizes(after)
+    return {k: old[k] - new[k] for k in old if old[k] > new[k]}
+
+
+def clipped_by_paste(s: Scenario, clip: Clip, x: int, y: int) -> dict[str, int]:
+    """What of a clip pasted at (x, y) would fall off the board."""
+    b = s.board
+    off = {(cx, cy) for cx in range(clip.board.width) for cy in range(clip.board.height)
+           if not b.in_bounds(cx + x, cy + y)}
+    counts = _on_squares(replace(s, board=clip.board, flags=clip.flags, docks=clip.docks), off)
+    # A wall survives on the board's edge when one of its sides lands on the board.
+    walls = sum(not b.in_bounds(w.x + x, w.y + y)
+                and not b.in_bounds(*other_side(w.x + x, w.y + y, w.side)[:2])
+                for w in clip.board.walls)
+    counts.pop("walls", None)
+    if walls:
+        counts["walls"] = walls
+    return counts
+
+
 def turn_region(s: Scenario, rect: Rect, quarter_turns: int = 0,
                 mirror: str | None = None) -> tuple[Scenario, Rect | None]:
     """Mirror a rectangle ("horizontal": east and west swap; "vertical":
-    north and south swap), then rotate it clockwise by quarter turns, keeping
-    its north-west corner. Everything on it turns: belts, gears, walls,
-    lasers, pushers, flags and docks."""
+    north and south swap), then rotate it clockwise by quarter turns about
+    its centre (turned_rect). Everything on it turns: belts, gears, walls,
+    lasers, pushers, flags and docks. What the turned rectangle covers
+    outside the old one is replaced: check turn_blockers first."""
     clip = copy_region(s, rect)
     w, h = clip.board.width, clip.board.height
     board = transform.mirror_board(clip.board, mirror) if mirror else clip.board
     turned = Clip(transform.rotate_board(board, quarter_turns % 4),
                   tuple(_turn_marker(f, w, h, quarter_turns % 4, mirror) for f in clip.flags),
                   tuple(_turn_marker(d, w, h, quarter_turns % 4, mirror) for d in clip.docks))
-    return _lift(s, rect, turned, rect[0], rect[1])
+    new = turned_rect(rect, quarter_turns)
+    return _lift(s, rect, turned, new[0], new[1])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QStyle, QStyleOptionSpinBox
+from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSpinBox
 
 from editor.new_dialog import new_scenario
 from editor.palette import ENTRIES
@@ -57,6 +57,7 @@ class Designer:
         lst = self.w.element_palette.list
         item = lst.item(next(i for i, e in enumerate(ENTRIES) if e.label == label))
         QTest.mouseClick(lst.viewport(), Qt.LeftButton, Qt.NoModifier, lst.visualItemRect(item).center())
+        QApplication.processEvents()    # lay out the options the element shows
 
     def direction(self, d: str) -> None:
         QTest.mouseClick(self.w.element_palette.dir_buttons.button(NAMES.index(d)), Qt.LeftButton)

@@ -24,5 +24,6 @@ TOOLS = {
     "flag": FlagTool,
     "dock": DockTool,
 }
-# Tools that paint the brush's tile: choosing a tile in the palette keeps them.
-PAINT_TOOLS = ("brush", "belt", "rect_fill", "flood_fill")
+# Tools that paint any tile of the brush: choosing a tile in the palette keeps
+# them; any other tool (the belt tool paints only belts) gives way to the brush.
+PAINT_TOOLS = ("brush", "rect_fill", "flood_fill")

@@ -1,5 +1,7 @@
 """Walls (W): click near an edge to toggle its wall; drag to set (or clear,
-when the first edge had a wall) every edge passed close by. Right button clears.
+when the first edge had a wall) the edges passed close by that run along the
+drag (a sideways drag walls horizontal edges only, so that crossing a grid
+corner adds no stub across the line). Right button clears.
 The wall behind a laser or pusher stays as long as they hang on it."""
 from __future__ import annotations
 
@@ -20,15 +22,21 @@ class WallTool(DragTool):
     def __init__(self, doc, view, state):
         super().__init__(doc, view, state)
         self.present = True
+        self.origin = None      # where the drag started (scene)
 
     def near_edge(self, pos):
-        edge = self.view.edge_at(pos)
-        if edge is None:
+        """The edge near pos that runs along the drag (None if none is near)."""
+        square = self.view.square_at(pos)
+        if square is None:
             return None
-        x, y, side = edge
+        x, y = square
         fx, fy = pos.x() / SQUARE - x, pos.y() / SQUARE - y
-        distance = {"N": fy, "S": 1 - fy, "W": fx, "E": 1 - fx}[side]
-        return edge if distance <= NEAR else None
+        along = pos - self.origin
+        if abs(along.x()) >= abs(along.y()):        # sideways: horizontal edges
+            side, distance = ("N", fy) if fy < 0.5 else ("S", 1 - fy)
+        else:
+            side, distance = ("W", fx) if fx < 0.5 else ("E", 1 - fx)
+        return (x, y, side) if distance <= NEAR else None
 
     def press(self, pos, event) -> None:
         edge = self.view.edge_at(pos)
@@ -39,6 +47,7 @@ class WallTool(DragTool):
         board = self.scenario.board
         walled = edit.listed_walls(board, *edge) or edit.mounted_on(board, *edge)
         self.present = event.button() == Qt.LeftButton and not walled
+        self.origin = pos
         self.last = edge
         self.set(edge)
 
