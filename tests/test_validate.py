@@ -10,12 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from engine import reach, validate
+from engine import reach
 from engine.elements_table import DEADLY_TYPES
 from engine.loader import load_dict, load_file, read_dict
 from engine.model import Board, Card, Entry, Laser, Placement, ProgramRound, Pusher, RobotSpec, Tile, Wall
 from engine.problems import ERROR, WARNING, ScenarioError
-from engine.validate import course_problems, unreachable_flags, validate_data, validate_file
+from engine.validate import (
+    CHECKS, Places, course_problems, flags_on_moving_squares, unreachable_flags, validate_data,
+    validate_file,
+)
+from engine.validate import __doc__ as VALIDATE_DOC
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -150,8 +154,8 @@ def test_every_code_is_in_the_table():
     codes = {code for code, _, _ in [*INVALID.values(), *WARNINGS.values()]}
     for code in sorted(codes):
         if code.startswith(("E3", "W4")):
-            assert code in validate.__doc__
-    for check in validate.CHECKS:
+            assert code in VALIDATE_DOC
+    for check in CHECKS:
         assert check.__doc__, check.__name__
 
 
@@ -297,7 +301,7 @@ def test_listed_wall_behind_a_laser_is_fine(base):
 ])
 def test_flag_on_other_moving_squares(base, kind, extra):
     board = dataclasses.replace(base.board, tiles=base.board.tiles + (Tile(2, 5, kind, **extra),))
-    problems = validate.flags_on_moving_squares(dataclasses.replace(base, board=board), validate.Places())
+    problems = flags_on_moving_squares(dataclasses.replace(base, board=board), Places())
     assert codes(problems) == ["W406"]
     assert f"flag 2 at (2, 5) stands on a {kind}" in problems[0].message
 
@@ -313,7 +317,7 @@ def test_flag_on_water_or_a_current_is_no_w406(base):
     board = dataclasses.replace(base.board, tiles=base.board.tiles + (Tile(2, 5, "current", dir="E"),
                                                                       Tile(5, 1, "water")))
     scenario = dataclasses.replace(base, board=board)
-    assert validate.flags_on_moving_squares(scenario, validate.Places()) == []
+    assert flags_on_moving_squares(scenario, Places()) == []
 
 
 @pytest.mark.parametrize("laser, walls, hit", [
@@ -366,7 +370,7 @@ def test_unreachable_flags_asks_only_reachable_from(monkeypatch):
                         lambda board, starts, rules: {(x, y) for x in range(board.width)
                                                for y in range(board.height)})
     assert unreachable_flags(scenario) == []
-    assert unreachable_flags in validate.CHECKS
+    assert unreachable_flags in CHECKS
 
 
 def test_reachability_follows_the_course_rules():

@@ -12,11 +12,19 @@ a Cancel answered sooner).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-def balance(scenario, races: int, robots: int | None = None, bot: str | None = None,
+if TYPE_CHECKING:
+    from ..model import Scenario
+
+
+def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str | None = None,
             seed: int = 0, *, workers: int = 1, scheduler: str | None = None,
             trials: int | None = None, max_rounds: int | None = None,
-            chunk_size: int | None = None, progress=None, should_stop=None) -> dict:
+            chunk_size: int | None = None,
+            progress: Callable[[int, int, float], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> dict:
     """The balance result (see ``aggregate.aggregate``) of `races` races of
     `robots` robots (default 4, or every dock if fewer) driven by `bot`
     (default: the default bot). Stopped early, it is the result of the races
