@@ -16,13 +16,16 @@ from .model import Board, Laser
 
 def ray(board: Board, square: int, d: int) -> tuple[int, ...]:
     """The squares after `square` towards d, up to the first wall (listed, or
-    the mounting wall of a laser or pusher) or the board's edge."""
-    w, h, walls = board.width, board.height, board.wall_mask
+    the mounting wall of a laser or pusher), level change (a ledge or a
+    ramp's low side: a beam stays on its level, levels.md 5) or the board's
+    edge."""
+    w, h, walls, level = board.width, board.height, board.wall_mask, board.level_map
     x, y = square % w, square // w
+    own = level.get((x, y), 0) if level else 0
     out = []
     while not walls[y * w + x] >> d & 1:
         x, y = x + DX[d], y + DY[d]
-        if not (0 <= x < w and 0 <= y < h):
+        if not (0 <= x < w and 0 <= y < h) or (level and level.get((x, y), 0) != own):
             break
         out.append(y * w + x)
     return tuple(out)
@@ -32,7 +35,7 @@ class Beam(NamedTuple):
     laser: Laser
     dir: int
     squares: tuple[int, ...]    # the laser's own square, then each square up to a wall or the edge
-    walled: bool                # whether a wall stops it (else it leaves the board)
+    walled: bool                # whether a wall or a level change stops it (else it leaves the board)
 
 
 def board_beams(board: Board) -> tuple[Beam, ...]:
@@ -46,5 +49,8 @@ def board_beams(board: Board) -> tuple[Beam, ...]:
             continue
         start = board.index(laser.x, laser.y)
         squares = (start, *ray(board, start, d))
-        beams.append(Beam(laser, d, squares, bool(board.wall_mask[squares[-1]] >> d & 1)))
+        last = squares[-1]
+        beyond = (last % board.width + DX[d], last // board.width + DY[d])
+        beams.append(Beam(laser, d, squares, bool(board.wall_mask[last] >> d & 1)
+                          or board.in_bounds(*beyond)))
     return tuple(beams)

@@ -151,13 +151,17 @@ def _entry_facing(floor: Floor, robot: RobotState, square: int) -> int:
         if dist is None:
             key = 0
         else:
-            neighbour = course.target[square * 4 + d]
+            # a first step up a ledge ranks like one into a wall; up a ramp it
+            # costs two steps, as in path distance (levels.md 4.14)
+            neighbour, cost = course.target[square * 4 + d], 1
+            if neighbour < 0 and square * 4 + d in course.climb:
+                neighbour, cost = course.climb[square * 4 + d], 2
             if neighbour < 0 or course.death[neighbour] is not None:
                 key = 2 * course.size + 2
             elif dist[neighbour] == UNREACHABLE:
                 key = 2 * course.size + 1
             else:
-                key = dist[neighbour] + 1
+                key = dist[neighbour] + cost
         ranked.append((key, d))
     ranked.sort()
     for _, d in ranked:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .course import WALL
 from .holding import steady
-from .movement import turn
+from .movement import land, turn
 from .state import Floor, RobotState
 
 
@@ -69,7 +69,12 @@ def _carry(floor: Floor, robot: RobotState, to: int, cause: str) -> None:
     d = belt[src]
     if floor.events is not None:
         floor.emit_move(robot, src, to, d, cause)
-    floor.put(robot, to, src)
+    drop = floor.course.drop
+    if drop and drop[src * 4 + d]:
+        # a belt takes the robot down a ledge only onto a free square (levels.md 4.10)
+        land(floor, robot, src, to, src, d, 1)
+    else:
+        floor.put(robot, to, src)
     if robot.sq >= 0:
         new = belt[to]
         if new >= 0 and new != d and not steady(robot):

@@ -15,9 +15,9 @@ from .model import Board
 
 # Tile codes, in elements_table.TILE_LIST order; the rules code names those it treats.
 TILE_CODE = {t.name: i for i, t in enumerate(TILE_LIST)}
-FLOOR, CONVEYOR, GEAR, UPGRADE, CRUSHER, WATER, CURRENT, TELEPORTER, RANDOMIZER = (
+FLOOR, CONVEYOR, GEAR, UPGRADE, CRUSHER, WATER, CURRENT, TELEPORTER, RANDOMIZER, RAMP = (
     TILE_CODE[name] for name in ("floor", "conveyor", "gear", "upgrade", "crusher", "water",
-                                 "current", "teleporter", "randomizer"))
+                                 "current", "teleporter", "randomizer", "ramp"))
 _DEATH = tuple(t.death if t.deadly else None for t in TILE_LIST)       # by code
 _ARCHIVE_POINT = tuple(t.archive_point for t in TILE_LIST)
 
@@ -50,7 +50,7 @@ class Course:
     __slots__ = ("board", "width", "height", "size", "xy", "target", "tile", "death",
                  "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "laser_damage",
                  "archive_point", "upgrade", "has_randomizer", "bit", "sight", "_rays",
-                 "_lows", "_columns")
+                 "_lows", "_columns", "level", "levelled", "drop", "climb", "_beam_target")
 
     def __init__(self, board: Board):
         self.board = board
@@ -93,6 +93,7 @@ class Course:
         self.archive_point = [_ARCHIVE_POINT[k] for k in tile]
         self.upgrade = [k == UPGRADE for k in tile]
         self.has_randomizer = RANDOMIZER in tile
+        self._levels(board, tile)
 
         pushers: list[list[tuple[int, int]]] = [[] for _ in range(6)]
         for p in sorted(board.pushers, key=lambda p: (p.y, p.x)):
@@ -132,14 +133,15 @@ class Course:
         for k in range(h + 1):
             column.append(column[-1] | 1 << (k * w))
         self._columns = column
+        beam_target = self._beam_target
         reach = [0] * (n * 4)           # squares a robot sees towards d before a wall or the edge
         for d in range(4):
             # fill in the order in which the square ahead is done first
             order = range(n - 1, -1, -1) if d in (1, 2) else range(n)
             for i in order:
-                ahead = target[i * 4 + d]
+                ahead = beam_target[i * 4 + d]
                 reach[i * 4 + d] = reach[ahead * 4 + d] + 1 if ahead >= 0 else 0
-        self.sight = tuple(self._line(target[k], k & 3, reach[k]) for k in range(n * 4))
+        self.sight = tuple(self._line(beam_target[k], k & 3, reach[k]) for k in range(n * 4))
 
         # Board lasers, and the beams crossing each square: (laser number,
         # place along its beam) pairs, so that a lasers step looks only at
@@ -156,6 +158,49 @@ class Course:
         self.beams_on = tuple(tuple(on) for on in beams_on)
         self.laser_damage = damage      # what board lasers do to a robot alone on the square
 
+    def _levels(self, board: Board, tile: list[int]) -> None:
+        """The level tables (levels.md). Every edge between squares of different
+        levels is a ledge unless a ramp joins them (the square behind a ramp one
+        level below it, crossing towards the ramp's dir). ``target`` gets WALL
+        wherever nothing may cross upwards (a ledge up, a ramp's low side from
+        below): pushes, belts, currents, pushers and a teleporter's search stop
+        there as at a wall (rules 1, 3, 6; 4.3, 4.10, 4.13). A card crosses a
+        low side through ``climb`` only (rule 3). ``drop`` marks ledges down (a
+        fall, rule 2); ``_beam_target`` is ``target`` with every level change
+        walled (rule 5). A board without levels or ramps keeps ``drop`` None
+        and ``climb`` empty, and the rules code skips all of this."""
+        self.level = level = [0] * self.size
+        for v in board.levels:
+            level[v.y * self.width + v.x] = v.level
+        self.drop: list[bool] | None = None
+        self.climb: dict[int, int] = {}         # (L * 4 + d) -> R: a card may go up the ramp R
+        self._beam_target = self.target
+        self.levelled = any(level) or RAMP in tile
+        if not self.levelled:
+            return
+        ramp_dir = {t.y * self.width + t.x: INDEX[t.dir] for t in board.tiles if t.type == "ramp"}
+        target = self.target
+        beam_target = list(target)
+        drop = [False] * (self.size * 4)
+        for k, j in enumerate(target):
+            if j < 0:
+                continue
+            i, d = k >> 2, k & 3
+            if level[i] == level[j]:
+                continue
+            beam_target[k] = WALL
+            if ramp_dir.get(j) == d and level[j] == level[i] + 1:
+                self.climb[k] = j               # up the ramp's low side: a card only
+                target[k] = WALL
+            elif ramp_dir.get(i) == (d + 2) & 3 and level[i] == level[j] + 1:
+                pass                            # down a ramp: an ordinary step (rule 4)
+            elif level[j] > level[i]:
+                target[k] = WALL                # a ledge up (rule 1)
+            else:
+                drop[k] = True                  # a ledge down (rule 2)
+        self.drop = drop
+        self._beam_target = beam_target
+
     def _line(self, first: int, d: int, count: int) -> tuple[int, int, bool]:
         """The Line of `count` squares from square `first` on towards d."""
         if count == 0:
@@ -170,8 +215,8 @@ class Course:
         return first - (count - 1) * w, self._columns[count], False   # N
 
     def ray(self, square: int, d: int) -> tuple[int, ...]:
-        """The squares after `square` towards d, up to the first wall or the
-        edge (engine/beams.py), remembered."""
+        """The squares after `square` towards d, up to the first wall, level
+        change or the edge (engine/beams.py), remembered."""
         key = square * 4 + d
         squares = self._rays.get(key)
         if squares is None:

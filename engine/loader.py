@@ -17,6 +17,7 @@ Problem codes found here (the schema's own are listed in engine/schema.py):
     E204  two docks on one square
     E205  two pushers on one square
     E206  registers not listed in increasing order
+    E207  two levels on one square
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ from typing import TypeVar
 from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
-    Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Placement, ProgramRound, RobotSpec,
+    Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Level, Placement, ProgramRound, RobotSpec,
     RULE_NAMES, Rules, Scenario, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
@@ -217,7 +218,9 @@ class _Builder:
             if not self.broken(where) and list(phases) != sorted(set(phases)):
                 self.error("E206", f"the registers of a {key} must be listed in increasing "
                                    f"order without repeats, like [1, 3, 5]", where + "/phases")
-        return Board(width, height, tuple(tiles), note=_text(b.get("note")),
+        levels = self.on_board_unique(size, self.items(b, "levels", "/board", _level),
+                                      "E207", "level")
+        return Board(width, height, tuple(tiles), note=_text(b.get("note")), levels=tuple(levels),
                      **{name: tuple(items) for name, items in edges.items()})
 
     def on_board(self, board: Board, located: list, what: str) -> list:
@@ -317,6 +320,10 @@ def _edge(edge: EdgeType, d: dict):
     return edge.model(_int(d["x"]), _int(d["y"]), **_values(edge.keys, d), note=_text(d.get("note")))
 
 
+def _level(v: dict) -> Level:
+    return Level(_int(v["x"]), _int(v["y"]), _int(v["level"]), _text(v.get("note")))
+
+
 def _flag(f: dict) -> Flag:
     return Flag(_int(f["x"]), _int(f["y"]), _text(f.get("note")))
 
@@ -408,6 +415,9 @@ def to_dict(s: Scenario) -> dict:
         board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e) for e in
                             sorted(getattr(b, edge.list),
                                    key=lambda e: (e.y, e.x, INDEX[getattr(e, side)]))]
+    if b.levels:
+        board["levels"] = [_noted({"x": v.x, "y": v.y, "level": v.level}, v.note)
+                           for v in sorted(b.levels, key=lambda v: (v.y, v.x))]
     doc["board"] = board
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]

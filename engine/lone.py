@@ -19,7 +19,10 @@ whose active elements are alike, and numpy composes them.
 A robot on a randomizer is modelled as playing the card it was given (its
 replacement is unknown in advance; over all kinds this changes nothing for
 reachability). Damage never destroys a lone robot here: the model reports
-the damage and leaves its sum to the caller.
+the damage (board lasers, and falls down ledges) and leaves its sum to the
+caller. On a board with levels or ramps the card part is ``play_card`` on
+every state (a ramp takes two steps of one card, so single steps do not
+compose; levels.md 4.15).
 
 Distances (``distance_to``) use every card in every register: a
 register-agnostic approximation that counts the fewest registers if the
@@ -44,7 +47,8 @@ from .state import Floor, RobotState
 
 KINDS = CARD_KINDS + ("none",)      # "none": a register without a card (board elements only)
 NO_CARD = len(CARD_KINDS)
-CAUSES = (None, *BOARD_CAUSES)      # cause codes; 0: not destroyed
+# cause codes; 0: not destroyed ("damage": a fall reaching destroy_at_damage)
+CAUSES = (None, *BOARD_CAUSES, "damage")
 DESTROYED = -1                      # the end state of a destroyed robot
 UNREACHABLE = -1
 
@@ -60,7 +64,8 @@ class Result(NamedTuple):
 class LoneModel:
     """``end[register - 1, kind, state]`` is the end state (DESTROYED when the
     robot was destroyed, with ``cause[...]`` the code of the cause in CAUSES),
-    ``damage[...]`` the board-laser damage at the end of the register."""
+    ``damage[...]`` the damage taken in the register: falls, and the
+    board lasers where it ends."""
 
     def __init__(self, course: Course, end: np.ndarray, cause: np.ndarray, damage: np.ndarray):
         self.course = course
@@ -234,7 +239,7 @@ def _build(board: Board, rules: Rules) -> LoneModel:
     n = course.size
     states = n * 4
     lone = LoneRobot(course, rules)
-    card_end = card_part(lone)
+    card_end, card_damage = card_part(lone)
     alive = card_end >= 0
     card_sq = np.where(alive, card_end >> 2, 0)
     card_facing = card_end & 3
@@ -258,19 +263,23 @@ def _build(board: Board, rules: Rules) -> LoneModel:
             continue
         done[key] = register - 1
         elements = list(range(0, states, 4))        # square * 4 + facing N: nothing happens
+        fallen = [0] * n
         floor.register = register
         for square in [sq for sq in range(n) if hot[sq] & ~RANDOMIZER_BIT]:
             lone.put(square, 0)
             board_elements(floor, register)
             elements[square] = lone.lift()
+            fallen[square] = lone.damage
         elem = np.array(elements, dtype=np.int32)
+        elem_damage = np.array(fallen, dtype=np.int16)
         # compose: the elements act on wherever the card left the robot
         then = elem[card_sq]
         survived = alive & (then >= 0)
         end[register - 1] = np.where(survived, (then & ~3) | ((card_facing + then) & 3),
                                      DESTROYED)
         cause[register - 1] = np.where(alive, np.maximum(-then, 0), card_cause)
-        damage[register - 1] = np.where(survived, laser[np.maximum(then, 0) >> 2], 0)
+        damage[register - 1] = np.where(
+            survived, card_damage + elem_damage[card_sq] + laser[np.maximum(then, 0) >> 2], 0)
     return LoneModel(course, end, cause, damage)
 
 
@@ -285,30 +294,32 @@ class LoneRobot:
         self.floor = Floor(course, rules, [self.robot])
         self.floor.on_death = self._died
         self.cause = 0          # the cause code of the last destruction
+        self.damage = 0         # the damage taken between the last put and lift
 
     def _died(self, robot: RobotState, square: int, cause: str) -> None:
         self.cause = self._CAUSE_CODE[cause]
 
     def put(self, square: int, facing: int) -> RobotState:
         robot = self.robot
-        robot.sq, robot.facing = square, facing
+        robot.sq, robot.facing, robot.damage = square, facing, 0
         self.floor.occ[square] = robot
         return robot
 
     def lift(self) -> int:
         """Where the robot ended, as a state, or -(cause code); lifts it off."""
         robot = self.robot
+        self.damage = robot.damage
         if robot.sq < 0:
             return -self.cause
         self.floor.occ[robot.sq] = None
         return robot.sq * 4 + robot.facing
 
 
-def card_part(lone: LoneRobot) -> np.ndarray:
+def card_part(lone: LoneRobot) -> tuple[np.ndarray, np.ndarray]:
     """``[kind, state]``: what card `kind` (or NO_CARD) does to `lone`
     standing in `state`, board elements not included, by the race's own
     movement code (rules 3.1-3.7): the end state, or -(cause code) when the
-    robot is destroyed. (Computed from pits and drains too, where no robot
+    robot is destroyed; and the fall damage it took on the way. (Computed from pits and drains too, where no robot
     stands: harmless, and it lets reachable_from start anywhere.)
 
     ``play_card`` is not run for all 7 cards of every state; what it does
@@ -334,6 +345,14 @@ def card_part(lone: LoneRobot) -> np.ndarray:
     states = n * 4
     out = np.empty((NO_CARD + 1, states), dtype=np.int32)
     out[NO_CARD] = np.arange(states, dtype=np.int32)
+    fallen = np.zeros((NO_CARD + 1, states), dtype=np.int16)
+    if course.levelled:
+        for kind in range(NO_CARD):
+            for state in range(states):
+                play_card(floor, lone.put(state >> 2, state & 3), kind)
+                out[kind, state] = lone.lift()
+                fallen[kind, state] = lone.damage
+        return out, fallen
 
     # one step of a card from each square towards each direction: the end
     # square, or -(cause code)
@@ -385,4 +404,4 @@ def card_part(lone: LoneRobot) -> np.ndarray:
     if teleported:
         kinds, starts, ends = np.array(teleported, dtype=np.int32).T
         out[kinds, starts] = ends
-    return out
+    return out, fallen

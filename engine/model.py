@@ -21,7 +21,7 @@ class Tile:
     x: int
     y: int
     type: str
-    dir: str | None = None          # conveyor, current
+    dir: str | None = None          # conveyor, current; ramp: the way up
     express: bool = False           # conveyor
     rotation: str | None = None     # gear: "cw" or "ccw"
     phases: tuple[int, ...] = ()    # crusher
@@ -33,6 +33,15 @@ class Wall:
     x: int
     y: int
     side: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Level:
+    """A square's level (1-3; squares not listed are at level 0)."""
+    x: int
+    y: int
+    level: int
     note: str | None = None
 
 
@@ -72,6 +81,7 @@ class Board:
     lasers: tuple[Laser, ...] = ()
     pushers: tuple[Pusher, ...] = ()
     note: str | None = None
+    levels: tuple[Level, ...] = ()      # after note: older positional calls stay valid
 
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
@@ -90,6 +100,13 @@ class Board:
     def type_at(self, x: int, y: int) -> str:
         tile = self.tile_map.get((x, y))
         return tile.type if tile else "floor"
+
+    @cached_property
+    def level_map(self) -> dict[tuple[int, int], int]:
+        return {(v.x, v.y): v.level for v in self.levels}
+
+    def level_at(self, x: int, y: int) -> int:
+        return self.level_map.get((x, y), 0)
 
     @cached_property
     def pusher_map(self) -> dict[tuple[int, int], Pusher]:
@@ -162,6 +179,7 @@ class Rules:
     options: str = "counted"
     start_options: int = 0
     flag_gives_option: bool = False
+    fall_damage: int = 2
     note: str | None = None
 
     def changed(self) -> dict:

@@ -1,4 +1,5 @@
-"""Movement by program cards (rules 3): steps, pushing, water, teleporters.
+"""Movement by program cards (rules 3): steps, pushing, water, teleporters;
+on levelled boards falls down ledges and climbs up ramps (levels.md).
 
 ``push`` is also how pushers move a robot (rule 4.4).
 """
@@ -32,9 +33,47 @@ def play_card(floor: Floor, robot: RobotState, kind: int) -> None:
         return
     if tile == WATER or tile == CURRENT:
         steps -= 1
+    climb = floor.course.climb
+    if climb:
+        _walk(floor, robot, d, steps, climb)
+        return
     for _ in range(steps):
         if not push(floor, robot, d, "card"):
             return
+
+
+def _walk(floor: Floor, robot: RobotState, d: int, steps: int, climb: dict[int, int]) -> None:
+    """A card's steps on a board with ramps: up a ramp's low side costs two
+    steps, the first onto the foot (levels.md 3, 4.1-4.2). The foot is not a
+    square: the robot keeps its own square (which stays free for the slide
+    back) until the second step puts it on the ramp."""
+    while steps > 0:
+        ramp = climb.get(robot.sq * 4 + d)
+        if ramp is None:
+            if not push(floor, robot, d, "card"):
+                return
+            steps -= 1
+            continue
+        occupant = floor.occ[ramp]
+        line = None if occupant is None else _line(floor, ramp, d)
+        if steps < 2 or (occupant is not None and line is None):
+            slide(floor, robot, ramp)
+            return
+        for pushed in reversed(line or ()):
+            step(floor, pushed, d, "push")
+        src = robot.sq
+        floor.occ[src] = None
+        if floor.events is not None:
+            floor.emit_move(robot, src, ramp, d, "card")
+        floor.put(robot, ramp, src)
+        steps -= 2
+
+
+def slide(floor: Floor, robot: RobotState, ramp: int) -> None:
+    """The robot on a ramp's foot goes back to the square it came from, where
+    it still stands (levels.md 4.2): no damage, no turn; the card is over."""
+    if floor.events is not None:
+        floor.emit("slide", robot, src=floor.course.xy[ramp], dst=floor.course.xy[robot.sq])
 
 
 def turn(floor: Floor, robot: RobotState, quarter_turns: int, cause: str) -> None:
@@ -48,33 +87,52 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
     ahead of it one square (3.2-3.4). Nobody moves when a wall stands in the
     way of any of them. Returns whether the robot moved and is still on the
     board."""
-    target = floor.course.target
+    course = floor.course
     occ = floor.occ
-    ahead = target[robot.sq * 4 + d]
+    k = robot.sq * 4 + d
+    ahead = course.target[k]
     if ahead == WALL:
         return False
-    if ahead >= 0 and (ahead_robot := occ[ahead]) is not None:
-        line = [ahead_robot]
-        square = ahead
-        while True:
-            beyond = target[square * 4 + d]
-            if beyond == WALL:
-                return False
-            if beyond < 0 or (next_robot := occ[beyond]) is None:
-                break
-            line.append(next_robot)
-            square = beyond
+    # a robot below a ledge is not pushed: the mover falls past it (levels.md 2)
+    if ahead >= 0 and occ[ahead] is not None and not (course.drop and course.drop[k]):
+        line = _line(floor, ahead, d)
+        if line is None:
+            return False
         for pushed in reversed(line):
             step(floor, pushed, d, "push")
     step(floor, robot, d, cause)
     return robot.sq >= 0
 
 
+def _line(floor: Floor, square: int, d: int) -> list[RobotState] | None:
+    """The unbroken line of robots from the one on `square` on towards d that
+    a push moves, or None when a wall (or a ledge up, or a ramp's low side)
+    stops it. A line ends at a ledge down: the robot there falls (levels.md
+    4.9)."""
+    target, drop, occ = floor.course.target, floor.course.drop, floor.occ
+    line: list[RobotState] = []
+    robot = occ[square]
+    while robot is not None:
+        line.append(robot)
+        k = square * 4 + d
+        beyond = target[k]
+        if beyond == WALL:
+            return None
+        if beyond < 0 or (drop and drop[k]):
+            break
+        square = beyond
+        robot = occ[square]
+    return line
+
+
 def step(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
     """Move a robot one square towards d onto a square known to be free (or
-    off the board, or a pit)."""
+    off the board, or a pit); down a ledge it falls (see ``fall``)."""
     src = robot.sq
     course, occ = floor.course, floor.occ
+    if course.drop and course.drop[src * 4 + d]:
+        fall(floor, robot, d, cause)
+        return
     dst = course.target[src * 4 + d]
     occ[src] = None
     if floor.events is not None:
@@ -84,6 +142,47 @@ def step(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
         robot.sq = dst
     else:
         floor.put(robot, dst, src)
+
+
+def fall(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
+    """Down a ledge towards d (levels.md 2, 4.6-4.7): the robot lands on the
+    first square without a robot (ledges down crossed freely); a wall, ledge
+    up or ramp's low side before one destroys it, cause "fall"."""
+    course, occ = floor.course, floor.occ
+    src = robot.sq
+    occ[src] = None
+    square, travelled, last = course.target[src * 4 + d], 1, src
+    while square >= 0 and occ[square] is not None:
+        last = square
+        square = course.target[square * 4 + d]
+        travelled += 1
+    if square == WALL:
+        if floor.events is not None:
+            floor.emit_move(robot, src, last, d, cause)
+            floor.emit("fall", robot, src=course.xy[src], dst=course.xy[last], amount=0)
+        floor.destroy(robot, "fall", last)
+        return
+    if floor.events is not None:
+        floor.emit_move(robot, src, square, d, cause, travelled)
+    land(floor, robot, src, square, last, d, travelled)
+
+
+def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: int,
+         travelled: int) -> None:
+    """End a fall from `src`, lifted off the board already, on `square` (< 0:
+    `travelled` squares towards d, off the board, having last been over
+    `last`): the fall damage once, where it lands, unless the landing
+    destroys it (levels.md 4.6, 4.8)."""
+    course = floor.course
+    landed = square >= 0 and course.death[square] is None
+    damage = floor.rules.fall_damage if landed else 0
+    if floor.events is not None:
+        x, y = course.xy[src]
+        to = course.xy[square] if square >= 0 else (x + DX[d] * travelled, y + DY[d] * travelled)
+        floor.emit("fall", robot, src=course.xy[src], dst=to, amount=damage)
+    floor.put(robot, square, last)
+    if landed:
+        floor.hurt(robot, damage)
 
 
 def jump(floor: Floor, robot: RobotState, d: int, distance: int) -> None:

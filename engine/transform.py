@@ -15,7 +15,7 @@ its squares, its outer edges included:
   wall on an edge that already has a wall is not listed twice.
 
 So ``stamp(clear_region(b, *r), extract(b, *r), r[0], r[1])`` has the same
-tiles, lasers, pushers and walled edges as ``b``.
+tiles, lasers, pushers, levels and walled edges as ``b``.
 """
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ def rotate_board(board: Board, quarter_turns: int) -> Board:
         walls=tuple(move(wl, side=_turn(wl.side, q)) for wl in board.walls),
         lasers=tuple(move(l, dir=_turn(l.dir, q)) for l in board.lasers),
         pushers=tuple(move(p, dir=_turn(p.dir, q)) for p in board.pushers),
+        levels=tuple(move(v) for v in board.levels),
     )
 
 
@@ -105,6 +106,7 @@ def mirror_board(board: Board, axis: str) -> Board:
         walls=tuple(move(wl, side=flip(wl.side)) for wl in board.walls),
         lasers=tuple(move(l, dir=flip(l.dir)) for l in board.lasers),
         pushers=tuple(move(p, dir=flip(p.dir)) for p in board.pushers),
+        levels=tuple(move(v) for v in board.levels),
     )
 
 
@@ -165,7 +167,7 @@ def extract(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
             walls.append(implied)
             listed.add(edge_key(implied.x, implied.y, implied.side))
     return Board(x1 - x0, y1 - y0, keep(board.tiles), tuple(_shift(w, -x0, -y0) for w in walls),
-                 keep(board.lasers), keep(board.pushers))
+                 keep(board.lasers), keep(board.pushers), levels=keep(board.levels))
 
 
 def _interior_edge(board: Board, wall: Wall, x0: int, y0: int, x1: int, y1: int) -> bool:
@@ -187,6 +189,7 @@ def clear_region(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
         walls=tuple(w for w in board.walls if not _interior_edge(board, w, x0, y0, x1, y1)),
         lasers=outside(board.lasers),
         pushers=outside(board.pushers),
+        levels=outside(board.levels),
     )
 
 
@@ -215,7 +218,8 @@ def stamp(board: Board, fragment: Board, x: int, y: int) -> Board:
             taken.add(edge_key(placed.x, placed.y, placed.side))
             walls.append(placed)
     return replace(cleared, tiles=cleared.tiles + moved(fragment.tiles), walls=tuple(walls),
-                   lasers=cleared.lasers + lasers, pushers=cleared.pushers + pushers)
+                   lasers=cleared.lasers + lasers, pushers=cleared.pushers + pushers,
+                   levels=cleared.levels + moved(fragment.levels))
 
 
 # ---------------------------------------------------------------- growing
@@ -231,7 +235,8 @@ def grow_board(board: Board, west: int = 0, north: int = 0, east: int = 0, south
 
     return replace(board, width=board.width + west + east, height=board.height + north + south,
                    tiles=moved(board.tiles), walls=moved(board.walls),
-                   lasers=moved(board.lasers), pushers=moved(board.pushers))
+                   lasers=moved(board.lasers), pushers=moved(board.pushers),
+                   levels=moved(board.levels))
 
 
 def _shift_scenario(scenario: Scenario, board: Board, dx: int, dy: int) -> Scenario:

@@ -14,6 +14,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E202-E205  two tiles, flags, docks or pushers        built in memory)
                on one square
     E206       registers not listed in increasing order (loader)
+    E207       two levels on one square (loader; here too)
 
     E301  a flag on a pit or drain
     E302  a dock on a pit or drain
@@ -30,6 +31,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E313  an option card held by two robots
     E314  an ``option_cards`` check while options are only counted (options.md 6.26)
     E315  a robot starts having touched more flags than the course has
+    E316  a ramp whose neighbours do not match: the square behind it (against its
+          dir) must be one level lower, the square ahead at its level, both on the board
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -42,6 +45,10 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W409  fewer than 2 docks
     W410  a scripted option use the robot's cards cannot make (it is ignored in the race)
     W411  respawn_damage at or above destroy_at_damage: robots re-enter destroyed
+    W412  a square listed at level 0 (the default)
+    W413  a dock on an upper level facing a ledge down (its robot's first step is a fall)
+    W414  a laser whose beam a level change cuts to its own square
+    W415  a laser or pusher mounted on a ramp's low side
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -154,6 +161,7 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
         ("board/walls", board.get("walls"), scenario.board.walls),
         ("board/lasers", board.get("lasers"), scenario.board.lasers),
         ("board/pushers", board.get("pushers"), scenario.board.pushers),
+        ("board/levels", board.get("levels"), scenario.board.levels),
         ("flags", data.get("flags"), scenario.flags),
         ("docks", data.get("docks"), scenario.docks),
         ("robots", data.get("robots"), scenario.robots),
@@ -161,7 +169,7 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
     )
     skipped: dict[str, set[int]] = {}
     for p in problems:
-        if p.code.startswith("E1") or p.code in ("E201", "E202", "E203", "E204", "E205"):
+        if p.code.startswith("E1") or p.code in ("E201", "E202", "E203", "E204", "E205", "E207"):
             for key, _, _ in lists:
                 prefix = "/" + key + "/"
                 if p.pointer.startswith(prefix):
@@ -251,6 +259,7 @@ def outside_board(s: Scenario, at: Places) -> list[Problem]:
     out = []
     located = [("tile", "board/tiles", b.tiles),
                *((e.name, f"board/{e.list}", getattr(b, e.list)) for e in EDGE_LIST),
+               ("level", "board/levels", b.levels),
                ("flag", "flags", s.flags), ("dock", "docks", s.docks)]
     for what, key, items in located:
         for k, item in enumerate(items):
@@ -274,7 +283,8 @@ def two_on_a_square(s: Scenario, at: Places) -> list[Problem]:
                                    ("E203", "flag", "flags", s.flags),
                                    ("E204", "dock", "docks", s.docks),
                                    *(("E205", e.name, f"board/{e.list}", getattr(s.board, e.list))
-                                     for e in EDGE_LIST if e.one_per_square)):
+                                     for e in EDGE_LIST if e.one_per_square),
+                                   ("E207", "level", "board/levels", s.board.levels)):
         first: dict[tuple[int, int], int] = {}
         for k, item in enumerate(items):
             square = (item.x, item.y)
@@ -567,13 +577,119 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
         if not can_reach((source.x, source.y), (target.x, target.y)):
             out.append(_error("E312", f"flag {at.number('flags', k)} at ({target.x}, {target.y}) "
                                       f"cannot be reached from {source_name} at ({source.x}, "
-                                      f"{source.y}): walls, pits or board elements close it off; "
+                                      f"{source.y}): walls, ledges, pits or board elements close "
+                                      f"it off; "
                                       f"open a way or move one of them", at.pointer("flags", k),
                               target.x, target.y))
     return out
 
 
+def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
+    """E316: a ramp joins the square behind it, one level lower, to the square
+    ahead, at its own level (levels.md 1, 4.5)."""
+    b = s.board
+    out = []
+    for k, tile in enumerate(b.tiles):
+        if tile.type != "ramp" or tile.dir not in INDEX or not b.in_bounds(tile.x, tile.y):
+            continue
+        d = INDEX[tile.dir]
+        top = b.level_at(tile.x, tile.y)
+        behind = (tile.x - DX[d], tile.y - DY[d])
+        ahead = (tile.x + DX[d], tile.y + DY[d])
+        wrong = []
+        if not b.in_bounds(*behind) or not b.in_bounds(*ahead):
+            wrong.append("both the square behind it and the one ahead must be on the board")
+        else:
+            if b.level_at(*behind) != top - 1:
+                wrong.append(f"the square behind it {behind} is at level {b.level_at(*behind)}, "
+                             f"not {top - 1}")
+            if b.level_at(*ahead) != top:
+                wrong.append(f"the square ahead {ahead} is at level {b.level_at(*ahead)}, "
+                             f"not {top}")
+        if wrong:
+            out.append(_error("E316", f"the ramp at ({tile.x}, {tile.y}) leads up "
+                                      f"{COMPASS[tile.dir]} to level {top}, but "
+                                      f"{'; '.join(wrong)}; change the levels or turn the ramp",
+                              at.pointer("board/tiles", k), tile.x, tile.y))
+    return out
+
+
 # ---------------------------------------------------------------- warnings
+
+def zero_levels(s: Scenario, at: Places) -> list[Problem]:
+    """W412: level 0 is the default and need not be listed."""
+    return [_warning("W412", f"square ({v.x}, {v.y}) is listed at level 0, the default; "
+                             f"remove the entry", at.pointer("board/levels", k), v.x, v.y)
+            for k, v in enumerate(s.board.levels) if v.level == 0]
+
+
+def _level_changes(b: Board, x: int, y: int, d: int) -> bool:
+    """Whether the edge on side d of (x, y) leads to a square of another level."""
+    nx, ny = x + DX[d], y + DY[d]
+    return b.in_bounds(nx, ny) and b.level_at(nx, ny) != b.level_at(x, y)
+
+
+def docks_facing_ledges(s: Scenario, at: Places) -> list[Problem]:
+    """W413: a dock whose first step forward is a fall down a ledge."""
+    b = s.board
+    out = []
+    for k, dock in enumerate(s.docks):
+        if not b.in_bounds(dock.x, dock.y) or dock.facing not in INDEX:
+            continue
+        d = INDEX[dock.facing]
+        nx, ny = dock.x + DX[d], dock.y + DY[d]
+        if (_level_changes(b, dock.x, dock.y, d) and not b.blocked(dock.x, dock.y, d)
+                and b.level_at(nx, ny) < b.level_at(dock.x, dock.y)
+                and not _ramp_down(b, dock.x, dock.y, d)):
+            out.append(_warning("W413", f"dock {at.number('docks', k)} at ({dock.x}, {dock.y}) "
+                                        f"faces {COMPASS[dock.facing]} over a ledge, so a robot's "
+                                        f"first move forward is a fall; turn the dock or move it",
+                                at.pointer("docks", k), dock.x, dock.y))
+    return out
+
+
+def _ramp_down(b: Board, x: int, y: int, d: int) -> bool:
+    """Whether stepping towards d from (x, y) goes down the ramp standing there."""
+    tile = b.tile_at(x, y)
+    return tile is not None and tile.type == "ramp" and tile.dir == NAMES[opposite(d)]
+
+
+def lasers_cut_by_ledges(s: Scenario, at: Places) -> list[Problem]:
+    """W414: a laser on the edge of a level change fires into the other level
+    at once, so its beam stops on its own square (levels.md 5)."""
+    b = s.board
+    out = []
+    for k, laser in enumerate(b.lasers):
+        if not b.in_bounds(laser.x, laser.y) or laser.dir not in INDEX or _faces_wall(b, laser):
+            continue
+        if _level_changes(b, laser.x, laser.y, INDEX[laser.dir]):
+            out.append(_warning("W414", f"the laser at ({laser.x}, {laser.y}) fires "
+                                        f"{COMPASS[laser.dir]} into a square of another level, "
+                                        f"so its beam stops on its own square; turn or move it",
+                                at.pointer("board/lasers", k), laser.x, laser.y))
+    return out
+
+
+def mounted_on_ramp_sides(s: Scenario, at: Places) -> list[Problem]:
+    """W415: a laser or pusher hangs on a wall on a ramp's low side (levels.md 4.11)."""
+    b = s.board
+    low_sides = set()
+    for tile in b.tiles:
+        if tile.type == "ramp" and tile.dir in INDEX:
+            low_sides.add(edge_key(tile.x, tile.y, NAMES[opposite(INDEX[tile.dir])]))
+    out = []
+    for what, key, items in (("laser", "board/lasers", b.lasers),
+                             ("pusher", "board/pushers", b.pushers)):
+        for k, item in enumerate(items):
+            if item.dir not in INDEX:
+                continue
+            mount = edge_key(item.x, item.y, NAMES[opposite(INDEX[item.dir])])
+            if mount in low_sides:
+                out.append(_warning("W415", f"the {what} at ({item.x}, {item.y}) hangs on a wall "
+                                            f"across a ramp's low side, which closes the ramp; "
+                                            f"move the {what}", at.pointer(key, k), item.x, item.y))
+    return out
+
 
 def walls_listed_twice(s: Scenario, at: Places) -> list[Problem]:
     """W401: one edge listed twice, from both sides or twice the same."""
@@ -742,6 +858,7 @@ CHECKS: list[CourseCheck] = [
     checks_on_unknown_robots,
     checks_at_bad_moments,
     unreachable_flags,
+    mismatched_ramps,
     walls_listed_twice,
     walled_in_lasers,
     doubled_lasers,
@@ -752,4 +869,8 @@ CHECKS: list[CourseCheck] = [
     docks_in_laser_beams,
     respawn_destroys,
     few_docks,
+    zero_levels,
+    docks_facing_ledges,
+    lasers_cut_by_ledges,
+    mounted_on_ramp_sides,
 ]

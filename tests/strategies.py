@@ -92,7 +92,8 @@ def program_entries() -> st.SearchStrategy[list | dict]:
         lambda c, p, n: {"cards": c, "power_down": p, **n}, card_list, _BOOLS, _NOTE)
 
 
-_KINDS = st.sampled_from(TILE_TYPES)
+# Ramps need matching levels around them (else the course has an error): not drawn here.
+_KINDS = st.sampled_from([kind for kind in TILE_TYPES if kind != "ramp"])
 # A value of each kind of key (elements_table.VALUE_KINDS) a tile type takes.
 _VALUES = {DIRECTION: directions, FLAG: _BOOLS, ROTATION: st.sampled_from(("cw", "ccw")),
            REGISTERS: phases()}
@@ -133,7 +134,7 @@ def _ints(low: int, high: int) -> st.SearchStrategy[int]:
 
 _RULE_KEYS = ("lives", "hand_size", "destroy_at_damage", "lock_from_damage", "respawn_damage",
               "robot_lasers", "flags_repair", "archive_on_any_flag", "teleport_backup_distance",
-              "max_rounds", "finish")
+              "max_rounds", "finish", "fall_damage")
 _RULE_SUBSETS = st.lists(_BOOLS, min_size=len(_RULE_KEYS), max_size=len(_RULE_KEYS)).map(
     lambda keep: {key for key, k in zip(_RULE_KEYS, keep) if k})
 _FINISH = st.sampled_from(("first", "all"))
@@ -153,6 +154,7 @@ def _rules(draw) -> dict:
         "teleport_backup_distance": _ints(1, 10),
         "max_rounds": _ints(1, 10000),
         "finish": _FINISH,
+        "fall_damage": _ints(0, 9),
     }
     chosen = draw(_RULE_SUBSETS)
     return {key: draw(values[key]) for key in _RULE_KEYS if key in chosen}
@@ -221,9 +223,15 @@ def scenarios(draw, *, min_side: int = 1, max_side: int = 12, max_flags: int = 4
             pushers.append({"x": x, "y": y, "dir": draw(directions), "phases": draw(_VALUES[REGISTERS]),
                             **draw(maybe_note)})
 
+    # Levels: off the walkway, which stays at level 0 so that its squares join up.
+    levels = []
+    if off_walk:
+        for x, y in draw(st.lists(st.sampled_from(off_walk), unique=True, max_size=6)):
+            levels.append({"x": x, "y": y, "level": draw(_ints(1, 3)), **draw(maybe_note)})
+
     board: dict = {"width": width, "height": height}
     for key, items in (("tiles", tiles), ("walls", walls), ("lasers", lasers),
-                       ("pushers", pushers)):
+                       ("pushers", pushers), ("levels", levels)):
         if items or draw(_BOOLS):
             board[key] = items
     board.update(draw(maybe_note))

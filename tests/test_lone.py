@@ -56,11 +56,11 @@ SCENARIO = load_dict(COURSE)
 MODEL = LoneModel.build(SCENARIO.board, SCENARIO.rules)
 
 
-def race_result(square: int, facing: int, register: int, kind: int):
+def race_result(square: int, facing: int, register: int, kind: int, scenario=SCENARIO):
     """One register of a real race with the robot put on `square`: its end
     square, facing, cause of destruction and damage. (White-box: the robot
     is placed by hand and the register played directly.)"""
-    race = Race(SCENARIO)
+    race = Race(scenario)
     robot = race.robots[0]
     floor = race.floor
     floor.occ[robot.sq] = None
@@ -205,12 +205,12 @@ def test_the_card_part_is_play_card_on_every_state(path):
     example course and rule course (with its own rules: Back Up distance)."""
     scenario = load_file(path)
     course = compile_course(scenario.board)
-    got = card_part(LoneRobot(course, scenario.rules)).tolist()
+    got = card_part(LoneRobot(course, scenario.rules))[0].tolist()
     assert got == play_card_table(LoneRobot(course, scenario.rules))
 
 
 def test_the_card_part_on_every_kind_of_square():
-    assert card_part(LoneRobot(MODEL.course, SCENARIO.rules)).tolist() == \
+    assert card_part(LoneRobot(MODEL.course, SCENARIO.rules))[0].tolist() == \
         play_card_table(LoneRobot(MODEL.course, SCENARIO.rules))
 
 

@@ -50,10 +50,10 @@ INVALID = {
     "check-bad-register": ("E105", "/checks/0/register", "must be at most 5, not 6"),
     "flag-unreachable-from-dock": ("E312", (5, 1),
                                    "flag 1 at (5, 1) cannot be reached from dock 1 at (0, 7): "
-                                   "walls, pits or board elements close it off"),
+                                   "walls, ledges, pits or board elements close it off"),
     "flag-unreachable-from-flag": ("E312", (2, 5),
                                    "flag 2 at (2, 5) cannot be reached from flag 1 at (5, 1): "
-                                   "walls, pits or board elements close it off"),
+                                   "walls, ledges, pits or board elements close it off"),
     "flag-unreachable-under-own-rules": ("E312", (2, 0),
                                          "flag 1 at (2, 0) cannot be reached from dock 1 at (0, 4)"),
 }

@@ -325,7 +325,7 @@ class Trails(QGraphicsItem):
         bounds = QRectF()
         for group, strong in ((earlier, False), (motions, True)):
             for m in group:
-                if not m.moved or m.appears:
+                if not m.moved or m.appears or m.cause == "slide":
                     continue
                 a, b = _centre(m.src.x, m.src.y), _centre(m.dst.x, m.dst.y)
                 path = QPainterPath(a)

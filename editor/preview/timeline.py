@@ -31,6 +31,7 @@ scale) at fraction ``u`` of frame i's animation.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -99,7 +100,9 @@ class Motion:
     src: Pose
     dst: Pose
     cause: str                  # card, push, express, conveyor, current, pusher, teleport,
-                                # gear, reenter, and for vanishing: the death's cause or "leave"
+                                # gear, reenter, fall (a move down a ledge), slide (up a
+                                # ramp's foot and back), and for vanishing: the death's
+                                # cause or "leave"
     dies: bool = False          # destroyed (or leaves the board) at the end of it
     appears: bool = False       # re-enters the board
 
@@ -284,6 +287,8 @@ class Timeline:
 
 
 def _final(m: Motion) -> Pose | None:
+    if m.cause == "slide":
+        return m.src                    # back where it started
     return None if m.dies else m.dst
 
 
@@ -305,6 +310,12 @@ def interpolate(m: Motion, t: float) -> Pose | None:
         base = _lerp(m.src, m.dst, k)
         return Pose(base.x, base.y, base.angle, 1.0 - fade,
                     1.0 - 0.7 * fade if m.cause in FALL_CAUSES else 1.0)
+    if m.cause == "slide":      # halfway up the ramp and back down
+        k = 0.5 * math.sin(math.pi * t)
+        return _lerp(m.src, m.dst, k)
+    if m.cause == "fall":       # over the edge, smaller as it drops, then back to size
+        base = _lerp(m.src, m.dst, _ease(t))
+        return Pose(base.x, base.y, base.angle, 1.0, 1.0 - 0.35 * math.sin(math.pi * t))
     if m.jump:          # a teleport: fade out, fade in
         if t < 0.5:
             return Pose(m.src.x, m.src.y, m.src.angle, 1.0 - 2 * t, 1.0)
@@ -506,6 +517,17 @@ class _Builder:
                                   e.amount or 0))
             elif kind == "damage":
                 r.damage += e.amount
+            elif kind == "fall":
+                # the move just before it went down the ledge: show it as a drop
+                r.damage += e.amount
+                k = last_motion.get(e.robot)
+                if k is not None:
+                    motions[k] = replace(motions[k], cause="fall")
+            elif kind == "slide":
+                pose = r.pose()
+                self._motion(motions, last_motion, e.robot, slot, pose,
+                             Pose(e.src[0], e.src[1], pose.angle), "slide")
+                slot += 1
             elif kind == "destroyed":
                 deaths.append(Death(e.robot, e.src[0], e.src[1], e.cause, e.amount))
                 self._vanish(motions, last_motion, r, slot if not lasers else 1, e.cause)
@@ -694,6 +716,10 @@ def describe(e: Event) -> str:
         return f"{source} fires {e.facing}: {hit}"
     if k == "damage":
         return f"{who} takes {e.amount} damage"
+    if k == "fall":
+        return f"{who} falls from {_sq(e.src)} to {_sq(e.dst)}, {e.amount} damage"
+    if k == "slide":
+        return f"{who} slides back down the ramp at {_sq(e.src)} to {_sq(e.dst)}"
     if k == "destroyed":
         return f"{who} is destroyed ({e.cause}) at {_sq(e.src)}, {e.amount} lives left"
     if k == "out":

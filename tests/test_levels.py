@@ -1,0 +1,209 @@
+"""Levels, ramps and ledges (spec/levels.md) beyond the rules cases of
+tests/rules/L*.json: races without level changes are unchanged, the events,
+the lone-robot model, the validator and the file format."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.course import compile_course
+from engine.deck import KIND_CODE
+from engine.directions import NAMES
+from engine.loader import dumps, load_dict, load_file, read_dict
+from engine.lone import NO_CARD, LoneModel
+from engine.model import CARD_KINDS, Level
+from engine.race import Race
+from engine.reach import reachable_from
+from engine.validate import validate_data
+
+from .test_lone import race_result
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "scenarios").glob("*.json"))
+
+
+def event_log(scenario, seed: int, bot: str | None) -> list[dict]:
+    race = Race(scenario, seed=seed, bot=bot)
+    race.run()
+    return [e.to_json() for e in race.events]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_a_course_without_level_changes_races_as_before(path):
+    """The whole board raised to level 1 has no ledge, so the levelled code
+    path (drops, climbs, one-way distances, the lone model by play_card)
+    must give the very race of the board without levels."""
+    plain = load_file(path)
+    board = plain.board
+    raised = dataclasses.replace(plain, board=dataclasses.replace(board, levels=tuple(
+        Level(x, y, 1) for y in range(board.height) for x in range(board.width))))
+    assert compile_course(raised.board).levelled and not compile_course(board).levelled
+    for seed, bot in ((1, None), (2, "random")):
+        assert event_log(raised, seed, bot) == event_log(plain, seed, bot)
+
+
+def course(levels, tiles=(), robots=(), walls=(), rules=None, width=6, height=4) -> dict:
+    return {"format": "rally-scenario", "version": 1, "name": "levels",
+            "board": {"width": width, "height": height, "tiles": list(tiles), "walls": list(walls),
+                      "levels": [{"x": x, "y": y, "level": v} for x, y, v in levels]},
+            "flags": [{"x": 0, "y": height - 1}],
+            "docks": [{"x": 0, "y": height - 1, "facing": "N"}, {"x": 1, "y": height - 1, "facing": "N"}],
+            "rules": rules or {"robot_lasers": False},
+            "robots": list(robots)}
+
+
+def first_register(doc: dict) -> list:
+    race = Race(load_dict(doc))
+    race.play_register()
+    return [e for e in race.events if e.register == 1 and e.kind in ("move", "fall", "slide")]
+
+
+def test_a_fall_event_names_the_final_square_and_the_damage():
+    doc = course([(1, 0, 2)], robots=[
+        {"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}, "program": [["move1"]]},
+        {"name": "B", "at": {"x": 2, "y": 0, "facing": "N"}}], rules={"robot_lasers": False,
+                                                                       "fall_damage": 3})
+    move, fall = first_register(doc)
+    assert (move.kind, move.src, move.dst, move.cause) == ("move", (1, 0), (3, 0), "card")
+    assert (fall.kind, fall.robot, fall.src, fall.dst, fall.amount) == ("fall", "A", (1, 0), (3, 0), 3)
+    assert (fall.round, fall.register, fall.step) == (1, 1, "move")
+
+
+def test_a_fall_into_a_pit_costs_no_damage_in_its_event():
+    doc = course([(1, 0, 1)], tiles=[{"x": 2, "y": 0, "type": "pit"}], robots=[
+        {"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}, "program": [["move1"]]}])
+    fall = [e for e in first_register(doc) if e.kind == "fall"][0]
+    assert (fall.dst, fall.amount) == ((2, 0), 0)
+
+
+def test_a_slide_event_goes_from_the_ramp_back_to_the_square_behind_it():
+    doc = course([(2, 0, 1), (3, 0, 1)], tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}],
+                 robots=[{"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}, "program": [["move1"]]}])
+    (slide,) = first_register(doc)
+    assert (slide.kind, slide.robot, slide.src, slide.dst) == ("slide", "A", (2, 0), (1, 0))
+
+
+# A small course with every kind of level edge and the elements that meet them.
+LEVELLED = load_dict({
+    "format": "rally-scenario", "version": 1, "name": "levelled",
+    "board": {
+        "width": 6, "height": 6,
+        "tiles": [
+            {"x": 2, "y": 1, "type": "ramp", "dir": "E"},
+            {"x": 4, "y": 3, "type": "ramp", "dir": "N"},
+            {"x": 1, "y": 3, "type": "conveyor", "dir": "N", "express": True},
+            {"x": 1, "y": 4, "type": "conveyor", "dir": "N"},
+            {"x": 5, "y": 2, "type": "conveyor", "dir": "S"},
+            {"x": 0, "y": 0, "type": "current", "dir": "S"},
+            {"x": 3, "y": 5, "type": "pit"},
+            {"x": 0, "y": 5, "type": "water"},
+            {"x": 5, "y": 5, "type": "teleporter"},
+            {"x": 2, "y": 4, "type": "gear", "rotation": "cw"},
+        ],
+        "walls": [{"x": 3, "y": 0, "side": "E"}],
+        "lasers": [{"x": 5, "y": 2, "dir": "W"}],
+        "pushers": [{"x": 2, "y": 2, "dir": "S", "phases": [2, 4]}],
+        "levels": [{"x": x, "y": y, "level": 2 if (x, y) == (4, 0) else 1}
+                   for y in (0, 1, 2) for x in (2, 3, 4, 5)]
+                  + [{"x": 4, "y": 3, "level": 1},
+                     {"x": 0, "y": 0, "level": 1}, {"x": 0, "y": 1, "level": 1}],
+    },
+    "flags": [{"x": 3, "y": 1}],
+    "docks": [{"x": 0, "y": 4, "facing": "E"}],
+    "robots": [{"name": "Lone", "at": {"x": 0, "y": 4, "facing": "E"}}],
+})
+
+
+def test_the_lone_model_agrees_with_a_race_on_a_levelled_course():
+    model = LoneModel.build(LEVELLED.board, LEVELLED.rules)
+    course = model.course
+    checked = 0
+    for square in range(course.size):
+        if course.death[square] is not None:
+            continue
+        for facing in range(4):
+            for register in (1, 2):
+                for kind in range(NO_CARD + 1):
+                    expected = model.result(square, facing, register, kind)
+                    got = race_result(square, facing, register, kind, LEVELLED)
+                    assert (expected.square, expected.facing, expected.cause, expected.damage) \
+                        == got, (course.xy[square], NAMES[facing], register, kind)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_a_ramp_is_climbed_only_with_two_steps_left():
+    model = LoneModel.build(LEVELLED.board, LEVELLED.rules)
+    behind = model.course.square(1, 1)
+    assert model.result(behind, 1, 1, KIND_CODE["move1"]).square == (1, 1)
+    assert model.result(behind, 1, 1, KIND_CODE["move2"]).square == (2, 1)
+    # a conveyor running off the plateau's edge drops its robot with the fall damage
+    assert model.result(model.course.square(5, 2), 0, 1, NO_CARD).square == (5, 3)
+    assert model.result(model.course.square(5, 2), 0, 1, NO_CARD).damage == 2
+
+
+def test_reachability_follows_ramps_and_ledges():
+    board = load_dict(course([(x, y, 1) for y in range(2) for x in range(2, 6)],
+                             tiles=[{"x": 2, "y": 1, "type": "ramp", "dir": "E"}])).board
+    assert (4, 0) in reachable_from(board, [(0, 3)])        # up the ramp
+    no_ramp = load_dict(course([(x, y, 1) for y in range(2) for x in range(2, 6)])).board
+    assert (4, 0) not in reachable_from(no_ramp, [(0, 3)])  # a ledge all round
+    assert (0, 3) in reachable_from(no_ramp, [(4, 0)])      # but down is fine
+
+
+def problems(doc: dict) -> list[tuple[str, int | None, int | None]]:
+    return [(p.code, p.x, p.y) for p in validate_data(doc)]
+
+
+def test_the_validator_reports_level_mistakes_with_their_squares():
+    doc = course([(2, 0, 1), (2, 0, 2), (1, 1, 4), (9, 1, 1), (3, 3, 0)])
+    found = problems(doc)
+    assert ("E207", 2, 0) in found          # listed twice
+    assert ("E201", 9, 1) in found          # off the board
+    assert any(code.startswith("E1") and (x, y) == (1, 1) for code, x, y in found)   # level 4
+    assert ("W410", 3, 3) in found          # an explicit level 0
+
+
+@pytest.mark.parametrize("levels, ramp, wrong", [
+    ([(2, 0, 1), (3, 0, 1)], (2, 0, "E"), False),
+    ([(2, 0, 1)], (2, 0, "E"), True),                       # the square ahead is too low
+    ([(2, 0, 1), (3, 0, 1), (1, 0, 1)], (2, 0, "E"), True),  # the square behind is too high
+    ([(2, 0, 2), (3, 0, 2)], (2, 0, "E"), True),            # two levels above the one behind
+    ([(5, 0, 1)], (5, 0, "E"), True),                       # no square ahead
+])
+def test_a_ramp_must_join_the_level_below_to_its_own(levels, ramp, wrong):
+    x, y, d = ramp
+    doc = course(levels, tiles=[{"x": x, "y": y, "type": "ramp", "dir": d}])
+    assert (("E313", x, y) in problems(doc)) == wrong
+
+
+def test_warnings_for_docks_facing_ledges_and_lasers_cut_short():
+    doc = course([(1, 3, 1), (4, 0, 1), (2, 1, 1), (3, 1, 1)],
+                 tiles=[{"x": 2, "y": 1, "type": "ramp", "dir": "E"}])
+    doc["docks"] = [{"x": 1, "y": 3, "facing": "E"}, {"x": 1, "y": 3 - 1, "facing": "N"}]
+    doc["board"]["lasers"] = [{"x": 3, "y": 0, "dir": "E"}, {"x": 2, "y": 1, "dir": "E"},
+                              {"x": 0, "y": 0, "dir": "S"}]
+    found = problems(doc)
+    assert ("W411", 1, 3) in found and ("W411", 1, 2) not in found
+    assert ("W412", 3, 0) in found and ("W412", 0, 0) not in found
+    assert ("W413", 2, 1) in found          # hung on the ramp's low side
+
+
+def test_levels_and_ramps_round_trip_in_canonical_order():
+    doc = course([(3, 1, 2), (2, 0, 1), (1, 0, 0)], tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}],
+                 rules={"fall_damage": 5})
+    scenario, _ = read_dict(doc)
+    text = dumps(scenario)
+    again = json.loads(text)
+    assert again["board"]["levels"] == [{"x": 1, "y": 0, "level": 0}, {"x": 2, "y": 0, "level": 1},
+                                        {"x": 3, "y": 1, "level": 2}]
+    assert again["board"]["tiles"] == [{"x": 2, "y": 0, "type": "ramp", "dir": "E"}]
+    assert again["rules"] == {"fall_damage": 5}
+    assert dumps(load_dict(again)) == text
+
+
+def test_every_rule_of_the_levels_page_has_a_case():
+    names = {p.name.split("-")[0] for p in (Path(__file__).parent / "rules").glob("L*.json")}
+    assert names >= {"L1", "L2", "L3", "L4", "L5", "L6", "L7"}
