@@ -36,8 +36,8 @@ from functools import lru_cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPaintEngine, QPen, QPixmap,
-    QPolygonF, QTransform,
+    QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter, QPainterPath, QPaintEngine,
+    QPen, QPixmap, QPolygonF, QTransform,
 )
 
 from engine.beams import board_beams
@@ -63,6 +63,7 @@ COLORS: dict[str, QColor] = {name: QColor(value) for name, value in {
     "drain": "#0b2433",
     "teleporter": "#39d4e0",
     "randomizer": "#7d55c7",
+    "ramp": "#9aa2ab",
     "wall": "#f3c316",
     "laser": "#ff2b2b",
     "pusher": "#dfe3e8",
@@ -98,6 +99,7 @@ _SAMPLES = {
     "dock": (0.2, 0.2),
     "wall": (0.5, 0.0),
     "pusher": (0.16, 0.84),
+    "ramp": (0.06, 0.06),
 }
 
 
@@ -574,6 +576,26 @@ def _draw_randomizer(p: QPainter, s: float) -> None:
               COLORS["randomizer"].darker(150))
 
 
+def _draw_ramp(p: QPainter, s: float, direction: str) -> None:
+    """A ramp rising towards `direction`: darker at its low side, and a wedge
+    pointing up-slope (drawn for N, then turned)."""
+    p.fillRect(QRectF(0, 0, s, s), COLORS["ramp"])
+    p.save()
+    _turn(p, s, direction)
+    shade = QLinearGradient(0, s, 0, 0.45 * s)
+    shade.setColorAt(0.0, QColor(0, 0, 0, 110))
+    shade.setColorAt(1.0, QColor(0, 0, 0, 0))
+    p.fillRect(QRectF(0.12 * s, 0.45 * s, 0.76 * s, 0.55 * s), shade)   # corners keep the colour
+    p.setPen(QPen(_INK, max(1.0, 0.03 * s)))
+    p.setBrush(QColor(255, 255, 255, 110))
+    p.drawPath(_poly([(0.5 * s, 0.16 * s), (0.82 * s, 0.86 * s), (0.18 * s, 0.86 * s)]))
+    p.setPen(QPen(QColor(0, 0, 0, 90), max(1.0, 0.02 * s)))
+    for k in (0.44, 0.58, 0.72):          # treads across the slope
+        half = 0.32 * (k - 0.16) / 0.7 * s
+        p.drawLine(QPointF(0.5 * s - half, k * s), QPointF(0.5 * s + half, k * s))
+    p.restore()
+
+
 _TILE_DRAW = {
     "floor": _draw_floor,
     "pit": _draw_pit,
@@ -587,6 +609,7 @@ _TILE_DRAW = {
     "drain": _draw_drain,
     "teleporter": _draw_teleporter,
     "randomizer": _draw_randomizer,
+    "ramp": _draw_ramp,
 }
 
 
@@ -665,6 +688,7 @@ class _BoardInfo:
         self.tiles = board.tile_map
         self._keys: dict[tuple[int, int], tuple] = {}
         self._beams: list | None = None
+        self._ledges: list[tuple[int, int, int]] | None = None
 
     def key(self, x: int, y: int) -> tuple:
         k = self._keys.get((x, y))
@@ -703,6 +727,28 @@ class _BoardInfo:
             if n is not None and n.type == "pit":
                 mask |= 1 << d
         return mask
+
+    @property
+    def ledges(self) -> list[tuple[int, int, int]]:
+        """(x, y, d) of every ledge: (x, y) its low square, d the side towards
+        the high one (a ramp's low side excluded)."""
+        if self._ledges is None:
+            b = self.board
+            level = b.level_map
+            out = []
+            for (x, y), high in level.items():
+                for d in range(4):
+                    nx, ny = x - DX[d], y - DY[d]       # the neighbour d is the way back up from
+                    if b.in_bounds(nx, ny) and level.get((nx, ny), 0) < high \
+                            and not self._ramp_joint(x, y, d, high - level.get((nx, ny), 0)):
+                        out.append((nx, ny, d))
+            self._ledges = out
+        return self._ledges
+
+    def _ramp_joint(self, x: int, y: int, d: int, rise: int) -> bool:
+        """Whether the step up towards d onto (x, y), `rise` levels, climbs the ramp there."""
+        tile = self.tiles.get((x, y))
+        return rise == 1 and tile is not None and tile.type == "ramp" and tile.dir == NAMES[d]
 
     @property
     def beams(self) -> list:
@@ -838,6 +884,44 @@ def _paint_tiles(st: _Stamper, info: _BoardInfo, grid: bool, x0, y0, x1, y1) -> 
             st.p.fillRect(QRectF(x1 * s - w, y0 * s, w, (y1 - y0) * s), _GRID)
         if y1 == board.height:
             st.p.fillRect(QRectF(x0 * s, y1 * s - w, (x1 - x0) * s, w), _GRID)
+
+
+_LIFT = QColor(255, 255, 255, 46)         # per level above the ground
+_SHADOW = QColor(0, 0, 0, 150)
+_LEDGE_LIP = QColor(255, 255, 255, 150)
+
+
+def _paint_levels(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> None:
+    """Each level lightens its squares; along every ledge a shadow falls on
+    the low square and a light lip marks the high one, so which side is high
+    shows at a glance. A ramp's low side is no ledge (see Course._levels)."""
+    board = info.board
+    p.save()
+    p.setPen(Qt.NoPen)
+    for v in board.levels:
+        if v.level > 0 and _in(v.x, v.y, x0, y0, x1, y1, 0):
+            lift = QColor(_LIFT)
+            lift.setAlpha(min(255, _LIFT.alpha() * v.level))
+            p.fillRect(QRectF(v.x * s, v.y * s, s, s), lift)
+    depth = 0.24 * s
+    for (x, y, d) in info.ledges:
+        if not _in(x, y, x0, y0, x1, y1):
+            continue
+        # (x, y) is the low square, d the side the high one is on
+        ex, ey = (x + 0.5 + DX[d] * 0.5) * s, (y + 0.5 + DY[d] * 0.5) * s
+        inward = QPointF(ex - DX[d] * depth, ey - DY[d] * depth)
+        shade = QLinearGradient(QPointF(ex, ey), inward)
+        shade.setColorAt(0.0, _SHADOW)
+        shade.setColorAt(1.0, QColor(0, 0, 0, 0))
+        if DX[d]:
+            band = QRectF(min(ex, inward.x()), y * s, depth, s)
+            lip = QRectF(ex - (0.05 * s if DX[d] < 0 else 0), y * s, 0.05 * s, s)
+        else:
+            band = QRectF(x * s, min(ey, inward.y()), s, depth)
+            lip = QRectF(x * s, ey - (0.05 * s if DY[d] < 0 else 0), s, 0.05 * s)
+        p.fillRect(band, shade)
+        p.fillRect(lip, _LEDGE_LIP)
+    p.restore()
 
 
 def _vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
@@ -982,6 +1066,8 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
         painter.setRenderHint(QPainter.TextAntialiasing)
         st = _Stamper(painter, s)
         _paint_tiles(st, info, grid, x0, y0, x1, y1)
+        if board.levels:
+            _paint_levels(painter, info, s, x0, y0, x1, y1)
         _paint_walls(painter, board, s, x0, y0, x1, y1)
         _paint_lasers(painter, info, s, x0, y0, x1, y1)
         _paint_overlays(st, scenario, x0, y0, x1, y1)

@@ -163,7 +163,7 @@ def test_the_validator_reports_level_mistakes_with_their_squares():
     assert ("E207", 2, 0) in found          # listed twice
     assert ("E201", 9, 1) in found          # off the board
     assert any(code.startswith("E1") and (x, y) == (1, 1) for code, x, y in found)   # level 4
-    assert ("W410", 3, 3) in found          # an explicit level 0
+    assert ("W412", 3, 3) in found          # an explicit level 0
 
 
 @pytest.mark.parametrize("levels, ramp, wrong", [
@@ -176,7 +176,7 @@ def test_the_validator_reports_level_mistakes_with_their_squares():
 def test_a_ramp_must_join_the_level_below_to_its_own(levels, ramp, wrong):
     x, y, d = ramp
     doc = course(levels, tiles=[{"x": x, "y": y, "type": "ramp", "dir": d}])
-    assert (("E313", x, y) in problems(doc)) == wrong
+    assert (("E316", x, y) in problems(doc)) == wrong
 
 
 def test_warnings_for_docks_facing_ledges_and_lasers_cut_short():
@@ -186,9 +186,9 @@ def test_warnings_for_docks_facing_ledges_and_lasers_cut_short():
     doc["board"]["lasers"] = [{"x": 3, "y": 0, "dir": "E"}, {"x": 2, "y": 1, "dir": "E"},
                               {"x": 0, "y": 0, "dir": "S"}]
     found = problems(doc)
-    assert ("W411", 1, 3) in found and ("W411", 1, 2) not in found
-    assert ("W412", 3, 0) in found and ("W412", 0, 0) not in found
-    assert ("W413", 2, 1) in found          # hung on the ramp's low side
+    assert ("W413", 1, 3) in found and ("W413", 1, 2) not in found
+    assert ("W414", 3, 0) in found and ("W414", 0, 0) not in found
+    assert ("W415", 2, 1) in found          # hung on the ramp's low side
 
 
 def test_levels_and_ramps_round_trip_in_canonical_order():
