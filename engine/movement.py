@@ -8,6 +8,7 @@ from __future__ import annotations
 from .course import CURRENT, OFF_BOARD, TELEPORTER, WALL, WATER
 from .deck import BACK, LEFT
 from .directions import DX, DY
+from .holding import hurt_now
 from .state import Floor, RobotState
 
 # Quarter turns clockwise of left, right, uturn (card codes LEFT.. in order).
@@ -172,7 +173,9 @@ def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: i
     """End a fall from `src`, lifted off the board already, on `square` (< 0:
     `travelled` squares towards d, off the board, having last been over
     `last`): the fall damage once, where it lands, unless the landing
-    destroys it (levels.md 4.6, 4.8)."""
+    destroys it (levels.md 4.6, 4.8). The fall event says what the rules
+    deal; the damage event that follows, what the robot took (option cards
+    may prevent some)."""
     course = floor.course
     landed = square >= 0 and course.death[square] is None
     damage = floor.rules.fall_damage if landed else 0
@@ -181,8 +184,8 @@ def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: i
         to = course.xy[square] if square >= 0 else (x + DX[d] * travelled, y + DY[d] * travelled)
         floor.emit("fall", robot, src=course.xy[src], dst=to, amount=damage)
     floor.put(robot, square, last)
-    if landed:
-        floor.hurt(robot, damage)
+    if landed and damage:
+        hurt_now(floor, robot, damage, "fall")
 
 
 def jump(floor: Floor, robot: RobotState, d: int, distance: int) -> None:

@@ -142,15 +142,6 @@ class Floor:
         else:
             self.destroy(robot, cause, square)
 
-    def hurt(self, robot: RobotState, amount: int) -> None:
-        """Damage outside the laser step (a fall): counted up to
-        `destroy_at_damage`, which destroys the robot at once, cause "damage"
-        (levels.md 4.8). The event that caused it carries the amount."""
-        cap = self.rules.destroy_at_damage
-        robot.damage = min(cap, robot.damage + amount)
-        if robot.damage >= cap:
-            self.destroy(robot, "damage", robot.sq)
-
     def destroy(self, robot: RobotState, cause: str, square: int) -> None:
         """Remove a robot from the board at once: it loses a life and an option
         (rule 2, last paragraph). `square` is where it died."""

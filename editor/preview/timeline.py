@@ -519,7 +519,7 @@ class _Builder:
                 r.damage += e.amount
             elif kind == "fall":
                 # the move just before it went down the ledge: show it as a drop
-                r.damage += e.amount
+                # (its damage comes in the damage event that follows)
                 k = last_motion.get(e.robot)
                 if k is not None:
                     motions[k] = replace(motions[k], cause="fall")
