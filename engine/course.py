@@ -178,7 +178,8 @@ class Course:
         self.levelled = any(level) or RAMP in tile
         if not self.levelled:
             return
-        ramp_dir = {t.y * self.width + t.x: INDEX[t.dir] for t in board.tiles if t.type == "ramp"}
+        ramp_dir = {t.y * self.width + t.x: INDEX[t.dir] for t in board.tiles
+                    if t.type == "ramp" and t.dir is not None}
         target = self.target
         beam_target = list(target)
         drop = [False] * (self.size * 4)

@@ -678,8 +678,9 @@ def mounted_on_ramp_sides(s: Scenario, at: Places) -> list[Problem]:
         if tile.type == "ramp" and tile.dir in INDEX:
             low_sides.add(edge_key(tile.x, tile.y, NAMES[opposite(INDEX[tile.dir])]))
     out = []
-    for what, key, items in (("laser", "board/lasers", b.lasers),
-                             ("pusher", "board/pushers", b.pushers)):
+    mounted: tuple[tuple[str, str, tuple[Laser | Pusher, ...]], ...] = (
+        ("laser", "board/lasers", b.lasers), ("pusher", "board/pushers", b.pushers))
+    for what, key, items in mounted:
         for k, item in enumerate(items):
             if item.dir not in INDEX:
                 continue
