@@ -62,7 +62,7 @@ from collections.abc import Callable, Set as AbstractSet
 
 from . import reach
 from .beams import board_beams
-from .directions import DX, DY, INDEX
+from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
 from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
