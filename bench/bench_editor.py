@@ -102,7 +102,8 @@ def preview_times(robots: int = 8) -> tuple[float, float]:
     c = install_preview(window)
     c.panel.robot_count.setValue(robots)
     c.panel.seed.setValue(5)
-    c.panel.set_bots("search")
+    c.panel.all_bots.setCurrentText("search")
+    c.panel.all_bots.activated.emit(c.panel.all_bots.currentIndex())
     c.run_race()
     _wait(lambda: c.timeline is not None and not c.worker.busy)
     ready = c.shown.elapsed_s

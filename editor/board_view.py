@@ -230,13 +230,6 @@ class BoardView(QGraphicsView):
         side = min((("N", fy), ("S", 1 - fy), ("W", fx), ("E", 1 - fx)), key=lambda t: t[1])[0]
         return x, y, side
 
-    def scene_point(self, x: float, y: float) -> QPointF:
-        return QPointF(x * SQUARE, y * SQUARE)
-
-    def viewport_point(self, x: float, y: float):
-        """The viewport point of board position (x, y) in squares (x + 0.5 is a centre)."""
-        return self.mapFromScene(self.scene_point(x, y))
-
     @property
     def hovered(self):
         """The square under the mouse, or None."""

@@ -93,11 +93,6 @@ class LoneModel:
         return Result(KINDS[kind], self.course.xy[end >> 2], NAMES[end & 3], None,
                       int(self.damage[register - 1, kind, s]))
 
-    def successors(self, state: int, register: int) -> list[Result]:
-        """The result of each of the seven cards from `state` (square * 4 +
-        facing) in `register`."""
-        return [self.result(state >> 2, state & 3, register, k) for k in range(len(CARD_KINDS))]
-
     # ------------------------------------------------------------ searching
 
     def distance_to(self, target_squares) -> np.ndarray:

@@ -3,9 +3,11 @@ block, and real mouse events on the board view."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+
+from editor.render import SQUARE
 
 
 class Answers:
@@ -68,7 +70,7 @@ def window(make_window):
 
 def point(view, x: float, y: float) -> QPoint:
     """The viewport point of board position (x, y), in squares."""
-    return view.viewport_point(x, y)
+    return view.mapFromScene(QPointF(x * SQUARE, y * SQUARE))
 
 
 def centre(view, square) -> QPoint:

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from editor.document import empty_scenario
 from engine.model import Dock, Flag, Laser, Pusher, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
-    answers, centre, click, drag, drag_squares, make_window, window,
+    answers, centre, click, drag, drag_squares, make_window, point, window,
 )
 
 
@@ -86,7 +86,7 @@ def test_wall_tool_toggles_the_nearest_edge(window):
 def test_wall_drag_draws_a_run_of_walls_in_one_step(window):
     w = window
     w.set_tool("wall")
-    drag(w.view, [w.view.viewport_point(x + 0.5, 6.05) for x in range(1, 5)])
+    drag(w.view, [point(w.view, x + 0.5, 6.05) for x in range(1, 5)])
     assert {(wl.x, wl.y, wl.side) for wl in w.doc.scenario.board.walls} == {(x, 6, "N") for x in range(1, 5)}
     assert w.doc.undo_stack.count() == 1
 

@@ -108,7 +108,7 @@ def test_results_in_detail():
     assert (r.square, r.facing) == ((3, 2), "S")
     # laser damage where it ends: the 2-beam laser along row 3
     assert MODEL.result(course.square(3, 4), 0, 1, KINDS.index("move1")).damage == 2
-    after = MODEL.successors(course.square(6, 6) * 4 + 0, 1)
+    after = [MODEL.result(course.square(6, 6), 0, 1, k) for k in range(len(CARD_KINDS))]
     assert [r.kind for r in after] == list(CARD_KINDS) and after[4].facing == "W"
     assert MODEL.end.shape == (5, len(KINDS), W * H * 4)
     assert set(MODEL.cause.ravel().tolist()) <= set(range(len(CAUSES)))

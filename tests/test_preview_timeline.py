@@ -99,7 +99,6 @@ def test_stepping_helpers():
     assert t.frames[j].round == 1 and t.frames[j + 1].round == 2
     assert t.next_round_end(j) > j
     assert t.next_register_end(len(t) - 1) == len(t) - 1
-    assert t.previous_register_end(i) < i
     assert t.moment_frame(1, None) == j
     assert t.moment_frame(999, None) == len(t) - 1
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThread, QThreadPool, Signal
 from PySide6.QtWidgets import (
@@ -174,7 +173,6 @@ class BalanceDialog(QDialog):
         self.worker: BalanceWorker | None = None
         self.result: dict | None = None
         self.result_scenario = None
-        self.cancel_pressed_at: float | None = None
         self.pool = QThreadPool(self)
         self.relay = _ReportRelay(self)
         self.relay.done.connect(self._report_done, Qt.QueuedConnection)
@@ -333,13 +331,11 @@ class BalanceDialog(QDialog):
         self.progress.setRange(0, self.races.value())
         self.progress.setValue(0)
         self.rate.setText("Starting…")
-        self.cancel_pressed_at = None
         self._set_running(True)
         self.worker.start()
 
     def cancel(self) -> None:
         if self.worker is not None:
-            self.cancel_pressed_at = time.perf_counter()
             self.worker.cancel()
             self.rate.setText("Stopping…")
             self.cancel_button.setEnabled(False)

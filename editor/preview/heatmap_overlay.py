@@ -119,11 +119,6 @@ class HeatmapOverlay(QGraphicsItem):
         self.setVisible(True)
         self.update()
 
-    def value_at(self, x: int, y: int) -> float:
-        if self.heatmaps is None or self.mode is None:
-            return 0.0
-        return grid_for(self.heatmaps, self.mode)[y][x]
-
     def boundingRect(self) -> QRectF:
         w, h = self._size
         return QRectF(0, 0, w * SQUARE, h * SQUARE)

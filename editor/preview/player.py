@@ -34,7 +34,6 @@ class Player(QObject):
         self._timer.setInterval(round(1000 / FPS))
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
-        self.ticks = 0                      # timer ticks, for tests and benchmarks
 
     # ------------------------------------------------------------ state
 
@@ -152,7 +151,6 @@ class Player(QObject):
         self.frameChanged.emit(index)
 
     def _tick(self) -> None:
-        self.ticks += 1
         elapsed = self._clock.restart() * self.speed      # ms of race time
         frames = self.timeline.frames
         while True:

@@ -329,16 +329,6 @@ class RacePanel(QWidget):
             combo.setCurrentText(self.all_bots.currentText())
         self._bots_changed()
 
-    def set_bots(self, bots) -> None:
-        """Each robot's bot, in robot order (a str: every robot's)."""
-        if isinstance(bots, str):
-            self.all_bots.setCurrentText(bots)
-            self._set_all_bots()
-            return
-        for combo, bot in zip(self.bot_combos, bots):
-            combo.setCurrentText(bot)
-        self._bots_changed()
-
     def _bots_changed(self) -> None:
         chosen = {c.currentText() for c in self.bot_combos[:self.robot_count.value()]}
         mixed = len(chosen) > 1

@@ -189,10 +189,6 @@ class RobotMarker:
             item.setScale(pose.scale)
         self.body.setRotation(pose.angle)
 
-    @property
-    def scene_pos(self) -> QPointF:
-        return self.body.pos()
-
 
 class ArchiveMarkers(QGraphicsItem):
     """Every robot's archive marker: a small numbered diamond, side by side

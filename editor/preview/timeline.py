@@ -241,12 +241,6 @@ class Timeline:
                 return f.index
         return len(self.frames) - 1
 
-    def previous_register_end(self, i: int) -> int:
-        for f in reversed(self.frames[:i]):
-            if f.register_end or f.index == 0:
-                return f.index
-        return 0
-
     def program(self, i: int) -> tuple[dict[str, tuple[str | None, ...]], dict[str, int]]:
         """The program cards shown at frame i (the round in play or just
         played) and the registers locked per robot."""
