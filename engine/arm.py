@@ -12,8 +12,9 @@ if TYPE_CHECKING:
 
 def arm_reach(floor: Floor, sq: int) -> list[int]:
     """The squares of the 8 around `sq` with no wall between; for a diagonal
-    both two-edge paths must be free (6.23)."""
-    target = floor.course.target
+    both two-edge paths must be free (6.23). A level change counts as a wall
+    (levels.md 4.12)."""
+    target = floor.course.beam_target
     out = []
     near = [target[sq * 4 + d] for d in range(4)]
     for d in range(4):

@@ -50,7 +50,7 @@ class Course:
     __slots__ = ("board", "width", "height", "size", "xy", "target", "tile", "death",
                  "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "laser_damage",
                  "archive_point", "upgrade", "has_randomizer", "bit", "sight", "_rays",
-                 "_lows", "_columns", "level", "levelled", "drop", "climb", "_beam_target")
+                 "_lows", "_columns", "level", "levelled", "drop", "climb", "beam_target")
 
     def __init__(self, board: Board):
         self.board = board
@@ -133,7 +133,7 @@ class Course:
         for k in range(h + 1):
             column.append(column[-1] | 1 << (k * w))
         self._columns = column
-        beam_target = self._beam_target
+        beam_target = self.beam_target
         reach = [0] * (n * 4)           # squares a robot sees towards d before a wall or the edge
         for d in range(4):
             # fill in the order in which the square ahead is done first
@@ -166,7 +166,7 @@ class Course:
         below): pushes, belts, currents, pushers and a teleporter's search stop
         there as at a wall (rules 1, 3, 6; 4.3, 4.10, 4.13). A card crosses a
         low side through ``climb`` only (rule 3). ``drop`` marks ledges down (a
-        fall, rule 2); ``_beam_target`` is ``target`` with every level change
+        fall, rule 2); ``beam_target`` is ``target`` with every level change
         walled (rule 5). A board without levels or ramps keeps ``drop`` None
         and ``climb`` empty, and the rules code skips all of this."""
         self.level = level = [0] * self.size
@@ -174,7 +174,7 @@ class Course:
             level[v.y * self.width + v.x] = v.level
         self.drop: list[bool] | None = None
         self.climb: dict[int, int] = {}         # (L * 4 + d) -> R: a card may go up the ramp R
-        self._beam_target = self.target
+        self.beam_target = self.target     # target with every level change walled (beams, arm)
         self.levelled = any(level) or RAMP in tile
         if not self.levelled:
             return
@@ -200,7 +200,7 @@ class Course:
             else:
                 drop[k] = True                  # a ledge down (rule 2)
         self.drop = drop
-        self._beam_target = beam_target
+        self.beam_target = beam_target
 
     def _line(self, first: int, d: int, count: int) -> tuple[int, int, bool]:
         """The Line of `count` squares from square `first` on towards d."""

@@ -34,40 +34,40 @@ def play_card(floor: Floor, robot: RobotState, kind: int) -> None:
         return
     if tile == WATER or tile == CURRENT:
         steps -= 1
-    climb = floor.course.climb
-    if climb:
-        _walk(floor, robot, d, steps, climb)
-        return
-    for _ in range(steps):
-        if not push(floor, robot, d, "card"):
-            return
-
-
-def _walk(floor: Floor, robot: RobotState, d: int, steps: int, climb: dict[int, int]) -> None:
-    """A card's steps on a board with ramps: up a ramp's low side costs two
-    steps, the first onto the foot (levels.md 3, 4.1-4.2). The foot is not a
-    square: the robot keeps its own square (which stays free for the slide
-    back) until the second step puts it on the ramp."""
-    while steps > 0:
-        ramp = climb.get(robot.sq * 4 + d)
-        if ramp is None:
+    if not floor.course.climb:
+        for _ in range(steps):
             if not push(floor, robot, d, "card"):
                 return
-            steps -= 1
-            continue
-        occupant = floor.occ[ramp]
-        line = None if occupant is None else _line(floor, ramp, d)
-        if steps < 2 or (occupant is not None and line is None):
-            slide(floor, robot, ramp)
+        return
+    while steps > 0:
+        taken = card_step(floor, robot, d, steps)
+        if not taken:
             return
-        for pushed in reversed(line or ()):
-            step(floor, pushed, d, "push")
-        src = robot.sq
-        floor.occ[src] = None
-        if floor.events is not None:
-            floor.emit_move(robot, src, ramp, d, "card")
-        floor.put(robot, ramp, src)
-        steps -= 2
+        steps -= taken
+
+
+def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
+    """One step of a card with `left` steps to go, on a board with ramps: the
+    steps it took, 0 when the card is over. Up a ramp's low side costs two,
+    the first onto the foot (levels.md 3, 4.1-4.2). The foot is not a square:
+    the robot keeps its own square (which stays free for the slide back)
+    until the second step puts it on the ramp."""
+    ramp = floor.course.climb.get(robot.sq * 4 + d)
+    if ramp is None:
+        return 1 if push(floor, robot, d, "card") else 0
+    occupant = floor.occ[ramp]
+    line = None if occupant is None else _line(floor, ramp, d)
+    if left < 2 or (occupant is not None and line is None):
+        slide(floor, robot, ramp)
+        return 0
+    for pushed in reversed(line or ()):
+        step(floor, pushed, d, "push")
+    src = robot.sq
+    floor.occ[src] = None
+    if floor.events is not None:
+        floor.emit_move(robot, src, ramp, d, "card")
+    floor.put(robot, ramp, src)
+    return 2
 
 
 def slide(floor: Floor, robot: RobotState, ramp: int) -> None:

@@ -16,7 +16,7 @@ from .course import CURRENT, TELEPORTER, WATER
 from .cleanup import lock_count
 from .deck import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
 from .model import Card, ProgramRound
-from .movement import jump, push, turn
+from .movement import card_step, jump, turn
 from .holding import ignored, used, has, hurt_now, opts
 
 # Quarter turns clockwise of a pair's rotate card.
@@ -96,17 +96,23 @@ def _bot_move_use(kind: int, cards: list[str]) -> str | None:
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
     """n single steps towards d with pushing (3.2-3.4); with Ramming Gear the
     first robot of the first pushed line takes 1 damage at once, also when
-    the push is blocked (6.12)."""
-    target, occ = floor.course.target, floor.occ
-    for _ in range(n):
+    the push is blocked (6.12). Up a ramp two steps go as one (levels.md 4.2)."""
+    course, occ = floor.course, floor.occ
+    target, drop = course.target, course.drop
+    while n > 0:
         if ram:
-            ahead = target[robot.sq * 4 + d]
-            if ahead >= 0 and (rammed := occ[ahead]) is not None:
+            k = robot.sq * 4 + d
+            # up a ramp only a step from its foot pushes (levels.md 4.1)
+            ahead = target[k] if k not in course.climb else course.climb[k] if n >= 2 else -1
+            # a robot below a ledge is fallen past, not pushed (levels.md 2)
+            if ahead >= 0 and (rammed := occ[ahead]) is not None and not (drop and drop[k]):
                 ram = False
                 used(floor, robot, "ramming-gear", rammed)
                 hurt_now(floor, rammed, 1, "ramming gear")
-        if not push(floor, robot, d, "card"):
+        taken = card_step(floor, robot, d, n)
+        if not taken:
             return
+        n -= taken
 
 
 # ---------------------------------------------------------------- programming

@@ -25,13 +25,14 @@ REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "
 
 def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[RobotState]]:
     """A robot laser from square `sq` towards d: the squares it crosses and
-    the robots it hits; it passes `passes` walls or robots (High-Power Laser)."""
+    the robots it hits; it passes `passes` walls or robots (High-Power Laser),
+    never a level change (levels.md 4.12)."""
     course, occ = floor.course, floor.occ
     path: list[int] = []
     hit: list[RobotState] = []
     here = sq
     while True:
-        nxt = course.target[here * 4 + d]
+        nxt = course.beam_target[here * 4 + d]
         if nxt == WALL:
             if not passes:
                 break
@@ -41,6 +42,8 @@ def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[R
             if not (0 <= x < course.width and 0 <= y < course.height):
                 break
             nxt = y * course.width + x
+            if course.level[nxt] != course.level[here]:
+                break
         elif nxt == OFF_BOARD:
             break
         path.append(nxt)

@@ -207,3 +207,41 @@ def test_levels_and_ramps_round_trip_in_canonical_order():
 def test_every_rule_of_the_levels_page_has_a_case():
     names = {p.name.split("-")[0] for p in (Path(__file__).parent / "rules").glob("L*.json")}
     assert names >= {"L1", "L2", "L3", "L4", "L5", "L6", "L7"}
+
+
+def _floor(doc: dict):
+    race = Race(load_dict(doc))
+    return race.floor, {r.name: r for r in race.robots}
+
+
+def test_option_moves_climb_ramps_as_cards_do():
+    """levels.md 4.2: an option's move (Fourth Gear, Reverse Gears...) spends
+    two steps up a ramp and slides back with only one."""
+    from engine.options import steps
+    doc = course([(2, 0, 1), (3, 0, 1), (4, 0, 1), (5, 0, 1)],
+                 tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}],
+                 robots=[{"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}}])
+    floor, robots = _floor(doc)
+    steps(floor, robots["A"], 1, 1, False)
+    assert floor.course.xy[robots["A"].sq] == (1, 0)
+    steps(floor, robots["A"], 1, 4, False)
+    assert floor.course.xy[robots["A"].sq] == (4, 0)
+
+
+def test_weapons_and_the_arm_stop_at_level_changes():
+    """levels.md 4.12: even a High-Power Laser stops at a ledge; the
+    Mechanical Arm treats a level change as a wall."""
+    from engine.arm import arm_reach
+    from engine.weapons import trace
+    doc = course([(0, 0, 1), (1, 0, 1)], walls=[{"x": 1, "y": 1, "side": "E"}],
+                 robots=[{"name": "A", "at": {"x": 0, "y": 0, "facing": "E"}},
+                         {"name": "B", "at": {"x": 3, "y": 0, "facing": "N"}},
+                         {"name": "C", "at": {"x": 0, "y": 1, "facing": "E"}},
+                         {"name": "D", "at": {"x": 3, "y": 1, "facing": "N"}}])
+    floor, robots = _floor(doc)
+    xy = floor.course.xy
+    path, hit = trace(floor, robots["A"].sq, 1, 1)
+    assert [xy[s] for s in path] == [(1, 0)] and hit == []      # down the ledge: stopped
+    path, hit = trace(floor, robots["C"].sq, 1, 1)
+    assert hit == [robots["D"]]                                 # through a wall: as before
+    assert sorted(xy[s] for s in arm_reach(floor, robots["A"].sq)) == [(1, 0)]
