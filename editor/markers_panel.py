@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
 
 from editor import commands
 from engine import edit
+from engine.card.flags import flag_scores
 
 
 class MarkerList(QListWidget):
@@ -81,9 +82,11 @@ class MarkersPanel(QWidget):
 
     def refresh(self) -> None:
         s = self.doc.scenario
-        if self._shown == (s.flags, s.docks):
-            return
-        self._shown = (s.flags, s.docks)
+        if self._shown is not None and self._shown[0] is s.board and self._shown[1:] == (
+                s.flags, s.docks):
+            return          # the flags' scores depend on the board too
+        self._shown = (s.board, s.flags, s.docks)
+        scores = flag_scores(s)
         for kind, markers in self.lists.items():
             row = markers.currentRow()
             markers.blockSignals(True)
@@ -93,6 +96,8 @@ class MarkersPanel(QWidget):
                 note = f" — {m.note}" if m.note else ""
                 item = QListWidgetItem(f"{kind[:-1].capitalize()} {i + 1}: square {m.x}, {m.y}"
                                        f"{facing}{note}")
+                if kind == "flags" and i < len(scores):
+                    item.setToolTip(f"Difficulty {scores[i].explain()}")
                 markers.addItem(item)
             markers.setCurrentRow(min(row, markers.count() - 1))
             markers.blockSignals(False)

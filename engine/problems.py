@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 ERROR = "error"
 WARNING = "warning"
+INFO = "info"          # a fact worth knowing, not a problem (validate --format json)
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ def test_json_format(capsys, in_tests):
     code, lines, _ = run(capsys, "--format", "json", "fixtures/invalid/robot-on-unknown-dock.json",
                          "fixtures/warnings/dock-in-laser-beam.json")
     assert code == 1
-    problems = json.loads("\n".join(lines))
+    problems = [p for p in json.loads("\n".join(lines)) if p["severity"] != "info"]
     assert [set(p) for p in problems] == [KEYS, KEYS]
     first, second = problems
     assert first == {"file": "fixtures/invalid/robot-on-unknown-dock.json", "severity": "error",
@@ -95,12 +95,14 @@ def test_json_format(capsys, in_tests):
     assert (second["severity"], second["code"], second["x"], second["y"]) == ("warning", "W408", 0, 7)
 
 
-def test_json_format_with_no_problems_is_an_empty_list(tmp_path, capsys):
+def test_json_format_with_no_problems_holds_only_the_flag_infos(tmp_path, capsys):
     data = json.loads((FIXTURES / "warnings" / "one-dock.json").read_text(encoding="utf-8"))
     data["docks"].append({"x": 1, "y": 7, "facing": "N"})
     (tmp_path / "ok.json").write_text(json.dumps(data), encoding="utf-8")
     code, lines, _ = run(capsys, "--format=json", str(tmp_path / "ok.json"))
-    assert code == 0 and json.loads("\n".join(lines)) == []
+    entries = json.loads("\n".join(lines))
+    assert code == 0
+    assert [(p["severity"], p["code"]) for p in entries] == [("info", "I501")] * len(data["flags"])
 
 
 def test_a_directory_means_its_json_files(capsys, in_tests):
@@ -171,7 +173,7 @@ def test_a_crash_in_the_validator_is_a_problem_not_a_traceback(capsys, in_tests,
     def broken(path):
         raise KeyError("oops")
 
-    monkeypatch.setattr(command, "validate_file", broken)
+    monkeypatch.setattr(command, "read_valid_file", broken)
     code, lines, err = run(capsys, "fixtures/warnings/one-dock.json")
     assert code == 1
     assert "error E000: the validator failed on this file (KeyError" in lines[0]

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QGroupBox, QSpinBox
 from editor import scenario_panel
 from editor.palette import ENTRIES
 from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile
-from tests.editor_support import answers, click, make_window, window  # noqa: F401  (fixtures)
+from tests.editor_support import answers, click, drag_squares, make_window, window  # noqa: F401  (fixtures)
 
 
 def course():
@@ -144,6 +144,19 @@ def test_markers_panel_renumbers_and_deletes(make_window):
     w.markers_panel.delete("flags")
     assert [(f.x, f.y) for f in w.doc.scenario.flags] == [(2, 2), (6, 6)]
     assert flags.item(1).text().startswith("Flag 2: square 6, 6")
+
+
+def test_a_flags_row_tells_its_difficulty_and_follows_the_board(make_window):
+    w = make_window(scenario=course())
+    flags = w.markers_panel.lists["flags"]
+    assert flags.item(1).toolTip() == "Difficulty 0: nothing around it"
+    pit = next(i for i, e in enumerate(ENTRIES) if e.label == "Pit")
+    w.element_palette.on_clicked(w.element_palette.list.item(pit))
+    drag_squares(w.view, [(5, 5)])
+    assert flags.item(1).toolTip() == "Difficulty 2: pit (5, 5) 2"
+    assert flags.item(2).toolTip().startswith("Difficulty 6: ")     # (7, 7): a corner
+    w.doc.undo_stack.undo()
+    assert flags.item(1).toolTip() == "Difficulty 0: nothing around it"
 
 
 def test_dragging_a_row_renumbers(make_window, qtbot):

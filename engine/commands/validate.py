@@ -6,7 +6,10 @@ courses). Text output is one
 line per problem, ``FILE:x,y: error E301: message`` (or ``FILE:/pointer: ...``
 where the problem has no square, ``FILE: ...`` for the whole file), then a
 summary line. JSON output is a list of objects with the keys ``file``,
-``severity``, ``code``, ``message``, ``pointer``, ``x`` and ``y``.
+``severity``, ``code``, ``message``, ``pointer``, ``x`` and ``y``; besides the
+problems it holds an ``info`` entry per flag of a course without errors:
+
+    I501  the flag's difficulty score (engine/card/flags.py) and what makes it up
 
 Exit code 0 when no file has an error (warnings allowed), 1 when one has or
 cannot be read, 2 for bad usage. Codes of its own (the others are listed in
@@ -20,8 +23,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..problems import ERROR, Problem
-from ..validate import validate_file
+from ..card.flags import flag_scores
+from ..problems import ERROR, INFO, WARNING, Problem
+from ..validate import read_valid_file
 from .common import expand_paths, problem_line, write_line
 
 HELP = "check scenario files: schema, structure and course (exit 1 on any error)"
@@ -36,8 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [(name, _problems(name, empty_dir)) for name, empty_dir in expand_paths(args.paths)]
-    if args.format == "json":
+    json_out = args.format == "json"
+    results = [(name, _problems(name, empty_dir, json_out))
+               for name, empty_dir in expand_paths(args.paths)]
+    if json_out:
         write_line(json.dumps([{"file": name, **p.as_dict()} for name, problems in results
                                for p in problems], indent=2, ensure_ascii=False))
     else:
@@ -48,11 +54,16 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(p.is_error for _, problems in results for p in problems) else 0
 
 
-def _problems(name: str, empty_dir: bool) -> list[Problem]:
+def _problems(name: str, empty_dir: bool, infos: bool = False) -> list[Problem]:
     if empty_dir:
         return [Problem(ERROR, "E001", "the directory holds no *.json files (or cannot be read)")]
     try:
-        return validate_file(name)
+        scenario, problems = read_valid_file(name)
+        if infos and scenario is not None:
+            problems += [Problem(INFO, "I501", f"flag {s.flag} difficulty {s.explain()}",
+                                 f"/flags/{s.flag - 1}", s.x, s.y)
+                         for s in flag_scores(scenario)]
+        return problems
     except Exception as exc:     # never a traceback: report it as the file's problem
         return [Problem(ERROR, "E000", f"the validator failed on this file ({type(exc).__name__}: "
                                        f"{exc}); please report it")]
@@ -65,7 +76,7 @@ def _count(n: int, word: str) -> str:
 def summary(results: list[tuple[str, list[Problem]]]) -> str:
     """`3 files: 1 with errors (2 errors, 1 warning)`."""
     errors = sum(1 for _, ps in results for p in ps if p.is_error)
-    warnings = sum(1 for _, ps in results for p in ps if not p.is_error)
+    warnings = sum(1 for _, ps in results for p in ps if p.severity == WARNING)
     bad = sum(1 for _, ps in results if any(p.is_error for p in ps))
     return (f"{_count(len(results), 'file')}: {bad} with errors "
             f"({_count(errors, 'error')}, {_count(warnings, 'warning')})")
