@@ -30,6 +30,16 @@ def ask_revert(parent, name: str) -> bool:
     return answer == QMessageBox.Yes
 
 
+def ask_save_dropped(parent, name: str, dropped: str) -> bool:
+    """Before the first save of a file that could not be read whole."""
+    answer = QMessageBox.question(
+        parent, "Save without what could not be read",
+        f"{dropped} of {name} could not be read (see the Issues panel). Saving writes the course "
+        "without them, for good.\n\nSave anyway?", QMessageBox.Save | QMessageBox.Cancel,
+        QMessageBox.Cancel)
+    return answer == QMessageBox.Save
+
+
 def show_error(parent, title: str, text: str, details: str = "") -> None:
     box = QMessageBox(QMessageBox.Critical, title, text, QMessageBox.Ok, parent)
     if details:

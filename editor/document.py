@@ -8,6 +8,7 @@ was loaded (New, Open, Revert): views drop their selections and caches.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -16,6 +17,10 @@ from PySide6.QtGui import QUndoStack
 from engine import edit
 from engine.model import Board, Scenario
 from engine.problems import Problem
+
+
+# The pointer of a list item of the file: a tile, wall, flag, robot...
+ELEMENT_POINTER = re.compile(r"^/(board/[a-z_]+|flags|docks|robots|checks)/\d+")
 
 
 def empty_scenario(width: int = 12, height: int = 12, name: str = "Untitled") -> Scenario:
@@ -77,6 +82,24 @@ class Document(QObject):
         self.scenarioReplaced.emit()
         self.changed.emit(None)
         self.modifiedChanged.emit(False)
+
+    @property
+    def dropped(self) -> str:
+        """What of the opened file the course does not hold ("2 elements and 1
+        value"; "" when nothing was dropped): every error found on reading
+        it left something out."""
+        elements, values = set(), 0
+        for p in self.load_problems:
+            if not p.is_error:
+                continue
+            match = ELEMENT_POINTER.match(p.pointer)
+            if match:
+                elements.add(match.group(0))
+            else:
+                values += 1
+        parts = [f"{n} {word}{'s' * (n != 1)}" for n, word in
+                 ((len(elements), "element"), (values, "other value")) if n]
+        return " and ".join(parts)
 
     def set_path(self, path: str | None) -> None:
         self._path = path

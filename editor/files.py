@@ -121,6 +121,8 @@ class Files(QObject):
             return False
         self.drop_autosave_if_discarded()
         self.doc.reset(scenario, str(path), problems)
+        if self.doc.dropped:     # the course differs from the file: it is not saved as it is
+            self.doc.undo_stack.resetClean()
         self.remember(path)
         self.offer_autosave()
         return True
@@ -150,6 +152,9 @@ class Files(QObject):
         return self.write(path)
 
     def write(self, path: str) -> bool:
+        dropped = self.doc.dropped
+        if dropped and not dialogs.ask_save_dropped(self.window, self.doc.display_name, dropped):
+            return False
         try:
             save_file(self.doc.scenario, path)
         except OSError as exc:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar
+from PySide6.QtWidgets import (
+    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar, QVBoxLayout, QWidget,
+)
 
 from editor import dialogs, export, help
 from editor.board_view import BoardView
@@ -42,7 +44,18 @@ class MainWindow(QMainWindow):
         self.doc = Document(parent=self)
         self.state = EditState(self)
         self.view = BoardView(self.doc, self.state)
-        self.setCentralWidget(self.view)
+        self.load_banner = QLabel()     # what of the opened file could not be read
+        self.load_banner.setWordWrap(True)
+        self.load_banner.setStyleSheet("background: #fff3cd; color: #6b4e00; padding: 6px; "
+                                       "border-bottom: 1px solid #e0c070")
+        self.load_banner.hide()
+        centre = QWidget()
+        column = QVBoxLayout(centre)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.load_banner)
+        column.addWidget(self.view)
+        self.setCentralWidget(centre)
         self.files = Files(self, self.doc, self)
         self.selection = SelectionActions(self.doc, self.state, self.view,
                                           lambda text: self.statusBar().showMessage(text, 10000))
@@ -65,6 +78,7 @@ class MainWindow(QMainWindow):
         self.setup_status_bar()
 
         self.doc.modifiedChanged.connect(lambda modified: self.update_title())
+        self.doc.modifiedChanged.connect(lambda modified: self.update_load_banner())
         self.doc.pathChanged.connect(self.update_title)
         self.doc.changed.connect(lambda area: self.update_title())
         self.issues.validator.finished.connect(self.show_issue_outlines)
@@ -314,6 +328,14 @@ class MainWindow(QMainWindow):
         mark = "*" if self.doc.modified else ""
         self.setWindowTitle(f"{self.doc.display_name}{mark} — {APP_NAME}")
         self.actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
+
+    def update_load_banner(self) -> None:
+        dropped = self.doc.dropped
+        self.load_banner.setVisible(bool(dropped))
+        self.load_banner.setText(
+            f"<b>{dropped} of this file could not be read</b> and are not on the board (the "
+            "Issues panel lists them). Saving writes the course without them; you will be "
+            "asked first." if dropped else "")
 
     def show_square(self, square) -> None:
         if square is None:

@@ -92,3 +92,35 @@ def test_paste_near_the_edge_says_what_was_left_out(make_window):
     assert "Pasted 2 x 2 of the 3 x 3 squares" in message
     assert "1 flag and 5 tiles left out" in message
     assert len(w.doc.scenario.flags) == 2           # the copied flag fell off, as it said
+
+
+def test_opening_a_file_with_errors_says_so_and_asks_before_saving(make_window, answers, tmp_path):
+    import json
+    path = tmp_path / "broken.json"
+    doc = {"format": "rally-scenario", "version": 1, "name": "Broken",
+           "board": {"width": 12, "height": 12,
+                     "tiles": [{"x": 3, "y": 3, "type": "pit"}, {"x": 20, "y": 20, "type": "pit"}],
+                     "lasers": [{"x": 0, "y": 5, "dir": "E", "beams": 4}]},
+           "flags": [{"x": 5, "y": 5}], "docks": [{"x": 0, "y": 11, "facing": "N"}]}
+    path.write_text(json.dumps(doc))
+    original = path.read_bytes()
+    w = make_window()
+    answers.open_path = str(path)
+    w.view.setFocus()
+    QTest.keyClick(w, Qt.Key_O, Qt.ControlModifier)
+    assert w.doc.path == str(path)
+    assert w.windowTitle().startswith("broken.json*")            # not the file as it is
+    assert w.load_banner.isVisible() and "2 elements" in w.load_banner.text()
+    answers.save_dropped = False
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier)
+    assert answers.asked[-1] == "save_dropped"
+    assert path.read_bytes() == original                          # nothing lost yet
+    answers.save_dropped = True
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier)
+    assert path.read_bytes() != original and not w.doc.modified
+    assert not w.load_banner.isVisible() and w.windowTitle().startswith("broken.json —")
+    saved = json.loads(path.read_text())
+    assert saved["board"]["tiles"] == [{"x": 3, "y": 3, "type": "pit"}]
+    asked = answers.asked.count("save_dropped")
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier)                 # asked once only
+    assert answers.asked.count("save_dropped") == asked

@@ -482,6 +482,9 @@ def _clock(seconds: float) -> str:
 # ---------------------------------------------------------------- charts
 
 
+BAR_COLORS = {None: "#4c78a8", "above": "#d9534f", "below": "#5b8def", "unused": "#c8c8c8"}
+
+
 def draw_win_rates(fig, result: dict) -> None:
     """Win rate per dock with its 95% interval, and the band of a fair course."""
     ax = fig.add_subplot()
@@ -492,16 +495,10 @@ def draw_win_rates(fig, result: dict) -> None:
     high = [max(0.0, d["ci"][1] - r) for r, d in zip(rates, docks)]
     k = result["robots"]
     fair = 1.0 / k if k else 0.0
-    colors = []
-    for d in docks:
-        if not d["races"]:
-            colors.append("#c8c8c8")
-        elif d["ci"][0] > fair:
-            colors.append("#d9534f")
-        elif d["ci"][1] < fair:
-            colors.append("#5b8def")
-        else:
-            colors.append("#4c78a8")
+    # Red and light blue only for docks the verdict calls out: a bar never
+    # contradicts the verdict.
+    from engine.balance.report import dock_stands_apart
+    colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
     ax.bar(xs, rates, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
     if k:
         ax.axhspan(max(0, fair - 0.05), fair + 0.05, color="#54a24b", alpha=0.15,

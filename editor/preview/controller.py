@@ -335,8 +335,9 @@ class PreviewController(QObject):
             self.balance_dialog.refresh_course()
         if self.shown is not None and race_inputs(self.shown.scenario) != race_inputs(scenario):
             seed = self.shown.seed
-            self.end_playback(f"The course changed, so the race shown was cleared. Re-run it "
-                              f"with seed {seed}?")
+            self.end_playback(f"The race is out of date: the course changed after it was "
+                              f"played, so it was cleared. Re-run it with seed {seed}?")
+            self.panel.status.setText("Out of date: the course changed since the last race.")
         if self.balance_result is not None and self.balance_scenario is not None:
             old, new = self.balance_scenario.board, scenario.board
             if (old.width, old.height) != (new.width, new.height):

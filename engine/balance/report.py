@@ -31,6 +31,25 @@ def _rounds(x) -> str:
     return "n/a" if x is None else f"{x:g}"
 
 
+def dock_apart_note() -> str:
+    return ("with several docks, one of them often misses the fair share by chance; the "
+            "verdict weighs all docks together (a chi-square test), so it is the one to go by.")
+
+
+def dock_stands_apart(result: dict, dock: dict) -> str | None:
+    """"above" or "below" when a dock's win rate is clearly off a fair share
+    and the verdict says the course is unfair (None otherwise): the only
+    case for a warning colour."""
+    k = result["robots"]
+    if not (k and dock["races"]) or result["fairness"]["verdict"] != "unfair":
+        return None
+    fair = 1.0 / k
+    lo, hi = dock["share_ci"]
+    if lo > fair:
+        return "above"
+    return "below" if hi < fair else None
+
+
 def markdown(result: dict, charts: bool = True) -> str:
     """The report's text: plain language first, then the tables."""
     k = result["robots"]
@@ -61,6 +80,7 @@ def markdown(result: dict, charts: bool = True) -> str:
         lines.append(f"**Not settled yet**: no clear sign of bias, but the intervals are still "
                      f"too wide to call the course fair.{hint}")
     lines.append("")
+    lone = False        # a dock apart on its own while the docks together show no bias
     for d in result["docks"]:
         if not d["races"]:
             lines.append(f"- Dock {d['dock']} was not used.")
@@ -69,7 +89,10 @@ def markdown(result: dict, charts: bool = True) -> str:
         side = "above" if d["share"] > fair else "below"
         clear = lo > fair or hi < fair              # the interval leaves out a fair share
         big = abs(d["share"] - fair) > 0.05
-        if clear:
+        if clear and result["races"] and verdict != "unfair":
+            lone = True
+            how = f"{side}, though the course as a whole shows no clear bias,"
+        elif clear:
             how = f"well {side}" if big else f"a little {side}"
         elif big:
             how = f"{side}, though not clearly,"
@@ -78,6 +101,9 @@ def markdown(result: dict, charts: bool = True) -> str:
         lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races, {how} the "
                      f"{pct(fair)} of a fair course (95% interval {pct(d['ci'][0])} to "
                      f"{pct(d['ci'][1])}, {d['races']} races).")
+    if lone:
+        lines.append("")
+        lines.append(f"Why both: {dock_apart_note()}")
     lines.append("")
     lines.append(f"{pct(comp['rate'])} of races have a winner (95% interval "
                  f"{pct(comp['ci'][0])} to {pct(comp['ci'][1])}).")
