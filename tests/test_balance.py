@@ -15,11 +15,12 @@ import pytest
 
 from engine.balance.aggregate import aggregate
 from engine.balance.plan import RACE, TRIAL, derive_seed, make_plan
-from engine.balance.play import RaceTask, split_results
+from engine.balance.play import RaceTask, lineup, split_results
 from engine.balance.runner import run
 from engine.cli import main
 from engine.elements_table import DEATH_CAUSES
 from engine.loader import load_file
+from engine.race import Race
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
@@ -46,14 +47,20 @@ def without_time(result: dict) -> dict:
 
 def test_seeds_are_derived_stably():
     # fixed forever: changing the derivation would change every published result
-    assert derive_seed(0, "race", 0) == derive_seed(0, "race", 0)
-    assert derive_seed(0, "race", 0) != derive_seed(0, "race", 1)
-    assert derive_seed(0, "race", 0) != derive_seed(1, "race", 0)
-    assert derive_seed(0, "race", 0) != derive_seed(0, "trial", 0)
     assert derive_seed(7, "race", 3) == 4581935948705797519     # sha256("7:race:3"), first 8 bytes >> 1
+    assert derive_seed(0, "race", 0) == 841092215306464059      # sha256("0:race:0")
+    # the run's seed, the stream and the number all count
+    assert len({derive_seed(s, k, i) for s in (0, 1) for k in (RACE, TRIAL) for i in (0, 1)}) == 8
+    # each job's seed is derived from its own number: the same in any process
     plan = make_plan(50, 3, 8, seed=42)
-    assert [j.seed for j in plan.jobs] == [j.seed for j in make_plan(50, 3, 8, seed=42).jobs]
-    assert len({j.seed for j in plan.jobs if j.kind == RACE}) == 50
+    races = [j for j in plan.jobs if j.kind == RACE]
+    assert [j.number for j in races] == list(range(50))
+    assert all(j.seed == derive_seed(42, j.kind, j.number) for j in plan.jobs)
+    code = ("from engine.balance.plan import make_plan; "
+            "print([j.seed for j in make_plan(50, 3, 8, seed=42).jobs])")
+    other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONHASHSEED="12345"), check=True)
+    assert other.stdout.strip() == str([j.seed for j in plan.jobs])
 
 
 def test_docks_rotate_evenly():
@@ -140,8 +147,21 @@ def test_json_has_every_documented_key(tmp_path):
     assert set(maps["deaths_by_cause"]) == set(DEATH_CAUSES)
     for grid in (maps["deaths"], maps["occupancy"], *maps["deaths_by_cause"].values()):
         assert len(grid) == 10 and all(len(row) == 10 for row in grid)
-    # every register end of every robot is on some square: 2 robots x 5 registers per round
-    assert sum(map(sum, maps["occupancy"])) > 0
+    # occupancy: each robot on the board at each register end counts on its
+    # square, per 100 races; replay the plan's races to count them
+    scenario = load_file(DUEL)
+    ends: Counter = Counter()
+
+    def count(race) -> None:
+        ends.update((r.x, r.y) for r in race.snapshot() if r.alive)
+
+    for job in make_plan(12, 2, 2, seed=5).jobs:
+        if job.kind == RACE:
+            Race(lineup(scenario, job.docks, "greedy"), seed=job.seed, record_events=False,
+                 on_register_end=count).run()
+    assert sum(ends.values()) > 12 * 2 * 5                  # more than a round a race
+    assert maps["occupancy"] == [[round(ends[x, y] * 100 / 12, 3) for x in range(10)]
+                                 for y in range(10)]
 
 
 def test_report_writes_markdown_and_charts(tmp_path):

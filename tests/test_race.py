@@ -128,8 +128,11 @@ def test_robots_on_docks_and_their_count():
         Race(scenario, robot_count=5)
     with pytest.raises(ValueError):
         Race(scenario, robot_count=2, bot="no such bot")
-    mixed = Race(scenario, robot_count=2, bots=["random", "random"])
-    assert mixed.run().rounds >= 1
+    # `bots` gives each robot its own bot; the same bot twice is `bot`
+    mixed = Race(scenario, seed=4, robot_count=2, bots=["greedy", "random"])
+    assert [type(c.bot).__name__ for c in mixed.controllers] == ["GreedyBot", "RandomBot"]
+    assert Race(scenario, seed=4, robot_count=2, bots=["random", "random"]).run() \
+        == Race(scenario, seed=4, robot_count=2, bot="random").run()
 
 
 # ---------------------------------------------------------------- the event log

@@ -111,4 +111,9 @@ def test_dock_races_needed():
     assert strong < weak
     # a dock off by more than the margin, with no effect at all, cannot happen,
     # but a dock off by the margin exactly has only the chi-square route
-    assert stats.dock_races_needed([0.30, 0.20], 2, margin=0.05) is not None
+    # (two docks: the chi-square test has 1 degree of freedom, and power 0.8 at
+    # alpha 0.05 needs a noncentrality of (1.96 + 0.84)^2 = 7.85, which
+    # Patnaik's approximation meets within a few percent; the effect per race
+    # is 2 * (0.2^2 + 0.3^2) = 0.26)
+    assert stats.dock_races_needed([0.30, 0.20], 2, margin=0.05) == pytest.approx(7.85 / 0.26,
+                                                                                  rel=0.05)
