@@ -6,7 +6,7 @@ from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout,
 )
 
-from engine.model import Board, Dock, Scenario
+from engine.model import Board, Dock, Rules, Scenario
 
 BAY_WIDTH, BAY_HEIGHT = 12, 4
 # Bay columns of docks 1 to 8: from the middle outwards, on the bay's third row.
@@ -22,7 +22,9 @@ def new_scenario(width: int, height: int, name: str = "Untitled", bay: bool = Fa
         docks = tuple(Dock(left + x, height + BAY_DOCK_ROW, "N") for x in BAY_DOCK_COLUMNS
                       if left + x < width)
         height += BAY_HEIGHT
-    return Scenario(name=name, board=Board(width, height), flags=(), docks=docks)
+    # new courses play option cards (options.md introduction)
+    return Scenario(name=name, board=Board(width, height), flags=(), docks=docks,
+                    rules=Rules(options="played"))
 
 
 class NewDialog(QDialog):

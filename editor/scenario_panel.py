@@ -17,6 +17,39 @@ from PySide6.QtWidgets import (
 from editor import commands
 from engine import edit
 from engine.model import RULE_NAMES, RobotSpec, Rules
+from engine.optioncards import BY_ID, OPTION_CARDS
+
+
+OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "
+               "or a number of cards dealt from the option deck; empty: the rules' starting "
+               "options.\n" + "\n".join(f"{c.name}: {c.effect}" for c in OPTION_CARDS))
+
+
+def options_text(options: int | tuple[str, ...] | None) -> str:
+    """A robot's starting options as the table shows them: card names, a count, or empty."""
+    if options is None:
+        return ""
+    if isinstance(options, int):
+        return str(options)
+    return ", ".join(BY_ID[c].name if c in BY_ID else c for c in options)
+
+
+def parse_options(text: str) -> int | tuple[str, ...] | None:
+    """The table's text back to a robot's options: a count, card names or ids
+    (case and spaces ignored; unknown names and repeats are dropped), empty for none given."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.isdigit():
+        return min(int(text), len(OPTION_CARDS))
+    known = {key: c.id for c in OPTION_CARDS
+             for key in (c.id, c.name.lower().replace(" ", "-"))}
+    cards: list[str] = []
+    for part in text.split(","):
+        card = known.get(part.strip().lower().replace(" ", "-"))
+        if card is not None and card not in cards:
+            cards.append(card)
+    return tuple(cards)
 
 
 def rule_schemas() -> dict:
@@ -80,7 +113,7 @@ class ResizeDialog(QDialog):
 
 
 class ScenarioPanel(QScrollArea):
-    ROBOT_COLUMNS = ("Name", "Dock", "Bot")
+    ROBOT_COLUMNS = ("Name", "Dock", "Bot", "Options")
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -221,10 +254,10 @@ class ScenarioPanel(QScrollArea):
             return
         row = item.row()
         robots = list(self.doc.scenario.robots)
-        name, dock, bot = (self.robots.item(row, c).text().strip() for c in range(3))
+        name, dock, bot, options = (self.robots.item(row, c).text().strip() for c in range(4))
         robots[row] = replace(robots[row], name=name or robots[row].name,
                               dock=int(dock) if dock.isdigit() and int(dock) >= 1 else None,
-                              bot=bot or None)
+                              bot=bot or None, options=parse_options(options))
         self.change(edit.set_robots(self.doc.scenario, robots), "Change robot")
         self.refresh()   # show what was kept (a dock that is not a number is dropped)
 
@@ -256,12 +289,16 @@ class ScenarioPanel(QScrollArea):
             self._refreshing = False
 
     def refresh_robots(self, robots) -> None:
+        rows = [(r.name, "" if r.dock is None else str(r.dock), r.bot or "",
+                 options_text(r.options)) for r in robots]
         if self.robots.rowCount() == len(robots) and all(
-                self.robots.item(i, 0).text() == r.name
-                and self.robots.item(i, 1).text() == ("" if r.dock is None else str(r.dock))
-                and self.robots.item(i, 2).text() == (r.bot or "") for i, r in enumerate(robots)):
+                self.robots.item(i, c) is not None and self.robots.item(i, c).text() == text
+                for i, row in enumerate(rows) for c, text in enumerate(row)):
             return
         self.robots.setRowCount(len(robots))
-        for i, r in enumerate(robots):
-            for c, text in enumerate((r.name, "" if r.dock is None else str(r.dock), r.bot or "")):
-                self.robots.setItem(i, c, QTableWidgetItem(text))
+        for i, row in enumerate(rows):
+            for c, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                if c == 3:
+                    item.setToolTip(OPTIONS_TIP)
+                self.robots.setItem(i, c, item)

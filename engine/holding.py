@@ -200,11 +200,13 @@ def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str) -> None:
 
 
 def used(floor: Floor, robot: RobotState, card: str, target: RobotState | None = None,
-          cause: str | None = None) -> None:
-    """A card changed an outcome (an event, and the statistics hook)."""
+         cause: str | None = None, dst: int | None = None) -> None:
+    """A card changed an outcome (an event, and the statistics hook); `dst`
+    is where a push or pull left the target (-1: off the board)."""
     if floor.events is not None:
         floor.emit("option_used", robot, card=card, cause=cause,
-                   target=target.name if target is not None else None)
+                   target=target.name if target is not None else None,
+                   dst=None if dst is None or dst < 0 else floor.course.xy[dst])
     if floor.on_option is not None:
         floor.on_option(robot, "used", card, cause)
 

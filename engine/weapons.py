@@ -20,6 +20,7 @@ from .state import Floor, RobotState
 if TYPE_CHECKING:
     from .programming import Deck
 
+MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")
 
 
@@ -102,7 +103,8 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                   targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
         if weapon in REPLACING:
             victim = targets[0]
-            used(floor, shooter, weapon, victim)
+            if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
+                used(floor, shooter, weapon, victim)
             if weapon == "mini-howitzer":
                 hit(victim, 1, -1, "shell")
                 opts(shooter).shells += 1
@@ -144,12 +146,14 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         if robot.sq >= 0 and robot.damage >= cap:
             floor.destroy(robot, "damage", robot.sq)
 
-    moves = [s for s in effects if s.weapon in ("mini-howitzer", "pressor-beam", "tractor-beam")]
+    moves = [s for s in effects if s.weapon in MOVERS]
     moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))
     for shot in moves:                                              # (5)
         victim = shot.target
         if victim.sq < 0:
+            used(floor, shot.shooter, shot.weapon, victim, "target gone")
             continue
+        before = victim.sq
         if shot.weapon == "tractor-beam":
             back = (shot.d + 2) & 3
             to = course.target[victim.sq * 4 + back]
@@ -157,6 +161,10 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                 step(floor, victim, back, "tractor beam")
         else:
             push(floor, victim, shot.d, shot.weapon.replace("-", " "))
+        moved = victim.sq != before
+        used(floor, shot.shooter, shot.weapon, victim,
+             ("pulled" if shot.weapon == "tractor-beam" else "pushed") if moved else "blocked",
+             victim.sq if moved else None)
 
 
 def _priority(robot: RobotState, slot: int) -> int:

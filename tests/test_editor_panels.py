@@ -181,3 +181,21 @@ def test_history_lists_the_steps(window):
     assert w.history.model().rowCount() == 3                  # the opened state and two strokes
     w.history.setCurrentIndex(w.history.model().index(0, 0))
     assert w.doc.scenario.board.tiles == ()
+
+
+def test_option_rules_and_a_robots_starting_cards(window):
+    w = window
+    panel = w.scenario_panel
+    panel.rule_widgets["options"].setCurrentText("played")
+    panel.rule_widgets["start_options"].setValue(2)
+    panel.rule_widgets["flag_gives_option"].setChecked(True)
+    r = w.doc.scenario.rules
+    assert (r.options, r.start_options, r.flag_gives_option) == ("played", 2, True)
+    panel.add_robot()
+    panel.robots.item(0, 3).setText("crab legs, Brakes, jetpack")
+    assert w.doc.scenario.robots[0].options == ("crab-legs", "brakes")
+    assert panel.robots.item(0, 3).text() == "Crab Legs, Brakes"     # what was kept
+    assert "Crab Legs: A register may hold Move 1" in panel.robots.item(0, 3).toolTip()
+    w.doc.undo_stack.undo()
+    assert w.doc.scenario.robots[0].options is None
+    assert panel.robots.item(0, 3).text() == ""

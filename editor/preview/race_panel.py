@@ -17,6 +17,7 @@ Both are plain widgets; editor/preview/controller.py connects them.
 """
 from __future__ import annotations
 
+import html
 import random
 
 from PySide6.QtCore import (
@@ -30,8 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.holding import COAT_POINTS, HOWITZER_SHOTS
+from engine.optioncards import BY_ID
+
 from .player import SPEEDS
-from .timeline import card_label, describe, moment_text
+from .timeline import card_label, describe, moment_text, option_charges
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -40,6 +44,30 @@ _PLAYED = QColor(128, 128, 128)
 _LOCKED = QColor(255, 200, 120)
 _PASS = QColor(40, 160, 70)
 _FAIL = QColor(210, 40, 40)
+
+
+_CHARGES = {"mini-howitzer": HOWITZER_SHOTS, "ablative-coat": COAT_POINTS}
+
+
+def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int) -> tuple[str, str]:
+    """A robot's option cards as rich text (names; a pip per Mini Howitzer
+    shot or Ablative Coat point, the spent ones grey) and a tooltip with each
+    card's effect. Counted options (no cards) show their number."""
+    if not cards:
+        return ("" if not count else f"{count}"), ("" if not count else
+                                                    f"{count} options (counted, not played)")
+    parts, tips = [], []
+    for card_id in cards:
+        card = BY_ID[card_id]
+        text = html.escape(card.name)
+        total = _CHARGES.get(card_id)
+        if total:
+            used = min(total, spent.get(card_id, 0))
+            text += (" <span style='color:#222'>" + "●" * (total - used) + "</span>"
+                     "<span style='color:#bbb'>" + "●" * used + "</span>")
+        parts.append(text)
+        tips.append(f"{card.name}: {card.effect}")
+    return ", ".join(parts), "\n".join(tips)
 
 
 def swatch(color: str | QColor, size: int = 12, text: str = "") -> QIcon:
@@ -257,8 +285,9 @@ class RacePanel(QWidget):
         self.cards.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
         layout.addWidget(self.cards, 3)
 
-        self.robots = QTableWidget(0, 5)
-        self.robots.setHorizontalHeaderLabels(["Damage", "Lives", "Flags", "Archive", "State"])
+        self.robots = QTableWidget(0, 6)
+        self.robots.setHorizontalHeaderLabels(["Damage", "Lives", "Flags", "Archive", "State",
+                                               "Options"])
         self.robots.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.robots.setSelectionMode(QAbstractItemView.NoSelection)
         self.robots.setFocusPolicy(Qt.NoFocus)
@@ -266,6 +295,7 @@ class RacePanel(QWidget):
         for c in range(4):
             header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
         header.setSectionResizeMode(4, QHeaderView.Stretch)
+        header.setSectionResizeMode(5, QHeaderView.Stretch)
         self.robots.verticalHeader().setDefaultSectionSize(22)
         self.robots.setIconSize(QSize(14, 14))
         layout.addWidget(self.robots, 2)
@@ -388,6 +418,10 @@ class RacePanel(QWidget):
             for table in (self.cards, self.robots):
                 head = QTableWidgetItem(swatch(colors[name], 14, str(row + 1)), name)
                 table.setVerticalHeaderItem(row, head)
+            options = QLabel()
+            options.setTextFormat(Qt.RichText)
+            options.setContentsMargins(4, 0, 4, 0)
+            self.robots.setCellWidget(row, 5, options)
             for c in range(5):
                 self.cards.setItem(row, c, QTableWidgetItem())
                 self.robots.setItem(row, c, QTableWidgetItem())
@@ -454,7 +488,15 @@ class RacePanel(QWidget):
                     item.setFont(plain)
 
     def _show_robots(self, frame) -> None:
+        spent = option_charges(self.timeline.events, frame.events[1]) if any(
+            r.option_cards for r in frame.robots) else {}
         for row, r in enumerate(frame.robots):
+            label = self.robots.cellWidget(row, 5)
+            if isinstance(label, QLabel):
+                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options)
+                if label.text() != text:
+                    label.setText(text)
+                    label.setToolTip(tip)
             if r.out:
                 state = "out"
             elif r.finished is not None:

@@ -31,6 +31,7 @@ scale) at fraction ``u`` of frame i's animation.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field, replace
 from engine.directions import DX, DY, INDEX
 from engine.elements_table import FALL_CAUSES
 from engine.events import Event
+from engine.optioncards import BY_ID, WEAPONS
 from engine.outcome import RobotResult
 
 # Robot colours, in robot order (hex, so that this module needs no Qt).
@@ -693,10 +695,12 @@ def describe(e: Event) -> str:
     if k == "announce":
         return f"{who} announces a power down"
     if k == "randomized":
-        return f"{who}'s card is replaced by {e.card}"
+        by = f" ({e.cause})" if e.cause else ""
+        return f"{who}'s card is replaced by {e.card}{by}"
     if k == "card":
         name, priority = card_label(e.card)
-        return f"{who} plays {name}" + (f" ({priority})" if priority else "")
+        copy = " (a copy, by radio control)" if e.cause == "radio control" else ""
+        return f"{who} plays {name}" + (f" ({priority})" if priority else "") + copy
     if k == "move":
         by = {"card": "", "push": " (pushed)", "teleport": " (teleport)"}.get(
             e.cause, f" ({e.cause})")
@@ -709,7 +713,8 @@ def describe(e: Event) -> str:
         hit = f"hits {e.target}" if e.target else "hits nothing"
         return f"{source} fires {e.facing}: {hit}"
     if k == "damage":
-        return f"{who} takes {e.amount} damage"
+        by = "" if e.cause in (None, "laser") else f" ({e.cause})"
+        return f"{who} takes {e.amount} damage{by}"
     if k == "fall":
         return f"{who} falls from {_sq(e.src)} to {_sq(e.dst)}, {e.amount} damage"
     if k == "slide":
@@ -730,12 +735,72 @@ def describe(e: Event) -> str:
         return f"{who} repairs {e.amount} damage"
     if k == "option":
         return f"{who} gains an option"
+    if k in _OPTION_WORDS:
+        return _OPTION_WORDS[k](e, who)
     if k == "reenter":
         return f"{who} re-enters on {_sq(e.dst)} facing {e.facing}, damage {e.amount}"
     if k == "end":
         winners = ", ".join(e.target or ())
         return f"Race over: {winners} wins" if winners else "Race over: no winner"
     return f"{who} {k}"
+
+
+def _card(e: Event) -> str:
+    card = BY_ID.get(e.card or "")
+    return f"the {card.name}" if card is not None else str(e.card)
+
+
+def _used(e: Event, who: str) -> str:
+    if e.cause in ("pushed", "pulled"):
+        return f"{who} fires {_card(e)}: {e.target} {e.cause} to {_sq(e.dst) if e.dst else 'off the board'}"
+    if e.cause == "blocked":
+        return f"{who} fires {_card(e)}: {e.target} does not move"
+    if e.cause == "target gone":
+        return f"{who} fires {_card(e)}: {e.target} is already gone"
+    if e.card in WEAPONS and e.target:
+        how = " (option)" if e.cause == "option" else ""
+        return f"{who} fires {_card(e)}{how} at {e.target}"
+    on = f" on {e.target}" if e.target else ""
+    why = f" ({e.cause})" if e.cause else ""
+    return f"{who} uses {_card(e)}{on}{why}"
+
+
+def _prevented(e: Event, who: str) -> str:
+    if e.card in ("ablative-coat", "power-down-shield"):
+        return f"{_card(e)[0].upper()}{_card(e)[1:]} takes 1 damage for {who}"
+    return f"{who} gives up {_card(e)} instead of 1 damage"
+
+
+# Option events in words (engine/events.py; options.md 6.27).
+_OPTION_WORDS = {
+    "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
+        {"start": " at the start", "upgrade": " on an upgrade square",
+         "flag": " for touching a flag"}.get(e.cause or "", "")),
+    "option_lost": lambda e, who: f"{who} discards {_card(e)} ({e.cause})",
+    "option_used": _used,
+    "option_use_ignored": lambda e, who: f"{who} cannot use {_card(e)}: {e.cause}",
+    "damage_prevented": _prevented,
+    "register_locked": lambda e, who: f"{who}'s register {e.amount} is locked by Fire Control",
+    "register_unlocked": lambda e, who: f"{who}'s register {e.amount} is unlocked",
+}
+
+
+def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, int]]:
+    """Per robot, what its Mini Howitzer and Ablative Coat have spent (shots,
+    points) in the events before index `stop`; a card gained or lost starts
+    fresh."""
+    spent: dict[str, dict[str, int]] = {}
+    for e in itertools.islice(events, stop):
+        k = e.kind
+        if k == "option_used" and e.card == "mini-howitzer" and e.robot:
+            mine = spent.setdefault(e.robot, {})
+            mine["mini-howitzer"] = mine.get("mini-howitzer", 0) + 1
+        elif k == "damage_prevented" and e.card == "ablative-coat" and e.robot:
+            mine = spent.setdefault(e.robot, {})
+            mine["ablative-coat"] = mine.get("ablative-coat", 0) + 1
+        elif k in ("option_gained", "option_lost") and e.robot and e.card:
+            spent.get(e.robot, {}).pop(e.card, None)
+    return spent
 
 
 def moment_text(e: Event) -> str:
