@@ -24,6 +24,7 @@ class Brush:
     rotation: str = NEW_VALUES["rotation"]
     phases: tuple[int, ...] = DEFAULT_PHASES
     beams: int = NEW_VALUES["beams"]
+    level: int = 1                  # what the Level tool paints (0-3)
 
     def tile(self, x: int, y: int) -> Tile | None:
         """The tile this brush paints on (x, y); None for plain floor."""

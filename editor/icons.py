@@ -88,7 +88,16 @@ def _eyedropper(p: QPainter, s: float) -> None:
     p.drawEllipse(QPointF(0.18 * s, 0.82 * s), 0.08 * s, 0.08 * s)
 
 
-_DRAWN = {"select": _select, "brush": _brush, "belt": _belt, "rect_fill": _rect_fill,
+def _level(p: QPainter, s: float) -> None:
+    """Three steps rising to the right, lighter as they go up, shadowed below."""
+    p.setPen(QPen(INK, 1.2))
+    for k in range(3):
+        p.setBrush(render.COLORS["floor"].lighter(100 + 18 * k))
+        top = (0.7 - 0.25 * k) * s
+        p.drawRect(QRectF((0.08 + 0.28 * k) * s, top, 0.28 * s, 0.9 * s - top))
+
+
+_DRAWN = {"select": _select, "level": _level, "brush": _brush, "belt": _belt, "rect_fill": _rect_fill,
           "flood_fill": _flood_fill, "eyedropper": _eyedropper}
 
 

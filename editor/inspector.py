@@ -84,7 +84,8 @@ class Inspector(QScrollArea):
             return None
         x, y = square
         b = s.board
-        return (square, b.tile_at(x, y), tuple(edit.lasers_at(b, x, y)), b.pusher_map.get(square),
+        return (square, b.tile_at(x, y), b.level_at(x, y),
+                tuple(edit.lasers_at(b, x, y)), b.pusher_map.get(square),
                 tuple((bool(edit.listed_walls(b, x, y, side)), bool(edit.mounted_on(b, x, y, side)))
                       for side in NAMES),
                 edit.marker_at(s, "flags", x, y), edit.marker_at(s, "docks", x, y),
@@ -102,10 +103,11 @@ class Inspector(QScrollArea):
             hint.setWordWrap(True)
             layout.addWidget(hint)
         else:
-            (x, y), tile, lasers, pusher, walls, flag, dock, *_ = content
+            (x, y), tile, level, lasers, pusher, walls, flag, dock, *_ = content
             title = QLabel(f"<b>Square {x}, {y}</b>")
             layout.addWidget(title)
             layout.addWidget(self.tile_group(x, y, tile))
+            layout.addWidget(self.level_group(x, y, level))
             layout.addWidget(self.walls_group(x, y, walls))
             for laser in lasers:
                 layout.addWidget(self.laser_group(laser))
@@ -129,6 +131,23 @@ class Inspector(QScrollArea):
     def set_tile(self, x: int, y: int, tile: Tile | None, text: str, merge_key=None) -> None:
         s = self.doc.scenario
         self.change(edit.with_board(s, edit.set_tiles(s.board, {(x, y): tile})), text, merge_key)
+
+    def level_group(self, x: int, y: int, level: int) -> QGroupBox:
+        group = QGroupBox("Level")
+        form = QFormLayout(group)
+        height = QSpinBox()
+        height.setRange(0, edit.MAX_LEVEL)
+        height.setValue(level)
+        height.setToolTip("The square's level (0: the ground); Page Up / Page Down change "
+                          "the selected squares")
+
+        def set_level(value: int) -> None:
+            s = self.doc.scenario
+            self.change(edit.with_board(s, edit.set_levels(s.board, {(x, y): value})),
+                        f"Set level {value}")
+        height.valueChanged.connect(set_level)
+        form.addRow("Level", height)
+        return group
 
     def tile_group(self, x: int, y: int, tile: Tile | None) -> QGroupBox:
         group = QGroupBox("Tile")

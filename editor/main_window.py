@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar, QVBoxLayout, QWidget,
 )
 
-from editor import dialogs, export, help
+from editor import commands, dialogs, export, help
 from editor.board_view import BoardView
 from editor.document import Document
 from editor.edit_state import EditState
@@ -139,6 +139,10 @@ class MainWindow(QMainWindow):
                                         "Turn the selection, or the brush direction, clockwise"),
             "rotate_left": self.action("Rotate &Left", lambda: self.turn(-1), "Shift+Z",
                                        "Turn the selection, or the brush direction, anticlockwise"),
+            "raise": self.action("Raise &Level", lambda: self.shift_levels(1), "PgUp",
+                                 "Raise the selected squares one level"),
+            "lower": self.action("Lower L&evel", lambda: self.shift_levels(-1), "PgDown",
+                                 "Lower the selected squares one level"),
             "mirror_h": self.action("Mirror &Horizontally", lambda: self.mirror("horizontal"), "X"),
             "mirror_v": self.action("Mirror &Vertically", lambda: self.mirror("vertical"), "Y"),
             "zoom_in": self.action("Zoom &In", self.view.zoom_in, k.ZoomIn),
@@ -199,6 +203,7 @@ class MainWindow(QMainWindow):
         edit_menu.addActions([a["select_all"], a["select_none"]])
         edit_menu.addSeparator()
         edit_menu.addActions([a["rotate_right"], a["rotate_left"], a["mirror_h"], a["mirror_v"]])
+        edit_menu.addActions([a["raise"], a["lower"]])
 
         view = self.menus["view"] = bar.addMenu("&View")
         view.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
@@ -307,6 +312,18 @@ class MainWindow(QMainWindow):
         else:
             self.state.rotate_brush(quarter_turns)
 
+    def shift_levels(self, delta: int) -> None:
+        """Page Up / Page Down: the selected squares one level up or down."""
+        rect = self.state.selection
+        if rect is None:
+            self.statusBar().showMessage("Select squares to raise or lower them", 5000)
+            return
+        x0, y0, x1, y1 = rect
+        squares = [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
+        board = edit.shift_levels(self.doc.scenario.board, squares, delta)
+        commands.change(self.doc, edit.with_board(self.doc.scenario, board),
+                        "Raise level" if delta > 0 else "Lower level", rect)
+
     def mirror(self, axis: str) -> None:
         if self.state.selection is not None and self.tool_id == "select":
             self.selection.turn(mirror=axis)
@@ -353,6 +370,9 @@ class MainWindow(QMainWindow):
                     what += f" {key.name}" if value else ""
                 elif key.kind != REGISTERS:
                     what += f" {value}"
+        level = s.board.level_at(x, y)
+        if level:
+            what += f", level {level}"
         for kind in ("flags", "docks"):
             index = edit.marker_at(s, kind, x, y)
             if index is not None:

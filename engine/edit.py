@@ -9,14 +9,14 @@ from disk.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from . import transform
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .model import (
-    Board, Check, Dock, Flag, Laser, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
+    Board, Check, Dock, Flag, Laser, Level, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
 )
 from .transform import MIRRORED_SIDES
 
@@ -44,7 +44,8 @@ def canonical(s: Scenario) -> Scenario:
     board = replace(b, tiles=tuple(sorted(b.tiles, key=_tile_key)),
                     walls=tuple(sorted(b.walls, key=_edge_item_key)),
                     lasers=tuple(sorted(b.lasers, key=_edge_item_key)),
-                    pushers=tuple(sorted(b.pushers, key=_pusher_key)))
+                    pushers=tuple(sorted(b.pushers, key=_pusher_key)),
+                    levels=tuple(sorted(b.levels, key=lambda v: (v.y, v.x))))
     return s if board == b else replace(s, board=board)
 
 
@@ -88,17 +89,62 @@ def flood_region(board: Board, x: int, y: int) -> set[Square]:
     if not board.in_bounds(x, y):
         return set()
     target = board.tile_at(x, y)
+    return _flood(board, x, y, lambda nx, ny: same_tile(board.tile_at(nx, ny), target))
+
+
+def level_region(board: Board, x: int, y: int) -> set[Square]:
+    """The 4-connected squares around (x, y) at the same level."""
+    if not board.in_bounds(x, y):
+        return set()
+    level = board.level_at(x, y)
+    return _flood(board, x, y, lambda nx, ny: board.level_at(nx, ny) == level)
+
+
+def _flood(board: Board, x: int, y: int, same: Callable[[int, int], bool]) -> set[Square]:
     region = {(x, y)}
     todo = [(x, y)]
     while todo:
         cx, cy = todo.pop()
         for d in range(4):
             nx, ny = cx + DX[d], cy + DY[d]
-            if (nx, ny) not in region and board.in_bounds(nx, ny) \
-                    and same_tile(board.tile_at(nx, ny), target):
+            if (nx, ny) not in region and board.in_bounds(nx, ny) and same(nx, ny):
                 region.add((nx, ny))
                 todo.append((nx, ny))
     return region
+
+
+# ---------------------------------------------------------------- levels
+
+MAX_LEVEL = 3
+
+
+def set_levels(board: Board, changes: Mapping[Square, int]) -> Board:
+    """Put each square of `changes` at its level (0 to MAX_LEVEL; level 0 is
+    not listed, as the canonical file has it)."""
+    levels = dict(board.level_map)
+    notes = {(v.x, v.y): v.note for v in board.levels}
+    changed = False
+    for (x, y), level in changes.items():
+        if not board.in_bounds(x, y):
+            continue
+        level = max(0, min(MAX_LEVEL, level))
+        if levels.get((x, y), 0) == level:
+            continue
+        changed = True
+        if level == 0:
+            levels.pop((x, y), None)
+        else:
+            levels[(x, y)] = level
+    if not changed:
+        return board
+    return replace(board, levels=tuple(Level(x, y, v, notes.get((x, y)))
+                                       for (x, y), v in sorted(levels.items(),
+                                                               key=lambda i: (i[0][1], i[0][0]))))
+
+
+def shift_levels(board: Board, squares: Iterable[Square], delta: int) -> Board:
+    """Raise (delta > 0) or lower the squares by delta levels, within 0 to MAX_LEVEL."""
+    return set_levels(board, {(x, y): board.level_at(x, y) + delta for x, y in squares})
 
 
 # ---------------------------------------------------------------- walls
@@ -275,7 +321,7 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
             walls.append(replace(w, x=x, y=y, side=side))
     board = replace(b, width=width, height=height, tiles=moved(b.tiles),
                     walls=tuple(sorted(walls, key=_edge_item_key)),
-                    lasers=moved(b.lasers), pushers=moved(b.pushers))
+                    lasers=moved(b.lasers), pushers=moved(b.pushers), levels=moved(b.levels))
     robots = tuple(
         replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
         for r in s.robots)

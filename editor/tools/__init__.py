@@ -5,6 +5,7 @@ from .edge_element import LaserTool, PusherTool
 from .eraser import EraserTool
 from .eyedropper import EyedropperTool
 from .flood_fill import FloodFillTool
+from .level import LevelTool
 from .markers import DockTool, FlagTool
 from .rect_fill import RectFillTool
 from .select import SelectTool
@@ -18,6 +19,7 @@ TOOLS = {
     "flood_fill": FloodFillTool,
     "eraser": EraserTool,
     "eyedropper": EyedropperTool,
+    "level": LevelTool,
     "wall": WallTool,
     "laser": LaserTool,
     "pusher": PusherTool,

@@ -1,0 +1,110 @@
+"""The Level tool (H) and level editing with real input events: drag,
+rectangle and flood painting, Page Up / Page Down on the selection, the
+palette's level, the inspector and the status bar; each edit one undo step.
+And how levels look: lighter squares, a shadow on the low side of a ledge."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtTest import QTest
+
+from editor import render
+from engine.model import Board, Dock, Flag, Level, Scenario, Tile
+from tests.editor_support import (  # noqa: F401  (fixtures)
+    answers, click, drag_squares, make_window, window,
+)
+
+
+def levels(w) -> dict:
+    return dict(w.doc.scenario.board.level_map)
+
+
+def test_the_level_tool_paints_the_palette_level_as_one_undo_step(window):
+    w = window
+    w.tool_actions["level"].trigger()
+    assert w.tool_id == "level"
+    w.element_palette.level_buttons.button(2).click()
+    assert w.state.brush.level == 2
+    drag_squares(w.view, [(1, 1), (3, 1)])
+    assert levels(w) == {(1, 1): 2, (2, 1): 2, (3, 1): 2}
+    assert w.doc.undo_stack.count() == 1
+    drag_squares(w.view, [(2, 1)], Qt.RightButton)           # right button: the ground
+    assert levels(w) == {(1, 1): 2, (3, 1): 2}
+    w.doc.undo_stack.undo()
+    assert levels(w) == {(1, 1): 2, (2, 1): 2, (3, 1): 2}
+
+
+def test_shift_drag_fills_a_rectangle_and_ctrl_click_floods_one_level(window):
+    w = window
+    w.set_tool("level")
+    w.state.set_brush(level=1)
+    drag_squares(w.view, [(1, 1), (3, 2)], modifiers=Qt.ShiftModifier)
+    assert set(levels(w)) == {(x, y) for x in (1, 2, 3) for y in (1, 2)}
+    assert w.doc.undo_stack.count() == 1
+    w.state.set_brush(level=3)
+    click(w.view, 2.5, 1.5, modifiers=Qt.ControlModifier)    # the level-1 block only
+    assert levels(w) == {(x, y): 3 for x in (1, 2, 3) for y in (1, 2)}
+
+
+def test_page_up_and_down_raise_and_lower_the_selection(window):
+    w = window
+    w.state.set_selection((0, 0, 1, 0))
+    w.view.setFocus()
+    QTest.keyClick(w.view, Qt.Key_PageUp)
+    QTest.keyClick(w.view, Qt.Key_PageUp)
+    assert levels(w) == {(0, 0): 2, (1, 0): 2}
+    QTest.keyClick(w.view, Qt.Key_PageDown)
+    assert levels(w) == {(0, 0): 1, (1, 0): 1}
+    for _ in range(4):
+        QTest.keyClick(w.view, Qt.Key_PageDown)             # not below the ground
+    assert levels(w) == {}
+    assert w.doc.undo_stack.count() == 4          # the presses that change nothing leave no step
+
+
+def test_the_status_bar_and_the_inspector_show_the_level(window):
+    w = window
+    w.set_tool("level")
+    w.state.set_brush(level=2)
+    drag_squares(w.view, [(4, 4)])
+    w.show_square((4, 4))
+    assert "level 2" in w.square_label.text()
+    w.show_square((5, 4))
+    assert "level" not in w.square_label.text()
+    w.state.inspect((4, 4))
+    spin = [s for s in w.inspector.widget().findChildren(type(w.element_palette.beams))
+            if s.toolTip().startswith("The square's level")][0]
+    assert spin.value() == 2
+    spin.setValue(1)
+    assert levels(w) == {(4, 4): 1}
+
+
+def test_the_ramp_is_in_the_palette_and_paints_with_the_direction(window):
+    w = window
+    w.set_tool("brush")
+    w.state.set_brush(kind="ramp", dir="S")
+    drag_squares(w.view, [(2, 2)])
+    assert w.doc.scenario.board.tile_at(2, 2) == Tile(2, 2, "ramp", dir="S")
+
+
+def _paint(scenario: Scenario, s: int = 40) -> QImage:
+    image = QImage(scenario.board.width * s, scenario.board.height * s,
+                   QImage.Format_ARGB32_Premultiplied)
+    image.fill(QColor("white"))
+    p = QPainter(image)
+    render.paint_board(p, scenario, square=s, grid=False)
+    p.end()
+    return image
+
+
+def test_higher_squares_are_lighter_and_the_low_side_of_a_ledge_is_shadowed(qapp):
+    board = Board(4, 2, levels=(Level(2, 0, 1), Level(3, 0, 2)))
+    image = _paint(Scenario("levels", board, (Flag(0, 1),), (Dock(1, 1, "N"),)))
+    s = 40
+
+    def light(x: float) -> int:
+        return image.pixelColor(int(x * s), s // 2).lightness()
+    # the middle of each square: higher is lighter
+    assert light(0.5) < light(2.5) < light(3.5)
+    # next to the ledge between (1, 0) and (2, 0): the low side is darker than its middle
+    assert light(1.95) < light(1.5) - 20
+    # and the high side's edge is not shadowed
+    assert light(2.1) >= light(2.5)
