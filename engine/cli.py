@@ -1,4 +1,4 @@
-"""The `rallyforge` command line: validate, run, test, balance and compare courses.
+"""The `rallyforge` command line: validate, run, test, balance and compare courses, and print their cards.
 
 Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage.
 """
@@ -11,7 +11,7 @@ import sys
 from .commands.common import silence_stdout
 from .version import version
 
-COMMANDS = ("validate", "run", "test", "balance", "compare")
+COMMANDS = ("validate", "run", "test", "balance", "compare", "card")
 
 
 class _Parser(argparse.ArgumentParser):

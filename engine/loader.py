@@ -34,7 +34,7 @@ from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
     Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Level, Placement, ProgramRound, RobotSpec,
-    RULE_NAMES, Rules, Scenario, Tile,
+    RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_problems
@@ -186,6 +186,7 @@ class _Builder:
             author=_text(d.get("author")),
             description=_text(d.get("description")),
             note=_text(d.get("note")),
+            card=_card(d.get("card")),
         )
         if not self.given("/rules/options"):
             # the default keeps an older file's meaning (options.md introduction)
@@ -268,6 +269,13 @@ def _phase_lists(b: dict):
                 if isinstance(v, dict) and isinstance(v.get("phases"), list):
                     label = v.get("type") if key == "tiles" else key[:-1]
                     yield f"/board/{key}/{i}", label, v["phases"]
+
+
+def _card(value: object) -> StoredCard | None:
+    """A stored course card (its content is the card command's to judge)."""
+    if not isinstance(value, dict) or not isinstance(value.get("play_hash"), str):
+        return None
+    return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False))
 
 
 def _text(value: object) -> str | None:
@@ -433,6 +441,8 @@ def to_dict(s: Scenario) -> dict:
         doc["robots"] = [_robot_doc(r) for r in s.robots]
     if s.checks:
         doc["checks"] = [_check_doc(c) for c in s.checks]
+    if s.card is not None:
+        doc["card"] = s.card.data
     return doc
 
 

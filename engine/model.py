@@ -6,6 +6,7 @@ behind lasers and pushers) are computed once per board on first use.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 
@@ -319,6 +320,18 @@ class Check:
 
 
 @dataclass(frozen=True)
+class StoredCard:
+    """A course card kept in the file (engine/card): `play_hash` names the
+    course it was measured on, `text` is the card as canonical JSON."""
+    play_hash: str
+    text: str
+
+    @property
+    def data(self) -> dict:
+        return json.loads(self.text)
+
+
+@dataclass(frozen=True)
 class Scenario:
     name: str
     board: Board
@@ -330,6 +343,7 @@ class Scenario:
     author: str | None = None
     description: str | None = None
     note: str | None = None
+    card: StoredCard | None = None
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

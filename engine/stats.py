@@ -320,3 +320,29 @@ def dock_races_needed(shares: Sequence[float], k: int, margin: float = 0.05,
         options.append(hi)
     best = min(options)
     return None if math.isinf(best) else best
+
+
+# ---------------------------------------------------------------- intervals for the course card
+
+def km_median_interval(times: Sequence[float], events: Sequence[bool],
+                       z: float = Z95) -> tuple[float | None, float | None]:
+    """A 95% interval for the Kaplan-Meier median: the quantiles at
+    0.5 -+ z * sqrt(0.25 / n), n the subjects (the order-statistic interval
+    of the median, read on the curve so that censored times count as far as
+    they go). None at an end the curve never reaches."""
+    n = len(times)
+    if not n:
+        return None, None
+    half = z * math.sqrt(0.25 / n)
+    curve = kaplan_meier(times, events)
+    return km_quantile(curve, max(0.5 - half, 1e-9)), km_quantile(curve, min(0.5 + half, 1.0))
+
+
+def poisson_rate_interval(count: int, exposure: float, alpha: float = 0.05) -> tuple[float, float]:
+    """Garwood's exact interval for a rate: `count` events over `exposure`
+    (for deaths per robot: deaths over robots). (0, inf) with no exposure."""
+    if exposure <= 0:
+        return 0.0, math.inf
+    lo = chi2_isf(1 - alpha / 2, 2 * count) / 2 if count > 0 else 0.0
+    hi = chi2_isf(alpha / 2, 2 * count + 2) / 2
+    return lo / exposure, hi / exposure

@@ -49,6 +49,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W413  a dock on an upper level facing a ledge down (its robot's first step is a fall)
     W414  a laser whose beam a level change cuts to its own square
     W415  a laser or pusher mounted on a ramp's low side
+    W416  the course card kept in the file was measured on another version of the course
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -831,6 +832,16 @@ def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
                      "/rules/respawn_damage")]
 
 
+def stale_card(s: Scenario, at: Places) -> list[Problem]:
+    """W416: the stored card's hash is not the course's: what affects play changed."""
+    from .card.store import stale
+    if not stale(s):
+        return []
+    return [_warning("W416", "the course card kept in the file was measured before the board, "
+                             "flags, docks or rules changed; measure it again (rallyforge card "
+                             "--store) or remove it", "/card")]
+
+
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
     """W409: fewer than 2 docks leaves room for at most one robot."""
     if len(s.docks) >= 2:
@@ -874,4 +885,5 @@ CHECKS: list[CourseCheck] = [
     docks_facing_ledges,
     lasers_cut_by_ledges,
     mounted_on_ramp_sides,
+    stale_card,
 ]

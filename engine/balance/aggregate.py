@@ -11,6 +11,7 @@ from collections import Counter
 from fractions import Fraction
 
 from .. import stats
+from ..card.build import card
 from ..elements_table import DEATH_CAUSES
 from .summary import RaceSummary, TrialSummary
 
@@ -35,8 +36,8 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
 
     scenario, races (played), planned, robots, bot, seed, cancelled,
     completion {rate, ci, decided}: share of races with a winner, Wilson 95%;
-    length {median, q1, q3, histogram, undecided}: the winning round by
-    Kaplan-Meier, undecided races censored at their last round;
+    length {median, median_ci, q1, q3, histogram, undecided}: the winning round
+    by Kaplan-Meier, undecided races censored at their last round;
     docks [{dock, races, wins, win_rate, ci, decided, share, share_ci}]: wins
     over races that used the dock (Wilson 95%), and over decided races (share);
     fairness {verdict, chi2, df, chi2_p, balance, more_races_needed}: see
@@ -46,7 +47,8 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     heatmaps {width, height, per_races: 100, deaths, deaths_by_cause, occupancy}:
     grids [y][x] per 100 races;
     options: see ``options``;
-    elapsed_s.
+    elapsed_s;
+    card: the course card (engine/card/build.py).
     """
     board = scenario.board
     width, height = board.width, board.height
@@ -58,9 +60,11 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     completion = {"rate": _r(decided / n if n else 0.0), "ci": _ci(stats.wilson(decided, n)),
                   "decided": decided}
 
-    q1, med, q3 = stats.km_quantiles([r.rounds for r in races], [r.decided for r in races])
+    rounds, decided_races = [r.rounds for r in races], [r.decided for r in races]
+    q1, med, q3 = stats.km_quantiles(rounds, decided_races)
     histogram = Counter(r.rounds for r in races if r.decided)
-    length = {"median": med, "q1": q1, "q3": q3,
+    length = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
+              "q1": q1, "q3": q3,
               "histogram": [[rnd, histogram[rnd]] for rnd in sorted(histogram)],
               "undecided": n - decided}
 
@@ -109,6 +113,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "options": options(scenario, races),
         "elapsed_s": round(elapsed_s, 3),
     }
+    result["card"] = card(scenario, result)
     return result
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..card.build import lines as card_lines
 from ..elements_table import DEATH_CAUSES, DEADLY_TYPES
 
 CHARTS = {
@@ -62,6 +63,10 @@ def markdown(result: dict, charts: bool = True) -> str:
     lines.append(f"{result['races']} races{stopped} of {k} `{result['bot']}` robots, seed "
                  f"{result['seed']}, in {result['elapsed_s']:.1f} s.")
     lines.append("")
+    if result.get("card") and result["races"]:
+        lines += ["## Course card", ""]
+        lines += [f"- {line}" for line in card_lines(result["card"])[1:]]
+        lines.append("")
     lines.append("## In short")
     lines.append("")
     verdict = fairness["verdict"]

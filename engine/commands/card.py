@@ -1,0 +1,84 @@
+"""`rallyforge card FILE [--robots K] [--json]`: the course card.
+
+Plays a balance run (default 1,000 races) and prints the card: length class
+and table time, difficulty class, fairness verdict, the deadliest leg and
+square and the flag scores, each with its uncertainty (engine/card/build.py).
+``--json`` prints the card as JSON; ``--store`` also keeps it in the file
+(key ``"card"``, with the hash of what affects play); ``--stored`` prints
+the card the file keeps instead of racing, saying when it is stale.
+
+Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
+no card (--stored) or cannot be written (--store); 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .balance import UsageError, error, load, settings
+from .common import positive, write_line
+
+HELP = "how long, how hard and how fair a course is: race it and print its card"
+RACES = 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the scenario file")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: 4, or every dock if fewer)")
+    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+                        help=f"races to play (default {RACES})")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot, search)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes (default: every core)")
+    parser.add_argument("--json", action="store_true", help="print the card as JSON")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--store", action="store_true",
+                      help="also keep the card in the file (rewrites it in canonical form)")
+    what.add_argument("--stored", action="store_true",
+                      help="print the card the file keeps, without racing")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..card.build import card, lines
+    from ..card.store import stale
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    if args.stored:
+        if scenario.card is None:
+            return error(f"{args.file}: the file keeps no card (make one with --store)", 1)
+        result = scenario.card.data
+        if stale(scenario):
+            print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
+                  "version of the course (W416)", file=sys.stderr)
+        _print(result, args.json, lines)
+        return 0
+    try:
+        run_settings = settings(args, scenario)
+    except UsageError as exc:
+        return error(str(exc), 2)
+    from ..balance import balance
+    result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
+                     args.seed, workers=run_settings["workers"])
+    the_card = card(scenario, result)
+    if args.store:
+        from ..card.store import with_card
+        from ..loader import save_file
+        try:
+            save_file(with_card(scenario, the_card), args.file)
+        except OSError as exc:
+            return error(f"{args.file}: cannot write the card: {exc.strerror or exc}", 1)
+    _print(the_card, args.json, lines)
+    return 0
+
+
+def _print(the_card: dict, as_json: bool, lines) -> None:
+    if as_json:
+        write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
+    else:
+        for line in lines(the_card):
+            write_line(line)

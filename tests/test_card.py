@@ -1,0 +1,165 @@
+"""The course card: its classes from hand-made results, the command on every
+example, the stored card and its hash."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.card import build, timemodel
+from engine.card.store import play_hash, stale, with_card
+from engine.cli import main
+from engine.loader import dumps, load_dict, load_file
+from engine.model import Tile
+from engine.validate import course_problems
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
+TUTORIAL = ROOT / "scenarios" / "tutorial.json"
+
+
+def result(rounds=10, deaths=(0,), robots_per_leg=(100,), k=4, races=100, undecided=0) -> dict:
+    """A balance result with only what the card reads."""
+    times = [rounds] * races
+    return {
+        "robots": k, "races": races, "bot": "search", "seed": 0,
+        "length": {"median": rounds, "median_ci": [rounds - 1, rounds + 1],
+                   "undecided": undecided, "histogram": [[rounds, races]]},
+        "legs": [{"to_flag": j + 1, "deaths": d, "robots": r, "death_rate": d / r}
+                 for j, (d, r) in enumerate(zip(deaths, robots_per_leg))],
+        "fairness": {"verdict": "fair", "balance": 0.95, "more_races_needed": 0},
+        "docks": [{"dock": d, "decided": 25, "share": 0.25, "share_ci": [0.2, 0.3]}
+                  for d in range(1, 5)],
+        "heatmaps": {"per_races": 100, "deaths": [[0.0, 0.0]], "deaths_by_cause": {}},
+        "_times": times,
+    }
+
+
+@pytest.fixture
+def open_course():
+    return load_dict({"format": "rally-scenario", "version": 1, "name": "open",
+                      "board": {"width": 6, "height": 6},
+                      "flags": [{"x": 3, "y": 3}],
+                      "docks": [{"x": 0, "y": 5, "facing": "N"}, {"x": 1, "y": 5, "facing": "N"}]})
+
+
+def test_time_model_and_length_classes():
+    assert timemodel.minutes_per_round(4) == pytest.approx(5.0)
+    assert timemodel.minutes_per_round(8) == pytest.approx(8.0)
+    assert timemodel.table_minutes(10, 4) == pytest.approx(55.0)
+    assert [timemodel.length_class(m) for m in (59.9, 60, 120, 120.1)] == [
+        "short", "medium", "medium", "long"]
+
+
+@pytest.mark.parametrize("deaths, cls", [(9, "easy"), (10, "medium"), (29, "medium"),
+                                         (30, "hard"), (59, "hard"), (60, "expert")])
+def test_difficulty_class_from_deaths_per_robot_per_leg(open_course, deaths, cls):
+    # 100 robots set out on the leg; the open course's flag scores 0
+    card = build.card(open_course, result(deaths=(deaths,)))
+    assert card["difficulty"]["class"] == cls
+    assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(deaths / 100)
+
+
+def test_deaths_pool_over_legs_not_a_mean_of_rates(open_course):
+    # 0 of 100 and 20 of 20: pooled 20 / 120 (medium); the mean of rates, 0.5, would be hard
+    card = build.card(open_course, result(deaths=(0, 20), robots_per_leg=(100, 20)))
+    assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(20 / 120, abs=1e-3)
+    assert card["difficulty"]["class"] == "medium"
+
+
+def test_the_flag_score_can_make_a_course_harder_not_easier(open_course):
+    walled = replace(open_course, board=replace(
+        open_course.board, tiles=tuple(Tile(x, y, "pit") for x, y in ((2, 2), (4, 4), (2, 4)))))
+    card = build.card(walled, result(deaths=(0,)))          # 3 pits: score 6, hard
+    assert (card["difficulty"]["flag_class"], card["difficulty"]["class"]) == ("hard", "hard")
+    deadly = build.card(walled, result(deaths=(70,)))
+    assert deadly["difficulty"]["class"] == "expert"
+
+
+def test_a_class_whose_interval_reaches_a_neighbour_says_so(open_course):
+    card = build.card(open_course, result(deaths=(3,), robots_per_leg=(30,)))   # 0.1, few robots
+    assert card["difficulty"]["class"] == "medium"
+    assert "easy" in card["difficulty"]["could_be"]
+    sure = build.card(open_course, result(deaths=(2000,), robots_per_leg=(10000,)))
+    assert sure["difficulty"]["could_be"] == []
+
+
+def test_length_class_and_time_from_the_median(open_course):
+    card = build.card(open_course, result(rounds=12))
+    length = card["length"]
+    assert (length["class"], length["minutes"], length["rounds_ci"]) == ("medium", 65, [11, 13])
+    assert length["could_be"] == []
+    assert build.card(open_course, result(rounds=11))["length"]["could_be"] == ["short"]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_card_command_on_every_example(path, capsys):
+    assert main(["card", str(path), "--races", "40", "--workers", "1", "--json"]) == 0
+    card = json.loads(capsys.readouterr().out)
+    assert set(card) == {"course", "play_hash", "robots", "races", "bot", "seed", "estimate",
+                         "length", "difficulty", "fairness", "deadliest_leg",
+                         "deadliest_square", "flags", "flag_score"}
+    assert set(card["length"]) == {"class", "could_be", "rounds", "rounds_ci", "minutes",
+                                   "minutes_ci", "minutes_per_round", "undecided"}
+    assert set(card["difficulty"]) == {"class", "could_be", "deaths_per_robot_leg", "ci",
+                                       "deaths_class", "flag_score", "flag_class"}
+    assert set(card["fairness"]) == {"verdict", "balance", "favoured_dock", "share", "share_ci",
+                                     "fair_share", "more_races_needed"}
+    assert card["races"] == 40 and card["estimate"] is False
+    assert len(card["flags"]) == len(load_file(path).flags)
+
+
+def test_the_card_as_text(capsys):
+    assert main(["card", str(TUTORIAL), "--races", "20", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Course card: First Steps (measured: 20 races of 4 `search` robots")
+    assert [line.split(":")[0] for line in out[1:]] == [
+        "Length", "Difficulty", "Fairness", "Deadliest leg", "Deadliest square", "Flag scores (exact counts)"]
+
+
+def test_the_play_hash_follows_play_only(open_course):
+    base = play_hash(open_course)
+    assert len(base) == 64
+    assert play_hash(replace(open_course, name="other", description="d", note="n")) == base
+    flags = (replace(open_course.flags[0], note="the hard one"),)
+    assert play_hash(replace(open_course, flags=flags)) == base
+    assert play_hash(replace(open_course, flags=(replace(flags[0], x=2),))) != base
+    assert play_hash(replace(open_course, rules=replace(open_course.rules, lives=2))) != base
+    assert play_hash(replace(open_course, docks=open_course.docks[::-1])) != base
+
+
+def test_a_stored_card_is_kept_and_warns_once_stale(tmp_path, capsys):
+    path = tmp_path / "t.json"
+    path.write_text(TUTORIAL.read_text())
+    assert main(["card", str(path), "--races", "20", "--workers", "1", "--store"]) == 0
+    printed = capsys.readouterr().out
+    course = load_file(path)
+    assert course.card is not None and not stale(course)
+    assert course.card.data["races"] == 20
+    assert main(["card", str(path), "--stored"]) == 0
+    assert capsys.readouterr().out == printed
+    assert not [p for p in course_problems(course) if p.code == "W416"]
+    moved = replace(course, flags=(replace(course.flags[0], x=course.flags[0].x - 1),))
+    assert [p.pointer for p in course_problems(moved) if p.code == "W416"] == ["/card"]
+    assert load_dict(json.loads(dumps(moved))).card == course.card    # saved as read
+
+
+def test_stored_without_a_card_is_an_error(capsys):
+    assert main(["card", str(TUTORIAL), "--stored"]) == 1
+    assert "keeps no card" in capsys.readouterr().err
+
+
+def test_the_schema_wants_a_hash(open_course):
+    from engine.validate import validate_data
+    doc = json.loads(dumps(with_card(open_course, {"play_hash": "x"})))
+    assert [p.pointer for p in validate_data(doc) if p.is_error] == ["/card/play_hash"]
+
+
+def test_the_balance_report_starts_with_the_card(tmp_path):
+    assert main(["balance", str(TUTORIAL), "--races", "20", "--workers", "1", "--quiet",
+                 "--report", str(tmp_path)]) == 0
+    text = (tmp_path / "report.md").read_text()
+    assert text.index("## Course card") < text.index("## In short")
+    assert "- Length: short" in text and "- Flag scores (exact counts): 1: 2" in text
