@@ -1,6 +1,7 @@
 """Loading scenario files into the model and saving them back."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -12,7 +13,11 @@ from engine.loader import (
     MAX_FILE_BYTES, dumps, load_dict, load_file, read_dict, read_file, read_json, save_file,
     to_dict,
 )
-from engine.model import Laser, Pusher, RobotSpec, Rules, Tile
+from engine.elements_table import EDGE_LIST, TILE_LIST, new_tile
+from engine.model import (
+    Board, Card, Check, Dock, Entry, Flag, Laser, Level, Placement, ProgramRound, Pusher,
+    RobotSpec, Rules, Scenario, Tile,
+)
 from engine.problems import ScenarioError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,22 +176,75 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 
 # ---------------------------------------------------------------- saving
 
+def board_sorted(s: Scenario) -> Scenario:
+    """The course with each of the board's lists in one order: saving sorts
+    them by square, and the model keeps the order it was given."""
+    b = s.board
+    lists = {f.name: tuple(sorted(getattr(b, f.name), key=repr))
+             for f in dataclasses.fields(b) if isinstance(getattr(b, f.name), tuple)}
+    return dataclasses.replace(s, board=dataclasses.replace(b, **lists))
+
+
+def notes(value: object) -> set[str]:
+    """Every note in a model, at any depth."""
+    found: set[str] = set()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            inner = getattr(value, f.name)
+            if f.name.endswith("note") and inner is not None:
+                found.add(inner)
+            else:
+                found |= notes(inner)
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            found |= notes(item)
+    return found
+
+
 @pytest.mark.parametrize("path", LOADABLE, ids=[f"{p.parent.name}/{p.name}" for p in LOADABLE])
-def test_round_trip(path):
-    """load -> dumps -> load gives the same course. Saving sorts the board's
-    lists by square, so the first load equals the second up to that order,
-    and from then on the model is equal exactly."""
+def test_round_trip(path, tmp_path):
+    """load -> save -> load gives the same course, up to the order of the
+    board's lists; from then on saving is stable to the byte."""
     first = load_file(path)
-    text = dumps(first)
-    again = load_dict(json.loads(text))
-    assert to_dict(again) == to_dict(first)
-    assert sorted(map(repr, again.board.tiles)) == sorted(map(repr, first.board.tiles))
-    assert sorted(map(repr, again.board.walls)) == sorted(map(repr, first.board.walls))
-    assert (again.flags, again.docks, again.robots, again.checks, again.rules) == \
-        (first.flags, first.docks, first.robots, first.checks, first.rules)
-    assert load_dict(json.loads(dumps(again))) == again
-    assert dumps(again) == text                       # canonical text is stable
-    assert to_dict(again) == json.loads(text)
+    save_file(first, tmp_path / "saved.json")
+    again = load_file(tmp_path / "saved.json")
+    assert board_sorted(again) == board_sorted(first)
+    save_file(again, tmp_path / "again.json")
+    assert load_file(tmp_path / "again.json") == again
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "saved.json").read_bytes()
+
+
+def every_element_with_a_note() -> Scenario:
+    """A course with one of each tile type, edge element, level, marker,
+    robot placement, program round, check and rule set, each with its note."""
+    tiles = tuple(new_tile(i % 10, i // 10, t.name, note=f"{t.name} tile")
+                  for i, t in enumerate(TILE_LIST))
+    edges = {e.list: (e.model(i, 8, **{k.name: k.new for k in e.keys}, note=f"{e.name} edge"),)
+             for i, e in enumerate(EDGE_LIST)}
+    board = Board(10, 10, tiles, **edges, note="the board",
+                  levels=(Level(9, 9, 2, note="a level"),))
+    program = (ProgramRound((Entry(Card("move1", 500)), Entry(Card("uturn"))), power_down=True,
+                            note="a round"),)
+    robots = (RobotSpec("A", dock=1, program=program, note="robot A"),
+              RobotSpec("B", at=Placement(5, 9, "W", note="B's start")))
+    checks = (Check(1, "A", register=2, expect=(("x", 1), ("archive", (0, 9))), note="a check",
+                    archive_note="its archive"),)
+    return Scenario("Notes everywhere", board, (Flag(0, 5, "a flag"),),
+                    (Dock(0, 9, "N", "a dock"),), rules=Rules(lives=4, note="the rules"),
+                    robots=robots, checks=checks, author="Jane", description="All of it",
+                    note="the course")
+
+
+def test_round_trip_keeps_a_note_on_every_element_type(tmp_path):
+    first = every_element_with_a_note()
+    wanted = ({f"{t.name} tile" for t in TILE_LIST} | {f"{e.name} edge" for e in EDGE_LIST}
+              | {"the board", "a level", "a round", "robot A", "B's start", "a check",
+                 "its archive", "a flag", "a dock", "the rules", "the course"})
+    assert notes(first) == wanted
+    save_file(first, tmp_path / "notes.json")
+    again = load_file(tmp_path / "notes.json")
+    assert notes(again) == wanted
+    assert board_sorted(again) == board_sorted(first)
 
 
 def test_round_trip_keeps_every_kind_of_value():
@@ -205,10 +263,10 @@ def test_round_trip_keeps_every_kind_of_value():
                          pushers=[{"x": 2, "y": 0, "dir": "S", "phases": [2, 4]}])
     first = load_dict(data)
     again = load_dict(json.loads(dumps(first)))
-    assert to_dict(again) == to_dict(first)
+    assert board_sorted(again) == board_sorted(first)
     assert load_dict(json.loads(dumps(again))) == again
-    assert again.robots == first.robots and again.checks == first.checks
-    assert again.rules == first.rules and again.board.note == "b"
+    assert again.robots[0].program[1] == ProgramRound((Entry(Card("uturn")),), power_down=True)
+    assert again.checks[0].expected["y"] is None and again.board.note == "b"
 
 
 ALL_FILES = SCENARIOS + sorted(FIXTURES.glob("invalid/*.json")) + sorted(FIXTURES.glob("warnings/*.json"))

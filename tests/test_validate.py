@@ -35,6 +35,8 @@ INVALID = {
     "two-pushers-on-square": ("E205", (3, 2), "two pushers on square (3, 2)"),
     "phases-out-of-order": ("E206", "/board/tiles/1/phases", "increasing order"),
     "flag-on-pit": ("E301", (2, 5), "flag 2 at (2, 5) stands on a pit; move it or change the square"),
+    "flag-on-drain": ("E301", (2, 5), "flag 2 at (2, 5) stands on a drain; move it or change the "
+                                      "square"),
     "dock-on-drain": ("E302", (1, 7), "dock 2 at (1, 7) stands on a drain"),
     "robot-on-pit": ("E303", (6, 6), "robot 'Beta' starts at (6, 6) on a pit"),
     "robot-on-robot": ("E304", (0, 7), "where robot 'Alpha' starts too"),
