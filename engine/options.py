@@ -131,12 +131,7 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
     for i, e in enumerate(entry.cards[:free]):
         if i not in o.fc_locks:
             o.pairs[i] = resolve(e.pair) if e.pair is not None else None
-    if "gyroscopic-stabilizer" in entry.use:
-        if has(robot, "gyroscopic-stabilizer"):
-            o.stabilized = True
-            used(floor, robot, "gyroscopic-stabilizer")
-        else:
-            ignored(floor, robot, "gyroscopic-stabilizer", "not held")
+    stabilize(floor, robot, entry)
     if entry.conditional is not None:
         if has(robot, "conditional-program"):
             o.aside = (resolve(entry.conditional[0]), entry.conditional[1])
@@ -148,6 +143,18 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
             used(floor, robot, "flywheel")
         else:
             ignored(floor, robot, "flywheel", "not held")
+
+
+def stabilize(floor: Floor, robot: RobotState, entry: ProgramRound | None) -> None:
+    """The round's Gyroscopic Stabilizer use, read for a powered-down robot
+    too (6.22)."""
+    if entry is None or "gyroscopic-stabilizer" not in entry.use:
+        return
+    if has(robot, "gyroscopic-stabilizer"):
+        opts(robot).stabilized = True
+        used(floor, robot, "gyroscopic-stabilizer")
+    else:
+        ignored(floor, robot, "gyroscopic-stabilizer", "not held")
 
 
 def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> list[Card]:

@@ -27,7 +27,8 @@ from .holding import OptionDeck, RobotOptions, gain, opts, used
 from .lasers import fire
 from .model import Card, Scenario
 from .movement import play_card
-from .options import before_reveal, play_register_cards, recompile, release_with_options
+from .options import (before_reveal, play_register_cards, recompile, release_with_options,
+                      stabilize)
 from .outcome import Outcome, RobotResult
 from .programming import Controller, Deck
 from .state import DeathHook, Floor, OptionHook, RobotState
@@ -234,6 +235,7 @@ class Race:
                 if robot.opt is not None:       # Fire Control locks lift (6.15)
                     robot.opt.fc_locks.clear()
                     robot.opt.pairs = [None] * 5
+                    stabilize(floor, robot, self.controllers[robot.index].entry(self.round))
                 if log:
                     floor.emit("powered_down", robot, amount=robot.damage)
 
