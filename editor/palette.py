@@ -193,9 +193,10 @@ class Palette(QWidget):
             self._icons_dir = b.dir
             for i, entry in enumerate(ENTRIES):
                 self.list.item(i).setIcon(element_icon(entry.kind, b.dir, **dict(entry.values)))
-        index = self.entry_index()
+        index = -1 if self.tool_id == "level" else self.entry_index()   # levels are no element
         self.list.setCurrentRow(index)
-        self.label.setText(ENTRIES[index].label if index >= 0 else "")
+        self.label.setText(ENTRIES[index].label if index >= 0 else
+                           "Level" if self.tool_id == "level" else "")
         applies = entry_options(ENTRIES[index]) if index >= 0 else set()
         self.dir_row.setVisible("dir" in applies)
         self.beams_row.setVisible("beams" in applies)

@@ -22,6 +22,7 @@ from engine.validate import validate_data
 from .test_lone import race_result
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "scenarios").glob("*.json"))
+FLAT = [p for p in EXAMPLES if '"levels"' not in p.read_text(encoding="utf-8")]
 
 
 def event_log(scenario, seed: int, bot: str | None) -> list[dict]:
@@ -30,7 +31,7 @@ def event_log(scenario, seed: int, bot: str | None) -> list[dict]:
     return [e.to_json() for e in race.events]
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+@pytest.mark.parametrize("path", FLAT, ids=[p.stem for p in FLAT])
 def test_a_course_without_level_changes_races_as_before(path):
     """The whole board raised to level 1 has no ledge, so the levelled code
     path (drops, climbs, one-way distances, the lone model by play_card)
@@ -202,6 +203,15 @@ def test_levels_and_ramps_round_trip_in_canonical_order():
     assert again["board"]["tiles"] == [{"x": 2, "y": 0, "type": "ramp", "dir": "E"}]
     assert again["rules"] == {"fall_damage": 5}
     assert dumps(load_dict(again)) == text
+
+
+def test_the_levelled_example_validates_clean_and_its_checks_pass():
+    from engine.commands.test import check_file
+    path = Path(__file__).parent.parent / "scenarios" / "highlands.json"
+    assert validate_data(json.loads(path.read_text(encoding="utf-8"))) == []
+    ok, lines = check_file(str(path))
+    assert ok, lines
+    assert len(FLAT) >= 6                       # the examples of before stay flat
 
 
 def test_every_rule_of_the_levels_page_has_a_case():
