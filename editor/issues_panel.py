@@ -6,21 +6,29 @@ runs in a worker thread on the saved-file form of the course
 that arrives after a newer change has started another run is dropped. The
 panel lists errors and warnings with their codes; clicking one selects its
 square and centres it. Problems found when the file was opened stay listed
-(marked "file") until it is saved.
+(marked "file") until it is saved. A warning can be accepted (the file's
+"accept" list, one undo step): it is then greyed and listed last. Rows wrap,
+and the line under the list shows the chosen problem whole.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QTreeWidget, QTreeWidgetItem,
+    QVBoxLayout, QWidget,
 )
 
+from editor import commands
 from engine.loader import to_dict
-from engine.problems import ERROR, Problem
+from engine.model import Accept
+from engine.problems import ERROR, WARNING, Problem
 from engine.validate import validate_data
 
 DEBOUNCE_MS = 300
+ACCEPTED_COLOR = QColor(150, 150, 150)
 PROBLEM = Qt.UserRole
 
 
@@ -105,8 +113,11 @@ class IssuesPanel(QWidget):
         self.tree.setColumnCount(4)
         self.tree.setHeaderLabels(["", "Code", "Square", "Problem"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setUniformRowHeights(True)
-        self.tree.setWordWrap(False)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setWordWrap(True)
+        self.tree.setTextElideMode(Qt.ElideNone)
+        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self.context_menu)
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
@@ -114,10 +125,23 @@ class IssuesPanel(QWidget):
         header.setStretchLastSection(True)
         self.tree.itemClicked.connect(self.activate)
         self.tree.itemActivated.connect(self.activate)
+        self.tree.currentItemChanged.connect(lambda item, _: self.show_detail(item))
+        self.detail = QLabel()          # the chosen problem, whole
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.accept_button = QPushButton("Accept Warning")
+        self.accept_button.setToolTip("Keep this warning in the file's accepted list: greyed, "
+                                      "listed last, left out by `rallyforge validate`")
+        self.accept_button.clicked.connect(self.toggle_accepted)
+        self.accept_button.setEnabled(False)
+        row = QHBoxLayout()
+        row.addWidget(self.detail, 1)
+        row.addWidget(self.accept_button, 0, Qt.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)
         layout.addWidget(self.tree)
+        layout.addLayout(row)
         self.validator.finished.connect(self.show_problems)
         # Saving drops the problems of the file as it was read.
         doc.modifiedChanged.connect(lambda modified: self.show_problems(self.validator.problems))
@@ -125,6 +149,45 @@ class IssuesPanel(QWidget):
 
     def activate(self, item: QTreeWidgetItem) -> None:
         self.problemActivated.emit(item.data(0, PROBLEM))
+
+    def current_problem(self) -> Problem | None:
+        item = self.tree.currentItem()
+        return item.data(0, PROBLEM) if item is not None else None
+
+    def show_detail(self, item) -> None:
+        p = item.data(0, PROBLEM) if item is not None else None
+        if p is None:
+            self.detail.setText("")
+            self.accept_button.setEnabled(False)
+            return
+        where = f" at ({p.x}, {p.y})" if p.x is not None and p.y is not None else ""
+        accepted = " (accepted)" if p.accepted else ""
+        self.detail.setText(f"<b>{p.severity} {p.code}{where}{accepted}</b>: {p.message}")
+        self.accept_button.setEnabled(p.severity == WARNING)
+        self.accept_button.setText("Stop Accepting" if p.accepted else "Accept Warning")
+
+    def toggle_accepted(self) -> None:
+        """Accept the chosen warning, or stop accepting it (one undo step)."""
+        p = self.current_problem()
+        if p is None or p.severity != WARNING:
+            return
+        s = self.doc.scenario
+        if p.accepted:
+            accept = tuple(a for a in s.accept if not a.covers(p.code, p.x, p.y))
+            text = f"Stop accepting {p.code}"
+        else:
+            accept = (*s.accept, Accept(p.code, p.x, p.y))
+            text = f"Accept {p.code}"
+        commands.change(self.doc, replace(s, accept=accept), text)
+
+    def context_menu(self, pos) -> None:
+        item = self.tree.itemAt(pos)
+        if item is None or item.data(0, PROBLEM).severity != WARNING:
+            return
+        self.tree.setCurrentItem(item)
+        menu = QMenu(self)
+        menu.addAction(self.accept_button.text(), self.toggle_accepted)
+        menu.exec(self.tree.viewport().mapToGlobal(pos))
 
     @property
     def problems(self) -> list:
@@ -135,19 +198,27 @@ class IssuesPanel(QWidget):
         self.tree.clear()
         listed = [(p, "") for p in problems] + [(p, "file") for p in self.doc.load_problems
                                                if p not in problems]
-        # Errors first, then by square.
-        listed.sort(key=lambda t: (not t[0].is_error, t[0].y if t[0].y is not None else -1,
+        # Errors first, then by square; accepted warnings last.
+        listed.sort(key=lambda t: (t[0].accepted, not t[0].is_error,
+                                   t[0].y if t[0].y is not None else -1,
                                    t[0].x if t[0].x is not None else -1))
         for p, origin in listed:
             item = QTreeWidgetItem(["●", p.code, location(p),
-                                    p.message + (" (as read from the file)" if origin else "")])
+                                    p.message + (" (as read from the file)" if origin else "")
+                                    + (" (accepted)" if p.accepted else "")])
             color = QColor(220, 50, 50) if p.is_error else QColor(230, 140, 0)
-            item.setForeground(0, color)
+            item.setForeground(0, ACCEPTED_COLOR if p.accepted else color)
+            if p.accepted:
+                for column in range(1, 4):
+                    item.setForeground(column, ACCEPTED_COLOR)
             item.setToolTip(3, f"{p.severity} {p.code}: {p.message}\n{p.pointer}")
             item.setData(0, PROBLEM, p)
             self.tree.addTopLevelItem(item)
+        accepted = sum(p.accepted for p, _ in listed)
         errors = sum(p.is_error for p, _ in listed)
-        warnings = len(listed) - errors
+        warnings = len(listed) - errors - accepted
         self.summary.setText("No problems found." if not listed else
                              f"{errors} error{'s' * (errors != 1)}, "
-                             f"{warnings} warning{'s' * (warnings != 1)}")
+                             f"{warnings} warning{'s' * (warnings != 1)}"
+                             + (f", {accepted} accepted" if accepted else ""))
+        self.show_detail(self.tree.currentItem())

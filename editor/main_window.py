@@ -380,7 +380,7 @@ class MainWindow(QMainWindow):
         self.square_label.setText(f"Square {x}, {y}: {what}")
 
     def show_issue_outlines(self, problems) -> None:
-        self.view.issue_overlay.set_problems(self.issues.problems)
+        self.view.issue_overlay.set_problems([p for p in self.issues.problems if not p.accepted])
 
     def go_to_problem(self, problem) -> None:
         if problem is None or problem.x is None or problem.y is None:

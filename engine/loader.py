@@ -33,8 +33,8 @@ from typing import TypeVar
 from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
-    Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Level, Placement, ProgramRound, RobotSpec,
-    RULE_NAMES, Rules, Scenario, StoredCard, Tile,
+    Accept, Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Level, Placement, ProgramRound,
+    RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_problems
@@ -183,6 +183,7 @@ class _Builder:
             rules=self.rules(d.get("rules")),
             robots=tuple(robots),
             checks=tuple(c for at, c in self.items(d, "checks", "", _check)),
+            accept=tuple(a for at, a in self.items(d, "accept", "", _accept)),
             author=_text(d.get("author")),
             description=_text(d.get("description")),
             note=_text(d.get("note")),
@@ -385,6 +386,19 @@ def _robot(r: dict) -> RobotSpec:
     )
 
 
+def _accept(a: dict) -> Accept:
+    x, y = a.get("x"), a.get("y")
+    return Accept(a["code"], None if x is None else _int(x), None if y is None else _int(y),
+                  _text(a.get("note")))
+
+
+def _accept_doc(a: Accept) -> dict:
+    doc: dict = {"code": a.code}
+    _put(doc, "x", a.x)
+    _put(doc, "y", a.y)
+    return _noted(doc, a.note)
+
+
 def _check(c: dict) -> Check:
     expect = []
     for key in CHECK_KEYS:
@@ -443,6 +457,8 @@ def to_dict(s: Scenario) -> dict:
         doc["checks"] = [_check_doc(c) for c in s.checks]
     if s.card is not None:
         doc["card"] = s.card.data
+    if s.accept:
+        doc["accept"] = [_accept_doc(a) for a in s.accept]
     return doc
 
 

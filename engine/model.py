@@ -304,6 +304,20 @@ CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
 
 
 @dataclass(frozen=True)
+class Accept:
+    """A warning the designer has looked at and accepted (a belt that runs
+    off the board by design): `code` and, for a warning on a square, that
+    square. Accepted warnings are listed apart and greyed, not counted."""
+    code: str
+    x: int | None = None
+    y: int | None = None
+    note: str | None = None
+
+    def covers(self, code: str, x: int | None, y: int | None) -> bool:
+        return (self.code, self.x, self.y) == (code, x, y)
+
+
+@dataclass(frozen=True)
 class Check:
     round: int
     robot: str
@@ -344,6 +358,7 @@ class Scenario:
     description: str | None = None
     note: str | None = None
     card: StoredCard | None = None
+    accept: tuple[Accept, ...] = ()     # acknowledged warnings
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

@@ -22,6 +22,7 @@ class Problem:
     pointer: str = ""
     x: int | None = None
     y: int | None = None
+    accepted: bool = False      # a warning the file lists under "accept"
 
     @property
     def is_error(self) -> bool:
@@ -35,6 +36,7 @@ class Problem:
             "pointer": self.pointer,
             "x": self.x,
             "y": self.y,
+            "accepted": self.accepted,
         }
 
 

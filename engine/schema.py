@@ -205,7 +205,8 @@ _TYPE_WORDS = {
 
 _NOUNS = {"flags": "flag", "docks": "dock", "phases": "register", "cards": "card",
           "program": "round", "tiles": "tile", "walls": "wall", "lasers": "laser",
-          "pushers": "pusher", "robots": "robot", "checks": "check"}
+          "pushers": "pusher", "robots": "robot", "checks": "check",
+          "accept": "accepted warning"}
 
 
 def _describe(value: object, limit: int = 40) -> str:

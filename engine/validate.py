@@ -59,6 +59,7 @@ order they run.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
 
 from . import reach
@@ -112,7 +113,16 @@ def _validate(data: object) -> tuple[Scenario | None, list[Problem]]:
     for problem in course_problems(scenario, _file_places(data, scenario, problems)):
         if (problem.code, problem.pointer, problem.x, problem.y) not in seen:
             problems.append(problem)
-    return scenario, problems
+    return scenario, mark_accepted(scenario, problems)
+
+
+def mark_accepted(scenario: Scenario, problems: list[Problem]) -> list[Problem]:
+    """The problems, with the warnings the file accepts marked `accepted`."""
+    if not scenario.accept:
+        return problems
+    return [replace(p, accepted=True)
+            if p.severity == WARNING and any(a.covers(p.code, p.x, p.y) for a in scenario.accept)
+            else p for p in problems]
 
 
 def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[Problem]:

@@ -15,7 +15,7 @@ from engine.loader import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-KEYS = {"file", "severity", "code", "message", "pointer", "x", "y"}
+KEYS = {"file", "severity", "code", "message", "pointer", "x", "y", "accepted"}
 
 
 @pytest.fixture
@@ -90,7 +90,7 @@ def test_json_format(capsys, in_tests):
     first, second = problems
     assert first == {"file": "fixtures/invalid/robot-on-unknown-dock.json", "severity": "error",
                      "code": "E305", "message": first["message"], "pointer": "/robots/1/dock",
-                     "x": None, "y": None}
+                     "x": None, "y": None, "accepted": False}
     assert second["file"] == "fixtures/warnings/dock-in-laser-beam.json"
     assert (second["severity"], second["code"], second["x"], second["y"]) == ("warning", "W408", 0, 7)
 
@@ -253,3 +253,19 @@ def test_a_closed_output_pipe_keeps_the_exit_code(tmp_path):
             proc.kill()
     assert proc.returncode == 1, err
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_accepted_warnings_are_shown_only_with_all(capsys, tmp_path):
+    course = json.loads((Path(__file__).parent / "fixtures" / "warnings" / "dock-in-laser-beam.json")
+                        .read_text())
+    course["accept"] = [{"code": "W408", "x": 0, "y": 7, "note": "on purpose"}]
+    path = tmp_path / "accepting.json"
+    path.write_text(json.dumps(course))
+    code, lines, _ = run(capsys, str(path))
+    assert code == 0 and not any("W408" in line for line in lines)
+    assert "1 accepted warning not shown (--all shows them)" in lines[-1]
+    code, lines, _ = run(capsys, "--all", str(path))
+    assert any("W408" in line and line.endswith("(accepted)") for line in lines)
+    code, lines, _ = run(capsys, "--all", "--format", "json", str(path))
+    w408 = [p for p in json.loads("\n".join(lines)) if p["code"] == "W408"]
+    assert [p["accepted"] for p in w408] == [True]

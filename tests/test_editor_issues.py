@@ -71,3 +71,54 @@ def test_validation_runs_off_the_gui_thread(make_window, qtbot, monkeypatch):
     w = make_window(scenario=course_with_a_flag_on_a_pit())
     qtbot.waitUntil(lambda: "E301" in codes(w), timeout=3000)
     assert threads and all(t is not threading.main_thread() for t in threads)
+
+
+def belts_off_the_board(tmp_path):
+    """Five belts run off the east edge (W405 each); two are accepted by the file."""
+    import json
+    from engine.loader import save_file
+    tiles = tuple(Tile(11, y, "conveyor", dir="E") for y in range(5))
+    path = tmp_path / "exits.json"
+    save_file(Scenario("Exits", Board(12, 12, tiles=tiles), (Flag(5, 5), Flag(8, 8)),
+                       (Dock(0, 11, "N"), Dock(1, 11, "N"))), path)
+    data = json.loads(path.read_text())
+    data["accept"] = [{"code": "W405", "x": 11, "y": 0}, {"code": "W405", "x": 11, "y": 1}]
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_accepted_warnings_are_greyed_last_and_accepting_is_one_undo_step(make_window, qtbot,
+                                                                           answers, tmp_path):
+    import json
+    path = belts_off_the_board(tmp_path)
+    w = make_window(path=path)
+    tree = w.issues.tree
+    qtbot.waitUntil(lambda: codes(w).count("W405") == 5, timeout=3000)
+
+    def rows():
+        items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        return [(i.text(2), i.data(0, issues_panel.PROBLEM).accepted,
+                 i.foreground(3).color().name()) for i in items if i.text(1) == "W405"]
+    listed = rows()
+    assert [r[:2] for r in listed[-2:]] == [("11, 0", True), ("11, 1", True)]        # last
+    assert {r[2] for r in listed[-2:]} == {issues_panel.ACCEPTED_COLOR.name()}       # greyed
+    assert all(not accepted for _, accepted, _ in listed[:-2])
+    assert w.issues.summary.text() == "0 errors, 3 warnings, 2 accepted"
+    assert set(w.view.issue_overlay.squares) == {(11, 2), (11, 3), (11, 4)}          # not outlined
+    # choose the warning at (11, 3): the line below shows it whole; accept it
+    item = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+                if tree.topLevelItem(i).text(2) == "11, 3")
+    message = item.data(0, issues_panel.PROBLEM).message
+    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
+    assert message in w.issues.detail.text()
+    assert tree.wordWrap()
+    QTest.mouseClick(w.issues.accept_button, Qt.LeftButton)
+    assert w.doc.undo_stack.count() == 1
+    qtbot.waitUntil(lambda: w.issues.summary.text().endswith("3 accepted"), timeout=3000)
+    # saved in the file, canonically
+    QTest.keyClick(w, Qt.Key_S, Qt.ControlModifier)
+    assert json.loads(path.read_text())["accept"] == [
+        {"code": "W405", "x": 11, "y": 0}, {"code": "W405", "x": 11, "y": 1},
+        {"code": "W405", "x": 11, "y": 3}]
+    QTest.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: w.issues.summary.text().endswith("2 accepted"), timeout=3000)

@@ -332,7 +332,7 @@ CASES = [
      'fall_damage, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
-     'description, board, flags, docks, rules, robots, checks, card, note)'),
+     'description, board, flags, docks, rules, robots, checks, card, accept, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
      'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, note)'),
@@ -604,7 +604,7 @@ def test_the_big_lists_are_screened():
     assert [path for path in schema_module._LISTS if path[0] != "card"] == [
         ("board", "tiles"), ("board", "walls"), ("board", "lasers"), ("board", "pushers"),
         ("board", "levels"),
-        ("robots",), ("checks",)]
+        ("robots",), ("checks",), ("accept",)]
 
 
 def test_nan_is_never_taken_for_null():

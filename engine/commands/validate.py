@@ -11,6 +11,9 @@ problems it holds an ``info`` entry per flag of a course without errors:
 
     I501  the flag's difficulty score (engine/card/flags.py) and what makes it up
 
+Warnings a file accepts (its ``accept`` list) are left out unless ``--all``
+is given; the summary says how many were.
+
 Exit code 0 when no file has an error (warnings allowed), 1 when one has or
 cannot be read, 2 for bad usage. Codes of its own (the others are listed in
 engine/validate.py):
@@ -37,20 +40,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text (default): one line per problem and a summary; "
                              "json: a list of problems")
+    parser.add_argument("--all", action="store_true",
+                        help="also the warnings the file accepts (its \"accept\" list)")
 
 
 def run(args: argparse.Namespace) -> int:
     json_out = args.format == "json"
     results = [(name, _problems(name, empty_dir, json_out))
                for name, empty_dir in expand_paths(args.paths)]
+    hidden = 0
+    if not args.all:
+        hidden = sum(p.accepted for _, problems in results for p in problems)
+        results = [(name, [p for p in problems if not p.accepted]) for name, problems in results]
     if json_out:
         write_line(json.dumps([{"file": name, **p.as_dict()} for name, problems in results
                                for p in problems], indent=2, ensure_ascii=False))
     else:
         for name, problems in results:
             for p in problems:
-                write_line(problem_line(name, p))
-        write_line(summary(results))
+                write_line(problem_line(name, p) + (" (accepted)" if p.accepted else ""))
+        write_line(summary(results) + (f"; {_count(hidden, 'accepted warning')} not shown "
+                                        "(--all shows them)" if hidden else ""))
     return 1 if any(p.is_error for _, problems in results for p in problems) else 0
 
 
