@@ -38,7 +38,7 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
     tile = course.tile[robot.sq]
     pair = None if copy else o.pairs[slot]
     use = None if copy or o.plan is None else o.plan[slot][0]
-    if o.bot and not copy and use is None:
+    if o.bot and not copy and o.plan is None:      # a bot without its own plan
         use = _bot_move_use(kind, cards)
     ram = "ramming-gear" in cards
     if pair is not None:

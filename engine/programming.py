@@ -148,6 +148,13 @@ class Controller:
             if round > len(self.script) and self.bot is not None:
                 o.bot = True                # its choices are a bot's from now on (6.25)
             set_plan(floor, robot, self.entry(round), free)
+            plan = getattr(self.bot, "option_plan", None) if o.bot else None
+            if plan is not None:            # the search bot's movement options and pairs
+                uses, pairs = plan
+                o.plan = [(use, None, None) for use in uses]
+                for i in range(free):
+                    if i not in o.fc_locks:
+                        o.pairs[i] = pairs[i]
 
     def power_down(self, round: int, rng: random.Random) -> bool:
         """Whether the robot is to be powered down in the next round."""

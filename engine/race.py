@@ -292,6 +292,7 @@ class Race:
             if o.flywheel is not None:
                 held.add(o.flywheel)
             held.update(card for i in o.fc_locks if (card := robot.registers[i]) is not None)
+            held.update(p for p in o.pairs if p is not None)     # pairs in locked registers
         return held
 
     def _options_hand(self, robot: RobotState, hand: list[Card]) -> list[Card]:

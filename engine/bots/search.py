@@ -50,6 +50,7 @@ import numpy as np
 
 from ..model import Card
 from .common import by_kind, cards_for, locked_kinds, should_power_down
+from .option_moves import MOVE_OPTIONS, OptionMoves
 from .tables import KINDS, NONE, Layered, Tables, tables_for
 
 if TYPE_CHECKING:
@@ -165,12 +166,19 @@ def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[i
 
 
 class SearchBot:
-    def __init__(self):
-        self._view = self._tables = None
+    def __init__(self) -> None:
+        self._view: BotView | None = None
+        self._tables: Tables | None = None
+        self._moves: OptionMoves | None = None
+        # the movement options and pairs of the last program, per register
+        # (read by the controller with played option cards)
+        self.option_plan: tuple[list[str | None], list[Card | None]] | None = None
 
     def tables(self, view) -> Tables:
         if view is not self._view:          # one bot serves one robot for a race
             self._view, self._tables = view, tables_for(view)
+            self._moves = None
+        assert self._tables is not None
         return self._tables
 
     def program(self, view: BotView, hand: list[Card], free_registers: list[int],
@@ -214,7 +222,29 @@ class SearchBot:
         best = np.flatnonzero(score == score.max())
         pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
         kinds = _SEQUENCES[m][0][:, chosen[pick]].tolist()
-        return cards_for(kinds, groups)
+        program = cards_for(kinds, groups)
+        self.option_plan = None
+        if robot.flags < layered.F and any(c in MOVE_OPTIONS for c in robot.cards):
+            self.option_plan = self._with_options(view, layered, program, free, free_registers,
+                                                  hand)
+        return program
+
+    def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
+                      free_registers: list[int], hand: list[Card]
+                      ) -> tuple[list[str | None], list[Card | None]]:
+        """Movement options and pairs for the chosen program (engine/bots/option_moves.py)."""
+        robot = view.robot
+        dead = dead_values(layered, robot.flags, robot.lives, robot.archive).tolist()
+        if self._moves is None:
+            self._moves = OptionMoves(self.tables(view), layered, dead)
+        self._moves.dead = dead
+        registers: list[Card | None] = list(robot.registers)     # locked ones play theirs
+        for r in free_registers:
+            registers[r - 1] = None
+        for r, card in zip(free, program):
+            registers[r - 1] = card
+        _, uses, pairs = self._moves.improve(robot, registers, [r - 1 for r in free], hand)
+        return uses, pairs
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(view))

@@ -1,0 +1,119 @@
+"""Movement options in the search bot's programs (options.md 4): once the
+vectorised search has chosen the best plain program, each register may
+take a movement option the robot holds (Fourth Gear, Reverse Gears, Brakes)
+or become a two-card register with a spare hand card (Crab Legs, Dual
+Processor). Each change is kept when the program then scores better,
+register by register (a local search around the best plain program, not
+the full search over every pair).
+
+Programs are scored by playing them on a one-robot floor with the race's
+own rules code (engine/options.py's movement with options, then the board
+elements), so the model cannot drift from the rules: 1000 per flag
+touched, minus the registers left to the next flag, minus the board-laser
+damage taken; a destroyed robot scores as the search bot's destroyed
+states do.
+"""
+from __future__ import annotations
+
+from ..deck import BACK, KIND_CODE, MOVE1, MOVE2, MOVE3
+from ..elements import board_elements
+from ..holding import OptionDeck, RobotOptions
+from ..lone import LoneRobot
+from ..model import Card
+from ..optioncards import OPTION_IDS
+from ..options import play_with_options
+from .tables import UNREACHABLE, Layered, Tables
+
+MOVE_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor")
+_USE_OF = {MOVE3: "fourth-gear", BACK: "reverse-gears", MOVE1: "brakes"}
+_TURNS = ("left", "right", "uturn")
+
+Plan = tuple[list[Card | None], list[str | None], list[Card | None]]   # cards, uses, pairs
+
+
+class OptionMoves:
+    """One robot's scorer of programs with movement options (made per bot)."""
+
+    def __init__(self, tables: Tables, layered: Layered, dead: list[int]):
+        self.tables, self.layered, self.dead = tables, layered, dead
+        self.lone = LoneRobot(tables.course, tables.rules)
+        self.lone.robot.opt = RobotOptions(False)
+        # an empty deck of its own: a card lost in a scored program goes there
+        self.lone.floor.option_deck = OptionDeck(0, set(OPTION_IDS))
+
+    def score(self, robot, registers: list[Card | None], uses: list[str | None],
+              pairs: list[Card | None]) -> int:
+        """The score of playing `registers` (with `uses` and `pairs`) from where `robot` is."""
+        lone, tables = self.lone, self.tables
+        me = lone.put(robot.sq, robot.facing)
+        me.cards = list(robot.cards)
+        o = me.opt
+        assert o is not None
+        o.plan = [(u, None, None) for u in uses]
+        o.pairs = list(pairs)
+        flags, F = robot.flags, self.layered.F
+        damage = 0
+        laser = tables.course.laser_damage
+        floor = lone.floor
+        for r in range(5):
+            floor.register = r + 1
+            card = registers[r]
+            if card is not None:
+                play_with_options(floor, me, r, KIND_CODE[card.kind])
+            if me.sq >= 0:
+                board_elements(floor, r + 1)
+            if me.sq < 0:
+                lone.lift()
+                return self.dead[flags]
+            damage += laser[me.sq]
+            if flags < F and me.sq == tables.flags[flags]:
+                flags += 1
+                if flags == F:
+                    lone.lift()
+                    return 1000 * F + (4 - r) - damage
+        state = lone.lift()
+        if damage >= tables.rules.destroy_at_damage - robot.damage:
+            return self.dead[flags]
+        if flags >= F:
+            return 1000 * F - damage
+        left = int(tables.dist[flags][state])
+        return 1000 * flags - (left if left < UNREACHABLE else 2 * tables.course.size) - damage
+
+    def improve(self, robot, registers: list[Card | None], free: list[int],
+                hand: list[Card]) -> Plan:
+        """The program with the movement options and pairs that raise its
+        score, register by register in order; `free` are the 0-based
+        registers the bot fills."""
+        cards = robot.cards
+        uses: list[str | None] = [None] * 5
+        pairs: list[Card | None] = [None] * 5
+        best = self.score(robot, registers, uses, pairs)
+        spare = [c for c in hand if c not in registers]
+        for r in free:
+            card = registers[r]
+            if card is None:
+                continue
+            kind = KIND_CODE[card.kind]
+            tries: list[tuple[str | None, Card | None]] = []
+            use = _USE_OF.get(kind)
+            if use is not None and use in cards:
+                tries.append((use, None))
+            turns = ({"crab-legs": ("left", "right")} if kind == MOVE1 and "crab-legs" in cards
+                     else {"dual-processor": _TURNS}
+                     if kind in (MOVE2, MOVE3) and "dual-processor" in cards else {})
+            for which, kinds in turns.items():
+                seen = set()
+                for c in spare:
+                    if c.kind in kinds and c.kind not in seen:
+                        seen.add(c.kind)
+                        tries.append((which, c))
+            choice: tuple[str | None, Card | None] = (None, None)
+            for use, pair in tries:
+                uses[r], pairs[r] = (None, pair) if pair is not None else (use, None)
+                score = self.score(robot, registers, uses, pairs)
+                if score > best:
+                    best, choice = score, (uses[r], pairs[r])
+            uses[r], pairs[r] = choice
+            if choice[1] is not None:
+                spare.remove(choice[1])
+        return registers, uses, pairs

@@ -1,0 +1,51 @@
+"""The search bot's movement options (options.md 4): a program with Fourth
+Gear or a Crab Legs pair is kept when it scores better on the rules code."""
+from __future__ import annotations
+
+import random
+
+from engine.bots import BotView, make_bot
+from engine.course import compile_course
+from engine.loader import load_dict
+from engine.model import Card
+from engine.state import RobotState
+
+HAND = [Card("move1", 500), Card("left", 70), Card("right", 80), Card("uturn", 10),
+        Card("back", 430), Card("move2", 700), Card("move3", 800), Card("left", 90),
+        Card("right", 100)]
+
+
+def setup(flags, at, cards):
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8}, "flags": [{"x": x, "y": y} for x, y in flags],
+           "docks": [{"x": 0, "y": 7, "facing": "N"}]}
+    s = load_dict(doc)
+    course = compile_course(s.board)
+    robot = RobotState(0, "A", course.square(*at), 0)
+    robot.cards = list(cards)
+    view = BotView(s.board, course, tuple(course.square(f.x, f.y) for f in s.flags), s.rules,
+                   robot)
+    bot = make_bot("search")
+    bot.program(view, HAND, [1, 2, 3, 4, 5], random.Random(1))
+    return bot, robot
+
+
+def test_a_crab_step_onto_the_flag_beats_a_step_forward():
+    bot, robot = setup([(2, 5), (2, 0)], (3, 5), ["crab-legs"])
+    moves = bot._moves
+    registers = [Card("move1", 500), Card("move2", 700), Card("right", 80), None, None]
+    _, uses, pairs = moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
+    assert pairs[0] is not None and pairs[0].kind == "left"     # sideways onto flag 1
+    assert uses == [None] * 5
+
+
+def test_fourth_gear_when_the_fourth_square_is_the_flag():
+    bot, robot = setup([(3, 1), (3, 0)], (3, 5), ["fourth-gear"])
+    registers = [Card("move3", 800), Card("move1", 500), None, None, None]
+    _, uses, pairs = bot._moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
+    assert uses[0] == "fourth-gear" and pairs == [None] * 5
+
+
+def test_without_movement_cards_the_bot_makes_no_plan():
+    bot, _ = setup([(3, 1), (3, 0)], (3, 5), ["double-barreled-laser"])
+    assert bot.option_plan is None and bot._moves is None
