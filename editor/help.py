@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QTextBrowser, QVBoxLayout
 
+from engine.cli import COMMANDS
 from engine.version import version
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -58,7 +59,7 @@ def shortcuts_html(menus: list[QMenu]) -> str:
 def about_html() -> str:
     return (f"<h2>Rally Forge {escape(version())}</h2>"
             "<p>A desktop studio for designing, validating and simulating robot-race courses.</p>"
-            "<p>Command line: <tt>rallyforge</tt> (validate, run, test, balance, compare) and "
+            f"<p>Command line: <tt>rallyforge</tt> ({', '.join(COMMANDS)}) and "
             "<tt>rallyforge-editor</tt>; both take <tt>--version</tt>.</p>")
 
 
@@ -79,6 +80,7 @@ class TextWindow(QDialog):
         self.setWindowTitle(title)
         self.browser = QTextBrowser()
         self.browser.setOpenExternalLinks(True)
+        self.browser.setSearchPaths([str(DOCS)])    # a link from one page to the other opens it
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
         self.resize(720, 640)

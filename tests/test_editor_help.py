@@ -82,12 +82,20 @@ def test_help_pages_and_about(window):
     assert window.menuBar().actions()[-1].menu() is menu          # Help comes last
     window.actions["format_page"].trigger()
     assert "E104" in window.help_windows["format"].browser.toPlainText()
+    format_page = window.help_windows["format"].browser
+    link = format_page.document().find("rules.md")                 # the first link to the rules
+    link.setPosition(link.selectionStart() + 2)
+    QTest.mouseClick(format_page.viewport(), Qt.LeftButton,
+                     pos=format_page.cursorRect(link).center())
+    assert "Moving by cards" in format_page.toPlainText()
     window.actions["rules_page"].trigger()
     rules = window.help_windows["rules"].browser.toPlainText()
     assert "register" in rules.lower() and "not installed" not in rules
     window.actions["about"].trigger()
-    assert f"Rally Forge {version()}" in window.help_windows["about"].browser.toPlainText()
+    about = window.help_windows["about"].browser.toPlainText()
+    assert f"Rally Forge {version()}" in about
     assert version() != "unknown"
+    assert all(command in about for command in cli.COMMANDS)       # card included
 
 
 @pytest.mark.parametrize("main, prog", [(cli.main, "rallyforge"), (app.main, "rallyforge-editor")])
