@@ -134,7 +134,6 @@ class PdfLayout:
     orientation, each showing a window of `window_mm` of the board; window
     (c, r) starts at (c * step_mm[0], r * step_mm[1]) on the board."""
     orientation: QPageLayout.Orientation
-    page_mm: tuple[float, float]
     window_mm: tuple[float, float]
     step_mm: tuple[float, float]
     columns: int
@@ -168,7 +167,7 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
         if min(window) <= OVERLAP_MM:
             raise ValueError("the paper is too small for the page margins")
         columns, rows = _count(board_mm[0], window[0]), _count(board_mm[1], window[1])
-        layout = PdfLayout(orientation, (w, h), window,
+        layout = PdfLayout(orientation, window,
                            (window[0] - OVERLAP_MM, window[1] - OVERLAP_MM), columns, rows)
         if best is None or layout.pages < best.pages:
             best = layout

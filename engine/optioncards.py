@@ -95,7 +95,6 @@ USE_KINDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "crab-legs": (("move1",), ("left", "right")),
     "dual-processor": (("move2", "move3"), ("left", "right", "uturn")),
 }
-ROUND_USES = ("gyroscopic-stabilizer",)
 
 _CARD = r"(move1|move2|move3|back|left|right|uturn)(:[1-9][0-9]{0,2})?"
 _ENTRY = re.compile(r"^(?P<card>[^+/@]*)(\+(?P<pair>[^+/@]*))?(/(?P<use>[^+/@]*))?"
@@ -133,12 +132,3 @@ def entry_problem(text: str) -> str | None:
         if mode is not None and (weapon != "fire-control" or mode != "option"):
             return "only @fire-control takes a mode, and it is ':option'"
     return None
-
-
-def entry_pattern() -> str:
-    """The register grammar as one regular expression (the schema's `register`)."""
-    moves = "|".join(MOVE_USES)
-    pair = (r"move1{p}\+(left|right){p}/crab-legs|(move2|move3){p}\+(left|right|uturn){p}"
-            r"/dual-processor").format(p=r"(:[1-9][0-9]{0,2})?")
-    weapons = "|".join("fire-control(:option)?" if w == "fire-control" else w for w in WEAPONS)
-    return rf"^({pair}|{_CARD}(/({moves}))?)(@({weapons}))?$"

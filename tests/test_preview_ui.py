@@ -119,10 +119,10 @@ def test_a_step_is_animated_and_the_event_list_follows(qtbot, preview):
     c.player.seek(card.index - 1)
     c.player.set_speed(1.0)
     qtbot.mouseClick(c.panel.step_button, Qt.LeftButton)
-    assert c.player.animating and c.player.index == card.index
+    assert c.player.index == card.index and c.player.u < 1.0     # under way, not jumped
     mover = next(m for m in card.motions if m.moved)
     start = QPointF(c.overlay.markers[mover.robot].body.pos())
-    qtbot.waitUntil(lambda: not c.player.animating, timeout=5000)
+    qtbot.waitUntil(lambda: c.player.u == 1.0, timeout=5000)
     assert c.player.index == card.index and c.player.u == 1.0
     assert c.overlay.markers[mover.robot].body.pos() != start
     rows = sorted(i.row() for i in c.log.events.selectionModel().selectedIndexes())
@@ -173,7 +173,7 @@ def test_editing_the_course_ends_the_playback(qtbot, preview):
     commands.change(doc, edit.with_board(doc.scenario, board), "Pusher", (5, 5, 5, 5))
     assert c.timeline is None and not c.overlay.markers
     assert not c.panel.banner.isHidden() and "seed 4" in c.panel.banner_text.text()
-    assert not c.player.animating
+    assert c.player.timeline is None and c.player.u == 1.0
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
         qtbot.mouseClick(c.panel.rerun_button, Qt.LeftButton)
     assert c.timeline is not None and c.shown.seed == 4

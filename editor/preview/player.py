@@ -52,10 +52,6 @@ class Player(QObject):
     def last(self) -> int:
         return len(self.timeline) - 1 if self.timeline is not None else 0
 
-    @property
-    def animating(self) -> bool:
-        return self._timer.isActive()
-
     def set_speed(self, speed: float) -> None:
         self.speed = max(0.01, float(speed))
 
