@@ -255,3 +255,18 @@ def test_weapons_and_the_arm_stop_at_level_changes():
     path, hit = trace(floor, robots["C"].sq, 1, 1)
     assert hit == [robots["D"]]                                 # through a wall: as before
     assert sorted(xy[s] for s in arm_reach(floor, robots["A"].sq)) == [(1, 0)]
+
+
+def test_a_teleporter_jump_ignores_levels_but_its_search_stops_at_a_ledge_up():
+    """levels.md 4.13: the jump lands with no fall damage; past a robot on the
+    landing square, a ledge up is a wall (then it searches back)."""
+    tele = {"x": 0, "y": 0, "type": "teleporter"}
+    doc = course([(0, 0, 2), (0, 2, 2), (4, 2, 1)], tiles=[tele, {**tele, "y": 2}], robots=[
+        {"name": "Free", "at": {"x": 0, "y": 0, "facing": "E"}, "program": [["move1:800"]]},
+        {"name": "Blocked", "at": {"x": 0, "y": 2, "facing": "E"}, "program": [["move1:700"]]},
+        {"name": "On landing", "at": {"x": 3, "y": 2, "facing": "N"}}], height=5)
+    race = Race(load_dict(doc))
+    race.play_register()
+    at = {r.name: (race.course.xy[r.sq], r.damage) for r in race.robots}
+    assert at["Free"] == ((3, 0), 0)            # two levels down, no fall damage
+    assert at["Blocked"] == ((2, 2), 0)         # (4, 2) is up a ledge: back to (2, 2)
