@@ -33,7 +33,8 @@ from typing import TypeVar
 from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
-    Accept, Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Level, Placement, ProgramRound,
+    Accept, Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Goals, Level, Placement,
+    ProgramRound,
     RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
@@ -188,6 +189,7 @@ class _Builder:
             description=_text(d.get("description")),
             note=_text(d.get("note")),
             card=_card(d.get("card")),
+            goals=self.goals(d.get("goals")),
         )
         if not self.given("/rules/options"):
             # the default keeps an older file's meaning (options.md introduction)
@@ -259,6 +261,15 @@ class _Builder:
             if name in r and not self.broken(f"/rules/{name}"):
                 values[name] = r[name]
         return Rules(**values, note=_text(r.get("note")))
+
+    def goals(self, g: object) -> Goals | None:
+        if not isinstance(g, dict) or self.broken("/goals"):
+            return None
+        return Goals(fair=bool(g.get("fair", True)), length=_text(g.get("length")),
+                     rounds=_int(g["rounds"]) if "rounds" in g else None,
+                     deaths_per_leg=float(g["deaths_per_leg"]) if "deaths_per_leg" in g else None,
+                     robots=_int(g["robots"]) if "robots" in g else None,
+                     note=_text(g.get("note")))
 
 
 def _phase_lists(b: dict):
@@ -451,6 +462,8 @@ def to_dict(s: Scenario) -> dict:
         rules.pop("options", None)
     if rules:
         doc["rules"] = rules
+    if s.goals is not None:
+        doc["goals"] = _goals_doc(s.goals)
     if s.robots:
         doc["robots"] = [_robot_doc(r) for r in s.robots]
     if s.checks:
@@ -478,6 +491,17 @@ def _element_doc(doc: dict, keys: tuple[Key, ...], element) -> dict:
         if not (key.omit_default and value == key.default):
             doc[key.name] = list(value) if key.kind == REGISTERS else value
     return _noted(doc, element.note)
+
+
+def _goals_doc(g: Goals) -> dict:
+    doc: dict = {}
+    _put(doc, "robots", g.robots)
+    if not g.fair:
+        doc["fair"] = False
+    _put(doc, "length", g.length)
+    _put(doc, "rounds", g.rounds)
+    _put(doc, "deaths_per_leg", g.deaths_per_leg)
+    return _noted(doc, g.note)
 
 
 def _robot_doc(r: RobotSpec) -> dict:

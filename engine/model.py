@@ -334,6 +334,21 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Goals:
+    """What the designer wants of the course (the file's ``goals``), read by
+    ``suggest`` and the course card. ``fair``: every dock wins as often;
+    ``length``: a length class (engine/card/timemodel.py) or ``rounds``: a median
+    race length; ``deaths_per_leg``: at most this many deaths per robot on
+    any leg; all for ``robots`` robots (None: 4, or every dock if fewer)."""
+    fair: bool = True
+    length: str | None = None
+    rounds: int | None = None
+    deaths_per_leg: float | None = None
+    robots: int | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class StoredCard:
     """A course card kept in the file (engine/card): `play_hash` names the
     course it was measured on, `text` is the card as canonical JSON."""
@@ -359,6 +374,7 @@ class Scenario:
     note: str | None = None
     card: StoredCard | None = None
     accept: tuple[Accept, ...] = ()     # acknowledged warnings
+    goals: Goals | None = None      # None: the file states none (fair docks is assumed)
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

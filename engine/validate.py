@@ -50,6 +50,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W414  a laser whose beam a level change cuts to its own square
     W415  a laser or pusher mounted on a ramp's low side
     W416  the course card kept in the file was measured on another version of the course
+    W420  goals for more robots than the course has docks
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -861,6 +862,15 @@ def few_docks(s: Scenario, at: Places) -> list[Problem]:
                              f"(8 is usual)", "/docks")]
 
 
+def goals_beyond_the_docks(s: Scenario, at: Places) -> list[Problem]:
+    """W420: goals for more robots than can race."""
+    if s.goals is None or s.goals.robots is None or s.goals.robots <= len(s.docks):
+        return []
+    return [_warning("W420", f"the goals are for {s.goals.robots} robots but the course has "
+                             f"{_dock_names(s)}; lower goals.robots or add docks",
+                     "/goals/robots")]
+
+
 CHECKS: list[CourseCheck] = [
     outside_board,
     two_on_a_square,
@@ -896,4 +906,5 @@ CHECKS: list[CourseCheck] = [
     lasers_cut_by_ledges,
     mounted_on_ramp_sides,
     stale_card,
+    goals_beyond_the_docks,
 ]

@@ -38,3 +38,12 @@ def length_class(minutes: float) -> str:
     if minutes < SHORT_UNDER:
         return "short"
     return "medium" if minutes <= LONG_OVER else "long"
+
+
+def class_rounds(name: str, players: int) -> tuple[float, float]:
+    """The median rounds (low, high) a race of `players` robots lasts in
+    length class `name`: the rounds whose table time is in the class."""
+    per_round = minutes_per_round(players)
+    low = {"short": 0.0, "medium": SHORT_UNDER, "long": LONG_OVER}[name]
+    high = {"short": SHORT_UNDER, "medium": LONG_OVER, "long": float("inf")}[name]
+    return max(0.0, (low - SETUP) / per_round), max(0.0, (high - SETUP) / per_round)

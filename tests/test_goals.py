@@ -1,0 +1,61 @@
+"""The course's goals in the file, and the length classes they name."""
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.card import timemodel
+from engine.loader import dumps, load_dict
+from engine.model import Goals
+from engine.validate import validate_data
+
+STANDARD = Path(__file__).parent.parent / "scenarios" / "standard-course.json"
+
+
+def standard(**goals) -> dict:
+    data = json.loads(STANDARD.read_text())
+    data["goals"] = goals
+    return data
+
+
+def test_goals_are_read_and_written_back_in_canonical_form():
+    data = standard(deaths_per_leg=0.5, fair=False, length="short", robots=3, note="why")
+    scenario = load_dict(data)
+    assert scenario.goals == Goals(fair=False, length="short", deaths_per_leg=0.5, robots=3,
+                                   note="why")
+    again = json.loads(dumps(scenario))
+    assert list(again["goals"]) == ["robots", "fair", "length", "deaths_per_leg", "note"]
+    assert load_dict(again) == scenario
+    assert list(again).index("goals") == list(again).index("rules" if "rules" in again
+                                                          else "docks") + 1
+
+
+def test_a_file_without_goals_writes_none():
+    scenario = load_dict(json.loads(STANDARD.read_text()))
+    assert scenario.goals is None and "goals" not in json.loads(dumps(scenario))
+
+
+@pytest.mark.parametrize("goals, code, where", [
+    ({"length": "forever"}, "E102", "/goals/length"),
+    ({"rounds": 0}, "E105", "/goals/rounds"),
+    ({"deaths_per_leg": -1}, "E105", "/goals/deaths_per_leg"),
+    ({"speed": 3}, "E104", "/goals/speed"),
+    ({"robots": 9}, "W420", "/goals/robots"),
+])
+def test_bad_goals_are_named(goals, code, where):
+    problems = validate_data(standard(**goals))
+    assert [(p.code, p.pointer) for p in problems] == [(code, where)]
+
+
+def test_goals_for_as_many_robots_as_docks_are_fine():
+    assert validate_data(standard(robots=8)) == []
+
+
+def test_a_length_class_is_a_range_of_rounds_by_the_cards_time_model():
+    for players in (2, 4, 8):
+        for name in timemodel.CLASSES:
+            low, high = timemodel.class_rounds(name, players)
+            inside = (low + min(high, low + 10)) / 2
+            assert timemodel.length_class(timemodel.table_minutes(inside, players)) == name
+    assert timemodel.class_rounds("medium", 4) == (11.0, 23.0)     # 5 minutes a round, 5 to set up
+    assert timemodel.class_rounds("long", 4)[1] == float("inf")
