@@ -1,4 +1,5 @@
-"""The `rallyforge` command line: validate, run, test, balance and compare courses, and print their cards.
+"""The `rallyforge` command line: validate, run, test, balance and compare courses, print their cards
+and suggest fixes.
 
 Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage.
 """
@@ -11,7 +12,7 @@ import sys
 from .commands.common import silence_stdout
 from .version import version
 
-COMMANDS = ("validate", "run", "test", "balance", "compare", "card")
+COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,185 @@
+"""rallyforge suggest FILE: small edits that bring a course closer to its goals.
+
+Races the course and candidate edits on the same seeds (engine/suggest) and
+prints them best first: the edit in words, its expected effect with a 95%
+interval, and the races it was judged on. Goals come from --goal (any
+number of: fair, length=short|medium|long, rounds=N, deaths<=X), else from
+the course's ``goals``, else fair docks. --apply N --out FILE writes the
+course with suggestion N applied.
+
+Exit codes as for balance: 0 done; 1 unreadable or invalid course, an output
+that cannot be written, or no suggestion N to apply; 2 bad usage; 130
+stopped by Ctrl+C (nothing is suggested from a part of a search).
+"""
+from __future__ import annotations
+
+import argparse
+
+from ..card.timemodel import CLASSES as LENGTH_CLASSES
+from ..model import Goals
+from .balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
+                      write_json)
+from .common import positive
+
+HELP = "search for small edits that make a course fairer or the length you want"
+
+
+def goal(text: str) -> tuple[str, object]:
+    """An argparse type: one goal as (key, value)."""
+    if text == "fair":
+        return "fair", True
+    key, sep, value = text.partition("=")
+    try:
+        if key == "length" and sep and value in LENGTH_CLASSES:
+            return "length", value
+        if key == "rounds" and sep and int(value) >= 1:
+            return "rounds", int(value)
+        if key == "deaths<" and sep and float(value) >= 0:
+            return "deaths_per_leg", float(value)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(
+        f"not a goal: {text!r} (fair, length={'|'.join(LENGTH_CLASSES)}, rounds=N, deaths<=X)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from ..suggest import DEFAULT_BUDGET
+    parser.add_argument("file", help="the scenario file")
+    parser.add_argument("--goal", type=goal, action="append", metavar="GOAL",
+                        help="fair, length=short|medium|long, rounds=N or deaths<=X (deaths per "
+                             "robot per leg); repeat for several (default: the course's goals, "
+                             "else fair)")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: the goals', else 4 or every dock if fewer)")
+    parser.add_argument("--budget", type=positive, default=DEFAULT_BUDGET, metavar="RACES",
+                        help=f"races to spend, about (default {DEFAULT_BUDGET})")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="master seed: the same seed gives the same suggestions (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes, or Dask workers with --scheduler local "
+                             "(default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDR",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one")
+    parser.add_argument("--options", choices=("played", "counted"),
+                        help="play option cards or only count them, whatever the course says")
+    parser.add_argument("--json", dest="json_out", metavar="OUT",
+                        help="write the full result as JSON to OUT ('-' for stdout)")
+    parser.add_argument("--apply", type=positive, metavar="N",
+                        help="write the course with suggestion N applied to --out")
+    parser.add_argument("--out", metavar="FILE", help="where --apply writes the course")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def goals_of(args, scenario) -> Goals:
+    if not args.goal:
+        return scenario.goals or Goals()
+    given = dict(args.goal)
+    return Goals(fair=bool(given.get("fair", False)), length=given.get("length"),
+                 rounds=given.get("rounds"), deaths_per_leg=given.get("deaths_per_leg"))
+
+
+def run(args) -> int:
+    from ..balance.play import with_options
+    from ..balance.progress import ProgressBar
+    from ..balance.runner import BackendError
+    from ..loader import save_file
+    from ..suggest import applied, suggest
+    if (args.apply is None) != (args.out is None):
+        return error("--apply N and --out FILE go together", 2)
+    second_ctrl_c_quits()
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    scenario = with_options(scenario, args.options)
+    why = unwritable(args.json_out)
+    if why is None and args.out:
+        why = (unwritable(args.out) or "").replace("--json", "--out", 1) or None
+    if why:
+        return error(why, 1)
+    goals = goals_of(args, scenario)
+    args.robots = args.robots or goals.robots
+    try:
+        s = settings(args, scenario)
+    except UsageError as exc:
+        return error(str(exc), 2)
+    bar = None if args.quiet else ProgressBar("races")
+    try:
+        result = suggest(scenario, goals, s["robots"], args.budget, args.seed, bot=s["bot"],
+                         workers=s["workers"], scheduler=args.scheduler, progress=bar)
+    except BackendError as exc:
+        return error(str(exc), 2 if exc.usage else 1)
+    finally:
+        if bar is not None:
+            bar.close()
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+        if args.apply is not None and not result["cancelled"]:
+            if args.apply > len(result["suggestions"]):
+                return error(f"--apply {args.apply}: there are only "
+                             f"{len(result['suggestions'])} suggestions", 1)
+            save_file(applied(scenario, result["suggestions"][args.apply - 1]), args.out)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-":
+        print(text(result))
+    return 130 if result["cancelled"] else 0
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:.0f}"
+
+
+def effect_lines(result: dict, effect: dict) -> list[str]:
+    """The expected effect of a suggestion on each goal, in words."""
+    goals = result["goals"]
+    lines = []
+    if goals["fair"]:
+        g = effect["gap"]
+        lo, hi = g["ci"]
+        lines.append(f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} "
+                     f"points (change {100 * g['change']:+.0f}, 95% interval {100 * lo:+.0f} to "
+                     f"{100 * hi:+.0f})")
+    if "length" in goals or "rounds" in goals:
+        m = effect["median_rounds"]
+        lo, hi = m["ci"]
+        lines.append(f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the "
+                     f"change {lo:+g} to {hi:+g})")
+    if "deaths_per_leg" in goals:
+        d = effect["worst_leg_deaths"]
+        lo, hi = d["ci"]
+        lines.append(f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot "
+                     f"(95% interval of the change {lo:+.2f} to {hi:+.2f})")
+    return lines
+
+
+def text(result: dict) -> str:
+    goals = result["goals"]
+    wanted = (["fair docks"] if goals["fair"] else []) + \
+        ([f"a {goals['length']} race"] if "length" in goals else []) + \
+        ([f"a median race of {goals['rounds']} rounds"] if "rounds" in goals else []) + \
+        ([f"at most {goals['deaths_per_leg']:g} deaths per robot per leg"]
+         if "deaths_per_leg" in goals else [])
+    before = result["before"]
+    lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
+             f"goals: {', '.join(wanted) or 'none'}; {result['candidates']} candidate edits, "
+             f"{result['races']} races in {result['elapsed_s']:.0f} s, seed {result['seed']}.",
+             f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
+             f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
+             f"deaths per robot."]
+    if result["cancelled"]:
+        lines.append(f"Stopped after {result['races']} races: no suggestion.")
+        return "\n".join(lines)
+    if not result["suggestions"]:
+        lines.append("No edit tried brings the course closer to its goals.")
+    for s in result["suggestions"]:
+        how = ("clearly closer to the goals" if s["clear"] else
+               "perhaps closer to the goals (its interval includes no change)")
+        lines.append(f"{s['rank']}. " + "; ".join(e["words"] for e in s["edits"]))
+        for line in effect_lines(result, s["effect"]):
+            lines.append(f"   {line}")
+        lines.append(f"   {how}; judged on {s['races']} races against the course as it is")
+    return "\n".join(lines)
+

@@ -1,0 +1,182 @@
+"""Suggested fixes: the edits, the candidates, the measures, the search and
+its command."""
+import json
+from dataclasses import replace
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from engine.cli import main
+from engine.loader import dumps, load_dict, load_file
+from engine.model import Goals
+from engine.suggest import applied, suggest
+from engine.suggest.candidates import Diagnosis, candidates, is_acceptable
+from engine.suggest.edits import Edit, apply_all
+from engine.suggest.score import Record, Target, measures, paired_change
+from engine.validate import course_problems
+
+ROOT = Path(__file__).parent.parent
+STANDARD = ROOT / "scenarios" / "standard-course.json"
+UNFAIR = Path(__file__).parent / "fixtures" / "unfair-standard.json"
+
+
+def diagnosis_for(s, best: int, worst: int) -> Diagnosis:
+    """A first run's findings: dock `best` wins most, `worst` least; robots
+    die most next to flag 1 and on the first dock."""
+    rates = [0.25] * len(s.docks)
+    rates[best - 1], rates[worst - 1] = 0.5, 0.1
+    hot = ((s.flags[0].x, s.flags[0].y + 1), 9), ((s.docks[0].x, s.docks[0].y), 3)
+    return Diagnosis(tuple(rates), hot, (0.5,) * len(s.flags), 12.0)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.json")), ids=lambda p: p.stem)
+def test_every_candidate_is_a_valid_course_with_no_new_warning(path):
+    s = load_file(path)
+    goals = Goals(fair=True, length="short", deaths_per_leg=0.2)
+    found = candidates(s, goals, diagnosis_for(s, len(s.docks), 1))
+    assert found, "a course with trouble gets candidates"
+    before = sorted(p.code for p in course_problems(s) if p.severity == "warning")
+    for e in found:
+        edited = apply_all(s, (e,))
+        assert edited != s, e.words
+        problems = course_problems(edited)
+        assert not [p for p in problems if p.severity == "error"], e.words
+        after = sorted(p.code for p in problems if p.severity == "warning")
+        assert set(after) <= set(before) and len(after) <= len(before), e.words
+        assert load_dict(json.loads(dumps(edited))) == edited      # what the editor would save
+
+
+def test_candidates_come_from_where_the_trouble_is():
+    s = load_file(UNFAIR)
+    found = candidates(s, Goals(), diagnosis_for(s, 8, 2))
+    docks = {e.args[0] for e in found if e.kind in ("move_dock", "turn_dock")}
+    assert docks == {8, 2}
+    assert Edit("swap_docks", (2, 8)) in found
+    assert Edit("move_dock", (8, (3, 9), (3, 11))) in found      # two squares, past a pit
+    assert Edit("move_dock", (8, (3, 9), (3, 10))) not in found  # onto the pit
+    assert not any(e.kind == "move_flag" for e in found)        # no length or deaths goal
+    with_length = candidates(s, Goals(length="short"), diagnosis_for(s, 8, 2))
+    assert {e.args[0] for e in with_length if e.kind == "move_flag"} == {1, 2, 3}
+
+
+def test_an_edit_that_breaks_the_course_or_its_checks_is_never_a_candidate():
+    data = json.loads(STANDARD.read_text())
+    data["robots"] = [{"name": "A", "dock": 1, "program": [["move1"]]}]
+    data["checks"] = [{"round": 1, "register": 1, "robot": "A", "x": 5, "y": 14}]
+    s = load_dict(data)
+    assert not is_acceptable(s, (Edit("move_dock", (1, (5, 15), (4, 15))),))     # check fails
+    assert is_acceptable(s, (Edit("turn_dock", (8, "N", "W")),))
+    assert not is_acceptable(s, (Edit("move_dock", (8, (10, 12), (6, 6))),))  # W408: in a beam
+    assert is_acceptable(s, (Edit("move_dock", (8, (10, 12), (6, 5))),))
+    pit = next(t for t in s.board.tiles if t.type == "pit")
+    assert not is_acceptable(s, (Edit("move_flag", (1, (5, 4), (pit.x, pit.y))),))  # E301
+    found = candidates(s, Goals(), diagnosis_for(s, 1, 8))
+    assert found and not any(e.kind == "move_dock" and e.args[0] == 1 for e in found)
+
+
+def test_edits_say_what_they_do_and_round_trip_as_json():
+    e = Edit("move_dock", (8, (9, 15), (8, 15)))
+    assert e.words == "move dock 8 from (9,15) to (8,15)"
+    assert Edit.from_json(json.loads(json.dumps(e.as_json()))) == e
+    s = load_file(STANDARD)
+    moved = Edit("move_dock", (8, (10, 12), (9, 12))).apply(s)
+    assert (moved.docks[7].x, moved.docks[7].y, moved.docks[7].facing) == (9, 12, "N")
+    swapped = Edit("swap_docks", (1, 8)).apply(s)
+    assert swapped.docks[0] == s.docks[7] and swapped.docks[7] == s.docks[0]
+    assert Edit("pusher_registers", ((2, 10), (1, 3, 5), (2, 4))).apply(s).board.pusher_map[
+        (2, 10)].phases == (2, 4)
+    short = Edit("shorten_laser", ((4, 6), "E", (5, 6), "E", 2))
+    assert short.words == "shorten the laser at (4,6) firing E to 2 squares (a wall on the E side of (5,6))"
+    assert short.apply(s).board.has_wall(6, 6, "W")
+    # edits touching the same dock cannot be combined, others can
+    assert Edit("turn_dock", (8, "N", "W")).touches & e.touches
+    assert not (Edit("turn_dock", (2, "N", "W")).touches & e.touches)
+
+
+def rec(docks, winners, rounds, on_leg=(2,), deaths=()):
+    return Record(docks, winners, rounds, on_leg, deaths)
+
+
+def test_measures_and_shortfall():
+    races = [rec((1, 2), (1,), 10, (2, 1), ((0, 0, 1),)), rec((1, 2), (1,), 12, (2, 2)),
+             rec((1, 2), (2,), 14, (2, 1), ((0, 0, 2), (1, 1, 2)))]
+    target = Target(Goals(fair=True, rounds=12, deaths_per_leg=0.5), robots=2, docks=2)
+    m = measures(races, target)
+    assert m["gap"] == pytest.approx(1 / 3)
+    assert m["spread"] == pytest.approx(1 / 6)
+    assert m["median_rounds"] == 12
+    assert m["worst_leg_deaths"] == pytest.approx(2 / 4)        # leg 2: 2 deaths, 4 set out
+    assert m["shortfall"] == pytest.approx(2 * 1 / 6)            # rounds and deaths are met
+    long = Target(Goals(fair=False, rounds=8), robots=2, docks=2)
+    assert measures(races, long)["shortfall"] == pytest.approx((12 - 8.5) / 8.5)
+    same = paired_change(races, races, target, seed=1)
+    assert same["gap"] == {"old": m["gap"].__round__(6), "new": m["gap"].__round__(6),
+                           "change": 0.0, "ci": [0.0, 0.0]}
+
+
+def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
+    s = load_file(UNFAIR)
+    local = suggest(s, budget=700, seed=3, workers=1)
+    again = suggest(s, budget=700, seed=3, workers=1)
+    dask = suggest(s, budget=700, seed=3, workers=2, scheduler="local", local_processes=False)
+    for r in (again, dask):
+        assert {k: v for k, v in r.items() if k != "elapsed_s"} == \
+            {k: v for k, v in local.items() if k != "elapsed_s"}
+    assert local["races"] <= 700 and not local["cancelled"]
+    top = local["suggestions"][0]
+    assert top["effect"]["shortfall"]["change"] < 0
+    fixed = applied(s, top)
+    assert fixed != s and not [p for p in course_problems(fixed) if p.severity == "error"]
+
+
+def test_a_cancelled_search_suggests_nothing():
+    s = load_file(UNFAIR)
+    calls = []
+    result = suggest(s, budget=700, workers=1, should_stop=lambda: bool(calls.append(1)) or
+                     len(calls) > 3)
+    assert result["cancelled"] and result["suggestions"] == [] and result["races"] < 700
+
+
+def test_command_line(tmp_path, capsys):
+    out, report = tmp_path / "fixed.json", tmp_path / "s.json"
+    code = main(["suggest", str(UNFAIR), "--budget", "400", "--workers", "1", "--quiet",
+                 "--json", str(report), "--apply", "1", "--out", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    result = json.loads(report.read_text())
+    first = result["suggestions"][0]
+    assert f"1. {first['edits'][0]['words']}" in text
+    assert "gap between the best and worst dock" in text
+    assert load_file(out) == applied(load_file(UNFAIR), first)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--goal", "length=forever"], "not a goal"),
+    (["--apply", "1"], "--apply N and --out FILE go together"),
+    (["--robots", "9"], "only 8 docks"),
+])
+def test_bad_usage_exits_2(argv, message, capsys):
+    with pytest.raises(SystemExit) if argv[0] == "--goal" else _nothing():
+        code = main(["suggest", str(UNFAIR), "--quiet", *argv])
+        assert code == 2
+    assert message in capsys.readouterr().err
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_goals_from_the_command_line_replace_the_files():
+    from engine.commands.suggest import goal, goals_of
+
+    s = load_file(UNFAIR)
+    given = SimpleNamespace(goal=[goal("length=medium"), goal("deaths<=0.5")])
+    assert goals_of(given, s) == Goals(fair=False, length="medium", deaths_per_leg=0.5)
+    assert goals_of(SimpleNamespace(goal=None), s) == Goals()
+    with_goals = replace(s, goals=Goals(rounds=9))
+    assert goals_of(SimpleNamespace(goal=None), with_goals) == Goals(rounds=9)
