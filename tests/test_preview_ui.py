@@ -61,6 +61,18 @@ def marker_squares(controller) -> dict:
     return out
 
 
+def set_up_balance(controller, races: int, bot: str, robots: int | None = None,
+                   workers: int = 1):
+    """The balance dialog, set for a run (not started)."""
+    dialog = controller.open_balance()
+    dialog.races.setValue(races)
+    if robots is not None:
+        dialog.robots.setValue(robots)
+    dialog.bot.setCurrentText(bot)
+    dialog.workers.setValue(workers)
+    return dialog
+
+
 def engine_squares(snapshot) -> dict:
     angles = {"N": 0, "E": 90, "S": 180, "W": 270}
     return {r.name: (r.x, r.y, angles[r.facing]) if r.alive else None for r in snapshot}
@@ -217,11 +229,7 @@ def test_scenario_robots_and_the_race_menu(qtbot, preview):
 
 def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_path, monkeypatch):
     window, c = preview()
-    dialog = c.open_balance()
-    dialog.races.setValue(16)
-    dialog.robots.setValue(4)
-    dialog.bot.setCurrentText("random")
-    dialog.workers.setValue(1)
+    dialog = set_up_balance(c, 16, "random", robots=4)
     with qtbot.waitSignal(dialog.resultReady, timeout=30000) as blocker:
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     result = blocker.args[0]
@@ -261,10 +269,7 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
 
 def test_cancel_stops_a_long_run_and_reports_what_was_played(qtbot, preview):
     window, c = preview()
-    dialog = c.open_balance()
-    dialog.races.setValue(20_000)
-    dialog.bot.setCurrentText("search")
-    dialog.workers.setValue(1)
+    dialog = set_up_balance(c, 20_000, "search")
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=20000)
     with qtbot.waitSignal(dialog.resultReady, timeout=20000) as blocker:
@@ -295,10 +300,7 @@ def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
 
     run_balance = balance_dialog.run_balance
     monkeypatch.setattr(balance_dialog, "run_balance", held_balance)
-    dialog = c.open_balance()
-    dialog.races.setValue(6)
-    dialog.bot.setCurrentText("random")
-    dialog.workers.setValue(1)
+    dialog = set_up_balance(c, 6, "random")
     timer = QTimer()
     timer.timeout.connect(lambda: dialog.progress.value() == 1 and shown.set())
     timer.start(5)
@@ -344,10 +346,7 @@ def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, pr
 
 def test_closing_the_window_stops_the_workers(qtbot, preview):
     window, c = preview()
-    dialog = c.open_balance()
-    dialog.races.setValue(20_000)
-    dialog.bot.setCurrentText("random")
-    dialog.workers.setValue(1)
+    dialog = set_up_balance(c, 20_000, "random")
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.running, timeout=2000)
     worker = dialog.worker
@@ -375,11 +374,7 @@ def test_eight_robots_on_the_factory_course_are_shown_frame_by_frame(qtbot, prev
 def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, preview):
     from editor.preview.balance_dialog import run_balance
     window, c = preview()
-    dialog = c.open_balance()
-    dialog.races.setValue(24)
-    dialog.robots.setValue(3)
-    dialog.bot.setCurrentText("greedy")
-    dialog.workers.setValue(2)
+    dialog = set_up_balance(c, 24, "greedy", robots=3, workers=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
     pooled = dialog.result
