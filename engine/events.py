@@ -25,8 +25,11 @@ Kinds and the fields they use:
                                                   empty one; amount: how many of them (the
                                                   last ones) are locked by damage
     announce                                      power down announced for the next round
-    randomized  card                              a randomizer replaced the register's card
-    card        card                              a card played (step "move")
+    randomized  card, cause                       a register's card replaced: by a randomizer
+                                                  (no cause), or cause abort switch,
+                                                  conditional program, scrambler
+    card        card, cause                       a card played (step "move"); cause "radio
+                                                  control" for a Radio Control copy
     move        src, dst, cause                   one square (or a jump); cause: card, push,
                                                   express, conveyor, current, pusher, teleport
     turn        facing, amount, cause             amount: quarter turns clockwise (1, 2 or 3);
@@ -35,7 +38,8 @@ Kinds and the fields they use:
                 amount, cause                     "board", robot None) or the shooting robot's
                                                   (cause "robot"); path is every square it
                                                   crossed, the target's last; target None: no hit
-    damage      amount, cause                     damage taken (cause "laser")
+    damage      amount, cause                     damage taken; cause: laser, shell, ramming
+                                                  gear, recompile, fall
     destroyed   src, cause, amount, options       cause: see elements_table.DEATH_CAUSES;
                                                   src: where (off board: the last square it
                                                   stood on); amount: lives left; options:
@@ -46,7 +50,22 @@ Kinds and the fields they use:
     leave       src                               a finished robot leaves the board (finish "all")
     archive     dst                               archive marker moved
     repair      amount                            damage repaired
-    option      amount                            options gained
+    option      amount                            options gained (counted options)
+
+Option cards (played options, options.md 6.27); `card` is the card's id:
+
+    option_gained     card, cause                 cause: start, upgrade, flag
+    option_lost       card, cause                 cause: destroyed, traded for damage, used
+                                                  up, fire control
+    option_used       card, target, cause, dst    the card changed an outcome (automatic
+                                                  cards too); a weapon's push or pull is told
+                                                  after it with cause pushed, pulled, blocked
+                                                  or target gone and dst where the target ends
+    option_use_ignored card, cause                a use that cannot be made; cause: why
+    damage_prevented  card, amount, cause         a point not taken: by Power-Down Shield,
+                                                  Ablative Coat, or the card traded for it
+    register_locked   card, amount                Fire Control locked register `amount`
+    register_unlocked card, amount                its lock lifted after a repair
     reenter     dst, facing, amount               amount: its damage
     end         target                            target: the winners' names (a tuple)
 """

@@ -49,3 +49,29 @@ def test_fourth_gear_when_the_fourth_square_is_the_flag():
 def test_without_movement_cards_the_bot_makes_no_plan():
     bot, _ = setup([(3, 1), (3, 0)], (3, 5), ["double-barreled-laser"])
     assert bot.option_plan is None and bot._moves is None
+
+
+class _Planner:
+    """A bot whose program is fixed, with a pair in register 1 (as the search bot gives it)."""
+
+    def __init__(self):
+        self.option_plan = ([None] * 5, [Card("left", 70), None, None, None, None])
+
+    def program(self, view, hand, free_registers, rng):
+        return [Card("move1", 500)]
+
+    def power_down(self, view, rng):
+        return False
+
+
+def test_the_race_plays_the_bots_pair():
+    from engine.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
+           "docks": [{"x": 3, "y": 5, "facing": "N"}], "rules": {"options": "played"}}
+    race = Race(load_dict(doc), seed=1, robot_count=1, bots=[_Planner()])
+    robot = race.robots[0]
+    robot.cards, robot.options = ["crab-legs"], 1
+    race.play_register()
+    assert race.snapshot()[0].x == 2 and race.snapshot()[0].y == 5     # stepped left, not north
+    assert race.snapshot()[0].facing == "N"
