@@ -3,6 +3,7 @@ course as a picture without a window.
 
     rallyforge-editor [FILE]
     rallyforge-editor --export FILE OUT.(png|svg|pdf) [--square-mm N] [--square-px N]
+                      [--paper A4|Letter|A3]
 
 Exit codes: 0 success, 1 a file that cannot be read or exported, 2 bad usage.
 """
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="PDF: millimetres per square on paper (default 25)")
     parser.add_argument("--square-px", type=_positive(int), metavar="N",
                         help="PNG and SVG: pixels per square (default 64)")
+    parser.add_argument("--paper", choices=("A4", "Letter", "A3"),
+                        help="PDF: the paper (default A4); pages turn and split to need as few "
+                             "as they can")
     return parser
 
 
@@ -59,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.file:
             return _usage(parser, "give either FILE or --export FILE OUT, not both")
         return export_command(args.export[0], args.export[1], args.square_mm or 25.0,
-                              args.square_px or 64)
-    if args.square_mm is not None or args.square_px is not None:
-        return _usage(parser, "--square-mm and --square-px go with --export")
+                              args.square_px or 64, args.paper or "A4")
+    if args.square_mm is not None or args.square_px is not None or args.paper is not None:
+        return _usage(parser, "--square-mm, --square-px and --paper go with --export")
     return run_window(args.file)
 
 
@@ -76,7 +80,8 @@ def _fail(message: str) -> int:
     return 1
 
 
-def export_command(source: str, out: str, square_mm: float = 25.0, square_px: int = 64) -> int:
+def export_command(source: str, out: str, square_mm: float = 25.0, square_px: int = 64,
+                   paper: str = "A4") -> int:
     """Export a scenario file's board; a one-line message and 1 on failure.
     A QGuiApplication is created on use (offscreen when there is no display)."""
     from editor import export
@@ -92,7 +97,7 @@ def export_command(source: str, out: str, square_mm: float = 25.0, square_px: in
     except ScenarioError as error:
         return _fail(f"{source}: {_describe(error)}")
     try:
-        export.export(scenario, out, square_mm=square_mm, square_px=square_px)
+        export.export(scenario, out, square_mm=square_mm, square_px=square_px, paper=paper)
     except (OSError, ValueError) as error:
         detail = error.strerror if isinstance(error, OSError) and error.strerror else error
         return _fail(f"cannot export to {out}: {detail}")

@@ -77,7 +77,8 @@ class BoardItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         w, h = self._size
-        return QRectF(0, 0, w * SQUARE, h * SQUARE)
+        m = render.edge_margin(SQUARE)
+        return QRectF(-m, -m, w * SQUARE + 2 * m, h * SQUARE + 2 * m)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         scenario = self.doc.scenario

@@ -58,10 +58,33 @@ def get_save_path(parent, title: str = "Save Scenario As", directory: str = "",
     return path or None
 
 
-def get_square_mm(parent, default: float = 25.0) -> float | None:
-    value, ok = QInputDialog.getDouble(parent, "Export PDF", "Square size (mm):", default,
-                                       5.0, 100.0, 1)
-    return value if ok else None
+def get_pdf_options(parent, square_mm: float = 25.0, paper: str = "A4"):
+    """(square size in mm, paper name) for a PDF export, or None when cancelled."""
+    from PySide6.QtWidgets import (
+        QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+    )
+
+    from editor.export import PAPERS
+    dialog = QDialog(parent)
+    dialog.setWindowTitle("Export PDF")
+    size = QDoubleSpinBox()
+    size.setRange(5.0, 100.0)
+    size.setDecimals(1)
+    size.setSuffix(" mm")
+    size.setValue(square_mm)
+    papers = QComboBox()
+    papers.addItems(list(PAPERS))
+    papers.setCurrentText(paper)
+    buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form = QFormLayout(dialog)
+    form.addRow("Square size", size)
+    form.addRow("Paper", papers)
+    form.addRow(buttons)
+    if dialog.exec() != QDialog.Accepted:
+        return None
+    return size.value(), papers.currentText()
 
 
 def get_new_course(parent):

@@ -27,6 +27,7 @@ from engine.model import Scenario
 
 EXTENSIONS = (".png", ".svg", ".pdf")
 A4 = QPageSize.PageSizeId.A4
+PAPERS = {"A4": A4, "Letter": QPageSize.PageSizeId.Letter, "A3": QPageSize.PageSizeId.A3}
 
 PDF_DPI = 1200            # device units of the PDF painter per inch
 PAGE_MARGIN_MM = 10.0     # white border all round, where printers cannot print
@@ -74,8 +75,22 @@ def _buffer() -> tuple[QByteArray, QBuffer]:
 
 # ---------------------------------------------------------------- PNG and SVG
 
+def picture_size(scenario: Scenario, square: float) -> tuple[int, int, int]:
+    """(width, height, margin) of a picture of the board: the margin all round
+    holds what outer walls draw beyond the board's edge."""
+    b = scenario.board
+    margin = math.ceil(render.edge_margin(square))
+    return round(b.width * square) + 2 * margin, round(b.height * square) + 2 * margin, margin
+
+
+def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int) -> None:
+    painter.translate(margin, margin)
+    render.paint_board(painter, scenario, square=square_px)
+
+
 def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
-    """The board as an image, square_px pixels per square."""
+    """The board as an image, square_px pixels per square, with a margin
+    (picture_size) so that outer walls show whole."""
     b = scenario.board
     if square_px < 1:
         raise ValueError(f"squares must be at least 1 pixel, not {square_px}")
@@ -83,11 +98,12 @@ def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
         raise ValueError(f"a {b.width}x{b.height} board at {square_px} px per square is too "
                          f"large for an image; use fewer pixels per square")
     ensure_app()
-    image = QImage(b.width * square_px, b.height * square_px, QImage.Format_ARGB32_Premultiplied)
+    w, h, margin = picture_size(scenario, square_px)
+    image = QImage(w, h, QImage.Format_ARGB32_Premultiplied)
     image.fill(Qt.transparent)
     painter = QPainter(image)
     try:
-        render.paint_board(painter, scenario, square=square_px)
+        _paint_picture(painter, scenario, square_px, margin)
     finally:
         painter.end()
     return image
@@ -107,8 +123,7 @@ def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
 
 def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
     ensure_app()
-    b = scenario.board
-    w, h = b.width * square_px, b.height * square_px
+    w, h, margin = picture_size(scenario, square_px)
     data, buffer = _buffer()
     generator = QSvgGenerator()
     generator.setOutputDevice(buffer)
@@ -119,7 +134,7 @@ def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     generator.setDescription(_description(scenario))
     painter = QPainter(generator)
     try:
-        render.paint_board(painter, scenario, square=square_px)
+        _paint_picture(painter, scenario, square_px, margin)
     finally:
         painter.end()
     buffer.close()
@@ -143,6 +158,11 @@ class PdfLayout:
     def pages(self) -> int:
         return self.columns * self.rows
 
+    @property
+    def overlap_mm(self) -> tuple[float, float]:
+        """What neighbouring pages have in common, across and down."""
+        return (self.window_mm[0] - self.step_mm[0], self.window_mm[1] - self.step_mm[1])
+
 
 def _page_size(page_size) -> QPageSize:
     """A QPageSize from a QPageSize or a QPageSize.PageSizeId."""
@@ -155,12 +175,20 @@ def _count(extent: float, window: float) -> int:
     return math.ceil((extent - window) / (window - OVERLAP_MM) - 1e-9) + 1
 
 
+def _step(extent: float, window: float, count: int) -> float:
+    """Where each page starts after the one before: the board shared out
+    evenly, so that no page is left with a sliver (pages overlap by at
+    least OVERLAP_MM)."""
+    return (extent - window) / (count - 1) if count > 1 else window - OVERLAP_MM
+
+
 def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
     """The page split for a board of board_mm (width, height) in millimetres:
-    the orientation that needs fewer pages (portrait on a tie)."""
+    the orientation that needs fewer pages; on a tie, the one whose pages are
+    fullest (the least overlap), then portrait."""
     paper = _page_size(page_size).size(QPageSize.Millimeter)
     pw, ph = paper.width(), paper.height()
-    best = None
+    best, best_key = None, None
     for orientation, (w, h) in ((QPageLayout.Portrait, (pw, ph)),
                                 (QPageLayout.Landscape, (ph, pw))):
         window = (w - 2 * PAGE_MARGIN_MM, h - 2 * PAGE_MARGIN_MM - LABEL_MM)
@@ -168,21 +196,31 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
             raise ValueError("the paper is too small for the page margins")
         columns, rows = _count(board_mm[0], window[0]), _count(board_mm[1], window[1])
         layout = PdfLayout(orientation, window,
-                           (window[0] - OVERLAP_MM, window[1] - OVERLAP_MM), columns, rows)
-        if best is None or layout.pages < best.pages:
-            best = layout
+                           (_step(board_mm[0], window[0], columns),
+                            _step(board_mm[1], window[1], rows)), columns, rows)
+        waste = round(columns * window[0] * rows * window[1] - board_mm[0] * board_mm[1], 3)
+        key = (layout.pages, waste if layout.pages > 1 else 0.0)
+        if best_key is None or key < best_key:
+            best, best_key = layout, key
     return best
 
 
 def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
                page_size=A4) -> int:
-    """A PDF printing the board at real size, each square square_mm wide,
-    over as many pages as needed; returns the number of pages."""
+    """A PDF printing the board at real size, each square square_mm wide (and
+    the margin of outer walls), over as few pages of `page_size` (a
+    QPageSize, an id, or a name of PAPERS) as it can; returns the number of pages."""
     if not 1.0 <= square_mm <= 500.0:
         raise ValueError(f"square size must be between 1 and 500 mm, not {square_mm}")
+    if isinstance(page_size, str):
+        if page_size not in PAPERS:
+            raise ValueError(f"paper must be one of {', '.join(PAPERS)}, not {page_size!r}")
+        page_size = PAPERS[page_size]
     ensure_app()
     b = scenario.board
-    layout = pdf_layout((b.width * square_mm, b.height * square_mm), page_size)
+    edge = render.edge_margin(square_mm)
+    layout = pdf_layout((b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge),
+                        page_size)
     data, buffer = _buffer()
     writer = QPdfWriter(buffer)
     writer.setResolution(PDF_DPI)
@@ -211,26 +249,28 @@ def _mm(value: float) -> float:
 def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, r: int,
               square_mm: float) -> None:
     b = scenario.board
-    board_w, board_h = b.width * square_mm, b.height * square_mm
+    edge = render.edge_margin(square_mm)     # the sheet is the board and this margin all round
+    sheet_w, sheet_h = b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge
     wx, wy = c * layout.step_mm[0], r * layout.step_mm[1]
-    ww = min(layout.window_mm[0], board_w - wx)
-    wh = min(layout.window_mm[1], board_h - wy)
-    x0, y0 = int(wx // square_mm), int(wy // square_mm)
-    x1 = min(b.width, math.ceil((wx + ww) / square_mm - 1e-9))
-    y1 = min(b.height, math.ceil((wy + wh) / square_mm - 1e-9))
+    ww = min(layout.window_mm[0], sheet_w - wx)
+    wh = min(layout.window_mm[1], sheet_h - wy)
+    x0, y0 = max(0, int((wx - edge) // square_mm)), max(0, int((wy - edge) // square_mm))
+    x1 = min(b.width, math.ceil((wx + ww - edge) / square_mm - 1e-9))
+    y1 = min(b.height, math.ceil((wy + wh - edge) / square_mm - 1e-9))
     window = QRectF(_mm(PAGE_MARGIN_MM), _mm(PAGE_MARGIN_MM), _mm(ww), _mm(wh))
 
     painter.save()
     painter.setClipRect(window)
-    painter.translate(_mm(PAGE_MARGIN_MM - wx), _mm(PAGE_MARGIN_MM - wy))
+    painter.translate(_mm(PAGE_MARGIN_MM + edge - wx), _mm(PAGE_MARGIN_MM + edge - wy))
     render.paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
     painter.restore()
 
     _crop_marks(painter, window)
     _overlap_marks(painter, layout, window, c, r)
+    overlap = min(layout.overlap_mm)
     label = (f"{_title(scenario)}  -  page {r * layout.columns + c + 1} of {layout.pages}, "
              f"columns {x0}-{x1 - 1}, rows {y0}-{y1 - 1}  -  squares of {square_mm:g} mm, "
-             f"pages overlap by {OVERLAP_MM:g} mm")
+             f"pages overlap by {overlap:.0f} mm or more")
     painter.setFont(_label_font())
     painter.setPen(QColor("#333333"))
     painter.drawText(QRectF(window.left() + _mm(3), window.bottom() + _mm(6.2),
@@ -259,11 +299,11 @@ def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int,
     registration target at each end, to line the pages up when gluing."""
     lines = []
     if c > 0:
-        lines.append(("v", window.left() + _mm(OVERLAP_MM)))
+        lines.append(("v", window.left() + _mm(layout.overlap_mm[0])))
     if c < layout.columns - 1:
         lines.append(("v", window.left() + _mm(layout.step_mm[0])))
     if r > 0:
-        lines.append(("h", window.top() + _mm(OVERLAP_MM)))
+        lines.append(("h", window.top() + _mm(layout.overlap_mm[1])))
     if r < layout.rows - 1:
         lines.append(("h", window.top() + _mm(layout.step_mm[1])))
     pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.DashLine)
@@ -290,16 +330,16 @@ def _target(painter: QPainter, centre: QPointF) -> None:
 # ---------------------------------------------------------------- by extension
 
 def export(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
-           square_px: int = 64) -> None:
+           square_px: int = 64, paper: str = "A4") -> None:
     """Export by the extension of `path`: .png, .svg (square_px pixels per
-    square) or .pdf (square_mm millimetres per square, A4)."""
+    square) or .pdf (square_mm millimetres per square, on `paper`: A4, Letter, A3)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".png":
         export_png(scenario, path, square_px)
     elif suffix == ".svg":
         export_svg(scenario, path, square_px)
     elif suffix == ".pdf":
-        export_pdf(scenario, path, square_mm)
+        export_pdf(scenario, path, square_mm, paper)
     else:
         raise ValueError(f"cannot export to {Path(path).name!r}: the name must end in "
                          f"{', '.join(EXTENSIONS[:-1])} or {EXTENSIONS[-1]}")

@@ -426,10 +426,10 @@ class MainWindow(QMainWindow):
             path += "." + fmt
         options = {}
         if fmt == "pdf":
-            square_mm = dialogs.get_square_mm(self)
-            if square_mm is None:
+            chosen = dialogs.get_pdf_options(self)
+            if chosen is None:
                 return
-            options["square_mm"] = square_mm
+            options["square_mm"], options["paper"] = chosen
         try:
             export.export(self.doc.scenario, path, **options)
         except (OSError, ValueError) as exc:

@@ -933,6 +933,12 @@ def _vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
     p.restore()
 
 
+def edge_margin(square: float = SQUARE) -> float:
+    """How far outer walls (their outline) reach beyond the board's edge: a
+    picture of the board leaves this much room all round."""
+    return 0.06 * square
+
+
 def wall_thickness(square: float = SQUARE) -> float:
     """How thick walls are drawn, in the units of `square`."""
     return 0.12 * square
@@ -962,7 +968,8 @@ def _paint_walls(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
              if _in(ex, ey, x0, y0, x1, y1)]
     if not rects:
         return
-    board_rect = QRectF(0, 0, board.width * s, board.height * s)
+    m = edge_margin(s)
+    board_rect = QRectF(-m, -m, board.width * s + 2 * m, board.height * s + 2 * m)
     o = max(0.02 * s, 0.6)
     p.save()
     p.setClipRect(board_rect, Qt.IntersectClip)
@@ -1049,8 +1056,9 @@ def _paint_overlays(st: _Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
 def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE,
                 area: tuple[int, int, int, int] | None = None, grid: bool = True) -> None:
     """Paint the course with its top-left corner at (0, 0), `square` units per
-    square. `area` = (x0, y0, x1, y1), x1 and y1 exclusive, limits the work to
-    those squares: everything overlapping them is drawn, clipped to them."""
+    square; outer walls reach edge_margin() beyond the board. `area` = (x0,
+    y0, x1, y1), x1 and y1 exclusive, limits the work to those squares:
+    everything overlapping them is drawn, clipped to them (and the margin)."""
     board = scenario.board
     x0, y0, x1, y1 = _area(board, area)
     if x0 >= x1 or y0 >= y1:
@@ -1059,9 +1067,12 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
     info = _info(board)
     painter.save()
     try:
-        if area is not None:
-            painter.setClipRect(QRectF(x0 * s, y0 * s, (x1 - x0) * s, (y1 - y0) * s),
-                                Qt.IntersectClip)
+        if area is not None:        # the area, and the margin where it meets the board's edge
+            m = edge_margin(s)
+            left, top = x0 * s - (m if x0 == 0 else 0), y0 * s - (m if y0 == 0 else 0)
+            right = x1 * s + (m if x1 == board.width else 0)
+            bottom = y1 * s + (m if y1 == board.height else 0)
+            painter.setClipRect(QRectF(left, top, right - left, bottom - top), Qt.IntersectClip)
         painter.setRenderHint(QPainter.Antialiasing)
         painter.setRenderHint(QPainter.TextAntialiasing)
         st = _Stamper(painter, s)

@@ -20,6 +20,7 @@ class Answers:
         self.open_path = None
         self.save_path = None
         self.square_mm = 25.0
+        self.paper = "A4"
         self.save_dropped = True
         self.errors: list[tuple[str, str]] = []
         self.asked: list[str] = []
@@ -40,7 +41,8 @@ def answers(monkeypatch):
     monkeypatch.setattr(dialogs, "ask_revert", record("revert", lambda: a.revert))
     monkeypatch.setattr(dialogs, "get_open_path", record("open_path", lambda: a.open_path))
     monkeypatch.setattr(dialogs, "get_save_path", record("save_path", lambda: a.save_path))
-    monkeypatch.setattr(dialogs, "get_square_mm", record("square_mm", lambda: a.square_mm))
+    monkeypatch.setattr(dialogs, "get_pdf_options",
+                        record("pdf_options", lambda: (a.square_mm, a.paper)))
     monkeypatch.setattr(dialogs, "ask_save_dropped",
                         record("save_dropped", lambda: a.save_dropped))
     monkeypatch.setattr(dialogs, "show_error",

@@ -217,5 +217,5 @@ def test_export_asks_the_square_size_for_pdf(window, answers, tmp_path, monkeypa
     answers.square_mm = 30.0
     window.actions["export_pdf"].trigger()
     window.actions["export_png"].trigger()
-    assert calls == [(str(tmp_path / "course.pdf"), {"square_mm": 30.0}),
+    assert calls == [(str(tmp_path / "course.pdf"), {"square_mm": 30.0, "paper": "A4"}),
                      (str(tmp_path / "course.png"), {})]
