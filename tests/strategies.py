@@ -24,6 +24,8 @@ What every drawn document satisfies:
   register lists (``phases``) sorted and distinct;
 - 1..4 flags and 1..8 docks, each list on distinct squares of plain floor
   (a flag and a dock may share a square);
+- ``levels`` (sometimes) on squares off the walkway, and up to two ramps off
+  it with the levels around them made to match (E316 never fires);
 - reachability by construction: a walkway of floor squares (one whole row,
   plus a column from it to each flag and dock) carries no tile but floor, no
   wall between two of its squares, and no laser or pusher; so every flag and
@@ -92,7 +94,7 @@ def program_entries() -> st.SearchStrategy[list | dict]:
         lambda c, p, n: {"cards": c, "power_down": p, **n}, card_list, _BOOLS, _NOTE)
 
 
-# Ramps need matching levels around them (else the course has an error): not drawn here.
+# Ramps need matching levels around them (else the course has an error): _ramps draws them.
 _KINDS = st.sampled_from([kind for kind in TILE_TYPES if kind != "ramp"])
 # A value of each kind of key (elements_table.VALUE_KINDS) a tile type takes.
 _VALUES = {DIRECTION: directions, FLAG: _BOOLS, ROTATION: st.sampled_from(("cw", "ccw")),
@@ -124,6 +126,31 @@ def _tile(draw, x: int, y: int, kind: str, maybe_note) -> dict:
             tile[key.name] = draw(_VALUES[key.kind])
     tile.update(draw(maybe_note))
     return tile
+
+
+def _ramps(draw, width: int, height: int, walk: set, off_walk: list, tiles: list,
+           levels: list) -> tuple[list, list]:
+    """Up to two ramps off the walkway, the square ahead off it too, with the
+    levels around them made to match (the ramp one above the square behind,
+    the square ahead at the ramp's level); no square serves two ramps."""
+    level = {(v["x"], v["y"]): v for v in levels}
+    used: set[tuple[int, int]] = set()
+    for x, y in draw(st.lists(st.sampled_from(off_walk), unique=True, max_size=2)):
+        d = draw(directions)
+        dx, dy = _STEP[d]
+        behind, ahead = (x - dx, y - dy), (x + dx, y + dy)
+        if not all(0 <= sx < width and 0 <= sy < height for sx, sy in (behind, ahead)) \
+                or ahead in walk or {(x, y), behind, ahead} & used:
+            continue
+        top = (level[behind]["level"] if behind in level else 0) + 1
+        if top > 3:
+            continue
+        used |= {(x, y), behind, ahead}
+        for square in ((x, y), ahead):
+            level[square] = {**level.get(square, {}), "x": square[0], "y": square[1], "level": top}
+        tiles = [t for t in tiles if (t["x"], t["y"]) != (x, y)]
+        tiles.append({"x": x, "y": y, "type": "ramp", "dir": d})
+    return tiles, list(level.values())
 
 
 @lru_cache(maxsize=None)
@@ -228,6 +255,7 @@ def scenarios(draw, *, min_side: int = 1, max_side: int = 12, max_flags: int = 4
     if off_walk:
         for x, y in draw(st.lists(st.sampled_from(off_walk), unique=True, max_size=6)):
             levels.append({"x": x, "y": y, "level": draw(_ints(1, 3)), **draw(maybe_note)})
+        tiles, levels = _ramps(draw, width, height, walk, off_walk, tiles, levels)
 
     board: dict = {"width": width, "height": height}
     for key, items in (("tiles", tiles), ("walls", walls), ("lasers", lasers),
