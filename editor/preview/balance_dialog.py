@@ -56,6 +56,28 @@ def run_balance(scenario, races: int, robots: int, bot: str, seed: int = 0, *,
                    should_stop=should_stop)
 
 
+def add_run_controls(layout, start_text: str):
+    """Start and Cancel buttons, a progress bar and a status line under
+    them, added to `layout`: (start, cancel, progress, status)."""
+    row = QHBoxLayout()
+    start = QPushButton(start_text)
+    start.setDefault(True)
+    cancel = QPushButton("Cancel")
+    cancel.setEnabled(False)
+    row.addWidget(start)
+    row.addWidget(cancel)
+    row.addStretch(1)
+    layout.addLayout(row)
+    progress = QProgressBar()
+    progress.setRange(0, 1)
+    progress.setValue(0)
+    layout.addWidget(progress)
+    status = QLabel("")
+    status.setWordWrap(True)
+    layout.addWidget(status)
+    return start, cancel, progress, status
+
+
 class BalanceWorker(QThread):
     progressed = Signal(int, int, float)    # races done, planned, seconds
     done = Signal(object)                   # the result dict
@@ -209,22 +231,8 @@ class BalanceDialog(QDialog):
         form.addRow("Workers", self.workers)
         left.addLayout(form)
 
-        row = QHBoxLayout()
-        self.start_button = QPushButton("Start")
-        self.start_button.setDefault(True)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        row.addWidget(self.start_button)
-        row.addWidget(self.cancel_button)
-        row.addStretch(1)
-        left.addLayout(row)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1)
-        self.progress.setValue(0)
-        left.addWidget(self.progress)
-        self.rate = QLabel("")
-        self.rate.setWordWrap(True)
-        left.addWidget(self.rate)
+        self.start_button, self.cancel_button, self.progress, self.rate = \
+            add_run_controls(left, "Start")
 
         # ---------------------------------------------------------- results
         self.verdict = QLabel("")

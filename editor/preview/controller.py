@@ -22,6 +22,7 @@ from .player import Player
 from .race_panel import RaceLogPanel, RacePanel
 from .race_worker import RaceWorker
 from .robots_overlay import RaceOverlay
+from .suggest_ghost import SuggestionGhost
 
 
 def race_inputs(scenario) -> tuple:
@@ -41,6 +42,8 @@ class PreviewController(QObject):
         self.heatmap = HeatmapOverlay()
         scene.addItem(self.heatmap)
         self.legend = HeatmapLegend(self.view, self.heatmap)
+        self.suggestion_ghost = SuggestionGhost()
+        scene.addItem(self.suggestion_ghost)
         self.worker = RaceWorker(self)
         self.panel = RacePanel()
         self.log = RaceLogPanel()
@@ -53,6 +56,7 @@ class PreviewController(QObject):
         self.balance_dialog = None
         self.balance_result: dict | None = None
         self.balance_scenario = None
+        self.suggest_dialog = None
         self.heatmap_mode: str | None = None
         self._sized = False
 
@@ -95,6 +99,9 @@ class PreviewController(QObject):
                                    "Race the scenario's robots and compare its checks"),
             "balance": self.window.action("Bal&ance Check…", self.open_balance,
                                     tip="Race the course many times and judge its docks"),
+            "suggest": self.window.action("Su&ggest Fixes…", self.open_suggest,
+                                    tip="Search for small edits that bring the course closer "
+                                        "to its goals: fair docks, a length, fewer deaths"),
         }
         menu = self.menu = self.window.menuBar().addMenu("&Race")
         self.window.menus["race"] = menu
@@ -106,6 +113,7 @@ class PreviewController(QObject):
         menu.addAction(a["checks"])
         menu.addSeparator()
         menu.addAction(a["balance"])
+        menu.addAction(a["suggest"])
         self.heat_menu = menu.addMenu("&Heatmap")
         self.heat_group = QActionGroup(self)
         self.heat_group.setExclusive(True)
@@ -333,6 +341,9 @@ class PreviewController(QObject):
         self.panel.set_scenario(scenario)
         if self.balance_dialog is not None:
             self.balance_dialog.refresh_course()
+        if self.suggest_dialog is not None:
+            self.suggest_dialog.refresh_course()
+        self.suggestion_ghost.show_edit(scenario, None)
         if self.shown is not None and race_inputs(self.shown.scenario) != race_inputs(scenario):
             seed = self.shown.seed
             self.end_playback(f"The race is out of date: the course changed after it was "
@@ -404,6 +415,43 @@ class PreviewController(QObject):
         self.set_heatmap_mode(None)
         self.heat_menu.setEnabled(False)
 
+    # ------------------------------------------------------------ suggested fixes
+
+    def open_suggest(self):
+        from .suggest_dialog import SuggestDialog
+        if self.suggest_dialog is None:
+            self.suggest_dialog = SuggestDialog(lambda: self.doc.scenario, self.window)
+            self.suggest_dialog.previewRequested.connect(self.preview_suggestion)
+            self.suggest_dialog.applyRequested.connect(self.apply_suggestion)
+        self.suggest_dialog.refresh_course()
+        self.suggest_dialog.show()
+        self.suggest_dialog.raise_()
+        return self.suggest_dialog
+
+    def _fitting(self, searched, suggestion):
+        """The course with `suggestion` applied, if the course still races as
+        the one searched (names and notes may have changed), else None."""
+        if suggestion is None or searched is None or \
+                race_inputs(searched) != race_inputs(self.doc.scenario):
+            return None
+        from engine.suggest import applied
+        return applied(self.doc.scenario, suggestion)
+
+    def preview_suggestion(self, searched, suggestion) -> None:
+        self.suggestion_ghost.show_edit(self.doc.scenario, self._fitting(searched, suggestion))
+
+    def apply_suggestion(self, searched, suggestion) -> None:
+        """Apply a suggestion as one undo step, if it still fits the course."""
+        after = self._fitting(searched, suggestion)
+        if after is None:
+            self.suggest_dialog.status.setText("The course has changed since the search: "
+                                               "search again for suggestions that fit it.")
+            return
+        from editor import commands
+        words = "; ".join(e["words"] for e in suggestion["edits"])
+        commands.change(self.doc, after, f"Suggested fix: {words}")
+        self.suggest_dialog.status.setText(f"Applied: {words}. Undo takes it back.")
+
     # ------------------------------------------------------------ closing
 
     def shutdown(self) -> None:
@@ -411,6 +459,9 @@ class PreviewController(QObject):
         self.player.clear()
         self.worker.cancel()
         self.worker.wait(10000)
+        if self.suggest_dialog is not None and self.suggest_dialog.worker is not None:
+            self.suggest_dialog.worker.cancel()
+            self.suggest_dialog.worker.wait(10000)
         if self.balance_dialog is not None:
             from .balance_dialog import stop_all
             if self.balance_dialog.worker is not None:

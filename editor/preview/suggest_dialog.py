@@ -1,0 +1,252 @@
+"""Suggest Fixes: engine.suggest in a worker thread (progress, Cancel), the
+ranked edits it finds, one previewed on the board when chosen, and applied
+as one undo step.
+
+The goals start as the course's own (``goals`` in the file, else fair
+docks). The dialog only proposes; the controller previews and applies (it
+owns the board and the undo stack), and refuses a suggestion once what a
+race depends on has changed since the search.
+"""
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QFormLayout, QHBoxLayout, QListWidget,
+    QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
+)
+
+from engine.card.timemodel import CLASSES as LENGTH_CLASSES
+from engine.model import Goals, Scenario
+
+from .balance_dialog import _clock, _cores, add_run_controls
+
+
+class SuggestWorker(QThread):
+    progressed = Signal(int, int, float)
+    done = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, scenario: Scenario, goals: Goals, robots: int, budget: int, seed: int,
+                 workers: int, parent=None):
+        super().__init__(parent)
+        self.args = (scenario, goals, robots, budget, seed)
+        self.workers = workers
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        from engine.suggest import suggest
+        try:
+            result = suggest(*self.args, workers=self.workers,
+                             progress=lambda d, t, e: self.progressed.emit(d, t, e),
+                             should_stop=self._stop.is_set)
+        except Exception as exc:    # never take the editor down
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.done.emit(result)
+
+
+class SuggestDialog(QDialog):
+    previewRequested = Signal(object, object)   # the course searched, a suggestion (or None)
+    applyRequested = Signal(object, object)     # the course searched, a suggestion
+    resultReady = Signal(object)
+
+    def __init__(self, scenario_source, parent=None):
+        """`scenario_source()` gives the course to search from (the document's, now)."""
+        super().__init__(parent)
+        self.setWindowTitle("Suggest Fixes")
+        self.setModal(False)
+        self.scenario_source = scenario_source
+        import engine.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
+        self.worker: SuggestWorker | None = None
+        self.scenario: Scenario | None = None
+        self.result: dict | None = None
+        self.resize(620, 560)
+
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.fair = QCheckBox("every dock wins as often")
+        self.length = QComboBox()
+        self.length.addItems(["(any)", *LENGTH_CLASSES])
+        self.rounds = QSpinBox()
+        self.rounds.setRange(0, 10000)
+        self.rounds.setSpecialValueText("(any)")
+        self.deaths = QDoubleSpinBox()
+        self.deaths.setRange(0.0, 10.0)
+        self.deaths.setSingleStep(0.1)
+        self.deaths.setSpecialValueText("(any)")
+        self.robots = QSpinBox()
+        self.robots.setRange(1, 8)
+        self.robots.setValue(4)
+        self.budget = QSpinBox()
+        self.budget.setRange(100, 1_000_000)
+        self.budget.setSingleStep(1000)
+        from engine.suggest import DEFAULT_BUDGET
+        self.budget.setValue(DEFAULT_BUDGET)
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2_000_000_000)
+        self.workers = QSpinBox()
+        self.workers.setRange(1, max(1, _cores()))
+        self.workers.setValue(max(1, _cores()))
+        form.addRow("Fair docks", self.fair)
+        form.addRow("Length class", self.length)
+        form.addRow("Median rounds", self.rounds)
+        form.addRow("Deaths per robot per leg, at most", self.deaths)
+        form.addRow("Robots per race", self.robots)
+        form.addRow("Races to spend", self.budget)
+        form.addRow("Seed", self.seed)
+        form.addRow("Workers", self.workers)
+        layout.addLayout(form)
+
+        self.start_button, self.cancel_button, self.progress, self.status = \
+            add_run_controls(layout, "Search")
+        self.list = QListWidget()
+        self.list.setWordWrap(True)
+        self.list.setSpacing(3)
+        layout.addWidget(self.list, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setEnabled(False)
+        self.close_button = QPushButton("Close")
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(self.close_button)
+        layout.addLayout(buttons)
+
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.close_button.clicked.connect(self.close)
+        self.apply_button.clicked.connect(self.apply_chosen)
+        self.list.currentRowChanged.connect(self._chosen)
+        self.refresh_course()
+        self.set_goals(self.scenario_source().goals or Goals())
+
+    # ------------------------------------------------------------ goals
+
+    def set_goals(self, goals: Goals) -> None:
+        self.fair.setChecked(goals.fair)
+        self.length.setCurrentText(goals.length or "(any)")
+        self.rounds.setValue(goals.rounds or 0)
+        self.deaths.setValue(goals.deaths_per_leg or 0.0)
+        if goals.robots:
+            self.robots.setValue(goals.robots)
+
+    def goals(self) -> Goals:
+        length = self.length.currentText()
+        return Goals(fair=self.fair.isChecked(),
+                     length=length if length in LENGTH_CLASSES else None,
+                     rounds=self.rounds.value() or None,
+                     deaths_per_leg=self.deaths.value() or None)
+
+    # ------------------------------------------------------------ running
+
+    def refresh_course(self) -> None:
+        scenario = self.scenario_source()
+        docks = len(scenario.docks)
+        self.robots.setRange(1, max(1, docks))
+        if self.worker is None:
+            self.start_button.setEnabled(docks >= 1)
+
+    def start(self) -> None:
+        if self.worker is not None:
+            return
+        self.scenario = self.scenario_source()
+        if not self.scenario.docks:
+            self.status.setText("Place at least one dock to race.")
+            return
+        self.clear_suggestions()
+        self.worker = SuggestWorker(self.scenario, self.goals(),
+                                    min(self.robots.value(), len(self.scenario.docks)),
+                                    self.budget.value(), self.seed.value(), self.workers.value())
+        self.worker.progressed.connect(self._progressed)
+        self.worker.done.connect(self._done)
+        self.worker.failed.connect(lambda m: self.status.setText(f"The search failed: {m}"))
+        self.worker.finished.connect(self._finished)
+        self.progress.setRange(0, self.budget.value())
+        self.progress.setValue(0)
+        self.status.setText("Racing the course to find where the trouble is…")
+        self._set_running(True)
+        self.worker.start()
+
+    def cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.status.setText("Stopping…")
+            self.cancel_button.setEnabled(False)
+
+    def _set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+
+    def _progressed(self, done: int, total: int, elapsed: float) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(done)
+        self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
+
+    def _done(self, result: dict) -> None:
+        from engine.commands.suggest import effect_lines
+        self.result = result
+        self.progress.setValue(self.progress.maximum())
+        if result["cancelled"]:
+            self.status.setText(f"Stopped after {result['races']} races: no suggestion.")
+        elif not result["suggestions"]:
+            self.status.setText(f"{result['candidates']} edits tried on {result['races']} races: "
+                                f"none brings the course closer to its goals.")
+        else:
+            self.status.setText(f"{result['candidates']} edits tried on {result['races']} races "
+                                f"in {_clock(result['elapsed_s'])}. Choose one to see it on the "
+                                f"board.")
+        for s in result["suggestions"]:
+            words = "; ".join(e["words"] for e in s["edits"])
+            how = "clearly closer to the goals" if s["clear"] else "perhaps closer to the goals"
+            lines = [f"{s['rank']}. {words}", *effect_lines(result, s["effect"]),
+                     f"{how}; judged on {s['races']} races"]
+            item = QListWidgetItem("\n".join(lines))
+            self.list.addItem(item)
+        self.resultReady.emit(result)
+
+    def _finished(self) -> None:
+        worker, self.worker = self.worker, None
+        if worker is not None:
+            worker.deleteLater()
+        self._set_running(False)
+        self.refresh_course()
+
+    def wait(self, ms: int = 60000) -> bool:
+        return self.worker is None or self.worker.wait(ms)
+
+    def closeEvent(self, event) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker.wait(5000)
+        self.previewRequested.emit(None, None)
+        super().closeEvent(event)
+
+    # ------------------------------------------------------------ choosing
+
+    def clear_suggestions(self) -> None:
+        self.result = None
+        self.list.clear()
+        self.apply_button.setEnabled(False)
+        self.previewRequested.emit(None, None)
+
+    def chosen(self) -> dict | None:
+        """The chosen suggestion of the result."""
+        row = self.list.currentRow()
+        if self.result is None or self.scenario is None or row < 0:
+            return None
+        return self.result["suggestions"][row]
+
+    def _chosen(self, row: int) -> None:
+        chosen = self.chosen()
+        self.apply_button.setEnabled(chosen is not None)
+        self.previewRequested.emit(self.scenario, chosen)
+
+    def apply_chosen(self) -> None:
+        chosen = self.chosen()
+        if chosen is not None:
+            self.applyRequested.emit(self.scenario, chosen)

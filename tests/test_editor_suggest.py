@@ -1,0 +1,90 @@
+"""Suggest Fixes in the editor (pytest-qt, offscreen): the search runs in the
+background with progress, its edits are listed, the chosen one is previewed
+on the board and applied as one undo step; Cancel stops a search."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from editor import commands
+from editor.preview import install_preview
+from engine import edit
+from engine.loader import load_file
+from engine.model import Flag
+from engine.suggest import applied
+from tests.editor_support import answers, make_window  # noqa: F401
+
+UNFAIR = Path(__file__).parent / "fixtures" / "unfair-standard.json"
+
+
+def search(qtbot, make_window, budget=700):
+    window = make_window(UNFAIR)
+    controller = install_preview(window)
+    dialog = controller.open_suggest()
+    dialog.budget.setValue(budget)
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
+    return window, controller, dialog, blocker.args[0]
+
+
+def choose(qtbot, dialog, row: int) -> None:
+    """Click suggestion `row` in the list (after clearing the choice)."""
+    dialog.list.setCurrentRow(-1)
+    rect = dialog.list.visualItemRect(dialog.list.item(row))
+    qtbot.mouseClick(dialog.list.viewport(), Qt.LeftButton, pos=rect.center())
+
+
+def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_window):
+    window, controller, dialog, result = search(qtbot, make_window)
+    assert result["suggestions"] and dialog.list.count() == len(result["suggestions"])
+    assert dialog.list.item(0).text().startswith("1. " + result["suggestions"][0]["edits"][0]["words"])
+    before = window.doc.scenario
+    steps = window.doc.undo_stack.count()
+    choose(qtbot, dialog, 0)
+    ghost = controller.suggestion_ghost
+    assert ghost.isVisible() and ghost.squares                  # previewed, the course untouched
+    assert window.doc.scenario is before
+    qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
+    expected = applied(load_file(UNFAIR), result["suggestions"][0])
+    assert window.doc.scenario == expected
+    assert window.doc.undo_stack.count() == steps + 1
+    assert not ghost.isVisible()
+    window.doc.undo_stack.undo()
+    assert window.doc.scenario == before
+    window.doc.undo_stack.redo()
+    assert window.doc.scenario == expected
+    # renamed since the search: the suggestion still fits, the name stays
+    window.doc.undo_stack.undo()
+    commands.change(window.doc, edit.set_fields(before, name="Renamed"), "Rename")
+    choose(qtbot, dialog, 0)
+    assert ghost.isVisible()
+    qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
+    assert window.doc.scenario == edit.set_fields(expected, name="Renamed")
+    # a board edit since the search: its suggestions no longer fit and are refused
+    window.doc.undo_stack.undo()
+    moved = edit.replace_marker(window.doc.scenario, "flags", 0, Flag(4, 4))
+    commands.change(window.doc, moved, "Move flag 1")
+    current = window.doc.scenario
+    choose(qtbot, dialog, 0)
+    assert not ghost.isVisible()
+    qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
+    assert window.doc.scenario is current
+    assert "changed since the search" in dialog.status.text()
+
+
+def test_cancel_stops_a_search(qtbot, make_window):
+    window = make_window(UNFAIR)
+    controller = install_preview(window)
+    dialog = controller.open_suggest()
+    dialog.budget.setValue(100_000)
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=30000)
+        qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    result = blocker.args[0]
+    assert result["cancelled"] and result["races"] < 100_000 and dialog.list.count() == 0
+    assert "Stopped" in dialog.status.text()
