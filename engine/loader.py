@@ -38,7 +38,7 @@ from .model import (
     RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
-from .schema import schema_problems
+from .schema import schema_problems, within_bounds
 
 T = TypeVar("T")
 
@@ -118,6 +118,7 @@ def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
     problems = schema_problems(data)
     if not isinstance(data, dict):
         return None, problems
+    data = within_bounds(data)          # a list too long (E106) is read up to its bound
     builder = _Builder(data, {p.pointer for p in problems})
     scenario = builder.scenario()
     return scenario, problems + builder.problems

@@ -245,7 +245,9 @@ def _build(board: Board, rules: Rules) -> LoneModel:
     end = np.empty((5, NO_CARD + 1, states), dtype=np.int32)
     cause = np.empty((5, NO_CARD + 1, states), dtype=np.int8)
     damage = np.zeros((5, NO_CARD + 1, states), dtype=np.int16)
-    laser = np.asarray(course.laser_damage, dtype=np.int16)
+    # (capped: beyond any destroy_at_damage it changes nothing, and lasers
+    # stacked by the thousand on one square must not overflow the table)
+    laser = np.minimum(np.asarray(course.laser_damage, dtype=np.int64), 999).astype(np.int16)
     floor = lone.floor
     done: dict[tuple, int] = {}
     for register in range(1, 6):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .directions import INDEX, NAMES, opposite
 
@@ -236,12 +236,22 @@ class Entry:
     @classmethod
     def parse(cls, text: str) -> "Entry":
         """Read an entry whose text the schema accepted (ValueError otherwise)."""
+        return _entry(text)
+
+    @classmethod
+    def _read(cls, text: str) -> "Entry":
         rest, _, weapon = text.partition("@")
         weapon_id, _, mode = weapon.partition(":")
         rest, _, use = rest.partition("/")
         card, _, pair = rest.partition("+")
         return cls(Card.parse(card), Card.parse(pair) if pair else None, use or None,
                    weapon_id or None, mode or None)
+
+
+@lru_cache(maxsize=4096)
+def _entry(text: str) -> Entry:
+    """Entries are values, and scripts repeat a few texts many times: each text is read once."""
+    return Entry._read(text)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,12 @@ tiles); jsonschema then words the problems, handed only the items of the
 big lists (tiles, walls, lasers, pushers, robots, checks) that have one,
 with the rest of the document. A document holding what JSON cannot (NaN,
 which jsonschema-rs would read as null) goes to jsonschema whole.
+
+Long lists. Every list the format allows has a ``maxItems`` in the schema
+(a test insists). Before anything else, a list longer than its bound is
+reported once (E106, with its length) and only its first allowed items are
+checked further: a 10,000-entry ``phases`` list costs no more than a
+5-entry one, and no check compares every pair of a long list.
 tests/test_schema.py checks on randomly broken documents that this changes
 no problem.
 
@@ -67,7 +73,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from .optioncards import entry_problem
 from .problems import ERROR, Problem, pointer
 
-__all__ = ["SCHEMA", "schema_path", "schema_problems", "validator", "readable_path"]
+__all__ = ["SCHEMA", "schema_path", "schema_problems", "validator", "readable_path",
+           "within_bounds"]
 
 _RESOURCE = "scenario.schema.json"
 
@@ -129,14 +136,17 @@ def schema_problems(data: object) -> list[Problem]:
 
     kept: dict[tuple, list[int]]
     try:
+        bounded, too_long = _cut_long_lists(data)
+        for path, count, (limit, schema) in too_long:
+            add(*_too_many(path, schema, count, limit))
         try:
-            failures = _failures(data)
+            failures = _failures(bounded)
         except (ValueError, TypeError):     # JSON the screen cannot read: jsonschema judges it all
-            pruned, kept = data, {}
+            pruned, kept = bounded, {}
         else:
-            if not failures:
+            if not failures and not too_long:
                 return []
-            pruned, kept = _prune(data, failures)
+            pruned, kept = _prune(bounded, failures)
         for error in validator().iter_errors(pruned):
             for leaf in _leaves(error):
                 path = _remap(list(leaf.absolute_path), kept)
@@ -331,9 +341,7 @@ def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list,
         noun = _noun(path, schema)
         return [(path, "E106", f"{head}needs at least {_plural(value, noun)}")]
     if kind == "maxItems":
-        noun = _noun(path, schema)
-        return [(path, "E106", f"{head}has {_plural(len(instance), noun)}, at most {value} "
-                 "allowed")]
+        return [_too_many(path, schema, len(instance), value)]
     if kind == "uniqueItems":
         repeated = _repeated(instance)
         what = _describe(repeated) if repeated is not _NOTHING else "an item"
@@ -342,6 +350,12 @@ def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list,
         return [(path, "E108", f"{head}{_describe(instance)} does not match the pattern "
                  f"{value}")]
     return [(path, "E108", f"{head}{error.message}")]
+
+
+def _too_many(path: list, schema: dict, count: int, limit: int) -> tuple[list, str, str]:
+    prefix, subject = _where(path)
+    return (path, "E106", f"{prefix}: {subject}has {_plural(count, _noun(path, schema))}, "
+            f"at most {limit} allowed")
 
 
 _NOTHING = object()
@@ -363,10 +377,33 @@ def _equal(one: object, two: object) -> bool:
 
 
 def _repeated(items: list) -> object:
-    for i, item in enumerate(items):
-        if any(_equal(item, other) for other in items[:i]):
+    """The first item equal (as _equal says) to one before it, or _NOTHING;
+    one pass, whatever the length."""
+    seen = set()
+    for item in items:
+        key = _identity(item)
+        if key in seen:
             return item
+        seen.add(key)
     return _NOTHING
+
+
+def _identity(value: object) -> object:
+    """A hashable stand-in equal for values _equal calls equal (1 and 1.0 are,
+    true and 1 are not)."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, str):
+        return ("text", value)
+    if isinstance(value, Mapping):
+        return ("object", frozenset((k, _identity(v)) for k, v in value.items()))
+    if isinstance(value, Sequence):
+        return ("list", tuple(_identity(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("other", id(value))
+    return ("value", value)
 
 
 # ---------------------------------------------------------------- places
@@ -442,7 +479,8 @@ def _failures(data: dict) -> list[list]:
 
 def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
     """Lists reached from the top through object properties only, whose schema
-    says nothing about the list as a whole (only ``type: array`` and ``items``):
+    says nothing about the list as a whole but its bound (only ``type: array``,
+    ``items`` and ``maxItems``, which _cut_long_lists has met already):
     dropping valid items from such a list cannot change what the schema says
     about the rest of the document. Returns (path, items schema) pairs."""
     found: list[tuple[tuple[str, ...], dict]] = []
@@ -453,7 +491,8 @@ def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
         if not isinstance(node, dict):
             return
         keywords = set(node) - _ANNOTATIONS
-        if keywords <= {"type", "items"} and node.get("type") == "array" and "items" in node:
+        if keywords <= {"type", "items", "maxItems"} and node.get("type") == "array" \
+                and "items" in node:
             found.append((path, node["items"]))
         elif keywords <= {"type", "required", "properties", "additionalProperties"} \
                 and node.get("type") == "object":
@@ -495,6 +534,94 @@ _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comme
                           "$id", "$defs", "deprecated", "readOnly", "writeOnly"})
 _LISTS = [path for path, _ in _plain_arrays(SCHEMA)]
 _NULL_FREE = [path for path, items in _plain_arrays(SCHEMA) if not _takes_null(SCHEMA, items)]
+
+
+def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
+    """Per place in a document (keys, and "*" for any item of a list), the
+    most items a list there may have, with the schema node saying so: the
+    loosest ``maxItems`` where branches differ, infinity where a list
+    there has none."""
+    bounds: dict[tuple, tuple[float, dict]] = {}
+
+    def walk(node: object, path: tuple, refs: frozenset) -> None:
+        if not isinstance(node, dict):
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref not in refs:
+            walk(_resolve(root, ref), path, refs | {ref})
+        if node.get("type") == "array" or "items" in node or "maxItems" in node:
+            limit = node.get("maxItems", float("inf"))
+            if path not in bounds or limit > bounds[path][0]:
+                bounds[path] = (limit, node)
+        for key in ("allOf", "anyOf", "oneOf"):
+            for sub in node.get(key, ()):
+                walk(sub, path, refs)
+        for key in ("then", "else"):
+            walk(node.get(key), path, refs)
+        for key, sub in node.get("properties", {}).items():
+            walk(sub, path + (key,), refs)
+        walk(node.get("items"), path + ("*",), refs)
+    walk(root, (), frozenset())
+    return bounds
+
+
+_BOUNDS = _list_bounds(SCHEMA)
+
+
+def _trie(bounds: dict[tuple, tuple[float, dict]]) -> dict:
+    """The bounded places as a tree of keys; a node's bound under the key None."""
+    root: dict = {}
+    for path, bound in bounds.items():
+        node = root
+        for part in path:
+            node = node.setdefault(part, {})
+        node[None] = bound
+    return root
+
+
+_BOUND_TRIE = _trie({path: bound for path, bound in _BOUNDS.items() if bound[0] < float("inf")})
+
+
+def within_bounds(data: object) -> object:
+    """``data`` with every list longer than the schema allows cut to its
+    allowed items (a copy sharing all it can; ``data`` itself when nothing
+    is cut): what the rest of validation and the loader read, so that no
+    check grows with a list's length beyond its bound."""
+    return _cut_long_lists(data)[0] if isinstance(data, dict) else data
+
+
+def _cut_long_lists(data: dict) -> tuple[dict, list[tuple[list, int, tuple[float, dict]]]]:
+    """A copy of ``data`` (sharing all it can) whose lists longer than their
+    bound keep only their first allowed items, and (path, length, bound) of
+    each list cut."""
+    cut: list[tuple[list, int, tuple[float, dict]]] = []
+
+    def visit(value: object, node: dict, path: list) -> object:
+        if isinstance(value, list):
+            bound = node.get(None)
+            if bound is not None and len(value) > bound[0]:
+                cut.append((list(path), len(value), bound))
+                value = value[:int(bound[0])]
+            inner = node.get("*")
+            if inner is None:
+                return value
+            items = [visit(item, inner, path + [i]) for i, item in enumerate(value)]
+            changed = any(a is not b for a, b in zip(items, value))
+            return items if changed or len(items) < len(value) else value
+        if isinstance(value, dict):
+            copy = None
+            for key, inner in node.items():
+                if key is None or key == "*" or key not in value:
+                    continue
+                new = visit(value[key], inner, path + [key])
+                if new is not value[key]:
+                    copy = copy if copy is not None else dict(value)
+                    copy[key] = new
+            return value if copy is None else copy
+        return value
+
+    bounded = visit(data, _BOUND_TRIE, [])
+    return bounded if isinstance(bounded, dict) else data, cut
 
 
 def _replaced(data: dict, lists: dict[tuple, list]) -> dict:

@@ -71,6 +71,7 @@ from .loader import read_dict, read_json
 from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
 from .optioncards import BY_ID
 from .problems import ERROR, WARNING, Problem, pointer
+from .schema import within_bounds
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -111,7 +112,8 @@ def _validate(data: object) -> tuple[Scenario | None, list[Problem]]:
     if scenario is None:
         return None, problems
     seen = {(p.code, p.pointer, p.x, p.y) for p in problems}
-    for problem in course_problems(scenario, _file_places(data, scenario, problems)):
+    places = _file_places(within_bounds(data), scenario, problems)   # as read_dict read it
+    for problem in course_problems(scenario, places):
         if (problem.code, problem.pointer, problem.x, problem.y) not in seen:
             problems.append(problem)
     return scenario, mark_accepted(scenario, problems)
@@ -414,32 +416,48 @@ def duplicate_robot_names(s: Scenario, at: Places) -> list[Problem]:
     return out
 
 
-def _program_cards(s: Scenario, at: Places):
-    """Each card of each scripted program, with words and a pointer for it."""
+def _program_cards(s: Scenario):
+    """Each card of each scripted program, with its place for _card_place
+    (worded only for the cards a check reports: programs can be long)."""
     for k, robot in enumerate(s.robots):
         for r, entry in enumerate(robot.program):
             for c, register in enumerate(entry.cards):
-                where = (at.pointer("robots", k, "program", r, "cards", c) if entry.as_object
-                         else at.pointer("robots", k, "program", r, c))
                 for card in (register.card, register.pair):
                     if card is not None:
-                        yield robot, card, f"round {r + 1}, register {c + 1}", where
+                        yield robot, card, (k, r, c, entry.as_object)
+
+
+def _card_place(at: Places, place: tuple[int, int, int, bool]) -> tuple[str, str]:
+    """The words ("round 2, register 3") and the pointer of a card's place."""
+    k, r, c, as_object = place
+    where = (at.pointer("robots", k, "program", r, "cards", c) if as_object
+             else at.pointer("robots", k, "program", r, c))
+    return f"round {r + 1}, register {c + 1}", where
 
 
 def unknown_cards(s: Scenario, at: Places) -> list[Problem]:
     """E308: a card kind the deck does not have (the schema rejects these in
     files; this catches models built in memory)."""
-    return [_error("E308", f"robot {robot.name!r} plays an unknown card {card.kind!r} in {when}; "
-                           f"use one of {', '.join(CARD_KINDS)}", where)
-            for robot, card, when, where in _program_cards(s, at) if card.kind not in CARD_KINDS]
+    out = []
+    for robot, card, place in _program_cards(s):
+        if card.kind not in CARD_KINDS:
+            when, where = _card_place(at, place)
+            out.append(_error("E308", f"robot {robot.name!r} plays an unknown card "
+                                      f"{card.kind!r} in {when}; use one of "
+                                      f"{', '.join(CARD_KINDS)}", where))
+    return out
 
 
 def bad_priorities(s: Scenario, at: Places) -> list[Problem]:
     """E309: a priority outside 1-999."""
-    return [_error("E309", f"robot {robot.name!r} plays {card.kind} with priority {card.priority} "
-                           f"in {when}; priorities go from 1 to 999", where)
-            for robot, card, when, where in _program_cards(s, at)
-            if card.priority is not None and not 1 <= card.priority <= 999]
+    out = []
+    for robot, card, place in _program_cards(s):
+        if card.priority is not None and not 1 <= card.priority <= 999:
+            when, where = _card_place(at, place)
+            out.append(_error("E309", f"robot {robot.name!r} plays {card.kind} with priority "
+                                      f"{card.priority} in {when}; priorities go from 1 to 999",
+                              where))
+    return out
 
 
 def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
@@ -477,11 +495,9 @@ def _option_uses(s: Scenario, at: Places):
             base = ("robots", k, "program", r)
             when = f"round {r + 1}"
             for c, register in enumerate(entry.cards):
-                where = (at.pointer(*base, "cards", c) if entry.as_object
-                         else at.pointer(*base, c))
                 for used in (register.use, register.weapon):
                     if used is not None:
-                        yield k, robot, used, f"{when}, register {c + 1}", where
+                        yield k, robot, used, *_card_place(at, (k, r, c, entry.as_object))
             for key, used, present in (
                     ("use", "gyroscopic-stabilizer", "gyroscopic-stabilizer" in entry.use),
                     ("abort_at", "abort-switch", entry.abort_at is not None),

@@ -14,7 +14,7 @@ from engine.directions import NAMES
 from engine.loader import load_dict, load_file
 from engine.lone import (CAUSES, DESTROYED, KINDS, NO_CARD, UNREACHABLE, LoneModel, LoneRobot,
                          card_part)
-from engine.model import Board, Card, CARD_KINDS, Tile
+from engine.model import Board, Card, CARD_KINDS, Laser, Tile
 from engine.movement import play_card
 from engine.race import Race
 from engine.reach import reachable_from
@@ -229,3 +229,9 @@ def test_remembered_reachability_is_a_fresh_search(path):
         starts = np.arange(4) + model.course.square(x, y) * 4
         assert (model.reachable_states(starts) == model._forward(starts)).all()
     assert not model.reachable_states(np.array([], dtype=int)).any()
+
+
+def test_lasers_stacked_by_the_thousand_do_not_overflow_the_damage_table():
+    lasers = tuple(Laser(1, 1, "E", beams=3) for _ in range(11_000))     # 33,000 a register
+    model = LoneModel.build(Board(4, 4, (), (), lasers))
+    assert model.damage.max() > 0 and (model.damage >= 0).all()

@@ -25,6 +25,7 @@ SOURCES = (sorted((ROOT / "scenarios").glob("*.json")) + sorted(FIXTURES.glob("w
            + sorted(FIXTURES.glob("invalid/*.json")))
 BYTE_CASES = 200
 VALUE_CASES = 400
+LONG_CASES = 8
 
 
 def nested(depth: int, inner: object) -> object:
@@ -210,3 +211,49 @@ def test_deep_nesting_in_a_file(tmp_path, depth):
     with pytest.raises(ScenarioError):
         load_file(path)
     assert any(p.is_error for p in validate_file(path))
+
+
+@pytest.mark.parametrize("value", [None, [], 3, 2.5, "course", True, [{"format": "rally-scenario"}]])
+def test_documents_that_are_not_objects(value, tmp_path):
+    """JSON null too: one problem, E101 at the top level, from every reader."""
+    only_scenario_errors(value, repr(value))
+    [problem] = validate_data(value)
+    assert (problem.code, problem.pointer) == ("E101", "")
+    assert problem.message.startswith("(top level): a scenario must be a JSON object")
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    assert [p.code for p in validate_file(path)] == ["E101"]
+    assert read_file(path)[0] is None
+
+
+@pytest.mark.skipif(not SOURCES, reason="no valid files to mutate")
+def test_long_lists_in_valid_documents():
+    """Any list of a document made far longer than the format allows: never a
+    crash, and one E106 for it however long it is (checks compare no pairs)."""
+    rng = random.Random(715)
+    docs = [json.loads(p.read_text(encoding="utf-8")) for p in SOURCES]
+    for case in range(LONG_CASES):
+        source = case % len(docs)
+        doc = copy.deepcopy(docs[source])
+        lists = [where for where in paths(doc) if isinstance(_get(doc, where), list)]
+        where = rng.choice(lists)
+        items = _get(doc, where) or [rng.randint(1, 5)]
+        if rng.random() < 0.3:      # distinct numbers and a stray (once 35 s for 10,000 phases)
+            long = [*range(1, 41_000), "x"]
+        else:                       # past every bound but that of checks
+            long = [copy.deepcopy(rng.choice(items)) for _ in range(10)] * 4_100
+        _put(doc, where, long)
+        label = f"case {case} ({SOURCES[source].name}, {'/'.join(map(str, where))})"
+        only_scenario_errors(doc, label)
+        too_long = [p for p in validate_data(doc) if p.code == "E106" and "41000" in p.message]
+        assert len(too_long) <= 1, label
+
+
+def _get(doc: object, where: tuple) -> object:
+    for key in where:
+        doc = doc[key]      # type: ignore[index]
+    return doc
+
+
+def _put(doc: object, where: tuple, value: object) -> None:
+    _get(doc, where[:-1])[where[-1]] = value     # type: ignore[index]

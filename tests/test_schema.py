@@ -394,7 +394,9 @@ def test_one_mistake_gives_one_problem(change, code, where, message):
 
 
 def test_six_registers_are_too_many_and_repeat_one():
-    problems = broken(_set(["board", "tiles", 3, "phases"], [1, 2, 3, 4, 5, 1]))
+    # (a list too long is checked further up to its bound only: the repeat is
+    # in the first five)
+    problems = broken(_set(["board", "tiles", 3, "phases"], [1, 2, 1, 4, 5, 3]))
     assert [(p.code, p.pointer, p.message) for p in problems] == [
         ("E106", "/board/tiles/3/phases", 'board.tiles[3]: "phases" has 6 registers, at most 5 '
          "allowed"),
@@ -625,3 +627,30 @@ def _schema_route(path: tuple) -> tuple:
     routes = {("board",): ("$defs", "board")}
     prefix = routes.get(path[:-1], ())
     return prefix + ("properties", path[-1])
+
+
+def test_a_list_longer_than_its_bound_is_one_problem_and_checked_up_to_the_bound():
+    """10,000 registers with a bad one past the bound: one E106 naming the
+    length, nothing about the items past the bound, and (what took 35 s) no
+    comparison of every pair."""
+    phases = list(range(1, 10_001)) + ["x"]
+    problems = broken(_set(["board", "pushers", 0, "phases"], phases))
+    assert [(p.code, p.pointer, p.message) for p in problems] == [
+        ("E106", "/board/pushers/0/phases", 'board.pushers[0]: "phases" has 10001 registers, '
+         "at most 5 allowed")]
+
+
+def test_every_list_of_the_format_is_bounded():
+    from engine.schema import _list_bounds
+    unbounded = [path for path, (limit, _) in _list_bounds(SCHEMA).items()
+                 if limit == float("inf")]
+    assert unbounded == []
+
+
+def test_repeats_are_found_in_one_pass():
+    from engine.schema import _NOTHING, _repeated
+    assert _repeated(list(range(100_000)) + [5]) == 5
+    assert _repeated([1, True]) is _NOTHING and _repeated([1, 1.0]) == 1.0
+    assert _repeated([{"a": [1]}, {"a": [1.0]}]) == {"a": [1.0]}
+    assert _repeated([[1], [True]]) is _NOTHING
+    assert _repeated(list(range(10))) is _NOTHING
