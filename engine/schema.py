@@ -64,7 +64,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import jsonschema_rs
 from jsonschema import Draft202012Validator
@@ -138,7 +138,7 @@ def schema_problems(data: object) -> list[Problem]:
     try:
         bounded, too_long = _cut_long_lists(data)
         for path, count, (limit, schema) in too_long:
-            add(*_too_many(path, schema, count, limit))
+            add(*_too_many(path, schema, count, int(limit)))
         try:
             failures = _failures(bounded)
         except (ValueError, TypeError):     # JSON the screen cannot read: jsonschema judges it all
@@ -582,12 +582,16 @@ def _trie(bounds: dict[tuple, tuple[float, dict]]) -> dict:
 _BOUND_TRIE = _trie({path: bound for path, bound in _BOUNDS.items() if bound[0] < float("inf")})
 
 
-def within_bounds(data: object) -> object:
+_Doc = TypeVar("_Doc")
+
+
+def within_bounds(data: _Doc) -> _Doc:
     """``data`` with every list longer than the schema allows cut to its
     allowed items (a copy sharing all it can; ``data`` itself when nothing
     is cut): what the rest of validation and the loader read, so that no
     check grows with a list's length beyond its bound."""
-    return _cut_long_lists(data)[0] if isinstance(data, dict) else data
+    return cast(_Doc, _cut_long_lists(data)[0]) if isinstance(data, dict) else data
+
 
 
 def _cut_long_lists(data: dict) -> tuple[dict, list[tuple[list, int, tuple[float, dict]]]]:
