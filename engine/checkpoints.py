@@ -19,7 +19,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     log = floor.events is not None
     for robot in robots:
         sq = robot.sq
-        if sq < 0:
+        if sq < 0 or not (marks[sq] or robot.cards):
             continue
         armed = False
         if robot.cards and robot.flags < last and sq != flags[robot.flags]:

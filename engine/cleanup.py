@@ -44,12 +44,13 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     flags_repair = floor.rules.flags_repair
     log = floor.events is not None
     repaired = set()
+    flag_at = floor.flag_at
+
+    def repairs(s: int) -> bool:
+        return course.archive_point[s] or bool(flags_repair and flag_at[s])
+
     for robot in robots:
         sq = robot.sq
-
-        def repairs(s: int) -> bool:
-            return course.archive_point[s] or bool(flags_repair and floor.flag_at[s])
-
         if not repairs(sq):
             arm = arm_square(floor, robot, repairs) if robot.cards else None
             if arm is None:

@@ -60,3 +60,13 @@ def test_the_report_has_a_section_on_options(tmp_path):
     assert "| (5, 1) |" in text
     counted = markdown(run(tmp_path), charts=False)
     assert "only counted" in counted
+
+
+def test_card_takes_a_what_if_options_mode(capsys):
+    import pytest
+    assert main(["card", str(STANDARD), "--races", "8", "--workers", "1",
+                 "--options", "played"]) == 0
+    assert "(a what-if card: option cards played)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        main(["card", str(STANDARD), "--options", "played", "--store"])
+    assert stop.value.code == 2

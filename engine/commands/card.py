@@ -36,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the card as JSON")
     what = parser.add_mutually_exclusive_group()
+    what.add_argument("--options", choices=("played", "counted"),
+                      help="play option cards or only count them, whatever the course says "
+                           "(a what-if card; it cannot be stored)")
     what.add_argument("--store", action="store_true",
                       help="also keep the card in the file (rewrites it in canonical form)")
     what.add_argument("--stored", action="store_true",
@@ -62,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         return error(str(exc), 2)
     from ..balance import balance
+    from ..balance.play import with_options
+    scenario = with_options(scenario, args.options)
     result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
                      args.seed, workers=run_settings["workers"])
     the_card = card(scenario, result)
@@ -73,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             return error(f"{args.file}: cannot write the card: {exc.strerror or exc}", 1)
     _print(the_card, args.json, lines)
+    if args.options and not args.json:
+        write_line(f"(a what-if card: option cards {args.options})")
     return 0
 
 
