@@ -36,8 +36,8 @@ from functools import lru_cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QColor, QFont, QFontMetricsF, QImage, QLinearGradient, QPainter, QPainterPath, QPaintEngine,
-    QPen, QPixmap, QPolygonF, QTransform,
+    QColor, QFont, QFontMetricsF, QImage, QPainter, QPainterPath, QPaintEngine, QPen, QPixmap,
+    QPolygonF, QTransform,
 )
 
 from engine.beams import board_beams
@@ -582,10 +582,11 @@ def _draw_ramp(p: QPainter, s: float, direction: str) -> None:
     p.fillRect(QRectF(0, 0, s, s), COLORS["ramp"])
     p.save()
     _turn(p, s, direction)
-    shade = QLinearGradient(0, s, 0, 0.45 * s)
-    shade.setColorAt(0.0, QColor(0, 0, 0, 110))
-    shade.setColorAt(1.0, QColor(0, 0, 0, 0))
-    p.fillRect(QRectF(0.12 * s, 0.45 * s, 0.76 * s, 0.55 * s), shade)   # corners keep the colour
+    # darker towards the low side, in steps of plain alpha (see _paint_levels);
+    # the corners keep the colour
+    for k, alpha in enumerate(_SHADOW_STEPS):
+        p.fillRect(QRectF(0.12 * s, (0.86 - 0.12 * k) * s, 0.76 * s, 0.12 * s),
+                   QColor(0, 0, 0, alpha * 3 // 4))
     p.setPen(QPen(_INK, max(1.0, 0.03 * s)))
     p.setBrush(QColor(255, 255, 255, 110))
     p.drawPath(_poly([(0.5 * s, 0.16 * s), (0.82 * s, 0.86 * s), (0.18 * s, 0.86 * s)]))
@@ -887,8 +888,19 @@ def _paint_tiles(st: _Stamper, info: _BoardInfo, grid: bool, x0, y0, x1, y1) -> 
 
 
 _LIFT = QColor(255, 255, 255, 46)         # per level above the ground
-_SHADOW = QColor(0, 0, 0, 150)
+_SHADOW_STEPS = (120, 80, 48, 22)           # alpha of the shadow's bands, from the ledge out
 _LEDGE_LIP = QColor(255, 255, 255, 150)
+
+
+def _band(x: int, y: int, d: int, ex: float, ey: float, near: float, far: float,
+          s: float) -> QRectF:
+    """The strip of square (x, y) between `near` and `far` from its edge
+    towards d (at ex, ey); negative distances lie across the edge."""
+    if DX[d]:
+        a, b = ex - DX[d] * near, ex - DX[d] * far
+        return QRectF(min(a, b), y * s, abs(a - b), s)
+    a, b = ey - DY[d] * near, ey - DY[d] * far
+    return QRectF(x * s, min(a, b), s, abs(a - b))
 
 
 def _paint_levels(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> None:
@@ -907,20 +919,14 @@ def _paint_levels(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> No
     for (x, y, d) in info.ledges:
         if not _in(x, y, x0, y0, x1, y1):
             continue
-        # (x, y) is the low square, d the side the high one is on
+        # (x, y) is the low square, d the side the high one is on. The shadow
+        # fades in steps of plain alpha: Qt's PDF output drops alpha inside
+        # gradients, and the bands look the same everywhere.
         ex, ey = (x + 0.5 + DX[d] * 0.5) * s, (y + 0.5 + DY[d] * 0.5) * s
-        inward = QPointF(ex - DX[d] * depth, ey - DY[d] * depth)
-        shade = QLinearGradient(QPointF(ex, ey), inward)
-        shade.setColorAt(0.0, _SHADOW)
-        shade.setColorAt(1.0, QColor(0, 0, 0, 0))
-        if DX[d]:
-            band = QRectF(min(ex, inward.x()), y * s, depth, s)
-            lip = QRectF(ex - (0.05 * s if DX[d] < 0 else 0), y * s, 0.05 * s, s)
-        else:
-            band = QRectF(x * s, min(ey, inward.y()), s, depth)
-            lip = QRectF(x * s, ey - (0.05 * s if DY[d] < 0 else 0), s, 0.05 * s)
-        p.fillRect(band, shade)
-        p.fillRect(lip, _LEDGE_LIP)
+        for k, alpha in enumerate(_SHADOW_STEPS):
+            near, far = depth * k / len(_SHADOW_STEPS), depth * (k + 1) / len(_SHADOW_STEPS)
+            p.fillRect(_band(x, y, d, ex, ey, near, far, s), QColor(0, 0, 0, alpha))
+        p.fillRect(_band(x, y, d, ex, ey, -0.05 * s, 0, s), _LEDGE_LIP)
     p.restore()
 
 
