@@ -123,7 +123,7 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     for r in (again, dask):
         assert {k: v for k, v in r.items() if k != "elapsed_s"} == \
             {k: v for k, v in local.items() if k != "elapsed_s"}
-    assert local["races"] <= 700 and not local["cancelled"]
+    assert 600 <= local["races"] <= 700 and not local["cancelled"]     # most of the budget, no more
     top = local["suggestions"][0]
     assert top["effect"]["shortfall"]["change"] < 0
     fixed = applied(s, top)

@@ -132,6 +132,11 @@ def _pts(x: float) -> str:
     return f"{100 * x:.0f}"
 
 
+def _signed(x: float) -> str:
+    """Points with their sign, never "-0"."""
+    return f"{round(100 * x) or 0:+d}"
+
+
 def effect_lines(result: dict, effect: dict) -> list[str]:
     """The expected effect of a suggestion on each goal, in words."""
     goals = result["goals"]
@@ -140,8 +145,8 @@ def effect_lines(result: dict, effect: dict) -> list[str]:
         g = effect["gap"]
         lo, hi = g["ci"]
         lines.append(f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} "
-                     f"points (change {100 * g['change']:+.0f}, 95% interval {100 * lo:+.0f} to "
-                     f"{100 * hi:+.0f})")
+                     f"points (change {_signed(g['change'])}, 95% interval {_signed(lo)} to "
+                     f"{_signed(hi)})")
     if "length" in goals or "rounds" in goals:
         m = effect["median_rounds"]
         lo, hi = m["ci"]

@@ -1,6 +1,7 @@
 """The search: race the course and its candidate edits on the same seeds,
 keep the better half and race them more (successive halving), then combine
-the best compatible edits (up to three) and race the combinations too.
+the best compatible edits (up to three) and race the combinations too;
+what is left of the budget goes to the finalists.
 
 Race i of every version has the seed and docks of race i of a balance run
 with the same seed (engine/balance/plan.py), so each comparison with the
@@ -204,6 +205,19 @@ class Search:
             self.race({v: n for v in added})
         return added
 
+    def confirm(self, ranked: list[int]) -> None:
+        """Spend what is left of the budget on the finalists, equally (and on
+        the course as far as they go), so that their intervals narrow."""
+        if not ranked:
+            return
+        docks = len(self.scenario.docks)
+        n = max(len(self.races[v]) for v in ranked)
+        extra = _multiple(max(0, self.budget - self.played) // (len(ranked) + 1), docks,
+                          down=True)
+        if extra:
+            self.race({0: max(n + extra, len(self.races[0])), **{v: n + extra for v in ranked}})
+            self.effects.clear()
+
 
 def _multiple(n: int, of: int, down: bool = False) -> int:
     """`n` rounded to a multiple of `of` (up, or down), so that every dock
@@ -233,6 +247,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
         edits = candidates(scenario, goals, diagnosis)
         ranked = search.halve(edits) if edits else []
         ranked = ranked + search.combine(ranked)
+        search.confirm(ranked)
     except Stopped:
         cancelled = True
     return report(search, ranked, cancelled)
