@@ -21,9 +21,11 @@ Problem codes found here (the schema's own are listed in engine/schema.py):
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -597,10 +599,23 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent or ".")
+    """Write a file atomically: a temporary file beside it, flushed to disk,
+    then renamed over it. Through a symbolic link, the link's target is
+    written and the link kept. Only a regular file is ever replaced (a
+    device or pipe is refused with OSError); a replaced file keeps its mode,
+    a new one gets the mode the umask gives any new file."""
+    path = Path(os.path.realpath(path))
     try:
-        os.fchmod(fd, _file_mode(path))
+        mode: int | None = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, f"{path} is not a regular file (a folder, device or pipe); "
+                                    "only a regular file is replaced")
+    fd, tmp = _new_file_beside(path)
+    try:
+        if mode is not None:
+            os.fchmod(fd, stat.S_IMODE(mode))
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -614,12 +629,14 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         raise
 
 
-def _file_mode(path: Path) -> int:
-    """Keep the mode of the file being replaced; a new file gets the usual
-    umask-based mode rather than mkstemp's owner-only 0600."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+def _new_file_beside(path: Path) -> tuple[int, str]:
+    """A new, empty temporary file in the folder of `path`, opened for
+    writing, created with mode 0666 so that the process's umask applies as
+    for any new file (reading the umask would mean changing it, for every
+    thread)."""
+    while True:
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -353,3 +354,48 @@ def test_read_json_tells_json_null_from_an_unreadable_file(tmp_path):
     assert scenario is None and [p.code for p in problems] == ["E101"]
     with pytest.raises(ScenarioError):
         load_file(path)
+
+
+# ---------------------------------------------------------------- writing files
+
+def _small() -> Scenario:
+    return load_dict(minimal())
+
+
+def test_saving_through_a_link_writes_its_target_and_keeps_the_link(tmp_path):
+    target = tmp_path / "real" / "course.json"
+    target.parent.mkdir()
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "course.json"
+    link.symlink_to(target)
+    save_file(_small(), link)
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert load_file(target) == _small()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["course.json"]
+
+
+def test_saving_never_replaces_what_is_not_a_regular_file(tmp_path):
+    pipe = tmp_path / "course.json"
+    os.mkfifo(pipe)
+    with pytest.raises(OSError) as caught:
+        save_file(_small(), pipe)
+    assert "not a regular file" in str(caught.value.strerror)
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["course.json"]      # no temporary left
+
+
+def test_a_new_file_gets_the_umask_mode_and_the_umask_is_never_changed(tmp_path, monkeypatch):
+    umask = os.umask(0o027)
+    try:
+        def changed(mask):
+            raise AssertionError("the umask was changed (threads share it)")
+        monkeypatch.setattr(os, "umask", changed)
+        save_file(_small(), tmp_path / "new.json")
+        assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+        (tmp_path / "kept.json").write_text("x", encoding="utf-8")
+        os.chmod(tmp_path / "kept.json", 0o604)
+        save_file(_small(), tmp_path / "kept.json")
+        assert stat.S_IMODE((tmp_path / "kept.json").stat().st_mode) == 0o604
+    finally:
+        monkeypatch.undo()
+        os.umask(umask)
