@@ -114,6 +114,7 @@ class Race:
         specs = self.scenario.robots
         listed = {c for spec in specs if isinstance(spec.options, tuple) for c in spec.options}
         floor.option_deck = OptionDeck(self.seed, listed)
+        counts = []                         # cards to deal each robot, once all listed are out
         for robot in floor.robots:
             spec = specs[robot.index] if specs else None
             robot.opt = RobotOptions(spec is not None and spec.shield_with_options)
@@ -122,11 +123,10 @@ class Race:
                 for card in spec.options:
                     gain(floor, robot, "start", card)
                 count = 0
-            robot.opt.locks = count         # (the count to deal, until the first round)
-        for robot in floor.robots:
-            for _ in range(opts(robot).locks):
+            counts.append(count)
+        for robot, count in zip(floor.robots, counts):
+            for _ in range(count):
                 gain(floor, robot, "start")
-            opts(robot).locks = 0
 
     def _line_up(self, robot_count, bot, bots):
         """(name, start, spec, bot) of each robot in robot order."""
