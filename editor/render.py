@@ -153,19 +153,35 @@ def _build_straight_chevrons(express: bool, part: str = "all") -> QPainterPath:
     return path
 
 
+def _bent(outline: QPainterPath, a: float, steps: int = 8) -> QPainterPath:
+    """A shape drawn for a straight belt going N (x across, y along, centred
+    on the origin) bent onto the left curve around the NW corner at angle `a`
+    (degrees): x becomes the distance from the curve's centre line (the
+    outside to the right), y the angle travelled, so that every part of it
+    follows the curve, its arms widening towards the outer rail as the belt does."""
+    centre = math.radians(a)
+    points = []
+    polygon = outline.toFillPolygon()
+    for i in range(polygon.size() - 1):
+        p0, p1 = polygon.at(i), polygon.at(i + 1)
+        for k in range(steps):
+            u = k / steps
+            x, y = p0.x() + (p1.x() - p0.x()) * u, p0.y() + (p1.y() - p0.y()) * u
+            r, angle = 0.5 + x, centre + y / 0.5
+            points.append((r * math.cos(angle), r * math.sin(angle)))
+    return _poly(points)
+
+
 def _build_curve_chevrons(express: bool, part: str = "all") -> QPainterPath:
     """Chevrons along the left curve (entry W, exit N, centred on the NW
-    corner): narrower than on straight belts, each turned to the curve; part
+    corner): narrower than on straight belts, each bent along the curve; part
     "entry" keeps the ones in the first half of the turn only."""
     angles, th = _CURVE_AT[express]
     path = QPainterPath()
     for a in angles:
         if part == "entry" and a < 45:
             continue
-        t = QTransform()
-        t.translate(0.5 * math.cos(math.radians(a)), 0.5 * math.sin(math.radians(a)))
-        t.rotate(a)
-        path.addPath(t.map(_chevron(th, half=0.2, rise=0.14)))
+        path.addPath(_bent(_chevron(th, half=0.2, rise=0.14), a))
     return path
 
 
@@ -505,10 +521,15 @@ def _draw_upgrade(p: QPainter, s: float) -> None:
 
 
 def _draw_crusher(p: QPainter, s: float, phases: tuple[int, ...]) -> None:
+    """The crusher without its registers: paint_board writes those above
+    laser beams (_crusher_label)."""
     p.fillRect(QRectF(0, 0, s, s), COLORS["crusher"])
     p.setPen(QPen(QColor("#15161a"), max(1.0, 0.02 * s)))
     p.setBrush(QColor("#c9ced6"))
     p.drawPath(_path(s, "crusher_teeth"))
+
+
+def _crusher_label(p: QPainter, s: float, phases: tuple[int, ...]) -> None:
     if s >= 12:
         _text(p, QRectF(0.16 * s, 0.25 * s, 0.68 * s, 0.5 * s), _phases_text(phases),
               0.25 * s, QColor("#ffffff"))
@@ -1047,6 +1068,17 @@ def _in(x: int, y: int, x0, y0, x1, y1, margin: int = 1) -> bool:
     return x0 - margin <= x < x1 + margin and y0 - margin <= y < y1 + margin
 
 
+def _paint_crusher_labels(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
+    """A crusher's registers, above any beam that crosses it (the numbers
+    must stay readable)."""
+    for tile in board.tiles:
+        if tile.type == "crusher" and _in(tile.x, tile.y, x0, y0, x1, y1, 0):
+            p.save()
+            p.translate(tile.x * s, tile.y * s)
+            _crusher_label(p, s, tile.phases)
+            p.restore()
+
+
 def _paint_overlays(st: _Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
     for pusher in scenario.board.pushers:
         if _in(pusher.x, pusher.y, x0, y0, x1, y1):
@@ -1087,6 +1119,7 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
             _paint_levels(painter, info, s, x0, y0, x1, y1)
         _paint_walls(painter, board, s, x0, y0, x1, y1)
         _paint_lasers(painter, info, s, x0, y0, x1, y1)
+        _paint_crusher_labels(painter, board, s, x0, y0, x1, y1)
         _paint_overlays(st, scenario, x0, y0, x1, y1)
     finally:
         painter.restore()
@@ -1130,6 +1163,8 @@ def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> Non
         tile = new_tile(0, 0, kind, **{"phases": (2, 4), **values, "dir": direction})
         key = _BoardInfo(Board(1, 1, (tile,))).key(0, 0)
         _TILE_DRAW[kind](p, s, *key[1:])
+        if kind == "crusher":
+            _crusher_label(p, s, tile.phases)
         return
     _draw_floor(p, s)
     if kind == "wall":

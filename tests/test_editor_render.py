@@ -5,7 +5,7 @@ from PySide6.QtGui import QColor
 from editor import render
 from engine.elements_table import TILE_TYPES, new_tile
 from engine.model import Board, Dock, Flag, Laser, Scenario, Tile, Wall
-from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
+from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 
 KINDS = tuple(t for t in TILE_TYPES if t != "floor")
 
@@ -78,3 +78,52 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
         if not close(got, render.COLORS[kind]):
             wrong.append((kind, (t.x, t.y), got.name()))
     assert checked >= 5 and wrong == []
+
+
+def test_chevrons_on_a_belt_curve_follow_the_curve(window):
+    """A belt laid round a corner with the mouse is drawn as a curve whose
+    chevrons bend with it: each sweeps the same angle on the inside of the
+    turn as on the outside (a straight chevron turned to the curve sweeps
+    more on the inside)."""
+    import math
+    from tests.editor_support import drag_squares
+    from editor import render
+    w = window
+    w.set_tool("belt")
+    drag_squares(w.view, [(1, 5), (2, 5), (3, 5), (4, 5), (4, 4), (4, 3)])
+    board = w.doc.scenario.board
+    assert board.tile_at(4, 5).dir == "N" and board.tile_at(3, 5).dir == "E"
+    key = render._info(board).key(4, 5)
+    assert key[0] == "conveyor" and key[-1] == 1                # fed from its left: a curve
+    for express in (False, True):
+        path = render._unit("curve_chevrons", express)
+        chevrons = []
+        for i in range(path.elementCount()):
+            e = path.elementAt(i)
+            if e.isMoveTo():
+                chevrons.append([])
+            chevrons[-1].append((e.x, e.y))
+        assert len(chevrons) == (4 if express else 2)
+        for points in chevrons:
+            polar = [(math.hypot(x, y), math.atan2(y, x)) for x, y in points]
+            inner = [a for r, a in polar if r < 0.45]
+            outer = [a for r, a in polar if r > 0.55]
+            assert abs((max(inner) - min(inner)) - (max(outer) - min(outer))) < 0.02
+
+
+def test_a_crusher_s_registers_are_drawn_above_a_laser_beam(window):
+    from tests.editor_support import click, point
+    w = window
+    w.state.set_brush(kind="crusher", phases=(2, 4))
+    w.set_tool("brush")
+    click(w.view, 3.5, 3.5)
+    w.set_tool("laser")
+    click(w.view, 1.05, 3.5)                                     # the W edge of (1, 3): fires E
+    board = w.doc.scenario.board
+    assert board.tile_at(3, 3).type == "crusher" and board.lasers[0].dir == "E"
+    v = w.view
+    image = v.viewport().grab().toImage()
+    left, right = point(v, 3.2, 3.5), point(v, 3.8, 3.5)
+    line = [image.pixelColor(x, left.y()) for x in range(left.x(), right.x())]
+    white = [c for c in line if min(c.red(), c.green(), c.blue()) > 220]
+    assert white, "the register numbers are hidden under the beam"
