@@ -133,7 +133,7 @@ def _chevron(th: float, half: float = 0.26, rise: float = 0.17) -> QPainterPath:
 # Centres of the chevrons along a belt's travel (as distance from the
 # entry edge), and their thickness, for normal and express belts.
 _STRAIGHT_AT = {False: ((0.71, 0.21), 0.09), True: ((0.78, 0.66, 0.28, 0.16), 0.07)}
-_CURVE_AT = {False: ((67.5, 22.5), 0.09), True: ((76.0, 61.0, 29.0, 14.0), 0.07)}
+_CURVE_AT = {False: ((67.5, 22.5), 0.09), True: ((77.0, 63.0, 27.0, 13.0), 0.07)}
 
 
 @lru_cache(maxsize=None)
@@ -153,6 +153,9 @@ def _build_straight_chevrons(express: bool, part: str = "all") -> QPainterPath:
     return path
 
 
+_BEND_RADIUS = 0.5      # where a bent chevron keeps its length: the middle of the belt
+
+
 def _bent(outline: QPainterPath, a: float, steps: int = 8) -> QPainterPath:
     """A shape drawn for a straight belt going N (x across, y along, centred
     on the origin) bent onto the left curve around the NW corner at angle `a`
@@ -167,7 +170,7 @@ def _bent(outline: QPainterPath, a: float, steps: int = 8) -> QPainterPath:
         for k in range(steps):
             u = k / steps
             x, y = p0.x() + (p1.x() - p0.x()) * u, p0.y() + (p1.y() - p0.y()) * u
-            r, angle = 0.5 + x, centre + y / 0.5
+            r, angle = 0.5 + x, centre + y / _BEND_RADIUS
             points.append((r * math.cos(angle), r * math.sin(angle)))
     return _poly(points)
 

@@ -108,7 +108,7 @@ def test_chevrons_on_a_belt_curve_follow_the_curve(window):
             polar = [(math.hypot(x, y), math.atan2(y, x)) for x, y in points]
             inner = [a for r, a in polar if r < 0.45]
             outer = [a for r, a in polar if r > 0.55]
-            assert abs((max(inner) - min(inner)) - (max(outer) - min(outer))) < 0.02
+            assert abs((max(inner) - min(inner)) - (max(outer) - min(outer))) < 0.05   # straight: 0.15
 
 
 def test_a_crusher_s_registers_are_drawn_above_a_laser_beam(window):
