@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from editor import commands, dialogs, export, help
 from editor.board_view import BoardView
+from editor.card_panel import CardPanel
 from editor.document import Document
 from editor.edit_state import EditState
 from editor.files import Files
@@ -70,6 +71,7 @@ class MainWindow(QMainWindow):
         self.markers_panel = MarkersPanel(self.doc, self.state, self.view)
         self.issues = IssuesPanel(self.doc)
         self.history = history_view(self.doc)
+        self.card_panel = CardPanel(self.doc)
 
         self.setup_actions()
         self.setup_menus()
@@ -95,7 +97,7 @@ class MainWindow(QMainWindow):
             self.files.offer_autosave()
         self.update_title()
         self.update_recent_menu()
-        install_preview(self)
+        install_preview(self).balanceMeasured.connect(self.card_panel.show_measured)
         self.setup_help_menu()
         self.view.fit()
         self._fitted_on_show = False
@@ -261,6 +263,8 @@ class MainWindow(QMainWindow):
         self.add_panel(self.markers_panel, "Flags and Docks", Qt.RightDockWidgetArea, scenario)
         issues = self.add_panel(self.issues, "Issues", Qt.RightDockWidgetArea)
         self.add_panel(self.history, "History", Qt.RightDockWidgetArea, issues)
+        card = self.add_panel(self.card_panel, "Course Card", Qt.RightDockWidgetArea, issues)
+        card.visibilityChanged.connect(self.card_panel.set_on_screen)
         scenario.raise_()
         issues.raise_()
         self.resizeDocks([palette], [300], Qt.Horizontal)

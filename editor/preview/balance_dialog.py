@@ -116,7 +116,7 @@ class BalanceWorker(QThread):
 _LIVE: set = set()
 
 
-def _keep_alive(worker: BalanceWorker) -> None:
+def keep_alive(worker: BalanceWorker) -> None:
     _LIVE.add(worker)
     worker.finished.connect(lambda: _LIVE.discard(worker))
 
@@ -331,7 +331,7 @@ class BalanceDialog(QDialog):
         self.worker = BalanceWorker(self.scenario, self.races.value(), robots,
                                     self.bot.currentText(), self.seed.value(),
                                     auto_workers(self.races.value(), self.workers.value()))
-        _keep_alive(self.worker)
+        keep_alive(self.worker)
         self.worker.progressed.connect(self._progressed)
         self.worker.done.connect(self._done)
         self.worker.failed.connect(self._failed)

@@ -11,7 +11,7 @@ board never shows a race on a course that no longer exists.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 
@@ -31,6 +31,8 @@ def race_inputs(scenario) -> tuple:
 
 
 class PreviewController(QObject):
+    balanceMeasured = Signal(object)        # the course card of a balance run's result
+
     def __init__(self, window):
         super().__init__(window)
         self.window = window
@@ -384,6 +386,8 @@ class PreviewController(QObject):
         self.heatmap.set_heatmaps(result["heatmaps"])
         self.heat_menu.setEnabled(True)
         self.set_heatmap_mode("deaths")
+        if not result.get("cancelled"):
+            self.balanceMeasured.emit(result.get("card"))
 
     def set_heatmap_mode(self, mode: str | None) -> None:
         if self.balance_result is None:
@@ -462,9 +466,9 @@ class PreviewController(QObject):
         if self.suggest_dialog is not None and self.suggest_dialog.worker is not None:
             self.suggest_dialog.worker.cancel()
             self.suggest_dialog.worker.wait(10000)
+        from .balance_dialog import stop_all
+        if self.balance_dialog is not None and self.balance_dialog.worker is not None:
+            self.balance_dialog.worker.cancel()
+        stop_all()          # the Course Card's quick runs too
         if self.balance_dialog is not None:
-            from .balance_dialog import stop_all
-            if self.balance_dialog.worker is not None:
-                self.balance_dialog.worker.cancel()
-            stop_all()
             self.balance_dialog.pool.waitForDone(10000)

@@ -1,0 +1,182 @@
+"""The Course card panel: how long, how hard and how fair the course is.
+
+While the panel is shown, after every edit, once the course has no errors, a quick balance run
+(ESTIMATE_RACES races, one worker thread, never the GUI thread) refreshes
+the card; the next edit cancels it and drops its result. A card is shown as
+final ("Measured") only when a full balance run of this very course made it
+(the Balance dialog, or the card kept in the file); a quick run's card says
+"Estimate", and one made before the last edit says "Out of date" and is
+greyed until the next estimate replaces it.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from editor.preview.balance_dialog import BalanceWorker, keep_alive
+from engine.balance.play import default_bot
+from engine.card.build import lines
+from engine.card.store import play_hash
+from engine.validate import course_problems
+
+ESTIMATE_RACES = 200
+DELAY_MS = 300          # quiet time after an edit before the estimate starts
+
+MEASURED, ESTIMATE, OUT_OF_DATE, WAITING, BLOCKED = (
+    "Measured", "Estimate", "Out of date", "Estimating", "No estimate")
+HAS_ERRORS = "the course has errors"
+
+
+class EstimateWorker(BalanceWorker):
+    """The quick run, after checking (off the GUI thread) that the course has no errors."""
+
+    def run(self) -> None:
+        if any(p.is_error for p in course_problems(self.scenario)):
+            self.failed.emit(HAS_ERRORS)
+            return
+        super().run()
+
+
+class CardPanel(QWidget):
+    shown = Signal(str)             # the state just shown (MEASURED, ESTIMATE, ...)
+
+    def __init__(self, doc, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.card: dict | None = None
+        self.card_hash: str | None = None       # play_hash of the course the card describes
+        self.worker: BalanceWorker | None = None
+        self.state = BLOCKED
+        self.blocked = False                    # the last estimate found errors
+        self.on_screen = False                  # hidden, it runs nothing
+        self._hashed: tuple = (None, None)      # (scenario, its play_hash)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        self.header = QLabel()
+        self.header.setWordWrap(True)
+        self.body = QLabel()
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(self.body.textFormat().PlainText)
+        layout.addWidget(self.header)
+        layout.addWidget(self.body)
+        layout.addStretch()
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DELAY_MS)
+        self.timer.timeout.connect(self.estimate)
+        doc.changed.connect(lambda area: self.course_changed())
+        doc.scenarioReplaced.connect(self.course_replaced)
+        self.course_replaced()
+
+    # ------------------------------------------------------------ inputs
+
+    def course_replaced(self) -> None:
+        """A file opened (or a new course): its kept card is final if it matches."""
+        stored = self.doc.scenario.card
+        if stored is not None and stored.play_hash == self.course_hash():
+            self.card, self.card_hash = stored.data, stored.play_hash
+        self.course_changed()
+
+    def course_changed(self) -> None:
+        self.blocked = False
+        self._cancel()
+        if self.on_screen:
+            self.timer.start()
+        self.render()
+
+    def set_on_screen(self, visible: bool) -> None:
+        """Its dock shown or hidden (a tab brought to the front, or not)."""
+        self.on_screen = visible
+        if visible and not self.fresh and self.worker is None:
+            self.timer.start()              # hidden, it was not kept up to date
+            self.render()
+
+    def show_measured(self, card: dict | None) -> None:
+        """A full balance run's card; kept only if it is of the course as it is."""
+        if card is not None and card.get("play_hash") == self.course_hash():
+            self._cancel()
+            self.timer.stop()
+            self.card, self.card_hash = card, card["play_hash"]
+            self.render()
+
+    # ------------------------------------------------------------ the quick run
+
+    def estimate(self) -> None:
+        scenario = self.doc.scenario
+        if self.fresh and self.card is not None and not self.card.get("estimate"):
+            return                              # a measured card of this course stands
+        if not scenario.docks or not scenario.flags:
+            self.blocked = True
+            self.render()
+            return
+        # no parent: a run outlives a closed window (told to stop, its result dropped)
+        worker = EstimateWorker(scenario, ESTIMATE_RACES, min(4, len(scenario.docks)),
+                                default_bot(), 0, 1)
+        keep_alive(worker)
+        worker.done.connect(self._estimated)
+        worker.failed.connect(self._failed)
+        self.worker = worker
+        worker.start()
+        self.render()
+
+    def _estimated(self, result: dict) -> None:
+        worker = self.sender()
+        if worker is not self.worker or worker.scenario is not self.doc.scenario \
+                or worker.cancelled:
+            return                              # an edit came since: not this course
+        self.worker = None
+        self.blocked = False
+        self.card = dict(result["card"], estimate=True)
+        self.card_hash = self.card["play_hash"]
+        self.render()
+
+    def _failed(self, message: str) -> None:
+        if self.sender() is self.worker:
+            self.worker = None
+            self.blocked = True
+            self.render()
+            if message != HAS_ERRORS:
+                self.header.setText(f"<b>{BLOCKED}</b> — the quick run failed: {message}")
+
+    def _cancel(self) -> None:
+        if self.worker is not None:
+            self.worker.cancel()
+            self.worker = None
+
+    # ------------------------------------------------------------ showing
+
+    def course_hash(self) -> str:
+        scenario = self.doc.scenario
+        if self._hashed[0] is not scenario:
+            self._hashed = (scenario, play_hash(scenario))
+        return self._hashed[1]
+
+    @property
+    def fresh(self) -> bool:
+        return self.card_hash is not None and self.card_hash == self.course_hash()
+
+    def render(self) -> None:
+        card = self.card
+        busy = self.worker is not None or self.timer.isActive()
+        if card is not None and self.fresh:
+            state = ESTIMATE if card.get("estimate") else MEASURED
+        elif busy:
+            state = WAITING if card is None else OUT_OF_DATE
+        elif self.blocked or card is None:
+            state = BLOCKED
+        else:
+            state = OUT_OF_DATE
+        self.state = state
+        how = {
+            MEASURED: "Measured: a full balance run of this course.",
+            ESTIMATE: f"Estimate from a quick run of {card['races'] if card else 0} races; "
+                      "a balance run (Race ▸ Balance) measures it.",
+            OUT_OF_DATE: "Out of date: the course changed since. Updating…" if busy else
+                         "Out of date: the course changed since.",
+            WAITING: "Estimating…",
+            BLOCKED: "fix the course's errors (see Issues) for an estimate.",
+        }[state]
+        self.header.setText(f"<b>{state}</b> — {how}")
+        self.body.setText("\n".join(lines(card)[1:]) if card is not None else "")
+        self.body.setEnabled(state in (MEASURED, ESTIMATE))
+        self.shown.emit(state)

@@ -1,0 +1,102 @@
+"""The Course card panel: a quick estimate after each edit, in the
+background; a card of another version of the course is never shown as final."""
+from __future__ import annotations
+
+import pytest
+
+from editor import card_panel
+from editor.card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
+from editor.palette import ENTRIES
+from engine.card.store import play_hash
+from engine.model import Board, Dock, Flag, Scenario
+from tests.editor_support import answers, drag_squares, make_window  # noqa: F401  (fixtures)
+
+
+def course():
+    return Scenario("Card", Board(8, 8), (Flag(4, 2),),
+                    (Dock(0, 7, "N"), Dock(2, 7, "N"), Dock(4, 7, "N"), Dock(6, 7, "N")))
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    monkeypatch.setattr(card_panel, "ESTIMATE_RACES", 12)
+    monkeypatch.setattr(card_panel, "DELAY_MS", 10)
+
+
+def card_shown(make_window, qtbot):
+    w = make_window(scenario=course())
+    w.card_panel.parentWidget().raise_()        # its tab: hidden, it runs nothing
+    qtbot.waitUntil(lambda: w.card_panel.on_screen)
+    return w
+
+
+def paint(w, label, square):
+    row = next(i for i, e in enumerate(ENTRIES) if e.label == label)
+    w.element_palette.on_clicked(w.element_palette.list.item(row))
+    drag_squares(w.view, [square])
+
+
+def test_a_hidden_panel_runs_nothing_until_shown(make_window, qtbot, quick):
+    w = make_window(scenario=course())
+    w.issues.parentWidget().raise_()            # the card's tab behind the Issues tab
+    qtbot.waitUntil(lambda: not w.card_panel.on_screen)
+    paint(w, "Pit", (4, 3))
+    qtbot.wait(50)
+    assert w.card_panel.worker is None and w.card_panel.card is None
+    w.card_panel.parentWidget().raise_()
+    qtbot.waitUntil(lambda: w.card_panel.state == ESTIMATE, timeout=20000)
+    assert w.card_panel.card["flag_score"] == 2
+
+
+def test_an_edit_refreshes_the_estimate_and_the_old_card_is_never_final(make_window, qtbot, quick):
+    w = card_shown(make_window, qtbot)
+    panel = w.card_panel
+    states = []
+    panel.shown.connect(states.append)
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    first = panel.card
+    assert first["estimate"] is True and first["races"] == 12
+    assert first["flag_score"] == 0 and "Estimate" in panel.header.text()
+
+    states.clear()
+    paint(w, "Pit", (4, 3))                       # next to the flag: the course changed
+    assert panel.state == OUT_OF_DATE and not panel.body.isEnabled()
+    assert "Out of date" in panel.header.text()
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    assert panel.card is not first and panel.card["flag_score"] == 2
+    assert panel.card["play_hash"] == play_hash(w.doc.scenario)
+    # between the edit and the new estimate, the old card was shown only as out of date
+    assert MEASURED not in states and states[0] == OUT_OF_DATE
+    assert states.index(ESTIMATE) == len(states) - 1
+
+
+def test_a_result_for_an_earlier_course_is_dropped(make_window, qtbot, quick):
+    w = card_shown(make_window, qtbot)
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    panel.timer.stop()
+    panel.estimate()                               # a run starts on this course...
+    running = panel.worker
+    paint(w, "Pit", (4, 3))                        # ...and an edit cancels it
+    assert running.cancelled and panel.worker is None
+    running.wait(20000)
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    assert panel.card["play_hash"] == play_hash(w.doc.scenario)
+
+
+def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, quick):
+    from engine.balance import balance
+    w = card_shown(make_window, qtbot)
+    panel = w.card_panel
+    result = balance(w.doc.scenario, 8)
+    w.preview.set_balance_result(result, w.doc.scenario)
+    assert panel.state == MEASURED and "Measured" in panel.header.text()
+    assert panel.card["races"] == 8
+    paint(w, "Pit", (4, 3))
+    assert panel.state == OUT_OF_DATE
+    w.doc.undo_stack.undo()                        # back to the measured course
+    assert panel.state == MEASURED
+    w.preview.set_balance_result(result, w.doc.scenario)   # stale results are not taken
+    paint(w, "Pit", (4, 3))
+    w.preview.set_balance_result(result, w.doc.scenario)
+    assert panel.state != MEASURED
