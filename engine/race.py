@@ -79,7 +79,7 @@ class Race:
             lives = spec.lives if spec is not None and spec.lives is not None else self.rules.lives
             robot = RobotState(i, name, course.square(x, y), INDEX[facing], lives=lives, **start)
             robots.append(robot)
-            view = BotView(scenario.board, course, self.flag_squares, self.rules, robot)
+            view = BotView(scenario.board, course, self.flag_squares, self.rules, robot, robots)
             self.controllers.append(Controller(spec.program if spec else (), robot_bot, view))
         squares = [r.sq for r in robots]
         if len(set(squares)) != len(squares):

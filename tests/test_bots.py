@@ -154,16 +154,18 @@ def test_same_seed_same_race(duel, name):
     assert len(others) > 1                          # seeds matter
 
 
-def test_search_sees_only_its_own_hand_and_robot(duel):
-    """A bot's view holds the board, the rules and its own robot, nothing
-    about the others: robot 1's program is the same whether or not another
-    robot races beside it (same hand, same generator state)."""
+def test_search_plays_as_if_alone(duel):
+    """A bot's view holds the board, the rules, its own robot and the race's
+    robots (for bots that watch the others); the search bot ignores them:
+    robot 1's program is the same whether or not another robot races beside
+    it (same hand, same generator state)."""
     views = []
     for robots in ((RobotSpec("A", dock=1, bot="search"),),
                    (RobotSpec("A", dock=1, bot="search"), RobotSpec("B", dock=2, bot="search"))):
         race = Race(replace(duel, robots=robots), seed=5, record_events=False)
         views.append(race.controllers[0].view)
-    assert set(BotView.__slots__) == {"board", "course", "flags", "rules", "robot"}
+    assert set(BotView.__slots__) == {"board", "course", "flags", "rules", "robot", "robots"}
+    assert [r.name for r in views[1].others()] == ["B"] and views[0].others() == []
     hand = random.Random(9).sample(DECK, 9)
     programs = [make_bot("search").program(v, list(hand), [1, 2, 3, 4, 5], random.Random(1))
                 for v in views]

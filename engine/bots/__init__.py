@@ -24,6 +24,7 @@ from typing import Protocol
 from ..course import Course
 from ..model import Board, Card, Rules
 from ..state import RobotState
+from .aware import AwareBot
 from .greedy import GreedyBot
 from .random_bot import RandomBot
 from .search import SearchBot
@@ -31,14 +32,22 @@ from .search import SearchBot
 
 class BotView:
     """What a bot may see. `flags` are the flag squares (index y * width + x)
-    in order; `robot` is its own robot's state, to be read, never changed."""
+    in order; `robot` is its own robot's state, to be read, never changed.
+    ``others()`` are the other robots of the race, for what a player sees of
+    them across the table: square, facing, damage, lives, flags touched,
+    archive and the cards in their locked registers, never the cards they
+    are programming."""
 
-    __slots__ = ("board", "course", "flags", "rules", "robot")
+    __slots__ = ("board", "course", "flags", "rules", "robot", "robots")
 
     def __init__(self, board: Board, course: Course, flags: tuple[int, ...], rules: Rules,
-                 robot: RobotState):
+                 robot: RobotState, robots: list[RobotState] | None = None):
         self.board, self.course, self.flags, self.rules, self.robot = (
             board, course, flags, rules, robot)
+        self.robots = robots if robots is not None else [robot]
+
+    def others(self) -> list[RobotState]:
+        return [r for r in self.robots if r is not self.robot]
 
 
 class Bot(Protocol):
@@ -48,7 +57,8 @@ class Bot(Protocol):
     def power_down(self, view: BotView, rng: random.Random) -> bool: ...
 
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot,
+                         "aware": AwareBot}
 DEFAULT_BOT = "search"
 
 

@@ -165,6 +165,33 @@ def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[i
     return np.where(dead, -(LAST_LIFE if lives <= 1 else DEATH), 0) - DAMAGE * taken
 
 
+def register_slots(view: BotView, free_registers: list[int], m: int) -> list[int]:
+    """Per register, the row of the program that fills it, or ~kind of the
+    card a locked register plays (NONE when it has none)."""
+    locked = locked_kinds(view, free_registers)
+    free = sorted(free_registers)[:m]
+    slots = []
+    row = 0
+    for r in range(5):
+        if r + 1 in free:
+            slots.append(row)
+            row += 1
+        elif (lock := locked[r]) is not None and r + 1 not in free_registers:
+            slots.append(~lock)
+        else:
+            slots.append(~NONE)
+    return slots
+
+
+def sequence_kinds(sequence: int, m: int) -> list[int]:
+    """The card kinds of kind sequence number `sequence` of length m."""
+    return _SEQUENCES[m][0][:, sequence].tolist()
+
+
+def program_cards(sequence: int, m: int, groups: list[list]) -> list[Card]:
+    return cards_for(sequence_kinds(sequence, m), groups)
+
+
 class SearchBot:
     def __init__(self) -> None:
         self._view: BotView | None = None
@@ -185,6 +212,28 @@ class SearchBot:
                 rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
             return []
+        chosen, score, groups, m = self.scored(view, hand, free_registers)
+        best = np.flatnonzero(score == score.max())
+        pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
+        return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
+                            hand, m)
+
+    def planned(self, view: BotView, program: list[Card], free_registers: list[int],
+                hand: list[Card], m: int) -> list[Card]:
+        """The program, with the plan of its movement options when it holds any."""
+        robot = view.robot
+        layered = self.tables(view).layered()
+        self.option_plan = None
+        if robot.flags < layered.F and any(c in MOVE_OPTIONS for c in robot.cards):
+            self.option_plan = self._with_options(view, layered, program,
+                                                  sorted(free_registers)[:m], free_registers, hand)
+        return program
+
+    def scored(self, view: BotView, hand: list[Card],
+               free_registers: list[int]) -> tuple[np.ndarray, np.ndarray, list[list], int]:
+        """Every distinct program of a non-empty hand with its score:
+        (sequence indices, scores, the hand by kind, registers filled);
+        ``program_cards`` turns one into cards."""
         tables = self.tables(view)
         robot = view.robot
         groups = by_kind(hand)
@@ -200,18 +249,7 @@ class SearchBot:
             if len(layered.programs) < PROGRAM_CACHE:
                 layered.programs[key] = found
         chosen, cand = found
-        locked = locked_kinds(view, free_registers)
-        free = sorted(free_registers)[:m]
-        slots = []
-        row = 0
-        for r in range(5):
-            if r + 1 in free:
-                slots.append(row)
-                row += 1
-            elif (lock := locked[r]) is not None and r + 1 not in free_registers:
-                slots.append(~lock)
-            else:
-                slots.append(~NONE)
+        slots = register_slots(view, free_registers, m)
         state = robot.sq * 4 + robot.facing
         if robot.flags < layered.F:
             score = score_programs(layered, state, robot.flags, robot.damage, robot.lives,
@@ -219,15 +257,7 @@ class SearchBot:
         else:       # every flag touched already (a starting value): stay alive
             score = survival_scores(tables, state, cand // layered.X, slots, robot.damage,
                                     robot.lives, view.rules.destroy_at_damage)
-        best = np.flatnonzero(score == score.max())
-        pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
-        kinds = _SEQUENCES[m][0][:, chosen[pick]].tolist()
-        program = cards_for(kinds, groups)
-        self.option_plan = None
-        if robot.flags < layered.F and any(c in MOVE_OPTIONS for c in robot.cards):
-            self.option_plan = self._with_options(view, layered, program, free, free_registers,
-                                                  hand)
-        return program
+        return chosen, score, groups, m
 
     def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]
