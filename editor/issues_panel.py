@@ -17,8 +17,8 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QTreeWidget, QTreeWidgetItem,
-    QVBoxLayout, QWidget,
+    QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QStyledItemDelegate, QTreeWidget,
+    QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
 from editor import commands
@@ -95,6 +95,19 @@ class Validator(QObject):
         self.pool.waitForDone()
 
 
+class _WrappingRows(QStyledItemDelegate):
+    """Rows as tall as their text wrapped to the column's width (the tree
+    itself measures every row one line tall)."""
+
+    def __init__(self, tree: QTreeWidget):
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option, index):
+        option.rect.setRect(0, 0, self.tree.columnWidth(index.column()), max(option.rect.height(), 1))
+        return super().sizeHint(option, index)
+
+
 def location(p) -> str:
     if p.x is not None and p.y is not None:
         return f"{p.x}, {p.y}"
@@ -123,6 +136,8 @@ class IssuesPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeToContents)
         header.setStretchLastSection(True)
+        self.tree.setItemDelegate(_WrappingRows(self.tree))
+        header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
         self.tree.itemClicked.connect(self.activate)
         self.tree.itemActivated.connect(self.activate)
         self.tree.currentItemChanged.connect(lambda item, _: self.show_detail(item))

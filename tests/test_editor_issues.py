@@ -122,3 +122,31 @@ def test_accepted_warnings_are_greyed_last_and_accepting_is_one_undo_step(make_w
         {"code": "W405", "x": 11, "y": 3}]
     QTest.keyClick(w, Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: w.issues.summary.text().endswith("2 accepted"), timeout=3000)
+
+
+def test_issue_rows_wrap_to_show_the_whole_message(make_window, qtbot, answers, tmp_path):
+    from PySide6.QtCore import QRect
+    w = make_window(path=belts_off_the_board(tmp_path))
+    tree = w.issues.tree
+    qtbot.waitUntil(lambda: codes(w).count("W405") == 5, timeout=3000)
+    dock = w.issues.parentWidget()
+
+    def heights():
+        """Each row's height and the height its message needs wrapped to the column."""
+        QTest.qWait(10)
+        width = tree.columnWidth(3)
+        rows = []
+        for i in range(tree.topLevelItemCount()):
+            item = tree.topLevelItem(i)
+            needed = tree.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), Qt.TextWordWrap,
+                                                     item.text(3)).height()
+            rows.append((tree.visualItemRect(item).height(), needed))
+        return rows
+    w.resizeDocks([dock], [300], Qt.Horizontal)
+    narrow = heights()
+    line = tree.fontMetrics().lineSpacing()
+    assert all(row >= needed >= 2 * line for row, needed in narrow)     # several lines, all shown
+    w.resizeDocks([dock], [900], Qt.Horizontal)                         # wider: fewer lines
+    wide = heights()
+    assert all(row >= needed for row, needed in wide)
+    assert sum(row for row, _ in wide) < sum(row for row, _ in narrow)
