@@ -1,6 +1,7 @@
 """Suggest Fixes in the editor (pytest-qt, offscreen): the search runs in the
 background with progress, its edits are listed, the chosen one is previewed
-on the board and applied as one undo step; Cancel stops a search."""
+on the board and applied as one undo step; Cancel stops a search; the
+balance dialog opens the search."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -88,3 +89,14 @@ def test_cancel_stops_a_search(qtbot, make_window):
     result = blocker.args[0]
     assert result["cancelled"] and result["races"] < 100_000 and dialog.list.count() == 0
     assert "Stopped" in dialog.status.text()
+
+
+def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window):
+    window = make_window(UNFAIR)
+    controller = install_preview(window)
+    balance = controller.open_balance()
+    balance.robots.setValue(3)
+    qtbot.mouseClick(balance.suggest_button, Qt.LeftButton)
+    dialog = controller.suggest_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.robots.value() == 3 and dialog.worker is None     # ready, not started

@@ -177,6 +177,7 @@ class BalanceDialog(QDialog):
     resultReady = Signal(object)            # the result dict
     runFailed = Signal(str)
     reportSaved = Signal(list)              # paths written
+    suggestRequested = Signal(int)          # robots per race
 
     def __init__(self, scenario_source, parent=None):
         """`scenario_source()` gives the course to race (the document's, now)."""
@@ -290,7 +291,11 @@ class BalanceDialog(QDialog):
         self.save_button = QPushButton("Save report…")
         self.save_button.setToolTip("report.md and PNG charts, as rallyforge balance --report")
         self.save_button.setEnabled(False)
+        self.suggest_button = QPushButton("Suggest Fixes…")
+        self.suggest_button.setToolTip("Search for small edits that make the course fairer "
+                                       "(Race > Suggest Fixes…), for as many robots per race")
         self.close_button = QPushButton("Close")
+        buttons.addWidget(self.suggest_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.close_button)
         right.addLayout(buttons)
@@ -299,6 +304,8 @@ class BalanceDialog(QDialog):
         self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
         self.save_button.clicked.connect(self.ask_save_report)
+        self.suggest_button.clicked.connect(
+            lambda: self.suggestRequested.emit(self.robots.value()))
         self.heat_buttons.buttonClicked.connect(
             lambda b: self.heatmapRequested.emit(b.property("mode")))
         self.refresh_course()

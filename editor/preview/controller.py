@@ -374,6 +374,7 @@ class PreviewController(QObject):
             self.balance_dialog = BalanceDialog(lambda: self.doc.scenario, self.window)
             self.balance_dialog.resultReady.connect(self.set_balance_result)
             self.balance_dialog.heatmapRequested.connect(self.set_heatmap_mode)
+            self.balance_dialog.suggestRequested.connect(self.suggest_from_balance)
         self.balance_dialog.refresh_course()
         self.balance_dialog.show()
         self.balance_dialog.raise_()
@@ -431,6 +432,13 @@ class PreviewController(QObject):
         self.suggest_dialog.show()
         self.suggest_dialog.raise_()
         return self.suggest_dialog
+
+    def suggest_from_balance(self, robots: int) -> None:
+        """The balance dialog's Suggest Fixes: the search dialog, for as many
+        robots per race as the balance check, ready to start."""
+        dialog = self.open_suggest()
+        if dialog.worker is None:
+            dialog.robots.setValue(robots)
 
     def _fitting(self, searched, suggestion):
         """The course with `suggestion` applied, if the course still races as
