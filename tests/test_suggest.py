@@ -130,12 +130,33 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     assert fixed != s and not [p for p in course_problems(fixed) if p.severity == "error"]
 
 
-def test_a_cancelled_search_suggests_nothing():
+def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
+    from engine.commands.suggest import text
     s = load_file(UNFAIR)
     calls = []
     result = suggest(s, budget=700, workers=1, should_stop=lambda: bool(calls.append(1)) or
                      len(calls) > 3)
     assert result["cancelled"] and result["suggestions"] == [] and result["races"] < 700
+    assert "no suggestion yet" in text(result)
+
+
+def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
+    from engine.commands.suggest import text
+    s = load_file(UNFAIR)
+    whole = suggest(s, budget=700, seed=3, workers=1)
+    played = []
+    result = suggest(s, budget=700, seed=3, workers=1,
+                     progress=lambda done, total, elapsed: played.append(done),
+                     should_stop=lambda: bool(played) and played[-1] >= 450)
+    assert result["cancelled"] and result["races"] < whole["races"]
+    ranked = result["suggestions"]
+    assert ranked and [r["rank"] for r in ranked] == list(range(1, len(ranked) + 1))
+    races = {r["races"] for r in ranked}
+    assert len(races) == 1 and 0 < races.pop() < whole["suggestions"][0]["races"]
+    assert all(r["effect"]["shortfall"]["change"] < 0 for r in ranked)
+    assert whole["suggestions"][0]["edits"] in [r["edits"] for r in ranked]
+    printed = text(result)
+    assert "the ranking so far" in printed and f"1. {ranked[0]['edits'][0]['words']}" in printed
 
 
 def test_command_line(tmp_path, capsys):

@@ -1,6 +1,6 @@
-"""Suggest Fixes: engine.suggest in a worker thread (progress, Cancel), the
-ranked edits it finds, one previewed on the board when chosen, and applied
-as one undo step.
+"""Suggest Fixes: engine.suggest in a worker thread (progress, Cancel with
+the ranking so far), the ranked edits it finds, one previewed on the board
+when chosen, and applied as one undo step.
 
 The goals start as the course's own (``goals`` in the file, else fair
 docks). The dialog only proposes; the controller previews and applies (it
@@ -192,7 +192,9 @@ class SuggestDialog(QDialog):
         self.result = result
         self.progress.setValue(self.progress.maximum())
         if result["cancelled"]:
-            self.status.setText(f"Stopped after {result['races']} races: no suggestion.")
+            self.status.setText(f"Stopped after {result['races']} races: " + (
+                "the ranking so far, on fewer races (wider intervals)."
+                if result["suggestions"] else "no suggestion yet."))
         elif not result["suggestions"]:
             self.status.setText(f"{result['candidates']} edits tried on {result['races']} races: "
                                 f"none brings the course closer to its goals.")

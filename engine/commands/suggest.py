@@ -9,7 +9,7 @@ course with suggestion N applied.
 
 Exit codes as for balance: 0 done; 1 unreadable or invalid course, an output
 that cannot be written, or no suggestion N to apply; 2 bad usage; 130
-stopped by Ctrl+C (nothing is suggested from a part of a search).
+stopped by Ctrl+C (the ranking so far is printed, --apply writes nothing).
 """
 from __future__ import annotations
 
@@ -175,9 +175,10 @@ def text(result: dict) -> str:
              f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
              f"deaths per robot."]
     if result["cancelled"]:
-        lines.append(f"Stopped after {result['races']} races: no suggestion.")
-        return "\n".join(lines)
-    if not result["suggestions"]:
+        lines.append(f"Stopped after {result['races']} races: " + (
+            "the ranking so far, on fewer races than the whole search (wider intervals)."
+            if result["suggestions"] else "no suggestion yet."))
+    elif not result["suggestions"]:
         lines.append("No edit tried brings the course closer to its goals.")
     for s in result["suggestions"]:
         how = ("clearly closer to the goals" if s["clear"] else

@@ -205,6 +205,14 @@ class Search:
             self.race({v: n for v in added})
         return added
 
+    def so_far(self) -> list[int]:
+        """After a Cancel: the versions raced furthest (the survivors of the
+        last stage that finished, the races of a stage cut short being
+        dropped), or none if no stage finished."""
+        raced = [v for v in range(1, len(self.versions)) if self.races[v]]
+        most = max((len(self.races[v]) for v in raced), default=0)
+        return [v for v in raced if len(self.races[v]) == most]
+
     def confirm(self, ranked: list[int]) -> None:
         """Spend what is left of the budget on the finalists, equally (and on
         the course as far as they go), so that their intervals narrow."""
@@ -250,6 +258,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
         search.confirm(ranked)
     except Stopped:
         cancelled = True
+        ranked = search.so_far()
     return report(search, ranked, cancelled)
 
 
@@ -259,7 +268,8 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
     suggestions [{rank, edits [{kind, args, words}], races, clear (the
     interval of the change lies below zero), effect {measure: {old, new,
     change, ci}}}] best first, only those that bring the course
-    closer to its goals."""
+    closer to its goals. A cancelled search ranks the edits of the last
+    stage it finished, on their races so far."""
     target = search.target
     out: dict = {
         "scenario": search.scenario.name, "goals": _goals_json(target.goals),
@@ -270,8 +280,6 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
         "elapsed_s": round(search.elapsed, 3),
         "suggestions": [],
     }
-    if cancelled:
-        return out
     scored = []
     for v in ranked:
         effect = search.effect(v)
