@@ -165,7 +165,7 @@ def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -
     for _ in range(points):
         cards = robot.cards
         if cards and o is not None:
-            by = None
+            by = gone = None        # the card that takes the point; why it goes with it
             if (side >= 0 and robot.powered_down and "power-down-shield" in cards
                     and not o.shield_sides >> side & 1):
                 o.shield_sides |= 1 << side
@@ -174,14 +174,17 @@ def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -
                 o.coat += 1
                 by = "ablative-coat"
                 if o.coat >= COAT_POINTS:
-                    lose(floor, robot, "ablative-coat", "used up")
+                    gone = "used up"
             elif (o.shield or o.bot) and robot.damage + taken + 1 >= min(
                     cap, floor.rules.lock_from_damage):
                 by = cheapest(robot)
-                lose(floor, robot, by, "traded for damage")
+                gone = "traded for damage"
             if by is not None:
+                # the point is told before the card it used up goes
                 if log:
                     floor.emit("damage_prevented", robot, card=by, amount=1, cause=cause)
+                if gone is not None:
+                    lose(floor, robot, by, gone)
                 continue
         taken += 1
     if taken:

@@ -3,7 +3,11 @@ panel's cards with their spent charges, the scenario panel's starting cards,
 and new courses that play options."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.events import Event
+from engine.loader import load_file
+from engine.race import Race
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
 from editor.preview.timeline import describe, option_charges
@@ -31,6 +35,16 @@ def test_option_events_in_words():
         "Robot 2 gives up the Brakes instead of 1 damage"
     assert describe(ev("register_locked", card="fire-control", amount=3)) == \
         "Robot 2's register 3 is locked by Fire Control"
+
+
+def test_a_used_up_coat_is_told_after_its_last_point():
+    race = Race(load_file(Path(__file__).parent / "rules" / "o2-ablative-coat.json"), seed=1)
+    race.play_round()
+    events = list(race.events)
+    told = [describe(e) for e in events if e.card == "ablative-coat"]
+    assert told == ["A gains the Ablative Coat at the start"] + \
+        ["The Ablative Coat takes 1 damage for A"] * 3 + ["A discards the Ablative Coat (used up)"]
+    assert option_charges(events, len(events)).get("A") == {}      # nothing spent on a card gone
 
 
 def test_spent_charges_and_the_cards_column():
