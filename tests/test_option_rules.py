@@ -4,11 +4,13 @@ robot that holds it, some check fails."""
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
 
 from engine.checks import run_checks
+from engine.cli import main
 from engine.loader import load_dict, read_json
 from engine.optioncards import OPTION_IDS
 
@@ -45,3 +47,18 @@ def test_the_case_fails_without_its_card(path):
     without.setdefault("rules", {})["options"] = "played"
     assert all(r.passed for r in run_checks(load_dict(data)))
     assert not all(r.passed for r in run_checks(load_dict(without)))
+
+
+def test_run_json_gives_the_cards_each_robot_holds(tmp_path, capsys):
+    assert main(["run", str(RULES / "o2-superior-archive-copy.json"), "--json", "--rounds", "1"]) == 0
+    robot = json.loads(capsys.readouterr().out)["robots"][0]
+    assert (robot["options"], robot["option_cards"]) == (1, ["brakes"])
+    data, _ = read_json(RULES / "o1-start-options.json")
+    data.pop("robots"), data.pop("checks")
+    path = tmp_path / "dealt.json"
+    path.write_text(json.dumps(data))
+    assert main(["run", str(path), "--json", "--rounds", "1", "--robots", "2", "--bot", "random"]) == 0
+    robots = json.loads(capsys.readouterr().out)["robots"]
+    held = [card for r in robots for card in r["option_cards"]]
+    assert [len(r["option_cards"]) for r in robots] == [r["options"] for r in robots]
+    assert held and len(set(held)) == len(held) and set(held) <= set(OPTION_IDS)
