@@ -382,3 +382,24 @@ def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, previe
     serial = run_balance(window.doc.scenario, 24, 3, "greedy", 0, workers=1)
     for key in ("races", "docks", "fairness", "length", "heatmaps", "legs", "time_trial"):
         assert pooled[key] == serial[key], key
+
+
+def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
+    window, c = preview(Path(__file__).parent / "rules" / "o2-mini-howitzer.json")
+    c.panel.use_scenario.setChecked(True)
+    with qtbot.waitSignal(c.worker.finished, timeout=5000):
+        c.actions["run"].trigger()
+    t = c.timeline
+    second = next(f for f in t.frames if f.register_end and (f.round, f.register) == (1, 2))
+    c.player.seek(second.index)
+    shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
+    # two of the five shells fired, two of the coat's three points taken: greyed
+    assert shooter.text() == ("Mini Howitzer <span style='color:#222'>●●●</span>"
+                              "<span style='color:#bbb'>●●</span>")
+    assert target.text() == ("Ablative Coat <span style='color:#222'>●</span>"
+                             "<span style='color:#bbb'>●●</span>")
+    assert shooter.toolTip().startswith("Mini Howitzer: 5 shots")
+    told = [c.log.model.data(c.log.model.index(row)) for row in range(*second.events)]
+    assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
+    c.player.seek(len(t.frames) - 1)
+    assert shooter.text() == "" and target.text() == ""       # both cards used up
