@@ -85,9 +85,8 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
 
 
 def _bot_move_use(kind: int, cards: list[str]) -> str | None:
-    """A bot's movement choice: Fourth Gear and Reverse Gears always (its
-    program was chosen for the card as dealt, so it takes the longer move
-    only when it holds them; a bot's policy, options.md 4)."""
+    """The movement choice of a bot without a plan of its own (greedy,
+    random): Fourth Gear always, no other card (a bot's policy, options.md 4)."""
     if kind == MOVE3 and "fourth-gear" in cards:
         return "fourth-gear"
     return None
@@ -148,8 +147,13 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
 def stabilize(floor: Floor, robot: RobotState, entry: ProgramRound | None) -> None:
     """The round's Gyroscopic Stabilizer use, read for a powered-down robot
     too (6.22)."""
-    if entry is None or "gyroscopic-stabilizer" not in entry.use:
-        return
+    if entry is not None and "gyroscopic-stabilizer" in entry.use:
+        use_stabilizer(floor, robot)
+
+
+def use_stabilizer(floor: Floor, robot: RobotState) -> None:
+    """Board elements leave the robot's facing alone this round (a script's
+    use or a bot's choice)."""
     if has(robot, "gyroscopic-stabilizer"):
         opts(robot).stabilized = True
         used(floor, robot, "gyroscopic-stabilizer")

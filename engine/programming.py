@@ -8,7 +8,7 @@ from .bots import Bot, BotView
 from .cleanup import lock_count
 from .deck import DECK, resolve
 from .model import Card, ProgramRound, Rules
-from .options import set_plan
+from .options import set_plan, use_stabilizer
 from .state import Floor, RobotState
 
 
@@ -150,11 +150,13 @@ class Controller:
             set_plan(floor, robot, self.entry(round), free)
             plan = getattr(self.bot, "option_plan", None) if o.bot else None
             if plan is not None:            # the search bot's movement options and pairs
-                uses, pairs = plan
+                uses, pairs, steady = plan
                 o.plan = [(use, None, None) for use in uses]
                 for i in range(free):
                     if i not in o.fc_locks:
                         o.pairs[i] = pairs[i]
+                if steady:
+                    use_stabilizer(floor, robot)
 
     def power_down(self, round: int, rng: random.Random) -> bool:
         """Whether the robot is to be powered down in the next round."""

@@ -1,5 +1,6 @@
 """The search bot's movement options (options.md 4): a program with Fourth
-Gear or a Crab Legs pair is kept when it scores better on the rules code."""
+Gear or a Crab Legs pair is kept when it scores better on the rules code,
+and so is the Gyroscopic Stabilizer for a round."""
 from __future__ import annotations
 
 import random
@@ -15,9 +16,10 @@ HAND = [Card("move1", 500), Card("left", 70), Card("right", 80), Card("uturn", 1
         Card("right", 100)]
 
 
-def setup(flags, at, cards):
+def setup(flags, at, cards, tiles=()):
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
-           "board": {"width": 8, "height": 8}, "flags": [{"x": x, "y": y} for x, y in flags],
+           "board": {"width": 8, "height": 8, "tiles": list(tiles)},
+           "flags": [{"x": x, "y": y} for x, y in flags],
            "docks": [{"x": 0, "y": 7, "facing": "N"}]}
     s = load_dict(doc)
     course = compile_course(s.board)
@@ -51,14 +53,28 @@ def test_without_movement_cards_the_bot_makes_no_plan():
     assert bot.option_plan is None and bot._moves is None
 
 
-class _Planner:
-    """A bot whose program is fixed, with a pair in register 1 (as the search bot gives it)."""
+GEAR = {"x": 3, "y": 5, "type": "gear", "rotation": "cw"}
 
-    def __init__(self):
-        self.option_plan = ([None] * 5, [Card("left", 70), None, None, None, None])
+
+def test_the_stabilizer_when_a_gear_would_turn_the_robot_away():
+    registers = [None, Card("move3", 800), None, None, None]     # the gear acts in register 1
+    for tiles, cards, steady in (([GEAR], ["gyroscopic-stabilizer"], True),
+                                 ((), ["gyroscopic-stabilizer"], False),
+                                 ([GEAR], ["crab-legs"], False)):
+        bot, robot = setup([(3, 2), (3, 0)], (3, 5), cards, tiles)
+        assert bot._moves.steady(robot, registers, [None] * 5, [None] * 5) is steady
+
+
+class _Planner:
+    """A bot whose program is fixed, with a pair in register 1 (as the search
+    bot gives it), and the Gyroscopic Stabilizer if `steady`."""
+
+    def __init__(self, first=Card("move1", 500), steady=False):
+        self.first = first
+        self.option_plan = ([None] * 5, [Card("left", 70), None, None, None, None], steady)
 
     def program(self, view, hand, free_registers, rng):
-        return [Card("move1", 500)]
+        return [self.first]
 
     def power_down(self, view, rng):
         return False
@@ -75,3 +91,19 @@ def test_the_race_plays_the_bots_pair():
     race.play_register()
     assert race.snapshot()[0].x == 2 and race.snapshot()[0].y == 5     # stepped left, not north
     assert race.snapshot()[0].facing == "N"
+
+
+def test_the_race_steadies_a_bot_that_plans_the_stabilizer():
+    from engine.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8, "tiles": [GEAR]}, "flags": [{"x": 7, "y": 0}],
+           "docks": [{"x": 3, "y": 5, "facing": "N"}], "rules": {"options": "played"}}
+    for steady, facing in ((True, "S"), (False, "W")):
+        race = Race(load_dict(doc), seed=1, robot_count=1,
+                    bots=[_Planner(Card("uturn", 10), steady)])
+        robot = race.robots[0]
+        robot.cards, robot.options = ["gyroscopic-stabilizer"], 1
+        race.play_register()
+        assert race.snapshot()[0].facing == facing
+        assert any(e.kind == "option_used" and e.card == "gyroscopic-stabilizer"
+                   for e in race.events) is steady

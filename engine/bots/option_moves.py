@@ -4,7 +4,8 @@ take a movement option the robot holds (Fourth Gear, Reverse Gears, Brakes)
 or become a two-card register with a spare hand card (Crab Legs, Dual
 Processor). Each change is kept when the program then scores better,
 register by register (a local search around the best plain program, not
-the full search over every pair).
+the full search over every pair). Last, the Gyroscopic Stabilizer is used
+for the round when the program so planned scores better with it.
 
 Programs are scored by playing them on a one-robot floor with the race's
 own rules code (engine/options.py's movement with options, then the board
@@ -24,7 +25,9 @@ from ..optioncards import OPTION_IDS
 from ..options import play_with_options
 from .tables import UNREACHABLE, Layered, Tables
 
-MOVE_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor")
+# the cards the search bot plans with
+PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",
+                   "gyroscopic-stabilizer")
 _USE_OF = {MOVE3: "fourth-gear", BACK: "reverse-gears", MOVE1: "brakes"}
 _TURNS = ("left", "right", "uturn")
 
@@ -42,8 +45,9 @@ class OptionMoves:
         self.lone.floor.option_deck = OptionDeck(0, set(OPTION_IDS))
 
     def score(self, robot, registers: list[Card | None], uses: list[str | None],
-              pairs: list[Card | None]) -> int:
-        """The score of playing `registers` (with `uses` and `pairs`) from where `robot` is."""
+              pairs: list[Card | None], steady: bool = False) -> int:
+        """The score of playing `registers` (with `uses` and `pairs`; with the
+        Gyroscopic Stabilizer if `steady`) from where `robot` is."""
         lone, tables = self.lone, self.tables
         me = lone.put(robot.sq, robot.facing)
         me.cards = list(robot.cards)
@@ -51,6 +55,7 @@ class OptionMoves:
         assert o is not None
         o.plan = [(u, None, None) for u in uses]
         o.pairs = list(pairs)
+        o.stabilized = steady
         flags, F = robot.flags, self.layered.F
         damage = 0
         laser = tables.course.laser_damage
@@ -117,3 +122,10 @@ class OptionMoves:
             if choice[1] is not None:
                 spare.remove(choice[1])
         return registers, uses, pairs
+
+    def steady(self, robot, registers: list[Card | None], uses: list[str | None],
+               pairs: list[Card | None]) -> bool:
+        """Whether the robot's Gyroscopic Stabilizer makes the planned round score better."""
+        return ("gyroscopic-stabilizer" in robot.cards and
+                self.score(robot, registers, uses, pairs, True) >
+                self.score(robot, registers, uses, pairs))

@@ -50,7 +50,7 @@ import numpy as np
 
 from ..model import Card
 from .common import by_kind, cards_for, locked_kinds, should_power_down
-from .option_moves import MOVE_OPTIONS, OptionMoves
+from .option_moves import PLANNED_OPTIONS, OptionMoves
 from .tables import KINDS, NONE, Layered, Tables, tables_for
 
 if TYPE_CHECKING:
@@ -197,9 +197,10 @@ class SearchBot:
         self._view: BotView | None = None
         self._tables: Tables | None = None
         self._moves: OptionMoves | None = None
-        # the movement options and pairs of the last program, per register
-        # (read by the controller with played option cards)
-        self.option_plan: tuple[list[str | None], list[Card | None]] | None = None
+        # the movement options and pairs of the last program, per register,
+        # and whether to use the Gyroscopic Stabilizer (read by the
+        # controller with played option cards)
+        self.option_plan: tuple[list[str | None], list[Card | None], bool] | None = None
 
     def tables(self, view) -> Tables:
         if view is not self._view:          # one bot serves one robot for a race
@@ -220,11 +221,12 @@ class SearchBot:
 
     def planned(self, view: BotView, program: list[Card], free_registers: list[int],
                 hand: list[Card], m: int) -> list[Card]:
-        """The program, with the plan of its movement options when it holds any."""
+        """The program, with the plan of its movement options (and Gyroscopic
+        Stabilizer) when it holds any."""
         robot = view.robot
         layered = self.tables(view).layered()
         self.option_plan = None
-        if robot.flags < layered.F and any(c in MOVE_OPTIONS for c in robot.cards):
+        if robot.flags < layered.F and any(c in PLANNED_OPTIONS for c in robot.cards):
             self.option_plan = self._with_options(view, layered, program,
                                                   sorted(free_registers)[:m], free_registers, hand)
         return program
@@ -261,8 +263,9 @@ class SearchBot:
 
     def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]
-                      ) -> tuple[list[str | None], list[Card | None]]:
-        """Movement options and pairs for the chosen program (engine/bots/option_moves.py)."""
+                      ) -> tuple[list[str | None], list[Card | None], bool]:
+        """Movement options and pairs for the chosen program, and whether it
+        is steadier (engine/bots/option_moves.py)."""
         robot = view.robot
         dead = dead_values(layered, robot.flags, robot.lives, robot.archive).tolist()
         if self._moves is None:
@@ -274,7 +277,7 @@ class SearchBot:
         for r, card in zip(free, program):
             registers[r - 1] = card
         _, uses, pairs = self._moves.improve(robot, registers, [r - 1 for r in free], hand)
-        return uses, pairs
+        return uses, pairs, self._moves.steady(robot, registers, uses, pairs)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(view))
