@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.events import Event
-from engine.loader import load_file
+from engine.loader import dumps, load_file, parse_json
 from engine.race import Race
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
@@ -70,3 +70,5 @@ def test_starting_cards_as_the_scenario_panel_edits_them():
 
 def test_new_courses_play_options():
     assert new_scenario(12, 12).rules.options == "played"
+    # a course without option features would be counted: the file says played
+    assert parse_json(dumps(new_scenario(12, 12)))[0]["rules"] == {"options": "played"}
