@@ -13,6 +13,7 @@ from engine.checks import run_checks
 from engine.cli import main
 from engine.loader import load_dict, read_json
 from engine.optioncards import OPTION_IDS
+from engine.race import Race
 
 RULES = Path(__file__).parent / "rules"
 CASES = sorted(RULES.glob("o[26]-*.json"))
@@ -62,3 +63,22 @@ def test_run_json_gives_the_cards_each_robot_holds(tmp_path, capsys):
     held = [card for r in robots for card in r["option_cards"]]
     assert [len(r["option_cards"]) for r in robots] == [r["options"] for r in robots]
     assert held and len(set(held)) == len(held) and set(held) <= set(OPTION_IDS)
+
+
+def test_the_option_deck_is_seeded_by_the_race_and_leaves_the_program_deck_alone():
+    data, _ = read_json(RULES / "o1-start-options.json")
+    data.pop("robots"), data.pop("checks")
+    played = load_dict(data)
+    counted = load_dict({**data, "rules": {**data["rules"], "options": "counted"}})
+
+    def race(scenario, seed):
+        r = Race(scenario, seed=seed, robot_count=2, bot="random")
+        r.play_round()
+        return ([(e.robot, e.card) for e in r.events if e.kind == "option_gained"],
+                [e.cards for e in r.events if e.kind == "program"])
+
+    deals = {seed: race(played, seed) for seed in range(6)}
+    assert race(played, 3) == deals[3]                          # the seed replays the deal
+    assert len({dealt[0] for dealt, _ in deals.values()}) > 1   # seeds deal differently
+    assert [robot for robot, _ in deals[3][0]] == ["Robot 1"] * 2 + ["Robot 2"] * 2
+    assert race(counted, 3)[1] == deals[3][1]           # the same program cards either way
