@@ -15,13 +15,51 @@ def ask_save_changes(parent, name: str) -> str:
     return {QMessageBox.Save: "save", QMessageBox.Discard: "discard"}.get(answer, "cancel")
 
 
-def ask_restore_autosave(parent, name: str, when: str) -> bool:
+def ask_restore_autosave(parent, name: str, when: str, note: str = "") -> bool:
     answer = QMessageBox.question(
         parent, "Recover unsaved work",
-        f"There is an automatic backup of {name} from {when}, newer than the file.\n"
-        "Restore it? (No deletes the backup.)",
+        f"There is an automatic backup of {name} from {when}, with changes that were never "
+        f"saved.{' ' + note if note else ''}\n\nRestore it? (No deletes the backup.)",
         QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
     return answer == QMessageBox.Yes
+
+
+def open_elsewhere_box(parent, name: str, owner: str) -> QMessageBox:
+    box = QMessageBox(QMessageBox.Warning, "File open elsewhere",
+                      f"{name} is open in {owner}.", QMessageBox.NoButton, parent)
+    box.setInformativeText("Open it here too? Changes made here are not backed up "
+                           "automatically, and the backup of the other editor stays its own. "
+                           "Saving in one asks before writing over what the other saved.")
+    box.addButton("Open Here Too", QMessageBox.AcceptRole)
+    box.setDefaultButton(box.addButton(QMessageBox.Cancel))
+    return box
+
+
+def ask_open_elsewhere(parent, name: str, owner: str) -> bool:
+    """Before opening a file whose backup another window or editor owns."""
+    box = open_elsewhere_box(parent, name, owner)
+    box.exec()
+    return box.buttonRole(box.clickedButton()) == QMessageBox.AcceptRole
+
+
+def changed_on_disk_box(parent, name: str) -> QMessageBox:
+    box = QMessageBox(QMessageBox.Warning, "File changed on disk",
+                      f"{name} has changed on disk since it was opened or last saved here "
+                      "(another program or window wrote it).", QMessageBox.NoButton, parent)
+    box.setInformativeText("Overwrite it with this course, losing those changes, or save this "
+                           "course under another name?")
+    box.addButton("Overwrite", QMessageBox.DestructiveRole)
+    box.addButton("Save As…", QMessageBox.AcceptRole)
+    box.setDefaultButton(box.addButton(QMessageBox.Cancel))
+    return box
+
+
+def ask_overwrite_changed(parent, name: str) -> str:
+    """'overwrite', 'save_as' or 'cancel', before saving over a file changed on disk."""
+    box = changed_on_disk_box(parent, name)
+    box.exec()
+    return {QMessageBox.DestructiveRole: "overwrite",
+            QMessageBox.AcceptRole: "save_as"}.get(box.buttonRole(box.clickedButton()), "cancel")
 
 
 def ask_revert(parent, name: str) -> bool:

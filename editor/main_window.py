@@ -37,10 +37,12 @@ from engine import edit
 from engine.elements_table import FLAG, REGISTERS, TILES
 
 APP_NAME = "Rally Forge"
+OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, path: str | None = None, parent=None):
+    def __init__(self, path: str | None = None, parent=None, recovered=None):
+        """`recovered`: untitled work (scenario, backup) recovered by another window."""
         super().__init__(parent)
         self.doc = Document(parent=self)
         self.state = EditState(self)
@@ -91,10 +93,13 @@ class MainWindow(QMainWindow):
 
         self.resize(1400, 900)
         self.set_tool("brush")
+        self.files.recoveredElsewhere.connect(self.open_recovered)
         if path is not None:
             self.files.load(path)
+        if recovered is not None:
+            self.files.adopt_untitled(*recovered)
         else:
-            self.files.offer_autosave()
+            self.files.offer_untitled_work()
         self.update_title()
         self.update_recent_menu()
         install_preview(self).balanceMeasured.connect(self.card_panel.show_measured)
@@ -412,6 +417,14 @@ class MainWindow(QMainWindow):
         scenario = dialogs.get_new_course(self)
         if scenario is not None:
             self.files.new(scenario)      # the view fits the new board
+
+    def open_recovered(self, scenario, backup) -> None:
+        """Untitled work recovered at start, in a window of its own."""
+        window = MainWindow(recovered=(scenario, backup))
+        window.setAttribute(Qt.WA_DeleteOnClose)
+        OTHER_WINDOWS.add(window)
+        window.destroyed.connect(lambda: OTHER_WINDOWS.discard(window))
+        window.show()
 
     def insert_board(self) -> None:
         dialog = InsertBoardDialog(self.doc, self)

@@ -22,14 +22,29 @@ class Answers:
         self.square_mm = 25.0
         self.paper = "A4"
         self.save_dropped = True
+        self.open_elsewhere = False
+        self.overwrite_changed = "cancel"
         self.errors: list[tuple[str, str]] = []
         self.asked: list[str] = []
+        self.app_data = None
+
+
+def crash(window) -> None:
+    """As if the window's editor had been killed: its backups and their locks
+    stay on disk, and their owner is gone."""
+    from editor import backup_lock
+    window.files.timer.stop()
+    backup_lock.LIVE_KEYS.discard(window.files.locks.me.key)
 
 
 @pytest.fixture
-def answers(monkeypatch):
-    from editor import dialogs
+def answers(monkeypatch, tmp_path):
+    """Every dialog answered from here; the application data folder (backups
+    of untitled work) this test's own, as answers.app_data."""
+    from editor import dialogs, files
     a = Answers()
+    a.app_data = tmp_path / "app-data"
+    monkeypatch.setattr(files, "app_data_dir", lambda: a.app_data)
 
     def record(name, value):
         def ask(*args, **kwargs):
@@ -45,6 +60,10 @@ def answers(monkeypatch):
                         record("pdf_options", lambda: (a.square_mm, a.paper)))
     monkeypatch.setattr(dialogs, "ask_save_dropped",
                         record("save_dropped", lambda: a.save_dropped))
+    monkeypatch.setattr(dialogs, "ask_open_elsewhere",
+                        record("open_elsewhere", lambda: a.open_elsewhere))
+    monkeypatch.setattr(dialogs, "ask_overwrite_changed",
+                        record("overwrite_changed", lambda: a.overwrite_changed))
     monkeypatch.setattr(dialogs, "show_error",
                         lambda parent, title, text, details="": a.errors.append((title, text)))
     return a

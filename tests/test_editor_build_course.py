@@ -134,7 +134,9 @@ def test_build_the_example_course_by_mouse_save_reopen_undo_and_export(make_wind
     answers.save_path = str(tmp_path / "built.json")
     w.actions["save"].trigger()
     assert load_file(tmp_path / "built.json") == built
+    answers.open_elsewhere = True               # the first window still has it open
     reopened = make_window(tmp_path / "built.json")
+    assert answers.asked.count("open_elsewhere") == 1
     assert reopened.doc.scenario == built
 
     while w.doc.undo_stack.canUndo():

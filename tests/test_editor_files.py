@@ -8,7 +8,7 @@ from editor.new_dialog import new_scenario
 from engine.loader import load_file, save_file
 from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
-    answers, click, drag_squares, make_window, window,
+    answers, click, crash, drag_squares, make_window, window,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -33,6 +33,7 @@ def test_save_then_reopen_gives_an_equal_scenario(make_window, answers, tmp_path
     assert w.windowTitle().startswith("course.json —")
     edited = w.doc.scenario
     assert load_file(path) == edited
+    w.close()
     other = make_window(path)
     assert other.doc.scenario == edited and other.doc.path == str(path)
 
@@ -64,7 +65,8 @@ def test_save_as_is_atomic(make_window, answers, tmp_path, monkeypatch):
     assert w.files.save_as()
     assert replaced == [(tmp_path, path)]
     assert load_file(path) == sample()
-    assert [p.name for p in tmp_path.iterdir()] == ["atomic.json"]    # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".atomic.json.autosave.lock", "atomic.json"]                  # no temporary left
 
 
 def test_failed_save_keeps_the_changes_and_says_why(make_window, answers, tmp_path):
@@ -143,10 +145,11 @@ def test_autosave_is_written_and_offered_back(make_window, answers, tmp_path):
     click(w.view, 7.5, 5.5)
     edited = w.doc.scenario
     written = w.files.autosave()
-    assert written == tmp_path / "auto.autosave.json"
+    assert written == tmp_path / "auto.json.autosave.json"
     assert load_file(written) == edited
     assert w.files.autosave() is None                      # nothing new since
     # A crash: the window goes without closing; the next start offers the backup.
+    crash(w)
     answers.restore = True
     again = make_window(path)
     assert "restore" in answers.asked
@@ -163,6 +166,7 @@ def test_untitled_autosave_and_declining_deletes_it(make_window, answers):
     click(w.view, 3.5, 3.5)
     written = w.files.autosave()
     assert written is not None and written.name == "untitled.autosave.json"
+    crash(w)
     answers.restore = False
     make_window()
     assert "restore" in answers.asked and not written.exists()
@@ -174,11 +178,11 @@ def test_autosave_timer_fires(make_window, qtbot, tmp_path, answers):
     w = make_window(path)
     w.files.timer.setInterval(20)
     click(w.view, 7.5, 5.5)
-    qtbot.waitUntil(lambda: (tmp_path / "timer.autosave.json").exists(), timeout=2000)
+    qtbot.waitUntil(lambda: (tmp_path / "timer.json.autosave.json").exists(), timeout=2000)
     w.files.timer.stop()
     answers.save_changes = "discard"
     assert w.close()
-    assert not (tmp_path / "timer.autosave.json").exists()
+    assert not (tmp_path / "timer.json.autosave.json").exists()
 
 
 def test_new_course_with_a_docking_bay(window, answers, monkeypatch):
