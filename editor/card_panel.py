@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.balance.play import default_bot
-from engine.card.build import lines
+from engine.card.build import goal_line, lines, robots_for
 from engine.card.store import play_hash
 from engine.validate import course_problems
 
@@ -110,8 +110,7 @@ class CardPanel(QWidget):
             self.render()
             return
         # no parent: a run outlives a closed window (told to stop, its result dropped)
-        worker = EstimateWorker(scenario, ESTIMATE_RACES, min(4, len(scenario.docks)),
-                                default_bot(), 0, 1)
+        worker = EstimateWorker(scenario, ESTIMATE_RACES, robots_for(scenario), default_bot(), 0, 1)
         keep_alive(worker)
         worker.done.connect(self._estimated)
         worker.failed.connect(self._failed)
@@ -167,16 +166,19 @@ class CardPanel(QWidget):
         else:
             state = OUT_OF_DATE
         self.state = state
+        played = (f"{card['races']} races of {card['robots']} robots (bot {card['bot']})"
+                  if card else "")
         how = {
-            MEASURED: "Measured: a full balance run of this course.",
-            ESTIMATE: f"Estimate from a quick run of {card['races'] if card else 0} races; "
-                      "a balance run (Race ▸ Balance) measures it.",
-            OUT_OF_DATE: "Out of date: the course changed since. Updating…" if busy else
-                         "Out of date: the course changed since.",
+            MEASURED: f"a full balance run of this course: {played}.",
+            ESTIMATE: f"a quick run of {played}; a balance run (Race ▸ Balance) measures it.",
+            OUT_OF_DATE: "the course changed since. Updating…" if busy else
+                         "the course changed since.",
             WAITING: "Estimating…",
             BLOCKED: "fix the course's errors (see Issues) for an estimate.",
         }[state]
         self.header.setText(f"<b>{state}</b> — {how}")
-        self.body.setText("\n".join(lines(card)[1:]) if card is not None else "")
+        goals = goal_line(card, self.doc.scenario.goals) if card is not None else None
+        body = lines(card)[1:] + ([goals] if goals else []) if card is not None else []
+        self.body.setText("\n".join(body))
         self.body.setEnabled(state in (MEASURED, ESTIMATE))
         self.shown.emit(state)

@@ -12,7 +12,7 @@ from engine.card import build, timemodel
 from engine.card.store import play_hash, stale, with_card
 from engine.cli import main
 from engine.loader import dumps, load_dict, load_file
-from engine.model import Tile
+from engine.model import Goals, Tile
 from engine.validate import course_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +92,47 @@ def test_length_class_and_time_from_the_median(open_course):
     assert (length["class"], length["minutes"], length["rounds_ci"]) == ("medium", 65, [11, 13])
     assert length["could_be"] == []
     assert build.card(open_course, result(rounds=11))["length"]["could_be"] == ["short"]
+
+
+def test_the_card_against_the_courses_goals(open_course):
+    c = build.card(open_course, result(rounds=10, deaths=(20,), robots_per_leg=(100,)))
+    # rounds 10 (9 to 11): short at 4 robots is up to 11 rounds; the leg's 0.2 deaths per robot
+    verdicts = {g["goal"]: g["verdict"] for g in build.against_goals(
+        c, Goals(length="short", deaths_per_leg=0.5))}
+    assert verdicts == {"length": "met", "deaths_per_leg": "met", "fair": "met"}
+    assert build.against_goals(c, Goals(length="medium", fair=False)) == [
+        {"goal": "length", "wanted": "medium", "verdict": "unsure"}]      # 11 is medium too
+    assert build.against_goals(c, Goals(length="long", fair=False))[0]["verdict"] == "missed"
+    assert build.against_goals(c, Goals(rounds=10, fair=False))[0]["verdict"] == "unsure"
+    assert build.against_goals(c, Goals(rounds=14, fair=False))[0]["verdict"] == "missed"
+    deaths = {b: build.against_goals(c, Goals(deaths_per_leg=b, fair=False))[0]["verdict"]
+              for b in (0.1, 0.2, 0.4)}             # 20 of 100: 95% about 0.12 to 0.31
+    assert deaths == {0.1: "missed", 0.2: "unsure", 0.4: "met"}
+    c["fairness"]["verdict"] = "inconclusive"
+    assert build.goal_line(c, Goals(length="short", deaths_per_leg=0.5, robots=3)) == (
+        "Goals (they are for 3 robots, the card for 4): length short: met; at most 0.5 deaths "
+        "per robot on any leg: met; fair docks: not settled")
+    assert build.goal_line(c, None) is None
+
+
+def test_a_card_is_for_the_goals_robots_when_the_docks_allow(open_course):
+    assert build.robots_for(open_course) == 2                     # 2 docks
+    assert build.robots_for(replace(open_course, goals=Goals(robots=1))) == 1
+    assert build.robots_for(replace(open_course, goals=Goals(robots=3))) == 2
+
+
+def test_the_card_command_reads_the_goals(tmp_path, capsys):
+    doc = json.loads(TUTORIAL.read_text())
+    doc["goals"] = {"robots": 2, "length": "long"}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc))
+    assert main(["card", str(path), "--races", "20", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "20 races of 2 `search` robots" in out[0]
+    assert out[-1].startswith("Goals: length long: missed; fair docks: ")
+    assert main(["card", str(path), "--races", "20", "--workers", "1", "--robots", "3",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["robots"] == 3
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -100,3 +100,16 @@ def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, qu
     paint(w, "Pit", (4, 3))
     w.preview.set_balance_result(result, w.doc.scenario)
     assert panel.state != MEASURED
+
+
+def test_the_estimate_is_for_the_goals_robots_and_says_how_it_meets_them(make_window, qtbot, quick):
+    from dataclasses import replace
+
+    from engine.model import Goals
+    w = make_window(scenario=replace(course(), goals=Goals(robots=2, length="long")))
+    w.card_panel.parentWidget().raise_()
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    assert panel.card["robots"] == 2
+    assert "12 races of 2 robots (bot search)" in panel.header.text()
+    assert "Goals: length long: missed" in panel.body.text()

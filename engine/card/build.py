@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from .. import stats
-from ..model import Scenario
+from ..model import Goals, Scenario
 from . import timemodel
 from .flags import course_score, flag_scores
 from .store import play_hash
@@ -198,6 +198,62 @@ def lines(c: dict) -> list[str]:
     out.append(f"Flag scores (exact counts): {scores or 'no flags'}; mean "
                f"{_score(c['flag_score'])}")
     return out
+
+
+def robots_for(scenario: Scenario) -> int:
+    """The robots per race a card is made for: the goals' when the course has
+    that many docks, else 4, or every dock if fewer."""
+    docks = len(scenario.docks)
+    wanted = scenario.goals.robots if scenario.goals is not None else None
+    return wanted if wanted is not None and wanted <= docks else min(4, docks)
+
+
+def _verdict(surely: bool, perhaps: bool) -> str:
+    """"met" when the whole interval meets the goal, "missed" when none of it
+    does, "unsure" when it reaches both sides."""
+    return "met" if surely else "unsure" if perhaps else "missed"
+
+
+def against_goals(c: dict, goals: Goals) -> list[dict]:
+    """How card `c` measures up to the course's goals (the file's ``goals``,
+    as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
+    verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
+    out: list[dict] = []
+    band = timemodel.wanted_rounds(goals, c["robots"])
+    if band is not None:
+        low, high = band
+        lo, hi = c["length"]["rounds_ci"]
+        ends = [math.inf if r is None else r for r in (lo, hi)]
+        out.append({"goal": "rounds" if goals.rounds is not None else "length",
+                    "wanted": goals.rounds if goals.rounds is not None else goals.length,
+                    "verdict": _verdict(low <= ends[0] and ends[1] <= high,
+                                        ends[0] <= high and ends[1] >= low)})
+    if goals.deaths_per_leg is not None:
+        leg = c["deadliest_leg"]
+        lo, hi = leg["ci"] if leg is not None else (0.0, 0.0)
+        lo, hi = lo or 0.0, math.inf if hi is None else hi
+        out.append({"goal": "deaths_per_leg", "wanted": goals.deaths_per_leg,
+                    "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
+    if goals.fair:
+        verdict = c["fairness"]["verdict"]
+        out.append({"goal": "fair", "wanted": True,
+                    "verdict": {"fair": "met", "unfair": "missed"}.get(verdict, "unsure")})
+    return out
+
+
+def goal_line(c: dict, goals: Goals | None) -> str | None:
+    """The goals' line under the card (None for a course without goals)."""
+    if goals is None:
+        return None
+    what = {"length": lambda w: f"length {w}", "rounds": lambda w: f"{w} rounds",
+            "deaths_per_leg": lambda w: f"at most {w:g} deaths per robot on any leg",
+            "fair": lambda w: "fair docks"}
+    said = {"met": "met", "missed": "missed", "unsure": "not settled"}
+    checks = [f"{what[g['goal']](g['wanted'])}: {said[g['verdict']]}"
+              for g in against_goals(c, goals)]
+    robots = (f" (they are for {goals.robots} robots, the card for {c['robots']})"
+              if goals.robots is not None and goals.robots != c["robots"] else "")
+    return f"Goals{robots}: {'; '.join(checks) or 'none asked'}"
 
 
 def _score(value: float | None) -> str:

@@ -16,6 +16,8 @@ Course lists' classes: short under an hour, medium 1 to 2 hours, long over 2.
 """
 from __future__ import annotations
 
+from ..model import Goals
+
 SETUP = 5.0                 # minutes: set-up and explaining the course
 PROGRAMMING = 2.0           # minutes per round: deal, read, program
 SECONDS_PER_MOVE = 9.0      # per robot per register: reveal, move, board, lasers
@@ -47,3 +49,14 @@ def class_rounds(name: str, players: int) -> tuple[float, float]:
     low = {"short": 0.0, "medium": SHORT_UNDER, "long": LONG_OVER}[name]
     high = {"short": SHORT_UNDER, "medium": LONG_OVER, "long": float("inf")}[name]
     return max(0.0, (low - SETUP) / per_round), max(0.0, (high - SETUP) / per_round)
+
+
+def wanted_rounds(goals: Goals, players: int) -> tuple[float, float] | None:
+    """The median rounds (low, high) `goals` ask of a race of `players`
+    robots: a number of rounds within half a round, or a length class's
+    rounds; None when they ask no length."""
+    if goals.rounds is not None:
+        return goals.rounds - 0.5, goals.rounds + 0.5
+    if goals.length is not None:
+        return class_rounds(goals.length, players)
+    return None

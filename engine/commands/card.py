@@ -2,7 +2,9 @@
 
 Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
-square and the flag scores, each with its uncertainty (engine/card/build.py).
+square and the flag scores, each with its uncertainty (engine/card/build.py),
+then, for a course with ``goals``, whether it meets each of them. The robots
+per race are the goals' unless ``--robots`` says otherwise.
 ``--json`` prints the card as JSON; ``--store`` also keeps it in the file
 (key ``"card"``, with the hash of what affects play); ``--stored`` prints
 the card the file keeps instead of racing, saying when it is stale.
@@ -26,7 +28,8 @@ RACES = 1000
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")
     parser.add_argument("--robots", type=positive, metavar="K",
-                        help="robots per race (default: 4, or every dock if fewer)")
+                        help="robots per race (default: the course goals' robots, else 4, or "
+                             "every dock if fewer)")
     parser.add_argument("--races", type=positive, default=RACES, metavar="N",
                         help=f"races to play (default {RACES})")
     parser.add_argument("--bot", default=None, metavar="NAME",
@@ -46,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..card.build import card, lines
+    from ..card.build import card, goal_line, lines, robots_for
     from ..card.store import stale
     scenario = load(args.file)
     if scenario is None:
@@ -58,8 +61,10 @@ def run(args: argparse.Namespace) -> int:
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
-        _print(result, args.json, lines)
+        _print(result, args.json, lines, goal_line(result, scenario.goals))
         return 0
+    if args.robots is None:
+        args.robots = robots_for(scenario)
     try:
         run_settings = settings(args, scenario)
     except UsageError as exc:
@@ -77,15 +82,16 @@ def run(args: argparse.Namespace) -> int:
             save_file(with_card(scenario, the_card), args.file)
         except OSError as exc:
             return error(f"{args.file}: cannot write the card: {exc.strerror or exc}", 1)
-    _print(the_card, args.json, lines)
+    _print(the_card, args.json, lines, goal_line(the_card, scenario.goals))
     if args.options and not args.json:
         write_line(f"(a what-if card: option cards {args.options})")
     return 0
 
 
-def _print(the_card: dict, as_json: bool, lines) -> None:
+def _print(the_card: dict, as_json: bool, lines, goals: str | None) -> None:
+    """The card as JSON, or as text followed by how it meets the course's goals."""
     if as_json:
         write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
-    else:
-        for line in lines(the_card):
-            write_line(line)
+        return
+    for line in lines(the_card) + ([goals] if goals else []):
+        write_line(line)

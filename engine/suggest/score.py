@@ -48,11 +48,7 @@ class Target:
     docks: int
 
     def rounds_range(self) -> tuple[float, float] | None:
-        if self.goals.rounds is not None:
-            return self.goals.rounds - 0.5, self.goals.rounds + 0.5
-        if self.goals.length is not None:
-            return timemodel.class_rounds(self.goals.length, self.robots)
-        return None
+        return timemodel.wanted_rounds(self.goals, self.robots)
 
 
 def measures(records: Sequence[Record], target: Target) -> dict[str, float]:
