@@ -158,6 +158,18 @@ def problems(doc: dict) -> list[tuple[str, int | None, int | None]]:
     return [(p.code, p.x, p.y) for p in validate_data(doc)]
 
 
+def test_a_flag_on_a_plateau_is_reachable_by_its_ramp_only():
+    """E312 follows the real movement: the second flag stands on a plateau
+    with a ledge all round but for a ramp; without the ramp nobody gets up,
+    while coming back down to the first flag stays possible."""
+    ramp = {"x": 2, "y": 1, "type": "ramp", "dir": "E"}
+    doc = course([(x, y, 1) for y in range(2) for x in range(2, 6)], tiles=[ramp])
+    doc["flags"] = [{"x": 1, "y": 0}, {"x": 4, "y": 0}, {"x": 0, "y": 2}]
+    assert problems(doc) == []
+    doc["board"]["tiles"] = []
+    assert problems(doc) == [("E312", 4, 0)]
+
+
 def test_the_validator_reports_level_mistakes_with_their_squares():
     doc = course([(2, 0, 1), (2, 0, 2), (1, 1, 4), (9, 1, 1), (3, 3, 0)])
     found = problems(doc)
