@@ -1,8 +1,9 @@
 """What board-laser damage costs per robot and round: 8 robots on random
 squares, five lasers steps a round (robot lasers off, no events), on the
-standard 12x16 course and on the 100x100 benchmark course (100 lasers).
-Goal: 100x100 within 2x of 12x16, as the beams are indexed by square when
-the course is compiled.
+standard 12x16 course and on the 100x100 benchmark course (100 lasers),
+in a race without option cards (engine/lasers.py) and in one that plays
+them (engine/weapons.py). Goal: 100x100 within 2x of 12x16, as the beams
+are indexed by square when the course is compiled.
 
     python -m bench.bench_lasers
 """
@@ -18,10 +19,13 @@ from engine.lasers import fire
 from engine.loader import load_dict, load_file
 from engine.model import Board, Rules
 from engine.state import Floor, RobotState
+from engine.weapons import fire_with_options
 
 
-def laser_cost(board: Board, robots: int = 8, rounds: int = 3000, seed: int = 1) -> float:
-    """CPU microseconds of board-laser damage per robot-round."""
+def laser_cost(board: Board, options: bool = False, robots: int = 8, rounds: int = 3000,
+               seed: int = 1) -> float:
+    """CPU microseconds of board-laser damage per robot-round; `options`: the
+    laser step of a race that plays option cards."""
     course = compile_course(board)
     rng = random.Random(seed)
     free = [s for s in range(course.size) if course.death[s] is None]
@@ -37,8 +41,11 @@ def laser_cost(board: Board, robots: int = 8, rounds: int = 3000, seed: int = 1)
             robot.sq = square
             floor.occ[square] = robot
         start = time.process_time()
-        for _ in range(5):
-            fire(floor, team)
+        for slot in range(5):
+            if options:
+                fire_with_options(floor, team, slot, None)
+            else:
+                fire(floor, team)
         spent += time.process_time() - start
     return spent / (rounds * robots) * 1e6
 
@@ -46,11 +53,12 @@ def laser_cost(board: Board, robots: int = 8, rounds: int = 3000, seed: int = 1)
 def main(argv: list[str] | None = None) -> None:
     small = load_file(STANDARD).board
     large = load_dict(build_course(100)).board
-    costs = [laser_cost(small), laser_cost(large)]
-    for board, cost in zip((small, large), costs):
-        print(f"board lasers {board.width}x{board.height} ({len(board.lasers)} lasers): "
-              f"{cost:.2f} us per robot-round")
-    print(f"board lasers 100x100 / 12x16: {costs[1] / costs[0]:.1f}x (goal: at most 2x)")
+    for options, race in ((False, ""), (True, ", option cards played")):
+        costs = [laser_cost(small, options), laser_cost(large, options)]
+        for board, cost in zip((small, large), costs):
+            print(f"board lasers {board.width}x{board.height} ({len(board.lasers)} lasers{race}): "
+                  f"{cost:.2f} us per robot-round")
+        print(f"board lasers 100x100 / 12x16{race}: {costs[1] / costs[0]:.1f}x (goal: at most 2x)")
 
 
 if __name__ == "__main__":

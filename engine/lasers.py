@@ -2,8 +2,24 @@
 is added up, then robots at `destroy_at_damage` are destroyed."""
 from __future__ import annotations
 
+from .course import Course
 from .directions import NAMES
 from .state import Floor, RobotState
+
+
+def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:
+    """The robot each board laser strikes (laser number -> the robot nearest
+    the laser along its beam; lasers that strike nobody are left out), found
+    from the beams crossing the robots' squares (Course.beams_on), so the
+    cost follows the robots, not the size of the board. `robots` are the
+    robots on the board."""
+    nearest: dict[int, tuple[int, RobotState]] = {}     # laser number -> (place, robot)
+    beams_on = course.beams_on
+    for robot in robots:
+        for k, place in beams_on[robot.sq]:
+            if k not in nearest or place < nearest[k][0]:
+                nearest[k] = (place, robot)
+    return {k: robot for k, (_, robot) in nearest.items()}
 
 
 def fire(floor: Floor, robots: list[RobotState]) -> None:
@@ -13,22 +29,14 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         return
     course, occ = floor.course, floor.occ
     log = floor.events is not None
-    # Board lasers: each beam hits the robot nearest its laser along it,
-    # found from the beams crossing the robots' squares (Course.beams_on), so
-    # the cost follows the robots, not the size of the board.
-    nearest: dict[int, tuple[int, RobotState]] = {}     # laser number -> (place, robot)
-    beams_on = course.beams_on
-    for robot in robots:
-        for k, place in beams_on[robot.sq]:
-            if k not in nearest or place < nearest[k][0]:
-                nearest[k] = (place, robot)
+    struck = board_laser_targets(course, robots)
     lasers = course.lasers
-    for k, (_, struck) in nearest.items():
-        struck.pending += lasers[k].beams
-    hit = bool(nearest)
+    for k, robot in struck.items():
+        robot.pending += lasers[k].beams
+    hit = bool(struck)
     if log:
         for k, laser in enumerate(lasers):
-            target = nearest[k][1].sq if k in nearest else -1
+            target = struck[k].sq if k in struck else -1
             _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
     if floor.rules.robot_lasers:
         # The first robot on a line of sight (Course.sight) is found with a

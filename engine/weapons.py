@@ -14,6 +14,7 @@ from .course import OFF_BOARD, WALL
 from .directions import DX, DY, NAMES
 from .movement import push, step
 from .holding import BOT_VALUE, HOWITZER_SHOTS, ignored, used, has, hurt, lose, opts
+from .lasers import board_laser_targets
 from .options import locked, replace_card
 from .state import Floor, RobotState
 
@@ -77,13 +78,15 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     def hit(robot: RobotState, points: int, side: int, cause: str = "laser") -> None:
         hits.setdefault(robot, []).append((points, side, cause))
 
-    for laser in course.lasers:                                     # (1) trace
-        target = next((s for s in laser.beam if floor.occ[s] is not None), -1)
-        struck = floor.occ[target] if target >= 0 else None
-        if struck is not None:
-            hit(struck, laser.beams, (laser.dir + 2) & 3)
+    struck = board_laser_targets(course, robots)                   # (1) trace
+    for k in range(len(course.lasers)) if log else sorted(struck):   # in the board's order
+        laser = course.lasers[k]
+        target = struck.get(k)
+        if target is not None:
+            hit(target, laser.beams, (laser.dir + 2) & 3)
         if log:
-            _beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
+            _beam(floor, None, laser.square, laser.dir, laser.beam,
+                  target.sq if target is not None else -1, laser.beams)
     effects: list[_Shot] = []
     for shooter in robots:
         choice = _choice(shooter, slot)

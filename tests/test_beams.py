@@ -11,6 +11,7 @@ from engine.course import Course
 from engine.lasers import fire
 from engine.model import Board, Laser, Pusher, Rules, Wall
 from engine.state import Floor, RobotState
+from engine.weapons import fire_with_options
 
 
 def squares(board: Board, cells) -> tuple[int, ...]:
@@ -50,8 +51,9 @@ def _naive_pending(board: Board, spots: dict[int, int]) -> dict[int, int]:
     return out
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_board_lasers_hit_the_robot_nearest_each_laser(seed):
+def _random_laser_step(seed: int) -> tuple[Floor, list[RobotState], dict[int, int]]:
+    """A random board with lasers and walls, robots on random squares (board
+    lasers only), and the damage each robot takes from walking the beams."""
     rng = random.Random(seed)
     w, h = rng.randint(2, 9), rng.randint(2, 9)
     cells = [(x, y) for y in range(h) for x in range(w)]
@@ -59,10 +61,23 @@ def test_board_lasers_hit_the_robot_nearest_each_laser(seed):
                    for x, y in rng.sample(cells, rng.randint(1, min(6, len(cells)))))
     walls = tuple(Wall(x, y, rng.choice("NESW")) for x, y in rng.sample(cells, len(cells) // 4))
     board = Board(w, h, walls=walls, lasers=lasers)
-    course = Course(board)
     spots = rng.sample(range(w * h), rng.randint(1, min(8, w * h)))
     robots = [RobotState(i, f"R{i}", sq, 0) for i, sq in enumerate(spots)]
-    floor = Floor(course, Rules(robot_lasers=False, destroy_at_damage=100), robots)
+    floor = Floor(Course(board), Rules(robot_lasers=False, destroy_at_damage=100), robots)
+    return floor, robots, _naive_pending(board, {sq: i for i, sq in enumerate(spots)})
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_board_lasers_hit_the_robot_nearest_each_laser(seed):
+    floor, robots, expected = _random_laser_step(seed)
     fire(floor, robots)
-    got = {r.index: r.damage for r in robots if r.damage}
-    assert got == _naive_pending(board, {sq: i for i, sq in enumerate(spots)})
+    assert {r.index: r.damage for r in robots if r.damage} == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_with_option_cards_board_lasers_hit_the_robot_nearest_each_laser(seed):
+    """The laser step of a race that plays option cards finds its targets
+    through the same index (its cost does not grow with the board)."""
+    floor, robots, expected = _random_laser_step(seed)
+    fire_with_options(floor, robots, 0, None)
+    assert {r.index: r.damage for r in robots if r.damage} == expected
