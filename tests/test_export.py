@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
 
 from editor import export as ex
 from editor import render
 from editor.app import main
 from engine.loader import save_file
-from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
+from engine.model import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
 
 
 def course(width: int = 12, height: int = 12, name: str = "Export test") -> Scenario:
@@ -24,6 +26,11 @@ def course(width: int = 12, height: int = 12, name: str = "Export test") -> Scen
     return Scenario(name, board, (Flag(width - 1, 0), Flag(0, height - 1)),
                     (Dock(1, height - 1, "N"), Dock(2, height - 1, "N")),
                     author="Tester", description="A course for export tests")
+
+
+# The east half at level 1, reached by a ramp at (2, 1) up east.
+LEVELLED = Scenario("Levels", Board(4, 2, (Tile(2, 1, "ramp", dir="E"),), levels=tuple(
+    Level(x, y, 1) for x in (2, 3) for y in (0, 1))), (Flag(3, 0),), (Dock(0, 1, "E"),))
 
 
 def pdf_pages(data: bytes) -> int:
@@ -68,6 +75,48 @@ def test_svg_parses_with_title_and_description(qapp, tmp_path):
     assert "12 x 12 squares" in root.find("svg:desc", ns).text
     assert root.get("viewBox").split() == ["0", "0", "388", "388"]     # and a 2-unit margin
     assert leftovers(tmp_path) == []
+
+
+# ---------------------------------------------------------------- levels in every export
+
+def _svg_image(path) -> QImage:
+    svg = QSvgRenderer(str(path))
+    image = QImage(svg.defaultSize(), QImage.Format_ARGB32_Premultiplied)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    svg.render(painter)
+    painter.end()
+    return image
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_png_and_svg_show_the_high_side_of_a_ledge(qapp, tmp_path, fmt):
+    out = tmp_path / f"levels.{fmt}"
+    getattr(ex, f"export_{fmt}")(LEVELLED, out, square_px=40)
+    image = QImage(str(out)) if fmt == "png" else _svg_image(out)
+    m = (image.width() - 4 * 40) // 2
+
+    def light(x: float) -> int:                 # along row 0, x in squares
+        return image.pixelColor(m + int(x * 40), m + 20).lightness()
+    assert light(0.5) < light(2.5)              # the higher square is lighter
+    assert light(1.95) < light(1.5) - 20        # a shadow on the low side of the ledge
+    assert light(2.1) >= light(2.5)             # none on the high side
+
+
+def _fill_alphas(data: bytes) -> set[bytes]:
+    return set(re.findall(rb"/ca ([0-9.]+)", data))
+
+
+def test_the_pdf_draws_ledge_shadows_translucent_without_gradients(qapp, tmp_path):
+    """Qt's PDF output drops the alpha of gradients, which printed every
+    shadow as a black bar: levels add translucent fills (the lift of higher
+    squares, the shadow's steps), never a shading."""
+    flat = replace(LEVELLED, board=replace(LEVELLED.board, levels=()))     # the ramp alone
+    ex.export_pdf(LEVELLED, tmp_path / "levels.pdf")
+    ex.export_pdf(flat, tmp_path / "flat.pdf")
+    levelled = (tmp_path / "levels.pdf").read_bytes()
+    assert b"/Shading" not in levelled
+    assert _fill_alphas(levelled) > _fill_alphas((tmp_path / "flat.pdf").read_bytes())
 
 
 # ---------------------------------------------------------------- PDF
