@@ -94,18 +94,19 @@ def markdown(result: dict, charts: bool = True) -> str:
         side = "above" if d["share"] > fair else "below"
         clear = lo > fair or hi < fair              # the interval leaves out a fair share
         big = abs(d["share"] - fair) > 0.05
+        but = ""
         if clear and result["races"] and verdict != "unfair":
             lone = True
-            how = f"{side}, though the course as a whole shows no clear bias,"
+            how, but = side, ", though the course as a whole shows no clear bias"
         elif clear:
             how = f"well {side}" if big else f"a little {side}"
         elif big:
-            how = f"{side}, though not clearly,"
+            how, but = side, ", though not clearly"
         else:
             how = "close to"
         lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races, {how} the "
                      f"{pct(fair)} of a fair course (95% interval {pct(d['ci'][0])} to "
-                     f"{pct(d['ci'][1])}, {d['races']} races).")
+                     f"{pct(d['ci'][1])}, {d['races']} races){but}.")
     if lone:
         lines.append("")
         lines.append(f"Why both: {dock_apart_note()}")
