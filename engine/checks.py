@@ -36,10 +36,10 @@ class CheckResult:
         head = f"check {self.index}, robot {self.check.robot} {self.moment}"
         if not self.actual and self.expected:
             return f"{head}: there is no robot named {self.check.robot!r}"
-        expected = " ".join(f"{k}={_show(v)}" for k, v in self.expected.items())
+        expected = " ".join(f"{k}={_show(k, v)}" for k, v in self.expected.items())
         if self.passed:
             return f"{head}: {expected} as expected"
-        actual = " ".join(f"{k}={_show(v)}" for k, v in self.actual.items())
+        actual = " ".join(f"{k}={_show(k, v)}" for k, v in self.actual.items())
         return f"{head}: expected {expected}, got {actual}"
 
     def to_json(self) -> dict:
@@ -47,9 +47,11 @@ class CheckResult:
                 "expected": _json_values(self.expected), "actual": _json_values(self.actual)}
 
 
-def _show(value: object) -> str:
+def _show(key: str, value: object) -> str:
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
+    if key == "option_cards" and isinstance(value, tuple):
+        return f"[{', '.join(value)}]"
     if isinstance(value, tuple):
         return f"({value[0]},{value[1]})"
     return str(value)

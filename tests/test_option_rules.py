@@ -82,3 +82,20 @@ def test_the_option_deck_is_seeded_by_the_race_and_leaves_the_program_deck_alone
     assert len({dealt[0] for dealt, _ in deals.values()}) > 1   # seeds deal differently
     assert [robot for robot, _ in deals[3][0]] == ["Robot 1"] * 2 + ["Robot 2"] * 2
     assert race(counted, 3)[1] == deals[3][1]           # the same program cards either way
+
+
+@pytest.mark.parametrize("expected, words", [
+    (["brakes"], "expected option_cards=[brakes], got option_cards=[]"),
+    (["ablative-coat", "brakes", "recompile"],
+     "expected option_cards=[ablative-coat, brakes, recompile], got option_cards=[]"),
+    ([], "option_cards=[] as expected")])
+def test_an_option_cards_check_is_told_in_words(tmp_path, capsys, expected, words):
+    data, _ = read_json(RULES / "o2-superior-archive-copy.json")
+    data["checks"] = [{"round": 1, "register": 1, "robot": "A", "option_cards": expected}]
+    data["robots"][0]["options"] = []
+    data["rules"]["options"] = "played"
+    assert words in run_checks(load_dict(data))[0].describe()
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(data))
+    assert main(["test", str(path)]) == (1 if expected else 0)       # no traceback
+    assert (words.split(", got")[0] in capsys.readouterr().out) is bool(expected)
