@@ -69,13 +69,12 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
             used(floor, robot, use)
             if use == "brakes":
                 return                  # moves 0 squares (on a teleporter too, 6.13)
-            if tile != TELEPORTER:      # the jump is unchanged (6.13)
-                extra = 1
+            extra = 1
     if kind >= LEFT:
         turn(floor, robot, (3, 1, 2)[kind - LEFT], "card")
         return
     d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
-    if tile == TELEPORTER:
+    if tile == TELEPORTER:      # Fourth Gear and Reverse Gears leave the jump as it is (6.13)
         distance = floor.rules.teleport_backup_distance if kind == BACK else (3, 4, 5)[kind]
         jump(floor, robot, d, distance)
         return
