@@ -1,6 +1,8 @@
 """Clean-up (rules 7): repairs, unlocking registers, re-entry."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .directions import NAMES
 from .arm import arm_square
 from .holding import gain, used
@@ -33,6 +35,13 @@ def release_unlocked(robot: RobotState, rules: Rules) -> None:
     robot.registers[:free] = _EMPTY[free]
 
 
+def _arm_repair(floor: Floor, robot: RobotState, repairs: Callable[[int], bool]) -> int | None:
+    """The square the Mechanical Arm repairs at: an upgrade square if one is
+    in reach (a repair and an option, 6.23), else a repair square."""
+    upgrade = arm_square(floor, robot, floor.course.upgrade.__getitem__)
+    return upgrade if upgrade is not None else arm_square(floor, robot, repairs)
+
+
 def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     """7.1: a robot on a repair or upgrade square (or a flag, with
     `flags_repair`) loses 1 damage; on an upgrade square it gains an option
@@ -52,11 +61,13 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     for robot in robots:
         sq = robot.sq
         if not repairs(sq):
-            arm = arm_square(floor, robot, repairs) if robot.cards else None
+            arm = _arm_repair(floor, robot, repairs) if robot.cards else None
             if arm is None:
                 continue
             sq = arm
-            used(floor, robot, "mechanical-arm", cause="repair")
+            upgrade = course.upgrade[sq] and not robot.powered_down
+            if robot.damage or upgrade:             # the arm changes something
+                used(floor, robot, "mechanical-arm", cause="upgrade" if upgrade else "repair")
         if robot.damage:
             robot.damage -= 1
             repaired.add(robot)

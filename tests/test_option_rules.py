@@ -99,3 +99,13 @@ def test_an_option_cards_check_is_told_in_words(tmp_path, capsys, expected, word
     path.write_text(json.dumps(data))
     assert main(["test", str(path)]) == (1 if expected else 0)       # no traceback
     assert (words.split(", got")[0] in capsys.readouterr().out) is bool(expected)
+
+
+def test_the_arm_is_used_only_when_it_changes_something():
+    """Next to a flag that repairs, with no damage, the arm repairs nothing:
+    one use (touching the flag), not one per clean-up."""
+    race = Race(load_dict(read_json(RULES / "o6-mechanical-arm-walls.json")[0]), seed=0)
+    race.run()
+    uses = [(e.round, e.cause) for e in race.events
+            if e.kind == "option_used" and e.card == "mechanical-arm"]
+    assert race.round > 10 and uses == [(2, "flag")]
