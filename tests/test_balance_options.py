@@ -70,3 +70,12 @@ def test_card_takes_a_what_if_options_mode(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["card", str(STANDARD), "--options", "played", "--store"])
     assert stop.value.code == 2
+
+
+def test_compare_takes_the_what_if_options_mode_for_both_courses(tmp_path):
+    out = tmp_path / "compare.json"
+    for args, mode in (((), "counted"), (("--options", "played"), "played")):
+        assert main(["compare", str(STANDARD), str(STANDARD), "--races", "8", "--robots", "4",
+                     "--workers", "1", "--quiet", "--json", str(out), *args]) == 0
+        result = json.loads(out.read_text())
+        assert result["old"]["options"]["mode"] == result["new"]["options"]["mode"] == mode
