@@ -143,6 +143,20 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
             ignored(floor, robot, "flywheel", "not held")
 
 
+def bot_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> None:
+    """A bot's Flywheel (options.md 4): a kept card only adds to its next
+    hand, so it keeps one whenever a card is left over: the one of highest
+    priority (a move card when one is left; a bot's policy)."""
+    o = opts(robot)
+    if o.flywheel is not None or not has(robot, "flywheel"):
+        return
+    taken = set(robot.registers) | set(o.pairs)
+    left = [c for c in hand if c not in taken]
+    if left:
+        o.flywheel = max(left, key=priority)
+        used(floor, robot, "flywheel")
+
+
 def stabilize(floor: Floor, robot: RobotState, entry: ProgramRound | None) -> None:
     """The round's Gyroscopic Stabilizer use, read for a powered-down robot
     too (6.22)."""

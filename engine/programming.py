@@ -8,7 +8,7 @@ from .bots import Bot, BotView
 from .cleanup import lock_count
 from .deck import DECK, resolve
 from .model import Card, ProgramRound, Rules
-from .options import set_plan, use_stabilizer
+from .options import bot_flywheel, set_plan, use_stabilizer
 from .state import Floor, RobotState
 
 
@@ -157,6 +157,8 @@ class Controller:
                         o.pairs[i] = pairs[i]
                 if steady:
                     use_stabilizer(floor, robot)
+            if o.bot:
+                bot_flywheel(floor, robot, hand)
 
     def power_down(self, round: int, rng: random.Random) -> bool:
         """Whether the robot is to be powered down in the next round."""

@@ -107,3 +107,36 @@ def test_the_race_steadies_a_bot_that_plans_the_stabilizer():
         assert race.snapshot()[0].facing == facing
         assert any(e.kind == "option_used" and e.card == "gyroscopic-stabilizer"
                    for e in race.events) is steady
+
+
+class _Recorder:
+    """A bot that plays the first cards of each hand and remembers the hands."""
+
+    def __init__(self):
+        self.hands = []
+
+    def program(self, view, hand, free_registers, rng):
+        self.hands.append(list(hand))
+        return hand[:len(free_registers)]
+
+    def power_down(self, view, rng):
+        return False
+
+
+def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
+    from engine.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
+           "docks": [{"x": 3, "y": 5, "facing": "N"}],
+           "rules": {"options": "played", "robot_lasers": False}}
+    bot = _Recorder()
+    race = Race(load_dict(doc), seed=3, robot_count=1, bots=[bot])
+    robot = race.robots[0]
+    robot.cards, robot.options = ["flywheel"], 1
+    race.play_round()
+    kept = max(bot.hands[0][5:], key=lambda c: c.priority)
+    assert robot.opt.flywheel == kept
+    race.play_round()
+    assert len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept     # it joins the next hand
+    assert [e.round for e in race.events if e.kind == "option_used"
+            and e.card == "flywheel"] == [1, 2]
