@@ -117,6 +117,18 @@ class Controller:
         """The scripted round, None once the script has run out."""
         return self.rounds[round - 1] if round <= len(self.rounds) else None
 
+    def recompiles(self, robot: RobotState, round: int, hand: list[Card],
+                   rng: random.Random) -> bool:
+        """Whether the robot recompiles its hand this round (6.19): its
+        script says so, or its bot decides, when it holds Recompile."""
+        if round <= len(self.rounds):
+            return self.rounds[round - 1].recompile
+        choose = getattr(self.bot, "recompile", None)
+        if choose is None or "recompile" not in robot.cards:
+            return False
+        free = 5 - lock_count(robot.damage, self.view.rules)
+        return bool(choose(self.view, hand, list(range(1, free + 1)), rng))
+
     def fill(self, robot: RobotState, round: int, hand: list[Card], deck: Deck, rules: Rules,
              rng: random.Random, floor: Floor | None = None) -> None:
         """2.3: fill the unlocked registers; a locked register that is empty

@@ -299,8 +299,7 @@ class Race:
         """The hand after Recompile (6.19), with the Flywheel card (6.18)."""
         o = opts(robot)
         o.stabilized = o.aborted = False
-        entry = self.controllers[robot.index].entry(self.round)
-        if entry is not None and entry.recompile:
+        if self.controllers[robot.index].recompiles(robot, self.round, hand, self.rng):
             hand = recompile(self.floor, robot, hand, self.deck)
         if o.flywheel is not None:
             hand = hand + [o.flywheel]

@@ -140,3 +140,33 @@ def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
     assert len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept     # it joins the next hand
     assert [e.round for e in race.events if e.kind == "option_used"
             and e.card == "flywheel"] == [1, 2]
+
+
+def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():
+    from engine.deck import DECK
+    turns = [c for c in DECK if c.kind in ("left", "right")][:9]
+    bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["recompile"])
+    view = bot._view
+    assert bot.recompile(view, turns, [1, 2, 3, 4, 5], random.Random(1))
+    assert not bot.recompile(view, HAND, [1, 2, 3, 4, 5], random.Random(1))   # move3: flag 1
+
+
+class _Recompiler(_Recorder):
+    def recompile(self, view, hand, free_registers, rng):
+        return True
+
+
+def test_the_race_recompiles_for_a_bot_that_holds_the_card():
+    from engine.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
+           "docks": [{"x": 3, "y": 5, "facing": "N"}, {"x": 5, "y": 5, "facing": "N"}],
+           "rules": {"options": "played", "robot_lasers": False}}
+    bots = [_Recompiler(), _Recompiler()]
+    race = Race(load_dict(doc), seed=3, robot_count=2, bots=bots)
+    race.robots[0].cards, race.robots[0].options = ["recompile"], 1
+    race.play_register()
+    used = [e.robot for e in race.events if e.kind == "option_used" and e.card == "recompile"]
+    assert used == ["Robot 1"]                  # the other robot does not hold the card
+    assert not [e for e in race.events if e.kind == "option_use_ignored"]      # nor tries
+    assert [r.damage for r in race.robots] == [1, 0]

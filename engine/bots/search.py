@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..deck import DECK
 from ..model import Card
 from .common import by_kind, cards_for, locked_kinds, should_power_down
 from .option_moves import PLANNED_OPTIONS, OptionMoves
@@ -62,6 +63,8 @@ FLAG = 1000
 DEATH = 10
 LAST_LIFE = 100000
 DAMAGE = 1
+# new hands drawn to judge a Recompile
+RECOMPILE_DRAWS = 8
 
 # Hands seen before skip the enumeration: the distinct programs of up to
 # this many hand compositions are kept per course (about 25 kB each).
@@ -231,13 +234,28 @@ class SearchBot:
                                                   sorted(free_registers)[:m], free_registers, hand)
         return program
 
-    def scored(self, view: BotView, hand: list[Card],
-               free_registers: list[int]) -> tuple[np.ndarray, np.ndarray, list[list], int]:
-        """Every distinct program of a non-empty hand with its score:
-        (sequence indices, scores, the hand by kind, registers filled);
-        ``program_cards`` turns one into cards."""
+    def recompile(self, view: BotView, hand: list[Card], free_registers: list[int],
+                  rng: random.Random) -> bool:
+        """Whether to Recompile (a new hand for 1 damage): when new hands
+        drawn from the cards it cannot see score better on average, that
+        damage included, than the best program of this hand (a bot's policy)."""
+        if not hand or not free_registers:
+            return False
+        robot = view.robot
+        best = self.scored(view, hand, free_registers)[1].max()
+        unseen = [c for c in DECK if c not in hand and c not in robot.registers]
+        total = sum(self.scored(view, rng.sample(unseen, len(hand)), free_registers,
+                                robot.damage + 1)[1].max() for _ in range(RECOMPILE_DRAWS))
+        return total / RECOMPILE_DRAWS - DAMAGE > best
+
+    def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
+               damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list], int]:
+        """Every distinct program of a non-empty hand with its score (with
+        `damage` instead of the robot's): (sequence indices, scores, the hand
+        by kind, registers filled); ``program_cards`` turns one into cards."""
         tables = self.tables(view)
         robot = view.robot
+        damage = robot.damage if damage is None else damage
         groups = by_kind(hand)
         counts = [len(g) for g in groups]
         m = min(len(free_registers), len(hand))
@@ -254,10 +272,10 @@ class SearchBot:
         slots = register_slots(view, free_registers, m)
         state = robot.sq * 4 + robot.facing
         if robot.flags < layered.F:
-            score = score_programs(layered, state, robot.flags, robot.damage, robot.lives,
+            score = score_programs(layered, state, robot.flags, damage, robot.lives,
                                    robot.archive, cand, slots, view.rules.destroy_at_damage)
         else:       # every flag touched already (a starting value): stay alive
-            score = survival_scores(tables, state, cand // layered.X, slots, robot.damage,
+            score = survival_scores(tables, state, cand // layered.X, slots, damage,
                                     robot.lives, view.rules.destroy_at_damage)
         return chosen, score, groups, m
 
