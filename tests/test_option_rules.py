@@ -109,3 +109,20 @@ def test_the_arm_is_used_only_when_it_changes_something():
     uses = [(e.round, e.cause) for e in race.events
             if e.kind == "option_used" and e.card == "mechanical-arm"]
     assert race.round > 10 and uses == [(2, "flag")]
+
+
+def test_a_script_with_every_form_of_the_option_syntax_runs(capsys):
+    """tests/fixtures/options-every-syntax.json: every register form, weapon
+    and round choice of options.md 3 is valid and makes its use in a race."""
+    from engine.validate import validate_data
+    path = Path(__file__).parent / "fixtures" / "options-every-syntax.json"
+    data, _ = read_json(path)
+    assert validate_data(data) == []
+    assert main(["run", str(path), "--rounds", "3"]) == 0
+    race = Race(load_dict(data))
+    for _ in range(3):
+        race.play_round()
+    used = {e.card for e in race.events if e.kind == "option_used"}
+    scripted = {card for robot in data["robots"][:2] for card in robot["options"]}
+    assert len(scripted) == 16 and scripted <= used
+    assert not [e for e in race.events if e.kind == "option_use_ignored"]
