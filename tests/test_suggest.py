@@ -130,6 +130,33 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     assert fixed != s and not [p for p in course_problems(fixed) if p.severity == "error"]
 
 
+def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced():
+    from engine.suggest.search import Search
+    s = load_file(UNFAIR)
+    found = candidates(s, Goals(), diagnosis_for(s, 8, 2))
+    move8 = Edit("move_dock", (8, (3, 9), (3, 11)))
+    turn8 = next(e for e in found if e.kind == "turn_dock" and e.args[0] == 8)
+    turn2 = next(e for e in found if e.kind == "turn_dock" and e.args[0] == 2)
+    wall = next(e for e in found if e.kind == "add_wall")
+    search = Search(s, Goals(), 4, 700, 0, "random", 1, None, True, None, None)
+    ranked = [search.add((e,)) for e in (move8, turn8, turn2, wall)]      # best first
+    for v in ranked:
+        search.races[v] = [None] * 16                   # each raced 16 times (stand-ins)
+    raced = []
+    search.race = raced.append
+    search.clearly_better = lambda v: v != ranked[2]    # turn2's interval includes no change
+    combos = search.combine(ranked)
+    # turn8 touches dock 8 as move8 does; turn2 is not clearly better: move8 with the wall only
+    assert [search.versions[v] for v in combos] == [(move8, wall)]
+    assert raced == [{combos[0]: 16}]                   # raced as much as the single edits
+    search.clearly_better = lambda v: True
+    combos = search.combine(ranked)
+    assert [search.versions[v] for v in combos] == [(move8, turn2), (move8, wall), (turn2, wall),
+                                                    (move8, turn2, wall)]
+    search.clearly_better = lambda v: v == ranked[0]
+    assert search.combine(ranked) == []                 # one clear edit: nothing to combine
+
+
 def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
     from engine.commands.suggest import text
     s = load_file(UNFAIR)
