@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView,
-    QStyleOptionGraphicsItem,
+    QStyleOptionGraphicsItem, QToolTip,
 )
 
 from editor import render
 from engine import edit
+from engine.card.flags import flag_scores
 from engine.directions import DX, DY, INDEX, NAMES
 
 SQUARE = render.SQUARE
@@ -235,6 +236,26 @@ class BoardView(QGraphicsView):
     def hovered(self):
         """The square under the mouse, or None."""
         return self._hover
+
+    def tooltip_at(self, square) -> str | None:
+        """The tooltip of a square: a flag's difficulty score and what makes it."""
+        if square is None:
+            return None
+        s = self.doc.scenario
+        index = edit.marker_at(s, "flags", *square)
+        if index is None:
+            return None
+        return f"Flag {index + 1}, difficulty {flag_scores(s)[index].explain()}"
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.ToolTip:
+            text = self.tooltip_at(self.square_at(self.mapToScene(event.pos())))
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
 
     # ------------------------------------------------------------ zoom and pan
 

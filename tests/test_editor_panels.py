@@ -8,7 +8,9 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QGroupBox, QSpinBox
 from editor import scenario_panel
 from editor.palette import ENTRIES
 from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile
-from tests.editor_support import answers, click, drag_squares, make_window, window  # noqa: F401  (fixtures)
+from tests.editor_support import (  # noqa: F401  (fixtures)
+    answers, click, drag_squares, make_window, point, window,
+)
 
 
 def course():
@@ -157,6 +159,24 @@ def test_a_flags_row_tells_its_difficulty_and_follows_the_board(make_window):
     assert flags.item(2).toolTip().startswith("Difficulty 6: ")     # (7, 7): a corner
     w.doc.undo_stack.undo()
     assert flags.item(1).toolTip() == "Difficulty 0: nothing around it"
+
+
+def test_a_flag_on_the_board_tells_its_difficulty_on_hover(make_window, qtbot):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QApplication, QToolTip
+    w = make_window(scenario=course())
+    pit = next(i for i, e in enumerate(ENTRIES) if e.label == "Pit")
+    w.element_palette.on_clicked(w.element_palette.list.item(pit))
+    drag_squares(w.view, [(5, 5)])
+    assert w.view.tooltip_at((6, 6)) == "Flag 2, difficulty 2: pit (5, 5) 2"
+    assert w.view.tooltip_at((7, 7)).startswith("Flag 3, difficulty 6: ")
+    assert w.view.tooltip_at((5, 5)) is None and w.view.tooltip_at(None) is None
+    at = point(w.view, 6.5, 6.5)
+    QApplication.sendEvent(w.view.viewport(), QHelpEvent(
+        QEvent.ToolTip, at, w.view.viewport().mapToGlobal(at)))
+    qtbot.waitUntil(lambda: QToolTip.text() == "Flag 2, difficulty 2: pit (5, 5) 2")
+    QToolTip.hideText()
 
 
 def test_dragging_a_row_renumbers(make_window, qtbot):
