@@ -113,3 +113,12 @@ def test_the_estimate_is_for_the_goals_robots_and_says_how_it_meets_them(make_wi
     assert panel.card["robots"] == 2
     assert "12 races of 2 robots (bot search)" in panel.header.text()
     assert "Goals: length long: missed" in panel.body.text()
+
+
+def test_the_balance_dialog_races_the_goals_robots(make_window):
+    from dataclasses import replace
+
+    from editor.preview import install_preview
+    from engine.model import Goals
+    w = make_window(scenario=replace(course(), goals=Goals(robots=3)))
+    assert install_preview(w).open_balance().robots.value() == 3

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.card.build import robots_for
+
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
 # trip). A job is a race, or a time trial of one solo race per dock.
@@ -211,7 +213,6 @@ class BalanceDialog(QDialog):
         self.races.setSingleStep(50)
         self.robots = QSpinBox()
         self.robots.setRange(1, 8)
-        self.robots.setValue(4)
         from engine.bots import BOTS, DEFAULT_BOT
         self.bot = QComboBox()
         self.bot.addItems(sorted(BOTS))
@@ -309,6 +310,7 @@ class BalanceDialog(QDialog):
         self.heat_buttons.buttonClicked.connect(
             lambda b: self.heatmapRequested.emit(b.property("mode")))
         self.refresh_course()
+        self.robots.setValue(robots_for(scenario_source()))     # the goals', else 4
 
     # ------------------------------------------------------------ running
 
