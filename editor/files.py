@@ -31,6 +31,7 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 
 from editor import commands, dialogs
 from editor.backup_lock import BackupLocks, Owner
+from editor.file_reader import read_in_background
 from engine import edit
 from engine.commands.common import AUTOSAVE_SUFFIX
 from engine.loader import dumps, read_file, save_file, write_text_atomic
@@ -163,7 +164,10 @@ class Files(QObject):
                 self.window, Path(path).name, other.describe()):
             return False
         on_disk = disk_digest(path)          # before reading: a change in between is seen
-        scenario, problems = read_file(path)
+        read = read_in_background(self.window, path)
+        if read is None:                     # cancelled
+            return False
+        scenario, problems = read
         if scenario is None:
             dialogs.show_error(self.window, "Cannot open file",
                                f"{Path(path).name} cannot be opened:\n\n"

@@ -268,8 +268,19 @@ def test_cli_opens_the_window(qapp, course_file):
     pytest.importorskip("editor.main_window")
     from PySide6.QtCore import QTimer
 
-    QTimer.singleShot(0, qapp.quit)
+    from editor.main_window import MainWindow
+
+    def quit_once_shown():
+        # (The window reads its file in an event loop of its own before it is
+        # shown: leave that one alone, end the application's.)
+        if any(isinstance(w, MainWindow) and w.isVisible() for w in qapp.topLevelWidgets()):
+            qapp.exit(0)
+        else:
+            QTimer.singleShot(0, quit_once_shown)
+    QTimer.singleShot(0, quit_once_shown)
     assert main([str(course_file)]) == 0
     assert qapp.applicationName() == "Rally Forge"
+    assert any(isinstance(w, MainWindow) and w.doc.path == str(course_file)
+               for w in qapp.topLevelWidgets())
     for widget in qapp.topLevelWidgets():
         widget.close()
