@@ -94,6 +94,25 @@ def test_length_class_and_time_from_the_median(open_course):
     assert build.card(open_course, result(rounds=11))["length"]["could_be"] == ["short"]
 
 
+def test_an_unfair_course_names_the_dock_that_wins_most(open_course):
+    r = result()
+    r["docks"][2]["share"], r["docks"][2]["share_ci"] = 0.29, [0.26, 0.33]   # 4 points above
+    assert build.card(open_course, r)["fairness"]["favoured_dock"] is None     # fair: no name
+    r["fairness"] = {"verdict": "unfair", "balance": 0.9, "more_races_needed": 0}
+    c = build.card(open_course, r)
+    assert c["fairness"]["favoured_dock"] == 3
+    assert build.lines(c)[3] == ("Fairness: unfair, dock 3 wins 29% of decided races (95%: 26% "
+                                 "to 33%) against a fair 25%; the best and worst docks are 10 "
+                                 "points apart")
+
+
+def test_few_deaths_read_in_three_decimals(open_course):
+    text = build.lines(build.card(open_course, result(deaths=(2,), robots_per_leg=(1000,))))
+    assert text[2].startswith("Difficulty: easy: 0.002 deaths per robot per leg (95%: 0.000 to "
+                              "0.007)")
+    assert text[4] == "Deadliest leg: to flag 1, 0.002 deaths per robot (95%: 0.000 to 0.007)"
+
+
 def test_the_card_against_the_courses_goals(open_course):
     c = build.card(open_course, result(rounds=10, deaths=(20,), robots_per_leg=(100,)))
     # rounds 10 (9 to 11): short at 4 robots is up to 11 rounds; the leg's 0.2 deaths per robot

@@ -26,7 +26,7 @@ DEATHS_UNDER = (0.1, 0.3, 0.6)
 # ... and in mean flag score.
 FLAG_SCORE_UNDER = (3.0, 5.0, 7.0)
 # A fairness verdict names the dock that wins most when it wins this much
-# more than a fair share.
+# more than a fair share, or when the course is unfair.
 FAVOURED_BY = 0.05
 
 
@@ -115,7 +115,8 @@ def _fairness(result: dict, k: int) -> dict:
     used = [d for d in result["docks"] if d["decided"]]
     top = max(used, key=lambda d: d["share"], default=None)
     fair_share = 1.0 / k if k else 0.0
-    favoured = top is not None and top["share"] > fair_share + FAVOURED_BY
+    favoured = top is not None and (top["share"] > fair_share + FAVOURED_BY
+                                    or fair["verdict"] == "unfair")
     return {"verdict": fair["verdict"], "balance": fair["balance"],
             "favoured_dock": top["dock"] if favoured and top else None,
             "share": top["share"] if top else None,
@@ -177,19 +178,21 @@ def lines(c: dict) -> list[str]:
                    f"{length['rounds']:g} rounds{_ci(length['rounds_ci'], lambda r: f'{r:g}')} "
                    f"at {length['minutes_per_round']:g} min a round")
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
-               f"{diff['deaths_per_robot_leg']:.2f} deaths per robot per leg"
-               f"{_ci(diff['ci'], lambda v: f'{v:.2f}')} ({diff['deaths_class']}), flag score "
+               f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
+               f"{_ci(diff['ci'], _rate)} ({diff['deaths_class']}), flag score "
                f"{_score(diff['flag_score'])} ({diff['flag_class']})")
     favoured = (f", dock {fair['favoured_dock']} wins {100 * fair['share']:.0f}% of decided races"
                 f"{_ci(fair['share_ci'], lambda v: f'{100 * v:.0f}%')} against a fair "
                 f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] else "")
     more = (f", about {fair['more_races_needed']} more races would settle it"
             if fair["verdict"] == "inconclusive" and fair["more_races_needed"] else "")
-    out.append(f"Fairness: {fair['verdict']}{favoured}{more}")
+    gap = (f"; the best and worst docks are {100 * (1 - fair['balance']):.0f} points apart"
+           if fair["verdict"] == "unfair" else "")
+    out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
-               f"Deadliest leg: to flag {leg['to_flag']}, {leg['rate']:.2f} deaths per robot"
-               f"{_ci(leg['ci'], lambda v: f'{v:.2f}')}")
+               f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
+               f"{_ci(leg['ci'], _rate)}")
     sq = c["deadliest_square"]
     out.append("Deadliest square: none" if sq is None else
                f"Deadliest square: ({sq['x']}, {sq['y']}), {sq['per_100_races']:.1f} deaths per 100 "
@@ -254,6 +257,11 @@ def goal_line(c: dict, goals: Goals | None) -> str | None:
     robots = (f" (they are for {goals.robots} robots, the card for {c['robots']})"
               if goals.robots is not None and goals.robots != c["robots"] else "")
     return f"Goals{robots}: {'; '.join(checks) or 'none asked'}"
+
+
+def _rate(value: float) -> str:
+    """Deaths per robot: two decimals, three under 0.1 (0.002, not 0.00)."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
 
 
 def _score(value: float | None) -> str:
