@@ -60,14 +60,18 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
 
     for robot in robots:
         sq = robot.sq
-        if not repairs(sq):
-            arm = _arm_repair(floor, robot, repairs) if robot.cards else None
-            if arm is None:
-                continue
-            sq = arm
-            upgrade = course.upgrade[sq] and not robot.powered_down
-            if robot.damage or upgrade:             # the arm changes something
-                used(floor, robot, "mechanical-arm", cause="upgrade" if upgrade else "repair")
+        on = repairs(sq)
+        if robot.cards and not course.upgrade[sq]:
+            # the Mechanical Arm: one repair and one option at most (6.23); on
+            # a repair square it adds an upgrade square's option only
+            arm = _arm_repair(floor, robot, repairs)
+            if arm is not None and (not on or course.upgrade[arm]):
+                upgrade = course.upgrade[arm] and not robot.powered_down
+                if upgrade or (robot.damage and not on):    # the arm changes something
+                    used(floor, robot, "mechanical-arm", cause="upgrade" if upgrade else "repair")
+                sq, on = arm, True
+        if not on:
+            continue
         if robot.damage:
             robot.damage -= 1
             repaired.add(robot)
