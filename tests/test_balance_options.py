@@ -57,6 +57,7 @@ def test_the_report_has_a_section_on_options(tmp_path):
     result = run(tmp_path, "--options", "played")
     text = markdown(result, charts=False)
     assert "## Options" in text and "held at least one option won" in text
+    assert "not what a card is worth on its own" in text        # holders are not a random group
     assert "| (5, 1) |" in text
     counted = markdown(run(tmp_path), charts=False)
     assert "only counted" in counted

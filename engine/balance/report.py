@@ -216,6 +216,9 @@ def _options_section(opts: dict | None) -> list[str]:
             lines.append(f"- {words} won {pct(group['win_rate'])} of their races (95% interval "
                          f"{pct(group['ci'][0])} to {pct(group['ci'][1])}, "
                          f"{group['robots']} robot-races).")
+    if holders["robots"] and others["robots"]:
+        lines.append("- Robots gain cards where robots doing well go (upgrade squares, flags), "
+                     "so the difference is not what a card is worth on its own.")
     lines.append("")
     if opts["upgrades"]:
         lines.append("| upgrade square | cards given | per race |")
