@@ -239,3 +239,18 @@ def test_new_untitled_work_never_writes_over_another_untitled_backup(make_window
     _, third_backup = edited_backup(second)
     assert third_backup == answers.app_data / "untitled-2.autosave.json"
     assert load_file(first_backup) == first_edit           # left for the next start
+
+
+def test_untitled_work_is_restored_in_a_window_started_without_a_file(make_window, answers):
+    from editor.main_window import OTHER_WINDOWS
+    untitled = make_window(scenario=course("Sketch"))
+    sketch, backup = edited_backup(untitled)
+    crash(untitled)
+    answers.restore = True
+    w = make_window()
+    assert answers.asked == ["restore"] and not OTHER_WINDOWS
+    assert w.doc.scenario == sketch and w.doc.modified and w.doc.path is None
+    w.doc.undo_stack.undo()                                # one undo step
+    w.doc.undo_stack.redo()
+    answers.save_path = str(backup.parent.parent / "sketch.json")
+    assert w.files.save() and not backup.exists()          # saved: the backup goes
