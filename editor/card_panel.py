@@ -10,6 +10,8 @@ greyed until the next estimate replaces it.
 """
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
@@ -25,6 +27,12 @@ DELAY_MS = 300          # quiet time after an edit before the estimate starts
 MEASURED, ESTIMATE, OUT_OF_DATE, WAITING, BLOCKED = (
     "Measured", "Estimate", "Out of date", "Estimating", "No estimate")
 HAS_ERRORS = "the course has errors"
+
+
+def _headed(line: str) -> str:
+    """A card line with its heading (up to the first colon) in bold."""
+    head, _, rest = line.partition(":")
+    return f"<b>{html.escape(head)}:</b>{html.escape(rest)}"
 
 
 class EstimateWorker(BalanceWorker):
@@ -56,7 +64,7 @@ class CardPanel(QWidget):
         self.header.setWordWrap(True)
         self.body = QLabel()
         self.body.setWordWrap(True)
-        self.body.setTextFormat(self.body.textFormat().PlainText)
+        self.body.setTextFormat(self.body.textFormat().RichText)
         layout.addWidget(self.header)
         layout.addWidget(self.body)
         layout.addStretch()
@@ -179,6 +187,6 @@ class CardPanel(QWidget):
         self.header.setText(f"<b>{state}</b> — {how}")
         goals = goal_line(card, self.doc.scenario.goals) if card is not None else None
         body = lines(card)[1:] + ([goals] if goals else []) if card is not None else []
-        self.body.setText("\n".join(body))
+        self.body.setText("<br>".join(_headed(line) for line in body))
         self.body.setEnabled(state in (MEASURED, ESTIMATE))
         self.shown.emit(state)

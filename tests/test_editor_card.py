@@ -112,7 +112,8 @@ def test_the_estimate_is_for_the_goals_robots_and_says_how_it_meets_them(make_wi
     qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
     assert panel.card["robots"] == 2
     assert "12 races of 2 robots (bot search)" in panel.header.text()
-    assert "Goals: length long: missed" in panel.body.text()
+    assert "<b>Goals:</b> length long: missed" in panel.body.text()
+    assert panel.body.text().startswith("<b>Length:</b> ")
 
 
 def test_the_balance_dialog_races_the_goals_robots(make_window):
