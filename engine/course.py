@@ -48,9 +48,10 @@ class Course:
     """Flat per-square tables of one board. Treat as read-only."""
 
     __slots__ = ("board", "width", "height", "size", "xy", "target", "tile", "death",
-                 "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "laser_damage",
-                 "archive_point", "upgrade", "has_randomizer", "bit", "sight", "_rays",
-                 "_lows", "_columns", "level", "levelled", "drop", "climb", "beam_target")
+                 "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "beam_bits",
+                 "laser_damage", "archive_point", "upgrade", "has_randomizer", "bit", "sight",
+                 "_rays", "_lows", "_columns", "level", "levelled", "drop", "climb",
+                 "beam_target")
 
     def __init__(self, board: Board):
         self.board = board
@@ -156,6 +157,9 @@ class Course:
                 damage[s] += beam.laser.beams
         self.lasers = tuple(lasers)
         self.beams_on = tuple(tuple(on) for on in beams_on)
+        # the squares some beam crosses, as bits (self.bit): a lasers step
+        # with no robot on them has no board-laser hit to look for
+        self.beam_bits = sum(self.bit[s] for s in range(n) if beams_on[s])
         self.laser_damage = damage      # what board lasers do to a robot alone on the square
 
     def _levels(self, board: Board, tile: list[int]) -> None:

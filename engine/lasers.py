@@ -29,7 +29,11 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         return
     course, occ = floor.course, floor.occ
     log = floor.events is not None
-    struck = board_laser_targets(course, robots)
+    bit = course.bit
+    occupied = 0
+    for robot in robots:
+        occupied |= bit[robot.sq]
+    struck = board_laser_targets(course, robots) if occupied & course.beam_bits else {}
     lasers = course.lasers
     for k, robot in struck.items():
         robot.pending += lasers[k].beams
@@ -41,10 +45,7 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
     if floor.rules.robot_lasers:
         # The first robot on a line of sight (Course.sight) is found with a
         # few integer operations, inlined here: this is the engine's hottest loop.
-        bit, sight = course.bit, course.sight
-        occupied = 0
-        for robot in robots:
-            occupied |= bit[robot.sq]
+        sight = course.sight
         for shooter in robots:
             if shooter.powered_down:
                 continue
