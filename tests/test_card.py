@@ -167,6 +167,11 @@ def test_the_card_command_on_every_example(path, capsys):
                                        "deaths_class", "flag_score", "flag_class"}
     assert set(card["fairness"]) == {"verdict", "balance", "favoured_dock", "share", "share_ci",
                                      "fair_share", "more_races_needed"}
+    if card["deadliest_leg"] is not None:
+        assert set(card["deadliest_leg"]) == {"to_flag", "deaths", "robots", "rate", "ci"}
+    if card["deadliest_square"] is not None:
+        assert set(card["deadliest_square"]) == {"x", "y", "per_100_races", "ci", "cause"}
+    assert all(set(f) == {"flag", "x", "y", "score", "parts"} for f in card["flags"])
     assert card["races"] == 40 and card["estimate"] is False
     assert len(card["flags"]) == len(load_file(path).flags)
 

@@ -123,3 +123,17 @@ def test_the_balance_dialog_races_the_goals_robots(make_window):
     from engine.model import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=3)))
     assert install_preview(w).open_balance().robots.value() == 3
+
+
+def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window, qtbot, quick):
+    from engine.balance import balance
+    from engine.card.store import with_card
+    kept = balance(course(), 8)["card"]
+    w = make_window(scenario=with_card(course(), kept))
+    w.card_panel.parentWidget().raise_()
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.on_screen)
+    assert panel.state == MEASURED and panel.card == kept and panel.worker is None
+    paint(w, "Pit", (4, 3))
+    assert panel.state == OUT_OF_DATE
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
