@@ -196,6 +196,11 @@ def test_command_line(tmp_path, capsys):
     first = result["suggestions"][0]
     assert f"1. {first['edits'][0]['words']}" in text
     assert "gap between the best and worst dock" in text
+    # fair docks the only goal: the other measures follow, marked as no goal
+    effect = first["effect"]["worst_leg_deaths"]
+    assert (f"not a goal: deadliest leg {effect['old']:.2f} -> {effect['new']:.2f} deaths per robot"
+            in text)
+    assert "not a goal: median race" in text and "not a goal: gap" not in text
     assert load_file(out) == applied(load_file(UNFAIR), first)
 
 

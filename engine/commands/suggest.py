@@ -137,27 +137,34 @@ def _signed(x: float) -> str:
     return f"{round(100 * x) or 0:+d}"
 
 
+def _gap_line(g: dict) -> str:
+    lo, hi = g["ci"]
+    return (f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} points "
+            f"(change {_signed(g['change'])}, 95% interval {_signed(lo)} to {_signed(hi)})")
+
+
+def _rounds_line(m: dict) -> str:
+    lo, hi = m["ci"]
+    return (f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the change "
+            f"{lo:+g} to {hi:+g})")
+
+
+def _deaths_line(d: dict) -> str:
+    lo, hi = d["ci"]
+    return (f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot (95% interval of "
+            f"the change {lo:+.2f} to {hi:+.2f})")
+
+
 def effect_lines(result: dict, effect: dict) -> list[str]:
-    """The expected effect of a suggestion on each goal, in words."""
+    """The expected effect of a suggestion in words: on each goal, then on
+    the measures that are no goal (so that a fix for one thing does not
+    hide what it costs in another)."""
     goals = result["goals"]
-    lines = []
-    if goals["fair"]:
-        g = effect["gap"]
-        lo, hi = g["ci"]
-        lines.append(f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} "
-                     f"points (change {_signed(g['change'])}, 95% interval {_signed(lo)} to "
-                     f"{_signed(hi)})")
-    if "length" in goals or "rounds" in goals:
-        m = effect["median_rounds"]
-        lo, hi = m["ci"]
-        lines.append(f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the "
-                     f"change {lo:+g} to {hi:+g})")
-    if "deaths_per_leg" in goals:
-        d = effect["worst_leg_deaths"]
-        lo, hi = d["ci"]
-        lines.append(f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot "
-                     f"(95% interval of the change {lo:+.2f} to {hi:+.2f})")
-    return lines
+    measures = (("gap", _gap_line, goals["fair"]),
+                ("median_rounds", _rounds_line, "length" in goals or "rounds" in goals),
+                ("worst_leg_deaths", _deaths_line, "deaths_per_leg" in goals))
+    return ([line(effect[key]) for key, line, wanted in measures if wanted]
+            + [f"not a goal: {line(effect[key])}" for key, line, wanted in measures if not wanted])
 
 
 def text(result: dict) -> str:
