@@ -26,6 +26,7 @@ installed. Dask is imported only then (``pip install .[cluster]``).
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import multiprocessing
 import os
@@ -213,9 +214,54 @@ def _ctrl_c_for_this_process_only():
         signal.signal(signal.SIGINT, previous)
 
 
-def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
-    import logging
+class _QuietOnceStopping(logging.Filter):
+    """Drops the event loop's error records once Ctrl+C is pressed: when it
+    lands before distributed's sync() has made its future, sync's cancel
+    callback fails with a NameError that tornado logs as a traceback. The
+    run is stopping then; what it played is reported by the runner."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.stopping = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not self.stopping
+
+
+@contextlib.contextmanager
+def _loop_errors_quiet_after_ctrl_c():
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    quiet = _QuietOnceStopping()
+    loop_log = logging.getLogger("tornado.application")
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_ctrl_c(signum, frame):
+        if previous == signal.SIG_IGN:
+            return
+        quiet.stopping = True
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    loop_log.addFilter(quiet)
+    signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is on_ctrl_c:
+            signal.signal(signal.SIGINT, previous)
+        loop_log.removeFilter(quiet)
+
+
+def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+    with _loop_errors_quiet_after_ctrl_c():
+        _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
+
+
+def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
     try:
         from distributed import Client, LocalCluster, wait as dask_wait
     except ImportError as exc:
