@@ -282,6 +282,7 @@ def test_the_dask_loop_errors_are_quiet_once_ctrl_c_is_pressed(caplog):
 
     from engine.balance.runner import _loop_errors_quiet_after_ctrl_c
     loop_log = logging.getLogger("tornado.application")
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     with caplog.at_level(logging.ERROR, logger="tornado.application"):
         with _loop_errors_quiet_after_ctrl_c():
             loop_log.error("before the press")
@@ -291,7 +292,7 @@ def test_the_dask_loop_errors_are_quiet_once_ctrl_c_is_pressed(caplog):
             loop_log.error("after the press")
         loop_log.error("after the run")
     assert [r.getMessage() for r in caplog.records] == ["before the press", "after the run"]
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.signal(signal.SIGINT, before) is signal.default_int_handler
 
 
 class EndlessTask:
