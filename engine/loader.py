@@ -40,7 +40,7 @@ from .model import (
     RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
-from .schema import schema_problems, within_bounds
+from .schema import schema_check, within_bounds
 
 T = TypeVar("T")
 
@@ -117,11 +117,11 @@ def load_dict(data: object) -> Scenario:
 
 
 def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
-    problems = schema_problems(data)
+    problems, unlisted = schema_check(data)
     if not isinstance(data, dict):
         return None, problems
     data = within_bounds(data)          # a list too long (E106) is read up to its bound
-    builder = _Builder(data, {p.pointer for p in problems})
+    builder = _Builder(data, {p.pointer for p in problems} | unlisted)
     scenario = builder.scenario()
     return scenario, problems + builder.problems
 

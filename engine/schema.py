@@ -10,7 +10,8 @@ with a readable path::
     (top level): missing required key "board"
 
 ``schema_problems(data)`` returns every such problem (never raises, whatever
-``data`` is). Each is an error with a stable code, the JSON pointer of the
+``data`` is), up to MAX_LISTED of them: a file broken everywhere then ends
+with one E109 saying which items hold the problems not listed. Each is an error with a stable code, the JSON pointer of the
 offending value (of the object, for a missing key) and, when the nearest
 enclosing object has integer ``x`` and ``y`` (a tile, wall, flag...; not a
 check, whose x and y are what it expects), that square:
@@ -27,6 +28,8 @@ check, whose x and y are what it expects), that square:
     E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``), or a
           register entry that breaks the option grammar (options.md 6.24)
     E108  anything else the schema rejects
+    E109  (last, after MAX_LISTED others) which broken items of the big lists
+          have problems not listed
     ====  ==========================================================
 
 Checks that need more than one value at a time (squares inside the board,
@@ -37,9 +40,11 @@ Speed. jsonschema spends about 20 microseconds per sub-schema it descends
 into, so a 100x100 board (10,000 tiles) takes seconds however the schema is
 arranged. jsonschema-rs, compiled from the same schema, says first whether
 the document is valid and where it is not (a few milliseconds for 10,000
-tiles); jsonschema then words the problems, handed only the items of the
-big lists (tiles, walls, lasers, pushers, robots, checks) that have one,
-with the rest of the document. A document holding what JSON cannot (NaN,
+tiles, each check stopping at the first problem); jsonschema then words
+the problems of the rest of the document (the big lists emptied: tiles,
+walls, lasers, pushers, robots, checks), then of each broken item of the big
+lists alone, and stops once MAX_LISTED are worded: a 10 MB file broken
+everywhere costs no more than its first thousand problems. A document holding what JSON cannot (NaN,
 which jsonschema-rs would read as null) goes to jsonschema whole.
 
 Long lists. Every list the format allows has a ``maxItems`` in the schema
@@ -60,7 +65,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -73,8 +78,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from .optioncards import entry_problem
 from .problems import ERROR, Problem, pointer
 
-__all__ = ["SCHEMA", "schema_path", "schema_problems", "validator", "readable_path",
-           "within_bounds"]
+__all__ = ["MAX_LISTED", "SCHEMA", "schema_check", "schema_path", "schema_problems",
+           "validator", "readable_path", "within_bounds"]
 
 _RESOURCE = "scenario.schema.json"
 
@@ -93,6 +98,8 @@ REGISTER_PATTERN: str = _DEFS["register"]["pattern"]
 _CARD_HELP = ("cards are move1, move2, move3, back, left, right, uturn, "
               "optionally with :PRIORITY 1-999")
 _TILE_BASE_KEYS = tuple(_DEFS["tile"]["properties"])
+# The most schema problems worded for one document; an E109 then says what is left.
+MAX_LISTED = 1000
 
 
 def _tile_branches() -> list[tuple[str, dict]]:
@@ -117,24 +124,51 @@ def validator() -> Draft202012Validator:
 # ---------------------------------------------------------------- entry point
 
 def schema_problems(data: object) -> list[Problem]:
-    """Every way ``data`` (a parsed JSON document) breaks the schema, in file order."""
+    """Every way ``data`` (a parsed JSON document) breaks the schema, in file
+    order: at most MAX_LISTED worded, then one E109 saying what is not."""
+    return schema_check(data)[0]
+
+
+def schema_check(data: object) -> tuple[list[Problem], set[str]]:
+    """schema_problems(data), and the JSON pointer of each item of a big list
+    (a tile, a check...) that is broken but whose problems are not all listed,
+    for the loader to skip it as it skips the items the problems name."""
     if not isinstance(data, dict):
         return [Problem(ERROR, "E101", "(top level): a scenario must be a JSON object "
-                        f"{{...}}, not {_describe(data)}", "")]
+                        f"{{...}}, not {_describe(data)}", "")], set()
     found: dict[tuple[str, str, str], tuple[tuple, Problem]] = {}
     typed: set[str] = set()
+    unlisted: list[list] = []
+
+    def new(path: list, code: str, message: str) -> bool:
+        at = pointer(*path)             # one wrong-type problem per value (if/else repeats it)
+        return (code, at, message) not in found and not (code == "E101" and at in typed)
 
     def add(path: list, code: str, message: str) -> None:
-        at = pointer(*path)
-        if code == "E101":
-            if at in typed:
-                return                  # one wrong-type problem per value (if/else repeats it)
-            typed.add(at)
-        if (code, at, message) not in found:
+        if new(path, code, message):
+            at = pointer(*path)
+            if code == "E101":
+                typed.add(at)
             found[(code, at, message)] = (_file_order(data, path),
                                           _problem(data, path, code, message))
 
-    kept: dict[tuple, list[int]]
+    def word(errors: Iterable[ValidationError], start: list, limit: float) -> bool:
+        """Add the problems of ``errors`` (paths under ``start``) while fewer
+        than ``limit`` are listed; False when it stops before the last one."""
+        for error in errors:
+            for leaf in _leaves(error):
+                path = start + list(leaf.absolute_path)
+                try:
+                    made = _convert(leaf, path, data)
+                except Exception:       # a problem we fail to word must still be reported
+                    made = [(path, "E108", f"{readable_path(path)}: {leaf.message}")]
+                for where, code, message in made:
+                    if len(found) >= limit and new(where, code, message):
+                        return False
+                    add(where, code, message)
+        return True
+
+    partly = False
     try:
         bounded, too_long = _cut_long_lists(data)
         for path, count, (limit, schema) in too_long:
@@ -142,25 +176,49 @@ def schema_problems(data: object) -> list[Problem]:
         try:
             failures = _failures(bounded)
         except (ValueError, TypeError):     # JSON the screen cannot read: jsonschema judges it all
-            pruned, kept = bounded, {}
+            word(validator().iter_errors(bounded), [], float("inf"))
         else:
             if not failures and not too_long:
-                return []
-            pruned, kept = _prune(bounded, failures)
-        for error in validator().iter_errors(pruned):
-            for leaf in _leaves(error):
-                path = _remap(list(leaf.absolute_path), kept)
-                try:
-                    made = _convert(leaf, path, data)
-                except Exception:       # a problem we fail to word must still be reported
-                    made = [(path, "E108", f"{readable_path(path)}: {leaf.message}")]
-                for where, code, message in made:
-                    add(where, code, message)
+                return [], set()
+            # all but the big lists (no longer than the schema's bounds), then
+            # their broken items one by one while fewer than MAX_LISTED problems are listed
+            skeleton = _replaced(bounded, {path: [] for path in _LISTS})
+            word(validator().iter_errors(skeleton), [], float("inf"))
+            items = [place for place in failures if place]
+            for k, place in enumerate(items):
+                before = len(found)
+                errors = _item_validator(tuple(place[:-1])).iter_errors(_at(bounded, place))
+                if not word(errors, place, MAX_LISTED):
+                    unlisted, partly = items[k:], len(found) > before
+                    break
     except RecursionError:
         add([], "E108", "(top level): the document is nested too deeply to check")
     except Exception as exc:            # e.g. a number too long to print (not from json.load)
         add([], "E108", f"(top level): the document could not be checked: {exc}")
-    return [problem for _, problem in sorted(found.values(), key=lambda item: item[0])]
+    problems = [problem for _, problem in sorted(found.values(), key=lambda item: item[0])]
+    if unlisted:
+        problems.append(_not_listed(unlisted, partly))
+    return problems, {pointer(*place) for place in unlisted}
+
+
+def _not_listed(unlisted: list[list], partly: bool) -> Problem:
+    """The E109 that closes a list of problems cut at MAX_LISTED: which broken
+    items of the big lists have problems not listed (the first one ``partly``
+    listed already)."""
+    counts: dict[str, int] = {}
+    for place in unlisted[1:] if partly else unlisted:
+        noun = _NOUNS.get(str(place[-2]), "item")
+        counts[noun] = counts.get(noun, 0) + 1
+    said = [f"{readable_path(unlisted[0])} has more"] if partly else []
+    if counts:
+        more = [f"{count:,} more {noun}{'' if count == 1 else 's'}"
+                for noun, count in counts.items()]
+        listed = more[0] if len(more) == 1 else ", ".join(more[:-1]) + " and " + more[-1]
+        one = sum(counts.values()) == 1
+        said.append(f"{listed} {'has' if one else 'have'} problems too")
+    return Problem(ERROR, "E109", f"(top level): only the first {MAX_LISTED:,} problems with "
+                   f"the file's structure are listed; {', and '.join(said)} "
+                   f"(fix these, then validate again)", "")
 
 
 def _problem(data: dict, path: list, code: str, message: str) -> Problem:
@@ -468,13 +526,41 @@ def _screen() -> jsonschema_rs.Draft202012Validator:
 
 
 def _failures(data: dict) -> list[list]:
-    """Where jsonschema-rs finds the document broken (instance paths), [] when
-    it is valid. Raises ValueError or TypeError when it cannot judge the
-    document: a key that is not text, a Python object, or NaN or Infinity
-    where null may stand (it reads them as null; elsewhere it rejects them
-    as jsonschema does, so the lists that take no null are not searched)."""
+    """Where jsonschema-rs finds the document broken: [] when it is valid;
+    else the top ([]: anything outside the big lists may be broken) and the
+    path of each broken item of the big lists (_LISTS), in order. Raises
+    ValueError or TypeError when it cannot judge the document: a key that is
+    not text, a Python object, or NaN or Infinity where null may stand (it
+    reads them as null; elsewhere it rejects them as jsonschema does, so the
+    lists that take no null are not searched). Each check stops at the first
+    problem it finds: no error is built, however broken the document."""
     json.dumps(_replaced(data, {path: [] for path in _NULL_FREE}), allow_nan=False)
-    return [error.instance_path for error in _screen().iter_errors(data)]
+    if _screen().is_valid(data):
+        return []
+    failures: list[list] = [[]]
+    for path in _LISTS:
+        items = _at(data, path)
+        if isinstance(items, list):
+            judge = _item_screen(path)
+            failures += [[*path, i] for i, item in enumerate(items) if not judge.is_valid(item)]
+    return failures
+
+
+def _item_schema(path: tuple) -> dict:
+    """The schema of an item of the big list at ``path``, standing alone."""
+    return {**_ITEMS[path], "$defs": _DEFS}
+
+
+@cache
+def _item_screen(path: tuple) -> jsonschema_rs.Draft202012Validator:
+    """jsonschema-rs's validator of an item of the big list at ``path``."""
+    return jsonschema_rs.Draft202012Validator(_item_schema(path))
+
+
+@cache
+def _item_validator(path: tuple) -> Draft202012Validator:
+    """jsonschema's validator of an item of the big list at ``path``."""
+    return Draft202012Validator(_item_schema(path))
 
 
 def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
@@ -532,7 +618,8 @@ def _takes_null(root: dict, node: object, refs: set[str] | None = None) -> bool:
 
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "$schema",
                           "$id", "$defs", "deprecated", "readOnly", "writeOnly"})
-_LISTS = [path for path, _ in _plain_arrays(SCHEMA)]
+_ITEMS = dict(_plain_arrays(SCHEMA))
+_LISTS = list(_ITEMS)
 _NULL_FREE = [path for path, items in _plain_arrays(SCHEMA) if not _takes_null(SCHEMA, items)]
 
 
@@ -646,30 +733,3 @@ def _replaced(data: dict, lists: dict[tuple, list]) -> dict:
             node = child
         node[path[-1]] = new
     return copy
-
-
-def _prune(data: dict, failures: list[list]) -> tuple[dict, dict[tuple, list[int]]]:
-    """A copy of ``data`` whose plain lists keep only the items with a failure
-    at or under them, and, for each list cut, the original index of each item
-    kept."""
-    kept: dict[tuple, list[int]] = {}
-    cut: dict[tuple, list] = {}
-    for path in _LISTS:
-        items = _at(data, path)
-        if isinstance(items, list):
-            n = len(path)
-            bad = sorted({f[n] for f in failures if len(f) > n and tuple(f[:n]) == path})
-            if len(bad) < len(items):
-                kept[path] = bad
-                cut[path] = [items[i] for i in bad]
-    return _replaced(data, cut), kept
-
-
-def _remap(path: list, kept: dict[tuple, list[int]]) -> list:
-    """A path in the pruned copy as a path in the document."""
-    for prefix, indexes in kept.items():
-        n = len(prefix)
-        if len(path) > n and tuple(path[:n]) == prefix:
-            path[n] = indexes[path[n]]
-            break
-    return path

@@ -654,3 +654,56 @@ def test_repeats_are_found_in_one_pass():
     assert _repeated([{"a": [1]}, {"a": [1.0]}]) == {"a": [1.0]}
     assert _repeated([[1], [True]]) is _NOTHING
     assert _repeated(list(range(10))) is _NOTHING
+
+
+def _many_broken_tiles(count: int) -> dict:
+    """base() on a 40x40 board with `count` pits that each have an unknown key,
+    three walls on no side, and a number of lives that is not a number."""
+    doc = base()
+    doc["board"].update(width=40, height=40, walls=[{"x": i, "y": 9, "side": "up"}
+                                                    for i in range(3)])
+    doc["board"]["tiles"] = [{"x": i % 40, "y": 10 + i // 40, "type": "pit", "zz": 1}
+                             for i in range(count)]
+    doc["rules"]["lives"] = "many"
+    return doc
+
+
+def test_problems_past_the_bound_are_summed_up_in_one_and_their_items_skipped():
+    from engine.loader import read_dict
+    from engine.schema import MAX_LISTED
+
+    doc = _many_broken_tiles(1200)
+    problems = schema_problems(doc)
+    assert len(problems) == MAX_LISTED + 1
+    assert all(p.is_error for p in problems)
+    # what lies outside the big lists is all there, then their items in order
+    assert [p.pointer for p in problems[:3]] == ["/board/tiles/0/zz", "/board/tiles/1/zz",
+                                                 "/board/tiles/2/zz"]
+    assert [p.pointer for p in problems[MAX_LISTED - 2:MAX_LISTED]] == [
+        "/board/tiles/998/zz", "/rules/lives"]
+    last = problems[-1]
+    assert (last.code, last.pointer, last.message) == (
+        "E109", "", "(top level): only the first 1,000 problems with the file's structure are "
+        "listed; 201 more tiles and 3 more walls have problems too (fix these, then validate "
+        "again)")
+    # the loader skips the broken items whose problems are not listed too
+    scenario, read = read_dict(doc)
+    assert scenario is not None and read[:len(problems)] == problems
+    assert scenario.board.tiles == () and scenario.board.walls == ()
+
+
+def test_an_item_cut_short_by_the_bound_is_named():
+    doc = _many_broken_tiles(999)
+    doc["board"]["tiles"][998]["yy"] = 2        # its second problem is one too many
+    problems = schema_problems(doc)
+    assert [p.pointer for p in problems[-3:]] == ["/board/tiles/998/zz", "/rules/lives", ""]
+    assert problems[-1].message == (
+        "(top level): only the first 1,000 problems with the file's structure are listed; "
+        "board.tiles[998] has more, and 3 more walls have problems too (fix these, then "
+        "validate again)")
+
+
+def test_as_many_problems_as_the_bound_are_all_listed():
+    from engine.schema import MAX_LISTED
+    problems = schema_problems(_many_broken_tiles(MAX_LISTED - 4))
+    assert len(problems) == MAX_LISTED and "E109" not in {p.code for p in problems}
