@@ -57,10 +57,22 @@ def autosave_paths(path: str) -> list[Path]:
     """Where the backup of a course file goes, best place first. The whole
     file name is kept, so that c1.json and c1.JSON have backups of their own
     (and one, where the file system takes them for one file)."""
+    return _backup_names(path, Path(path).resolve().name)
+
+
+def old_autosave_paths(path: str) -> list[Path]:
+    """Where backups of a course file were written before they kept its whole
+    name (c1.autosave.json for c1.json): offered still, never written."""
+    old = _backup_names(path, Path(path).resolve().stem)
+    return [place for place in old if place not in autosave_paths(path)]
+
+
+def _backup_names(path: str, name: str) -> list[Path]:
+    """Beside the file, then in the app-data folder, a backup called after `name`."""
     p = Path(path).resolve()
     digest = hashlib.sha1(str(p).encode()).hexdigest()[:8]
-    return [p.with_name(p.name + AUTOSAVE_SUFFIX),
-            app_data_dir() / f"{p.name}-{digest}{AUTOSAVE_SUFFIX}"]
+    return [p.with_name(name + AUTOSAVE_SUFFIX),
+            app_data_dir() / f"{name}-{digest}{AUTOSAVE_SUFFIX}"]
 
 
 def untitled_backup(n: int) -> Path:
@@ -336,8 +348,10 @@ class Files(QObject):
 
     def offer_autosave(self) -> bool:
         """Offer back a backup of the file left by an editor that is gone, when
-        it holds changes the file lacks; True if restored. Declining deletes it."""
-        found = [p for p in autosave_paths(self.doc.path) if p.is_file() and self.take(p)]
+        it holds changes the file lacks (under today's name or the old one); True
+        if restored. Declining deletes it."""
+        places = autosave_paths(self.doc.path) + old_autosave_paths(self.doc.path)
+        found = [p for p in places if p.is_file() and self.take(p)]
         if not found:
             return False
         newest = max(found, key=modified_time)

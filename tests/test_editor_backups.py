@@ -2,6 +2,7 @@
 beside it), a file changed on disk asked about before it is saved over, a
 backup kept whatever the file's time, and untitled work offered back at every
 start."""
+import hashlib
 import os
 import subprocess
 import sys
@@ -254,3 +255,32 @@ def test_untitled_work_is_restored_in_a_window_started_without_a_file(make_windo
     w.doc.undo_stack.redo()
     answers.save_path = str(backup.parent.parent / "sketch.json")
     assert w.files.save() and not backup.exists()          # saved: the backup goes
+
+
+def test_a_backup_under_the_old_name_is_offered_and_goes_once_saved(make_window, answers,
+                                                                    tmp_path):
+    # before backups kept the whole file name, c1.json's was c1.autosave.json
+    path = saved(tmp_path)
+    old = tmp_path / "c1.autosave.json"
+    save_file(course("Unsaved work"), old)
+    answers.restore = True
+    w = make_window(path)
+    assert answers.asked == ["restore"] and w.doc.scenario.name == "Unsaved work"
+    assert w.files.save()
+    assert load_file(path).name == "Unsaved work" and not old.exists()
+
+
+def test_a_backup_under_the_old_name_held_by_another_editor_is_left_alone(
+        make_window, answers, tmp_path, other_editor):
+    path = saved(tmp_path)
+    old = answers.app_data / f"c1-{hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:8]}" \
+        ".autosave.json"
+    old.parent.mkdir(parents=True, exist_ok=True)
+    save_file(course("Their unsaved work"), old)
+    other_editor(old)
+    w = make_window(path)
+    assert answers.asked == []                             # a running editor's backup
+    click(w.view, 0.5, 0.5)
+    answers.save_changes = "discard"
+    assert w.close()
+    assert load_file(old).name == "Their unsaved work"     # never deleted
