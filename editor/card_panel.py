@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.balance.play import default_bot
-from engine.card.build import goal_line, lines, robots_for
+from engine.card.build import goal_line, lines, readable, robots_for
 from engine.card.store import play_hash
 from engine.validate import course_problems
 
@@ -79,9 +79,11 @@ class CardPanel(QWidget):
     # ------------------------------------------------------------ inputs
 
     def course_replaced(self) -> None:
-        """A file opened (or a new course): its kept card is final if it matches."""
+        """A file opened (or a new course): its kept card is final if it
+        matches (and is whole: the file may keep only a hash)."""
         stored = self.doc.scenario.card
-        if stored is not None and stored.play_hash == self.course_hash():
+        if stored is not None and stored.play_hash == self.course_hash() \
+                and readable(stored.data):
             self.card, self.card_hash = stored.data, stored.play_hash
         self.course_changed()
 

@@ -211,6 +211,17 @@ def test_a_stored_card_is_kept_and_warns_once_stale(tmp_path, capsys):
     assert load_dict(json.loads(dumps(moved))).card == course.card    # saved as read
 
 
+def test_a_kept_card_that_is_only_a_hash_is_an_error_not_a_crash(tmp_path, capsys):
+    course = load_file(TUTORIAL)
+    path = tmp_path / "t.json"
+    path.write_text(dumps(with_card(course, {"play_hash": play_hash(course), "robots": 4})))
+    assert main(["card", str(path), "--stored"]) == 1
+    assert "keeps is incomplete or damaged" in capsys.readouterr().err
+    whole = build.card(course, result())
+    assert build.readable(whole)
+    assert not build.readable(dict(whole, length={"class": "short"}))
+
+
 def test_stored_without_a_card_is_an_error(capsys):
     assert main(["card", str(TUTORIAL), "--stored"]) == 1
     assert "keeps no card" in capsys.readouterr().err

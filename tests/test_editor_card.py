@@ -137,3 +137,12 @@ def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window
     paint(w, "Pit", (4, 3))
     assert panel.state == OUT_OF_DATE
     qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+
+
+def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick):
+    from engine.card.store import with_card
+    w = make_window(scenario=with_card(course(), {"play_hash": play_hash(course())}))
+    w.card_panel.parentWidget().raise_()
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    assert panel.card["races"] == 12

@@ -203,6 +203,17 @@ def lines(c: dict) -> list[str]:
     return out
 
 
+def readable(c: dict) -> bool:
+    """Whether `c` (a card kept in a file: only its hash is checked on
+    reading) has all a card shows, so that it can be shown."""
+    try:
+        lines(c)
+        against_goals(c, Goals(rounds=1, deaths_per_leg=1.0))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return False
+    return True
+
+
 def robots_for(scenario: Scenario) -> int:
     """The robots per race a card is made for: the goals' when the course has
     that many docks, else 4, or every dock if fewer."""

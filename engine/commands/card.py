@@ -10,7 +10,8 @@ per race are the goals' unless ``--robots`` says otherwise.
 the card the file keeps instead of racing, saying when it is stale.
 
 Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
-no card (--stored) or cannot be written (--store); 2 bad usage.
+no card or an incomplete one (--stored) or cannot be written (--store); 2 bad
+usage.
 """
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..card.build import card, goal_line, lines, robots_for
+    from ..card.build import card, goal_line, lines, readable, robots_for
     from ..card.store import stale
     scenario = load(args.file)
     if scenario is None:
@@ -58,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
         if scenario.card is None:
             return error(f"{args.file}: the file keeps no card (make one with --store)", 1)
         result = scenario.card.data
+        if not readable(result):
+            return error(f"{args.file}: the card the file keeps is incomplete or damaged "
+                         "(make it again with --store)", 1)
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
