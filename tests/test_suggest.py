@@ -204,6 +204,18 @@ def test_command_line(tmp_path, capsys):
     assert load_file(out) == applied(load_file(UNFAIR), first)
 
 
+def test_effects_never_read_minus_zero():
+    from engine.commands.suggest import effect_lines
+    result = {"goals": {"fair": True, "deaths_per_leg": 0.5}}
+    effect = {"gap": {"old": 0.3, "new": 0.1, "change": -0.2, "ci": [-0.3, -0.004]},
+              "median_rounds": {"old": 7, "new": 7, "change": 0, "ci": [0.0, 1.0]},
+              "worst_leg_deaths": {"old": 0.44, "new": 0.40, "change": -0.04, "ci": [-0.09, -0.001]}}
+    lines = effect_lines(result, effect)
+    assert lines[0].endswith("(change -20, 95% interval -30 to +0)")
+    assert lines[1].endswith("(95% interval of the change -0.09 to +0.00)")
+    assert not any("-0 " in line or "-0)" in line or "-0.00" in line for line in lines)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--goal", "length=forever"], "not a goal"),
     (["--apply", "1"], "--apply N and --out FILE go together"),

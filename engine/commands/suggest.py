@@ -137,6 +137,11 @@ def _signed(x: float) -> str:
     return f"{round(100 * x) or 0:+d}"
 
 
+def _signed_hundredths(x: float) -> str:
+    """To two decimals with their sign, never "-0.00"."""
+    return f"{round(x, 2) + 0.0:+.2f}"
+
+
 def _gap_line(g: dict) -> str:
     lo, hi = g["ci"]
     return (f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} points "
@@ -152,7 +157,7 @@ def _rounds_line(m: dict) -> str:
 def _deaths_line(d: dict) -> str:
     lo, hi = d["ci"]
     return (f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot (95% interval of "
-            f"the change {lo:+.2f} to {hi:+.2f})")
+            f"the change {_signed_hundredths(lo)} to {_signed_hundredths(hi)})")
 
 
 def effect_lines(result: dict, effect: dict) -> list[str]:
