@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.balance.play import default_bot
-from engine.card.build import goal_line, lines, readable, robots_for
+from engine.card.build import judged, lines, readable, robots_for
 from engine.card.store import play_hash
 from engine.validate import course_problems
 
@@ -187,8 +187,8 @@ class CardPanel(QWidget):
             BLOCKED: "fix the course's errors (see Issues) for an estimate.",
         }[state]
         self.header.setText(f"<b>{state}</b> — {how}")
-        goals = goal_line(card, self.doc.scenario.goals) if card is not None else None
-        body = lines(card)[1:] + ([goals] if goals else []) if card is not None else []
+        # the goals are not in the play hash: judged against the course's goals as they are now
+        body = lines(judged(card, self.doc.scenario.goals))[1:] if card is not None else []
         self.body.setText("<br>".join(_headed(line) for line in body))
         self.body.setEnabled(state in (MEASURED, ESTIMATE))
         self.shown.emit(state)

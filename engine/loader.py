@@ -472,7 +472,9 @@ def to_dict(s: Scenario) -> dict:
     if s.checks:
         doc["checks"] = [_check_doc(c) for c in s.checks]
     if s.card is not None:
-        doc["card"] = s.card.data
+        from .card.build import judged, readable    # the card reads the loader: import it late
+        data = s.card.data      # a whole card says how it meets the goals the file has now
+        doc["card"] = judged(data, s.goals) if readable(data) else data
     if s.accept:
         doc["accept"] = [_accept_doc(a) for a in s.accept]
     return doc

@@ -128,10 +128,26 @@ def test_the_card_against_the_courses_goals(open_course):
               for b in (0.1, 0.2, 0.4)}             # 20 of 100: 95% about 0.12 to 0.31
     assert deaths == {0.1: "missed", 0.2: "unsure", 0.4: "met"}
     c["fairness"]["verdict"] = "inconclusive"
-    assert build.goal_line(c, Goals(length="short", deaths_per_leg=0.5, robots=3)) == (
+    goals = Goals(length="short", deaths_per_leg=0.5, robots=3)
+    assert build.lines(build.judged(c, goals))[-1] == (
         "Goals (they are for 3 robots, the card for 4): length short: met; at most 0.5 deaths "
         "per robot on any leg: met; fair docks: not settled")
-    assert build.goal_line(c, None) is None
+    assert build.judged(c, goals)["goals"] == {"robots": 3, "checks": build.against_goals(c, goals)}
+    assert build.judged(c, None)["goals"] is None
+    assert build.lines(build.judged(c, None))[-1].startswith("Flag scores")
+
+
+def test_the_card_of_a_course_with_goals_carries_their_verdicts(open_course):
+    """One place judges the goals: the card's ``goals``, which its text reads."""
+    course = replace(open_course, goals=Goals(rounds=14, deaths_per_leg=0.5))
+    c = build.card(course, result(rounds=10, deaths=(20,), robots_per_leg=(100,)))
+    assert c["goals"] == {"robots": None, "checks": [
+        {"goal": "rounds", "wanted": 14, "verdict": "missed"},
+        {"goal": "deaths_per_leg", "wanted": 0.5, "verdict": "met"},
+        {"goal": "fair", "wanted": True, "verdict": "met"}]}
+    assert build.lines(c)[-1] == ("Goals: 14 rounds: missed; at most 0.5 deaths per robot on "
+                                  "any leg: met; fair docks: met")
+    assert build.card(open_course, result())["goals"] is None
 
 
 def test_a_card_is_for_the_goals_robots_when_the_docks_allow(open_course):
@@ -151,7 +167,36 @@ def test_the_card_command_reads_the_goals(tmp_path, capsys):
     assert out[-1].startswith("Goals: length long: missed; fair docks: ")
     assert main(["card", str(path), "--races", "20", "--workers", "1", "--robots", "3",
                  "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["robots"] == 3
+    card = json.loads(capsys.readouterr().out)
+    assert card["robots"] == 3
+    assert card["goals"]["robots"] == 2
+    assert [(g["goal"], g["wanted"], g["verdict"]) for g in card["goals"]["checks"]][0] == (
+        "length", "long", "missed")
+    assert [g["goal"] for g in card["goals"]["checks"]] == ["length", "fair"]
+
+
+def test_the_kept_card_says_how_it_meets_the_goals_the_file_has(tmp_path, capsys):
+    doc = json.loads(TUTORIAL.read_text())
+    doc["goals"] = {"length": "long", "fair": False}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc))
+    assert main(["card", str(path), "--races", "20", "--workers", "1", "--store"]) == 0
+    capsys.readouterr()
+    kept = json.loads(path.read_text())["card"]
+    assert kept["goals"] == {"robots": None, "checks": [
+        {"goal": "length", "wanted": "long", "verdict": "missed"}]}
+    assert not course_problems(load_file(path))
+    # new goals do not make the card stale: it is judged again when shown and when saved
+    course = replace(load_file(path), goals=Goals(length="short", fair=False))
+    assert json.loads(dumps(course))["card"]["goals"]["checks"] == [
+        {"goal": "length", "wanted": "short", "verdict": "met"}]
+    doc = json.loads(path.read_text())
+    doc["goals"] = {"length": "short", "fair": False}
+    path.write_text(json.dumps(doc))
+    assert main(["card", str(path), "--stored", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["goals"]["checks"][0]["verdict"] == "met"
+    assert main(["card", str(path), "--stored"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "Goals: length short: met"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -160,7 +205,7 @@ def test_the_card_command_on_every_example(path, capsys):
     card = json.loads(capsys.readouterr().out)
     assert set(card) == {"course", "play_hash", "robots", "races", "bot", "seed", "estimate",
                          "length", "difficulty", "fairness", "deadliest_leg",
-                         "deadliest_square", "flags", "flag_score"}
+                         "deadliest_square", "flags", "flag_score", "goals"}
     assert set(card["length"]) == {"class", "could_be", "rounds", "rounds_ci", "minutes",
                                    "minutes_ci", "minutes_per_round", "undecided"}
     assert set(card["difficulty"]) == {"class", "could_be", "deaths_per_robot_leg", "ci",
@@ -239,3 +284,43 @@ def test_the_balance_report_starts_with_the_card(tmp_path):
     text = (tmp_path / "report.md").read_text()
     assert text.index("## Course card") < text.index("## In short")
     assert "- Length: short" in text and "- Flag scores (exact counts): 1: 2" in text
+
+
+def test_the_balance_report_says_how_the_course_meets_its_goals(tmp_path, capsys):
+    doc = json.loads(TUTORIAL.read_text())
+    doc["goals"] = {"robots": 2, "length": "long", "fair": False}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    assert main(["balance", str(path), "--races", "20", "--workers", "1", "--quiet",
+                 "--report", str(tmp_path / "rep"), "--json", str(out)]) == 0
+    assert "- Goals: length long: missed" in (tmp_path / "rep" / "report.md").read_text()
+    result = json.loads(out.read_text())
+    assert result["robots"] == 2                    # the goals' robots, no --robots given
+    assert result["card"]["goals"]["checks"] == [
+        {"goal": "length", "wanted": "long", "verdict": "missed"}]
+    assert "Goals: length long: missed" in capsys.readouterr().out
+    assert main(["balance", str(path), "--races", "20", "--workers", "1", "--quiet",
+                 "--robots", "3", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["robots"] == 3
+
+
+def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
+    doc = json.loads(TUTORIAL.read_text())
+    doc["goals"] = {"robots": 2}
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(doc))
+    new.write_text(TUTORIAL.read_text())
+    out = tmp_path / "out.json"
+    assert main(["compare", str(old), str(new), "--races", "8", "--workers", "1", "--quiet",
+                 "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["robots"] == 2
+    doc["goals"] = {"robots": 3}
+    old.write_text(json.dumps(doc))
+    doc.pop("goals")
+    doc["docks"] = doc["docks"][:2]
+    new.write_text(json.dumps(doc))
+    assert main(["compare", str(old), str(new), "--races", "8", "--workers", "1",
+                 "--quiet"]) == 2
+    assert "robots 3: 'First Steps' has only 2 docks" in capsys.readouterr().err

@@ -51,13 +51,14 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
     more_races_needed};
     deadliest_leg {to_flag, deaths, robots, rate, ci} or None;
     deadliest_square {x, y, per_100_races, ci, cause} or None;
-    flags [{flag, x, y, score, parts}] (exact counts: no interval), flag_score.
+    flags [{flag, x, y, score, parts}] (exact counts: no interval), flag_score;
+    goals {robots, checks} or None: how it meets the course's goals (``judged``).
     """
     k = result["robots"]
     n = result["races"]
     scores = flag_scores(scenario)
     mean_score = course_score(scores)
-    return {
+    return judged({
         "course": scenario.name,
         "play_hash": play_hash(scenario),
         "robots": k,
@@ -72,7 +73,7 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
         "deadliest_square": _deadliest_square(result),
         "flags": [s.as_dict() for s in scores],
         "flag_score": _r(mean_score, 2),
-    }
+    }, scenario.goals)
 
 
 def _length(result: dict, k: int) -> dict:
@@ -200,6 +201,8 @@ def lines(c: dict) -> list[str]:
     scores = ", ".join(f"{f['flag']}: {f['score']}" for f in c["flags"])
     out.append(f"Flag scores (exact counts): {scores or 'no flags'}; mean "
                f"{_score(c['flag_score'])}")
+    if c.get("goals") is not None:
+        out.append(_goal_line(c["goals"], c["robots"]))
     return out
 
 
@@ -207,8 +210,7 @@ def readable(c: dict) -> bool:
     """Whether `c` (a card kept in a file: only its hash is checked on
     reading) has all a card shows, so that it can be shown."""
     try:
-        lines(c)
-        against_goals(c, Goals(rounds=1, deaths_per_leg=1.0))
+        lines(judged(c, Goals(rounds=1, deaths_per_leg=1.0)))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return False
     return True
@@ -255,19 +257,25 @@ def against_goals(c: dict, goals: Goals) -> list[dict]:
     return out
 
 
-def goal_line(c: dict, goals: Goals | None) -> str | None:
-    """The goals' line under the card (None for a course without goals)."""
-    if goals is None:
-        return None
+def judged(c: dict, goals: Goals | None) -> dict:
+    """Card `c` with its ``goals`` judged against `goals` (None for a course
+    without goals): {robots (the goals' robots, None if unsaid), checks
+    (``against_goals``)}. The goals are not in the play hash: a kept card is
+    judged again against the goals the file has now."""
+    return dict(c, goals=None if goals is None else
+                {"robots": goals.robots, "checks": against_goals(c, goals)})
+
+
+def _goal_line(goals: dict, robots: int) -> str:
+    """The card's last line: how it meets the course's goals."""
     what = {"length": lambda w: f"length {w}", "rounds": lambda w: f"{w} rounds",
             "deaths_per_leg": lambda w: f"at most {w:g} deaths per robot on any leg",
             "fair": lambda w: "fair docks"}
     said = {"met": "met", "missed": "missed", "unsure": "not settled"}
-    checks = [f"{what[g['goal']](g['wanted'])}: {said[g['verdict']]}"
-              for g in against_goals(c, goals)]
-    robots = (f" (they are for {goals.robots} robots, the card for {c['robots']})"
-              if goals.robots is not None and goals.robots != c["robots"] else "")
-    return f"Goals{robots}: {'; '.join(checks) or 'none asked'}"
+    checks = [f"{what[g['goal']](g['wanted'])}: {said[g['verdict']]}" for g in goals["checks"]]
+    other = (f" (they are for {goals['robots']} robots, the card for {robots})"
+             if goals["robots"] is not None and goals["robots"] != robots else "")
+    return f"Goals{other}: {'; '.join(checks) or 'none asked'}"
 
 
 def _rate(value: float) -> str:

@@ -33,7 +33,8 @@ def add_race_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--races", type=positive, required=True, metavar="N",
                         help="races to play")
     parser.add_argument("--robots", type=positive, metavar="K",
-                        help="robots per race (default: 4, or every dock if fewer)")
+                        help="robots per race (default: the course goals' robots, else 4, or "
+                             "every dock if fewer; compare: the old course's)")
     parser.add_argument("--bot", default=None, metavar="NAME",
                         help="the bot every robot uses (default: the default bot, search)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
@@ -89,16 +90,20 @@ def load(path: str):
         return None
 
 
-def settings(args, scenario) -> dict:
-    """Checked run settings from the arguments; UsageError when they are bad."""
+def settings(args, scenario, robots: int | None = None) -> dict:
+    """Checked run settings from the arguments; UsageError when they are bad.
+    The robots per race: `robots` if given (another course's), else
+    ``--robots``, else the course goals' (engine/card/build.py ``robots_for``)."""
     from ..balance.play import bot_names, default_bot
     from ..balance.runner import default_workers
+    from ..card.build import robots_for
     docks = len(scenario.docks)
-    robots = args.robots if args.robots is not None else min(4, docks)
     if docks < 1:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
+    said = "--robots" if args.robots is not None else "robots"
+    robots = robots or args.robots or robots_for(scenario)
     if robots > docks:
-        raise UsageError(f"--robots {robots}: the course has only {docks} docks")
+        raise UsageError(f"{said} {robots}: {scenario.name!r} has only {docks} docks")
     bot = args.bot or default_bot()
     if bot not in bot_names():
         raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(bot_names())})")

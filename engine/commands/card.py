@@ -5,9 +5,10 @@ and table time, difficulty class, fairness verdict, the deadliest leg and
 square and the flag scores, each with its uncertainty (engine/card/build.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
 per race are the goals' unless ``--robots`` says otherwise.
-``--json`` prints the card as JSON; ``--store`` also keeps it in the file
-(key ``"card"``, with the hash of what affects play); ``--stored`` prints
-the card the file keeps instead of racing, saying when it is stale.
+``--json`` prints the card as JSON (the goals' verdicts in its ``goals``);
+``--store`` also keeps it in the file (key ``"card"``, with the hash of what
+affects play); ``--stored`` prints the card the file keeps instead of racing,
+saying when it is stale, judged against the goals the file has now.
 
 Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
 no card or an incomplete one (--stored) or cannot be written (--store); 2 bad
@@ -50,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..card.build import card, goal_line, lines, readable, robots_for
+    from ..card.build import card, judged, readable
     from ..card.store import stale
     scenario = load(args.file)
     if scenario is None:
@@ -65,10 +66,8 @@ def run(args: argparse.Namespace) -> int:
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
-        _print(result, args.json, lines, goal_line(result, scenario.goals))
+        _print(judged(result, scenario.goals), args.json)
         return 0
-    if args.robots is None:
-        args.robots = robots_for(scenario)
     try:
         run_settings = settings(args, scenario)
     except UsageError as exc:
@@ -86,16 +85,16 @@ def run(args: argparse.Namespace) -> int:
             save_file(with_card(scenario, the_card), args.file)
         except OSError as exc:
             return error(f"{args.file}: cannot write the card: {exc.strerror or exc}", 1)
-    _print(the_card, args.json, lines, goal_line(the_card, scenario.goals))
+    _print(the_card, args.json)
     if args.options and not args.json:
         write_line(f"(a what-if card: option cards {args.options})")
     return 0
 
 
-def _print(the_card: dict, as_json: bool, lines, goals: str | None) -> None:
-    """The card as JSON, or as text followed by how it meets the course's goals."""
+def _print(the_card: dict, as_json: bool) -> None:
+    from ..card.build import lines
     if as_json:
         write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
         return
-    for line in lines(the_card) + ([goals] if goals else []):
+    for line in lines(the_card):
         write_line(line)

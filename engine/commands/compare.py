@@ -146,7 +146,7 @@ def run(args) -> int:
     old_sc, new_sc = with_options(old_sc, args.options), with_options(new_sc, args.options)
     try:
         s = settings(args, old_sc)
-        settings(args, new_sc)
+        settings(args, new_sc, robots=s["robots"])
         plans = [make_plan(args.races, s["robots"], len(sc.docks), args.seed, trials=0)
                  for sc in (old_sc, new_sc)]
     except (UsageError, ValueError) as exc:
