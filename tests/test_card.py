@@ -305,6 +305,13 @@ def test_the_balance_report_says_how_the_course_meets_its_goals(tmp_path, capsys
     assert json.loads(out.read_text())["robots"] == 3
 
 
+def test_the_balance_function_races_the_goals_robots():
+    from engine.balance import balance
+    course = replace(load_file(TUTORIAL), goals=Goals(robots=2))
+    assert balance(course, 4)["robots"] == 2
+    assert balance(course, 4, robots=3)["robots"] == 3
+
+
 def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
     doc = json.loads(TUTORIAL.read_text())
     doc["goals"] = {"robots": 2}

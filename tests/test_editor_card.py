@@ -139,6 +139,22 @@ def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window
     qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
 
 
+def test_a_kept_card_is_judged_against_the_goals_the_course_has_now(make_window, qtbot, quick):
+    from dataclasses import replace
+
+    from engine.balance import balance
+    from engine.card.store import with_card
+    from engine.model import Goals
+    kept = balance(course(), 8)["card"]                 # measured without goals
+    goals = Goals(length="long", fair=False)
+    w = make_window(scenario=with_card(replace(course(), goals=goals), kept))
+    w.card_panel.parentWidget().raise_()
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.on_screen)
+    assert panel.state == MEASURED and kept["goals"] is None
+    assert panel.body.text().endswith("<b>Goals:</b> length long: missed")
+
+
 def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick):
     from engine.card.store import with_card
     w = make_window(scenario=with_card(course(), {"play_hash": play_hash(course())}))

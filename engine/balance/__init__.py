@@ -26,7 +26,8 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
             progress: Callable[[int, int, float], None] | None = None,
             should_stop: Callable[[], bool] | None = None) -> dict:
     """The balance result (see ``aggregate.aggregate``) of `races` races of
-    `robots` robots (default 4, or every dock if fewer) driven by `bot`
+    `robots` robots (default: the course goals' robots, else 4, or every dock
+    if fewer: engine/card/build.py ``robots_for``) driven by `bot`
     (default: the default bot). Stopped early, it is the result of the races
     played, with ``cancelled`` set. `chunk_size` is the jobs per chunk (default:
     the runner's choice); ``should_stop`` is asked between chunks, and while
@@ -36,7 +37,8 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     from .plan import make_plan
     from .play import RaceTask, default_bot, split_results
     from .runner import run
-    robots = robots if robots is not None else min(4, len(scenario.docks))
+    from ..card.build import robots_for
+    robots = robots if robots is not None else robots_for(scenario)
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)
     outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
