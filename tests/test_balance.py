@@ -273,23 +273,26 @@ def test_ctrl_c_on_a_local_dask_cluster_shows_no_worker_tracebacks(tmp_path, pre
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
-def test_the_dask_loop_errors_are_quiet_once_ctrl_c_is_pressed(caplog):
+def test_the_dask_logs_are_quiet_once_ctrl_c_is_pressed(caplog):
     """Ctrl+C landing before distributed's sync() has made its future makes
     its cancel callback fail in the event loop, logged as a traceback by
-    tornado: a race in distributed the run above loses only now and then. The
-    runner drops the loop's error records from the press on, and only then."""
+    tornado (and the client tells of the scheduler going away): races the
+    run above loses only now and then. The runner silences the Dask client's
+    and loop's logs from the press on, and only then."""
     import logging
 
-    from engine.balance.runner import _loop_errors_quiet_after_ctrl_c
+    from engine.balance.runner import _dask_quiet_after_ctrl_c
     loop_log = logging.getLogger("tornado.application")
+    client_log = logging.getLogger("distributed.client")
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     with caplog.at_level(logging.ERROR, logger="tornado.application"):
-        with _loop_errors_quiet_after_ctrl_c():
+        with _dask_quiet_after_ctrl_c():
             loop_log.error("before the press")
             with pytest.raises(KeyboardInterrupt):
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(5)
             loop_log.error("after the press")
+            client_log.error("the client after the press")
         loop_log.error("after the run")
     assert [r.getMessage() for r in caplog.records] == ["before the press", "after the run"]
     assert signal.signal(signal.SIGINT, before) is signal.default_int_handler

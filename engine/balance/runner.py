@@ -214,50 +214,48 @@ def _ctrl_c_for_this_process_only():
         signal.signal(signal.SIGINT, previous)
 
 
-class _QuietOnceStopping(logging.Filter):
-    """Drops the event loop's error records once Ctrl+C is pressed: when it
-    lands before distributed's sync() has made its future, sync's cancel
-    callback fails with a NameError that tornado logs as a traceback. The
-    run is stopping then; what it played is reported by the runner."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stopping = False
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not self.stopping
+# Loggers of the Dask client and its event loop in this process.
+_DASK_LOGGERS = ("distributed", "tornado")
 
 
 @contextlib.contextmanager
-def _loop_errors_quiet_after_ctrl_c():
+def _dask_quiet_after_ctrl_c():
+    """From the press of Ctrl+C on, the Dask client's and its event loop's
+    logs are silenced: stopping, they report the scheduler going away, and
+    when the press lands before distributed's sync() has made its future,
+    sync's cancel callback fails with a NameError that tornado logs as a
+    traceback. What the run played is reported by the runner."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    quiet = _QuietOnceStopping()
-    loop_log = logging.getLogger("tornado.application")
+    silenced: list[tuple[logging.Logger, int]] = []
     previous = signal.getsignal(signal.SIGINT)
 
     def on_ctrl_c(signum, frame):
         if previous == signal.SIG_IGN:
             return
-        quiet.stopping = True
+        names = [name for name in list(logging.root.manager.loggerDict)
+                 if name.split(".")[0] in _DASK_LOGGERS]
+        for log in map(logging.getLogger, names):     # (Dask sets levels on some children)
+            silenced.append((log, log.level))
+            log.setLevel(logging.CRITICAL + 1)
         if callable(previous):
             previous(signum, frame)
         else:
             raise KeyboardInterrupt
 
-    loop_log.addFilter(quiet)
     signal.signal(signal.SIGINT, on_ctrl_c)
     try:
         yield
     finally:
         if signal.getsignal(signal.SIGINT) is on_ctrl_c:
             signal.signal(signal.SIGINT, previous)
-        loop_log.removeFilter(quiet)
+        for log, level in reversed(silenced):
+            log.setLevel(level)
 
 
 def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
-    with _loop_errors_quiet_after_ctrl_c():
+    with _dask_quiet_after_ctrl_c():
         _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
 
 
@@ -272,7 +270,7 @@ def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, st
         with _ctrl_c_for_this_process_only():
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                    processes=local_processes, dashboard_address=None,
-                                   silence_logs=logging.ERROR)
+                                   silence_logs=logging.CRITICAL)  # (failures come back by the futures)
         client = Client(cluster)
     else:
         try:
@@ -281,10 +279,11 @@ def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, st
             raise BackendError(f"--scheduler {scheduler}: {exc}", usage=True) from None
         except OSError as exc:
             raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    pending: dict = {}                 # dask futures: chunk number
+    shared = None
     try:
         shared = client.scatter(task, broadcast=True)
         window = 2 * max(workers, len(client.scheduler_info().get("workers", {})) or 1)
-        pending: dict = {}             # dask futures: chunk number
         next_chunk = 0
         while next_chunk < len(chunks) or pending:
             while next_chunk < len(chunks) and len(pending) < window and not stop():
@@ -296,11 +295,17 @@ def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, st
             done = dask_wait(list(pending), return_when="FIRST_COMPLETED").done
             for future in sorted(done, key=pending.__getitem__):
                 on_chunk(pending.pop(future), future.result())
+                future.release()
             if stop():
                 break
         if pending:
             client.cancel(list(pending))
     finally:
+        # Futures released while their client is open are done with: after a
+        # Ctrl+C, collected once it is closed, they would print tracebacks.
+        for future in [shared, *pending]:
+            if future is not None:
+                future.release()
         client.close()
         if cluster is not None:
             cluster.close()
