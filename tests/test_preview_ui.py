@@ -5,6 +5,7 @@ heatmap, Cancel stops it, and the window keeps working meanwhile. How fast
 is measured in bench/bench_editor.py, not here."""
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
@@ -27,10 +28,16 @@ FAILING = FIXTURES / "preview" / "failing-check.json"
 
 
 @pytest.fixture
-def preview(make_window):
-    """A main window on the factory course with the preview installed."""
+def preview(make_window, tmp_path):
+    """A main window on the factory course with the preview installed. The
+    window opens a copy of the course of its own: the file itself would be
+    open in the window of a test running at the same time in another process
+    (its backup locked there), and declined here as open elsewhere."""
     def make(path=FACTORY):
-        window = make_window(path)
+        copy = tmp_path / Path(path).name
+        shutil.copyfile(path, copy)
+        window = make_window(copy)
+        assert window.doc.path is not None, f"{copy.name} did not open"
         controller = install_preview(window)
         controller.panel.robot_count.setValue(4)
         return window, controller
