@@ -8,7 +8,7 @@ import pytest
 
 from engine.balance import balance
 from engine.bots import BotView, make_bot
-from engine.bots.aware import AwareBot
+from engine.bots.aware import AwareBot, judged
 from engine.bots.search import SearchBot
 from engine.course import compile_course
 from engine.deck import DECK
@@ -46,6 +46,22 @@ def test_the_look_ahead_sees_a_push_into_a_pit_that_alone_does_not_exist():
     with_b_aside = bot._ahead(view, tables, aside, free, [b], pushing)
     assert with_b_stay < with_b_aside                   # B's move pushes A into the pit
     assert with_b_stay < alone_stay - 9                 # about a death's price (10 registers)
+
+
+def test_one_predicted_push_into_a_pit_outweighs_many_small_gains():
+    """Over twelve samples B pushes A into the pit once: staying on the pit's
+    edge is better on the sum, but its worst sample, counted again, decides."""
+    view, b = views()
+    bot = AwareBot()
+    tables = bot.tables(view)
+    stay = [Card("left", 90), Card("left", 70)]
+    aside = [Card("move1", 500), Card("right", 100)]
+    samples = [{1: [Card("move1", 490), None, None, None, None]}] + \
+        [{1: [Card("left", 80), None, None, None, None]}] * 11
+    values = {name: [bot._ahead(view, tables, cards, [1, 2], [b], s) for s in samples]
+              for name, cards in (("stay", stay), ("aside", aside))}
+    assert sum(values["stay"]) > sum(values["aside"])
+    assert judged(values["stay"]) < judged(values["aside"])
 
 
 def test_it_does_not_read_the_others_programs():

@@ -15,9 +15,10 @@ Look-ahead. The search bot scores every program of the hand alone on the
 board; the TOP best are then played, registers 1 to 5, by a real
 ``engine.race.Race`` holding every robot on the board where it stands, with
 each sample of predicted programs (options counted, not played; no
-clean-up). A program is judged by the sum over the samples of where its
-robot ends, on the search bot's scale (flags, registers left to the next
-flag, damage taken, the price of a death), so pushes into pits or off the
+clean-up). A program is judged by where its robot ends, summed over the
+samples with the worst one counted WORST times more (a push into a pit in
+one sample is what loses races), on the search bot's scale (flags,
+registers left to the next flag, damage taken, the price of a death), so pushes into pits or off the
 board, robot lasers and being blocked all count; plus PUSH_GAIN for each
 other robot destroyed on the way and RIVALRY times the progress the others
 lose (a push that pays: every program meets the same samples, so what the
@@ -46,10 +47,11 @@ if TYPE_CHECKING:
     from .tables import Tables
 
 TOP = 8             # programs played ahead
-SAMPLES = 3         # hands drawn for the others
+SAMPLES = 6         # hands drawn for the others
 NEAR = 10           # squares (king's moves) within which another robot matters
 RIVALRY = 0.15      # weight of the others' progress lost
 PUSH_GAIN = 5       # registers' worth of another robot's destruction (a push that pays)
+WORST = 1           # extra weight of the worst sample (a push into a pit the others may make)
 
 def _chebyshev(width: int, a: int, b: int) -> int:
     return max(abs(a % width - b % width), abs(a // width - b // width))
@@ -77,8 +79,8 @@ class AwareBot(SearchBot):
             order = np.concatenate(([first], order[order != first]))[:TOP]
         tables = self.tables(view)
         samples = [self._predict(view, hand, others, rng) for _ in range(SAMPLES)]
-        ahead = [sum(self._ahead(view, tables, program_cards(int(chosen[i]), m, groups),
-                                 free_registers, others, predicted) for predicted in samples)
+        ahead = [judged([self._ahead(view, tables, program_cards(int(chosen[i]), m, groups),
+                                     free_registers, others, predicted) for predicted in samples])
                  for i in order]
         pick = int(order[int(np.argmax(ahead))])     # the first of equals: the better alone
         return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
@@ -131,6 +133,12 @@ class AwareBot(SearchBot):
         rivals = list(zip(race.robots[1:], others))
         return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
                 - RIVALRY * sum(_value(layered, after, before, lives=2) for after, before in rivals))
+
+
+def judged(values: list[float]) -> float:
+    """A program's worth over the samples: their sum, the worst counted
+    WORST times more (a rare death outweighs many small gains)."""
+    return sum(values) + WORST * min(values)
 
 
 def _value(layered, after: RobotState, before: RobotState, lives: int | None = None) -> float:
