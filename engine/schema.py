@@ -11,10 +11,11 @@ with a readable path::
 
 ``schema_problems(data)`` returns every such problem (never raises, whatever
 ``data`` is), up to MAX_LISTED of them: a file broken everywhere then ends
-with one E109 saying which items hold the problems not listed. Each is an error with a stable code, the JSON pointer of the
-offending value (of the object, for a missing key) and, when the nearest
-enclosing object has integer ``x`` and ``y`` (a tile, wall, flag...; not a
-check, whose x and y are what it expects), that square:
+with one E109 saying which items hold the problems not listed. Each is an
+error with a stable code, the JSON pointer of the offending value (of the
+object, for a missing key) and, when the nearest enclosing object has
+integer ``x`` and ``y`` (a tile, wall, flag...; not a check, whose x and y
+are what it expects), that square:
 
     ====  ==========================================================
     code  meaning
@@ -44,8 +45,9 @@ tiles, each check stopping at the first problem); jsonschema then words
 the problems of the rest of the document (the big lists emptied: tiles,
 walls, lasers, pushers, robots, checks), then of each broken item of the big
 lists alone, and stops once MAX_LISTED are worded: a 10 MB file broken
-everywhere costs no more than its first thousand problems. A document holding what JSON cannot (NaN,
-which jsonschema-rs would read as null) goes to jsonschema whole.
+everywhere costs no more than its first thousand problems. A document
+holding what JSON cannot (NaN, which jsonschema-rs would read as null) goes
+to jsonschema whole.
 
 Long lists. Every list the format allows has a ``maxItems`` in the schema
 (a test insists). Before anything else, a list longer than its bound is
@@ -620,7 +622,7 @@ _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comme
                           "$id", "$defs", "deprecated", "readOnly", "writeOnly"})
 _ITEMS = dict(_plain_arrays(SCHEMA))
 _LISTS = list(_ITEMS)
-_NULL_FREE = [path for path, items in _plain_arrays(SCHEMA) if not _takes_null(SCHEMA, items)]
+_NULL_FREE = [path for path, items in _ITEMS.items() if not _takes_null(SCHEMA, items)]
 
 
 def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:

@@ -267,10 +267,10 @@ def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, st
 
     cluster = None
     if scheduler == "local":
-        with _ctrl_c_for_this_process_only():
+        with _ctrl_c_for_this_process_only():      # (the workers' failures come back by the futures)
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
                                    processes=local_processes, dashboard_address=None,
-                                   silence_logs=logging.CRITICAL)  # (failures come back by the futures)
+                                   silence_logs=logging.CRITICAL)
         client = Client(cluster)
     else:
         try:

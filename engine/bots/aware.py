@@ -18,14 +18,14 @@ each sample of predicted programs (options counted, not played; no
 clean-up). A program is judged by where its robot ends, summed over the
 samples with the worst one counted WORST times more (a push into a pit in
 one sample is what loses races), on the search bot's scale (flags,
-registers left to the next flag, damage taken, the price of a death), so pushes into pits or off the
-board, robot lasers and being blocked all count; plus PUSH_GAIN for each
-other robot destroyed on the way and RIVALRY times the progress the others
-lose (a push that pays: every program meets the same samples, so what the
-others would have done anyway cancels out). Among equals the better program
-alone wins. When no other robot is within NEAR squares the round cannot bring them
-together often enough to pay for the look-ahead: the search bot's choice
-stands.
+registers left to the next flag, damage taken, the price of a death), so
+pushes into pits or off the board, robot lasers and being blocked all
+count; plus PUSH_GAIN for each other robot destroyed on the way and RIVALRY
+times the progress the others lose (a push that pays: every program meets
+the same samples, so what the others would have done anyway cancels out).
+Among equals the better program alone wins. When no other robot is within
+NEAR squares the round cannot bring them together often enough to pay for
+the look-ahead: the search bot's choice stands.
 """
 from __future__ import annotations
 
