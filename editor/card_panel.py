@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.balance.play import default_bot
-from engine.card.build import judged, lines, readable, robots_for
+from engine.card.build import judged, lines, readable
+from engine.model import robots_for
 from engine.card.store import play_hash
 from engine.validate import course_problems
 
@@ -119,8 +120,9 @@ class CardPanel(QWidget):
             self.blocked = True
             self.render()
             return
+        robots = robots_for(scenario.goals, len(scenario.docks))
         # no parent: a run outlives a closed window (told to stop, its result dropped)
-        worker = EstimateWorker(scenario, ESTIMATE_RACES, robots_for(scenario), default_bot(), 0, 1)
+        worker = EstimateWorker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
         keep_alive(worker)
         worker.done.connect(self._estimated)
         worker.failed.connect(self._failed)

@@ -358,6 +358,13 @@ class Goals:
     note: str | None = None
 
 
+def robots_for(goals: Goals | None, docks: int) -> int:
+    """The robots per race of a course with `docks` docks and `goals`: the
+    goals' when the course has that many docks, else 4, or every dock if fewer."""
+    wanted = goals.robots if goals is not None else None
+    return wanted if wanted is not None and wanted <= docks else min(4, docks)
+
+
 @dataclass(frozen=True)
 class StoredCard:
     """A course card kept in the file (engine/card): `play_hash` names the

@@ -12,7 +12,7 @@ from engine.card import build, timemodel
 from engine.card.store import play_hash, stale, with_card
 from engine.cli import main
 from engine.loader import dumps, load_dict, load_file
-from engine.model import Goals, Tile
+from engine.model import Goals, Tile, robots_for
 from engine.validate import course_problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,9 +151,10 @@ def test_the_card_of_a_course_with_goals_carries_their_verdicts(open_course):
 
 
 def test_a_card_is_for_the_goals_robots_when_the_docks_allow(open_course):
-    assert build.robots_for(open_course) == 2                     # 2 docks
-    assert build.robots_for(replace(open_course, goals=Goals(robots=1))) == 1
-    assert build.robots_for(replace(open_course, goals=Goals(robots=3))) == 2
+    docks = len(open_course.docks)
+    assert robots_for(open_course.goals, docks) == 2                  # 2 docks
+    assert robots_for(Goals(robots=1), docks) == 1
+    assert robots_for(Goals(robots=3), docks) == 2
 
 
 def test_the_card_command_reads_the_goals(tmp_path, capsys):

@@ -245,3 +245,12 @@ def test_goals_from_the_command_line_replace_the_files():
     assert goals_of(SimpleNamespace(goal=None), s) == Goals()
     with_goals = replace(s, goals=Goals(rounds=9))
     assert goals_of(SimpleNamespace(goal=None), with_goals) == Goals(rounds=9)
+
+
+def test_goals_asking_more_robots_than_docks_race_as_many_as_the_card_does():
+    """The robots per race are the course card's (engine/model.py robots_for):
+    goals asking more robots than the course has docks (W420) fall back to 4."""
+    s = load_file(UNFAIR)
+    s = replace(s, goals=Goals(robots=len(s.docks) + 1))
+    result = suggest(s, budget=700, workers=1, should_stop=lambda: True)
+    assert result["robots"] == 4

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.card.build import robots_for
+from engine.model import robots_for
 
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
@@ -310,7 +310,8 @@ class BalanceDialog(QDialog):
         self.heat_buttons.buttonClicked.connect(
             lambda b: self.heatmapRequested.emit(b.property("mode")))
         self.refresh_course()
-        self.robots.setValue(robots_for(scenario_source()))     # the goals', else 4
+        scenario = scenario_source()
+        self.robots.setValue(robots_for(scenario.goals, len(scenario.docks)))   # the goals', else 4
 
     # ------------------------------------------------------------ running
 

@@ -27,7 +27,7 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
             should_stop: Callable[[], bool] | None = None) -> dict:
     """The balance result (see ``aggregate.aggregate``) of `races` races of
     `robots` robots (default: the course goals' robots, else 4, or every dock
-    if fewer: engine/card/build.py ``robots_for``) driven by `bot`
+    if fewer: engine/model.py ``robots_for``) driven by `bot`
     (default: the default bot). Stopped early, it is the result of the races
     played, with ``cancelled`` set. `chunk_size` is the jobs per chunk (default:
     the runner's choice); ``should_stop`` is asked between chunks, and while
@@ -37,8 +37,8 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     from .plan import make_plan
     from .play import RaceTask, default_bot, split_results
     from .runner import run
-    from ..card.build import robots_for
-    robots = robots if robots is not None else robots_for(scenario)
+    from ..model import robots_for
+    robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)
     outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,

@@ -216,14 +216,6 @@ def readable(c: dict) -> bool:
     return True
 
 
-def robots_for(scenario: Scenario) -> int:
-    """The robots per race a card is made for: the goals' when the course has
-    that many docks, else 4, or every dock if fewer."""
-    docks = len(scenario.docks)
-    wanted = scenario.goals.robots if scenario.goals is not None else None
-    return wanted if wanted is not None and wanted <= docks else min(4, docks)
-
-
 def _verdict(surely: bool, perhaps: bool) -> str:
     """"met" when the whole interval meets the goal, "missed" when none of it
     does, "unsure" when it reaches both sides."""

@@ -93,15 +93,15 @@ def load(path: str):
 def settings(args, scenario, robots: int | None = None) -> dict:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
-    ``--robots``, else the course goals' (engine/card/build.py ``robots_for``)."""
+    ``--robots``, else the course goals' (engine/model.py ``robots_for``)."""
     from ..balance.play import bot_names, default_bot
     from ..balance.runner import default_workers
-    from ..card.build import robots_for
+    from ..model import robots_for
     docks = len(scenario.docks)
     if docks < 1:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
     said = "--robots" if args.robots is not None else "robots"
-    robots = robots or args.robots or robots_for(scenario)
+    robots = robots or args.robots or robots_for(scenario.goals, docks)
     if robots > docks:
         raise UsageError(f"{said} {robots}: {scenario.name!r} has only {docks} docks")
     bot = args.bot or default_bot()

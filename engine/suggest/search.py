@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..balance.plan import RACE, Job, derive_seed, rotation
 from ..balance.play import RaceTask, default_bot, play_race
 from ..balance.runner import default_workers, run
-from ..model import Goals, Scenario
+from ..model import Goals, Scenario, robots_for
 from .candidates import Diagnosis, candidates, is_acceptable
 from .edits import Edit, apply_all
 from .score import Record, Target, measures, paired_change
@@ -244,7 +244,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     else 4 or every dock if fewer), within about `budget` races. See
     ``report`` for the result."""
     goals = goals or scenario.goals or Goals()
-    robots = robots or goals.robots or min(4, len(scenario.docks))
+    robots = robots or robots_for(goals, len(scenario.docks))
     search = Search(scenario, goals, robots, budget, seed, bot or default_bot(),
                     workers or default_workers(), scheduler, local_processes, progress,
                     should_stop)
