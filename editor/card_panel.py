@@ -13,13 +13,13 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.balance.play import default_bot
 from engine.card.build import judged, lines, readable
-from engine.model import robots_for
 from engine.card.store import play_hash
+from engine.model import robots_for
 from engine.validate import course_problems
 
 ESTIMATE_RACES = 200
@@ -59,7 +59,16 @@ class CardPanel(QWidget):
         self.blocked = False                    # the last estimate found errors
         self.on_screen = False                  # hidden, it runs nothing
         self._hashed: tuple = (None, None)      # (scenario, its play_hash)
-        layout = QVBoxLayout(self)
+        # the card scrolls: with goals it is taller than the panel's usual height
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.NoFrame)
+        inner = QWidget()
+        self.scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
+        layout = QVBoxLayout(inner)
         layout.setContentsMargins(6, 6, 6, 6)
         self.header = QLabel()
         self.header.setWordWrap(True)

@@ -162,3 +162,20 @@ def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick)
     panel = w.card_panel
     qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
     assert panel.card["races"] == 12
+
+
+def test_a_card_taller_than_its_panel_scrolls_to_its_last_line(make_window, qtbot, quick):
+    from dataclasses import replace
+
+    from engine.model import Goals
+    w = make_window(scenario=replace(course(), goals=Goals(robots=2, length="long")))
+    dock = w.card_panel.parentWidget()
+    dock.raise_()
+    panel = w.card_panel
+    qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
+    panel.resize(300, 150)
+    bar = panel.scroll.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0)
+    bar.setValue(bar.maximum())
+    bottom = panel.body.mapTo(panel.scroll.viewport(), panel.body.rect().bottomLeft()).y()
+    assert bottom <= panel.scroll.viewport().height()      # the Goals line can be seen
