@@ -110,6 +110,9 @@ class Files(QObject):
         self.doc = doc
         self.dirty = False              # changed since the last autosave
         self.locks = BackupLocks()
+        # a window deleted without closing (a script's, a test's) owns nothing any more
+        locks = self.locks
+        window.destroyed.connect(lambda *_: locks.close())
         self.untitled: Path | None = None     # the backup of untitled work, once chosen
         self.elsewhere: Owner | None = None   # who owns the file's backup, when not this window
         self.on_disk: str | None = None       # digest of the file as read or last written

@@ -284,3 +284,19 @@ def test_a_backup_under_the_old_name_held_by_another_editor_is_left_alone(
     answers.save_changes = "discard"
     assert w.close()
     assert load_file(old).name == "Their unsaved work"     # never deleted
+
+
+def test_a_window_deleted_without_closing_leaves_its_file_free(make_window, answers, tmp_path,
+                                                                qapp):
+    """A window a script deletes (deleteLater) without closing it owns no
+    backup any more: the next window opens the file without a question."""
+    from PySide6.QtCore import QEvent
+
+    from editor.main_window import MainWindow
+    path = saved(tmp_path)
+    first = MainWindow(path=str(path))
+    assert lock_path(tmp_path / "c1.json.autosave.json").exists()
+    first.deleteLater()
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    second = make_window(path)
+    assert answers.asked == [] and second.doc.path == str(path)
