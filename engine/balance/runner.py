@@ -31,6 +31,7 @@ import math
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -239,6 +240,7 @@ def _dask_quiet_after_ctrl_c():
         for log in map(logging.getLogger, names):     # (Dask sets levels on some children)
             silenced.append((log, log.level))
             log.setLevel(logging.CRITICAL + 1)
+        sys.unraisablehook = _without_dask(sys.unraisablehook)
         if callable(previous):
             previous(signum, frame)
         else:
@@ -252,6 +254,16 @@ def _dask_quiet_after_ctrl_c():
             signal.signal(signal.SIGINT, previous)
         for log, level in reversed(silenced):
             log.setLevel(level)
+
+
+def _without_dask(hook):
+    """`hook` for what cannot be raised, but silent on Dask's: a future the
+    press interrupted half made fails in its __del__ once collected, which
+    may be after the run (kept for the rest of the process, which is stopping)."""
+    def unraisable(info) -> None:
+        if not getattr(info.object, "__module__", "").startswith("distributed"):
+            hook(info)
+    return unraisable
 
 
 def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
