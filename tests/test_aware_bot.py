@@ -3,18 +3,26 @@ predicted programs; it sees their places, not their programs."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.balance import balance
 from engine.bots import BotView, make_bot
-from engine.bots.aware import AwareBot, judged
-from engine.bots.search import SearchBot
+from engine.bots.aware import TOP, WIDEN, AwareBot, _program, judged
+from engine.bots.search import program_cards
 from engine.course import compile_course
 from engine.deck import DECK
-from engine.directions import E, S
-from engine.model import Board, Card, Dock, Flag, Scenario, Tile
+from engine.directions import E, N, S
+from engine.model import (Board, Card, Dock, Entry, Flag, Placement, ProgramRound, RobotSpec,
+                          Scenario, Tile)
+from engine.loader import load_file
+from engine.race import Race
 from engine.state import RobotState
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # A pit south of A; B stands north of A, facing south.
 COURSE = Scenario("push", Board(5, 7, tiles=(Tile(2, 4, "pit"),)), (Flag(0, 3),),
@@ -38,18 +46,19 @@ def test_the_look_ahead_sees_a_push_into_a_pit_that_alone_does_not_exist():
     stay = [Card("left", 90), Card("left", 70)]         # turns to face the flag, on (2, 3)
     aside = [Card("move1", 500), Card("right", 100)]     # steps east before B moves (500 > 490)
     pushing = {1: [Card("move1", 490), None, None, None, None]}
-    free = [1, 2]
-    alone_stay = bot._ahead(view, tables, stay, free, [], {})
-    alone_aside = bot._ahead(view, tables, aside, free, [], {})
+    stay, aside = (_program(view.robot, cards, [1, 2]) for cards in (stay, aside))
+    alone_stay, _ = bot._ahead(view, tables, stay, [], {})
+    alone_aside, _ = bot._ahead(view, tables, aside, [], {})
     assert alone_stay > alone_aside                     # the flag is west: staying is better alone
-    with_b_stay = bot._ahead(view, tables, stay, free, [b], pushing)
-    with_b_aside = bot._ahead(view, tables, aside, free, [b], pushing)
+    with_b_stay, destroyed = bot._ahead(view, tables, stay, [b], pushing)
+    assert destroyed
+    with_b_aside, _ = bot._ahead(view, tables, aside, [b], pushing)
     assert with_b_stay < with_b_aside                   # B's move pushes A into the pit
     assert with_b_stay < alone_stay - 9                 # about a death's price (10 registers)
 
 
 def test_one_predicted_push_into_a_pit_outweighs_many_small_gains():
-    """Over twelve samples B pushes A into the pit once: staying on the pit's
+    """Over 24 samples B pushes A into the pit once: staying on the pit's
     edge is better on the sum, but its worst sample, counted again, decides."""
     view, b = views()
     bot = AwareBot()
@@ -57,11 +66,45 @@ def test_one_predicted_push_into_a_pit_outweighs_many_small_gains():
     stay = [Card("left", 90), Card("left", 70)]
     aside = [Card("move1", 500), Card("right", 100)]
     samples = [{1: [Card("move1", 490), None, None, None, None]}] + \
-        [{1: [Card("left", 80), None, None, None, None]}] * 11
-    values = {name: [bot._ahead(view, tables, cards, [1, 2], [b], s) for s in samples]
+        [{1: [Card("left", 80), None, None, None, None]}] * 23
+    values = {name: [bot._ahead(view, tables, _program(view.robot, cards, [1, 2]), [b], s)[0]
+                     for s in samples]
               for name, cards in (("stay", stay), ("aside", aside))}
     assert sum(values["stay"]) > sum(values["aside"])
     assert judged(values["stay"]) < judged(values["aside"])
+
+
+def test_when_every_candidate_may_be_destroyed_it_looks_at_other_squares():
+    """The programs added when each of the TOP may be destroyed: the best
+    program alone to each square none of them ends on, best first."""
+    scenario = replace(load_file(ROOT / "scenarios" / "standard-course.json"), robots=(),
+                       checks=())
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    view = BotView(scenario.board, course, flags, scenario.rules,
+                   RobotState(0, "A", course.square(2, 14), N))
+    bot = AwareBot()
+    hand = random.Random(6).sample(DECK, 9)
+    free = [1, 2, 3, 4, 5]
+    chosen, score, groups, m = bot.scored(view, hand, free)
+    layered = bot.tables(view).layered()
+    order = np.argsort(-score, kind="stable")[:TOP]
+    extra = bot._elsewhere(view, layered, score, groups, m, free, order)
+
+    def square(i):
+        cards = program_cards(int(chosen[i]), m, groups)
+        robot = RobotSpec("A", at=Placement(2, 14, "N"),
+                          program=(ProgramRound(tuple(Entry(c) for c in cards)),))
+        race = Race(replace(scenario, robots=(robot,)), seed=0)
+        race.play_round()
+        return race.robots[0].sq
+
+    ends = [square(i) for i in extra]
+    assert len(extra) == WIDEN and len(set(ends)) == WIDEN and min(ends) >= 0
+    assert not set(ends) & {square(i) for i in order}
+    assert list(score[extra]) == sorted(score[extra], reverse=True)
+    for i, sq in zip(extra, ends):      # nothing scores better to the same square
+        assert all(square(j) != sq for j in np.flatnonzero(score > score[i]))
 
 
 def test_it_does_not_read_the_others_programs():
@@ -75,12 +118,60 @@ def test_it_does_not_read_the_others_programs():
     assert picks[0] == picks[1]
 
 
-def test_alone_it_plays_as_the_search_bot():
-    view, _ = views()
-    view.robots = [view.robot]
-    hand = random.Random(2).sample(DECK, 9)
-    assert AwareBot().program(view, list(hand), [1, 2, 3, 4, 5], random.Random(3)) == \
-        SearchBot().program(view, list(hand), [1, 2, 3, 4, 5], random.Random(3))
+def test_alone_it_finishes_sooner_for_planning_two_rounds():
+    """Alone on the gauntlet, 40 races from every dock in turn: the search
+    bot's best program alone is often one that ends where the next hand
+    goes wrong; counting the next round (engine/bots/next_round.py) takes
+    the aware bot to the last flag in fewer rounds."""
+    scenario = replace(load_file(ROOT / "scenarios" / "gauntlet.json"), robots=(), checks=())
+    rounds = {}
+    for bot in ("search", "aware"):
+        rounds[bot] = sum(
+            Race(replace(scenario, docks=(scenario.docks[i % len(scenario.docks)],)), seed=i,
+                 robot_count=1, bots=[make_bot(bot)]).run().rounds
+            for i in range(40))
+    assert rounds["aware"] < 0.95 * rounds["search"]
+
+
+def test_it_powers_down_when_a_round_without_damage_is_worth_two_with_it():
+    """Standard course, (5, 9) facing north: with 1 damage it plays on; with
+    5 (four cards, one register locked) a round without damage is worth
+    more than two with it, though the search bot's rule waits for two
+    locked registers far from a repair."""
+    scenario = load_file(ROOT / "scenarios" / "standard-course.json")
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    decisions = {}
+    for bot in ("aware", "search"):
+        for damage in (1, 5):
+            robot = RobotState(0, "A", course.square(5, 9), N, damage=damage)
+            view = BotView(scenario.board, course, flags, scenario.rules, robot)
+            decisions[bot, damage] = make_bot(bot).power_down(view, random.Random(1))
+    assert decisions == {("aware", 1): False, ("aware", 5): True,
+                         ("search", 1): False, ("search", 5): False}
+
+
+# A on flag 1 with a pit south of it, B north of A; flag 2 north of B.
+CORRIDOR = Scenario("corridor", Board(3, 6, tiles=(Tile(1, 3, "pit"),)),
+                    (Flag(1, 2), Flag(1, 0)), (Dock(0, 5, "N"), Dock(2, 5, "N")))
+
+
+@pytest.mark.parametrize("b_flags, b_facing, b_there, powers_down", [
+    (0, S, True, False),    # B's likely Move 1 onto flag 1 pushes A into the pit
+    (1, N, True, True),     # B bound for flag 2, away from A: no push to fear
+    (0, S, False, True),    # alone
+])
+def test_it_does_not_power_down_where_standing_still_gets_it_pushed_into_a_pit(
+        b_flags, b_facing, b_there, powers_down):
+    course = compile_course(CORRIDOR.board)
+    flags = tuple(course.square(f.x, f.y) for f in CORRIDOR.flags)
+    a = RobotState(0, "A", course.square(1, 2), S, damage=8)    # four registers locked
+    a.flags = 1
+    b = RobotState(1, "B", course.square(1, 1), b_facing)
+    b.flags = b_flags
+    view = BotView(CORRIDOR.board, course, flags, CORRIDOR.rules, a, [a, b] if b_there else [a])
+    assert make_bot("search").power_down(view, random.Random(1))
+    assert make_bot("aware").power_down(view, random.Random(1)) is powers_down
 
 
 @pytest.mark.parametrize("bot", ["aware", "search"])

@@ -1,31 +1,43 @@
-"""The aware bot: the search bot's best programs, each played one round
-ahead against what the other robots will likely do, with the race's own
-rules.
+"""The aware bot: plans two rounds ahead, and plays its best programs one
+round ahead against what the other robots will likely do, with the race's
+own rules.
 
 What it sees of the others is what a player sees across the table: where
 each robot stands and faces, its damage, lives and flags touched, and the
 cards in its locked registers; never the cards it is programming.
 
-Prediction. Its hand is unknown, so SAMPLES hands are drawn (with the
-race's generator) from the cards the bot does not hold, of the size the
+Two rounds. The search bot scores every program of the hand alone on the
+board; the CANDIDATES best are ranked again by what their end is worth
+counting the round after (engine/bots/next_round.py): a square from which
+most hands reach the flag beats one as near that needs the one right card.
+When no other robot is within NEAR squares the best of them is played.
+
+Prediction. The others' hands are unknown, so SAMPLES hands are drawn (with
+the race's generator) from the cards the bot does not hold, of the size the
 other robot's damage allows, and for each the search bot's choice for that
 robot is taken as its program; locked registers play their cards.
 
-Look-ahead. The search bot scores every program of the hand alone on the
-board; the TOP best are then played, registers 1 to 5, by a real
-``engine.race.Race`` holding every robot on the board where it stands, with
-each sample of predicted programs (options counted, not played; no
-clean-up). A program is judged by where its robot ends, summed over the
-samples with the worst one counted WORST times more (a push into a pit in
-one sample is what loses races), on the search bot's scale (flags,
-registers left to the next flag, damage taken, the price of a death), so
-pushes into pits or off the board, robot lasers and being blocked all
-count; plus PUSH_GAIN for each other robot destroyed on the way and RIVALRY
-times the progress the others lose (a push that pays: every program meets
-the same samples, so what the others would have done anyway cancels out).
-Among equals the better program alone wins. When no other robot is within
-NEAR squares the round cannot bring them together often enough to pay for
-the look-ahead: the search bot's choice stands.
+Look-ahead. With another robot near, the TOP best candidates are played,
+registers 1 to 5, by a real ``engine.race.Race`` holding every robot on the
+board where it stands, with each sample of predicted programs (options
+counted, not played; no clean-up). A program is judged by what its robot's
+end is worth (two rounds, as above), summed over the samples with the worst
+one counted WORST times more (a push into a pit in one sample is what loses
+races), so pushes into pits or off the board, robot lasers and being
+blocked all count; plus PUSH_GAIN for each other robot destroyed on the way
+and RIVALRY times the progress the others lose (a push that pays: every
+program meets the same samples, so what the others would have done anyway
+cancels out). Among equals the better program alone wins. When each of
+the TOP is destroyed in some sample, the best programs to WIDEN other
+squares are played ahead too: the best way to the flag may lead past the
+others, and a detour can be the way to stay in the race.
+
+Power down. Besides the search bot's rule, it powers down when a round
+without damage is worth more than POWER_ROUNDS rounds with its damage
+(fewer cards, locked registers, a death nearer), from where it stands; but
+not when, standing still, the others' predicted round destroys it in
+STILL_DEATHS of SAMPLES samples: a powered-down robot cannot step out of
+the way of a push.
 """
 from __future__ import annotations
 
@@ -37,7 +49,9 @@ import numpy as np
 from ..cleanup import lock_count
 from ..deck import DECK
 from ..model import Card, Entry, Flag, Placement, ProgramRound, RobotSpec, Scenario
-from .search import DAMAGE, SearchBot, dead_values, program_cards
+from .next_round import next_round
+from .search import (DAMAGE, SearchBot, dead_values, hand_programs, play_programs,
+                     program_cards, register_slots)
 
 if TYPE_CHECKING:
     import random
@@ -46,12 +60,17 @@ if TYPE_CHECKING:
     from . import BotView
     from .tables import Tables
 
+CANDIDATES = 16     # the search bot's best programs valued two rounds ahead
 TOP = 8             # programs played ahead
+WIDEN = 8           # programs to other squares played ahead when each of the TOP may be destroyed
 SAMPLES = 6         # hands drawn for the others
 NEAR = 10           # squares (king's moves) within which another robot matters
 RIVALRY = 0.15      # weight of the others' progress lost
 PUSH_GAIN = 5       # registers' worth of another robot's destruction (a push that pays)
 WORST = 1           # extra weight of the worst sample (a push into a pit the others may make)
+POWER_ROUNDS = 2    # rounds with its damage that one round without is worth more than: power down
+STILL_DEATHS = 2    # samples destroying it standing still that forbid powering down
+
 
 def _chebyshev(width: int, a: int, b: int) -> int:
     return max(abs(a % width - b % width), abs(a // width - b // width))
@@ -65,26 +84,112 @@ class AwareBot(SearchBot):
     def program(self, view: BotView, hand: list[Card], free_registers: list[int],
                 rng: random.Random) -> list[Card]:
         robot = view.robot
-        width = view.course.width
-        others = [r for r in view.others() if r.sq >= 0]
-        if not hand or not free_registers or robot.sq < 0 or not any(
-                _chebyshev(width, robot.sq, r.sq) <= NEAR for r in others):
+        tables = self.tables(view)
+        layered = tables.layered()
+        if not hand or not free_registers or robot.sq < 0 or robot.flags >= layered.F:
             return super().program(view, hand, free_registers, rng)
         chosen, score, groups, m = self.scored(view, hand, free_registers)
-        order = np.argsort(-score, kind="stable")[:TOP]
+        order = self._two_rounds(view, layered, chosen, score, groups, m, free_registers, rng)
+        others = self._near(view)
+        if others:
+            samples = [self._predict(view, hand, others, rng) for _ in range(SAMPLES)]
+            def judge(i: int) -> tuple[float, bool]:
+                ends = [self._ahead(view, tables,
+                                    _program(robot, program_cards(int(chosen[i]), m, groups),
+                                             free_registers), others, predicted)
+                        for predicted in samples]
+                return judged([v for v, _ in ends]), any(d for _, d in ends)
+
+            order = order[:TOP]
+            ahead = [judge(i) for i in order]
+            if WIDEN and all(d for _, d in ahead):     # destroyed in some sample, every one
+                extra = self._elsewhere(view, layered, score, groups, m, free_registers, order)
+                ahead += [judge(i) for i in extra]
+                order = np.concatenate((order, extra))
+            pick = int(order[int(np.argmax([v for v, _ in ahead]))])  # first of equals
+        else:
+            pick = int(order[0])
+        return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
+                            hand, m)
+
+    def power_down(self, view: BotView, rng: random.Random) -> bool:
+        robot = view.robot
+        if robot.sq < 0 or not robot.damage:
+            return False
+        layered = self.tables(view).layered()
+        wanted = super().power_down(view, rng)
+        if not wanted and robot.flags < layered.F:
+            values = next_round(layered, view.rules)
+            x = robot.flags * layered.S + robot.sq * 4 + robot.facing
+            here = float(layered.to_go[x])
+            fresh = values.alive(x, 0, robot.lives, robot.archive) - here
+            hurt = values.alive(x, robot.damage, robot.lives, robot.archive) - here
+            wanted = fresh > POWER_ROUNDS * hurt
+        return wanted and not self._destroyed_standing_still(view, rng)
+
+    def _destroyed_standing_still(self, view: BotView, rng: random.Random) -> bool:
+        """Whether the others' predicted round, the robot standing where it
+        is with no card, destroys it in STILL_DEATHS of SAMPLES samples."""
+        others = self._near(view)
+        if not others:
+            return False
+        tables = self.tables(view)
+        still: list[Card | None] = [None] * 5
+        deaths = sum(self._ahead(view, tables, still, others,
+                                 self._predict(view, [], others, rng))[1]
+                     for _ in range(SAMPLES))
+        return deaths >= STILL_DEATHS
+
+    @staticmethod
+    def _near(view: BotView) -> list[RobotState]:
+        """The other robots on the board, when one of them is within NEAR
+        squares (king's moves) of this one; else none."""
+        robot = view.robot
+        width = view.course.width
+        others = [r for r in view.others() if r.sq >= 0]
+        if any(_chebyshev(width, robot.sq, r.sq) <= NEAR for r in others):
+            return others
+        return []
+
+    def _elsewhere(self, view: BotView, layered, score, groups, m: int,
+                   free_registers: list[int], order: np.ndarray) -> np.ndarray:
+        """The best program alone to each square none of `order` ends on,
+        the WIDEN best of them."""
+        robot = view.robot
+        cand = hand_programs(layered, [len(g) for g in groups], m)[1]
+        x, _ = play_programs(layered, robot.flags * layered.S + robot.sq * 4 + robot.facing,
+                             cand, register_slots(view, free_registers, m))
+        square = np.where(x < layered.FIN, (x % layered.S) // 4, -1)
+        taken = set(square[order].tolist())
+        out: list[int] = []
+        for i in np.argsort(-score, kind="stable"):
+            sq = int(square[i])
+            if sq not in taken and 0 <= sq < layered.S // 4:     # alive, somewhere new
+                taken.add(sq)
+                out.append(int(i))
+                if len(out) == WIDEN:
+                    break
+        return np.array(out, dtype=np.intp)
+
+    def _two_rounds(self, view: BotView, layered, chosen, score, groups, m: int,
+                    free_registers: list[int], rng: random.Random) -> np.ndarray:
+        """The CANDIDATES best programs alone, best first by what their end
+        is worth counting the next round (engine/bots/next_round.py)."""
+        robot = view.robot
+        order = np.argsort(-score, kind="stable")[:CANDIDATES]
         best = score.max()
         ties = np.flatnonzero(score == best)
         if ties.size > 1:           # the search bot's pick among equals, then the rest
             first = int(ties[rng.randrange(ties.size)])
-            order = np.concatenate(([first], order[order != first]))[:TOP]
-        tables = self.tables(view)
-        samples = [self._predict(view, hand, others, rng) for _ in range(SAMPLES)]
-        ahead = [judged([self._ahead(view, tables, program_cards(int(chosen[i]), m, groups),
-                                     free_registers, others, predicted) for predicted in samples])
-                 for i in order]
-        pick = int(order[int(np.argmax(ahead))])     # the first of equals: the better alone
-        return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
-                            hand, m)
+            order = np.concatenate(([first], order[order != first]))[:CANDIDATES]
+        counts = [len(g) for g in groups]
+        cand = hand_programs(layered, counts, m)[1][:, order]
+        x, taken = play_programs(layered, robot.flags * layered.S + robot.sq * 4 + robot.facing,
+                                 cand, register_slots(view, free_registers, m))
+        values = next_round(layered, view.rules)
+        worth = [values.worth(int(a), int(t), robot.flags, robot.damage, robot.lives,
+                              robot.archive) for a, t in zip(x, taken)]
+        return order[np.argsort(-np.array(worth), kind="stable")]
 
     def _predict(self, view: BotView, hand: list[Card], others: list[RobotState],
                  rng: random.Random) -> dict[int, list[Card | None]]:
@@ -110,14 +215,13 @@ class AwareBot(SearchBot):
             out[other.index] = program
         return out
 
-    def _ahead(self, view: BotView, tables: Tables, cards: list[Card],
-               free_registers: list[int], others: list[RobotState],
-               predicted: dict[int, list[Card | None]]) -> float:
+    def _ahead(self, view: BotView, tables: Tables, program: list[Card | None],
+               others: list[RobotState], predicted: dict[int, list[Card | None]]
+               ) -> tuple[float, bool]:
+        """Its robot's round with `program` (five registers) among the others
+        playing `predicted`: what the round is worth to it, and whether it
+        was destroyed."""
         robot = view.robot
-        program = list(robot.registers)
-        free = sorted(free_registers)
-        for register, card in zip(free, cards):
-            program[register - 1] = card
         from ..race import Race     # the race module uses the bots: import it late
         lineup = [robot] + others
         programs = [program] + [predicted[r.index] for r in others]
@@ -128,11 +232,21 @@ class AwareBot(SearchBot):
                 break
         layered = tables.layered()
         me = race.robots[0]
-        value = _value(layered, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
+        value = _worth(layered, view, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
         # the others' loss is this robot's gain (the same samples for every program)
         rivals = list(zip(race.robots[1:], others))
         return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
-                - RIVALRY * sum(_value(layered, after, before, lives=2) for after, before in rivals))
+                - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals),
+                bool(me.deaths))
+
+
+def _program(robot: RobotState, cards: list[Card], free_registers: list[int]
+             ) -> list[Card | None]:
+    """The five registers: `cards` in the free ones, the locked ones' own."""
+    program = list(robot.registers)
+    for register, card in zip(sorted(free_registers), cards):
+        program[register - 1] = card
+    return program
 
 
 def judged(values: list[float]) -> float:
@@ -141,15 +255,28 @@ def judged(values: list[float]) -> float:
     return sum(values) + WORST * min(values)
 
 
-def _value(layered, after: RobotState, before: RobotState, lives: int | None = None) -> float:
-    """Where a robot ends the round, on the search bot's scale (`lives`:
-    the lives to price a death at, when not its own)."""
+def _worth(layered, view: BotView, after: RobotState, before: RobotState) -> float:
+    """What ending the round as `after` is worth to the robot that began it
+    as `before`, counting the next round."""
+    values = next_round(layered, view.rules)
+    archive = layered.flags[after.flags - 1] if after.flags > before.flags else before.archive
     if after.finished is not None:
-        return float(layered.value[layered.FIN + after.finished[1] - 1])
+        return values.worth(layered.FIN + after.finished[1] - 1, 0, before.flags, 0, 0, 0)
     if after.sq < 0:
-        return float(dead_values(layered, before.flags, lives or before.lives,
-                                 before.archive)[after.flags])
-    return float(layered.value[after.flags * layered.S + after.sq * 4 + after.facing])
+        return values.destroyed(after.flags, before.lives, archive)
+    return values.alive(after.flags * layered.S + after.sq * 4 + after.facing, after.damage,
+                        after.lives, archive)
+
+
+def _rival(layered, after: RobotState, before: RobotState) -> float:
+    """Where another robot ends the round, in registers to go to the finish
+    (Layered.to_go; a death priced as one with a life to spare)."""
+    if after.finished is not None:
+        return float(layered.to_go[layered.FIN + after.finished[1] - 1])
+    if after.sq < 0:
+        dead = dead_values(layered, before.flags, 2, before.archive) - layered.offset
+        return float(dead[after.flags])
+    return float(layered.to_go[after.flags * layered.S + after.sq * 4 + after.facing])
 
 
 def _round_scenario(view: BotView, lineup: list[RobotState],

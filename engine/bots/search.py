@@ -96,6 +96,20 @@ def candidates(counts: list[int], m: int) -> np.ndarray:
     return np.flatnonzero(((hand - packed) & _GUARD) == _GUARD)
 
 
+def hand_programs(layered: Layered, counts: list[int], m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct programs of m registers of a hand (`counts` per kind):
+    their kind sequence numbers and their offsets (``cand`` of
+    score_programs), kept on the tables for the next hand alike."""
+    key = (m, *counts)
+    found = layered.programs.get(key)
+    if found is None:
+        chosen = candidates(counts, m)
+        found = (chosen, sequence_offsets(layered, m)[:, chosen].astype(np.int32))
+        if len(layered.programs) < PROGRAM_CACHE:
+            layered.programs[key] = found
+    return found
+
+
 def sequence_offsets(layered: Layered, m: int) -> np.ndarray:
     """kind * X for every kind sequence of length m: the row offsets of the
     layered tables (kept on them, one array per m)."""
@@ -121,31 +135,44 @@ def dead_values(layered: Layered, flags: int, lives: int, archive: int) -> np.nd
     return np.array(out, dtype=np.int64)
 
 
-def score_programs(layered: Layered, state: int, flags: int, damage: int, lives: int,
-                   archive: int, cand: np.ndarray, slots: list[int],
-                   destroy_at: int) -> np.ndarray:
-    """The score of each program. `cand` is (m, n): per free register row,
-    the kind offsets (kind * X) of each program; `slots` gives, per
-    register, the row of `cand` that fills it, or a fixed kind as ~kind
-    (a locked card, or NONE). At least one register is a row."""
-    X, S = layered.X, layered.S
+def play_programs(layered: Layered, x0: int, cand: np.ndarray,
+                  slots: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Where each program ends from extended state `x0` (the layered
+    tables' extended states) and the board-laser damage it takes on the
+    way; `cand` and `slots` as for score_programs."""
+    X = layered.X
     # numbers until the first row spreads them out
-    x: np.ndarray | np.integer | int = flags * S + state
+    x: np.ndarray | np.integer | int = x0
     taken: np.ndarray | np.integer | int = 0
     for r, slot in enumerate(slots):
         idx = cand[slot] + x if slot >= 0 else x + (~slot) * X
         taken = taken + layered.dmg[r].take(idx)
         x = layered.end[r].take(idx)
     assert isinstance(x, np.ndarray) and isinstance(taken, np.ndarray)
+    return x, taken
+
+
+def score_programs(layered: Layered, state: int, flags: int, damage: int, lives: int,
+                   archive: int, cand: np.ndarray, slots: list[int],
+                   destroy_at: int, to_go: bool = False) -> np.ndarray:
+    """The score of each program. `cand` is (m, n): per free register row,
+    the kind offsets (kind * X) of each program; `slots` gives, per
+    register, the row of `cand` that fills it, or a fixed kind as ~kind
+    (a locked card, or NONE). At least one register is a row. `to_go`:
+    on the scale of registers to go to the finish (Layered.to_go) instead
+    of 1000 a flag."""
+    x, taken = play_programs(layered, flags * layered.S + state, cand, slots)
     dead = dead_values(layered, flags, lives, archive)
-    value = layered.value.copy()
+    if to_go:
+        dead = dead - layered.offset
+    value = (layered.to_go if to_go else layered.value).copy()
     value[layered.dead_states] = dead[:layered.F]
     score = value.take(x) - DAMAGE * taken
     # damage reaching the limit destroys it (judged on the round's total)
     room = destroy_at - damage
     if taken.max() >= room:
         over = (taken >= room) & (x < layered.FIN)
-        score = np.where(over, dead.take(x // S), score)
+        score = np.where(over, dead.take(x // layered.S), score)
     return score
 
 
@@ -260,15 +287,7 @@ class SearchBot:
         counts = [len(g) for g in groups]
         m = min(len(free_registers), len(hand))
         layered = tables.layered()
-        key = (m, *counts)
-        found = layered.programs.get(key)
-        if found is None:
-            chosen = candidates(counts, m)
-            cand = sequence_offsets(layered, m)[:, chosen].astype(np.int32)
-            found = (chosen, cand)
-            if len(layered.programs) < PROGRAM_CACHE:
-                layered.programs[key] = found
-        chosen, cand = found
+        chosen, cand = hand_programs(layered, counts, m)
         slots = register_slots(view, free_registers, m)
         state = robot.sq * 4 + robot.facing
         if robot.flags < layered.F:

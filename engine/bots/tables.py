@@ -174,6 +174,17 @@ class Layered:
         # square's best facing (where a destroyed robot would re-enter)
         per_square = tables.dist[:F, :n].reshape(F, -1, 4).min(axis=2)
         self.from_square = per_square.tolist()
+        # The same places on a scale of registers to go to the finish (no
+        # 1000 a flag), for means over chances (engine/bots/next_round.py):
+        # `to_go` is what `value` becomes once each layer t loses
+        # offset[t], its flags' 1000s and the registers from flag t+1 on.
+        after = [0] * (F + 1)
+        for t in range(F - 2, -1, -1):
+            after[t] = after[t + 1] + self.from_square[t + 1][flags[t]]
+        self.offset = np.array([self.FLAG * t + after[t] for t in range(F + 1)], dtype=np.int64)
+        layer_offset = np.full(X, self.offset[F], dtype=np.int64)
+        layer_offset[:F * S] = np.repeat(self.offset[:F], S)
+        self.to_go = value - layer_offset
         self.programs: dict[tuple, tuple] = {}     # the search bot's cache of hands' programs
 
 
