@@ -58,15 +58,23 @@ def read_in_background(parent: QWidget, path: str | Path):
     size = _size(path)
     result: list = []
     loop = QEventLoop()
-    relay = _Relay()
+    # The relay belongs to the window and is deleted on the GUI thread once
+    # the result has come, even after a Cancel: were the worker thread to
+    # drop the last reference to it, it would be deleted there while its
+    # queued result waits on the GUI thread (a crash).
+    relay = _Relay(parent)
     relay.done.connect(lambda read: (result.append(read), loop.quit()), Qt.QueuedConnection)
+    relay.done.connect(relay.deleteLater, Qt.QueuedConnection)
 
     def work() -> None:
         try:
             read = read_file(path)
         except Exception as exc:  # a reader bug must not leave the editor waiting
             read = (None, [Problem(ERROR, "X000", f"the reader failed: {exc!r}")])
-        relay.done.emit(read)
+        try:
+            relay.done.emit(read)
+        except RuntimeError:    # the window is gone (the application quit meanwhile)
+            pass
 
     progress = QProgressDialog(f"Reading {Path(path).name} ({size / 1e6:.1f} MB)…", "Cancel",
                                0, 0, parent)

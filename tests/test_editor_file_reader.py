@@ -77,3 +77,19 @@ def test_cancelling_a_read_keeps_the_course_and_input_waits(window, answers, tmp
     go.set()
     assert window.doc.scenario == before and window.doc.path is None
     assert not window.doc.modified
+
+
+def test_a_cancelled_read_s_late_result_is_dropped_on_the_gui_thread(window, answers, tmp_path,
+                                                                    slow_read, qtbot):
+    """The relay carrying the result belongs to the window, not the worker
+    thread, and goes once the late result has come: deleted on the GUI
+    thread, never under a result still queued for it."""
+    go, _ = slow_read
+    path = saved(tmp_path)
+    QTimer.singleShot(50, lambda: QTest.mouseClick(
+        visible_progress()[0].findChild(QPushButton), Qt.LeftButton))
+    assert not window.files.open(str(path))
+    assert len(window.findChildren(file_reader._Relay)) == 1     # waiting for the late result
+    go.set()
+    qtbot.waitUntil(lambda: not window.findChildren(file_reader._Relay), timeout=10000)
+    assert window.doc.path is None
