@@ -42,7 +42,11 @@ def _window(path=None, scenario=None):
 
 
 def _close(window) -> None:
+    from PySide6.QtCore import QCoreApplication, QEvent
     window.deleteLater()
+    # processEvents() outside an event loop never runs a deferred delete:
+    # the window, and the lock on its course's backup, would stay
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     _app().processEvents()
 
 
