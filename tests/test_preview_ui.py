@@ -410,3 +410,26 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
     c.player.seek(len(t.frames) - 1)
     assert shooter.text() == "" and target.text() == ""       # both cards used up
+
+
+def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
+        qtbot, answers, tmp_path):
+    """Showing the first race widens the Race dock and fits the board once
+    the layout has settled; a window gone by then has nothing to fit. (A
+    window of its own: the test deletes it.)"""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from editor.main_window import MainWindow
+    copy = tmp_path / FACTORY.name
+    shutil.copyfile(FACTORY, copy)
+    window = MainWindow(path=str(copy))
+    window.show()
+    controller = install_preview(window)
+    window.resizeDocks([controller.dock], [200], Qt.Horizontal)
+    QApplication.processEvents()
+    assert controller.dock.width() < 430
+    controller._make_room()                 # what showing the first race does
+    controller.shutdown()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    qtbot.wait(50)                          # the fit's timer would fire here

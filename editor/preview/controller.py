@@ -284,7 +284,7 @@ class PreviewController(QObject):
             return
         if self.dock.width() < 430:
             w.resizeDocks([self.dock], [430], Qt.Horizontal)
-            QTimer.singleShot(0, self.view.fit)
+            QTimer.singleShot(0, self.view, self.view.fit)     # not once the window is gone
 
     def end_playback(self, reason: str | None, rerun: bool = True) -> None:
         """Take the race off the board (and say why, offering a re-run)."""
