@@ -75,10 +75,12 @@ class Floor:
                 self.occ[robot.sq] = robot
         self.flag_squares = flag_squares
         self.flag_at = [0] * course.size     # flag number on each square, 0 for none
+        # squares where the checkpoint step has something to look at (a copy
+        # at C speed: the aware bot sets up a race per look-ahead)
+        self.marks = list(course.archive_point)
         for number, square in enumerate(flag_squares, 1):
             self.flag_at[square] = number
-        # squares where the checkpoint step has something to look at
-        self.marks = [bool(f) or a for f, a in zip(self.flag_at, course.archive_point)]
+            self.marks[square] = True
         self.round = 0
         self.register: int | None = None
         # Robots destroyed in one moment re-enter in robot order (rule 7.4). A
