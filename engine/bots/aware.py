@@ -102,7 +102,7 @@ class AwareBot(SearchBot):
 
             order = order[:TOP]
             ahead = [judge(i) for i in order]
-            if WIDEN and all(d for _, d in ahead):     # destroyed in some sample, every one
+            if all(d for _, d in ahead):     # destroyed in some sample, every one
                 extra = self._elsewhere(view, layered, score, groups, m, free_registers, order)
                 ahead += [judge(i) for i in extra]
                 order = np.concatenate((order, extra))
@@ -120,7 +120,7 @@ class AwareBot(SearchBot):
         wanted = super().power_down(view, rng)
         if not wanted and robot.flags < layered.F:
             values = next_round(layered, view.rules)
-            x = robot.flags * layered.S + robot.sq * 4 + robot.facing
+            x = layered.extended(robot)
             here = float(layered.to_go[x])
             fresh = values.alive(x, 0, robot.lives, robot.archive) - here
             hurt = values.alive(x, robot.damage, robot.lives, robot.archive) - here
@@ -157,8 +157,8 @@ class AwareBot(SearchBot):
         the WIDEN best of them."""
         robot = view.robot
         cand = hand_programs(layered, [len(g) for g in groups], m)[1]
-        x, _ = play_programs(layered, robot.flags * layered.S + robot.sq * 4 + robot.facing,
-                             cand, register_slots(view, free_registers, m))
+        x, _ = play_programs(layered, layered.extended(robot), cand,
+                             register_slots(view, free_registers, m))
         square = np.where(x < layered.FIN, (x % layered.S) // 4, -1)
         taken = set(square[order].tolist())
         out: list[int] = []
@@ -184,8 +184,8 @@ class AwareBot(SearchBot):
             order = np.concatenate(([first], order[order != first]))[:CANDIDATES]
         counts = [len(g) for g in groups]
         cand = hand_programs(layered, counts, m)[1][:, order]
-        x, taken = play_programs(layered, robot.flags * layered.S + robot.sq * 4 + robot.facing,
-                                 cand, register_slots(view, free_registers, m))
+        x, taken = play_programs(layered, layered.extended(robot), cand,
+                                 register_slots(view, free_registers, m))
         values = next_round(layered, view.rules)
         worth = [values.worth(int(a), int(t), robot.flags, robot.damage, robot.lives,
                               robot.archive) for a, t in zip(x, taken)]
@@ -257,26 +257,18 @@ def judged(values: list[float]) -> float:
 
 def _worth(layered, view: BotView, after: RobotState, before: RobotState) -> float:
     """What ending the round as `after` is worth to the robot that began it
-    as `before`, counting the next round."""
-    values = next_round(layered, view.rules)
-    archive = layered.flags[after.flags - 1] if after.flags > before.flags else before.archive
-    if after.finished is not None:
-        return values.worth(layered.FIN + after.finished[1] - 1, 0, before.flags, 0, 0, 0)
-    if after.sq < 0:
-        return values.destroyed(after.flags, before.lives, archive)
-    return values.alive(after.flags * layered.S + after.sq * 4 + after.facing, after.damage,
-                        after.lives, archive)
+    as `before`, counting the next round (its damage is `after`'s)."""
+    return next_round(layered, view.rules).worth(layered.extended(after), 0, before.flags,
+                                                 after.damage, before.lives, before.archive)
 
 
 def _rival(layered, after: RobotState, before: RobotState) -> float:
     """Where another robot ends the round, in registers to go to the finish
     (Layered.to_go; a death priced as one with a life to spare)."""
-    if after.finished is not None:
-        return float(layered.to_go[layered.FIN + after.finished[1] - 1])
-    if after.sq < 0:
+    if after.finished is None and after.sq < 0:
         dead = dead_values(layered, before.flags, 2, before.archive) - layered.offset
         return float(dead[after.flags])
-    return float(layered.to_go[after.flags * layered.S + after.sq * 4 + after.facing])
+    return float(layered.to_go[layered.extended(after)])
 
 
 def _round_scenario(view: BotView, lineup: list[RobotState],

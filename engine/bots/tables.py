@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from ..course import Course
 from ..lone import DESTROYED, LoneModel, NO_CARD
 from ..lone import UNREACHABLE as LONE_UNREACHABLE
 from ..model import Rules
+
+if TYPE_CHECKING:
+    from ..state import RobotState
 
 KINDS = 7                   # card kinds, in deck.KIND_CODE order
 NONE = NO_CARD              # the "kind" of a register with no card: board elements only
@@ -186,6 +190,16 @@ class Layered:
         layer_offset[:F * S] = np.repeat(self.offset[:F], S)
         self.to_go = value - layer_offset
         self.programs: dict[tuple, tuple] = {}     # the search bot's cache of hands' programs
+
+    def extended(self, robot: RobotState) -> int:
+        """The extended state of a robot (engine/state.py RobotState): its
+        flags touched and board state, the destroyed state of its layer, or
+        FIN + the register it finished in."""
+        if robot.finished is not None:
+            return self.FIN + robot.finished[1] - 1
+        if robot.sq < 0:
+            return robot.flags * self.S + self.S - 1
+        return robot.flags * self.S + robot.sq * 4 + robot.facing
 
 
 _cache: dict[tuple, Tables] = {}
