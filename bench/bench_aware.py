@@ -43,10 +43,9 @@ class Timed:
 
 def play(job: tuple[str, int, int]) -> dict:
     """Races first..first+count-1 of a course: wins, deaths and push deaths per bot."""
-    from engine.balance.plan import derive_seed, rotation
-    from engine.bots import make_bot
-    from engine.loader import load_file
-    from engine.race import Race
+    from engine.analysis.balance.plan import derive_seed, rotation
+    from engine.bots import make_bot, new_race
+    from engine.format.loader import load_file
     path, first, count = job
     scenario = replace(load_file(path), robots=(), checks=())
     docks_all = scenario.docks
@@ -56,7 +55,7 @@ def play(job: tuple[str, int, int]) -> dict:
         docks = rotation(i, k, len(docks_all))
         kinds = [BOTS[(j + i) % 2] for j in range(k)]
         bots = [Timed(make_bot(b), out["times"]) if b == "aware" else make_bot(b) for b in kinds]
-        race = Race(replace(scenario, docks=tuple(docks_all[d - 1] for d in docks)),
+        race = new_race(replace(scenario, docks=tuple(docks_all[d - 1] for d in docks)),
                     seed=derive_seed(0, "race", i), robot_count=k, bots=bots)
         outcome = race.run()
         out["races"] += 1
@@ -101,7 +100,7 @@ def head_to_head(path: str, races: int, workers: int) -> dict:
 
 
 def line(name: str, t: dict) -> str:
-    from engine import stats
+    from engine.analysis import stats
     won = t["wins"]["aware"] + t["wins"]["search"]
     share = t["wins"]["aware"] / won if won else 0.0
     lo, hi = stats.wilson(t["wins"]["aware"], won)

@@ -22,8 +22,8 @@ def estimate_seconds(scenario) -> list[float]:
     from bench.bench_editor import _close, _wait, _window
     from editor import commands
     from editor.card_panel import ESTIMATE
-    from engine.card.store import play_hash
-    from engine.model import Tile
+    from engine.format.stored_card import play_hash
+    from engine.model.scenario import Tile
     window = _window(scenario=scenario)
     panel = window.card_panel
     panel.parentWidget().raise_()

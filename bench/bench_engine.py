@@ -20,11 +20,11 @@ import tracemalloc
 from pathlib import Path
 
 from bench import STANDARD
-from engine.course import compile_course
-from engine.loader import load_dict, load_file
-from engine.lone import LoneModel, _build
-from engine.model import Board, Flag, Scenario, Tile
-from engine.race import Race
+from engine.bots import new_race
+from engine.format.loader import load_dict, load_file
+from engine.model.scenario import Board, Flag, Scenario, Tile
+from engine.rules.course import compile_course
+from engine.rules.lone import LoneModel, _build
 
 
 
@@ -34,7 +34,7 @@ def play_rate(scenario: Scenario, races: int = 200, robots: int = 8) -> tuple[in
     rounds = cards = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for seed in range(races):
-        race = Race(scenario, seed=seed, robot_count=robots, bot="random", record_events=False)
+        race = new_race(scenario, seed=seed, robot_count=robots, bot="random", record_events=False)
         race.run()
         # a race that ends in a register (a finish, the last robot out) leaves that round unfinished
         rounds += race.round if race.moment[1] is None else race.round - 1
@@ -61,7 +61,7 @@ def race_memory(scenario: Scenario, rounds: int, record_events: bool) -> tuple[f
     scenario = dataclasses.replace(scenario, rules=rules, flags=flags)
     compile_course(scenario.board)
     tracemalloc.start()
-    race = Race(scenario, seed=1, robot_count=min(8, len(scenario.docks)), bot="random",
+    race = new_race(scenario, seed=1, robot_count=min(8, len(scenario.docks)), bot="random",
                 record_events=record_events)
     race.run()
     peak = tracemalloc.get_traced_memory()[1]

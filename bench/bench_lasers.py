@@ -1,8 +1,8 @@
 """What board-laser damage costs per robot and round: 8 robots on random
 squares, five lasers steps a round (robot lasers off, no events), on the
 standard 12x16 course and on the 100x100 benchmark course (100 lasers),
-in a race without option cards (engine/lasers.py) and in one that plays
-them (engine/weapons.py). Goal: 100x100 within 2x of 12x16, as the beams
+in a race without option cards (engine/rules/lasers.py) and in one that plays
+them (engine/rules/option_weapons.py). Goal: 100x100 within 2x of 12x16, as the beams
 are indexed by square when the course is compiled.
 
     python -m bench.bench_lasers
@@ -14,12 +14,12 @@ import time
 
 from bench import STANDARD
 from bench.bench_validate import build_course
-from engine.course import compile_course
-from engine.lasers import fire
-from engine.loader import load_dict, load_file
-from engine.model import Board, Rules
-from engine.state import Floor, RobotState
-from engine.weapons import fire_with_options
+from engine.format.loader import load_dict, load_file
+from engine.model.scenario import Board, Rules
+from engine.rules.course import compile_course
+from engine.rules.lasers import fire
+from engine.rules.option_weapons import fire_with_options
+from engine.rules.state import Floor, RobotState
 
 
 def laser_cost(board: Board, options: bool = False, robots: int = 8, rounds: int = 3000,

@@ -25,14 +25,14 @@ def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "sear
     """Seconds to play a race with its event log and build its frames: the
     first one (the bot builds its tables) and the median of the rest."""
     from editor.preview.timeline import build_timeline, play_race
-    from engine.race import Race
+    from engine.bots import new_race
     times, race_times, frames = [], [], []
     for seed in seeds:
         t0 = time.perf_counter()
         timeline = play_race(scenario, seed=seed, robot_count=robots, bot=bot)
         times.append(time.perf_counter() - t0)
         frames.append(len(timeline))
-        race = Race(scenario, seed=seed, robot_count=robots, bot=bot)
+        race = new_race(scenario, seed=seed, robot_count=robots, bot=bot)
         t1 = time.perf_counter()
         race.run()
         t2 = time.perf_counter()

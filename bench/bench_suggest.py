@@ -18,8 +18,8 @@ UNFAIR = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "unfair
 
 
 def main(argv: list[str]) -> None:
-    from engine.loader import load_file
-    from engine.suggest import DEFAULT_BUDGET, suggest
+    from engine.analysis.suggest import DEFAULT_BUDGET, suggest
+    from engine.format.loader import load_file
     parser = argparse.ArgumentParser(prog="bench_suggest", description=__doc__.splitlines()[0])
     parser.add_argument("course", nargs="?", default=str(UNFAIR if UNFAIR.exists() else STANDARD))
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)

@@ -85,8 +85,8 @@ def export_command(source: str, out: str, square_mm: float = 25.0, square_px: in
     """Export a scenario file's board; a one-line message and 1 on failure.
     A QGuiApplication is created on use (offscreen when there is no display)."""
     from editor import export
-    from engine.loader import load_file
-    from engine.problems import ScenarioError
+    from engine.format.loader import load_file
+    from engine.model.problems import ScenarioError
 
     suffix = Path(out).suffix.lower()
     if suffix not in export.EXTENSIONS:

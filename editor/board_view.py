@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from editor import render
-from engine import edit
-from engine.card.flags import flag_scores
-from engine.directions import DX, DY, INDEX, NAMES
+from engine.analysis.card.flags import flag_scores
+from engine.editing import edit
+from engine.model.directions import DX, DY, INDEX, NAMES
 
 SQUARE = render.SQUARE
 Z_BOARD, Z_ISSUES, Z_EXTRA, Z_SELECTION, Z_PREVIEW = 0, 10, 15, 20, 30

@@ -16,11 +16,11 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
-from engine.balance.play import default_bot
-from engine.card.build import judged, lines, readable
-from engine.card.store import play_hash
-from engine.model import robots_for
-from engine.validate import course_problems
+from engine.analysis.balance.play import default_bot
+from engine.analysis.card.build import judged, lines, readable
+from engine.format.stored_card import play_hash
+from engine.model.scenario import robots_for
+from engine.validation.validator import course_problems
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts

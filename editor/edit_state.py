@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.directions import INDEX, NAMES
-from engine.edit import MIRRORED_SIDES
-from engine.elements_table import NEW_VALUES, ROTATION, TILE_KEY_NAMES, TILES, new_tile
-from engine.model import Tile
+from engine.editing.edit import MIRRORED_SIDES
+from engine.model.directions import INDEX, NAMES
+from engine.model.element_kinds import NEW_VALUES, ROTATION, TILES, TILE_KEY_NAMES, new_tile
+from engine.model.scenario import Tile
 
 DEFAULT_PHASES = NEW_VALUES["phases"]
 

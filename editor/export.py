@@ -22,8 +22,8 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from editor import render
-from engine.loader import write_bytes_atomic
-from engine.model import Scenario
+from engine.format.loader import write_bytes_atomic
+from engine.model.scenario import Scenario
 
 EXTENSIONS = (".png", ".svg", ".pdf")
 A4 = QPageSize.PageSizeId.A4

@@ -32,10 +32,11 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 from editor import commands, dialogs
 from editor.backup_lock import BackupLocks, Owner
 from editor.file_reader import read_in_background
-from engine import edit
-from engine.commands.common import AUTOSAVE_SUFFIX
-from engine.loader import dumps, read_file, save_file, write_text_atomic
-from engine.model import Scenario
+from engine.analysis.card.build import kept_judged
+from engine.cli.common import AUTOSAVE_SUFFIX
+from engine.editing import edit
+from engine.format.loader import dumps, read_file, save_file, write_text_atomic
+from engine.model.scenario import Scenario
 
 AUTOSAVE_MS = 60_000
 RECENT_MAX = 10
@@ -238,7 +239,7 @@ class Files(QObject):
         if dropped and not dialogs.ask_save_dropped(self.window, self.doc.display_name, dropped):
             return False
         try:
-            save_file(self.doc.scenario, path)
+            save_file(kept_judged(self.doc.scenario), path)
         except OSError as exc:
             dialogs.show_error(self.window, "Cannot save",
                                f"{Path(path).name} could not be saved: {exc.strerror or exc}",
@@ -312,7 +313,7 @@ class Files(QObject):
         """Write the autosave if there is something new to keep; its path."""
         if not (self.dirty and self.doc.modified) or self.elsewhere is not None:
             return None
-        text = dumps(self.doc.scenario)
+        text = dumps(kept_judged(self.doc.scenario))
         for target in self.backup_places():
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -11,9 +11,9 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands, dialogs
-from engine import edit
-from engine.loader import read_file
-from engine.transform import insert_board
+from engine.editing import edit
+from engine.editing.transform import insert_board
+from engine.format.loader import read_file
 
 CORNERS = (
     ("sw", "Below, flush with the west edge"), ("se", "Below, flush with the east edge"),

@@ -12,10 +12,11 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands
-from engine import edit
-from engine.directions import NAMES
-from engine.elements_table import DIRECTION, FLAG, REGISTERS, ROTATION, TILE_TYPES, TILES, retyped_tile
-from engine.model import Tile
+from engine.editing import edit
+from engine.model.directions import NAMES
+from engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_TYPES,
+                                        retyped_tile)
+from engine.model.scenario import Tile
 
 DIRECTION_NAMES = {"N": "N (up)", "E": "E (right)", "S": "S (down)", "W": "W (left)"}
 

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands
-from engine.loader import to_dict
-from engine.model import Accept
-from engine.problems import ERROR, WARNING, Problem
-from engine.validate import validate_data
+from engine.format.loader import to_dict
+from engine.model.problems import ERROR, Problem, WARNING
+from engine.model.scenario import Accept
+from engine.validation.validator import validate_data
 
 DEBOUNCE_MS = 300
 ACCEPTED_COLOR = QColor(150, 150, 150)

@@ -33,8 +33,8 @@ from editor.preview import install_preview
 from editor.scenario_panel import ScenarioPanel
 from editor.selection import SelectionActions
 from editor.tools import PAINT_TOOLS, TOOLS
-from engine import edit
-from engine.elements_table import FLAG, REGISTERS, TILES
+from engine.editing import edit
+from engine.model.element_kinds import FLAG, REGISTERS, TILES
 
 APP_NAME = "Rally Forge"
 OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)

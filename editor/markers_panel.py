@@ -10,8 +10,8 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands
-from engine import edit
-from engine.card.flags import flag_scores
+from engine.analysis.card.flags import flag_scores
+from engine.editing import edit
 
 
 class MarkerList(QListWidget):

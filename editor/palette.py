@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (
 )
 
 from editor import render
-from engine.directions import NAMES
-from engine.elements_table import EDGE_LIST, EDGES, NEW_VALUES, TILE_LIST, TILES
+from engine.model.directions import NAMES
+from engine.model.element_kinds import EDGES, EDGE_LIST, NEW_VALUES, TILES, TILE_LIST
 
 
 class Entry(NamedTuple):

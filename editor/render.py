@@ -40,10 +40,10 @@ from PySide6.QtGui import (
     QPolygonF, QTransform,
 )
 
-from engine.beams import board_beams
-from engine.directions import DX, DY, INDEX, NAMES, left, opposite, right
-from engine.elements_table import new_tile, tile_values
-from engine.model import Board, Scenario
+from engine.model.directions import DX, DY, INDEX, NAMES, left, opposite, right
+from engine.model.element_kinds import new_tile, tile_values
+from engine.model.scenario import Board, Scenario
+from engine.rules.beams import board_beams
 
 SQUARE = 64
 
@@ -778,7 +778,7 @@ class _BoardInfo:
     @property
     def beams(self) -> list:
         """(laser, last x, last y, stopped by a wall) for every laser, as the
-        engine traces its beam (engine/beams.py)."""
+        engine traces its beam (engine/rules/beams.py)."""
         if self._beams is None:
             w = self.board.width
             self._beams = [(beam.laser, beam.squares[-1] % w, beam.squares[-1] // w, beam.walled)
@@ -1180,7 +1180,7 @@ def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> Non
         p.fillRect(r, COLORS["wall"])
         p.restore()
     elif kind == "laser":
-        from engine.model import Laser
+        from engine.model.scenario import Laser
         board = Board(1, 1)
         laser = Laser(0, 0, direction, 1)
         a, b = _beam_segment(board, s, laser, 0, 0, False)

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands
-from engine import edit
-from engine.model import RULE_NAMES, RobotSpec, Rules
-from engine.optioncards import BY_ID, OPTION_CARDS
+from engine.editing import edit
+from engine.model.option_cards import BY_ID, OPTION_CARDS
+from engine.model.scenario import RULE_NAMES, RobotSpec, Rules
 
 
 OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "

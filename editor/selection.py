@@ -1,9 +1,9 @@
 """Edit-menu actions on the selected rectangle: cut, copy, paste, delete,
-rotate and mirror. The clipboard is the editor's own (a Clip of engine/edit.py)."""
+rotate and mirror. The clipboard is the editor's own (a Clip of engine/editing/edit.py)."""
 from __future__ import annotations
 
 from editor import commands
-from engine import edit
+from engine.editing import edit
 
 
 class SelectionActions:

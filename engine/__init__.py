@@ -1,46 +1,46 @@
 """Rally Forge's engine, for scripts: read, check, save and race courses.
 
-    from engine import Race, balance, load, save, validate
+    from engine import balance, load, new_race, save, validate
 
     problems = validate("course.json")      # [] for a clean file (Problem: code, message, place)
     course = load("course.json")            # a Scenario; raises ScenarioError with the problems
-    outcome = Race(course, seed=7, robot_count=4, bot="search").run()     # an Outcome
+    outcome = new_race(course, seed=7, robot_count=4, bot="search").run()     # an Outcome
     result = balance(course, 200, robots=4, bot="greedy")   # the `rallyforge balance --json` dict
     save(course, "copy.json")
 
-Most names load on first use; everything else in engine.* is the engine's
-own and may change. ``engine.validate`` and ``engine.balance`` are the
-functions: their modules are reached with ``from engine.validate import ...``.
+Every name loads on first use; everything else in engine.* is the engine's
+own and may change. The engine's packages are layers, each importing only
+the ones below it: cli > analysis > bots, editing, validation > rules >
+format > model (see their docstrings).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-# Imported now, not on first use: these functions share their names with
-# modules, and the first import of engine.balance or engine.validate would
-# leave the module under the name instead.
-from .balance import balance
-from .validate import validate_file as validate
-
 if TYPE_CHECKING:
-    from .loader import load_file as load
-    from .loader import save_file as save
-    from .model import Scenario
-    from .outcome import Outcome
-    from .problems import Problem, ScenarioError
-    from .race import Race
+    from engine.analysis.balance import balance
+    from engine.bots import new_race
+    from engine.format.loader import load_file as load, save_file as save
+    from engine.model.problems import Problem, ScenarioError
+    from engine.model.scenario import Scenario
+    from engine.rules.outcome import Outcome
+    from engine.rules.race import Race
+    from engine.validation.validator import validate_file as validate
 
-__all__ = ["Outcome", "Problem", "Race", "Scenario", "ScenarioError", "balance", "load", "save",
-           "validate"]
+__all__ = ["Outcome", "Problem", "Race", "Scenario", "ScenarioError", "balance", "load",
+           "new_race", "save", "validate"]
 
 _LAZY = {
-    "load": ("loader", "load_file"),
-    "save": ("loader", "save_file"),
-    "Race": ("race", "Race"),
-    "Scenario": ("model", "Scenario"),
-    "Outcome": ("outcome", "Outcome"),
-    "Problem": ("problems", "Problem"),
-    "ScenarioError": ("problems", "ScenarioError"),
+    "balance": ("analysis.balance", "balance"),
+    "validate": ("validation.validator", "validate_file"),
+    "load": ("format.loader", "load_file"),
+    "save": ("format.loader", "save_file"),
+    "Race": ("rules.race", "Race"),
+    "new_race": ("bots", "new_race"),
+    "Scenario": ("model.scenario", "Scenario"),
+    "Outcome": ("rules.outcome", "Outcome"),
+    "Problem": ("model.problems", "Problem"),
+    "ScenarioError": ("model.problems", "ScenarioError"),
 }
 
 

@@ -51,8 +51,8 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from engine.elements_table import (DEADLY_TYPES, DIRECTION, FLAG, REGISTERS, ROTATION, TILE_TYPES,
-                                   TILES)
+from engine.model.element_kinds import (DEADLY_TYPES, DIRECTION, FLAG, REGISTERS, ROTATION, TILES,
+                                        TILE_TYPES)
 
 DIRECTIONS = ("N", "E", "S", "W")
 CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")

@@ -9,18 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.balance import balance
-from engine.bots import BotView, make_bot
-from engine.bots.aware import TOP, WIDEN, AwareBot, _program, judged
+from engine.analysis.balance import balance
+from engine.bots import make_bot, new_race
+from engine.bots.aware import AwareBot, TOP, WIDEN, _program, judged
 from engine.bots.search import program_cards
-from engine.course import compile_course
-from engine.deck import DECK
-from engine.directions import E, N, S
-from engine.model import (Board, Card, Dock, Entry, Flag, Placement, ProgramRound, RobotSpec,
-                          Scenario, Tile)
-from engine.loader import load_file
-from engine.race import Race
-from engine.state import RobotState
+from engine.format.loader import load_file
+from engine.model.directions import E, N, S
+from engine.model.program_cards import DECK
+from engine.model.scenario import (Board, Card, Dock, Entry, Flag, Placement, ProgramRound,
+                                   RobotSpec, Scenario, Tile)
+from engine.rules.bot_view import BotView
+from engine.rules.course import compile_course
+from engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +95,7 @@ def test_when_every_candidate_may_be_destroyed_it_looks_at_other_squares():
         cards = program_cards(int(chosen[i]), m, groups)
         robot = RobotSpec("A", at=Placement(2, 14, "N"),
                           program=(ProgramRound(tuple(Entry(c) for c in cards)),))
-        race = Race(replace(scenario, robots=(robot,)), seed=0)
+        race = new_race(replace(scenario, robots=(robot,)), seed=0)
         race.play_round()
         return race.robots[0].sq
 
@@ -127,7 +127,7 @@ def test_alone_it_finishes_sooner_for_planning_two_rounds():
     rounds = {}
     for bot in ("search", "aware"):
         rounds[bot] = sum(
-            Race(replace(scenario, docks=(scenario.docks[i % len(scenario.docks)],)), seed=i,
+            new_race(replace(scenario, docks=(scenario.docks[i % len(scenario.docks)],)), seed=i,
                  robot_count=1, bots=[make_bot(bot)]).run().rounds
             for i in range(40))
     assert rounds["aware"] < 0.95 * rounds["search"]

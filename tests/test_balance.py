@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.balance.aggregate import aggregate
-from engine.balance.plan import RACE, TRIAL, derive_seed, make_plan
-from engine.balance.play import RaceTask, lineup, split_results
-from engine.balance.runner import run
-from engine.cli import main
-from engine.elements_table import DEATH_CAUSES
-from engine.loader import load_file
-from engine.race import Race
+from engine.analysis.balance.aggregate import aggregate
+from engine.analysis.balance.plan import RACE, TRIAL, derive_seed, make_plan
+from engine.analysis.balance.play import RaceTask, lineup, split_results
+from engine.analysis.balance.runner import run
+from engine.bots import new_race
+from engine.cli.main import main
+from engine.format.loader import load_file
+from engine.model.element_kinds import DEATH_CAUSES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
@@ -56,7 +56,7 @@ def test_seeds_are_derived_stably():
     races = [j for j in plan.jobs if j.kind == RACE]
     assert [j.number for j in races] == list(range(50))
     assert all(j.seed == derive_seed(42, j.kind, j.number) for j in plan.jobs)
-    code = ("from engine.balance.plan import make_plan; "
+    code = ("from engine.analysis.balance.plan import make_plan; "
             "print([j.seed for j in make_plan(50, 3, 8, seed=42).jobs])")
     other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                            env=dict(os.environ, PYTHONHASHSEED="12345"), check=True)
@@ -157,7 +157,7 @@ def test_json_has_every_documented_key(tmp_path):
 
     for job in make_plan(12, 2, 2, seed=5).jobs:
         if job.kind == RACE:
-            Race(lineup(scenario, job.docks, "greedy"), seed=job.seed, record_events=False,
+            new_race(lineup(scenario, job.docks, "greedy"), seed=job.seed, record_events=False,
                  on_register_end=count).run()
     assert sum(ends.values()) > 12 * 2 * 5                  # more than a round a race
     assert maps["occupancy"] == [[round(ends[x, y] * 100 / 12, 3) for x in range(10)]
@@ -281,7 +281,7 @@ def test_the_dask_logs_are_quiet_once_ctrl_c_is_pressed(caplog):
     and loop's logs from the press on, and only then."""
     import logging
 
-    from engine.balance.runner import _dask_quiet_after_ctrl_c
+    from engine.analysis.balance.runner import _dask_quiet_after_ctrl_c
     loop_log = logging.getLogger("tornado.application")
     client_log = logging.getLogger("distributed.client")
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -339,7 +339,7 @@ def test_a_stopped_run_stops_the_workers_of_its_dropped_chunks(tmp_path):
 
 
 def test_unwritable_outputs_are_found_before_any_race(tmp_path, capsys, monkeypatch):
-    from engine.balance import runner
+    from engine.analysis.balance import runner
 
     def no_races(*args, **kwargs):
         raise AssertionError("races were played")
@@ -391,7 +391,7 @@ def test_compare_small_runs_give_honest_intervals():
     """Few races: t intervals, and no zero-width interval unless every race
     came out the same on both courses."""
     from types import SimpleNamespace
-    from engine.commands.compare import compare
+    from engine.cli.compare import compare
 
     def run_of(winners, rounds):
         races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True)
@@ -419,7 +419,7 @@ def test_compare_small_runs_give_honest_intervals():
 
 def test_progress_bar_in_a_log_prints_every_tenth():
     import io
-    from engine.balance.progress import ProgressBar
+    from engine.analysis.balance.progress import ProgressBar
     stream = io.StringIO()
     bar = ProgressBar("races", stream=stream)
     for done in range(0, 101, 5):

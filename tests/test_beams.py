@@ -1,4 +1,4 @@
-"""The one beam tracer (engine/beams.py) and the race's board lasers that
+"""The one beam tracer (engine/rules/beams.py) and the race's board lasers that
 follow it through the beams indexed by square (Course.beams_on)."""
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine.beams import board_beams, ray
-from engine.course import Course
-from engine.lasers import fire
-from engine.model import Board, Laser, Pusher, Rules, Wall
-from engine.state import Floor, RobotState
-from engine.weapons import fire_with_options
+from engine.model.scenario import Board, Laser, Pusher, Rules, Wall
+from engine.rules.beams import board_beams, ray
+from engine.rules.course import Course
+from engine.rules.lasers import fire
+from engine.rules.option_weapons import fire_with_options
+from engine.rules.state import Floor, RobotState
 
 
 def squares(board: Board, cells) -> tuple[int, ...]:

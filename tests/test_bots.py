@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import BOTS, DEFAULT_BOT, BotView, make_bot
+from engine.bots import BOTS, DEFAULT_BOT, make_bot, new_race
 from engine.bots.search import candidates
 from engine.bots.tables import tables_for
-from engine.course import compile_course
-from engine.deck import DECK
-from engine.loader import load_file
-from engine.model import Card, RobotSpec
-from engine.race import Race
-from engine.state import RobotState
+from engine.format.loader import load_file
+from engine.model.program_cards import DECK
+from engine.model.scenario import Card, RobotSpec
+from engine.rules.bot_view import BotView
+from engine.rules.course import compile_course
+from engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
@@ -81,7 +81,7 @@ def test_candidates_are_the_distinct_orderings():
 
 def play_out(tables, view, program):
     """The lone-model states after each register of a program."""
-    from engine.deck import KIND_CODE
+    from engine.model.program_cards import KIND_CODE
     s = view.robot.sq * 4 + view.robot.facing
     states = []
     for r, card in enumerate(program):
@@ -137,11 +137,11 @@ def test_search_with_every_flag_touched_still_avoids_death(duel):
 def test_a_race_refuses_more_starting_flags_than_the_course_has(duel):
     robots = (RobotSpec("A", flags=len(duel.flags) + 1),)
     with pytest.raises(ValueError, match="flags"):
-        Race(replace(duel, robots=robots))
+        new_race(replace(duel, robots=robots))
 
 
 def race_summary(scenario, seed, bot):
-    from engine.balance.play import play_race
+    from engine.analysis.balance.play import play_race
     return play_race(scenario, seed, (1, 2), bot)
 
 
@@ -162,7 +162,7 @@ def test_search_plays_as_if_alone(duel):
     views = []
     for robots in ((RobotSpec("A", dock=1, bot="search"),),
                    (RobotSpec("A", dock=1, bot="search"), RobotSpec("B", dock=2, bot="search"))):
-        race = Race(replace(duel, robots=robots), seed=5, record_events=False)
+        race = new_race(replace(duel, robots=robots), seed=5, record_events=False)
         views.append(race.controllers[0].view)
     assert set(BotView.__slots__) == {"board", "course", "flags", "rules", "robot", "robots"}
     assert [r.name for r in views[1].others()] == ["B"] and views[0].others() == []
@@ -183,7 +183,7 @@ def head_to_head(scenario, a, b, races):
         s = replace(scenario, robots=(RobotSpec("P", dock=1, bot=first),
                                       RobotSpec("Q", dock=2, bot=second)),
                     rules=replace(scenario.rules, max_rounds=40))
-        outcome = Race(s, seed=1000 + i // 2, record_events=False).run()
+        outcome = new_race(s, seed=1000 + i // 2, record_events=False).run()
         for name in outcome.winners:
             wins[first if name == "P" else second] += 1
     return wins
@@ -199,8 +199,8 @@ def test_search_beats_greedy_beats_random(duel):
 @pytest.mark.skipif(not STANDARD.exists(), reason="the standard course is not there yet")
 def test_search_finishes_the_standard_course():
     """Completion above 90% within 30 rounds, 4 search robots."""
-    from engine.balance.play import RaceTask, split_results
-    from engine.balance.plan import make_plan
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import RaceTask, split_results
     scenario = load_file(STANDARD)
     task = RaceTask(scenario, "search", max_rounds=30)
     plan = make_plan(24, 4, len(scenario.docks), seed=1, trials=0)
@@ -214,8 +214,8 @@ EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_search_finishes_the_example_courses(path):
-    from engine.balance.play import RaceTask, split_results
-    from engine.balance.plan import make_plan
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import RaceTask, split_results
     scenario = load_file(path)
     robots = min(4, len(scenario.docks))
     task = RaceTask(scenario, "search", max_rounds=40)
@@ -227,8 +227,8 @@ def test_search_finishes_the_example_courses(path):
 
 @pytest.mark.parametrize("name", ["greedy", "search"])
 def test_bots_finish_the_test_courses(name):
-    from engine.balance.play import RaceTask, split_results
-    from engine.balance.plan import make_plan
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import RaceTask, split_results
     for course in ("duel.json", "symmetric.json", "biased.json"):
         scenario = load_file(FIXTURES / course)
         task = RaceTask(scenario, name, max_rounds=30)
@@ -241,8 +241,8 @@ def test_tables_search_once_for_every_repair_square_together(monkeypatch):
     """A board covered in upgrade squares: one search per flag and one for all
     the repair squares (not one per square: 100x100 such squares took a
     minute and gigabytes), giving the distance to the nearest."""
-    from engine.lone import LoneModel
-    from engine.model import Board, Flag, Scenario, Tile
+    from engine.model.scenario import Board, Flag, Scenario, Tile
+    from engine.rules.lone import LoneModel
     board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
                                 if (x, y) not in ((0, 0), (11, 11), (5, 5))))
     scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())

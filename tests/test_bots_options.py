@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 
-from engine.bots import BotView, make_bot
-from engine.course import compile_course
-from engine.loader import load_dict
-from engine.model import Card
-from engine.state import RobotState
+from engine.bots import make_bot, new_race
+from engine.format.loader import load_dict
+from engine.model.scenario import Card
+from engine.rules.bot_view import BotView
+from engine.rules.course import compile_course
+from engine.rules.state import RobotState
 
 HAND = [Card("move1", 500), Card("left", 70), Card("right", 80), Card("uturn", 10),
         Card("back", 430), Card("move2", 700), Card("move3", 800), Card("left", 90),
@@ -81,11 +82,10 @@ class _Planner:
 
 
 def test_the_race_plays_the_bots_pair():
-    from engine.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}], "rules": {"options": "played"}}
-    race = Race(load_dict(doc), seed=1, robot_count=1, bots=[_Planner()])
+    race = new_race(load_dict(doc), seed=1, robot_count=1, bots=[_Planner()])
     robot = race.robots[0]
     robot.cards, robot.options = ["crab-legs"], 1
     race.play_register()
@@ -94,12 +94,11 @@ def test_the_race_plays_the_bots_pair():
 
 
 def test_the_race_steadies_a_bot_that_plans_the_stabilizer():
-    from engine.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8, "tiles": [GEAR]}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}], "rules": {"options": "played"}}
     for steady, facing in ((True, "S"), (False, "W")):
-        race = Race(load_dict(doc), seed=1, robot_count=1,
+        race = new_race(load_dict(doc), seed=1, robot_count=1,
                     bots=[_Planner(Card("uturn", 10), steady)])
         robot = race.robots[0]
         robot.cards, robot.options = ["gyroscopic-stabilizer"], 1
@@ -124,13 +123,12 @@ class _Recorder:
 
 
 def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
-    from engine.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}],
            "rules": {"options": "played", "robot_lasers": False}}
     bot = _Recorder()
-    race = Race(load_dict(doc), seed=3, robot_count=1, bots=[bot])
+    race = new_race(load_dict(doc), seed=3, robot_count=1, bots=[bot])
     robot = race.robots[0]
     robot.cards, robot.options = ["flywheel"], 1
     race.play_round()
@@ -143,7 +141,7 @@ def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
 
 
 def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():
-    from engine.deck import DECK
+    from engine.model.program_cards import DECK
     turns = [c for c in DECK if c.kind in ("left", "right")][:9]
     bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["recompile"])
     view = bot._view
@@ -157,13 +155,12 @@ class _Recompiler(_Recorder):
 
 
 def test_the_race_recompiles_for_a_bot_that_holds_the_card():
-    from engine.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}, {"x": 5, "y": 5, "facing": "N"}],
            "rules": {"options": "played", "robot_lasers": False}}
     bots = [_Recompiler(), _Recompiler()]
-    race = Race(load_dict(doc), seed=3, robot_count=2, bots=bots)
+    race = new_race(load_dict(doc), seed=3, robot_count=2, bots=bots)
     race.robots[0].cards, race.robots[0].options = ["recompile"], 1
     race.play_register()
     used = [e.robot for e in race.events if e.kind == "option_used" and e.card == "recompile"]

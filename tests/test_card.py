@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.card import build, timemodel
-from engine.card.store import play_hash, stale, with_card
-from engine.cli import main
-from engine.loader import dumps, load_dict, load_file
-from engine.model import Goals, Tile, robots_for
-from engine.validate import course_problems
+from engine.analysis.card import build, timemodel
+from engine.cli.main import main
+from engine.format.loader import dumps, load_dict, load_file
+from engine.format.stored_card import play_hash, stale, with_card
+from engine.model.scenario import Goals, Tile, robots_for
+from engine.validation.validator import course_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
@@ -189,7 +189,7 @@ def test_the_kept_card_says_how_it_meets_the_goals_the_file_has(tmp_path, capsys
     assert not course_problems(load_file(path))
     # new goals do not make the card stale: it is judged again when shown and when saved
     course = replace(load_file(path), goals=Goals(length="short", fair=False))
-    assert json.loads(dumps(course))["card"]["goals"]["checks"] == [
+    assert json.loads(dumps(build.kept_judged(course)))["card"]["goals"]["checks"] == [
         {"goal": "length", "wanted": "short", "verdict": "met"}]
     doc = json.loads(path.read_text())
     doc["goals"] = {"length": "short", "fair": False}
@@ -274,7 +274,7 @@ def test_stored_without_a_card_is_an_error(capsys):
 
 
 def test_the_schema_wants_a_hash(open_course):
-    from engine.validate import validate_data
+    from engine.validation.validator import validate_data
     doc = json.loads(dumps(with_card(open_course, {"play_hash": "x"})))
     assert [p.pointer for p in validate_data(doc) if p.is_error] == ["/card/play_hash"]
 
@@ -307,7 +307,7 @@ def test_the_balance_report_says_how_the_course_meets_its_goals(tmp_path, capsys
 
 
 def test_the_balance_function_races_the_goals_robots():
-    from engine.balance import balance
+    from engine.analysis.balance import balance
     course = replace(load_file(TUTORIAL), goals=Goals(robots=2))
     assert balance(course, 4)["robots"] == 2
     assert balance(course, 4, robots=3)["robots"] == 3

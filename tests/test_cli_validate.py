@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
-from engine.loader import MAX_FILE_BYTES
+from engine.cli.main import main
+from engine.format.loader import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -168,7 +168,7 @@ def test_bad_usage_exits_2(capsys, argv):
 
 
 def test_a_crash_in_the_validator_is_a_problem_not_a_traceback(capsys, in_tests, monkeypatch):
-    from engine.commands import validate as command
+    from engine.cli import validate as command
 
     def broken(path):
         raise KeyError("oops")

@@ -1,9 +1,10 @@
-"""engine/edit.py: the pure edits behind every editor command."""
+"""engine/editing/edit.py: the pure edits behind every editor command."""
 import pytest
 
-from engine import edit
-from engine.loader import dumps, read_dict, to_dict
-from engine.model import Board, Check, Dock, Flag, Laser, Placement, Pusher, RobotSpec, Rules, Scenario, Tile, Wall
+from engine.editing import edit
+from engine.format.loader import dumps, read_dict, to_dict
+from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Placement, Pusher, RobotSpec,
+                                   Rules, Scenario, Tile, Wall)
 
 
 def course(width=6, height=5, **board):

@@ -12,8 +12,8 @@ import pytest
 
 from editor import backup_lock
 from editor.backup_lock import BackupLocks, lock_path
-from engine.loader import load_file, save_file
-from engine.model import Board, Dock, Flag, Scenario, Tile
+from engine.format.loader import load_file, save_file
+from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, crash, make_window, window,
 )

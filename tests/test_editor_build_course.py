@@ -11,9 +11,9 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSpinBox
 
 from editor.new_dialog import new_scenario
 from editor.palette import ENTRIES
-from engine.directions import INDEX, NAMES, opposite
-from engine.loader import load_file
-from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
+from engine.format.loader import load_file
+from engine.model.directions import INDEX, NAMES, opposite
+from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
 from tests.editor_support import answers, click, make_window  # noqa: F401  (fixtures)
 
 STANDARD = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"

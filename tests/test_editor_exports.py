@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from PySide6.QtGui import QColor, QImage
 
 from editor import export, render
-from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Wall
+from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Wall
 from tests.editor_support import answers, make_window  # noqa: F401
 
 EDGES = Scenario("Edges", Board(4, 4, walls=(Wall(0, 0, "N"), Wall(1, 0, "N"), Wall(3, 2, "E"),

@@ -9,8 +9,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
 from editor import file_reader
-from engine.loader import save_file
-from engine.model import Board, Dock, Flag, Scenario, Tile
+from engine.format.loader import save_file
+from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import answers, click, make_window, window  # noqa: F401  (fixtures)
 
 

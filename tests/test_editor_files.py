@@ -5,8 +5,8 @@ import os
 from pathlib import Path
 
 from editor.new_dialog import new_scenario
-from engine.loader import load_file, save_file
-from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
+from engine.format.loader import load_file, save_file
+from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, crash, drag_squares, make_window, window,
 )

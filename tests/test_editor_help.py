@@ -7,9 +7,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 
 from editor import app
-from engine import cli
+from engine.cli import main as cli
+from engine.model.scenario import Board, Scenario
 from engine.version import version
-from engine.model import Board, Scenario
 from tests.editor_support import answers, click, make_window, window  # noqa: F401
 
 

@@ -5,7 +5,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
 from editor import issues_panel
-from engine.model import Board, Dock, Flag, Scenario, Tile
+from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, make_window, window,
 )
@@ -76,7 +76,7 @@ def test_validation_runs_off_the_gui_thread(make_window, qtbot, monkeypatch):
 def belts_off_the_board(tmp_path):
     """Five belts run off the east edge (W405 each); two are accepted by the file."""
     import json
-    from engine.loader import save_file
+    from engine.format.loader import save_file
     tiles = tuple(Tile(11, y, "conveyor", dir="E") for y in range(5))
     path = tmp_path / "exits.json"
     save_file(Scenario("Exits", Board(12, 12, tiles=tiles), (Flag(5, 5), Flag(8, 8)),

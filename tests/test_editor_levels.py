@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
 
 from editor import render
-from engine.model import Board, Dock, Flag, Level, Scenario, Tile
+from engine.model.scenario import Board, Dock, Flag, Level, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, drag_squares, make_window, window,
 )
@@ -112,7 +112,7 @@ def test_higher_squares_are_lighter_and_the_low_side_of_a_ledge_is_shadowed(qapp
 
 def _motions(path: str, cause: str):
     from editor.preview.timeline import play_race
-    from engine.loader import load_file
+    from engine.format.loader import load_file
     timeline = play_race(load_file(path))
     return timeline, [(i, m) for i, f in enumerate(timeline.frames) for m in f.motions
                       if m.cause == cause]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.events import Event
-from engine.loader import dumps, load_file, parse_json
-from engine.race import Race
+from engine.bots import new_race
+from engine.format.loader import dumps, load_file, parse_json
+from engine.model.events import Event
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
 from editor.preview.timeline import describe, option_charges
@@ -38,7 +38,7 @@ def test_option_events_in_words():
 
 
 def test_a_used_up_coat_is_told_after_its_last_point():
-    race = Race(load_file(Path(__file__).parent / "rules" / "o2-ablative-coat.json"), seed=1)
+    race = new_race(load_file(Path(__file__).parent / "rules" / "o2-ablative-coat.json"), seed=1)
     race.play_round()
     events = list(race.events)
     told = [describe(e) for e in events if e.card == "ablative-coat"]

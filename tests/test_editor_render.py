@@ -3,8 +3,8 @@ colours at known squares (render.COLORS at render.sample_point)."""
 from PySide6.QtGui import QColor
 
 from editor import render
-from engine.elements_table import TILE_TYPES, new_tile
-from engine.model import Board, Dock, Flag, Laser, Scenario, Tile, Wall
+from engine.model.element_kinds import TILE_TYPES, new_tile
+from engine.model.scenario import Board, Dock, Flag, Laser, Scenario, Tile, Wall
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 
 KINDS = tuple(t for t in TILE_TYPES if t != "floor")
@@ -51,8 +51,8 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
     from pathlib import Path
 
     import pytest
-    from engine.loader import load_file
-    from engine.beams import board_beams
+    from engine.format.loader import load_file
+    from engine.rules.beams import board_beams
 
     path = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
     if not path.exists():

@@ -10,10 +10,10 @@ from PySide6.QtCore import Qt
 
 from editor import commands
 from editor.preview import install_preview
-from engine import edit
-from engine.loader import load_file
-from engine.model import Flag
-from engine.suggest import applied
+from engine.analysis.suggest import applied
+from engine.editing import edit
+from engine.format.loader import load_file
+from engine.model.scenario import Flag
 from tests.editor_support import answers, make_window  # noqa: F401
 
 UNFAIR = Path(__file__).parent / "fixtures" / "unfair-standard.json"

@@ -108,7 +108,7 @@ def test_grid_toggle(window):
 
 
 def test_open_and_open_recent_fit_the_board(make_window, answers, tmp_path):
-    from engine.loader import save_file
+    from engine.format.loader import save_file
     big, small = tmp_path / "marathon.json", tmp_path / "small.json"
     save_file(empty_scenario(60, 40), big)
     save_file(empty_scenario(6, 6), small)

@@ -1,4 +1,4 @@
-"""The element table (engine/elements_table.py) and every place that must
+"""The element table (engine/model/element_kinds.py) and every place that must
 know each tile type: a type listed in the table but missing from the JSON
 Schema, the renderer, the palette, the heatmaps' death causes or the test
 strategies fails here, naming the place. ``test_a_new_type_fails_*`` runs
@@ -17,14 +17,12 @@ from editor import render
 from editor.palette import ENTRIES
 from editor.preview import heatmap_overlay
 from editor.preview.timeline import STEP_NAMES, play_race
-from engine import lone
-from engine.elements_table import (
-    CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, TILE_LIST, VALUE_KINDS, Key, TileType,
-    new_tile,
-)
-from engine.loader import dumps, load_dict, to_dict
-from engine.model import Board, Dock, Flag, Scenario
-from engine.schema import SCHEMA, schema_problems
+from engine.format.loader import dumps, load_dict, to_dict
+from engine.format.schema import SCHEMA, schema_problems
+from engine.model.element_kinds import (CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, Key, TILE_LIST,
+                                        TileType, VALUE_KINDS, new_tile)
+from engine.model.scenario import Board, Dock, Flag, Scenario
+from engine.rules import lone
 from tests import strategies
 from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
 

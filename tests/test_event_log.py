@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.events import Event, EventLog
-from engine.loader import load_file
-from engine.race import Race
+from engine.bots import new_race
+from engine.format.loader import load_file
+from engine.model.events import Event, EventLog
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -46,7 +46,7 @@ def test_full_blocks_are_stored_packed():
 def test_a_long_race_log_is_the_same_as_it_was_recorded():
     scenario = load_file(SCENARIOS / "standard-course.json")
     rules = dataclasses.replace(scenario.rules, lives=10, max_rounds=40)
-    race = Race(dataclasses.replace(scenario, rules=rules), seed=5, robot_count=8, bot="random")
+    race = new_race(dataclasses.replace(scenario, rules=rules), seed=5, robot_count=8, bot="random")
     race.run()
     log = race.events
     assert len(log) > log.BLOCK                 # some of it is packed

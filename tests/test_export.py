@@ -13,8 +13,8 @@ from PySide6.QtSvg import QSvgRenderer
 from editor import export as ex
 from editor import render
 from editor.app import main
-from engine.loader import save_file
-from engine.model import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
+from engine.format.loader import save_file
+from engine.model.scenario import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
 
 
 def course(width: int = 12, height: int = 12, name: str = "Export test") -> Scenario:

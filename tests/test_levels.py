@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.course import compile_course
-from engine.deck import KIND_CODE
-from engine.directions import NAMES
-from engine.loader import dumps, load_dict, load_file, read_dict
-from engine.lone import NO_CARD, LoneModel
-from engine.model import CARD_KINDS, Level
-from engine.race import Race
-from engine.reach import reachable_from
-from engine.validate import validate_data
+from engine.bots import new_race
+from engine.format.loader import dumps, load_dict, load_file, read_dict
+from engine.model.directions import NAMES
+from engine.model.program_cards import KIND_CODE
+from engine.model.scenario import CARD_KINDS, Level
+from engine.rules.course import compile_course
+from engine.rules.lone import LoneModel, NO_CARD
+from engine.rules.reach import reachable_from
+from engine.validation.validator import validate_data
 
 from .test_lone import race_result
 
@@ -26,7 +26,7 @@ FLAT = [p for p in EXAMPLES if '"levels"' not in p.read_text(encoding="utf-8")]
 
 
 def event_log(scenario, seed: int, bot: str | None) -> list[dict]:
-    race = Race(scenario, seed=seed, bot=bot)
+    race = new_race(scenario, seed=seed, bot=bot)
     race.run()
     return [e.to_json() for e in race.events]
 
@@ -56,7 +56,7 @@ def course(levels, tiles=(), robots=(), walls=(), rules=None, width=6, height=4)
 
 
 def first_register(doc: dict) -> list:
-    race = Race(load_dict(doc))
+    race = new_race(load_dict(doc))
     race.play_register()
     return [e for e in race.events if e.register == 1 and e.kind in ("move", "fall", "slide")]
 
@@ -218,7 +218,7 @@ def test_levels_and_ramps_round_trip_in_canonical_order():
 
 
 def test_the_levelled_example_validates_clean_and_its_checks_pass():
-    from engine.commands.test import check_file
+    from engine.cli.test import check_file
     path = Path(__file__).parent.parent / "scenarios" / "highlands.json"
     assert validate_data(json.loads(path.read_text(encoding="utf-8"))) == []
     ok, lines = check_file(str(path))
@@ -232,14 +232,14 @@ def test_every_rule_of_the_levels_page_has_a_case():
 
 
 def _floor(doc: dict):
-    race = Race(load_dict(doc))
+    race = new_race(load_dict(doc))
     return race.floor, {r.name: r for r in race.robots}
 
 
 def test_option_moves_climb_ramps_as_cards_do():
     """levels.md 4.2: an option's move (Fourth Gear, Reverse Gears...) spends
     two steps up a ramp and slides back with only one."""
-    from engine.options import steps
+    from engine.rules.option_play import steps
     doc = course([(2, 0, 1), (3, 0, 1), (4, 0, 1), (5, 0, 1)],
                  tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}],
                  robots=[{"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}}])
@@ -253,8 +253,8 @@ def test_option_moves_climb_ramps_as_cards_do():
 def test_weapons_and_the_arm_stop_at_level_changes():
     """levels.md 4.12: even a High-Power Laser stops at a ledge; the
     Mechanical Arm treats a level change as a wall."""
-    from engine.arm import arm_reach
-    from engine.weapons import trace
+    from engine.rules.option_arm import arm_reach
+    from engine.rules.option_weapons import trace
     doc = course([(0, 0, 1), (1, 0, 1)], walls=[{"x": 1, "y": 1, "side": "E"}],
                  robots=[{"name": "A", "at": {"x": 0, "y": 0, "facing": "E"}},
                          {"name": "B", "at": {"x": 3, "y": 0, "facing": "N"}},
@@ -277,7 +277,7 @@ def test_a_teleporter_jump_ignores_levels_but_its_search_stops_at_a_ledge_up():
         {"name": "Free", "at": {"x": 0, "y": 0, "facing": "E"}, "program": [["move1:800"]]},
         {"name": "Blocked", "at": {"x": 0, "y": 2, "facing": "E"}, "program": [["move1:700"]]},
         {"name": "On landing", "at": {"x": 3, "y": 2, "facing": "N"}}], height=5)
-    race = Race(load_dict(doc))
+    race = new_race(load_dict(doc))
     race.play_register()
     at = {r.name: (race.course.xy[r.sq], r.damage) for r in race.robots}
     assert at["Free"] == ((3, 0), 0)            # two levels down, no fall damage

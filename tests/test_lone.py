@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.course import RANDOMIZER, compile_course
-from engine.deck import HIGHEST
-from engine.directions import NAMES
-from engine.loader import load_dict, load_file
-from engine.lone import (CAUSES, DESTROYED, KINDS, NO_CARD, UNREACHABLE, LoneModel, LoneRobot,
-                         card_part)
-from engine.model import Board, Card, CARD_KINDS, Laser, Tile
-from engine.movement import play_card
-from engine.race import Race
-from engine.reach import reachable_from
+from engine.bots import new_race
+from engine.format.loader import load_dict, load_file
+from engine.model.directions import NAMES
+from engine.model.program_cards import HIGHEST
+from engine.model.scenario import Board, CARD_KINDS, Card, Laser, Tile
+from engine.rules.course import RANDOMIZER, compile_course
+from engine.rules.lone import (CAUSES, DESTROYED, KINDS, LoneModel, LoneRobot, NO_CARD, UNREACHABLE,
+                               card_part)
+from engine.rules.movement import play_card
+from engine.rules.reach import reachable_from
 
 W, H = 7, 7
 
@@ -60,7 +60,7 @@ def race_result(square: int, facing: int, register: int, kind: int, scenario=SCE
     """One register of a real race with the robot put on `square`: its end
     square, facing, cause of destruction and damage. (White-box: the robot
     is placed by hand and the register played directly.)"""
-    race = Race(scenario)
+    race = new_race(scenario)
     robot = race.robots[0]
     floor = race.floor
     floor.occ[robot.sq] = None

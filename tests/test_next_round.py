@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import BotView
 from engine.bots.next_round import FINISH_SOONER, next_round
 from engine.bots.search import SearchBot
-from engine.course import compile_course
-from engine.directions import N
-from engine.loader import load_file
-from engine.state import RobotState
+from engine.format.loader import load_file
+from engine.model.directions import N
+from engine.rules.bot_view import BotView
+from engine.rules.course import compile_course
+from engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 

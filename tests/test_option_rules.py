@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.checks import run_checks
-from engine.cli import main
-from engine.loader import load_dict, read_json
-from engine.optioncards import OPTION_IDS
-from engine.race import Race
+from engine.analysis.scenario_checks import run_checks
+from engine.bots import new_race
+from engine.cli.main import main
+from engine.format.loader import load_dict, read_json
+from engine.model.option_cards import OPTION_IDS
 
 RULES = Path(__file__).parent / "rules"
 CASES = sorted(RULES.glob("o[26]-*.json"))
@@ -72,7 +72,7 @@ def test_the_option_deck_is_seeded_by_the_race_and_leaves_the_program_deck_alone
     counted = load_dict({**data, "rules": {**data["rules"], "options": "counted"}})
 
     def race(scenario, seed):
-        r = Race(scenario, seed=seed, robot_count=2, bot="random")
+        r = new_race(scenario, seed=seed, robot_count=2, bot="random")
         r.play_round()
         return ([(e.robot, e.card) for e in r.events if e.kind == "option_gained"],
                 [e.cards for e in r.events if e.kind == "program"])
@@ -104,7 +104,7 @@ def test_an_option_cards_check_is_told_in_words(tmp_path, capsys, expected, word
 def test_the_arm_is_used_only_when_it_changes_something():
     """Next to a flag that repairs, with no damage, the arm repairs nothing:
     one use (touching the flag), not one per clean-up."""
-    race = Race(load_dict(read_json(RULES / "o6-mechanical-arm-walls.json")[0]), seed=0)
+    race = new_race(load_dict(read_json(RULES / "o6-mechanical-arm-walls.json")[0]), seed=0)
     race.run()
     uses = [(e.round, e.cause) for e in race.events
             if e.kind == "option_used" and e.card == "mechanical-arm"]
@@ -114,12 +114,12 @@ def test_the_arm_is_used_only_when_it_changes_something():
 def test_a_script_with_every_form_of_the_option_syntax_runs(capsys):
     """tests/fixtures/options-every-syntax.json: every register form, weapon
     and round choice of options.md 3 is valid and makes its use in a race."""
-    from engine.validate import validate_data
+    from engine.validation.validator import validate_data
     path = Path(__file__).parent / "fixtures" / "options-every-syntax.json"
     data, _ = read_json(path)
     assert validate_data(data) == []
     assert main(["run", str(path), "--rounds", "3"]) == 0
-    race = Race(load_dict(data))
+    race = new_race(load_dict(data))
     for _ in range(3):
         race.play_round()
     used = {e.card for e in race.events if e.kind == "option_used"}

@@ -11,8 +11,8 @@ import pytest
 from editor.preview.timeline import (
     CLEANUP, END, Motion, Pose, build_timeline, describe, interpolate, play_race,
 )
-from engine.loader import load_dict, load_file
-from engine.race import Race
+from engine.bots import new_race
+from engine.format.loader import load_dict, load_file
 
 ROOT = Path(__file__).parent
 FACTORY = ROOT / "fixtures" / "preview" / "factory.json"
@@ -21,7 +21,7 @@ RULES = sorted((ROOT / "rules").glob("*.json"))
 
 def engine_states(scenario, seed, **kw):
     """{(round, register or None): snapshot} of a second race stepped register by register."""
-    race = Race(scenario, seed=seed, record_events=False, **kw)
+    race = new_race(scenario, seed=seed, record_events=False, **kw)
     states = {}
     while not race.over:
         if race.moment[1] == 5:
@@ -175,7 +175,7 @@ def test_failing_check_moment():
 
 def test_a_log_without_end_and_the_descriptions():
     scenario = load_file(FACTORY)
-    race = Race(scenario, seed=5, robot_count=3, bot="random")
+    race = new_race(scenario, seed=5, robot_count=3, bot="random")
     initial = race.snapshot()
     race.play_register()
     race.play_register()
@@ -192,7 +192,7 @@ def test_empty_registers_still_have_frames():
     # one robot, no lasers firing (robot lasers off, away from board lasers), no cards
     scenario = replace(scenario, rules=replace(scenario.rules, robot_lasers=False, max_rounds=2),
                        board=replace(scenario.board, lasers=()))
-    race = Race(scenario, seed=0, robot_count=1, bots=[_Idle()])
+    race = new_race(scenario, seed=0, robot_count=1, bots=[_Idle()])
     race.run()
     t = build_timeline(race.events)
     ends = [(f.round, f.register) for f in t.frames if f.register_end]
@@ -251,7 +251,7 @@ def test_deaths_reentries_and_power_downs_match_the_engine(respawn_damage):
 def test_the_timeline_takes_rule_values_from_the_events_alone():
     """Events that say other values than the rules would give: the timeline
     shows what the events say (it applies no rule of its own)."""
-    race = Race(load_dict(falls_and_power_downs()), seed=0)
+    race = new_race(load_dict(falls_and_power_downs()), seed=0)
     race.run()
     forged = [e._replace(options=7) if e.kind == "destroyed" else
               e._replace(amount=5) if e.kind in ("powered_down", "reenter") else e

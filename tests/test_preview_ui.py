@@ -17,9 +17,10 @@ from editor import commands
 from editor.preview import install_preview
 from editor.preview.heatmap_overlay import MODES
 from editor.render import SQUARE
-from engine import edit
-from engine.model import Pusher
-from engine.race import Race
+from engine.bots import new_race
+from engine.editing import edit
+from engine.model.scenario import Pusher
+from engine.rules.race import Race
 from tests.editor_support import answers, make_window  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -98,7 +99,7 @@ def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
         qtbot.mouseClick(c.panel.play_button, Qt.LeftButton)
     assert c.player.index == len(t) - 1 and not c.player.playing
     assert entered == list(range(start + 1, len(t)))   # played through every frame, no jump
-    race = Race(window.doc.scenario, seed=1, robot_count=4, bot="search")
+    race = new_race(window.doc.scenario, seed=1, robot_count=4, bot="search")
     race.run()
     assert marker_squares(c) == engine_squares(race.snapshot())
     assert c.panel.slider.value() == len(t) - 1
@@ -108,7 +109,7 @@ def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
 def test_stepping_a_register_moves_robots_to_the_engine_positions(qtbot, preview):
     window, c = preview()
     run_race(qtbot, c, seed=2, bot="random")
-    race = Race(window.doc.scenario, seed=2, robot_count=4, bot="random", record_events=False)
+    race = new_race(window.doc.scenario, seed=2, robot_count=4, bot="random", record_events=False)
     assert marker_squares(c) == engine_squares(race.snapshot())
     for _ in range(7):                                 # into round 2
         qtbot.mouseClick(c.panel.register_button, Qt.LeftButton)
@@ -264,7 +265,7 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     qtbot.mouseClick(dialog.heat_buttons.buttons()[0], Qt.LeftButton)    # "Nothing"
     assert not h.isVisible() and not c.legend.isVisible()
     # the report: the same files as `rallyforge balance --report`
-    from engine.balance.report import CHARTS
+    from engine.analysis.balance.report import CHARTS
     monkeypatch.setattr("editor.preview.balance_dialog.get_report_dir",
                         lambda parent, start="": str(tmp_path))
     with qtbot.waitSignal(dialog.reportSaved, timeout=30000) as saved:

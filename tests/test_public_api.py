@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 import engine
-from engine.balance import balance as balance_function
-from engine.loader import load_file, save_file
-from engine.model import Scenario
-from engine.outcome import Outcome
-from engine.problems import Problem, ScenarioError
-from engine.race import Race
-from engine.validate import validate_file
+from engine.analysis.balance import balance as balance_function
+from engine.bots import new_race
+from engine.format.loader import load_file, save_file
+from engine.model.problems import Problem, ScenarioError
+from engine.model.scenario import Scenario
+from engine.rules.outcome import Outcome
+from engine.rules.race import Race
+from engine.validation.validator import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "scenarios" / "standard-course.json"
@@ -31,20 +32,30 @@ def readme_example() -> str:
 
 def test_engine_exports_what_a_script_needs():
     assert sorted(engine.__all__) == sorted(["Outcome", "Problem", "Race", "Scenario",
-                                             "ScenarioError", "balance", "load", "save",
-                                             "validate"])
+                                             "ScenarioError", "balance", "load", "new_race",
+                                             "save", "validate"])
     assert (engine.load, engine.save, engine.validate) == (load_file, save_file, validate_file)
     assert (engine.Race, engine.Scenario, engine.Outcome) == (Race, Scenario, Outcome)
+    assert engine.new_race is new_race
     assert (engine.Problem, engine.ScenarioError) == (Problem, ScenarioError)
-    for module in ("engine.balance.report", "engine.validate"):
+    for module in ("engine.analysis.balance.report", "engine.validation.validator"):
         importlib.import_module(module)                 # a module does not take the name
     from engine import balance, validate
     assert (balance, validate) == (balance_function, validate_file)
 
 
+def test_the_model_layer_loads_no_validator_and_no_numpy():
+    code = ("import sys, engine.model.scenario; print(sorted(m for m in sys.modules "
+            "if m.split('.')[0] in ('jsonschema', 'jsonschema_rs', 'numpy') "
+            "or m.startswith('engine.') and not m.startswith('engine.model')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout.strip()
+    assert out == "[]"
+
+
 def test_importing_the_engine_loads_the_rest_on_first_use():
-    code = ("import sys, engine; print('engine.race' in sys.modules); "
-            "engine.Race; print('engine.race' in sys.modules)")
+    code = ("import sys, engine; print('engine.rules.race' in sys.modules); "
+            "engine.Race; print('engine.rules.race' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["False", "True"]
@@ -59,7 +70,7 @@ def test_the_readme_example_runs_as_a_script(tmp_path):
                           text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""})
     assert done.returncode == 0, done.stderr
     first, second = done.stdout.splitlines()
-    race = Race(load_file(COURSE), seed=7, robot_count=4, bot="search").run()
+    race = new_race(load_file(COURSE), seed=7, robot_count=4, bot="search").run()
     assert first == f"{race.winners} won after {race.rounds} rounds"
     verdict, rates = second.split(" ", 1)
     assert verdict in ("fair", "unfair", "inconclusive") and rates.startswith("[")

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.checks import play_checked, run_checks
-from engine.cli import main
-from engine.elements_table import DEATH_CAUSES
-from engine.loader import load_dict
-from engine.race import Race
+from engine.analysis.scenario_checks import play_checked, run_checks
+from engine.bots import new_race
+from engine.cli.main import main
+from engine.format.loader import load_dict
+from engine.model.element_kinds import DEATH_CAUSES
 
 ROOT = Path(__file__).parent.parent
 RULES = Path(__file__).parent / "rules"
@@ -58,7 +58,7 @@ def event_hash(events) -> str:
 # ---------------------------------------------------------------- stepping and outcome
 
 def test_stepping_by_register_and_round():
-    race = Race(load_dict(doc()), seed=3, robot_count=4, bot="random")
+    race = new_race(load_dict(doc()), seed=3, robot_count=4, bot="random")
     assert race.moment == (0, None) and not race.over
     race.play_register()
     assert race.moment == (1, 1)
@@ -77,7 +77,7 @@ def test_stepping_by_register_and_round():
 def test_outcome_and_its_json_shape():
     scenario = load_dict(doc(robots=[robot("Ann", 4, 2, "N", [["move2"]]),
                                      robot("Bob", 2, 4, "W", [["move1"]])]))
-    outcome = Race(scenario).run()
+    outcome = new_race(scenario).run()
     assert outcome.winners == ()            # nobody touches both flags
     assert outcome.rounds == 100 and not outcome.decided
     data = outcome.to_json()
@@ -94,7 +94,7 @@ def test_winners_finish_in_the_earliest_register():
     scenario = load_dict(doc(flags=[{"x": 4, "y": 0}],
                              robots=[robot("Ann", 4, 1, "N", [["move1"]]),
                                      robot("Bob", 3, 1, "N", [["right", "move1"]])]))
-    outcome = Race(scenario).run()
+    outcome = new_race(scenario).run()
     assert outcome.winners == ("Ann",)
     assert outcome.robot("Ann").finished == (1, 1) and outcome.rounds == 1
     assert outcome.robot("Bob").finished is None
@@ -102,7 +102,7 @@ def test_winners_finish_in_the_earliest_register():
                           robots=[robot("Ann", 4, 2, "N", [["left", "right", "move2"]]),
                                   robot("Bob", 3, 0, "E", [["left", "right", "left", "right", "move1"]])],
                           rules={"finish": "all", "robot_lasers": False}))
-    outcome = Race(later).run()
+    outcome = new_race(later).run()
     assert outcome.robot("Ann").finished == (1, 3) and outcome.robot("Bob").finished == (1, 5)
     assert outcome.winners == ("Ann",) and outcome.rounds == 1
 
@@ -112,7 +112,7 @@ def test_finish_all_goes_on_until_every_robot_has_finished_or_is_out():
                              robots=[robot("Ann", 4, 1, "N", [["move1"]]),
                                      robot("Bob", 0, 2, "S", [["move1", "move1"]], lives=1)],
                              rules={"finish": "all", "robot_lasers": False}))
-    outcome = Race(scenario).run()
+    outcome = new_race(scenario).run()
     assert outcome.winners == ("Ann",)
     assert outcome.rounds == 1
     assert outcome.robot("Bob").out and not outcome.robot("Ann").alive
@@ -120,25 +120,25 @@ def test_finish_all_goes_on_until_every_robot_has_finished_or_is_out():
 
 def test_robots_on_docks_and_their_count():
     scenario = load_dict(doc())
-    race = Race(scenario, robot_count=2, bot="random")
+    race = new_race(scenario, robot_count=2, bot="random")
     assert [r.name for r in race.robots] == ["Robot 1", "Robot 2"]
     assert [(s.x, s.y, s.facing) for s in race.snapshot()] == [(1, 5, "N"), (2, 5, "N")]
-    assert len(Race(scenario, bot="random").robots) == 4     # every dock, at most 8
+    assert len(new_race(scenario, bot="random").robots) == 4     # every dock, at most 8
     with pytest.raises(ValueError):
-        Race(scenario, robot_count=5)
+        new_race(scenario, robot_count=5)
     with pytest.raises(ValueError):
-        Race(scenario, robot_count=2, bot="no such bot")
+        new_race(scenario, robot_count=2, bot="no such bot")
     # `bots` gives each robot its own bot; the same bot twice is `bot`
-    mixed = Race(scenario, seed=4, robot_count=2, bots=["greedy", "random"])
+    mixed = new_race(scenario, seed=4, robot_count=2, bots=["greedy", "random"])
     assert [type(c.bot).__name__ for c in mixed.controllers] == ["GreedyBot", "RandomBot"]
-    assert Race(scenario, seed=4, robot_count=2, bots=["random", "random"]).run() \
-        == Race(scenario, seed=4, robot_count=2, bot="random").run()
+    assert new_race(scenario, seed=4, robot_count=2, bots=["random", "random"]).run() \
+        == new_race(scenario, seed=4, robot_count=2, bot="random").run()
 
 
 # ---------------------------------------------------------------- the event log
 
 def test_every_event_is_stamped():
-    race = Race(load_dict(doc()), seed=5, robot_count=4, bot="random")
+    race = new_race(load_dict(doc()), seed=5, robot_count=4, bot="random")
     race.run()
     events = race.events
     assert events[0].kind == "place" and events[0].round == 0
@@ -158,7 +158,7 @@ def test_events_tell_what_happened():
         robot("Rider", 1, 2, "S", [["left:100"]]),
         robot("Sleeper", 5, 5, "N", [{"cards": [], "power_down": True}], damage=3),
     ]))
-    race = Race(scenario)
+    race = new_race(scenario)
     race.play_round()
     events = [e for e in race.events if e.round == 1]
     by = lambda kind, who=None: [e for e in events if e.kind == kind and (who is None or e.robot == who)]
@@ -197,14 +197,14 @@ def test_events_tell_what_happened():
 def test_flag_archive_and_finish_events():
     scenario = load_dict(doc(robots=[robot("Ann", 4, 2, "N", [["move2", "left"]]),
                                      robot("Bob", 1, 5, "N", [["move1"]])]))
-    race = Race(scenario)
+    race = new_race(scenario)
     race.play_round()
     kinds = [(e.kind, e.robot, e.register) for e in race.events if e.round == 1]
     assert ("flag", "Ann", 1) in kinds and ("archive", "Ann", 1) in kinds
     flag = [e for e in race.events if e.kind == "flag"][0]
     assert (flag.amount, flag.src) == (1, (4, 0))
     finisher = load_dict(doc(flags=[{"x": 4, "y": 0}], robots=[robot("Ann", 4, 2, "N", [["move2"]])]))
-    race = Race(finisher)
+    race = new_race(finisher)
     race.run()
     tail = [(e.kind, e.robot) for e in race.events[-4:]]
     assert tail == [("flag", "Ann"), ("archive", "Ann"), ("finish", "Ann"), ("end", None)]
@@ -218,7 +218,7 @@ def test_place_and_program_events_give_the_start_and_the_registers():
                                    "move3:790"]], damage=6),
         robot("Sleeper", 5, 5, "N", damage=3, powered_down=True),
     ]))
-    race = Race(scenario)
+    race = new_race(scenario)
     start = race.snapshot()
     race.play_round()
     places = [e for e in race.events if e.kind == "place"]
@@ -263,7 +263,7 @@ def test_place_and_program_events_give_the_start_and_the_registers():
 
 def test_no_events_unless_asked_and_the_hooks():
     deaths, ends = [], []
-    race = Race(load_dict(doc()), seed=2, robot_count=4, bot="random", record_events=False,
+    race = new_race(load_dict(doc()), seed=2, robot_count=4, bot="random", record_events=False,
                 on_death=lambda r, sq, cause: deaths.append((r.name, sq, cause)),
                 on_register_end=lambda race: ends.append(race.moment))
     outcome = race.run()
@@ -276,7 +276,7 @@ def test_no_events_unless_asked_and_the_hooks():
 # ---------------------------------------------------------------- determinism
 
 def _bot_race_hash(seed: int) -> str:
-    race = Race(load_dict(doc()), seed=seed, robot_count=4, bot="random")
+    race = new_race(load_dict(doc()), seed=seed, robot_count=4, bot="random")
     race.run()
     return event_hash(race.events)
 
@@ -325,7 +325,7 @@ def test_checks_after_the_end_compare_the_final_state():
 def test_play_checked_to_the_end():
     scenario = load_dict(doc(robots=[robot("Ann", 4, 2, "N", [["left"]])],
                              checks=[{"round": 1, "robot": "Ann", "facing": "W"}]))
-    race = Race(scenario)
+    race = new_race(scenario)
     results = play_checked(race, scenario.checks, to_end=True)
     assert race.over and results[0].passed
 
@@ -405,7 +405,7 @@ def test_test_command_on_a_directory(capsys):
 
 def test_stepping_by_registers_stops_at_max_rounds():
     scenario = load_dict(doc(rules={"max_rounds": 2}))
-    race = Race(scenario, seed=1, robot_count=2, bot="random")
+    race = new_race(scenario, seed=1, robot_count=2, bot="random")
     for _ in range(20):
         race.play_register()
     assert race.over and race.round == 2 and race.moment == (2, None)
@@ -417,7 +417,7 @@ def test_damage_is_counted_up_to_the_limit_even_on_reentry():
     # whose damage has reached the limit)
     scenario = load_dict(doc(robots=[robot("Ann", 3, 0, "N", [["move1"]])],
                              rules={"destroy_at_damage": 1, "robot_lasers": False}))
-    race = Race(scenario)
+    race = new_race(scenario)
     race.play_round()
     ann = race.snapshot()[0]
     assert (ann.alive, ann.damage, ann.lives) == (True, 1, 2)

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from engine.loader import load_dict
-from engine.race import Race
+from engine.bots import new_race
+from engine.format.loader import load_dict
+from engine.rules.race import Race
 from tests.strategies import scenarios
 
 ROOT = Path(__file__).parent.parent
@@ -34,7 +35,7 @@ def make_race(doc: dict, seed: int = 0, record_events: bool = True) -> Race:
     rules = dataclasses.replace(scenario.rules,
                                 max_rounds=min(scenario.rules.max_rounds, MAX_ROUNDS))
     scenario = dataclasses.replace(scenario, rules=rules)
-    return Race(scenario, seed=seed, bot="random", record_events=record_events)
+    return new_race(scenario, seed=seed, bot="random", record_events=record_events)
 
 
 def assert_invariants(race: Race) -> None:

@@ -8,9 +8,9 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 
 from editor import render
-from engine.directions import DX, DY, INDEX
-from engine.elements_table import TILE_TYPES, new_tile
-from engine.model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
+from engine.model.directions import DX, DY, INDEX
+from engine.model.element_kinds import TILE_TYPES, new_tile
+from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 
 S = render.SQUARE
 

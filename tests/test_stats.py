@@ -1,9 +1,9 @@
-"""engine.stats against values worked out by hand or by closed forms."""
+"""engine.analysis.stats against values worked out by hand or by closed forms."""
 import math
 
 import pytest
 
-from engine import stats
+from engine.analysis import stats
 
 
 def test_wilson_known_values():

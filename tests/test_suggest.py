@@ -7,14 +7,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.cli import main
-from engine.loader import dumps, load_dict, load_file
-from engine.model import Goals
-from engine.suggest import applied, suggest
-from engine.suggest.candidates import Diagnosis, candidates, is_acceptable
-from engine.suggest.edits import Edit, apply_all
-from engine.suggest.score import Record, Target, measures, paired_change
-from engine.validate import course_problems
+from engine.analysis.suggest import applied, suggest
+from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable
+from engine.analysis.suggest.edits import Edit, apply_all
+from engine.analysis.suggest.score import Record, Target, measures, paired_change
+from engine.cli.main import main
+from engine.format.loader import dumps, load_dict, load_file
+from engine.model.scenario import Goals
+from engine.validation.validator import course_problems
 
 ROOT = Path(__file__).parent.parent
 STANDARD = ROOT / "scenarios" / "standard-course.json"
@@ -131,7 +131,7 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
 
 
 def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced():
-    from engine.suggest.search import Search
+    from engine.analysis.suggest.search import Search
     s = load_file(UNFAIR)
     found = candidates(s, Goals(), diagnosis_for(s, 8, 2))
     move8 = Edit("move_dock", (8, (3, 9), (3, 11)))
@@ -158,7 +158,7 @@ def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced(
 
 
 def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
-    from engine.commands.suggest import text
+    from engine.cli.suggest import text
     s = load_file(UNFAIR)
     calls = []
     result = suggest(s, budget=700, workers=1, should_stop=lambda: bool(calls.append(1)) or
@@ -168,7 +168,7 @@ def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
 
 
 def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
-    from engine.commands.suggest import text
+    from engine.cli.suggest import text
     s = load_file(UNFAIR)
     whole = suggest(s, budget=700, seed=3, workers=1)
     played = []
@@ -205,7 +205,7 @@ def test_command_line(tmp_path, capsys):
 
 
 def test_effects_never_read_minus_zero():
-    from engine.commands.suggest import effect_lines
+    from engine.cli.suggest import effect_lines
     result = {"goals": {"fair": True, "deaths_per_leg": 0.5}}
     effect = {"gap": {"old": 0.3, "new": 0.1, "change": -0.2, "ci": [-0.3, -0.004]},
               "median_rounds": {"old": 7, "new": 7, "change": 0, "ci": [0.0, 1.0]},
@@ -237,7 +237,7 @@ class _nothing:
 
 
 def test_goals_from_the_command_line_replace_the_files():
-    from engine.commands.suggest import goal, goals_of
+    from engine.cli.suggest import goal, goals_of
 
     s = load_file(UNFAIR)
     given = SimpleNamespace(goal=[goal("length=medium"), goal("deaths<=0.5")])
@@ -248,7 +248,7 @@ def test_goals_from_the_command_line_replace_the_files():
 
 
 def test_goals_asking_more_robots_than_docks_race_as_many_as_the_card_does():
-    """The robots per race are the course card's (engine/model.py robots_for):
+    """The robots per race are the course card's (engine/model/scenario.py robots_for):
     goals asking more robots than the course has docks (W420) fall back to 4."""
     s = load_file(UNFAIR)
     s = replace(s, goals=Goals(robots=len(s.docks) + 1))

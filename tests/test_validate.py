@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from engine import reach
-from engine.elements_table import DEADLY_TYPES
-from engine.loader import load_dict, load_file, read_dict
-from engine.model import Board, Card, Entry, Laser, Placement, ProgramRound, Pusher, RobotSpec, Tile, Wall
-from engine.problems import ERROR, WARNING, ScenarioError
-from engine.validate import (
-    CHECKS, Places, course_problems, flags_on_moving_squares, unreachable_flags, validate_data,
-    validate_file,
-)
-from engine.validate import __doc__ as VALIDATE_DOC
+from engine.format.loader import load_dict, load_file, read_dict
+from engine.model.element_kinds import DEADLY_TYPES
+from engine.model.problems import ERROR, ScenarioError, WARNING
+from engine.model.scenario import (Board, Card, Entry, Laser, Placement, ProgramRound, Pusher,
+                                   RobotSpec, Tile, Wall)
+from engine.rules import reach
+from engine.validation.validator import (CHECKS, Places, __doc__ as VALIDATE_DOC, course_problems,
+                                         flags_on_moving_squares, unreachable_flags, validate_data,
+                                         validate_file)
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -218,7 +217,7 @@ def test_good_priorities_pass(base):
     (0, 1, "/checks/0/register"), (6, 1, "/checks/0/register"), (None, 0, "/checks/0/round"),
 ])
 def test_check_moments_on_a_model(base, register, round_, pointer):
-    from engine.model import Check
+    from engine.model.scenario import Check
     scenario = dataclasses.replace(base, checks=(Check(round_, "Alpha", register),))
     problems = course_problems(scenario)
     assert codes(problems) == ["E311"]
@@ -226,7 +225,7 @@ def test_check_moments_on_a_model(base, register, round_, pointer):
 
 
 def test_check_on_a_course_without_robots(base):
-    from engine.model import Check
+    from engine.model.scenario import Check
     scenario = dataclasses.replace(base, robots=(), checks=(Check(1, "Alpha"),))
     problems = course_problems(scenario)
     assert codes(problems) == ["E310"]
@@ -491,7 +490,7 @@ def test_example_scenarios_have_no_errors(path):
 @pytest.mark.skipif(not SCENARIOS, reason="no example scenarios yet")
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.name for p in SCENARIOS])
 def test_schema_and_loader_agree_on_examples(path):
-    from engine.schema import schema_problems
+    from engine.format.schema import schema_problems
     data = json.loads(path.read_text(encoding="utf-8"))
     scenario, problems = read_dict(data)
     assert schema_problems(data) == []

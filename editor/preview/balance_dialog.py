@@ -2,13 +2,13 @@
 results: win rate per dock with 95% intervals, the verdict in plain words,
 race length, heatmaps on the board, and the report on disk.
 
-The races go through engine.balance.balance, in worker processes when
+The races go through engine.analysis.balance.balance, in worker processes when
 more than one worker is asked for, else in the thread itself. Progress and
 Cancel go through its ``progress`` and ``should_stop``; the plan is cut
 into small chunks, and the wait for worker processes asks ``should_stop``
 as it goes, so that Cancel is answered within a fraction of a second.
 "Save report…" writes the
-same files as ``rallyforge balance --report DIR`` (engine.balance.report).
+same files as ``rallyforge balance --report DIR`` (engine.analysis.balance.report).
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.model import robots_for
+from engine.model.scenario import robots_for
 
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
@@ -50,9 +50,9 @@ def chunk_size(workers: int) -> int:
 def run_balance(scenario, races: int, robots: int, bot: str, seed: int = 0, *,
                 workers: int = 1, chunk: int | None = None, progress=None,
                 should_stop=None) -> dict:
-    """engine.balance.balance in small chunks (for a quick Cancel): the
+    """engine.analysis.balance.balance in small chunks (for a quick Cancel): the
     result is the same for any chunk size."""
-    from engine.balance import balance
+    from engine.analysis.balance import balance
     return balance(scenario, races, robots, bot, seed, workers=workers,
                    chunk_size=chunk or chunk_size(workers), progress=progress,
                    should_stop=should_stop)
@@ -142,7 +142,7 @@ class _ReportJob(QRunnable):
         self.relay = relay
 
     def run(self) -> None:
-        from engine.balance.report import write_report
+        from engine.analysis.balance.report import write_report
         try:
             paths = write_report(*self.args)
         except OSError as exc:
@@ -191,9 +191,9 @@ class BalanceDialog(QDialog):
         # worker an import holds the interpreter and freezes the window, and
         # at the end of a run it would delay the result (and Cancel).
         import matplotlib.backends.backend_qtagg  # noqa: F401
-        import engine.balance.aggregate  # noqa: F401
-        import engine.balance.play  # noqa: F401
-        import engine.balance.runner  # noqa: F401
+        import engine.analysis.balance.aggregate  # noqa: F401
+        import engine.analysis.balance.play  # noqa: F401
+        import engine.analysis.balance.runner  # noqa: F401
         self.scenario = None
         self.worker: BalanceWorker | None = None
         self.result: dict | None = None
@@ -411,7 +411,7 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ results
 
     def show_result(self, result: dict) -> None:
-        from engine.balance.report import markdown
+        from engine.analysis.balance.report import markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
         _, ink, paper = VERDICT_STYLE.get(verdict, VERDICT_STYLE["inconclusive"])
@@ -515,7 +515,7 @@ def draw_win_rates(fig, result: dict) -> None:
     fair = 1.0 / k if k else 0.0
     # Red and light blue only for docks the verdict calls out: a bar never
     # contradicts the verdict.
-    from engine.balance.report import dock_stands_apart
+    from engine.analysis.balance.report import dock_stands_apart
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
     ax.bar(xs, rates, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
     if k:

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from engine.elements_table import DEATH_CAUSES
+from engine.model.element_kinds import DEATH_CAUSES
 
 from .heatmap_overlay import CAUSE_NAMES, HeatmapLegend, HeatmapOverlay, mode_title
 from .player import Player
@@ -446,7 +446,7 @@ class PreviewController(QObject):
         if suggestion is None or searched is None or \
                 race_inputs(searched) != race_inputs(self.doc.scenario):
             return None
-        from engine.suggest import applied
+        from engine.analysis.suggest import applied
         return applied(self.doc.scenario, suggestion)
 
     def preview_suggestion(self, searched, suggestion) -> None:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
-from engine.elements_table import CAUSE_LIST, DEATH_CAUSES
+from engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
 CAUSE_NAMES = {c.name: c.label for c in CAUSE_LIST}

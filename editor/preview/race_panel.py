@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.holding import COAT_POINTS, HOWITZER_SHOTS
-from engine.optioncards import BY_ID
+from engine.model.option_cards import BY_ID
+from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
 from .player import SPEEDS
 from .timeline import card_label, describe, moment_text, option_charges

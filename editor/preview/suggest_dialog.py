@@ -1,4 +1,4 @@
-"""Suggest Fixes: engine.suggest in a worker thread (progress, Cancel with
+"""Suggest Fixes: engine.analysis.suggest in a worker thread (progress, Cancel with
 the ranking so far), the ranked edits it finds, one previewed on the board
 when chosen, and applied as one undo step.
 
@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
 )
 
-from engine.card.timemodel import CLASSES as LENGTH_CLASSES
-from engine.model import Goals, Scenario
+from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from engine.model.scenario import Goals, Scenario
 
 from .balance_dialog import _clock, _cores, add_run_controls
 
@@ -39,7 +39,7 @@ class SuggestWorker(QThread):
         self._stop.set()
 
     def run(self) -> None:
-        from engine.suggest import suggest
+        from engine.analysis.suggest import suggest
         try:
             result = suggest(*self.args, workers=self.workers,
                              progress=lambda d, t, e: self.progressed.emit(d, t, e),
@@ -61,7 +61,7 @@ class SuggestDialog(QDialog):
         self.setWindowTitle("Suggest Fixes")
         self.setModal(False)
         self.scenario_source = scenario_source
-        import engine.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
+        import engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
         self.worker: SuggestWorker | None = None
         self.scenario: Scenario | None = None
         self.result: dict | None = None
@@ -85,7 +85,7 @@ class SuggestDialog(QDialog):
         self.budget = QSpinBox()
         self.budget.setRange(100, 1_000_000)
         self.budget.setSingleStep(1000)
-        from engine.suggest import DEFAULT_BUDGET
+        from engine.analysis.suggest import DEFAULT_BUDGET
         self.budget.setValue(DEFAULT_BUDGET)
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_000_000_000)
@@ -188,7 +188,7 @@ class SuggestDialog(QDialog):
         self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
 
     def _done(self, result: dict) -> None:
-        from engine.commands.suggest import effect_lines
+        from engine.cli.suggest import effect_lines
         self.result = result
         self.progress.setValue(self.progress.maximum())
         if result["cancelled"]:

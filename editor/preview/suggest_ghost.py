@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from editor.board_view import SQUARE, Z_PREVIEW, square_rect
 from editor.render import paint_board
-from engine.model import Scenario
+from engine.model.scenario import Scenario
 
 GHOST_OPACITY = 0.75
 OUTLINE = QColor(0, 170, 200)

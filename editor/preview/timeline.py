@@ -37,11 +37,11 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.directions import DX, DY, INDEX
-from engine.elements_table import FALL_CAUSES
-from engine.events import Event
-from engine.optioncards import BY_ID, WEAPONS
-from engine.outcome import RobotResult
+from engine.model.directions import DX, DY, INDEX
+from engine.model.element_kinds import FALL_CAUSES
+from engine.model.events import Event
+from engine.model.option_cards import BY_ID, WEAPONS
+from engine.rules.outcome import RobotResult
 
 # Robot colours, in robot order (hex, so that this module needs no Qt).
 ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
@@ -654,14 +654,15 @@ def play_race(scenario, seed: int = 0, robot_count: int | None = None,
     """Play a whole race with its event log and turn it into a timeline.
     With `checks`, the scenario's checks are compared on the way
     (engine.checks.play_checked) and (timeline, results) is returned."""
-    from engine.race import Race
+    from engine.bots import new_race
+    from engine.rules.race import Race
     if scenario.robots:
         robot_count, bots, bot = None, None, None
-    race = Race(scenario, seed=seed, robot_count=robot_count, bot=bot,
+    race = new_race(scenario, seed=seed, robot_count=robot_count, bot=bot,
                 bots=list(bots) if bots is not None else None)
     results = None
     if checks is not None:
-        from engine.checks import play_checked
+        from engine.analysis.scenario_checks import play_checked
         results = play_checked(race, tuple(checks), to_end=True)
     else:
         race.run()
@@ -771,7 +772,7 @@ def _prevented(e: Event, who: str) -> str:
     return f"{who} gives up {_card(e)} instead of 1 damage"
 
 
-# Option events in words (engine/events.py; options.md 6.27).
+# Option events in words (engine/model/events.py; options.md 6.27).
 _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",

@@ -3,7 +3,7 @@ state, and pushing one undo step per mouse stroke.
 
 A tool gets press/move/release with scene positions from the view (left and
 right buttons only), never edits scene items, and changes the course only by
-pushing commands with engine/edit.py results.
+pushing commands with engine/editing/edit.py results.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from editor import commands
 from editor.board_view import square_path
-from engine.model import Scenario
+from engine.model.scenario import Scenario
 
 
 def squares_between(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.board_view import direction_name
-from engine import edit
-from engine.elements_table import TILES, new_tile
-from engine.model import Tile
+from engine.editing import edit
+from engine.model.element_kinds import TILES, new_tile
+from engine.model.scenario import Tile
 from .base import DragTool, area_of, steps_between
 
 

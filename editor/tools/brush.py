@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from editor.board_view import SQUARE
 from editor.palette import element_pixmap
-from engine import edit
+from engine.editing import edit
 from .base import DragTool, area_of
 
 

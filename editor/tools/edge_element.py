@@ -6,9 +6,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.board_view import edge_path
-from engine import edit
-from engine.directions import INDEX, NAMES, opposite
-from engine.model import Laser, Pusher
+from engine.editing import edit
+from engine.model.directions import INDEX, NAMES, opposite
+from engine.model.scenario import Laser, Pusher
 from .base import Tool
 
 

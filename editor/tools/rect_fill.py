@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.board_view import rect_path
-from engine import edit
+from engine.editing import edit
 from .base import Tool
 
 

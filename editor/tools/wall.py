@@ -8,7 +8,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from editor.board_view import SQUARE, edge_path
-from engine import edit
+from engine.editing import edit
 from .base import DragTool
 
 NEAR = 0.3      # a drag picks up edges closer than this (in squares)

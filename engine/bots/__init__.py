@@ -1,61 +1,21 @@
-"""Bots: who programs a robot that has no scripted cards.
-
-A bot is any object with
-
-    program(view, hand, free_registers, rng) -> list[Card]
-        one card from `hand` per register in `free_registers` (1-based
-        register numbers, in order); fewer cards leave the last ones empty.
-    power_down(view, rng) -> bool
-        whether to be powered down next round (asked once a round).
-
-``view`` (BotView) shows only the course, the rules and the bot's own
-robot; ``hand`` comes in dealt order, which is random; ``rng`` is the race's
-random generator, the only randomness a bot may use, so that a seed replays
-the race. One bot object serves one robot for a whole race.
+"""Bots: who programs a robot that has no scripted cards (the interface
+they answer is engine/rules/bot_view.py).
 
 Register a bot class in ``BOTS``; ``DEFAULT_BOT`` names the one used when
-none is named.
+none is named. ``new_race`` makes a race with bots named or given.
 """
 from __future__ import annotations
 
-import random
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Any
 
-from ..course import Course
-from ..model import Board, Card, Rules
-from ..state import RobotState
-from .aware import AwareBot
-from .greedy import GreedyBot
-from .random_bot import RandomBot
-from .search import SearchBot
-
-
-class BotView:
-    """What a bot may see. `flags` are the flag squares (index y * width + x)
-    in order; `robot` is its own robot's state, to be read, never changed.
-    ``others()`` are the other robots of the race, for what a player sees of
-    them across the table: square, facing, damage, lives, flags touched,
-    archive and the cards in their locked registers, never the cards they
-    are programming."""
-
-    __slots__ = ("board", "course", "flags", "rules", "robot", "robots")
-
-    def __init__(self, board: Board, course: Course, flags: tuple[int, ...], rules: Rules,
-                 robot: RobotState, robots: list[RobotState] | None = None):
-        self.board, self.course, self.flags, self.rules, self.robot = (
-            board, course, flags, rules, robot)
-        self.robots = robots if robots is not None else [robot]
-
-    def others(self) -> list[RobotState]:
-        return [r for r in self.robots if r is not self.robot]
-
-
-class Bot(Protocol):
-    def program(self, view: BotView, hand: list[Card], free_registers: list[int],
-                rng: random.Random) -> list[Card]: ...
-
-    def power_down(self, view: BotView, rng: random.Random) -> bool: ...
-
+from engine.bots.aware import AwareBot
+from engine.bots.greedy import GreedyBot
+from engine.bots.random_bot import RandomBot
+from engine.bots.search import SearchBot
+from engine.model.scenario import Scenario
+from engine.rules.bot_view import Bot
+from engine.rules.race import Race
 
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot,
                          "aware": AwareBot}
@@ -68,3 +28,26 @@ def make_bot(name: str) -> Bot:
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; the bots are "
                          f"{', '.join(sorted(BOTS))}") from None
+
+
+# Robots a race puts on docks when the scenario lists none and no count is given.
+DEFAULT_ROBOTS = 8
+
+
+def new_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
+             bot: str | None = None, bots: Sequence[str | Bot] | None = None,
+             **options: Any) -> Race:
+    """A race of the scenario's robots, each with the bot its file names;
+    when it lists none, `robot_count` robots on docks 1..k (8 at most when
+    unsaid), each with its bot from `bots` (names or bot objects), else all
+    `bot`, else the default bot. `options` go to Race (record_events, hooks)."""
+    if scenario.robots:
+        return Race(scenario, seed, [make_bot(r.bot) if r.bot else None for r in scenario.robots],
+                    **options)
+    count = robot_count if robot_count is not None else min(DEFAULT_ROBOTS, len(scenario.docks))
+    if not 0 <= count <= len(scenario.docks):
+        raise ValueError(f"{count} robots need {count} docks; the course has "
+                         f"{len(scenario.docks)}")
+    chosen = list(bots) if bots is not None else [bot or DEFAULT_BOT] * count
+    return Race(scenario, seed, [make_bot(b) if isinstance(b, str) else b for b in chosen[:count]],
+                **options)

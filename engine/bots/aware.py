@@ -46,19 +46,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cleanup import lock_count
-from ..deck import DECK
-from ..model import Card, Entry, Flag, Placement, ProgramRound, RobotSpec, Scenario
-from .next_round import next_round
-from .search import (DAMAGE, SearchBot, dead_values, hand_programs, play_programs,
-                     program_cards, register_slots)
+from engine.bots.next_round import next_round
+from engine.bots.search import (DAMAGE, SearchBot, dead_values, hand_programs, play_programs,
+                                program_cards, register_slots)
+from engine.model.program_cards import DECK
+from engine.model.scenario import Card, Entry, Flag, Placement, ProgramRound, RobotSpec, Scenario
+from engine.rules.cleanup import lock_count
 
 if TYPE_CHECKING:
     import random
 
-    from ..state import RobotState
-    from . import BotView
-    from .tables import Tables
+    from engine.bots.tables import Tables
+    from engine.rules.bot_view import BotView
+    from engine.rules.state import RobotState
 
 CANDIDATES = 16     # the search bot's best programs valued two rounds ahead
 TOP = 8             # programs played ahead
@@ -195,7 +195,7 @@ class AwareBot(SearchBot):
                  rng: random.Random) -> dict[int, list[Card | None]]:
         """One guess at the others' programs: a hand drawn for each from the
         cards this bot does not hold, programmed by the search bot."""
-        from . import BotView       # (the package imports this module first)
+        from engine.rules.bot_view import BotView
         mine = set(map(id, hand))
         pool = [c for c in DECK if id(c) not in mine]
         out = {}
@@ -222,7 +222,7 @@ class AwareBot(SearchBot):
         playing `predicted`: what the round is worth to it, and whether it
         was destroyed."""
         robot = view.robot
-        from ..race import Race     # the race module uses the bots: import it late
+        from engine.rules.race import Race  # the race module uses the bots: import it late
         lineup = [robot] + others
         programs = [program] + [predicted[r.index] for r in others]
         race = Race(_round_scenario(view, lineup, programs), seed=0, record_events=False)

@@ -2,9 +2,9 @@
 view, choosing cards of a kind from the hand, and the power-down rule."""
 from __future__ import annotations
 
-from ..cleanup import lock_count
-from ..deck import KIND_CODE
-from .tables import KINDS, UNREACHABLE, Tables
+from engine.bots.tables import KINDS, Tables, UNREACHABLE
+from engine.model.program_cards import KIND_CODE
+from engine.rules.cleanup import lock_count
 
 # Power down when damage has locked two registers (damage 6 by default) and
 # no repair is within a round's reach, or when damage is one short of

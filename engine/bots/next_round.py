@@ -29,12 +29,12 @@ import random
 
 import numpy as np
 
-from ..cleanup import lock_count
-from ..deck import DECK
-from ..model import Rules
-from .common import by_kind
-from .search import DAMAGE, LAST_LIFE, hand_programs, score_programs
-from .tables import NONE, Layered
+from engine.bots.common import by_kind
+from engine.bots.search import DAMAGE, LAST_LIFE, hand_programs, score_programs
+from engine.bots.tables import Layered, NONE
+from engine.model.program_cards import DECK
+from engine.model.scenario import Rules
+from engine.rules.cleanup import lock_count
 
 HANDS = 12
 HAND_SEED = 2005        # the hands dealt once per course (any fixed number)

@@ -8,7 +8,7 @@ the full search over every pair). Last, the Gyroscopic Stabilizer is used
 for the round when the program so planned scores better with it.
 
 Programs are scored by playing them on a one-robot floor with the race's
-own rules code (engine/options.py's movement with options, then the board
+own rules code (engine/rules/option_play.py's movement with options, then the board
 elements), so the model cannot drift from the rules: 1000 per flag
 touched, minus the registers left to the next flag, minus the board-laser
 damage taken; a destroyed robot scores as the search bot's destroyed
@@ -16,14 +16,14 @@ states do.
 """
 from __future__ import annotations
 
-from ..deck import BACK, KIND_CODE, MOVE1, MOVE2, MOVE3
-from ..elements import board_elements
-from ..holding import OptionDeck, RobotOptions
-from ..lone import LoneRobot
-from ..model import Card
-from ..optioncards import OPTION_IDS
-from ..options import play_with_options
-from .tables import UNREACHABLE, Layered, Tables
+from engine.bots.tables import Layered, Tables, UNREACHABLE
+from engine.model.option_cards import OPTION_IDS
+from engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE2, MOVE3
+from engine.model.scenario import Card
+from engine.rules.board_elements import board_elements
+from engine.rules.lone import LoneRobot
+from engine.rules.option_holding import OptionDeck, RobotOptions
+from engine.rules.option_play import play_with_options
 
 # the cards the search bot plans with
 PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",

@@ -48,16 +48,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..deck import DECK
-from ..model import Card
-from .common import by_kind, cards_for, locked_kinds, should_power_down
-from .option_moves import PLANNED_OPTIONS, OptionMoves
-from .tables import KINDS, NONE, Layered, Tables, tables_for
+from engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
+from engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS
+from engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
+from engine.model.program_cards import DECK
+from engine.model.scenario import Card
 
 if TYPE_CHECKING:
     import random
 
-    from . import BotView
+    from engine.rules.bot_view import BotView
 
 FLAG = 1000
 DEATH = 10

@@ -23,7 +23,7 @@ upgrade, and flags when flags_repair), from one search from all of them,
 however many there are.
 
 The tables are made once per course, flags and rules in each process and
-shared by every bot there. They are engine/lone.py's lone-robot model
+shared by every bot there. They are engine/rules/lone.py's lone-robot model
 (the race's own rules code run on a one-robot floor, so the bots' model
 can never drift from the rules), laid out flat with the two extra states.
 Its distance maps use every card in every register (optimistic where
@@ -38,13 +38,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..course import Course
-from ..lone import DESTROYED, LoneModel, NO_CARD
-from ..lone import UNREACHABLE as LONE_UNREACHABLE
-from ..model import Rules
+from engine.model.scenario import Rules
+from engine.rules.course import Course
+from engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
 
 if TYPE_CHECKING:
-    from ..state import RobotState
+    from engine.rules.state import RobotState
 
 KINDS = 7                   # card kinds, in deck.KIND_CODE order
 NONE = NO_CARD              # the "kind" of a register with no card: board elements only
@@ -102,7 +101,7 @@ class Tables:
 
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
-        (engine/lone.py's multi-source distance map; UNREACHABLE when none)."""
+        (engine/rules/lone.py's multi-source distance map; UNREACHABLE when none)."""
         d = self.model.distance_to(squares)
         return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
 
@@ -192,7 +191,7 @@ class Layered:
         self.programs: dict[tuple, tuple] = {}     # the search bot's cache of hands' programs
 
     def extended(self, robot: RobotState) -> int:
-        """The extended state of a robot (engine/state.py RobotState): its
+        """The extended state of a robot (engine/rules/state.py RobotState): its
         flags touched and board state, the destroyed state of its layer, or
         FIN + the register it finished in."""
         if robot.finished is not None:

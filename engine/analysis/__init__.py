@@ -1,0 +1,8 @@
+"""The analysis layer: what many races say about a course.
+
+``balance`` races a course many times (in processes or on a Dask cluster)
+and aggregates the results; ``card`` turns them into the course card;
+``suggest`` proposes edits towards the course's goals; ``stats`` holds the
+statistics; ``scenario_checks`` plays a scenario's scripted race to its
+``checks``.
+"""

@@ -1,0 +1,50 @@
+"""Balance runs: many seeded races of one course, their statistics and report.
+
+``plan`` fixes the races, ``play`` plays one (the only module that touches
+the race engine), ``runner`` spreads them over processes or a Dask cluster,
+``aggregate`` turns the summaries into the result, ``report`` writes
+report.md and the charts.
+
+``balance(...)`` does it all in one call, for the command line and the
+editor's balance dialog (run it in a worker thread; pass ``should_stop``
+for a Cancel button, ``progress`` for a bar, and a small ``chunk_size`` for
+a Cancel answered sooner).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.model.scenario import Scenario
+
+
+def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str | None = None,
+            seed: int = 0, *, workers: int = 1, scheduler: str | None = None,
+            trials: int | None = None, max_rounds: int | None = None,
+            chunk_size: int | None = None,
+            progress: Callable[[int, int, float], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> dict:
+    """The balance result (see ``aggregate.aggregate``) of `races` races of
+    `robots` robots (default: the course goals' robots, else 4, or every dock
+    if fewer: engine/model/scenario.py ``robots_for``) driven by `bot`
+    (default: the default bot). Stopped early, it is the result of the races
+    played, with ``cancelled`` set. `chunk_size` is the jobs per chunk (default:
+    the runner's choice); ``should_stop`` is asked between chunks, and while
+    waiting for worker processes. The result is the same for any chunk size
+    and worker count."""
+    from engine.analysis.balance.aggregate import aggregate
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import RaceTask, default_bot, split_results
+    from engine.analysis.balance.runner import run
+    from engine.model.scenario import robots_for
+    robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
+    bot = bot or default_bot()
+    plan = make_plan(races, robots, len(scenario.docks), seed, trials)
+    outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
+                  scheduler=scheduler, chunk_size=chunk_size,
+                  progress=progress, should_stop=should_stop)
+    played, trial_results = split_results(outcome.results)
+    return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
+                     planned=plan.races, elapsed_s=outcome.elapsed_s,
+                     cancelled=outcome.cancelled)

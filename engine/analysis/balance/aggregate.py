@@ -1,0 +1,248 @@
+"""The result of a balance run, from the race summaries in plan order.
+
+Everything is summed as integers (or exact fractions of wins) in plan order,
+and floats are made only at the end, so the result is the same to the last
+digit for any worker count and backend. See ``aggregate`` for the keys.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+from engine.analysis import stats
+from engine.analysis.balance.summary import RaceSummary, TrialSummary
+from engine.analysis.card.build import card
+from engine.model.element_kinds import DEATH_CAUSES
+
+FAIR_MARGIN = 0.05
+ALPHA = 0.05
+
+
+def _r(value: float | None, digits: int = 6) -> float | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return round(float(value), digits)
+
+
+def _ci(interval: tuple[float, float]) -> list[float | None]:
+    return [_r(interval[0]), _r(interval[1])]
+
+
+def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
+              robots: int, bot: str, seed: int, planned: int | None = None,
+              elapsed_s: float = 0.0, cancelled: bool = False) -> dict:
+    """The balance result as a JSON-ready dict:
+
+    scenario, races (played), planned, robots, bot, seed, cancelled,
+    completion {rate, ci, decided}: share of races with a winner, Wilson 95%;
+    length {median, median_ci, q1, q3, histogram, undecided}: the winning round
+    by Kaplan-Meier, undecided races censored at their last round;
+    docks [{dock, races, wins, win_rate, ci, decided, share, share_ci}]: wins
+    over races that used the dock (Wilson 95%), and over decided races (share);
+    fairness {verdict, chi2, df, chi2_p, balance, more_races_needed}: see
+    ``fairness``;
+    time_trial [{dock, trials, finished, median_rounds}];
+    legs [{to_flag, robots, median_rounds, deaths, death_rate}];
+    heatmaps {width, height, per_races: 100, deaths, deaths_by_cause, occupancy}:
+    grids [y][x] per 100 races;
+    options: see ``options``;
+    elapsed_s;
+    card: the course card (engine/analysis/card/build.py).
+    """
+    board = scenario.board
+    width, height = board.width, board.height
+    dock_count = len(scenario.docks)
+    n = len(races)
+    k = robots
+
+    decided = sum(1 for r in races if r.decided)
+    completion = {"rate": _r(decided / n if n else 0.0), "ci": _ci(stats.wilson(decided, n)),
+                  "decided": decided}
+
+    rounds, decided_races = [r.rounds for r in races], [r.decided for r in races]
+    q1, med, q3 = stats.km_quantiles(rounds, decided_races)
+    histogram = Counter(r.rounds for r in races if r.decided)
+    length = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
+              "q1": q1, "q3": q3,
+              "histogram": [[rnd, histogram[rnd]] for rnd in sorted(histogram)],
+              "undecided": n - decided}
+
+    used = [0] * (dock_count + 1)
+    used_decided = [0] * (dock_count + 1)
+    wins = [0] * (dock_count + 1)
+    share_wins = [Fraction(0)] * (dock_count + 1)     # ties split the win
+    expected = [Fraction(0)] * (dock_count + 1)
+    for r in races:
+        for d in r.docks:
+            used[d] += 1
+            if r.decided:
+                used_decided[d] += 1
+                expected[d] += Fraction(1, len(r.docks))
+        for d in r.winner_docks:
+            wins[d] += 1
+            share_wins[d] += Fraction(1, len(r.winners))
+    docks = []
+    for d in range(1, dock_count + 1):
+        docks.append({
+            "dock": d, "races": used[d], "wins": wins[d],
+            "win_rate": _r(wins[d] / used[d] if used[d] else 0.0),
+            "ci": _ci(stats.wilson(wins[d], used[d])),
+            "decided": used_decided[d],
+            "share": _r(wins[d] / used_decided[d] if used_decided[d] else 0.0),
+            "share_ci": _ci(stats.wilson(wins[d], used_decided[d])),
+        })
+
+    result = {
+        "scenario": scenario.name,
+        "races": n,
+        "planned": planned if planned is not None else n,
+        "robots": k,
+        "bot": bot,
+        "seed": seed,
+        "cancelled": cancelled,
+        "completion": completion,
+        "length": length,
+        "docks": docks,
+        "fairness": fairness(docks, [float(o) for o in share_wins[1:]],
+                             [float(e) for e in expected[1:]], k, n,
+                             decided / n if n else 0.0),
+        "time_trial": time_trial(trials, dock_count),
+        "legs": legs(races, len(scenario.flags)),
+        "heatmaps": heatmaps(races, width, height),
+        "options": options(scenario, races),
+        "elapsed_s": round(elapsed_s, 3),
+    }
+    result["card"] = card(scenario, result)
+    return result
+
+
+def options(scenario, races: list[RaceSummary]) -> dict:
+    """Option cards in the run: mode ("played" or "counted"); per upgrade
+    square the cards it gave (gains, per race); robots that held at least one
+    card against those that held none: robot-races, wins, win rate, Wilson
+    95% interval; uses per card, most used first. With counted options only
+    the mode is known (the cards are not played)."""
+    mode = scenario.rules.options
+    out: dict = {"mode": mode}
+    if mode != "played":
+        return out
+    n = len(races)
+    gains = Counter(sq for r in races for sq in r.upgrades)
+    squares = sorted((t.x, t.y) for t in scenario.board.tiles if t.type == "upgrade")
+    out["upgrades"] = [{"x": x, "y": y, "gains": gains[(x, y)],
+                        "per_race": _r(gains[(x, y)] / n if n else 0.0)} for x, y in squares]
+    groups = {True: [0, 0], False: [0, 0]}         # held: [robot-races, wins]
+    for r in races:
+        for i, held in enumerate(r.held_option or (False,) * len(r.docks)):
+            groups[held][0] += 1
+            groups[held][1] += i in r.winners
+    for key, held in (("holders", True), ("non_holders", False)):
+        total, won = groups[held]
+        out[key] = {"robots": total, "wins": won, "win_rate": _r(won / total if total else 0.0),
+                    "ci": _ci(stats.wilson(won, total))}
+    used: Counter[str] = Counter()
+    for r in races:
+        used.update(dict(r.options_used))
+    out["used"] = [[card, count] for card, count in sorted(used.items(),
+                                                          key=lambda kv: (-kv[1], kv[0]))]
+    return out
+
+
+def fairness(docks: list[dict], observed: list[float], expected: list[float], k: int,
+             races: int, completion: float) -> dict:
+    """Chi-square of (tie-split) wins against equal chances among the robots
+    of each decided race; balance = 1 - the largest gap between two docks'
+    win rates. Verdict: "unfair" when p < 0.05; "fair" when every dock's
+    interval (share of decided races) lies inside 1/k +- 5 points; else
+    "inconclusive", with an estimate of how many more races would settle it
+    (None when no number of races would)."""
+    stat, df, p = stats.chi_square_gof(observed, expected)
+    rates = [d["win_rate"] for d in docks if d["races"]]
+    balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
+    fair_share = 1.0 / k if k else 0.0
+    lo, hi = fair_share - FAIR_MARGIN, fair_share + FAIR_MARGIN
+    active = [d for d in docks if d["decided"]]
+    if df >= 1 and p < ALPHA:
+        verdict, more = "unfair", 0
+    elif active and len(active) == len(docks) and all(
+            lo <= d["share_ci"][0] and d["share_ci"][1] <= hi for d in active):
+        verdict, more = "fair", 0
+    else:
+        verdict = "inconclusive"
+        more = None
+        shares = [d["share"] for d in active]
+        per_dock = stats.dock_races_needed(shares, k, FAIR_MARGIN, ALPHA) if len(shares) >= 2 else None
+        if per_dock is not None and completion > 0 and k:
+            total = per_dock * len(docks) / k / completion
+            more = max(1, math.ceil(total - races))
+    return {"verdict": verdict, "chi2": _r(stat), "df": df, "chi2_p": _r(p, 8),
+            "balance": _r(balance), "more_races_needed": more}
+
+
+def time_trial(trials: list[TrialSummary], dock_count: int) -> list[dict]:
+    by_dock: dict[int, list[TrialSummary]] = {d: [] for d in range(1, dock_count + 1)}
+    for t in trials:
+        by_dock.setdefault(t.dock, []).append(t)
+    out = []
+    for d in sorted(by_dock):
+        ts = by_dock[d]
+        (median,) = stats.km_quantiles([t.finish_round if t.finish_round is not None else t.rounds
+                                        for t in ts],
+                                       [t.finish_round is not None for t in ts], (0.5,))
+        out.append({"dock": d, "trials": len(ts),
+                    "finished": sum(1 for t in ts if t.finish_round is not None),
+                    "median_rounds": median})
+    return out
+
+
+def legs(races: list[RaceSummary], flag_count: int) -> list[dict]:
+    """Per flag j: rounds from touching flag j-1 (the start for flag 1) to
+    touching flag j, Kaplan-Meier median with robots still on the leg at the
+    race's end censored; deaths per robot that set out on the leg."""
+    out = []
+    for j in range(1, flag_count + 1):
+        times, events = [], []
+        deaths = 0
+        for r in races:
+            for robot, reached in enumerate(r.flag_rounds):
+                if j > 1 and len(reached) < j - 1:
+                    continue
+                start = reached[j - 2] if j > 1 else 0
+                if len(reached) >= j:
+                    times.append(reached[j - 1] - start)
+                    events.append(True)
+                else:
+                    times.append(r.rounds - start)
+                    events.append(False)
+            deaths += sum(1 for death in r.deaths if death.leg == j)
+        (median,) = stats.km_quantiles(times, events, (0.5,))
+        out.append({"to_flag": j, "robots": len(times), "median_rounds": median,
+                    "deaths": deaths,
+                    "death_rate": _r(deaths / len(times) if times else 0.0)})
+    return out
+
+
+def heatmaps(races: list[RaceSummary], width: int, height: int) -> dict:
+    size = width * height
+    deaths = [0] * size
+    by_cause = {cause: [0] * size for cause in DEATH_CAUSES}
+    occupancy = [0] * size
+    for r in races:
+        for death in r.deaths:
+            if 0 <= death.x < width and 0 <= death.y < height:
+                i = death.y * width + death.x
+                deaths[i] += 1
+                by_cause.setdefault(death.cause, [0] * size)[i] += 1
+        for i, count in enumerate(r.occupancy):
+            occupancy[i] += count
+    n = len(races)
+
+    def grid(counts: list[int]) -> list[list[float | None]]:
+        scale = 100.0 / n if n else 0.0
+        return [[_r(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
+
+    return {"width": width, "height": height, "per_races": 100,
+            "deaths": grid(deaths),
+            "deaths_by_cause": {cause: grid(c) for cause, c in by_cause.items()},
+            "occupancy": grid(occupancy)}

@@ -1,0 +1,381 @@
+"""report.md and PNG charts for a balance result.
+
+matplotlib through its object-oriented API only (``Figure`` and the Agg
+canvas), never pyplot, so no GUI backend is ever loaded.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from engine.analysis.card.build import lines as card_lines
+from engine.model.element_kinds import DEADLY_TYPES, DEATH_CAUSES
+
+CHARTS = {
+    "win_rates": "win_rates.png",
+    "race_length": "race_length.png",
+    "deaths": "heatmap_deaths.png",
+    "deaths_by_cause": "heatmap_deaths_by_cause.png",
+    "occupancy": "heatmap_occupancy.png",
+}
+
+
+def pct(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    if 0 < x < 0.01 or 0.99 < x < 1:        # 99.6% is not 100%
+        return f"{100 * x:.1f}%"
+    return f"{100 * x:.0f}%"
+
+
+def _rounds(x) -> str:
+    return "n/a" if x is None else f"{x:g}"
+
+
+def dock_apart_note() -> str:
+    return ("with several docks, one of them often misses the fair share by chance; the "
+            "verdict weighs all docks together (a chi-square test), so it is the one to go by.")
+
+
+def dock_stands_apart(result: dict, dock: dict) -> str | None:
+    """"above" or "below" when a dock's win rate is clearly off a fair share
+    and the verdict says the course is unfair (None otherwise): the only
+    case for a warning colour."""
+    k = result["robots"]
+    if not (k and dock["races"]) or result["fairness"]["verdict"] != "unfair":
+        return None
+    fair = 1.0 / k
+    lo, hi = dock["share_ci"]
+    if lo > fair:
+        return "above"
+    return "below" if hi < fair else None
+
+
+def markdown(result: dict, charts: bool = True) -> str:
+    """The report's text: plain language first, then the tables."""
+    k = result["robots"]
+    fair = 1.0 / k if k else 0.0
+    comp = result["completion"]
+    length = result["length"]
+    fairness = result["fairness"]
+    lines = [f"# Balance report: {result['scenario']}", ""]
+    stopped = " (stopped early)" if result.get("cancelled") else ""
+    lines.append(f"{result['races']} races{stopped} of {k} `{result['bot']}` robots, seed "
+                 f"{result['seed']}, in {result['elapsed_s']:.1f} s.")
+    lines.append("")
+    if result.get("card") and result["races"]:
+        lines += ["## Course card", ""]
+        lines += [f"- {line}" for line in card_lines(result["card"])[1:]]
+        lines.append("")
+    lines.append("## In short")
+    lines.append("")
+    verdict = fairness["verdict"]
+    if not result["races"]:
+        lines.append("**No races were played.**")
+    elif verdict == "unfair":
+        lines.append(f"**The course is unfair**: the docks' wins are too uneven to be luck "
+                     f"(chi-square p = {fairness['chi2_p']:.2g}).")
+    elif verdict == "fair":
+        lines.append(f"**The course looks fair**: every dock's win rate is within 5 points of "
+                     f"the {pct(fair)} of a fair course, at 95% confidence.")
+    else:
+        more = fairness["more_races_needed"]
+        hint = (f" About {more} more races should settle it." if more is not None
+                else " More races may not settle it: the differences are near the 5-point line.")
+        lines.append(f"**Not settled yet**: no clear sign of bias, but the intervals are still "
+                     f"too wide to call the course fair.{hint}")
+    lines.append("")
+    lone = False        # a dock apart on its own while the docks together show no bias
+    for d in result["docks"]:
+        if not d["races"]:
+            lines.append(f"- Dock {d['dock']} was not used.")
+            continue
+        lo, hi = d["share_ci"]
+        side = "above" if d["share"] > fair else "below"
+        clear = lo > fair or hi < fair              # the interval leaves out a fair share
+        big = abs(d["share"] - fair) > 0.05
+        but = ""
+        if clear and result["races"] and verdict != "unfair":
+            lone = True
+            how, but = side, ", though the course as a whole shows no clear bias"
+        elif clear:
+            how = f"well {side}" if big else f"a little {side}"
+        elif big:
+            how, but = side, ", though not clearly"
+        else:
+            how = "close to"
+        lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races, {how} the "
+                     f"{pct(fair)} of a fair course (95% interval {pct(d['ci'][0])} to "
+                     f"{pct(d['ci'][1])}, {d['races']} races){but}.")
+    if lone:
+        lines.append("")
+        lines.append(f"Why both: {dock_apart_note()}")
+    lines.append("")
+    lines.append(f"{pct(comp['rate'])} of races have a winner (95% interval "
+                 f"{pct(comp['ci'][0])} to {pct(comp['ci'][1])}).")
+    if length["median"] is not None:
+        spread = (f"half of them between rounds {_rounds(length['q1'])} and "
+                  f"{_rounds(length['q3'])}" if length["q3"] is not None else
+                  f"a quarter by round {_rounds(length['q1'])}")
+        lines[-1] += f" A race is won in round {_rounds(length['median'])} (median; {spread})."
+    elif result["races"]:
+        lines[-1] += " Fewer than half of them are won, so there is no median length."
+    balance = fairness["balance"]
+    lines.append(f"Balance {balance:.2f}: the best and worst docks' win rates are "
+                 f"{100 * (1 - balance):.0f} points apart.")
+    lines.append("")
+
+    lines.extend(_options_section(result.get("options")))
+
+    trial = [t for t in result["time_trial"] if t["trials"]]
+    if trial:
+        lines.append("## Time trial (one robot alone)")
+        lines.append("")
+        known = [t for t in trial if t["median_rounds"] is not None]
+        if known:
+            fast = min(known, key=lambda t: t["median_rounds"])
+            slow = max(known, key=lambda t: t["median_rounds"])
+            if slow["median_rounds"] > fast["median_rounds"]:
+                lines.append(f"Alone, a robot from dock {fast['dock']} finishes in "
+                             f"{_rounds(fast['median_rounds'])} rounds (median), one from dock "
+                             f"{slow['dock']} needs {_rounds(slow['median_rounds'])}.")
+            else:
+                lines.append(f"Alone, a robot finishes in {_rounds(fast['median_rounds'])} "
+                             f"rounds (median) from every dock.")
+            lines.append("")
+        lines.append("| dock | trials | finished | median rounds |")
+        lines.append("|---:|---:|---:|---:|")
+        for t in trial:
+            lines.append(f"| {t['dock']} | {t['trials']} | {t['finished']} | "
+                         f"{_rounds(t['median_rounds'])} |")
+        lines.append("")
+
+    lines.append("## Legs")
+    lines.append("")
+    worst = max(result["legs"], key=lambda leg: leg["death_rate"], default=None)
+    if worst and worst["death_rate"] > 0:
+        lines.append(f"The deadliest leg is the one to flag {worst['to_flag']}: "
+                     f"{worst['death_rate']:.2f} deaths per robot.")
+        lines.append("")
+    lines.append("| to flag | robots | median rounds | deaths | deaths per robot |")
+    lines.append("|---:|---:|---:|---:|---:|")
+    for leg in result["legs"]:
+        lines.append(f"| {leg['to_flag']} | {leg['robots']} | {_rounds(leg['median_rounds'])} | "
+                     f"{leg['deaths']} | {leg['death_rate']:.3f} |")
+    lines.append("")
+
+    hot = _hot_squares(result["heatmaps"]["deaths"])
+    if hot:
+        lines.append("## Where robots die")
+        lines.append("")
+        causes = result["heatmaps"]["deaths_by_cause"]
+        for (x, y), value in hot:
+            cause = max(DEATH_CAUSES, key=lambda c: causes.get(c, [[0]])[y][x]
+                        if c in causes else 0)
+            lines.append(f"- ({x}, {y}): {value:.1f} deaths per 100 races, mostly {cause}")
+        lines.append("")
+
+    lines.append("## Docks")
+    lines.append("")
+    lines.append("| dock | races | wins | win rate | 95% interval |")
+    lines.append("|---:|---:|---:|---:|---|")
+    for d in result["docks"]:
+        lines.append(f"| {d['dock']} | {d['races']} | {d['wins']} | {pct(d['win_rate'])} | "
+                     f"{pct(d['ci'][0])} to {pct(d['ci'][1])} |")
+    lines.append("")
+    lines.append(f"Chi-square {fairness['chi2']:.2f} on {fairness['df']} degrees of freedom, "
+                 f"p = {fairness['chi2_p']:.3g}.")
+    lines.append("")
+    if charts:
+        lines.append("## Charts")
+        lines.append("")
+        lines.append(f"![win rate per dock]({CHARTS['win_rates']})")
+        lines.append(f"![race length]({CHARTS['race_length']})")
+        lines.append(f"![deaths]({CHARTS['deaths']})")
+        lines.append(f"![deaths by cause]({CHARTS['deaths_by_cause']})")
+        lines.append(f"![where robots end a register]({CHARTS['occupancy']})")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _options_section(opts: dict | None) -> list[str]:
+    """The report's section on option cards (engine/analysis/balance/aggregate.py, options)."""
+    if not opts:
+        return []
+    lines = ["## Options", ""]
+    if opts["mode"] != "played":
+        return lines + ["Option cards were only counted in these races (rules.options "
+                        "\"counted\"); run with `--options played` to see what they are worth.",
+                        ""]
+    lines.append("Option cards were played (rules.options \"played\").")
+    lines.append("")
+    holders, others = opts["holders"], opts["non_holders"]
+    for words, group in (("Robots that held at least one option", holders),
+                         ("Robots that held none", others)):
+        if group["robots"]:
+            lines.append(f"- {words} won {pct(group['win_rate'])} of their races (95% interval "
+                         f"{pct(group['ci'][0])} to {pct(group['ci'][1])}, "
+                         f"{group['robots']} robot-races).")
+    if holders["robots"] and others["robots"]:
+        lines.append("- Robots gain cards where robots doing well go (upgrade squares, flags), "
+                     "so the difference is not what a card is worth on its own.")
+    lines.append("")
+    if opts["upgrades"]:
+        lines.append("| upgrade square | cards given | per race |")
+        lines.append("|---|---:|---:|")
+        for u in opts["upgrades"]:
+            lines.append(f"| ({u['x']}, {u['y']}) | {u['gains']} | {u['per_race']:.2f} |")
+        lines.append("")
+    if opts["used"]:
+        lines.append("Cards used (times a card changed an outcome): " + ", ".join(
+            f"{card} {count}" for card, count in opts["used"]) + ".")
+        lines.append("")
+    return lines
+
+
+def _hot_squares(grid: list[list[float]], top: int = 5) -> list[tuple[tuple[int, int], float]]:
+    cells = [((x, y), v) for y, row in enumerate(grid) for x, v in enumerate(row) if v > 0]
+    cells.sort(key=lambda c: (-c[1], c[0][1], c[0][0]))
+    return cells[:top]
+
+
+# ---------------------------------------------------------------- charts
+
+def _figure(width: float, height: float):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+
+
+def chart_win_rates(result: dict, path: Path) -> None:
+    fig = _figure(6.4, 4.0)
+    ax = fig.add_subplot()
+    docks = [d for d in result["docks"]]
+    xs = [d["dock"] for d in docks]
+    rates = [d["win_rate"] for d in docks]
+    low = [max(0.0, r - d["ci"][0]) for r, d in zip(rates, docks)]
+    high = [max(0.0, d["ci"][1] - r) for r, d in zip(rates, docks)]
+    ax.bar(xs, rates, color="#4c78a8", yerr=[low, high], capsize=4, ecolor="#333333")
+    k = result["robots"]
+    if k:
+        fair = 1.0 / k
+        ax.axhspan(fair - 0.05, fair + 0.05, color="#54a24b", alpha=0.15, label="fair +- 5 points")
+        ax.axhline(fair, color="#54a24b", linestyle="--", label=f"fair ({100 * fair:.0f}%)")
+        ax.legend(loc="upper right", fontsize=8)
+    ax.set_xticks(xs)
+    ax.set_xlabel("dock")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, min(1.0, max([0.1] + [d["ci"][1] for d in docks]) * 1.15))
+    ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)")
+    _save(fig, path)
+
+
+def chart_race_length(result: dict, path: Path) -> None:
+    fig = _figure(6.4, 4.0)
+    ax = fig.add_subplot()
+    hist = result["length"]["histogram"]
+    if hist:
+        ax.bar([h[0] for h in hist], [h[1] for h in hist], width=0.9, color="#f58518")
+    for key, style in (("q1", ":"), ("median", "--"), ("q3", ":")):
+        value = result["length"][key]
+        if value is not None:
+            ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
+    if any(result["length"][k] is not None for k in ("q1", "median", "q3")):
+        ax.legend(loc="upper right", fontsize=8)
+    undecided = result["length"]["undecided"]
+    ax.set_xlabel("winning round")
+    ax.set_ylabel("races")
+    ax.set_title("Race length" + (f" ({undecided} races undecided)" if undecided else ""))
+    _save(fig, path)
+
+
+def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=None) -> None:
+    import numpy as np
+    data = np.array(grid, dtype=float)
+    image = ax.imshow(data, cmap=cmap, origin="upper", interpolation="nearest",
+                      extent=(-0.5, data.shape[1] - 0.5, data.shape[0] - 0.5, -0.5))
+    if colorbar is not None:
+        colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="per 100 races")
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    if scenario is None:
+        return
+    board = scenario.board
+    for tile in board.tiles:
+        if tile.type in DEADLY_TYPES:
+            ax.add_patch(_rect(tile.x, tile.y, hatch="xx"))
+    for ex, ey, side in board.wall_edges:
+        if side == "N":
+            ax.plot([ex - 0.5, ex + 0.5], [ey - 0.5, ey - 0.5], color="#1f77b4", linewidth=2)
+        else:
+            ax.plot([ex - 0.5, ex - 0.5], [ey - 0.5, ey + 0.5], color="#1f77b4", linewidth=2)
+    for i, flag in enumerate(scenario.flags, 1):
+        ax.text(flag.x, flag.y, f"F{i}", ha="center", va="center", fontsize=7,
+                color="white", fontweight="bold",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "#2ca02c", "ec": "none"})
+    for i, dock in enumerate(scenario.docks, 1):
+        ax.text(dock.x, dock.y, f"{i}", ha="center", va="center", fontsize=7,
+                color="black", bbox={"boxstyle": "circle,pad=0.1", "fc": "#ffffff", "ec": "#333333"})
+
+
+def _rect(x: int, y: int, hatch: str):
+    from matplotlib.patches import Rectangle
+    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch=hatch, edgecolor="#7f7f7f",
+                     linewidth=0)
+
+
+def _board_size(result: dict) -> tuple[float, float]:
+    w, h = result["heatmaps"]["width"], result["heatmaps"]["height"]
+    scale = 6.0 / max(w, h)
+    return max(3.0, w * scale + 1.5), max(3.0, h * scale + 0.8)
+
+
+def chart_heatmap(result: dict, scenario, key: str, title: str, path: Path) -> None:
+    fig = _figure(*_board_size(result))
+    ax = fig.add_subplot()
+    _draw_board(ax, scenario, result["heatmaps"][key], title, colorbar=fig.colorbar)
+    _save(fig, path)
+
+
+def chart_deaths_by_cause(result: dict, scenario, path: Path) -> None:
+    w, h = _board_size(result)
+    causes = list(result["heatmaps"]["deaths_by_cause"])
+    fig = _figure(min(20.0, w * len(causes) * 0.75), h * 0.8)
+    for i, cause in enumerate(causes, 1):
+        ax = fig.add_subplot(1, len(causes), i)
+        _draw_board(ax, scenario, result["heatmaps"]["deaths_by_cause"][cause], cause)
+    _save(fig, path)
+
+
+def write_report(result: dict, directory: str | os.PathLike, scenario=None) -> list[Path]:
+    """Write report.md and the charts into `directory` (made if missing);
+    returns the files written. `scenario` (optional) draws walls, pits, flags
+    and docks on the heatmaps."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    charts = [
+        (CHARTS["win_rates"], lambda p: chart_win_rates(result, p)),
+        (CHARTS["race_length"], lambda p: chart_race_length(result, p)),
+        (CHARTS["deaths"], lambda p: chart_heatmap(result, scenario, "deaths",
+                                                   "Deaths per 100 races", p)),
+        (CHARTS["deaths_by_cause"], lambda p: chart_deaths_by_cause(result, scenario, p)),
+        (CHARTS["occupancy"], lambda p: chart_heatmap(result, scenario, "occupancy",
+                                                      "Register ends per 100 races", p)),
+    ]
+    for name, draw in charts:
+        path = out / name
+        draw(path)
+        written.append(path)
+    report = out / "report.md"
+    report.write_text(markdown(result), encoding="utf-8")
+    written.insert(0, report)
+    return written

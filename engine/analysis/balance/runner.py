@@ -1,0 +1,323 @@
+"""Running a plan: serially, over local worker processes, or over Dask.
+
+A *task* is a picklable object with ``play(jobs) -> list`` (one result per
+job, in order); ``engine.analysis.balance.play.RaceTask`` is the real one. The plan's
+jobs are cut into chunks; chunks run wherever the backend puts them, and
+results come back in plan order, so whatever is built from them is the same
+for every backend and worker count.
+
+Progress: ``progress(done, total, elapsed_s)`` after each chunk, counting
+races (time-trial jobs are not counted). Stopping: ``should_stop()`` is
+asked between chunks, and every ``POLL_S`` seconds while waiting for worker
+processes (a Cancel button sets a flag it reads); Ctrl+C in the calling
+process does the same. Either way ``run`` returns what was played,
+in plan order, with ``cancelled`` set; chunks still running are dropped.
+
+Worker processes ignore SIGINT, so Ctrl+C reaches only the parent, which
+stops cleanly. They start with the "forkserver" method where there is one
+(fork-safe next to threads, e.g. the editor's), else "spawn".
+
+Dask: ``scheduler="local"`` starts a LocalCluster of `workers` single-thread
+workers (``local_processes=False`` makes them threads in this process, which
+is what the tests use to stay quick); any other value is a scheduler address
+such as ``tcp://10.0.0.5:8786``, whose workers must have this package
+installed. Dask is imported only then (``pip install .[cluster]``).
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.analysis.balance.plan import Job, RACE
+
+
+class Task(Protocol):
+    """What runs the jobs: picklable, one result per job, in order."""
+
+    def play(self, jobs: list[Job]) -> list: ...
+
+
+Progress = Callable[[int, int, float], None]
+
+# How often the process pool's wait for chunks asks ``should_stop``, in seconds.
+POLL_S = 0.05
+
+
+class BackendError(Exception):
+    """The Dask backend cannot be used: not installed, a bad address, or no
+    scheduler there. ``usage`` is True for a malformed address."""
+
+    def __init__(self, message: str, usage: bool = False):
+        super().__init__(message)
+        self.usage = usage
+
+
+@dataclass
+class RunOutcome:
+    results: list = field(default_factory=list)       # (job, result) in plan order
+    cancelled: bool = False
+    elapsed_s: float = 0.0
+    planned: int = 0
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                               # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunked(jobs: Sequence[Job], size: int) -> list[list[Job]]:
+    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+
+
+def default_chunk_size(jobs: int, workers: int) -> int:
+    """About eight chunks per worker (smooth progress and quick cancel),
+    at most 25 jobs each."""
+    return max(1, min(25, math.ceil(jobs / (max(1, workers) * 8))))
+
+
+def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
+        chunk_size: int | None = None, progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        local_processes: bool = True) -> RunOutcome:
+    jobs = list(jobs)
+    workers = max(1, workers)
+    size = chunk_size or default_chunk_size(len(jobs), workers)
+    chunks = chunked(jobs, size)
+    outcome = RunOutcome(planned=sum(1 for j in jobs if j.kind == RACE))
+    started = time.perf_counter()
+    finished: dict[int, list] = {}
+    races_done = 0
+
+    def on_chunk(index: int, results: list) -> None:
+        nonlocal races_done
+        finished[index] = results
+        races_done += sum(1 for j in chunks[index] if j.kind == RACE)
+        if progress is not None:
+            progress(races_done, outcome.planned, time.perf_counter() - started)
+
+    def stop() -> bool:
+        return bool(should_stop and should_stop())
+
+    try:
+        if scheduler:
+            _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
+        elif workers == 1 or len(chunks) <= 1:
+            for i, chunk in enumerate(chunks):
+                if stop():
+                    break
+                on_chunk(i, task.play(chunk))
+        else:
+            _run_pool(task, chunks, workers, on_chunk, stop)
+    except KeyboardInterrupt:
+        outcome.cancelled = True
+    played = sorted(finished)
+    outcome.cancelled = outcome.cancelled or len(played) < len(chunks)
+    for i in played:
+        outcome.results.extend(zip(chunks[i], finished[i]))
+    outcome.elapsed_s = time.perf_counter() - started
+    return outcome
+
+
+# ---------------------------------------------------------------- local processes
+
+_worker_task: Task | None = None
+
+
+def _init_worker(task) -> None:
+    global _worker_task
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_task = task
+
+
+def _play_in_worker(jobs: list[Job]) -> list:
+    assert _worker_task is not None, "the pool's initializer sets the task"
+    return _worker_task.play(jobs)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["engine.analysis.balance.play"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
+                               initializer=_init_worker, initargs=(task,))
+    window = 2 * workers
+    pending: dict[Future, int] = {}
+    next_chunk = 0
+    try:
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < window and not stop():
+                pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
+                next_chunk += 1
+            if not pending:
+                break
+            # a short timeout, so that a cancel is noticed while chunks run
+            done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.__getitem__):
+                on_chunk(pending.pop(future), future.result())
+            if stop():
+                break
+    finally:
+        # pending chunks not started are cancelled; running ones are dropped,
+        # and their workers stopped rather than waited for (a chunk can take
+        # minutes on a big course, and the interpreter would wait at exit)
+        for future in pending:
+            future.cancel()
+        if pending:
+            _stop_workers(pool)
+        pool.shutdown(wait=not pending, cancel_futures=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.terminate()
+        except (OSError, ValueError):       # already gone
+            pass
+
+
+# ---------------------------------------------------------------- dask
+
+def _play_on_dask(task, jobs: list[Job]) -> list:
+    return task.play(jobs)
+
+
+@contextlib.contextmanager
+def _ctrl_c_for_this_process_only():
+    """Worker processes started inside ignore SIGINT (they inherit it): Ctrl+C
+    at a terminal reaches the whole process group, and only this process
+    should act on it (stop and report), not every worker with a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield                   # (signals are the main thread's; none arrive here)
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# Loggers of the Dask client and its event loop in this process.
+_DASK_LOGGERS = ("distributed", "tornado")
+
+
+@contextlib.contextmanager
+def _dask_quiet_after_ctrl_c():
+    """From the press of Ctrl+C on, the Dask client's and its event loop's
+    logs are silenced: stopping, they report the scheduler going away, and
+    when the press lands before distributed's sync() has made its future,
+    sync's cancel callback fails with a NameError that tornado logs as a
+    traceback. What the run played is reported by the runner."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    silenced: list[tuple[logging.Logger, int]] = []
+    previous = signal.getsignal(signal.SIGINT)
+
+    def on_ctrl_c(signum, frame):
+        if previous == signal.SIG_IGN:
+            return
+        names = [name for name in list(logging.root.manager.loggerDict)
+                 if name.split(".")[0] in _DASK_LOGGERS]
+        for log in map(logging.getLogger, names):     # (Dask sets levels on some children)
+            silenced.append((log, log.level))
+            log.setLevel(logging.CRITICAL + 1)
+        sys.unraisablehook = _without_dask(sys.unraisablehook)
+        if callable(previous):
+            previous(signum, frame)
+        else:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is on_ctrl_c:
+            signal.signal(signal.SIGINT, previous)
+        for log, level in reversed(silenced):
+            log.setLevel(level)
+
+
+def _without_dask(hook):
+    """`hook` for what cannot be raised, but silent on Dask's: a future the
+    press interrupted half made fails in its __del__ once collected, which
+    may be after the run (kept for the rest of the process, which is stopping)."""
+    def unraisable(info) -> None:
+        if not getattr(info.object, "__module__", "").startswith("distributed"):
+            hook(info)
+    return unraisable
+
+
+def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+    with _dask_quiet_after_ctrl_c():
+        _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
+
+
+def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+    try:
+        from distributed import Client, LocalCluster, wait as dask_wait
+    except ImportError as exc:
+        raise BackendError(f"--scheduler needs Dask: pip install .[cluster] ({exc})") from None
+
+    cluster = None
+    if scheduler == "local":
+        with _ctrl_c_for_this_process_only():      # (the workers' failures come back by the futures)
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                   processes=local_processes, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except ValueError as exc:
+            raise BackendError(f"--scheduler {scheduler}: {exc}", usage=True) from None
+        except OSError as exc:
+            raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+    pending: dict = {}                 # dask futures: chunk number
+    shared = None
+    try:
+        shared = client.scatter(task, broadcast=True)
+        window = 2 * max(workers, len(client.scheduler_info().get("workers", {})) or 1)
+        next_chunk = 0
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < window and not stop():
+                future = client.submit(_play_on_dask, shared, chunks[next_chunk], pure=False)
+                pending[future] = next_chunk
+                next_chunk += 1
+            if not pending:
+                break
+            done = dask_wait(list(pending), return_when="FIRST_COMPLETED").done
+            for future in sorted(done, key=pending.__getitem__):
+                on_chunk(pending.pop(future), future.result())
+                future.release()
+            if stop():
+                break
+        if pending:
+            client.cancel(list(pending))
+    finally:
+        # Futures released while their client is open are done with: after a
+        # Ctrl+C, collected once it is closed, they would print tracebacks.
+        for future in [shared, *pending]:
+            if future is not None:
+                future.release()
+        client.close()
+        if cluster is not None:
+            cluster.close()

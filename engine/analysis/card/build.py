@@ -1,0 +1,290 @@
+"""The course card, from a balance result (engine/analysis/balance/aggregate.py).
+
+Every line carries its uncertainty: intervals are 95%; a class whose
+interval reaches into a neighbouring class says so (``could_be``). The
+card is a JSON-ready dict (the keys are listed in ``card``'s docstring and
+docs/format.md, "card"); ``lines`` renders it as text.
+
+Difficulty classes (docs/rules.md, "The course card"): the deaths per robot
+per leg (all deaths on the way to each flag over the robots that set out on
+that leg, pooled over the legs) give one class, the mean flag score another;
+the card shows the harder of the two.
+"""
+from __future__ import annotations
+
+import math
+
+from engine.analysis import stats
+from engine.analysis.card import timemodel
+from engine.analysis.card.flags import course_score, flag_scores
+from engine.format.stored_card import play_hash, with_card
+from engine.model.scenario import Goals, Scenario
+
+DIFFICULTY = ("easy", "medium", "hard", "expert")
+# A class's upper bound (exclusive) in deaths per robot per leg ...
+DEATHS_UNDER = (0.1, 0.3, 0.6)
+# ... and in mean flag score.
+FLAG_SCORE_UNDER = (3.0, 5.0, 7.0)
+# A fairness verdict names the dock that wins most when it wins this much
+# more than a fair share, or when the course is unfair.
+FAVOURED_BY = 0.05
+
+
+def _r(x: float | None, digits: int = 3) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, digits)
+
+
+def _band(value: float, bounds: tuple[float, ...]) -> int:
+    return next((i for i, b in enumerate(bounds) if value < b), len(bounds))
+
+
+def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
+    """The card of `scenario` from its balance `result`:
+
+    course, play_hash, robots, races, bot, seed, estimate (a quick run shown
+    until a full one replaces it);
+    length {class, could_be, rounds, rounds_ci, minutes, minutes_ci,
+    minutes_per_round, undecided};
+    difficulty {class, could_be, deaths_per_robot_leg, ci, deaths_class,
+    flag_score, flag_class};
+    fairness {verdict, balance, favoured_dock, share, share_ci, fair_share,
+    more_races_needed};
+    deadliest_leg {to_flag, deaths, robots, rate, ci} or None;
+    deadliest_square {x, y, per_100_races, ci, cause} or None;
+    flags [{flag, x, y, score, parts}] (exact counts: no interval), flag_score;
+    goals {robots, checks} or None: how it meets the course's goals (``judged``).
+    """
+    k = result["robots"]
+    n = result["races"]
+    scores = flag_scores(scenario)
+    mean_score = course_score(scores)
+    return judged({
+        "course": scenario.name,
+        "play_hash": play_hash(scenario),
+        "robots": k,
+        "races": n,
+        "bot": result["bot"],
+        "seed": result["seed"],
+        "estimate": estimate,
+        "length": _length(result, k),
+        "difficulty": _difficulty(result, mean_score),
+        "fairness": _fairness(result, k),
+        "deadliest_leg": _deadliest_leg(result),
+        "deadliest_square": _deadliest_square(result),
+        "flags": [s.as_dict() for s in scores],
+        "flag_score": _r(mean_score, 2),
+    }, scenario.goals)
+
+
+def _length(result: dict, k: int) -> dict:
+    length = result["length"]
+    rounds = length["median"]
+    lo, hi = length.get("median_ci", (None, None))
+    minutes = timemodel.table_minutes(rounds, k) if rounds is not None else None
+    m_lo = timemodel.table_minutes(lo, k) if lo is not None else None
+    # no upper end: the race may never be decided in time
+    m_hi = timemodel.table_minutes(hi, k) if hi is not None else None
+    cls = timemodel.length_class(minutes) if minutes is not None else "long"
+    ends = {timemodel.length_class(m) for m in (m_lo, m_hi) if m is not None}
+    if m_hi is None:
+        ends.add("long")
+    n = result["races"]
+    return {"class": cls, "could_be": sorted(ends - {cls}, key=timemodel.CLASSES.index),
+            "rounds": rounds, "rounds_ci": [lo, hi],
+            "minutes": _r(minutes, 0), "minutes_ci": [_r(m_lo, 0), _r(m_hi, 0)],
+            "minutes_per_round": _r(timemodel.minutes_per_round(k), 2),
+            "undecided": _r(length["undecided"] / n if n else 0.0)}
+
+
+def _difficulty(result: dict, mean_score: float | None) -> dict:
+    deaths = sum(leg["deaths"] for leg in result["legs"])
+    robots = sum(leg["robots"] for leg in result["legs"])
+    rate = deaths / robots if robots else 0.0
+    lo, hi = stats.poisson_rate_interval(deaths, robots)
+    by_deaths = _band(rate, DEATHS_UNDER)
+    by_flags = _band(mean_score, FLAG_SCORE_UNDER) if mean_score is not None else 0
+    cls = max(by_deaths, by_flags)
+    ends = {max(_band(x, DEATHS_UNDER), by_flags) for x in (lo, hi)} - {cls}
+    return {"class": DIFFICULTY[cls], "could_be": [DIFFICULTY[c] for c in sorted(ends)],
+            "deaths_per_robot_leg": _r(rate), "ci": [_r(lo), _r(hi)],
+            "deaths_class": DIFFICULTY[by_deaths],
+            "flag_score": _r(mean_score, 2), "flag_class": DIFFICULTY[by_flags]}
+
+
+def _fairness(result: dict, k: int) -> dict:
+    fair = result["fairness"]
+    used = [d for d in result["docks"] if d["decided"]]
+    top = max(used, key=lambda d: d["share"], default=None)
+    fair_share = 1.0 / k if k else 0.0
+    favoured = top is not None and (top["share"] > fair_share + FAVOURED_BY
+                                    or fair["verdict"] == "unfair")
+    return {"verdict": fair["verdict"], "balance": fair["balance"],
+            "favoured_dock": top["dock"] if favoured and top else None,
+            "share": top["share"] if top else None,
+            "share_ci": top["share_ci"] if top else [None, None],
+            "fair_share": _r(fair_share),
+            "more_races_needed": fair["more_races_needed"]}
+
+
+def _deadliest_leg(result: dict) -> dict | None:
+    legs = [leg for leg in result["legs"] if leg["robots"]]
+    if not legs or not any(leg["deaths"] for leg in legs):
+        return None
+    leg = max(legs, key=lambda leg: leg["deaths"] / leg["robots"])
+    lo, hi = stats.poisson_rate_interval(leg["deaths"], leg["robots"])
+    return {"to_flag": leg["to_flag"], "deaths": leg["deaths"], "robots": leg["robots"],
+            "rate": _r(leg["deaths"] / leg["robots"]), "ci": [_r(lo), _r(hi)]}
+
+
+def _deadliest_square(result: dict) -> dict | None:
+    heat = result["heatmaps"]
+    n = result["races"]
+    best = None
+    for y, row in enumerate(heat["deaths"]):
+        for x, value in enumerate(row):
+            if value and (best is None or value > best[0]):
+                best = (value, x, y)
+    if best is None or not n:
+        return None
+    value, x, y = best
+    count = round(value * n / heat["per_races"])
+    lo, hi = stats.poisson_rate_interval(count, n / heat["per_races"])
+    causes = {c: g[y][x] or 0 for c, g in heat["deaths_by_cause"].items()}
+    return {"x": x, "y": y, "per_100_races": _r(value), "ci": [_r(lo), _r(hi)],
+            "cause": max(causes, key=lambda c: causes[c])}
+
+
+def _ci(interval: list, fmt) -> str:
+    lo, hi = interval
+    if lo is None and hi is None:
+        return ""
+    return f" (95%: {fmt(lo) if lo is not None else '?'} to {fmt(hi) if hi is not None else 'never'})"
+
+
+def _maybe(could_be: list[str]) -> str:
+    return f", could be {' or '.join(could_be)}" if could_be else ""
+
+
+def lines(c: dict) -> list[str]:
+    """The card as text, one line per item."""
+    length, diff, fair = c["length"], c["difficulty"], c["fairness"]
+    kind = "estimate from a quick run" if c["estimate"] else "measured"
+    out = [f"Course card: {c['course']} ({kind}: {c['races']} races of {c['robots']} "
+           f"`{c['bot']}` robots, seed {c['seed']})"]
+    if length["minutes"] is None:
+        out.append("Length: long: most races are not decided within the round limit")
+    else:
+        out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: about "
+                   f"{length['minutes']:.0f} min{_ci(length['minutes_ci'], lambda m: f'{m:.0f}')}, "
+                   f"{length['rounds']:g} rounds{_ci(length['rounds_ci'], lambda r: f'{r:g}')} "
+                   f"at {length['minutes_per_round']:g} min a round")
+    out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
+               f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
+               f"{_ci(diff['ci'], _rate)} ({diff['deaths_class']}), flag score "
+               f"{_score(diff['flag_score'])} ({diff['flag_class']})")
+    favoured = (f", dock {fair['favoured_dock']} wins {100 * fair['share']:.0f}% of decided races"
+                f"{_ci(fair['share_ci'], lambda v: f'{100 * v:.0f}%')} against a fair "
+                f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] else "")
+    more = (f", about {fair['more_races_needed']} more races would settle it"
+            if fair["verdict"] == "inconclusive" and fair["more_races_needed"] else "")
+    gap = (f"; the best and worst docks are {100 * (1 - fair['balance']):.0f} points apart"
+           if fair["verdict"] == "unfair" else "")
+    out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
+    leg = c["deadliest_leg"]
+    out.append("Deadliest leg: none (no deaths)" if leg is None else
+               f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
+               f"{_ci(leg['ci'], _rate)}")
+    sq = c["deadliest_square"]
+    out.append("Deadliest square: none" if sq is None else
+               f"Deadliest square: ({sq['x']}, {sq['y']}), {sq['per_100_races']:.1f} deaths per 100 "
+               f"races{_ci(sq['ci'], lambda v: f'{v:.1f}')}, mostly {sq['cause']}")
+    scores = ", ".join(f"{f['flag']}: {f['score']}" for f in c["flags"])
+    out.append(f"Flag scores (exact counts): {scores or 'no flags'}; mean "
+               f"{_score(c['flag_score'])}")
+    if c.get("goals") is not None:
+        out.append(_goal_line(c["goals"], c["robots"]))
+    return out
+
+
+def readable(c: dict) -> bool:
+    """Whether `c` (a card kept in a file: only its hash is checked on
+    reading) has all a card shows, so that it can be shown."""
+    try:
+        lines(judged(c, Goals(rounds=1, deaths_per_leg=1.0)))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return False
+    return True
+
+
+def _verdict(surely: bool, perhaps: bool) -> str:
+    """"met" when the whole interval meets the goal, "missed" when none of it
+    does, "unsure" when it reaches both sides."""
+    return "met" if surely else "unsure" if perhaps else "missed"
+
+
+def against_goals(c: dict, goals: Goals) -> list[dict]:
+    """How card `c` measures up to the course's goals (the file's ``goals``,
+    as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
+    verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
+    out: list[dict] = []
+    band = timemodel.wanted_rounds(goals, c["robots"])
+    if band is not None:
+        low, high = band
+        lo, hi = c["length"]["rounds_ci"]
+        ends = [math.inf if r is None else r for r in (lo, hi)]
+        out.append({"goal": "rounds" if goals.rounds is not None else "length",
+                    "wanted": goals.rounds if goals.rounds is not None else goals.length,
+                    "verdict": _verdict(low <= ends[0] and ends[1] <= high,
+                                        ends[0] <= high and ends[1] >= low)})
+    if goals.deaths_per_leg is not None:
+        leg = c["deadliest_leg"]
+        lo, hi = leg["ci"] if leg is not None else (0.0, 0.0)
+        lo, hi = lo or 0.0, math.inf if hi is None else hi
+        out.append({"goal": "deaths_per_leg", "wanted": goals.deaths_per_leg,
+                    "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
+    if goals.fair:
+        verdict = c["fairness"]["verdict"]
+        out.append({"goal": "fair", "wanted": True,
+                    "verdict": {"fair": "met", "unfair": "missed"}.get(verdict, "unsure")})
+    return out
+
+
+def judged(c: dict, goals: Goals | None) -> dict:
+    """Card `c` with its ``goals`` judged against `goals` (None for a course
+    without goals): {robots (the goals' robots, None if unsaid), checks
+    (``against_goals``)}. The goals are not in the play hash: a kept card is
+    judged again against the goals the file has now."""
+    return dict(c, goals=None if goals is None else
+                {"robots": goals.robots, "checks": against_goals(c, goals)})
+
+
+def kept_judged(scenario: Scenario) -> Scenario:
+    """The course with the card it keeps judged against the goals it has now,
+    for saving: the goals are not in the play hash, so a goals edit leaves
+    the card current but its verdicts old. A card kept incomplete stays as
+    it is."""
+    kept = scenario.card
+    if kept is None or not readable(kept.data):
+        return scenario
+    return with_card(scenario, judged(kept.data, scenario.goals))
+
+
+def _goal_line(goals: dict, robots: int) -> str:
+    """The card's last line: how it meets the course's goals."""
+    what = {"length": lambda w: f"length {w}", "rounds": lambda w: f"{w} rounds",
+            "deaths_per_leg": lambda w: f"at most {w:g} deaths per robot on any leg",
+            "fair": lambda w: "fair docks"}
+    said = {"met": "met", "missed": "missed", "unsure": "not settled"}
+    checks = [f"{what[g['goal']](g['wanted'])}: {said[g['verdict']]}" for g in goals["checks"]]
+    other = (f" (they are for {goals['robots']} robots, the card for {robots})"
+             if goals["robots"] is not None and goals["robots"] != robots else "")
+    return f"Goals{other}: {'; '.join(checks) or 'none asked'}"
+
+
+def _rate(value: float) -> str:
+    """Deaths per robot: two decimals, three under 0.1 (0.002, not 0.00)."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
+
+
+def _score(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:g}"

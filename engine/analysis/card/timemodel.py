@@ -1,0 +1,62 @@
+"""Table time: how long a race of the simulated length takes at a real table.
+
+    minutes = SETUP + rounds * (PROGRAMMING + REGISTERS * SECONDS_PER_MOVE / 60 * players)
+
+The constants are Rally Forge's own estimate, not a measurement: a round
+starts with dealing, reading the hand and programming (about 2 minutes at a
+table of regular players, the 30-second timer running on the last one),
+then five registers in which every robot's card is revealed and resolved
+with the board elements and lasers that follow (about 9 seconds per robot
+per register); setting up and explaining the course takes 5 minutes. At 4
+players a round is 5 minutes, at 8 players 8. Simulated bots waste fewer
+rounds than people do, so read the time as what a race takes when nobody
+blunders: a lower estimate.
+
+Course lists' classes: short under an hour, medium 1 to 2 hours, long over 2.
+"""
+from __future__ import annotations
+
+from engine.model.scenario import Goals
+
+SETUP = 5.0                 # minutes: set-up and explaining the course
+PROGRAMMING = 2.0           # minutes per round: deal, read, program
+SECONDS_PER_MOVE = 9.0      # per robot per register: reveal, move, board, lasers
+REGISTERS = 5
+
+SHORT_UNDER = 60.0          # minutes
+LONG_OVER = 120.0
+CLASSES = ("short", "medium", "long")
+
+
+def minutes_per_round(players: int) -> float:
+    return PROGRAMMING + REGISTERS * SECONDS_PER_MOVE / 60.0 * players
+
+
+def table_minutes(rounds: float, players: int) -> float:
+    return SETUP + rounds * minutes_per_round(players)
+
+
+def length_class(minutes: float) -> str:
+    if minutes < SHORT_UNDER:
+        return "short"
+    return "medium" if minutes <= LONG_OVER else "long"
+
+
+def class_rounds(name: str, players: int) -> tuple[float, float]:
+    """The median rounds (low, high) a race of `players` robots lasts in
+    length class `name`: the rounds whose table time is in the class."""
+    per_round = minutes_per_round(players)
+    low = {"short": 0.0, "medium": SHORT_UNDER, "long": LONG_OVER}[name]
+    high = {"short": SHORT_UNDER, "medium": LONG_OVER, "long": float("inf")}[name]
+    return max(0.0, (low - SETUP) / per_round), max(0.0, (high - SETUP) / per_round)
+
+
+def wanted_rounds(goals: Goals, players: int) -> tuple[float, float] | None:
+    """The median rounds (low, high) `goals` ask of a race of `players`
+    robots: a number of rounds within half a round, or a length class's
+    rounds; None when they ask no length."""
+    if goals.rounds is not None:
+        return goals.rounds - 0.5, goals.rounds + 0.5
+    if goals.length is not None:
+        return class_rounds(goals.length, players)
+    return None

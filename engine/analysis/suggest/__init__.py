@@ -1,0 +1,15 @@
+"""Suggested fixes: small edits that bring a course closer to its goals
+(fair docks, a length, a deadliness bound), found by racing candidate edits
+against the course on the same seeds.
+
+``candidates`` proposes edits where a first run shows trouble, ``edits``
+says what each does and applies it, ``score`` measures the goals on a set
+of races, ``search`` races and ranks them. ``suggest(scenario, ...)`` does
+it all in one call, for the command line and the editor (run it in a worker
+thread; ``should_stop`` for a Cancel button, ``progress`` for a bar).
+"""
+from __future__ import annotations
+
+from engine.analysis.suggest.search import DEFAULT_BUDGET, applied, suggest
+
+__all__ = ["DEFAULT_BUDGET", "applied", "suggest"]

@@ -1,0 +1,147 @@
+"""The small, reversible edits ``suggest`` proposes, as data: each one says
+what it does in words, which things it touches (two edits that touch
+nothing in common can be combined) and makes the edited course through the
+editor's own edit operations (engine/editing/edit.py).
+
+Docks and flags are numbered from 1, squares are (x, y), as the report and
+the editor show them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engine.editing import edit
+from engine.model.scenario import Scenario
+
+Square = tuple[int, int]
+
+
+def _at(square: Square) -> str:
+    return f"({square[0]},{square[1]})"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit. ``kind`` is one of KINDS; ``args`` its values, as in KINDS."""
+    kind: str
+    args: tuple
+
+    @property
+    def words(self) -> str:
+        return WORDS[self.kind](*self.args)
+
+    @property
+    def touches(self) -> frozenset:
+        """Docks, flags, squares and edges the edit changes."""
+        a = self.args
+        if self.kind == "swap_docks":
+            return frozenset({("dock", a[0]), ("dock", a[1])})
+        if self.kind in ("move_dock", "move_flag"):
+            marker = "dock" if self.kind == "move_dock" else "flag"
+            return frozenset({(marker, a[0]), ("square", a[1]), ("square", a[2])})
+        if self.kind == "turn_dock":
+            return frozenset({("dock", a[0])})
+        if self.kind in ("add_wall", "remove_wall"):
+            return frozenset({("edge", a[0], a[1]), ("square", a[0])})
+        if self.kind == "shorten_laser":
+            return frozenset({("laser", a[0], a[1]), ("edge", a[2], a[3])})
+        return frozenset({("square", a[0])})        # turn_belt, pusher_registers
+
+    def apply(self, s: Scenario) -> Scenario:
+        return APPLY[self.kind](s, *self.args)
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "args": _jsonable(self.args), "words": self.words}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "Edit":
+        return cls(doc["kind"], _tupled(doc["args"]))
+
+
+def _jsonable(value):
+    return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tupled(value):
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def apply_all(s: Scenario, edits: tuple[Edit, ...]) -> Scenario:
+    for e in edits:
+        s = e.apply(s)
+    return edit.canonical(s)
+
+
+# ---------------------------------------------------------------- what each does
+
+def _swap_docks(s: Scenario, a: int, b: int) -> Scenario:
+    order = list(range(len(s.docks)))
+    order[a - 1], order[b - 1] = order[b - 1], order[a - 1]
+    return edit.reorder_markers(s, "docks", order)
+
+
+def _move_marker(kind: str):
+    def move(s: Scenario, number: int, old: Square, new: Square) -> Scenario:
+        marker = edit.markers(s, kind)[number - 1]
+        return edit.replace_marker(s, kind, number - 1, replace(marker, x=new[0], y=new[1]))
+    return move
+
+
+def _turn_dock(s: Scenario, number: int, old: str, new: str) -> Scenario:
+    dock = s.docks[number - 1]
+    return edit.replace_marker(s, "docks", number - 1, replace(dock, facing=new))
+
+
+def _wall(present: bool):
+    def change(s: Scenario, square: Square, side: str) -> Scenario:
+        return edit.with_board(s, edit.set_wall(s.board, square[0], square[1], side, present))
+    return change
+
+
+def _turn_belt(s: Scenario, square: Square, old: str, new: str) -> Scenario:
+    tile = s.board.tile_at(*square)
+    assert tile is not None
+    return edit.with_board(s, edit.set_tiles(s.board, {square: replace(tile, dir=new)}))
+
+
+def _pusher_registers(s: Scenario, square: Square, old: tuple, new: tuple) -> Scenario:
+    pusher = s.board.pusher_map[square]
+    return edit.with_board(s, edit.set_pusher(s.board, replace(pusher, phases=new)))
+
+
+def _shorten_laser(s: Scenario, square: Square, fires: str, end: Square, side: str,
+                   length: int) -> Scenario:
+    return edit.with_board(s, edit.set_wall(s.board, end[0], end[1], side, True))
+
+
+APPLY: dict[str, Callable[..., Scenario]] = {
+    "swap_docks": _swap_docks,
+    "move_dock": _move_marker("docks"),
+    "move_flag": _move_marker("flags"),
+    "turn_dock": _turn_dock,
+    "add_wall": _wall(True),
+    "remove_wall": _wall(False),
+    "turn_belt": _turn_belt,
+    "pusher_registers": _pusher_registers,
+    "shorten_laser": _shorten_laser,
+}
+
+WORDS: dict[str, Callable[..., str]] = {
+    "swap_docks": lambda a, b: f"swap the numbers of docks {a} and {b}",
+    "move_dock": lambda n, old, new: f"move dock {n} from {_at(old)} to {_at(new)}",
+    "move_flag": lambda n, old, new: f"move flag {n} from {_at(old)} to {_at(new)}",
+    "turn_dock": lambda n, old, new: f"turn dock {n} from {old} to {new}",
+    "add_wall": lambda sq, side: f"add a wall on the {side} side of {_at(sq)}",
+    "remove_wall": lambda sq, side: f"remove the wall on the {side} side of {_at(sq)}",
+    "turn_belt": lambda sq, old, new: f"turn the conveyor at {_at(sq)} from {old} to {new}",
+    "pusher_registers": lambda sq, old, new:
+        f"make the pusher at {_at(sq)} push in registers {','.join(map(str, new))} "
+        f"(was {','.join(map(str, old))})",
+    "shorten_laser": lambda sq, fires, end, side, length:
+        f"shorten the laser at {_at(sq)} firing {fires} to {length} square"
+        f"{'s' if length > 1 else ''} (a wall on the {side} side of {_at(end)})",
+}
+
+KINDS = tuple(APPLY)
+

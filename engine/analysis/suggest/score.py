@@ -1,0 +1,132 @@
+"""How far a course is from its goals, measured on a set of races, and the
+paired difference between two versions raced on the same seeds.
+
+Each goal gives a shortfall, 0 when met, and the search minimises their sum:
+
+- fair: the spread (root mean square) of the docks' win rates around their
+  mean, as a share of the fair rate 1/k (the gap between the best and worst
+  dock is reported next to it: the spread is steadier on few races);
+- length or rounds: how far the median race length is outside the wanted
+  range, as a share of its nearest end (a length class's range comes from
+  the course card's time model, engine/analysis/card/timemodel.py; a number of rounds is met within half
+  a round);
+- deaths: how far the deadliest leg's deaths per robot are above the bound,
+  as a share of the bound.
+
+Intervals are 95% paired bootstrap intervals: the same resampled races on
+both versions, from a generator seeded by the run's seed, so they are the
+same on every run.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.analysis.card import timemodel
+from engine.model.scenario import Goals
+
+BOOTSTRAP = 200
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the search keeps of one race."""
+    docks: tuple[int, ...]
+    winner_docks: tuple[int, ...]
+    rounds: int
+    on_leg: tuple[int, ...]             # per leg: robots that set out on it
+    deaths: tuple[tuple[int, int, int], ...]    # (x, y, leg) of each death
+
+
+@dataclass(frozen=True)
+class Target:
+    """The goals made numbers, for `robots` robots on a course of `docks` docks."""
+    goals: Goals
+    robots: int
+    docks: int
+
+    def rounds_range(self) -> tuple[float, float] | None:
+        return timemodel.wanted_rounds(self.goals, self.robots)
+
+
+def measures(records: Sequence[Record], target: Target) -> dict[str, float]:
+    """The goal measures of a set of races: gap and spread of dock win rates,
+    median rounds, worst leg's deaths per robot; and the total shortfall."""
+    used = [0] * (target.docks + 1)
+    wins = [0] * (target.docks + 1)
+    legs = max((len(r.on_leg) for r in records), default=0)
+    on_leg = [0] * legs
+    leg_deaths = [0] * legs
+    for r in records:
+        for d in r.docks:
+            used[d] += 1
+        for d in r.winner_docks:
+            wins[d] += 1
+        for j, n in enumerate(r.on_leg):
+            on_leg[j] += n
+        for _, _, leg in r.deaths:
+            if 1 <= leg <= legs:
+                leg_deaths[leg - 1] += 1
+    rates = [wins[d] / used[d] for d in range(1, target.docks + 1) if used[d]]
+    mean = sum(rates) / len(rates) if rates else 0.0
+    spread = math.sqrt(sum((x - mean) ** 2 for x in rates) / len(rates)) if rates else 0.0
+    rounds = sorted(r.rounds for r in records)
+    median = _median(rounds)
+    worst = max((leg_deaths[j] / on_leg[j] for j in range(legs) if on_leg[j]), default=0.0)
+    m = {"gap": (max(rates) - min(rates)) if rates else 0.0, "spread": spread,
+         "median_rounds": median, "worst_leg_deaths": worst}
+    m["shortfall"] = shortfall(m, target)
+    return m
+
+
+def _median(values: list[int]) -> float:
+    if not values:
+        return 0.0
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def shortfall(m: dict[str, float], target: Target) -> float:
+    goals = target.goals
+    total = 0.0
+    if goals.fair:
+        total += m["spread"] * target.robots
+    band = target.rounds_range()
+    if band is not None:
+        low, high = band
+        median = m["median_rounds"]
+        if median < low:
+            total += (low - median) / max(low, 1.0)
+        elif median > high:
+            total += (median - high) / high
+    if goals.deaths_per_leg is not None:
+        bound = goals.deaths_per_leg
+        total += max(0.0, m["worst_leg_deaths"] - bound) / max(bound, 0.05)
+    return total
+
+
+def paired_change(old: Sequence[Record], new: Sequence[Record], target: Target,
+                  seed: int) -> dict[str, dict[str, float | list[float]]]:
+    """Each measure's change from `old` to `new` (races matched by place):
+    {measure: {old, new, change, ci}} with a 95% paired bootstrap interval."""
+    n = min(len(old), len(new))
+    old, new = list(old[:n]), list(new[:n])
+    m_old, m_new = measures(old, target), measures(new, target)
+    rng = random.Random(seed)
+    draws: dict[str, list[float]] = {k: [] for k in m_old}
+    for _ in range(BOOTSTRAP if n else 0):
+        pick = [rng.randrange(n) for _ in range(n)]
+        a = measures([old[i] for i in pick], target)
+        b = measures([new[i] for i in pick], target)
+        for k in draws:
+            draws[k].append(b[k] - a[k])
+    out: dict[str, dict[str, float | list[float]]] = {}
+    for k in m_old:
+        ds = sorted(draws[k])
+        ci = [ds[int(0.025 * len(ds))], ds[min(len(ds) - 1, int(0.975 * len(ds)))]] if ds \
+            else [0.0, 0.0]
+        out[k] = {"old": round(m_old[k], 6), "new": round(m_new[k], 6),
+                  "change": round(m_new[k] - m_old[k], 6), "ci": [round(c, 6) for c in ci]}
+    return out

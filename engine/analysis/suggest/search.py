@@ -1,0 +1,308 @@
+"""The search: race the course and its candidate edits on the same seeds,
+keep the better half and race them more (successive halving), then combine
+the best compatible edits (up to three) and race the combinations too;
+what is left of the budget goes to the finalists.
+
+Race i of every version has the seed and docks of race i of a balance run
+with the same seed (engine/analysis/balance/plan.py), so each comparison with the
+course as it is is paired, as in ``compare``. Races run through the balance
+runner (local processes or Dask); results come back in plan order, so the
+ranking is the same for any backend and worker count.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.analysis.balance.plan import Job, RACE, derive_seed, rotation
+from engine.analysis.balance.play import RaceTask, default_bot, play_race
+from engine.analysis.balance.runner import default_workers, run
+from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable
+from engine.analysis.suggest.edits import Edit, apply_all
+from engine.analysis.suggest.score import Record, Target, measures, paired_change
+from engine.model.scenario import Goals, Scenario, robots_for
+
+DEFAULT_BUDGET = 12000
+DIAGNOSIS_SHARE = 0.1       # of the budget, for the first run that finds the trouble
+SURVIVORS = 4               # halving stops at this many
+MAX_COMBINED = 3
+
+
+@dataclass(frozen=True)
+class VersionJob(Job):
+    version: int = 0            # which course of the task plays it
+
+
+class VersionsTask:
+    """The runner's task: several versions of a course, one race a job."""
+
+    def __init__(self, versions: list[Scenario], bot: str):
+        self.tasks = [RaceTask(v, bot) for v in versions]
+        self.bot = bot
+
+    def play(self, jobs: list[Job]) -> list:
+        return [record(self.tasks[getattr(j, "version", 0)].scenario, self.bot, j) for j in jobs]
+
+
+def record(scenario: Scenario, bot: str, job: Job) -> Record:
+    summary = play_race(scenario, job.seed, job.docks, bot)
+    legs = len(scenario.flags)
+    on_leg = [0] * legs
+    for reached in summary.flag_rounds:
+        for j in range(min(len(reached) + 1, legs)):
+            on_leg[j] += 1
+    return Record(summary.docks, summary.winner_docks, summary.rounds, tuple(on_leg),
+                  tuple((d.x, d.y, d.leg) for d in summary.deaths))
+
+
+class Stopped(Exception):
+    """The run was cancelled."""
+
+
+class Search:
+    def __init__(self, scenario: Scenario, goals: Goals, robots: int, budget: int, seed: int,
+                 bot: str, workers: int, scheduler: str | None, local_processes: bool,
+                 progress: Callable[[int, int, float], None] | None,
+                 should_stop: Callable[[], bool] | None):
+        self.scenario = scenario
+        self.target = Target(goals, robots, len(scenario.docks))
+        self.budget, self.seed, self.bot = budget, seed, bot
+        self.workers, self.scheduler, self.local_processes = workers, scheduler, local_processes
+        self.progress, self.should_stop = progress, should_stop
+        self.versions: list[tuple[Edit, ...]] = [()]       # version 0: the course as it is
+        self.races: list[list[Record]] = [[]]
+        self.played = 0
+        self.elapsed = 0.0
+        self.effects: dict[int, dict] = {}
+
+    # ---------------------------------------------------------------- racing
+
+    def race(self, wanted: dict[int, int]) -> None:
+        """Race each version `v` of `wanted` up to `wanted[v]` races."""
+        jobs: list[Job] = []
+        docks = len(self.scenario.docks)
+        for v in sorted(wanted):
+            for i in range(len(self.races[v]), wanted[v]):
+                jobs.append(VersionJob(len(jobs), RACE, i, derive_seed(self.seed, RACE, i),
+                                       rotation(i, self.target.robots, docks), v))
+        if not jobs:
+            return
+        scenarios = [apply_all(self.scenario, e) if e else self.scenario for e in self.versions]
+        done = self.played
+
+        def progress(n: int, total: int, elapsed: float) -> None:
+            if self.progress is not None:
+                self.progress(done + n, max(self.budget, done + total), self.elapsed + elapsed)
+
+        outcome = run(VersionsTask(scenarios, self.bot), jobs, workers=self.workers,
+                      scheduler=self.scheduler, local_processes=self.local_processes,
+                      progress=progress, should_stop=self.should_stop)
+        self.elapsed += outcome.elapsed_s
+        self.played += len(outcome.results)
+        if outcome.cancelled:
+            raise Stopped
+        for job, rec in outcome.results:
+            self.races[job.version].append(rec)
+
+    def add(self, edits: tuple[Edit, ...]) -> int:
+        self.versions.append(edits)
+        self.races.append([])
+        return len(self.versions) - 1
+
+    def shortfall_change(self, v: int) -> float:
+        n = len(self.races[v])
+        return (measures(self.races[v], self.target)["shortfall"]
+                - measures(self.races[0][:n], self.target)["shortfall"])
+
+    # ---------------------------------------------------------------- the steps
+
+    def diagnose(self) -> Diagnosis:
+        docks = len(self.scenario.docks)
+        n = _multiple(max(4 * docks, int(self.budget * DIAGNOSIS_SHARE)), docks)
+        self.race({0: n})
+        base = self.races[0]
+        used, wins = Counter[int](), Counter[int]()
+        deaths = Counter[tuple[int, int]]()
+        for r in base:
+            used.update(r.docks)
+            wins.update(r.winner_docks)
+            deaths.update((x, y) for x, y, _ in r.deaths)
+        rates = tuple(wins[d] / used[d] if used[d] else 0.0 for d in range(1, docks + 1))
+        m = measures(base, self.target)
+        legs = len(self.scenario.flags)
+        on_leg = [sum(r.on_leg[j] for r in base) for j in range(legs)]
+        leg_deaths = [sum(1 for r in base for *_, leg in r.deaths if leg == j + 1) for j in range(legs)]
+        return Diagnosis(rates, tuple(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
+                         tuple(d / n if n else 0.0 for d, n in zip(leg_deaths, on_leg)),
+                         m["median_rounds"])
+
+    def schedule(self, count: int) -> tuple[int, int]:
+        """Races per candidate in the first stage and the number of halvings:
+        the most races (a multiple of the docks) that fit the budget, counting
+        the course's own races and up to four combinations."""
+        docks = len(self.scenario.docks)
+        halvings = max(0, math.ceil(math.log2(max(1, count) / SURVIVORS)))
+        left = self.budget - len(self.races[0])
+
+        def cost(n0: int) -> int:
+            alive, n, total = count, n0, 0
+            for stage in range(halvings + 1):
+                total += alive * (n - (n // 2 if stage else 0))
+                if stage < halvings:
+                    alive, n = max(SURVIVORS, math.ceil(alive / 2)), n * 2
+            return total + max(0, n - len(self.races[0])) + 4 * n
+
+        n0 = docks
+        while cost(n0 + docks) <= left:
+            n0 += docks
+        return n0, halvings
+
+    def halve(self, edits: list[Edit]) -> list[int]:
+        n0, halvings = self.schedule(len(edits))
+        alive = [self.add((e,)) for e in edits]
+        n = n0
+        for stage in range(halvings + 1):
+            self.race({0: max(n, len(self.races[0])), **{v: n for v in alive}})
+            alive.sort(key=lambda v: (self.shortfall_change(v), v))
+            if stage < halvings:
+                alive = alive[:max(SURVIVORS, math.ceil(len(alive) / 2))]
+                n *= 2
+        return alive
+
+    def effect(self, v: int) -> dict:
+        """Version v's paired change from the course as it is (score.paired_change)."""
+        if v not in self.effects:
+            n = len(self.races[v])
+            self.effects[v] = paired_change(self.races[0][:n], self.races[v], self.target,
+                                            derive_seed(self.seed, "bootstrap", v))
+        return self.effects[v]
+
+    def clearly_better(self, v: int) -> bool:
+        return self.effect(v)["shortfall"]["ci"][1] < 0
+
+    def combine(self, ranked: list[int]) -> list[int]:
+        """Versions combining the best edits that are clearly better (their
+        interval below zero) and touch nothing in common, each raced as much
+        as the single edits of the last stage."""
+        best: list[Edit] = []
+        for v in ranked:
+            if len(best) == MAX_COMBINED:
+                break
+            (e,) = self.versions[v]
+            if self.clearly_better(v) and all(not (e.touches & other.touches) for other in best):
+                best.append(e)
+        combos: list[tuple[Edit, ...]] = []
+        if len(best) >= 2:
+            combos = [(best[0], best[1])]
+            if len(best) == 3:
+                combos += [(best[0], best[2]), (best[1], best[2]), tuple(best)]
+        combos = [c for c in combos if is_acceptable(self.scenario, c)]
+        n = max(len(self.races[v]) for v in ranked) if ranked else 0
+        added = [self.add(c) for c in combos]
+        if added:
+            self.race({v: n for v in added})
+        return added
+
+    def so_far(self) -> list[int]:
+        """After a Cancel: the versions raced furthest (the survivors of the
+        last stage that finished, the races of a stage cut short being
+        dropped), or none if no stage finished."""
+        raced = [v for v in range(1, len(self.versions)) if self.races[v]]
+        most = max((len(self.races[v]) for v in raced), default=0)
+        return [v for v in raced if len(self.races[v]) == most]
+
+    def confirm(self, ranked: list[int]) -> None:
+        """Spend what is left of the budget on the finalists, equally (and on
+        the course as far as they go), so that their intervals narrow."""
+        if not ranked:
+            return
+        docks = len(self.scenario.docks)
+        n = max(len(self.races[v]) for v in ranked)
+        extra = _multiple(max(0, self.budget - self.played) // (len(ranked) + 1), docks,
+                          down=True)
+        if extra:
+            self.race({0: max(n + extra, len(self.races[0])), **{v: n + extra for v in ranked}})
+            self.effects.clear()
+
+
+def _multiple(n: int, of: int, down: bool = False) -> int:
+    """`n` rounded to a multiple of `of` (up, or down), so that every dock
+    races equally often."""
+    return (n // of if down else -(-n // of)) * of
+
+
+def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None = None,
+            budget: int = DEFAULT_BUDGET, seed: int = 0, *, bot: str | None = None,
+            workers: int | None = None, scheduler: str | None = None,
+            local_processes: bool = True,
+            progress: Callable[[int, int, float], None] | None = None,
+            should_stop: Callable[[], bool] | None = None) -> dict:
+    """Search for edits that bring `scenario` closer to `goals` (default: the
+    course's own, else fair docks) for `robots` robots (default: the goals',
+    else 4 or every dock if fewer), within about `budget` races. See
+    ``report`` for the result."""
+    goals = goals or scenario.goals or Goals()
+    robots = robots or robots_for(goals, len(scenario.docks))
+    search = Search(scenario, goals, robots, budget, seed, bot or default_bot(),
+                    workers or default_workers(), scheduler, local_processes, progress,
+                    should_stop)
+    ranked: list[int] = []
+    cancelled = False
+    try:
+        diagnosis = search.diagnose()
+        edits = candidates(scenario, goals, diagnosis)
+        ranked = search.halve(edits) if edits else []
+        ranked = ranked + search.combine(ranked)
+        search.confirm(ranked)
+    except Stopped:
+        cancelled = True
+        ranked = search.so_far()
+    return report(search, ranked, cancelled)
+
+
+def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
+    """The result as a JSON-ready dict: goals, robots, seed, budget, races
+    (played), cancelled, before (the course's measures on its races),
+    suggestions [{rank, edits [{kind, args, words}], races, clear (the
+    interval of the change lies below zero), effect {measure: {old, new,
+    change, ci}}}] best first, only those that bring the course
+    closer to its goals. A cancelled search ranks the edits of the last
+    stage it finished, on their races so far."""
+    target = search.target
+    out: dict = {
+        "scenario": search.scenario.name, "goals": _goals_json(target.goals),
+        "robots": target.robots, "bot": search.bot, "seed": search.seed,
+        "budget": search.budget, "races": search.played, "cancelled": cancelled,
+        "candidates": len(search.versions) - 1,
+        "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()},
+        "elapsed_s": round(search.elapsed, 3),
+        "suggestions": [],
+    }
+    scored = []
+    for v in ranked:
+        effect = search.effect(v)
+        if effect["shortfall"]["change"] < 0:
+            scored.append((effect["shortfall"]["change"], v, len(search.races[v]), effect))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    for rank, (_, v, n, effect) in enumerate(scored, 1):
+        out["suggestions"].append({"rank": rank,
+                                   "edits": [e.as_json() for e in search.versions[v]],
+                                   "races": n, "clear": search.clearly_better(v),
+                                   "effect": effect})
+    return out
+
+
+def _goals_json(g: Goals) -> dict:
+    out: dict = {"fair": g.fair}
+    for key in ("length", "rounds", "deaths_per_leg"):
+        if getattr(g, key) is not None:
+            out[key] = getattr(g, key)
+    return out
+
+
+def applied(scenario: Scenario, suggestion: dict) -> Scenario:
+    """The course with a suggestion of a ``suggest`` result applied."""
+    return apply_all(scenario, tuple(Edit.from_json(e) for e in suggestion["edits"]))
+

@@ -1,0 +1,224 @@
+"""rallyforge balance FILE --races N: race a course many times and judge its docks.
+
+Prints a short verdict on stdout, a progress bar on stderr, and with --json
+and --report writes the full result and a report with charts.
+
+Exit codes: 0 done; 1 the file cannot be read or is not a valid course (or
+an output cannot be written); 2 bad usage (unknown bot, more robots than
+docks, a bad number); 130 stopped by Ctrl+C: the races played so far are
+still reported and written, marked "cancelled" (a second Ctrl+C quits at
+once, writing nothing more). Unwritable outputs are found before any race.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from engine.cli.common import natural, positive
+
+HELP = "race a course many times and report how fair its docks are"
+
+
+
+
+def add_race_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options balance and compare share."""
+    parser.add_argument("--races", type=positive, required=True, metavar="N",
+                        help="races to play")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: the course goals' robots, else 4, or "
+                             "every dock if fewer; compare: the old course's)")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot, search)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="master seed; race i gets its own seed derived from it (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes, or Dask workers with --scheduler local "
+                             "(default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDR",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
+                             "(needs pip install .[cluster])")
+    parser.add_argument("--max-rounds", type=positive, metavar="R",
+                        help="end undecided races after R rounds (default: the course's rule)")
+    parser.add_argument("--json", dest="json_out", metavar="OUT",
+                        help="write the full result as JSON to OUT ('-' for stdout)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--options", choices=("played", "counted"),
+                        help="play option cards or only count them, whatever the course says "
+                             "(a what-if run; the report says which was used)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the scenario file")
+    add_race_arguments(parser)
+    parser.add_argument("--trials", type=natural, metavar="T",
+                        help="time trials (one robot alone) per dock (default: races/8, "
+                             "1 to 50)")
+    parser.add_argument("--report", metavar="DIR",
+                        help="write report.md and PNG charts into DIR")
+
+
+class UsageError(Exception):
+    """Bad usage found after parsing: exit 2."""
+
+
+def error(message: str, code: int) -> int:
+    print(f"rallyforge: error: {message}", file=sys.stderr)
+    return code
+
+
+def load(path: str):
+    """The scenario of a file, or None after printing why not."""
+    from engine.format.loader import load_file
+    from engine.model.problems import ScenarioError
+    try:
+        return load_file(path)
+    except ScenarioError as exc:
+        print(f"rallyforge: {path}: not a valid scenario:", file=sys.stderr)
+        for problem in exc.problems[:20]:
+            where = f" at {problem.pointer}" if problem.pointer else ""
+            print(f"  {problem.code}{where}: {problem.message}", file=sys.stderr)
+        if len(exc.problems) > 20:
+            print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+        return None
+
+
+def settings(args, scenario, robots: int | None = None) -> dict:
+    """Checked run settings from the arguments; UsageError when they are bad.
+    The robots per race: `robots` if given (another course's), else
+    ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``)."""
+    from engine.analysis.balance.play import bot_names, default_bot
+    from engine.analysis.balance.runner import default_workers
+    from engine.model.scenario import robots_for
+    docks = len(scenario.docks)
+    if docks < 1:
+        raise UsageError(f"{scenario.name!r} has no docks to race from")
+    said = "--robots" if args.robots is not None else "robots"
+    robots = robots or args.robots or robots_for(scenario.goals, docks)
+    if robots > docks:
+        raise UsageError(f"{said} {robots}: {scenario.name!r} has only {docks} docks")
+    bot = args.bot or default_bot()
+    if bot not in bot_names():
+        raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(bot_names())})")
+    workers = args.workers or default_workers()
+    return {"robots": robots, "bot": bot, "workers": workers}
+
+
+def second_ctrl_c_quits() -> None:
+    """The first Ctrl+C stops the races (the runner reports what was played);
+    a second one quits at once, whatever is left to do, its workers with it."""
+    def quit_now(signum, frame):
+        for child in multiprocessing.active_children():
+            child.terminate()
+        os.write(2, b"\nquit: Ctrl+C pressed twice\n")
+        os._exit(130)
+
+    def first(signum, frame):
+        signal.signal(signal.SIGINT, quit_now)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, first)
+
+
+def unwritable(json_out: str | None, report: str | None = None) -> str | None:
+    """Why an output could not be written, found before any race is played
+    (None when both can be). A folder is tried by making a file in it: that
+    finds read-only disks and folders that are files, whoever runs it."""
+    places = []
+    if json_out and json_out != "-":
+        target = Path(json_out)
+        if target.is_dir():
+            return f"--json {json_out}: is a folder"
+        places.append(("--json", json_out, target.parent))
+    if report:
+        target = Path(report)
+        if target.exists() and not target.is_dir():
+            return f"--report {report}: is not a folder"
+        existing = target     # the report folder is made when missing: try the first that exists
+        while not existing.exists() and existing.parent != existing:
+            existing = existing.parent
+        places.append(("--report", report, existing))
+    for option, given, folder in places:
+        try:
+            with tempfile.TemporaryFile(dir=folder or "."):
+                pass
+        except OSError as exc:
+            return f"{option} {given}: cannot write in {folder}: {exc.strerror or exc}"
+    return None
+
+
+def write_json(result: dict, out: str) -> None:
+    text = json.dumps(result, indent=2) + "\n"
+    if out == "-":
+        sys.stdout.write(text)
+    else:
+        from engine.format.loader import write_text_atomic
+        write_text_atomic(out, text)
+
+
+def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
+    """Run a plan with the progress bar; returns the RunOutcome."""
+    from engine.analysis.balance.play import RaceTask
+    from engine.analysis.balance.progress import ProgressBar
+    from engine.analysis.balance.runner import run
+    task = RaceTask(scenario, bot, max_rounds=args.max_rounds)
+    bar = None if args.quiet else ProgressBar(label)
+    try:
+        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def run(args) -> int:
+    from engine.analysis.balance import balance
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.progress import ProgressBar
+    from engine.analysis.balance.report import markdown, write_report
+    from engine.analysis.balance.runner import BackendError
+
+    from engine.analysis.balance.play import with_options
+    second_ctrl_c_quits()
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    scenario = with_options(scenario, args.options)
+    why = unwritable(args.json_out, args.report)
+    if why:
+        return error(why, 1)
+    try:
+        s = settings(args, scenario)
+        make_plan(args.races, s["robots"], len(scenario.docks), args.seed, args.trials)
+    except (UsageError, ValueError) as exc:
+        return error(str(exc), 2)
+    bar = None if args.quiet else ProgressBar("races")
+    try:
+        result = balance(scenario, args.races, s["robots"], s["bot"], args.seed,
+                         workers=s["workers"], scheduler=args.scheduler, trials=args.trials,
+                         max_rounds=args.max_rounds, progress=bar)
+    except BackendError as exc:
+        return error(str(exc), 2 if exc.usage else 1)
+    finally:
+        if bar is not None:
+            bar.close()
+    if result["cancelled"]:
+        print(f"stopped: {result['races']} of {result['planned']} races played", file=sys.stderr)
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+        if args.report:
+            write_report(result, args.report, scenario)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-":
+        text = markdown(result, charts=False)
+        print(text.split("## Time trial")[0].split("## Legs")[0].rstrip())
+    return 130 if result["cancelled"] else 0

@@ -1,0 +1,100 @@
+"""`rallyforge card FILE [--robots K] [--json]`: the course card.
+
+Plays a balance run (default 1,000 races) and prints the card: length class
+and table time, difficulty class, fairness verdict, the deadliest leg and
+square and the flag scores, each with its uncertainty (engine/analysis/card/build.py),
+then, for a course with ``goals``, whether it meets each of them. The robots
+per race are the goals' unless ``--robots`` says otherwise.
+``--json`` prints the card as JSON (the goals' verdicts in its ``goals``);
+``--store`` also keeps it in the file (key ``"card"``, with the hash of what
+affects play); ``--stored`` prints the card the file keeps instead of racing,
+saying when it is stale, judged against the goals the file has now.
+
+Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
+no card or an incomplete one (--stored) or cannot be written (--store); 2 bad
+usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.cli.balance import UsageError, error, load, settings
+from engine.cli.common import positive, write_line
+
+HELP = "how long, how hard and how fair a course is: race it and print its card"
+RACES = 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the scenario file")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: the course goals' robots, else 4, or "
+                             "every dock if fewer)")
+    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+                        help=f"races to play (default {RACES})")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot, search)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes (default: every core)")
+    parser.add_argument("--json", action="store_true", help="print the card as JSON")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--options", choices=("played", "counted"),
+                      help="play option cards or only count them, whatever the course says "
+                           "(a what-if card; it cannot be stored)")
+    what.add_argument("--store", action="store_true",
+                      help="also keep the card in the file (rewrites it in canonical form)")
+    what.add_argument("--stored", action="store_true",
+                      help="print the card the file keeps, without racing")
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.analysis.card.build import card, judged, readable
+    from engine.format.stored_card import stale
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    if args.stored:
+        if scenario.card is None:
+            return error(f"{args.file}: the file keeps no card (make one with --store)", 1)
+        result = scenario.card.data
+        if not readable(result):
+            return error(f"{args.file}: the card the file keeps is incomplete or damaged "
+                         "(make it again with --store)", 1)
+        if stale(scenario):
+            print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
+                  "version of the course (W416)", file=sys.stderr)
+        _print(judged(result, scenario.goals), args.json)
+        return 0
+    try:
+        run_settings = settings(args, scenario)
+    except UsageError as exc:
+        return error(str(exc), 2)
+    from engine.analysis.balance import balance
+    from engine.analysis.balance.play import with_options
+    scenario = with_options(scenario, args.options)
+    result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
+                     args.seed, workers=run_settings["workers"])
+    the_card = card(scenario, result)
+    if args.store:
+        from engine.format.loader import save_file
+        from engine.format.stored_card import with_card
+        try:
+            save_file(with_card(scenario, the_card), args.file)
+        except OSError as exc:
+            return error(f"{args.file}: cannot write the card: {exc.strerror or exc}", 1)
+    _print(the_card, args.json)
+    if args.options and not args.json:
+        write_line(f"(a what-if card: option cards {args.options})")
+    return 0
+
+
+def _print(the_card: dict, as_json: bool) -> None:
+    from engine.analysis.card.build import lines
+    if as_json:
+        write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
+        return
+    for line in lines(the_card):
+        write_line(line)

@@ -1,0 +1,95 @@
+"""What the commands share: the files a list of command-line paths stands
+for, whole-number arguments, one problem as a line, and printing a line
+whatever the terminal's encoding (or after the reader of the output left)."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from engine.model.problems import Problem
+
+
+AUTOSAVE_SUFFIX = ".autosave.json"     # the editor's backups (editor/files.py), not courses
+
+
+def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
+    """Each file to check as (name, False), named as given on the command
+    line; a directory expands to its *.json files, sorted, or is (name, True)
+    when it has none, so that it is reported. Every *.json entry that is not
+    a directory counts, a link to nothing too (it is reported unreadable);
+    the editor's *.autosave.json backups do not."""
+    out: list[tuple[str, bool]] = []
+    for path in paths:
+        if os.path.isdir(path):
+            try:
+                names = sorted(n for n in os.listdir(path) if n.endswith(".json")
+                               and not n.endswith(AUTOSAVE_SUFFIX)
+                               and not os.path.isdir(os.path.join(path, n)))
+            except OSError:
+                names = None
+            if names:
+                out.extend((os.path.join(path, n), False) for n in names)
+            else:
+                out.append((path, True))
+        else:
+            out.append((path, False))
+    return out
+
+
+def _whole_number(minimum: int):
+    """An argparse type: a whole number of at least `minimum` (bad usage otherwise)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        return value
+    return parse
+
+
+positive = _whole_number(1)
+natural = _whole_number(0)
+
+
+def problem_line(name: str, p: Problem) -> str:
+    """`FILE:x,y: error E301: message` (`FILE:/pointer: ...` where the problem
+    has no square, `FILE: ...` for the whole file)."""
+    if p.x is not None and p.y is not None:
+        where = f"{name}:{p.x},{p.y}:"
+    elif p.pointer:
+        where = f"{name}:{p.pointer}:"
+    else:
+        where = f"{name}:"
+    return f"{where} {p.severity} {p.code}: {p.message}"
+
+
+def write_line(text: str) -> None:
+    """Print, escaping what the terminal's encoding cannot show (file names
+    with undecodable bytes, names in other scripts). Once the reader has
+    gone (``validate ... | head``) the rest is dropped and the command goes
+    on to its real exit code."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        try:
+            print(text, file=stream)
+        except UnicodeEncodeError:
+            print(text.encode(encoding, "backslashreplace").decode(encoding, "replace"),
+                  file=stream)
+    except BrokenPipeError:
+        silence_stdout()
+
+
+def silence_stdout() -> None:
+    """Send what is still to be printed nowhere: the reader of the output
+    closed it. (Its file descriptor is pointed at the null device, so that
+    the flush at exit does not fail again.)"""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):      # not a real file (a test's capture)
+        pass

@@ -1,0 +1,182 @@
+"""rallyforge compare OLD.json NEW.json --races N: did an edit change the balance?
+
+Both versions race the same plan: race i has the same seed, the same docks
+and the same bots on both courses, so what luck the deal brings is shared
+and cancels out of the differences (a paired design). Each dock's change in
+win rate is the mean, over the races that used that dock, of the per-race
+difference in its win indicator (new minus old), with a t interval on
+those differences (engine/analysis/stats.py ``paired_interval``); the race length
+change is the mean per-race difference in the round the race ended
+(undecided races count with the round they were stopped at, which is a
+restricted mean). When the pairs show no spread the outcomes' own spread
+stands in (engine/analysis/stats.py), so a small run never claims a zero-width
+interval from outcomes that vary. Identical courses give exactly zero
+changes with zero-width intervals.
+
+Exit codes as for balance: 0, 1 (unreadable or invalid file, unwritable
+output), 2 (bad usage), 130 (Ctrl+C: what was played is compared; stopped
+while the old course was raced, the result holds that course's races alone,
+with "races" 0 and "new" null).
+"""
+from __future__ import annotations
+
+import sys
+
+from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
+                                second_ctrl_c_quits, settings, unwritable, write_json)
+
+HELP = "race two versions of a course on the same seeds and report what changed"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("old", help="the course before the edit")
+    parser.add_argument("new", help="the course after the edit")
+    add_race_arguments(parser)
+
+
+def compare(old_result: dict, new_result: dict, old_races: list, new_races: list,
+            max_rounds: int) -> dict:
+    """The paired comparison of two runs of one plan (races matched by index);
+    no race of either run lasts more than `max_rounds` rounds."""
+    from engine.analysis.stats import paired_interval
+    pairs = list(zip(old_races, new_races))
+    # Races that all came out the same on both courses (as identical courses
+    # do, the engine being deterministic) differ by exactly zero: no interval.
+    same = all((o.winner_docks, o.rounds, o.decided) == (n.winner_docks, n.rounds, n.decided)
+               for o, n in pairs)
+
+    def change(old: list[int], new: list[int], limits: tuple[int, int]):
+        return (0.0, (0.0, 0.0)) if same else paired_interval(old, new, limits)
+
+    docks = []
+    numbers = sorted({d["dock"] for d in old_result["docks"]} & {d["dock"] for d in new_result["docks"]})
+    old_by = {d["dock"]: d for d in old_result["docks"]}
+    new_by = {d["dock"]: d for d in new_result["docks"]}
+    for number in numbers:
+        used = [(o, n) for o, n in pairs if number in o.docks and number in n.docks]
+        mean, (lo, hi) = change([int(number in o.winner_docks) for o, _ in used],
+                                [int(number in n.winner_docks) for _, n in used], (-1, 1))
+        docks.append({"dock": number, "races": len(used),
+                      "old_win_rate": old_by[number]["win_rate"],
+                      "new_win_rate": new_by[number]["win_rate"],
+                      "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
+    mean, (lo, hi) = change([o.rounds for o, _ in pairs], [n.rounds for _, n in pairs],
+                            (1 - max_rounds, max_rounds - 1))
+    cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
+                               [int(n.decided) for _, n in pairs], (-1, 1))
+
+    return {
+        "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
+        "seed": old_result["seed"],
+        "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
+        "docks": docks,
+        "length": {"old_median": old_result["length"]["median"],
+                   "new_median": new_result["length"]["median"],
+                   "mean_change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]},
+        "completion": {"old": old_result["completion"]["rate"],
+                       "new": new_result["completion"]["rate"],
+                       "change": round(cmean, 6), "ci": [round(clo, 6), round(chi, 6)]},
+        "balance": {"old": old_result["fairness"]["balance"],
+                    "new": new_result["fairness"]["balance"]},
+        "old": brief(old_result), "new": brief(new_result),
+        "elapsed_s": round(old_result["elapsed_s"] + new_result["elapsed_s"], 3),
+    }
+
+
+def brief(result: dict) -> dict:
+    """What a comparison keeps of one course's balance result."""
+    return {"scenario": result["scenario"], "completion": result["completion"],
+            "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
+            "fairness": result["fairness"], "docks": result["docks"],
+            "options": result.get("options")}
+
+
+def stopped_on_old(old_result: dict) -> dict:
+    """The result of a comparison stopped while the old course was raced:
+    no pairs; what was played of the old course, and ``new`` null."""
+    return {"races": 0, "robots": old_result["robots"], "bot": old_result["bot"],
+            "seed": old_result["seed"], "cancelled": True, "docks": [],
+            "old_races": old_result["races"], "planned": old_result["planned"],
+            "old": brief(old_result), "new": None, "elapsed_s": old_result["elapsed_s"]}
+
+
+def text(result: dict) -> str:
+    def pts(x: float) -> str:
+        return f"{100 * x:+.1f}"
+
+    lines = [f"{result['races']} paired races of {result['robots']} `{result['bot']}` robots, "
+             f"seed {result['seed']}" + (" (stopped early)" if result["cancelled"] else "") + "."]
+    for d in result["docks"]:
+        lo, hi = d["ci"]
+        if lo > 0:
+            how = "better"
+        elif hi < 0:
+            how = "worse"
+        else:
+            how = "no clear change"
+        lines.append(f"- Dock {d['dock']}: {100 * d['old_win_rate']:.0f}% -> "
+                     f"{100 * d['new_win_rate']:.0f}% of races, change {pts(d['change'])} points "
+                     f"(95% interval {pts(lo)} to {pts(hi)}): {how}.")
+    length = result["length"]
+    lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "
+                 f"mean change {length['mean_change']:+.2f} rounds (95% interval "
+                 f"{length['ci'][0]:+.2f} to {length['ci'][1]:+.2f}).")
+    lines.append(f"Balance: {result['balance']['old']:.2f} -> {result['balance']['new']:.2f}; "
+                 f"verdict {result['old']['fairness']['verdict']} -> "
+                 f"{result['new']['fairness']['verdict']}.")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from engine.analysis.balance.aggregate import aggregate
+    from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import split_results, with_options
+    from engine.analysis.balance.runner import BackendError
+
+    second_ctrl_c_quits()
+    old_sc = load(args.old)
+    if old_sc is None:
+        return 1
+    new_sc = load(args.new)
+    if new_sc is None:
+        return 1
+    why = unwritable(args.json_out)
+    if why:
+        return error(why, 1)
+    old_sc, new_sc = with_options(old_sc, args.options), with_options(new_sc, args.options)
+    try:
+        s = settings(args, old_sc)
+        settings(args, new_sc, robots=s["robots"])
+        plans = [make_plan(args.races, s["robots"], len(sc.docks), args.seed, trials=0)
+                 for sc in (old_sc, new_sc)]
+    except (UsageError, ValueError) as exc:
+        return error(str(exc), 2)
+    results, race_lists = [], []
+    for label, scenario, plan in (("old", old_sc, plans[0]), ("new", new_sc, plans[1])):
+        try:
+            outcome = play_run(scenario, plan, s["bot"], args, s["workers"], label=label)
+        except BackendError as exc:
+            return error(str(exc), 2 if exc.usage else 1)
+        races, trials = split_results(outcome.results)
+        results.append(aggregate(scenario, races, trials, robots=s["robots"], bot=s["bot"],
+                                 seed=args.seed, planned=plan.races, elapsed_s=outcome.elapsed_s,
+                                 cancelled=outcome.cancelled))
+        race_lists.append(races)
+        if outcome.cancelled:
+            break
+    if len(results) < 2:        # stopped during the old course: nothing to pair
+        result = stopped_on_old(results[0])
+        print(f"stopped before the new course was raced ({results[0]['races']} of "
+              f"{results[0]['planned']} races of the old one played): nothing to compare",
+              file=sys.stderr)
+    else:
+        max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
+        result = compare(results[0], results[1], race_lists[0], race_lists[1], max_rounds)
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-" and result["new"] is not None:
+        print(text(result))
+    return 130 if result["cancelled"] else 0

@@ -1,0 +1,52 @@
+"""The `rallyforge` command line: validate, run, test, balance and compare courses, print their cards
+and suggest fixes.
+
+Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from engine.cli.common import silence_stdout
+from engine.version import version
+
+COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # bad usage: exit 2 with a short message, never a traceback
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rallyforge", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        module = importlib.import_module(f"engine.cli.{name}")
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(handler=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status = args.handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:     # output lost part way (printed outside write_line)
+        silence_stdout()
+        return 1
+    try:
+        sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
+    except BrokenPipeError:
+        silence_stdout()
+    return status
+

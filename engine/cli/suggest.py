@@ -1,0 +1,203 @@
+"""rallyforge suggest FILE: small edits that bring a course closer to its goals.
+
+Races the course and candidate edits on the same seeds (engine/suggest) and
+prints them best first: the edit in words, its expected effect with a 95%
+interval, and the races it was judged on. Goals come from --goal (any
+number of: fair, length=short|medium|long, rounds=N, deaths<=X), else from
+the course's ``goals``, else fair docks. --apply N --out FILE writes the
+course with suggestion N applied.
+
+Exit codes as for balance: 0 done; 1 unreadable or invalid course, an output
+that cannot be written, or no suggestion N to apply; 2 bad usage; 130
+stopped by Ctrl+C (the ranking so far is printed, --apply writes nothing).
+"""
+from __future__ import annotations
+
+import argparse
+
+from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
+                                write_json)
+from engine.cli.common import positive
+from engine.model.scenario import Goals
+
+HELP = "search for small edits that make a course fairer or the length you want"
+
+
+def goal(text: str) -> tuple[str, object]:
+    """An argparse type: one goal as (key, value)."""
+    if text == "fair":
+        return "fair", True
+    key, sep, value = text.partition("=")
+    try:
+        if key == "length" and sep and value in LENGTH_CLASSES:
+            return "length", value
+        if key == "rounds" and sep and int(value) >= 1:
+            return "rounds", int(value)
+        if key == "deaths<" and sep and float(value) >= 0:
+            return "deaths_per_leg", float(value)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError(
+        f"not a goal: {text!r} (fair, length={'|'.join(LENGTH_CLASSES)}, rounds=N, deaths<=X)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from engine.analysis.suggest import DEFAULT_BUDGET
+    parser.add_argument("file", help="the scenario file")
+    parser.add_argument("--goal", type=goal, action="append", metavar="GOAL",
+                        help="fair, length=short|medium|long, rounds=N or deaths<=X (deaths per "
+                             "robot per leg); repeat for several (default: the course's goals, "
+                             "else fair)")
+    parser.add_argument("--robots", type=positive, metavar="K",
+                        help="robots per race (default: the goals', else 4 or every dock if fewer)")
+    parser.add_argument("--budget", type=positive, default=DEFAULT_BUDGET, metavar="RACES",
+                        help=f"races to spend, about (default {DEFAULT_BUDGET})")
+    parser.add_argument("--bot", default=None, metavar="NAME",
+                        help="the bot every robot uses (default: the default bot)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="master seed: the same seed gives the same suggestions (default 0)")
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes, or Dask workers with --scheduler local "
+                             "(default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDR",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one")
+    parser.add_argument("--options", choices=("played", "counted"),
+                        help="play option cards or only count them, whatever the course says")
+    parser.add_argument("--json", dest="json_out", metavar="OUT",
+                        help="write the full result as JSON to OUT ('-' for stdout)")
+    parser.add_argument("--apply", type=positive, metavar="N",
+                        help="write the course with suggestion N applied to --out")
+    parser.add_argument("--out", metavar="FILE", help="where --apply writes the course")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def goals_of(args, scenario) -> Goals:
+    if not args.goal:
+        return scenario.goals or Goals()
+    given = dict(args.goal)
+    return Goals(fair=bool(given.get("fair", False)), length=given.get("length"),
+                 rounds=given.get("rounds"), deaths_per_leg=given.get("deaths_per_leg"))
+
+
+def run(args) -> int:
+    from engine.analysis.balance.play import with_options
+    from engine.analysis.balance.progress import ProgressBar
+    from engine.analysis.balance.runner import BackendError
+    from engine.analysis.suggest import applied, suggest
+    from engine.format.loader import save_file
+    if (args.apply is None) != (args.out is None):
+        return error("--apply N and --out FILE go together", 2)
+    second_ctrl_c_quits()
+    scenario = load(args.file)
+    if scenario is None:
+        return 1
+    scenario = with_options(scenario, args.options)
+    why = unwritable(args.json_out)
+    if why is None and args.out:
+        why = (unwritable(args.out) or "").replace("--json", "--out", 1) or None
+    if why:
+        return error(why, 1)
+    goals = goals_of(args, scenario)
+    args.robots = args.robots or goals.robots
+    try:
+        s = settings(args, scenario)
+    except UsageError as exc:
+        return error(str(exc), 2)
+    bar = None if args.quiet else ProgressBar("races")
+    try:
+        result = suggest(scenario, goals, s["robots"], args.budget, args.seed, bot=s["bot"],
+                         workers=s["workers"], scheduler=args.scheduler, progress=bar)
+    except BackendError as exc:
+        return error(str(exc), 2 if exc.usage else 1)
+    finally:
+        if bar is not None:
+            bar.close()
+    try:
+        if args.json_out:
+            write_json(result, args.json_out)
+        if args.apply is not None and not result["cancelled"]:
+            if args.apply > len(result["suggestions"]):
+                return error(f"--apply {args.apply}: there are only "
+                             f"{len(result['suggestions'])} suggestions", 1)
+            save_file(applied(scenario, result["suggestions"][args.apply - 1]), args.out)
+    except OSError as exc:
+        return error(f"cannot write the output: {exc.strerror or exc}", 1)
+    if args.json_out != "-":
+        print(text(result))
+    return 130 if result["cancelled"] else 0
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:.0f}"
+
+
+def _signed(x: float) -> str:
+    """Points with their sign, never "-0"."""
+    return f"{round(100 * x) or 0:+d}"
+
+
+def _signed_hundredths(x: float) -> str:
+    """To two decimals with their sign, never "-0.00"."""
+    return f"{round(x, 2) + 0.0:+.2f}"
+
+
+def _gap_line(g: dict) -> str:
+    lo, hi = g["ci"]
+    return (f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} points "
+            f"(change {_signed(g['change'])}, 95% interval {_signed(lo)} to {_signed(hi)})")
+
+
+def _rounds_line(m: dict) -> str:
+    lo, hi = m["ci"]
+    return (f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the change "
+            f"{lo:+g} to {hi:+g})")
+
+
+def _deaths_line(d: dict) -> str:
+    lo, hi = d["ci"]
+    return (f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot (95% interval of "
+            f"the change {_signed_hundredths(lo)} to {_signed_hundredths(hi)})")
+
+
+def effect_lines(result: dict, effect: dict) -> list[str]:
+    """The expected effect of a suggestion in words: on each goal, then on
+    the measures that are no goal (so that a fix for one thing does not
+    hide what it costs in another)."""
+    goals = result["goals"]
+    measures = (("gap", _gap_line, goals["fair"]),
+                ("median_rounds", _rounds_line, "length" in goals or "rounds" in goals),
+                ("worst_leg_deaths", _deaths_line, "deaths_per_leg" in goals))
+    return ([line(effect[key]) for key, line, wanted in measures if wanted]
+            + [f"not a goal: {line(effect[key])}" for key, line, wanted in measures if not wanted])
+
+
+def text(result: dict) -> str:
+    goals = result["goals"]
+    wanted = (["fair docks"] if goals["fair"] else []) + \
+        ([f"a {goals['length']} race"] if "length" in goals else []) + \
+        ([f"a median race of {goals['rounds']} rounds"] if "rounds" in goals else []) + \
+        ([f"at most {goals['deaths_per_leg']:g} deaths per robot per leg"]
+         if "deaths_per_leg" in goals else [])
+    before = result["before"]
+    lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
+             f"goals: {', '.join(wanted) or 'none'}; {result['candidates']} candidate edits, "
+             f"{result['races']} races in {result['elapsed_s']:.0f} s, seed {result['seed']}.",
+             f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
+             f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
+             f"deaths per robot."]
+    if result["cancelled"]:
+        lines.append(f"Stopped after {result['races']} races: " + (
+            "the ranking so far, on fewer races than the whole search (wider intervals)."
+            if result["suggestions"] else "no suggestion yet."))
+    elif not result["suggestions"]:
+        lines.append("No edit tried brings the course closer to its goals.")
+    for s in result["suggestions"]:
+        how = ("clearly closer to the goals" if s["clear"] else
+               "perhaps closer to the goals (its interval includes no change)")
+        lines.append(f"{s['rank']}. " + "; ".join(e["words"] for e in s["edits"]))
+        for line in effect_lines(result, s["effect"]):
+            lines.append(f"   {line}")
+        lines.append(f"   {how}; judged on {s['races']} races against the course as it is")
+    return "\n".join(lines)
+

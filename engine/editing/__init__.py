@@ -1,0 +1,5 @@
+"""The editing layer: pure edits of the immutable model, the editor's and
+suggest's only way to change a course. ``edit`` for squares, elements,
+markers and settings; ``transform`` for board geometry (turn, mirror, cut,
+paste, insert boards).
+"""

@@ -1,0 +1,355 @@
+"""Board geometry: rotate, mirror, cut, paste and insert boards.
+
+Pure functions on the immutable model; every one returns a new Board or
+Scenario. Used by the editor's selection tools and by "insert board".
+
+Regions are half-open rectangles of squares: (x0, y0, x1, y1) covers
+x0 <= x < x1, y0 <= y < y1. The walls of a region are those on any edge of
+its squares, its outer edges included:
+
+- ``extract`` takes them all, so a fragment carries the walls around it;
+- ``clear_region`` removes the walls on edges inside the region and on the
+  board's outer edge, but keeps those on the region's border with squares
+  outside it (they belong to those squares too);
+- ``stamp`` clears the target region, then adds the fragment; a fragment
+  wall on an edge that already has a wall is not listed twice.
+
+So ``stamp(clear_region(b, *r), extract(b, *r), r[0], r[1])`` has the same
+tiles, lasers, pushers, levels and walled edges as ``b``.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.model.directions import DX, DY, INDEX, NAMES
+from engine.model.scenario import Board, Dock, Flag, Scenario, Wall, edge_key
+
+MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
+_FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
+
+
+# ---------------------------------------------------------------- rotating
+
+def _turn(direction: str | None, quarter_turns: int) -> str | None:
+    if direction is None:
+        return None
+    return NAMES[(INDEX[direction] + quarter_turns) & 3]
+
+
+def rotate_point(x: int, y: int, width: int, height: int, quarter_turns: int) -> tuple[int, int]:
+    """Where square (x, y) of a width x height board lands after turning the
+    board clockwise by quarter_turns quarters."""
+    for _ in range(quarter_turns & 3):
+        x, y, width, height = height - 1 - y, x, height, width
+    return x, y
+
+
+def rotated_size(width: int, height: int, quarter_turns: int) -> tuple[int, int]:
+    return (height, width) if quarter_turns & 1 else (width, height)
+
+
+def rotate_board(board: Board, quarter_turns: int) -> Board:
+    """The board turned clockwise by 90 degrees, quarter_turns times: squares,
+    walls, and the directions of belts, currents, lasers and pushers turn with
+    it; gears keep their sense of rotation."""
+    q = quarter_turns & 3
+    if q == 0:
+        return board
+    w, h = board.width, board.height
+
+    def at(item):
+        return rotate_point(item.x, item.y, w, h, q)
+
+    def move(item, **changes):
+        x, y = at(item)
+        return replace(item, x=x, y=y, **changes)
+
+    nw, nh = rotated_size(w, h, q)
+    return replace(
+        board, width=nw, height=nh,
+        tiles=tuple(move(t, dir=_turn(t.dir, q)) for t in board.tiles),
+        walls=tuple(move(wl, side=_turn(wl.side, q)) for wl in board.walls),
+        lasers=tuple(move(l, dir=_turn(l.dir, q)) for l in board.lasers),
+        pushers=tuple(move(p, dir=_turn(p.dir, q)) for p in board.pushers),
+        levels=tuple(move(v) for v in board.levels),
+    )
+
+
+# ---------------------------------------------------------------- mirroring
+
+def mirror_point(x: int, y: int, width: int, height: int, axis: str) -> tuple[int, int]:
+    if axis == "horizontal":
+        return width - 1 - x, y
+    if axis == "vertical":
+        return x, height - 1 - y
+    raise ValueError(f"axis must be 'horizontal' (flip x) or 'vertical' (flip y), not {axis!r}")
+
+
+def mirror_board(board: Board, axis: str) -> Board:
+    """The board mirrored: "horizontal" flips x (E and W swap), "vertical"
+    flips y (N and S swap); gears turn the other way."""
+    mirror_point(0, 0, 1, 1, axis)          # validates axis
+    sides = MIRRORED_SIDES[axis]
+    w, h = board.width, board.height
+
+    def flip(direction):
+        return None if direction is None else sides.get(direction, direction)
+
+    def move(item, **changes):
+        x, y = mirror_point(item.x, item.y, w, h, axis)
+        return replace(item, x=x, y=y, **changes)
+
+    return replace(
+        board,
+        tiles=tuple(move(t, dir=flip(t.dir), rotation=_FLIP_ROTATION.get(t.rotation, t.rotation))
+                    for t in board.tiles),
+        walls=tuple(move(wl, side=flip(wl.side)) for wl in board.walls),
+        lasers=tuple(move(l, dir=flip(l.dir)) for l in board.lasers),
+        pushers=tuple(move(p, dir=flip(p.dir)) for p in board.pushers),
+        levels=tuple(move(v) for v in board.levels),
+    )
+
+
+# ---------------------------------------------------------------- regions
+
+def _inside(x: int, y: int, x0: int, y0: int, x1: int, y1: int) -> bool:
+    return x0 <= x < x1 and y0 <= y < y1
+
+
+def _edge_squares(x: int, y: int, side: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two squares on either side of an edge: (x, y) first."""
+    d = INDEX[side]
+    return (x, y), (x + DX[d], y + DY[d])
+
+
+def _opposite_side(side: str) -> str:
+    return NAMES[(INDEX[side] + 2) & 3]
+
+
+def _mount_side(item) -> str:
+    """The side of its square that a laser or pusher hangs on."""
+    return _opposite_side(item.dir)
+
+
+def _wall_touching(wall: Wall, x0: int, y0: int, x1: int, y1: int) -> Wall | None:
+    """The wall expressed on a square inside the region, or None when its edge
+    does not touch the region."""
+    (ax, ay), (bx, by) = _edge_squares(wall.x, wall.y, wall.side)
+    if _inside(ax, ay, x0, y0, x1, y1):
+        return wall
+    if _inside(bx, by, x0, y0, x1, y1):
+        return replace(wall, x=bx, y=by, side=_opposite_side(wall.side))
+    return None
+
+
+def _shift(item, dx: int, dy: int):
+    return replace(item, x=item.x + dx, y=item.y + dy)
+
+
+def extract(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
+    """The (x1 - x0) x (y1 - y0) fragment of the board, moved to (0, 0): tiles,
+    lasers and pushers on its squares, and the walls on all its squares'
+    edges, its outer edges included (also the walls that lasers and pushers
+    outside the region hang on)."""
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"empty region ({x0}, {y0})-({x1}, {y1})")
+
+    def keep(items):
+        return tuple(_shift(i, -x0, -y0) for i in items if _inside(i.x, i.y, x0, y0, x1, y1))
+
+    walls = [w for w in (_wall_touching(w, x0, y0, x1, y1) for w in board.walls) if w is not None]
+    listed = {edge_key(w.x, w.y, w.side) for w in walls}
+    for mounted in board.lasers + board.pushers:
+        if _inside(mounted.x, mounted.y, x0, y0, x1, y1):
+            continue
+        implied = _wall_touching(Wall(mounted.x, mounted.y, _mount_side(mounted)), x0, y0, x1, y1)
+        if implied is not None and edge_key(implied.x, implied.y, implied.side) not in listed:
+            walls.append(implied)
+            listed.add(edge_key(implied.x, implied.y, implied.side))
+    return Board(x1 - x0, y1 - y0, keep(board.tiles), tuple(_shift(w, -x0, -y0) for w in walls),
+                 keep(board.lasers), keep(board.pushers), levels=keep(board.levels))
+
+
+def _interior_edge(board: Board, wall: Wall, x0: int, y0: int, x1: int, y1: int) -> bool:
+    """Whether every board square beside the wall lies in the region."""
+    return all(_inside(x, y, x0, y0, x1, y1) or not board.in_bounds(x, y)
+               for x, y in _edge_squares(wall.x, wall.y, wall.side))
+
+
+def clear_region(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
+    """The board with the region emptied: no tiles, lasers or pushers on its
+    squares and no walls on edges that only it touches (walls on its border
+    with squares outside stay)."""
+    def outside(items):
+        return tuple(i for i in items if not _inside(i.x, i.y, x0, y0, x1, y1))
+
+    return replace(
+        board,
+        tiles=outside(board.tiles),
+        walls=tuple(w for w in board.walls if not _interior_edge(board, w, x0, y0, x1, y1)),
+        lasers=outside(board.lasers),
+        pushers=outside(board.pushers),
+        levels=outside(board.levels),
+    )
+
+
+def _on_board_wall(board: Board, wall: Wall) -> Wall | None:
+    """The wall on a square of the board (its own or the neighbour across the
+    edge), or None when neither is on the board."""
+    return _wall_touching(wall, 0, 0, board.width, board.height)
+
+
+def stamp(board: Board, fragment: Board, x: int, y: int) -> Board:
+    """The board with `fragment` pasted with its (0, 0) at (x, y), replacing
+    what was there (see the module docstring for walls); the parts of the
+    fragment that fall outside the board are dropped."""
+    cleared = clear_region(board, x, y, x + fragment.width, y + fragment.height)
+
+    def moved(items):
+        return tuple(m for m in (_shift(i, x, y) for i in items) if board.in_bounds(m.x, m.y))
+
+    lasers, pushers = moved(fragment.lasers), moved(fragment.pushers)
+    taken = set(replace(cleared, lasers=cleared.lasers + lasers,
+                        pushers=cleared.pushers + pushers).wall_edges)
+    walls = list(cleared.walls)
+    for wall in fragment.walls:
+        placed = _on_board_wall(board, _shift(wall, x, y))
+        if placed is not None and edge_key(placed.x, placed.y, placed.side) not in taken:
+            taken.add(edge_key(placed.x, placed.y, placed.side))
+            walls.append(placed)
+    return replace(cleared, tiles=cleared.tiles + moved(fragment.tiles), walls=tuple(walls),
+                   lasers=cleared.lasers + lasers, pushers=cleared.pushers + pushers,
+                   levels=cleared.levels + moved(fragment.levels))
+
+
+# ---------------------------------------------------------------- growing
+
+def grow_board(board: Board, west: int = 0, north: int = 0, east: int = 0, south: int = 0) -> Board:
+    """The board with empty floor added on each side (negative values are not
+    allowed); existing elements move east by `west` and south by `north`."""
+    if min(west, north, east, south) < 0:
+        raise ValueError("a board can only grow here; use extract to shrink it")
+
+    def moved(items):
+        return tuple(_shift(i, west, north) for i in items)
+
+    return replace(board, width=board.width + west + east, height=board.height + north + south,
+                   tiles=moved(board.tiles), walls=moved(board.walls),
+                   lasers=moved(board.lasers), pushers=moved(board.pushers),
+                   levels=moved(board.levels))
+
+
+def _shift_scenario(scenario: Scenario, board: Board, dx: int, dy: int) -> Scenario:
+    """The scenario on a new board whose squares moved by (dx, dy): flags,
+    docks, robots placed with `at`, and the squares named by checks move too."""
+    if dx == 0 and dy == 0:
+        return replace(scenario, board=board)
+    robots = tuple(replace(r, at=_shift(r.at, dx, dy)) if r.at is not None else r
+                   for r in scenario.robots)
+    checks = tuple(replace(c, expect=tuple(_shift_expect(k, v, dx, dy) for k, v in c.expect))
+                   for c in scenario.checks)
+    return replace(scenario, board=board,
+                   flags=tuple(_shift(f, dx, dy) for f in scenario.flags),
+                   docks=tuple(_shift(d, dx, dy) for d in scenario.docks),
+                   robots=robots, checks=checks)
+
+
+def _shift_expect(key: str, value, dx: int, dy: int):
+    if value is None:
+        return key, value
+    if key == "x":
+        return key, value + dx
+    if key == "y":
+        return key, value + dy
+    if key == "archive":
+        return key, (value[0] + dx, value[1] + dy)
+    return key, value
+
+
+# ---------------------------------------------------------------- inserting a board
+
+CORNERS = ("nw", "ne", "sw", "se", "wn", "ws", "en", "es")
+
+
+def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns: int) -> Scenario:
+    """`other`'s board, turned clockwise by quarter_turns quarters, attached
+    to the current board, which grows to make room.
+
+    `corner` is two letters: the first is the side of the current board the
+    inserted board goes on, the second which end of that side it is flush
+    with. "sw" puts it below (south), flush with the west edge; "se" below,
+    flush east; "nw" and "ne" above. "wn", "ws", "en", "es" put it to the
+    west or east, flush with the north or south edge. The board grows by the
+    inserted board's height (or width); when the inserted board is longer
+    than that side it grows along the side too, away from the flush end.
+    Example: a 12x4 docking bay inserted at "sw" of a 12x12 board gives a
+    12x16 board with the bay on rows 12-15.
+
+    Everything of the current scenario stays (moved when the board grows to
+    the north or west). The other file's docks and flags come along, turned
+    with its board, appended after the existing ones, except any that would
+    land on a square that already holds a flag (for flags) or a dock (for
+    docks)."""
+    if corner not in CORNERS:
+        raise ValueError(f"corner must be one of {', '.join(CORNERS)}, not {corner!r}")
+    fragment = rotate_board(other.board, quarter_turns)
+    placement = _attach(scenario.board, fragment, corner)
+    grow, (fx, fy) = placement
+    west, north, east, south = grow
+    board = grow_board(scenario.board, west, north, east, south)
+    result = _shift_scenario(scenario, stamp(board, fragment, fx, fy), west, north)
+    return _bring_markers(result, other, quarter_turns, fx, fy)
+
+
+def _attach(board: Board, fragment: Board, corner: str):
+    """How much the board grows on each side (west, north, east, south) and
+    where the fragment's (0, 0) lands on the grown board."""
+    side, flush = corner[0], corner[1]
+    w, h, fw, fh = board.width, board.height, fragment.width, fragment.height
+    if side in "ns":
+        extra = max(0, fw - w)
+        west = extra if flush == "e" else 0
+        east = extra if flush == "w" else 0
+        north, south = (fh, 0) if side == "n" else (0, fh)
+        fx = 0 if flush == "w" else w + extra - fw
+        fy = 0 if side == "n" else h
+    else:
+        extra = max(0, fh - h)
+        north = extra if flush == "s" else 0
+        south = extra if flush == "n" else 0
+        west, east = (fw, 0) if side == "w" else (0, fw)
+        fy = 0 if flush == "n" else h + extra - fh
+        fx = 0 if side == "w" else w
+    return (west, north, east, south), (fx, fy)
+
+
+def _bring_markers(scenario: Scenario, other: Scenario, quarter_turns: int,
+                   fx: int, fy: int) -> Scenario:
+    """Append other's flags and docks, turned with its board and moved to
+    (fx, fy), skipping any on a square that already holds one of their kind."""
+    turned_flags, turned_docks = rotate_markers(other.flags, other.docks, other.board.width,
+                                                other.board.height, quarter_turns)
+    flags = _append_unique(scenario.flags, (_shift(f, fx, fy) for f in turned_flags))
+    docks = _append_unique(scenario.docks, (_shift(d, fx, fy) for d in turned_docks))
+    return replace(scenario, flags=flags, docks=docks)
+
+
+def _append_unique(existing: tuple, new) -> tuple:
+    taken = {(m.x, m.y) for m in existing}
+    out = list(existing)
+    for marker in new:
+        if (marker.x, marker.y) not in taken:
+            taken.add((marker.x, marker.y))
+            out.append(marker)
+    return tuple(out)
+
+
+def rotate_markers(flags: tuple[Flag, ...], docks: tuple[Dock, ...], width: int, height: int,
+                   quarter_turns: int) -> tuple[tuple[Flag, ...], tuple[Dock, ...]]:
+    """Flags and docks of a width x height board after rotate_board(board, quarter_turns)."""
+    def turn(item):
+        x, y = rotate_point(item.x, item.y, width, height, quarter_turns)
+        return replace(item, x=x, y=y)
+
+    return (tuple(turn(f) for f in flags),
+            tuple(replace(turn(d), facing=_turn(d.facing, quarter_turns)) for d in docks))

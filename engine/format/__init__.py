@@ -1,0 +1,7 @@
+"""The format layer: scenario files read and written (format v1).
+
+``schema`` checks a document's structure against schema/, ``loader`` reads
+documents into the model and writes them back in canonical form,
+``stored_card`` keeps a course card in the file with the hash of what
+affects play.
+"""

@@ -1,0 +1,640 @@
+"""Reading scenario files into the model, and writing them back in canonical form.
+
+Two ways in: ``load_*`` is strict and raises ScenarioError carrying every
+problem found; ``read_*`` is lenient, builds whatever can be read (skipping
+broken elements) and returns it with the problems, for the editor and the
+validator.
+
+Problem codes found here (the schema's own are listed in engine/format/schema.py):
+
+    E001  the file cannot be read (missing, a folder, no permission)
+    E002  the file is not UTF-8 text
+    E003  the file is not JSON
+    E004  the file is larger than MAX_FILE_BYTES
+    E201  something lies outside the board
+    E202  two tiles on one square
+    E203  two flags on one square
+    E204  two docks on one square
+    E205  two pushers on one square
+    E206  registers not listed in increasing order
+    E207  two levels on one square
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import secrets
+import stat
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+from engine.format.schema import schema_check, within_bounds
+from engine.model.directions import INDEX
+from engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
+from engine.model.problems import ERROR, Problem, ScenarioError, pointer
+from engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry, Flag, Goals,
+                                   Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
+                                   Scenario, StoredCard, Tile)
+
+T = TypeVar("T")
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+# ---------------------------------------------------------------- reading files
+
+def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
+    """The parsed JSON document of a file and no problem, or None with the
+    problem saying why the file could not be read. A file holding JSON
+    ``null`` reads as None with no problem: tell the two apart by the problems."""
+    path = Path(path)
+
+    def fail(code: str, message: str) -> tuple[None, list[Problem]]:
+        return None, [Problem(ERROR, code, message)]
+
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            return fail("E001", f"{path} is not a file")
+        if size > MAX_FILE_BYTES:
+            return fail("E004", f"the file is {size / 1e6:.1f} MB; scenario files may be at most "
+                                f"{MAX_FILE_BYTES // (1024 * 1024)} MB")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if path.is_symlink():
+            return fail("E001", f"the link points to {os.readlink(path)}, which does not exist")
+        return fail("E001", "no such file")
+    except OSError as exc:
+        return fail("E001", f"cannot read the file: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return fail("E002", f"the file is not UTF-8 text (bad byte at offset {exc.start})")
+    return parse_json(text)
+
+
+def parse_json(text: str) -> tuple[object, list[Problem]]:
+    """The parsed document and no problem, or None with the problem (as read_json)."""
+    try:
+        return json.loads(text), []
+    except json.JSONDecodeError as exc:
+        return None, [Problem(ERROR, "E003", f"not valid JSON: {exc.msg} at line {exc.lineno}, "
+                                            f"column {exc.colno}")]
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        return None, [Problem(ERROR, "E003", f"not valid JSON: {exc}")]
+    except RecursionError:
+        return None, [Problem(ERROR, "E003", "not valid JSON: nested too deeply")]
+
+
+def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+    """Lenient: whatever can be read of the file, with every problem found."""
+    data, problems = read_json(path)
+    if problems:
+        return None, problems
+    return read_dict(data)
+
+
+def load_file(path: str | os.PathLike) -> Scenario:
+    """Strict: the scenario of a file, or ScenarioError with every problem."""
+    data, problems = read_json(path)
+    if problems:
+        raise ScenarioError(problems)
+    return load_dict(data)
+
+
+def load_dict(data: object) -> Scenario:
+    scenario, problems = read_dict(data)
+    errors = [p for p in problems if p.is_error]
+    if errors or scenario is None:
+        raise ScenarioError(errors or problems)
+    return scenario
+
+
+def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
+    problems, unlisted = schema_check(data)
+    if not isinstance(data, dict):
+        return None, problems
+    data = within_bounds(data)          # a list too long (E106) is read up to its bound
+    builder = _Builder(data, {p.pointer for p in problems} | unlisted)
+    scenario = builder.scenario()
+    return scenario, problems + builder.problems
+
+
+# ---------------------------------------------------------------- building the model
+
+class _Builder:
+    """Builds the model from a parsed document, skipping every element that
+    the schema found broken (or that breaks anyway), and checking what the
+    model itself cannot hold: elements off the board and two on one square."""
+
+    def __init__(self, data: dict, bad_pointers: set[str]):
+        self.data = data
+        self.bad = bad_pointers
+        # Every pointer at or above a bad one, so that broken() is one look-up
+        # (testing each bad pointer per element is quadratic on a big broken file).
+        self.bad_or_above = {p[:i] for p in bad_pointers for i in range(len(p) + 1)
+                             if i == len(p) or p[i] == "/"}
+        self.problems: list[Problem] = []
+
+    def broken(self, where: str) -> bool:
+        """Whether the schema found a problem at `where` or inside it."""
+        return where in self.bad_or_above
+
+    def error(self, code: str, message: str, where: str, x=None, y=None) -> None:
+        self.problems.append(Problem(ERROR, code, message, where, x, y))
+
+    def items(self, obj: object, key: str, where: str,
+              build: Callable[[dict], T]) -> list[tuple[str, T]]:
+        """Build each element of list obj[key], skipping broken ones: (its
+        JSON pointer, what `build` made of it)."""
+        values = obj.get(key) if isinstance(obj, dict) else None
+        out: list[tuple[str, T]] = []
+        if not isinstance(values, list):
+            return out
+        for i, value in enumerate(values):
+            at = f"{where}/{key}/{i}"
+            if self.broken(at) or not isinstance(value, dict):
+                continue
+            try:
+                out.append((at, build(value)))
+            except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+                continue
+        return out
+
+    def scenario(self) -> Scenario:
+        d = self.data
+        board = self.board(d.get("board"))
+        flags = self.on_board_unique(board, self.items(d, "flags", "", _flag), "E203", "flag")
+        docks = self.on_board_unique(board, self.items(d, "docks", "", _dock), "E204", "dock")
+        located_robots = self.items(d, "robots", "", _robot)
+        robots = [r for at, r in located_robots]
+        for where, robot in located_robots:
+            if robot.at and not board.in_bounds(robot.at.x, robot.at.y):
+                self.error("E201", f"robot {robot.name!r} starts at ({robot.at.x}, {robot.at.y}), "
+                                   f"outside the {board.width}x{board.height} board",
+                           where + "/at", robot.at.x, robot.at.y)
+        scenario = Scenario(
+            name=_text(d.get("name")) or "Untitled",
+            board=board,
+            flags=tuple(flags),
+            docks=tuple(docks),
+            rules=self.rules(d.get("rules")),
+            robots=tuple(robots),
+            checks=tuple(c for at, c in self.items(d, "checks", "", _check)),
+            accept=tuple(a for at, a in self.items(d, "accept", "", _accept)),
+            author=_text(d.get("author")),
+            description=_text(d.get("description")),
+            note=_text(d.get("note")),
+            card=_card(d.get("card")),
+            goals=self.goals(d.get("goals")),
+        )
+        if not self.given("/rules/options"):
+            # the default keeps an older file's meaning (options.md introduction)
+            scenario = replace(scenario, rules=replace(scenario.rules,
+                                                       options=scenario.implied_options()))
+        return scenario
+
+    def given(self, where: str) -> bool:
+        """Whether the document has a sound value at pointer `where` (/a/b)."""
+        value: object = self.data
+        for key in where.split("/")[1:]:
+            if not isinstance(value, dict) or key not in value:
+                return False
+            value = value[key]
+        return not self.broken(where)
+
+    def board(self, b: object) -> Board:
+        if not isinstance(b, dict):
+            b = {}
+        width = _clamp(b.get("width"), 1, 100, 12)
+        height = _clamp(b.get("height"), 1, 100, 12)
+        size = Board(width, height)
+        tiles = self.on_board_unique(size, self.items(b, "tiles", "/board", _tile), "E202", "tile")
+        edges = {}
+        for edge in EDGES.values():
+            located = self.items(b, edge.list, "/board", partial(_edge, edge))
+            edges[edge.list] = (self.on_board_unique(size, located, "E205", edge.name)
+                                if edge.one_per_square else self.on_board(size, located, edge.name))
+        for where, key, phases in _phase_lists(b):
+            if not self.broken(where) and list(phases) != sorted(set(phases)):
+                self.error("E206", f"the registers of a {key} must be listed in increasing "
+                                   f"order without repeats, like [1, 3, 5]", where + "/phases")
+        levels = self.on_board_unique(size, self.items(b, "levels", "/board", _level),
+                                      "E207", "level")
+        return Board(width, height, tuple(tiles), note=_text(b.get("note")), levels=tuple(levels),
+                     **{name: tuple(items) for name, items in edges.items()})
+
+    def on_board(self, board: Board, located: list, what: str) -> list:
+        kept = []
+        for where, item in located:
+            if board.in_bounds(item.x, item.y):
+                kept.append(item)
+            else:
+                self.error("E201", f"the {what} at ({item.x}, {item.y}) lies outside the "
+                                   f"{board.width}x{board.height} board", where, item.x, item.y)
+        return kept
+
+    def on_board_unique(self, board: Board, located: list, code: str, what: str) -> list:
+        seen: dict[tuple[int, int], str] = {}
+        kept = []
+        for where, item in located:
+            if not board.in_bounds(item.x, item.y):
+                self.on_board(board, [(where, item)], what)
+                continue
+            first = seen.get((item.x, item.y))
+            if first is not None:
+                self.error(code, f"two {what}s on square ({item.x}, {item.y}); the first is at "
+                                 f"{first}", where, item.x, item.y)
+                continue
+            seen[(item.x, item.y)] = where
+            kept.append(item)
+        return kept
+
+    def rules(self, r: object) -> Rules:
+        if not isinstance(r, dict):
+            return Rules()
+        values = {}
+        for name in RULE_NAMES:
+            if name in r and not self.broken(f"/rules/{name}"):
+                values[name] = r[name]
+        return Rules(**values, note=_text(r.get("note")))
+
+    def goals(self, g: object) -> Goals | None:
+        if not isinstance(g, dict) or self.broken("/goals"):
+            return None
+        return Goals(fair=bool(g.get("fair", True)), length=_text(g.get("length")),
+                     rounds=_int(g["rounds"]) if "rounds" in g else None,
+                     deaths_per_leg=float(g["deaths_per_leg"]) if "deaths_per_leg" in g else None,
+                     robots=_int(g["robots"]) if "robots" in g else None,
+                     note=_text(g.get("note")))
+
+
+def _phase_lists(b: dict):
+    """(where, element name, registers) of every register list on the board."""
+    for key in ("tiles", *(e.list for e in EDGES.values())):
+        values = b.get(key)
+        if isinstance(values, list):
+            for i, v in enumerate(values):
+                if isinstance(v, dict) and isinstance(v.get("phases"), list):
+                    label = v.get("type") if key == "tiles" else key[:-1]
+                    yield f"/board/{key}/{i}", label, v["phases"]
+
+
+def _card(value: object) -> StoredCard | None:
+    """A stored course card (its content is the card command's to judge)."""
+    if not isinstance(value, dict) or not isinstance(value.get("play_hash"), str):
+        return None
+    return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False))
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _clamp(value: object, lo: int, hi: int, default: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return default
+    try:
+        return max(lo, min(hi, int(value)))
+    except OverflowError:       # an infinite float (JSON's 1e999 or Infinity)
+        return default
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+        raise TypeError("not an integer")
+    return int(value)
+
+
+def _phases(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise TypeError("not a list")
+    return tuple(_int(v) for v in value)
+
+
+# Reading a key's value by its kind (the schema has checked the others' values).
+_READ: dict[str, Callable[[object], object]] = {FLAG: bool, REGISTERS: _phases, COUNT: _int}
+
+
+def _values(keys: tuple[Key, ...], d: dict) -> dict:
+    out = {}
+    for key in keys:
+        value = d.get(key.name, key.default) if key.optional else d[key.name]
+        out[key.name] = _READ.get(key.kind, _same)(value)
+    return out
+
+
+def _same(value: object) -> object:
+    return value
+
+
+def _tile(t: dict) -> Tile:
+    return Tile(_int(t["x"]), _int(t["y"]), t["type"], **_values(TILES[t["type"]].keys, t),
+                note=_text(t.get("note")))
+
+
+def _edge(edge: EdgeType, d: dict):
+    return edge.model(_int(d["x"]), _int(d["y"]), **_values(edge.keys, d), note=_text(d.get("note")))
+
+
+def _level(v: dict) -> Level:
+    return Level(_int(v["x"]), _int(v["y"]), _int(v["level"]), _text(v.get("note")))
+
+
+def _flag(f: dict) -> Flag:
+    return Flag(_int(f["x"]), _int(f["y"]), _text(f.get("note")))
+
+
+def _dock(d: dict) -> Dock:
+    return Dock(_int(d["x"]), _int(d["y"]), d["facing"], _text(d.get("note")))
+
+
+def _round(entry: object) -> ProgramRound:
+    if isinstance(entry, list):
+        return ProgramRound(tuple(Entry.parse(c) for c in entry))
+    if not isinstance(entry, dict):
+        raise TypeError("not a round")
+    conditional = entry.get("conditional")
+    flywheel = entry.get("flywheel")
+    return ProgramRound(
+        tuple(Entry.parse(c) for c in entry.get("cards", [])),
+        bool(entry.get("power_down", False)), _text(entry.get("note")),
+        use=tuple(entry.get("use", ())),
+        abort_at=_int(entry["abort_at"]) if "abort_at" in entry else None,
+        recompile=bool(entry.get("recompile", False)),
+        conditional=(Card.parse(conditional["card"]), _int(conditional["register"]))
+        if conditional is not None else None,
+        flywheel=Card.parse(flywheel) if flywheel is not None else None)
+
+
+def _options(value: object) -> int | tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return _int(value)
+
+
+def _robot(r: dict) -> RobotSpec:
+    at = r.get("at")
+    return RobotSpec(
+        name=r["name"],
+        dock=_int(r["dock"]) if "dock" in r else None,
+        at=Placement(_int(at["x"]), _int(at["y"]), at["facing"], _text(at.get("note")))
+        if at is not None else None,
+        damage=_int(r.get("damage", 0)),
+        lives=_int(r["lives"]) if "lives" in r else None,
+        flags=_int(r.get("flags", 0)),
+        options=_options(r.get("options")),
+        powered_down=bool(r.get("powered_down", False)),
+        bot=_text(r.get("bot")),
+        program=tuple(_round(e) for e in r.get("program", [])),
+        shield_with_options=bool(r.get("shield_with_options", False)),
+        note=_text(r.get("note")),
+    )
+
+
+def _accept(a: dict) -> Accept:
+    x, y = a.get("x"), a.get("y")
+    return Accept(a["code"], None if x is None else _int(x), None if y is None else _int(y),
+                  _text(a.get("note")))
+
+
+def _accept_doc(a: Accept) -> dict:
+    doc: dict = {"code": a.code}
+    _put(doc, "x", a.x)
+    _put(doc, "y", a.y)
+    return _noted(doc, a.note)
+
+
+def _check(c: dict) -> Check:
+    expect = []
+    for key in CHECK_KEYS:
+        if key in c:
+            value = c[key]
+            if key == "archive":
+                value = (_int(value["x"]), _int(value["y"]))
+            elif key == "option_cards":
+                value = tuple(sorted(str(v) for v in value))
+            expect.append((key, value))
+    archive = c.get("archive")
+    return Check(
+        round=_int(c["round"]), robot=c["robot"],
+        register=_int(c["register"]) if "register" in c else None,
+        expect=tuple(expect), note=_text(c.get("note")),
+        archive_note=_text(archive.get("note")) if isinstance(archive, dict) else None,
+    )
+
+
+# ---------------------------------------------------------------- writing
+
+def to_dict(s: Scenario) -> dict:
+    """The canonical document: keys in the format's order, board lists sorted
+    by square, defaults left out."""
+    b = s.board
+    doc: dict = {"format": "rally-scenario", "version": 1, "name": s.name}
+    _put(doc, "author", s.author)
+    _put(doc, "description", s.description)
+    _put(doc, "note", s.note)
+    board: dict = {"width": b.width, "height": b.height}
+    _put(board, "note", b.note)
+    board["tiles"] = [_element_doc({"x": t.x, "y": t.y, "type": t.type}, TILES[t.type].keys, t)
+                      for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
+    for edge in EDGES.values():
+        side = edge.keys[0].name
+        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e) for e in
+                            sorted(getattr(b, edge.list),
+                                   key=lambda e: (e.y, e.x, INDEX[getattr(e, side)]))]
+    if b.levels:
+        board["levels"] = [_noted({"x": v.x, "y": v.y, "level": v.level}, v.note)
+                           for v in sorted(b.levels, key=lambda v: (v.y, v.x))]
+    doc["board"] = board
+    doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
+    doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
+    rules = s.rules.changed()
+    implied = s.implied_options()
+    if s.rules.options != implied:
+        rules["options"] = s.rules.options      # say it: the file's default would differ
+    else:
+        rules.pop("options", None)
+    if rules:
+        doc["rules"] = rules
+    if s.goals is not None:
+        doc["goals"] = _goals_doc(s.goals)
+    if s.robots:
+        doc["robots"] = [_robot_doc(r) for r in s.robots]
+    if s.checks:
+        doc["checks"] = [_check_doc(c) for c in s.checks]
+    if s.card is not None:
+        doc["card"] = s.card.data   # judged against the goals by its writer (card.build.kept_judged)
+    if s.accept:
+        doc["accept"] = [_accept_doc(a) for a in s.accept]
+    return doc
+
+
+def _put(doc: dict, key: str, value: object) -> None:
+    if value is not None:
+        doc[key] = value
+
+
+def _noted(doc: dict, note: str | None) -> dict:
+    _put(doc, "note", note)
+    return doc
+
+
+def _element_doc(doc: dict, keys: tuple[Key, ...], element) -> dict:
+    for key in keys:
+        value = getattr(element, key.name)
+        if not (key.omit_default and value == key.default):
+            doc[key.name] = list(value) if key.kind == REGISTERS else value
+    return _noted(doc, element.note)
+
+
+def _goals_doc(g: Goals) -> dict:
+    doc: dict = {}
+    _put(doc, "robots", g.robots)
+    if not g.fair:
+        doc["fair"] = False
+    _put(doc, "length", g.length)
+    _put(doc, "rounds", g.rounds)
+    _put(doc, "deaths_per_leg", g.deaths_per_leg)
+    return _noted(doc, g.note)
+
+
+def _robot_doc(r: RobotSpec) -> dict:
+    doc: dict = {"name": r.name}
+    _put(doc, "dock", r.dock)
+    if r.at is not None:
+        doc["at"] = _noted({"x": r.at.x, "y": r.at.y, "facing": r.at.facing}, r.at.note)
+    for key, default in (("damage", 0), ("lives", None), ("flags", 0), ("options", None),
+                         ("powered_down", False), ("bot", None)):
+        value = getattr(r, key)
+        if value != default:
+            doc[key] = list(value) if isinstance(value, tuple) else value
+    if r.program:
+        doc["program"] = [_round_doc(p) for p in r.program]
+    if r.shield_with_options:
+        doc["shield_with_options"] = True
+    return _noted(doc, r.note)
+
+
+def _round_doc(p: ProgramRound) -> list | dict:
+    cards = [str(c) for c in p.cards]
+    if not p.as_object:
+        return cards
+    doc: dict = {"cards": cards, "power_down": p.power_down}
+    if p.use:
+        doc["use"] = list(p.use)
+    _put(doc, "abort_at", p.abort_at)
+    if p.recompile:
+        doc["recompile"] = True
+    if p.conditional is not None:
+        doc["conditional"] = {"card": str(p.conditional[0]), "register": p.conditional[1]}
+    if p.flywheel is not None:
+        doc["flywheel"] = str(p.flywheel)
+    return _noted(doc, p.note)
+
+
+def _check_doc(c: Check) -> dict:
+    doc: dict = {"round": c.round}
+    _put(doc, "register", c.register)
+    doc["robot"] = c.robot
+    for key, value in c.expect:
+        if key == "archive" and isinstance(value, tuple):
+            value = _noted({"x": value[0], "y": value[1]}, c.archive_note)
+        elif key == "option_cards" and isinstance(value, tuple):
+            value = list(value)
+        doc[key] = value
+    return _noted(doc, c.note)
+
+
+def dumps(s: Scenario) -> str:
+    """The canonical text: 2-space indent, one small object per line, so that
+    a saved course diffs square by square."""
+    return _format(to_dict(s), 0) + "\n"
+
+
+def _format(value: object, depth: int) -> str:
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or (_is_leaf(value) and len(flat) + 2 * depth <= 100):
+        return flat
+    pad, inner = "  " * depth, "  " * (depth + 1)
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        body = ",\n".join(inner + _format(v, depth + 1) for v in value)
+        return "[\n" + body + "\n" + pad + "]"
+    body = ",\n".join(f"{inner}{json.dumps(k, ensure_ascii=False)}: {_format(v, depth + 1)}"
+                      for k, v in value.items())
+    return "{\n" + body + "\n" + pad + "}"
+
+
+def _is_leaf(value: dict | list) -> bool:
+    """A container whose members are scalars, or lists or dicts of scalars."""
+    members = value.values() if isinstance(value, dict) else value
+    for m in members:
+        if isinstance(m, dict):
+            if any(isinstance(v, (dict, list)) for v in m.values()):
+                return False
+        elif isinstance(m, list):
+            if any(isinstance(v, (dict, list)) for v in m):
+                return False
+    return True
+
+
+def save_file(s: Scenario, path: str | os.PathLike) -> None:
+    """Write the canonical text atomically: a temporary file beside the
+    target, flushed to disk, then renamed over it."""
+    write_text_atomic(path, dumps(s))
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write a file atomically: a temporary file beside it, flushed to disk,
+    then renamed over it. Through a symbolic link, the link's target is
+    written and the link kept. Only a regular file is ever replaced (a
+    device or pipe is refused with OSError); a replaced file keeps its mode,
+    a new one gets the mode the umask gives any new file."""
+    path = Path(os.path.realpath(path))
+    try:
+        mode: int | None = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, f"{path} is not a regular file (a folder, device or pipe); "
+                                    "only a regular file is replaced")
+    fd, tmp = _new_file_beside(path)
+    try:
+        if mode is not None:
+            os.fchmod(fd, stat.S_IMODE(mode))
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _new_file_beside(path: Path) -> tuple[int, str]:
+    """A new, empty temporary file in the folder of `path`, opened for
+    writing, created with mode 0666 so that the process's umask applies as
+    for any new file (reading the umask would mean changing it, for every
+    thread)."""
+    while True:
+        tmp = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue

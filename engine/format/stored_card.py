@@ -1,0 +1,46 @@
+"""A card kept in the course file, and the hash that says what it measured.
+
+``play_hash`` is the SHA-256 of the canonical JSON of everything that
+affects play: the board (tiles, walls, lasers, pushers), the flags in order,
+the docks in order and the rules, with every note left out. The name,
+description, robots list, checks and notes do not change it: a card stays
+true when they change.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from typing import Any
+
+from engine.model.scenario import Scenario, StoredCard
+
+PLAY_KEYS = ("board", "flags", "docks", "rules")
+
+
+def _without_notes(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _without_notes(v) for k, v in value.items() if k != "note"}
+    if isinstance(value, list):
+        return [_without_notes(v) for v in value]
+    return value
+
+
+def play_hash(scenario: Scenario) -> str:
+    from engine.format.loader import to_dict  # the loader reads cards: import it late
+    doc = to_dict(scenario)
+    play: dict[str, Any] = {key: _without_notes(doc.get(key, {})) for key in PLAY_KEYS}
+    play["rules"] = scenario.rules.changed()        # the options default spelled out
+    play["rules"].pop("note", None)
+    text = json.dumps(play, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stale(scenario: Scenario) -> bool:
+    """Whether the course keeps a card measured on another course."""
+    return scenario.card is not None and scenario.card.play_hash != play_hash(scenario)
+
+
+def with_card(scenario: Scenario, card: dict) -> Scenario:
+    """The course keeping `card` (a card of engine/analysis/card/build.py)."""
+    return replace(scenario, card=StoredCard(card["play_hash"], json.dumps(card, ensure_ascii=False)))

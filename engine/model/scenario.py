@@ -1,0 +1,416 @@
+"""The scenario model: an immutable course plus flags, docks, rules, robots and checks.
+
+Everything here is frozen. Derived lookups (tile per square, walls per
+square with both sides of an edge folded together and the walls implied
+behind lasers and pushers) are computed once per board on first use.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from functools import cached_property, lru_cache
+
+from engine.model.directions import INDEX, NAMES, opposite
+
+CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A square's element; which of the optional fields a type uses is in
+    elements_table.TILES."""
+    x: int
+    y: int
+    type: str
+    dir: str | None = None          # conveyor, current; ramp: the way up
+    express: bool = False           # conveyor
+    rotation: str | None = None     # gear: "cw" or "ccw"
+    phases: tuple[int, ...] = ()    # crusher
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Wall:
+    x: int
+    y: int
+    side: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Level:
+    """A square's level (1-3; squares not listed are at level 0)."""
+    x: int
+    y: int
+    level: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Laser:
+    x: int
+    y: int
+    dir: str
+    beams: int = 1
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Pusher:
+    x: int
+    y: int
+    dir: str
+    phases: tuple[int, ...]
+    note: str | None = None
+
+
+def edge_key(x: int, y: int, side: str) -> tuple[int, int, str]:
+    """The one name of an edge: its N or W side, so (x, y, S) == (x, y+1, N)."""
+    if side == "S":
+        return (x, y + 1, "N")
+    if side == "E":
+        return (x + 1, y, "W")
+    return (x, y, side)
+
+
+@dataclass(frozen=True)
+class Board:
+    width: int
+    height: int
+    tiles: tuple[Tile, ...] = ()
+    walls: tuple[Wall, ...] = ()
+    lasers: tuple[Laser, ...] = ()
+    pushers: tuple[Pusher, ...] = ()
+    note: str | None = None
+    levels: tuple[Level, ...] = ()      # after note: older positional calls stay valid
+
+    def in_bounds(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def index(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+    @cached_property
+    def tile_map(self) -> dict[tuple[int, int], Tile]:
+        return {(t.x, t.y): t for t in self.tiles}
+
+    def tile_at(self, x: int, y: int) -> Tile | None:
+        """The tile listed on (x, y); None means plain floor."""
+        return self.tile_map.get((x, y))
+
+    def type_at(self, x: int, y: int) -> str:
+        tile = self.tile_map.get((x, y))
+        return tile.type if tile else "floor"
+
+    @cached_property
+    def level_map(self) -> dict[tuple[int, int], int]:
+        return {(v.x, v.y): v.level for v in self.levels}
+
+    def level_at(self, x: int, y: int) -> int:
+        return self.level_map.get((x, y), 0)
+
+    @cached_property
+    def pusher_map(self) -> dict[tuple[int, int], Pusher]:
+        return {(p.x, p.y): p for p in self.pushers}
+
+    @cached_property
+    def wall_edges(self) -> frozenset[tuple[int, int, str]]:
+        """Every walled edge by its edge_key: listed walls plus the mounting
+        walls of lasers and pushers."""
+        edges = {edge_key(w.x, w.y, w.side) for w in self.walls}
+        for mounted in self.lasers + self.pushers:
+            edges.add(edge_key(mounted.x, mounted.y, NAMES[opposite(INDEX[mounted.dir])]))
+        return frozenset(edges)
+
+    def has_wall(self, x: int, y: int, side: str) -> bool:
+        return edge_key(x, y, side) in self.wall_edges
+
+    @cached_property
+    def wall_mask(self) -> tuple[int, ...]:
+        """Per square (by index), bit d set when side d of the square is walled."""
+        masks = [0] * (self.width * self.height)
+        for ex, ey, side in self.wall_edges:
+            if side == "N":
+                if self.in_bounds(ex, ey):
+                    masks[self.index(ex, ey)] |= 1 << INDEX["N"]
+                if self.in_bounds(ex, ey - 1):
+                    masks[self.index(ex, ey - 1)] |= 1 << INDEX["S"]
+            else:
+                if self.in_bounds(ex, ey):
+                    masks[self.index(ex, ey)] |= 1 << INDEX["W"]
+                if self.in_bounds(ex - 1, ey):
+                    masks[self.index(ex - 1, ey)] |= 1 << INDEX["E"]
+        return tuple(masks)
+
+    def blocked(self, x: int, y: int, d: int) -> bool:
+        """Whether a wall stands on side d of in-board square (x, y)."""
+        return bool(self.wall_mask[y * self.width + x] >> d & 1)
+
+
+@dataclass(frozen=True)
+class Flag:
+    x: int
+    y: int
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Dock:
+    x: int
+    y: int
+    facing: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    lives: int = 3
+    hand_size: int = 9
+    destroy_at_damage: int = 10
+    lock_from_damage: int = 5
+    respawn_damage: int = 2
+    robot_lasers: bool = True
+    flags_repair: bool = True
+    archive_on_any_flag: bool = True
+    teleport_backup_distance: int = 2
+    max_rounds: int = 100
+    finish: str = "first"
+    # option cards (options.md): "counted" (a number only) or "played"; the
+    # default a file gets is Scenario.implied_options(), see the loader
+    options: str = "counted"
+    start_options: int = 0
+    flag_gives_option: bool = False
+    fall_damage: int = 2
+    note: str | None = None
+
+    def changed(self) -> dict:
+        """The options that differ from their defaults, in the format's order."""
+        default = Rules()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
+
+RULE_NAMES = tuple(f.name for f in fields(Rules) if f.name != "note")
+
+
+@dataclass(frozen=True)
+class Card:
+    kind: str
+    priority: int | None = None     # None: the highest priority of its kind in the deck
+
+    def __str__(self) -> str:
+        return self.kind if self.priority is None else f"{self.kind}:{self.priority}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        kind, _, prio = text.partition(":")
+        return cls(kind, int(prio) if prio else None)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One register of a scripted round (options.md 6.24):
+    ``card ["+" pair] ["/" use] ["@" weapon [":" mode]]``."""
+    card: Card
+    pair: Card | None = None
+    use: str | None = None          # brakes, fourth-gear, reverse-gears, crab-legs, dual-processor
+    weapon: str | None = None       # a weapon for this register's laser step
+    mode: str | None = None         # "option" after fire-control
+
+    def __str__(self) -> str:
+        text = str(self.card)
+        if self.pair is not None:
+            text += f"+{self.pair}"
+        if self.use is not None:
+            text += f"/{self.use}"
+        if self.weapon is not None:
+            text += f"@{self.weapon}"
+            if self.mode is not None:
+                text += f":{self.mode}"
+        return text
+
+    @property
+    def plain(self) -> bool:
+        return self.pair is None and self.use is None and self.weapon is None
+
+    @classmethod
+    def parse(cls, text: str) -> "Entry":
+        """Read an entry whose text the schema accepted (ValueError otherwise)."""
+        return _entry(text)
+
+    @classmethod
+    def _read(cls, text: str) -> "Entry":
+        rest, _, weapon = text.partition("@")
+        weapon_id, _, mode = weapon.partition(":")
+        rest, _, use = rest.partition("/")
+        card, _, pair = rest.partition("+")
+        return cls(Card.parse(card), Card.parse(pair) if pair else None, use or None,
+                   weapon_id or None, mode or None)
+
+
+@lru_cache(maxsize=4096)
+def _entry(text: str) -> Entry:
+    """Entries are values, and scripts repeat a few texts many times: each text is read once."""
+    return Entry._read(text)
+
+
+@dataclass(frozen=True)
+class ProgramRound:
+    cards: tuple[Entry, ...] = ()
+    power_down: bool = False
+    note: str | None = None
+    # option choices of the round (options.md 3)
+    use: tuple[str, ...] = ()               # gyroscopic-stabilizer
+    abort_at: int | None = None             # Abort Switch at the start of this register
+    recompile: bool = False
+    conditional: tuple[Card, int] | None = None     # (card, register) of Conditional Program
+    flywheel: Card | None = None
+
+    @property
+    def uses_options(self) -> bool:
+        return bool(self.use or self.abort_at or self.recompile or self.conditional
+                    or self.flywheel or not all(e.plain for e in self.cards))
+
+    @property
+    def as_object(self) -> bool:
+        """Whether the canonical file writes this round as an object."""
+        return (self.power_down or self.note is not None or bool(self.use)
+                or self.abort_at is not None or self.recompile or self.conditional is not None
+                or self.flywheel is not None)
+
+
+@dataclass(frozen=True)
+class Placement:
+    x: int
+    y: int
+    facing: str
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class RobotSpec:
+    name: str
+    dock: int | None = None         # None: its place in the list
+    at: Placement | None = None
+    damage: int = 0
+    lives: int | None = None        # None: the rules' lives
+    flags: int = 0
+    # a count, or the ids of the cards held (options.md 1.2); None: rules.start_options
+    options: int | tuple[str, ...] | None = None
+    powered_down: bool = False
+    bot: str | None = None
+    program: tuple[ProgramRound, ...] = ()
+    shield_with_options: bool = False
+    note: str | None = None
+
+    def option_count(self, rules: Rules) -> int:
+        if self.options is None:
+            return rules.start_options
+        return self.options if isinstance(self.options, int) else len(self.options)
+
+
+CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
+              "powered_down", "options", "option_cards", "archive")
+
+
+@dataclass(frozen=True)
+class Accept:
+    """A warning the designer has looked at and accepted (a belt that runs
+    off the board by design): `code` and, for a warning on a square, that
+    square. Accepted warnings are listed apart and greyed, not counted."""
+    code: str
+    x: int | None = None
+    y: int | None = None
+    note: str | None = None
+
+    def covers(self, code: str, x: int | None, y: int | None) -> bool:
+        return (self.code, self.x, self.y) == (code, x, y)
+
+
+@dataclass(frozen=True)
+class Check:
+    round: int
+    robot: str
+    register: int | None = None     # None: end of the round, after clean-up
+    # Expected values, in CHECK_KEYS order; "archive" is an (x, y) tuple,
+    # "option_cards" a sorted tuple of ids.
+    expect: tuple[tuple[str, object], ...] = ()
+    note: str | None = None
+    archive_note: str | None = None
+
+    @property
+    def expected(self) -> dict[str, object]:
+        return dict(self.expect)
+
+
+@dataclass(frozen=True)
+class Goals:
+    """What the designer wants of the course (the file's ``goals``), read by
+    ``suggest`` and the course card. ``fair``: every dock wins as often;
+    ``length``: a length class (engine/analysis/card/timemodel.py) or ``rounds``: a median
+    race length; ``deaths_per_leg``: at most this many deaths per robot on
+    any leg; all for ``robots`` robots (None: 4, or every dock if fewer)."""
+    fair: bool = True
+    length: str | None = None
+    rounds: int | None = None
+    deaths_per_leg: float | None = None
+    robots: int | None = None
+    note: str | None = None
+
+
+def robots_for(goals: Goals | None, docks: int) -> int:
+    """The robots per race of a course with `docks` docks and `goals`: the
+    goals' when the course has that many docks, else 4, or every dock if fewer."""
+    wanted = goals.robots if goals is not None else None
+    return wanted if wanted is not None and wanted <= docks else min(4, docks)
+
+
+@dataclass(frozen=True)
+class StoredCard:
+    """A course card kept in the file (engine/card): `play_hash` names the
+    course it was measured on, `text` is the card as canonical JSON."""
+    play_hash: str
+    text: str
+
+    @property
+    def data(self) -> dict:
+        return json.loads(self.text)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    board: Board
+    flags: tuple[Flag, ...]
+    docks: tuple[Dock, ...]
+    rules: Rules = field(default_factory=Rules)
+    robots: tuple[RobotSpec, ...] = ()
+    checks: tuple[Check, ...] = ()
+    author: str | None = None
+    description: str | None = None
+    note: str | None = None
+    card: StoredCard | None = None
+    accept: tuple[Accept, ...] = ()     # acknowledged warnings
+    goals: Goals | None = None      # None: the file states none (fair docks is assumed)
+
+    def implied_options(self) -> str:
+        """The `rules.options` a file means when it does not say (options.md
+        introduction): "played" when it uses any option feature."""
+        r = self.rules
+        uses = (r.start_options or r.flag_gives_option
+                or any(isinstance(s.options, tuple)
+                       or any(p.uses_options for p in s.program) for s in self.robots)
+                or any(k == "option_cards" for c in self.checks for k, _ in c.expect))
+        return "played" if uses else "counted"
+
+    def robot_start(self, index: int) -> tuple[int, int, str] | None:
+        """Start square and facing of robot `index` of the robots list (None when
+        its dock does not exist)."""
+        spec = self.robots[index]
+        if spec.at is not None:
+            return spec.at.x, spec.at.y, spec.at.facing
+        number = spec.dock if spec.dock is not None else index + 1
+        if not 1 <= number <= len(self.docks):
+            return None
+        dock = self.docks[number - 1]
+        return dock.x, dock.y, dock.facing

@@ -1,0 +1,58 @@
+"""Checkpoints (rules 6): flags touched in order, finishing, archive markers."""
+from __future__ import annotations
+
+from engine.rules.option_arm import arm_square
+from engine.rules.option_holding import used
+from engine.rules.state import Floor, RobotState
+
+
+def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotState]:
+    """Step E for the robots on the board (robot order; those destroyed since
+    the list was made are skipped); returns the robots that finished in it."""
+    marks = floor.marks
+    finished: list[RobotState] = []
+    flags = floor.flag_squares
+    last = len(flags)
+    flag_at = floor.flag_at
+    archive_point = floor.course.archive_point
+    any_flag = floor.rules.archive_on_any_flag
+    log = floor.events is not None
+    for robot in robots:
+        sq = robot.sq
+        if sq < 0 or not (marks[sq] or robot.cards):
+            continue
+        armed = False
+        if robot.cards and robot.flags < last and sq != flags[robot.flags]:
+            reached = arm_square(floor, robot, flags[robot.flags].__eq__)
+            if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
+                used(floor, robot, "mechanical-arm", cause="flag")
+                _touch_flag(floor, robot, reached, register, finished)
+                armed = True
+        if not marks[sq]:
+            continue
+        if not armed and robot.flags < last and sq == flags[robot.flags]:
+            _touch_flag(floor, robot, sq, register, finished)
+            # 6.2's "next flag" is the one just touched: after touching it,
+            # the next flag is one the robot cannot be standing on.
+            moves_archive = True
+        else:
+            moves_archive = archive_point[sq] or (any_flag and flag_at[sq] > 0)
+        if moves_archive and robot.archive != sq:
+            robot.archive = sq
+            if log:
+                floor.emit("archive", robot, dst=floor.course.xy[sq])
+    return finished
+
+
+def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
+                finished: list[RobotState]) -> None:
+    """The robot touches its next flag, on square sq (6.1); with
+    `flag_gives_option` it is owed a card at clean-up (options.md 6.3)."""
+    robot.flags += 1
+    if floor.events is not None:
+        floor.emit("flag", robot, src=floor.course.xy[sq], amount=robot.flags)
+    if robot.flags == len(floor.flag_squares):
+        robot.finished = (floor.round, register)
+        finished.append(robot)
+    if floor.rules.flag_gives_option:
+        floor.flag_gifts.append(robot)

@@ -1,0 +1,89 @@
+"""Lasers (rules 5): every beam is traced on the same positions, the damage
+is added up, then robots at `destroy_at_damage` are destroyed."""
+from __future__ import annotations
+
+from engine.model.directions import NAMES
+from engine.rules.course import Course
+from engine.rules.state import Floor, RobotState
+
+
+def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:
+    """The robot each board laser strikes (laser number -> the robot nearest
+    the laser along its beam; lasers that strike nobody are left out), found
+    from the beams crossing the robots' squares (Course.beams_on), so the
+    cost follows the robots, not the size of the board. `robots` are the
+    robots on the board."""
+    nearest: dict[int, tuple[int, RobotState]] = {}     # laser number -> (place, robot)
+    beams_on = course.beams_on
+    for robot in robots:
+        for k, place in beams_on[robot.sq]:
+            if k not in nearest or place < nearest[k][0]:
+                nearest[k] = (place, robot)
+    return {k: robot for k, (_, robot) in nearest.items()}
+
+
+def fire(floor: Floor, robots: list[RobotState]) -> None:
+    """Board lasers and robot lasers; `robots` are the robots on the board, in
+    robot order. A robot destroyed here has fired all the same (5.1)."""
+    if not robots:
+        return
+    course, occ = floor.course, floor.occ
+    log = floor.events is not None
+    bit = course.bit
+    occupied = 0
+    for robot in robots:
+        occupied |= bit[robot.sq]
+    struck = board_laser_targets(course, robots) if occupied & course.beam_bits else {}
+    lasers = course.lasers
+    for k, robot in struck.items():
+        robot.pending += lasers[k].beams
+    hit = bool(struck)
+    if log:
+        for k, laser in enumerate(lasers):
+            target = struck[k].sq if k in struck else -1
+            _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
+    if floor.rules.robot_lasers:
+        # The first robot on a line of sight (Course.sight) is found with a
+        # few integer operations, inlined here: this is the engine's hottest loop.
+        sight = course.sight
+        for shooter in robots:
+            if shooter.powered_down:
+                continue
+            shift, mask, forward = sight[shooter.sq * 4 + shooter.facing]
+            seen = occupied >> shift & mask
+            target = -1
+            if seen:
+                target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
+                # its bit in `occupied` says a robot stands there (no check: the hottest loop)
+                occ[target].pending += 1        # type: ignore[union-attr]
+                hit = True
+            if log:
+                _emit_beam(floor, shooter, shooter.sq, shooter.facing,
+                           course.ray(shooter.sq, shooter.facing), target, 1)
+    # then every robot whose damage has reached the limit is destroyed, hit
+    # now or not (a robot can re-enter or start with that much damage)
+    cap = floor.rules.destroy_at_damage
+    doomed = []
+    for robot in robots:
+        if hit and robot.pending:
+            before = robot.damage
+            robot.damage = min(cap, before + robot.pending)
+            robot.pending = 0
+            if log:
+                floor.emit("damage", robot, amount=robot.damage - before, cause="laser")
+        if robot.damage >= cap:
+            doomed.append(robot)
+    for robot in doomed:
+        floor.destroy(robot, "damage", robot.sq)
+
+
+def _emit_beam(floor: Floor, shooter: RobotState | None, origin: int, d: int,
+               beam: tuple[int, ...], target: int, amount: int) -> None:
+    """A beam's event; its path runs along `beam` up to the target's square."""
+    xy = floor.course.xy
+    path = beam[:beam.index(target) + 1] if target >= 0 else beam
+    hit = floor.occ[target] if target >= 0 else None
+    floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
+               path=tuple(xy[s] for s in path),
+               target=hit.name if hit is not None else None,
+               amount=amount, cause="robot" if shooter else "board")

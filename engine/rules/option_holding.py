@@ -1,0 +1,219 @@
+"""Holding option cards (options.md 1, 6.1-6.6): the option deck, what each
+robot's cards remember, gaining and losing cards, and damage with what
+prevents it. Used by the race state itself (a destroyed robot discards a
+card), so it depends on no rules module."""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from engine.model.option_cards import OPTION_IDS
+from engine.model.scenario import Card
+
+if TYPE_CHECKING:
+    from engine.rules.state import Floor, RobotState
+
+# How much a bot values each card when it must give one up (higher: kept
+# longer). A bot's ranking, not a rule (options.md 4).
+BOT_VALUE = {card: i for i, card in enumerate((
+    "ablative-coat", "superior-archive-copy", "flywheel", "conditional-program", "brakes",
+    "reverse-gears", "recompile", "abort-switch", "circuit-breaker", "gyroscopic-stabilizer",
+    "power-down-shield", "scrambler", "radio-control", "tractor-beam", "rear-firing-laser",
+    "ramming-gear", "mechanical-arm", "fourth-gear", "crab-legs", "dual-processor",
+    "extra-memory", "fire-control", "pressor-beam", "mini-howitzer", "high-power-laser",
+    "double-barreled-laser"))}
+COAT_POINTS = 3
+HOWITZER_SHOTS = 5
+
+
+class OptionDeck:
+    """The 26 option cards, shuffled once from the race's seed (1.1);
+    discarded cards go under it and it is never reshuffled."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, seed: int, listed: set[str]):
+        # its own generator: the program deck deals the same cards whatever
+        # the option deck does
+        rng = random.Random(f"option deck {seed}")
+        self.cards = [c for c in OPTION_IDS if c not in listed]
+        rng.shuffle(self.cards)
+
+    def deal(self) -> str | None:
+        return self.cards.pop(0) if self.cards else None
+
+    def discard(self, card: str) -> None:
+        self.cards.append(card)
+
+
+class RobotOptions:
+    """What a robot's option cards remember besides which it holds
+    (``RobotState.cards``)."""
+
+    __slots__ = ("coat", "shells", "fc_locks", "pairs", "plan", "radio", "flywheel", "aside",
+                 "stabilized", "aborted", "shield", "shield_sides", "fresh", "bot", "locks")
+
+    def __init__(self, shield: bool):
+        self.coat = 0                   # Ablative Coat points taken
+        self.shells = 0                 # Mini Howitzer shots fired
+        self.fc_locks: list[int] = []   # registers (0-4) locked by Fire Control
+        self.pairs: list[Card | None] = [None] * 5      # the rotate card of a pair
+        self.plan: list[tuple[str | None, str | None, str | None]] | None = None
+        # Radio Control: (shooter, first register index, target registers copying)
+        self.radio: tuple[RobotState, int, frozenset[int]] | None = None
+        self.flywheel: Card | None = None
+        self.aside: tuple[Card, int] | None = None      # Conditional Program
+        self.stabilized = False         # Gyroscopic Stabilizer this round
+        self.aborted = False
+        self.shield = shield            # shield_with_options
+        self.shield_sides = 0           # Power-Down Shield: sides used in this register
+        self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
+        self.bot = False                # makes its choices as a bot (6.25)
+        self.locks = 0                  # registers locked by damage this round
+
+
+def opts(robot: RobotState) -> RobotOptions:
+    """What the robot's option cards remember: every robot has it in a race
+    that plays option cards, the only races that come here."""
+    assert robot.opt is not None, "option cards are not played in this race"
+    return robot.opt
+
+
+def option_deck(floor: Floor) -> OptionDeck:
+    assert floor.option_deck is not None, "option cards are not played in this race"
+    return floor.option_deck
+
+
+# ---------------------------------------------------------------- holding cards
+
+def gain(floor: Floor, robot: RobotState, cause: str, card: str | None = None) -> None:
+    """The robot gains `card`, or the top of the option deck (none when it
+    is empty: the card is not owed, 6.1)."""
+    if card is None:
+        card = option_deck(floor).deal()
+        if card is None:
+            return
+    robot.cards.append(card)
+    robot.options += 1
+    if floor.events is not None:
+        floor.emit("option_gained", robot, card=card, cause=cause)
+    if floor.on_option is not None:
+        floor.on_option(robot, "gained", card, cause)
+
+
+def lose(floor: Floor, robot: RobotState, card: str, cause: str) -> None:
+    """The robot discards `card`: it goes under the option deck, fresh (6.1)."""
+    robot.cards.remove(card)
+    robot.options -= 1
+    o = opts(robot)
+    if card == "ablative-coat":
+        o.coat = 0
+    elif card == "mini-howitzer":
+        o.shells = 0
+    elif card == "flywheel":
+        o.flywheel = None
+    option_deck(floor).discard(card)
+    if floor.events is not None:
+        floor.emit("option_lost", robot, card=card, cause=cause)
+
+
+def has(robot: RobotState, card: str) -> bool:
+    return card in robot.cards
+
+
+def steady(robot: RobotState) -> bool:
+    """Whether board elements leave the robot's facing alone this round
+    (Gyroscopic Stabilizer)."""
+    return robot.opt is not None and robot.opt.stabilized
+
+
+def cheapest(robot: RobotState) -> str:
+    """The card this robot gives up first: scripted, its most recently
+    gained; a bot, its least valuable by BOT_VALUE."""
+    if opts(robot).bot:
+        return min(reversed(robot.cards), key=BOT_VALUE.__getitem__)
+    return robot.cards[-1]
+
+
+def at_destruction(floor: Floor, robot: RobotState) -> None:
+    """A destroyed robot discards one card (1.4): Superior Archive Copy if
+    held (then it re-enters with 0 damage), else its cheapest. Fire Control
+    locks lift, the Flywheel and Conditional cards and radio copies go."""
+    o = opts(robot)
+    o.fc_locks.clear()
+    o.flywheel = o.aside = o.radio = None
+    o.pairs = [None] * 5
+    if not robot.cards:
+        return
+    if has(robot, "superior-archive-copy"):
+        o.fresh = True
+        lose(floor, robot, "superior-archive-copy", "destroyed")
+    else:
+        lose(floor, robot, cheapest(robot), "destroyed")
+
+
+# ---------------------------------------------------------------- damage
+
+def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -1) -> int:
+    """Damage to a robot, point by point through what prevents it (6.5):
+    Power-Down Shield (laser damage from `side`, once per side and
+    register), Ablative Coat, then trading cards; returns the damage taken."""
+    taken = 0
+    cap = floor.rules.destroy_at_damage
+    o = robot.opt
+    log = floor.events is not None
+    for _ in range(points):
+        cards = robot.cards
+        if cards and o is not None:
+            by = gone = None        # the card that takes the point; why it goes with it
+            if (side >= 0 and robot.powered_down and "power-down-shield" in cards
+                    and not o.shield_sides >> side & 1):
+                o.shield_sides |= 1 << side
+                by = "power-down-shield"
+            elif "ablative-coat" in cards:
+                o.coat += 1
+                by = "ablative-coat"
+                if o.coat >= COAT_POINTS:
+                    gone = "used up"
+            elif (o.shield or o.bot) and robot.damage + taken + 1 >= min(
+                    cap, floor.rules.lock_from_damage):
+                by = cheapest(robot)
+                gone = "traded for damage"
+            if by is not None:
+                # the point is told before the card it used up goes
+                if log:
+                    floor.emit("damage_prevented", robot, card=by, amount=1, cause=cause)
+                if gone is not None:
+                    lose(floor, robot, by, gone)
+                continue
+        taken += 1
+    if taken:
+        before = robot.damage
+        robot.damage = min(cap, before + taken)
+        if log:
+            floor.emit("damage", robot, amount=robot.damage - before, cause=cause)
+    return taken
+
+
+def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str) -> None:
+    """Damage outside the laser step: destroys at destroy_at_damage at once (6.6)."""
+    hurt(floor, robot, points, cause)
+    if robot.sq >= 0 and robot.damage >= floor.rules.destroy_at_damage:
+        floor.destroy(robot, "damage", robot.sq)
+
+
+def used(floor: Floor, robot: RobotState, card: str, target: RobotState | None = None,
+         cause: str | None = None, dst: int | None = None) -> None:
+    """A card changed an outcome (an event, and the statistics hook); `dst`
+    is where a push or pull left the target (-1: off the board)."""
+    if floor.events is not None:
+        floor.emit("option_used", robot, card=card, cause=cause,
+                   target=target.name if target is not None else None,
+                   dst=None if dst is None or dst < 0 else floor.course.xy[dst])
+    if floor.on_option is not None:
+        floor.on_option(robot, "used", card, cause)
+
+
+def ignored(floor: Floor, robot: RobotState, card: str, reason: str) -> None:
+    if floor.events is not None:
+        floor.emit("option_use_ignored", robot, card=card, cause=reason)

@@ -1,0 +1,278 @@
+"""The laser step with option cards (options.md 6.8-6.12): every beam and
+weapon shot is traced from the same positions, then (2) damage, (3) Fire
+Control, Scrambler and Radio Control, (4) destruction at
+destroy_at_damage, (5) pushes and pulls by the shooters' card priority.
+
+engine/rules/lasers.py stays the step of a race where no robot on the board holds
+a card (the common, fast case).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.model.directions import DX, DY, NAMES
+from engine.rules.course import OFF_BOARD, WALL
+from engine.rules.lasers import board_laser_targets
+from engine.rules.movement import push, step
+from engine.rules.option_holding import (BOT_VALUE, HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
+                                         used)
+from engine.rules.option_play import locked, replace_card
+from engine.rules.state import Floor, RobotState
+
+if TYPE_CHECKING:
+    from engine.rules.programming import Deck
+
+MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
+REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")
+
+
+def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[RobotState]]:
+    """A robot laser from square `sq` towards d: the squares it crosses and
+    the robots it hits; it passes `passes` walls or robots (High-Power Laser),
+    never a level change (levels.md 4.12)."""
+    course, occ = floor.course, floor.occ
+    path: list[int] = []
+    hit: list[RobotState] = []
+    here = sq
+    while True:
+        nxt = course.beam_target[here * 4 + d]
+        if nxt == WALL:
+            if not passes:
+                break
+            passes -= 1
+            x, y = course.xy[here]
+            x, y = x + DX[d], y + DY[d]
+            if not (0 <= x < course.width and 0 <= y < course.height):
+                break
+            nxt = y * course.width + x
+            if course.level[nxt] != course.level[here]:
+                break
+        elif nxt == OFF_BOARD:
+            break
+        path.append(nxt)
+        robot = occ[nxt]
+        if robot is not None:
+            hit.append(robot)
+            if not passes:
+                break
+            passes -= 1
+        here = nxt
+    return path, hit
+
+
+class _Shot:
+    """A weapon's effect waiting for its moment in the step."""
+    __slots__ = ("weapon", "shooter", "target", "d", "mode")
+
+    def __init__(self, weapon: str, shooter: RobotState, target: RobotState, d: int,
+                 mode: str | None = None):
+        self.weapon, self.shooter, self.target, self.d, self.mode = (
+            weapon, shooter, target, d, mode)
+
+
+def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: Deck) -> None:
+    """Step D of register slot+1 for the robots on the board (robot order)."""
+    course = floor.course
+    log = floor.events is not None
+    hits: dict[RobotState, list[tuple[int, int, str]]] = {}     # (points, side, cause)
+
+    def hit(robot: RobotState, points: int, side: int, cause: str = "laser") -> None:
+        hits.setdefault(robot, []).append((points, side, cause))
+
+    struck = board_laser_targets(course, robots)                   # (1) trace
+    for k in range(len(course.lasers)) if log else sorted(struck):   # in the board's order
+        laser = course.lasers[k]
+        target = struck.get(k)
+        if target is not None:
+            hit(target, laser.beams, (laser.dir + 2) & 3)
+        if log:
+            _beam(floor, None, laser.square, laser.dir, laser.beam,
+                  target.sq if target is not None else -1, laser.beams)
+    effects: list[_Shot] = []
+    for shooter in robots:
+        choice = _choice(shooter, slot)
+        if shooter.powered_down or not floor.rules.robot_lasers:
+            if choice is not None and not shooter.powered_down:
+                ignored(floor, shooter, choice[0], "robot lasers off")     # 6.10
+            continue
+        cards = shooter.cards
+        d = shooter.facing
+        path, targets = trace(floor, shooter.sq, d, 1 if "high-power-laser" in cards else 0)
+        points = 2 if "double-barreled-laser" in cards else 1
+        if shooter.opt is not None and shooter.opt.bot and choice is None:
+            choice = _bot_weapon(floor, shooter, targets, d)
+        weapon = _allowed(floor, shooter, choice, targets, slot, d)
+        if log:
+            _beam(floor, shooter, shooter.sq, d, path,
+                  targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
+        if weapon in REPLACING:
+            victim = targets[0]
+            if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
+                used(floor, shooter, weapon, victim)
+            if weapon == "mini-howitzer":
+                hit(victim, 1, -1, "shell")
+                opts(shooter).shells += 1
+                if opts(shooter).shells >= HOWITZER_SHOTS:
+                    lose(floor, shooter, "mini-howitzer", "used up")
+            effects.append(_Shot(weapon, shooter, victim, d))
+        else:
+            mode = (choice[1] if choice is not None else None) or "lock"    # Fire Control's
+            for victim in targets:
+                if weapon == "fire-control":
+                    used(floor, shooter, weapon, victim, mode)
+                    effects.append(_Shot(weapon, shooter, victim, d, mode))
+                else:
+                    hit(victim, points, (d + 2) & 3)
+                    if points == 2:
+                        used(floor, shooter, "double-barreled-laser", victim)
+            if len(targets) > 1:
+                used(floor, shooter, "high-power-laser", targets[1])
+        if "rear-firing-laser" in cards:
+            back = (d + 2) & 3
+            path, targets = trace(floor, shooter.sq, back, 0)
+            if log:
+                _beam(floor, shooter, shooter.sq, back, path,
+                      targets[0].sq if targets else -1, 1)
+            if targets:
+                used(floor, shooter, "rear-firing-laser", targets[0])
+                hit(targets[0], 1, d)
+
+    for robot in robots:                                            # (2) damage
+        robot.pending = 0
+        for points, side, cause in hits.get(robot, ()):
+            hurt(floor, robot, points, cause, side if cause == "laser" else -1)
+
+    for shot in effects:                                            # (3)
+        _program_effect(floor, shot, slot, deck)
+
+    cap = floor.rules.destroy_at_damage                             # (4)
+    for robot in robots:
+        if robot.sq >= 0 and robot.damage >= cap:
+            floor.destroy(robot, "damage", robot.sq)
+
+    moves = [s for s in effects if s.weapon in MOVERS]
+    moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))
+    for shot in moves:                                              # (5)
+        victim = shot.target
+        if victim.sq < 0:
+            used(floor, shot.shooter, shot.weapon, victim, "target gone")
+            continue
+        before = victim.sq
+        if shot.weapon == "tractor-beam":
+            back = (shot.d + 2) & 3
+            to = course.target[victim.sq * 4 + back]
+            if to != WALL and (to < 0 or floor.occ[to] is None):    # a robot there blocks (6.12)
+                step(floor, victim, back, "tractor beam")
+        else:
+            push(floor, victim, shot.d, shot.weapon.replace("-", " "))
+        moved = victim.sq != before
+        used(floor, shot.shooter, shot.weapon, victim,
+             ("pulled" if shot.weapon == "tractor-beam" else "pushed") if moved else "blocked",
+             victim.sq if moved else None)
+
+
+def _priority(robot: RobotState, slot: int) -> int:
+    """The priority of the shooter's card in this register; -1 without one."""
+    card = robot.registers[slot]
+    return card.priority if card is not None and card.priority is not None else -1
+
+
+def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:
+    """The scripted weapon of this register: (weapon, mode)."""
+    o = robot.opt
+    if o is None or o.plan is None:
+        return None
+    _, weapon, mode = o.plan[slot]
+    return (weapon, mode) if weapon is not None else None
+
+
+def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState], slot: int,
+             d: int) -> str | None:
+    """The weapon used, or None when the use cannot be made (6.11: ignored
+    with an event, and the main laser fires normally)."""
+    if choice is None:
+        return None
+    weapon, mode = choice
+    target = targets[0] if targets else None
+    reason = None
+    if not has(shooter, weapon):
+        reason = "not held"
+    elif target is None:
+        reason = "nothing in line"
+    elif weapon == "tractor-beam" and floor.course.target[shooter.sq * 4 + d] == target.sq:
+        reason = "adjacent target"
+    elif weapon in ("scrambler", "radio-control") and (slot == 4 or target.powered_down):
+        reason = "register 5" if slot == 4 else "powered-down target"
+    elif weapon == "scrambler" and (target.registers[slot + 1] is None
+                                    or locked(target, slot + 1)):
+        reason = "next register locked or empty"
+    elif weapon == "fire-control" and mode != "option" and all(
+            _lock_slot(t) is None for t in targets):
+        reason = "nothing left to lock"
+    if reason is not None:
+        ignored(floor, shooter, weapon, reason)
+        return None
+    return weapon
+
+
+def _bot_weapon(floor: Floor, shooter: RobotState, targets: list[RobotState],
+                d: int) -> tuple[str, str | None] | None:
+    """A bot's weapon (options.md 4): a push or pull that puts the target
+    in a pit or off the board beats damage; damage otherwise."""
+    if not targets:
+        return None
+    course = floor.course
+    t = targets[0].sq
+    for weapon, way in (("mini-howitzer", d), ("pressor-beam", d), ("tractor-beam", (d + 2) & 3)):
+        if has(shooter, weapon):
+            to = course.target[t * 4 + way]
+            if to == OFF_BOARD or (to >= 0 and course.death[to] is not None):
+                return weapon, None
+    return None
+
+
+def _lock_slot(robot: RobotState) -> int | None:
+    """The register Fire Control would lock: the lowest-numbered unlocked one,
+    played ones included (6.15)."""
+    if robot.opt is None:
+        return None
+    return next((i for i in range(5) if not locked(robot, i)), None)
+
+
+def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
+    """Fire Control, Scrambler and Radio Control (step 3 of 6.8)."""
+    target = shot.target
+    if shot.weapon == "fire-control":
+        if shot.mode == "option":
+            if target.cards:                # not damage: nothing prevents it (6.9)
+                lose(floor, target, target.cards[-1] if not opts(shot.shooter).bot
+                     else max(target.cards, key=BOT_VALUE.__getitem__), "fire control")
+            return
+        i = _lock_slot(target)
+        if i is not None:
+            opts(target).fc_locks.append(i)
+            if floor.events is not None:
+                floor.emit("register_locked", target, amount=i + 1, card="fire-control")
+    elif shot.weapon == "scrambler":
+        card = deck.draw()
+        if card is not None:
+            replace_card(floor, target, slot + 1, card, "scrambler")
+    elif shot.weapon == "radio-control":
+        o = opts(target)
+        copying = frozenset(i for i in range(slot + 1, 5) if not locked(target, i))
+        for i in copying:
+            target.registers[i] = None
+            o.pairs[i] = None
+        o.radio = (shot.shooter, slot + 1, copying)
+
+
+def _beam(floor: Floor, shooter: RobotState | None, origin: int, d: int, path,
+          target: int, amount: int) -> None:
+    xy = floor.course.xy
+    squares = list(path)
+    if target >= 0 and target in squares:
+        squares = squares[:squares.index(target) + 1]
+    floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
+               path=tuple(xy[s] for s in squares),
+               target=struck.name if target >= 0 and (struck := floor.occ[target]) else None,
+               amount=amount, cause="robot" if shooter else "board")

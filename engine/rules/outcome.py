@@ -1,0 +1,69 @@
+"""What a race comes to: each robot's public state, the winners, the rounds."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.model.directions import NAMES
+from engine.rules.course import Course
+from engine.rules.state import RobotState
+
+
+@dataclass(frozen=True)
+class RobotResult:
+    """A robot's public state at one moment. Off the board, x, y and facing
+    are None."""
+    name: str
+    x: int | None
+    y: int | None
+    facing: str | None
+    damage: int
+    lives: int
+    flags: int
+    alive: bool                 # on the board
+    out: bool                   # out of the race
+    powered_down: bool          # powered down in the current round
+    options: int
+    option_cards: tuple[str, ...]       # ids held, in the order gained (played options)
+    archive: tuple[int, int]
+    finished: tuple[int, int] | None    # (round, register)
+    deaths: int
+
+    @classmethod
+    def of(cls, robot: RobotState, course: Course) -> "RobotResult":
+        on = robot.sq >= 0
+        x, y = course.xy[robot.sq] if on else (None, None)
+        return cls(robot.name, x, y, NAMES[robot.facing] if on else None, robot.damage,
+                   robot.lives, robot.flags, on, robot.out, robot.powered_down, robot.options,
+                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name, "x": self.x, "y": self.y, "facing": self.facing,
+            "damage": self.damage, "lives": self.lives, "flags": self.flags,
+            "alive": self.alive, "out": self.out, "powered_down": self.powered_down,
+            "options": self.options, "option_cards": list(self.option_cards), "archive": {"x": self.archive[0], "y": self.archive[1]},
+            "finished": ({"round": self.finished[0], "register": self.finished[1]}
+                         if self.finished else None),
+            "deaths": self.deaths,
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    scenario: str
+    seed: int
+    rounds: int                 # the last round played, in part or in full
+    winners: tuple[str, ...]    # empty when undecided
+    robots: tuple[RobotResult, ...]
+
+    @property
+    def decided(self) -> bool:
+        return bool(self.winners)
+
+    def robot(self, name: str) -> RobotResult:
+        return next(r for r in self.robots if r.name == name)
+
+    def to_json(self) -> dict:
+        """The `rallyforge run --json` document (without checks and events)."""
+        return {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
+                "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}

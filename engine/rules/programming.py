@@ -1,0 +1,181 @@
+"""Dealing and programming (rules 2.2-2.4): the deck of a round, and who
+fills a robot's registers and chooses its power downs."""
+from __future__ import annotations
+
+import random
+
+from engine.model.program_cards import DECK, resolve
+from engine.model.scenario import Card, ProgramRound, Rules
+from engine.rules.bot_view import Bot, BotView
+from engine.rules.cleanup import lock_count
+from engine.rules.option_play import bot_flywheel, set_plan, use_stabilizer
+from engine.rules.state import Floor, RobotState
+
+
+class Deck:
+    """The program deck of one round: every card not held in a locked
+    register (2.2), dealt and drawn from the top. The shuffle is a
+    Fisher-Yates shuffle done position by position as cards are taken, so a
+    round only pays for the cards it deals."""
+
+    __slots__ = ("rng", "cards", "top", "settled")
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.cards: list[Card] = []
+        self.top = 0
+        self.settled = False        # the order of the rest is fixed (cards put under it)
+
+    def shuffle(self, held: set[Card]) -> None:
+        if held:
+            # compared as (kind, priority) tuples: hashing those is much cheaper than Cards
+            keys = {(c.kind, c.priority) for c in held}
+            self.cards = [c for c in DECK if (c.kind, c.priority) not in keys]
+        else:
+            self.cards = list(DECK)
+        self.top = 0
+        self.settled = False
+
+    def deal(self, n: int) -> list[Card]:
+        """The next n cards (fewer when the deck runs out)."""
+        cards, top = self.cards, self.top
+        end = min(len(cards), top + n)
+        if self.settled:
+            self.top = end
+            return cards[top:end]
+        getrandbits = self.rng.getrandbits
+        for span, bits, steps in _plan(len(cards), top, end):
+            r = getrandbits(bits)
+            while r >= span:
+                r = getrandbits(bits)
+            for i, choices in steps:
+                j = r % choices + i
+                r //= choices
+                cards[i], cards[j] = cards[j], cards[i]
+        self.top = end
+        return cards[top:end]
+
+    def put_under(self, cards: list[Card]) -> None:
+        """Put cards under the deck (Recompile): the rest is shuffled now,
+        so that these come after it, in this order."""
+        top = self.top
+        self.deal(len(self.cards) - top)
+        self.top = top
+        self.settled = True
+        self.cards.extend(cards)
+
+    def draw(self) -> Card | None:
+        """The top card; None when the deck is empty (the rules do not say
+        what happens then: nothing is drawn)."""
+        card = self.deal(1)
+        return card[0] if card else None
+
+
+# One random number from the generator serves several Fisher-Yates steps,
+# as the digits of a number whose radixes are the steps' choice counts, as
+# long as their product stays a small int.
+_RANDOM_SPAN = 1 << 60
+_PLANS: dict[tuple[int, int, int], tuple] = {}
+
+
+def _plan(size: int, top: int, end: int) -> tuple:
+    """Fisher-Yates steps top..end-1 of a deck of `size` cards in groups:
+    (span, its bit length, ((position, choices), ...))."""
+    key = (size, top, end)
+    plan = _PLANS.get(key)
+    if plan is None:
+        groups = []
+        i = top
+        while i < end:
+            span = 1
+            steps: list[tuple[int, int]] = []
+            while i < end and (not steps or span * (size - i) < _RANDOM_SPAN):
+                span *= size - i
+                steps.append((i, size - i))
+                i += 1
+            groups.append((span, span.bit_length(), tuple(steps)))
+        plan = _PLANS[key] = tuple(groups)
+    return plan
+
+
+class Controller:
+    """Who programs one robot: its scripted rounds, then its bot (if any)."""
+
+    __slots__ = ("script", "rounds", "bot", "view")
+
+    def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView):
+        # each round: five cards (None for an empty register), power down
+        self.script = tuple(
+            (tuple(resolve(e.card) for e in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
+             entry.power_down)
+            for entry in program)
+        self.rounds = program
+        self.bot = bot
+        self.view = view
+
+    def entry(self, round: int) -> ProgramRound | None:
+        """The scripted round, None once the script has run out."""
+        return self.rounds[round - 1] if round <= len(self.rounds) else None
+
+    def recompiles(self, robot: RobotState, round: int, hand: list[Card],
+                   rng: random.Random) -> bool:
+        """Whether the robot recompiles its hand this round (6.19): its
+        script says so, or its bot decides, when it holds Recompile."""
+        if round <= len(self.rounds):
+            return self.rounds[round - 1].recompile
+        choose = getattr(self.bot, "recompile", None)
+        if choose is None or "recompile" not in robot.cards:
+            return False
+        free = 5 - lock_count(robot.damage, self.view.rules)
+        return bool(choose(self.view, hand, list(range(1, free + 1)), rng))
+
+    def fill(self, robot: RobotState, round: int, hand: list[Card], deck: Deck, rules: Rules,
+             rng: random.Random, floor: Floor | None = None) -> None:
+        """2.3: fill the unlocked registers; a locked register that is empty
+        takes the scripted card for it, or for a bot the top card of the deck.
+        With played options: locks as judged at the deal (before Recompile,
+        6.19), registers locked by Fire Control keep their cards, and the
+        script's option uses are read."""
+        o = robot.opt
+        free = 5 - (o.locks if o is not None else lock_count(robot.damage, rules))
+        registers = robot.registers
+        kept = [(i, registers[i]) for i in o.fc_locks] if o is not None else ()
+        if round <= len(self.script):
+            cards = self.script[round - 1][0]
+            registers[:free] = cards[:free]
+            for i in range(free, 5):
+                if registers[i] is None:
+                    registers[i] = cards[i]
+        elif self.bot is not None:
+            chosen = list(self.bot.program(self.view, hand, list(range(1, free + 1)), rng))
+            registers[:free] = chosen[:free] + [None] * (free - len(chosen))
+            for i in range(free, 5):
+                if registers[i] is None:
+                    registers[i] = deck.draw()
+        else:                               # plays no new cards
+            registers[:free] = (None,) * free
+        if o is not None and floor is not None:
+            for i, card in kept:
+                registers[i] = card
+            if round > len(self.script) and self.bot is not None:
+                o.bot = True                # its choices are a bot's from now on (6.25)
+            set_plan(floor, robot, self.entry(round), free)
+            plan = getattr(self.bot, "option_plan", None) if o.bot else None
+            if plan is not None:            # the search bot's movement options and pairs
+                uses, pairs, steady = plan
+                o.plan = [(use, None, None) for use in uses]
+                for i in range(free):
+                    if i not in o.fc_locks:
+                        o.pairs[i] = pairs[i]
+                if steady:
+                    use_stabilizer(floor, robot)
+            if o.bot:
+                bot_flywheel(floor, robot, hand)
+
+    def power_down(self, round: int, rng: random.Random) -> bool:
+        """Whether the robot is to be powered down in the next round."""
+        if round <= len(self.script):
+            return self.script[round - 1][1]
+        if self.bot is not None:
+            return self.bot.power_down(self.view, rng)
+        return False

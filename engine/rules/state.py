@@ -1,0 +1,171 @@
+"""The mutable state of a race: robots and who stands where.
+
+``Floor`` is everything the rules code (movement, conveyors, elements,
+lasers, checkpoints, clean-up) reads and changes: the compiled course, the
+robots, the occupancy of every square, and the moment (round, register,
+step) that stamps events and orders destructions. A race holds one; the
+lone-robot model holds another with a single robot, so both run the same
+rules code.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.model.directions import DX, DY, NAMES
+from engine.model.events import Event, EventLog
+from engine.model.scenario import Card, Rules
+from engine.rules.course import Course
+from engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
+
+
+class RobotState:
+    """One robot. ``sq`` is its square index, -1 when it is not on the board
+    (destroyed, out, or finished and gone)."""
+
+    __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
+                 "archive", "destroyed", "out", "finished", "powered_down", "announced",
+                 "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt")
+
+    def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
+                 lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
+        self.index = index              # place in robot order
+        self.name = name
+        self.sq = sq
+        self.facing = facing
+        self.damage = damage
+        self.lives = lives
+        self.flags = flags              # flags touched
+        self.options = options
+        self.archive = sq
+        self.destroyed = False          # waiting to re-enter
+        self.out = False
+        self.finished: tuple[int, int] | None = None    # (round, register)
+        self.powered_down = powered_down    # powered down in the current round
+        self.announced = powered_down       # powered down in the next round
+        self.decided = False                # has chosen about power down this round
+        self.registers: list[Card | None] = [None] * 5
+        self.deaths = 0
+        self.death_seq = 0              # the Floor.moment it was last destroyed in: orders re-entry
+        self.pending = 0                # laser damage being added up in a lasers step
+        self.cards: list[str] = []      # option cards held (played options), oldest first
+        self.opt: RobotOptions | None = None    # what its cards remember (played options)
+
+    def __repr__(self) -> str:
+        return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
+
+
+DeathHook = Callable[[RobotState, int, str], None]
+OptionHook = Callable[[RobotState, str, str, "str | None"], None]
+
+
+class Floor:
+    __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
+                 "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
+                 "option_deck", "flag_gifts")
+
+    def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
+                 flag_squares: tuple[int, ...] = (), record_events: bool = False,
+                 on_death: DeathHook | None = None):
+        self.course = course
+        self.rules = rules
+        self.robots = robots
+        self.occ: list[RobotState | None] = [None] * course.size
+        for robot in robots:
+            if robot.sq >= 0:
+                self.occ[robot.sq] = robot
+        self.flag_squares = flag_squares
+        self.flag_at = [0] * course.size     # flag number on each square, 0 for none
+        # squares where the checkpoint step has something to look at (a copy
+        # at C speed: the aware bot sets up a race per look-ahead)
+        self.marks = list(course.archive_point)
+        for number, square in enumerate(flag_squares, 1):
+            self.flag_at[square] = number
+            self.marks[square] = True
+        self.round = 0
+        self.register: int | None = None
+        # Robots destroyed in one moment re-enter in robot order (rule 7.4). A
+        # moment is one step, or within the card step one card and within the
+        # pusher step one pusher: setting `step` starts a new one, and the
+        # card and pusher loops start one per card and per pusher.
+        self.moment = 0
+        self._step = "setup"
+        self.events: EventLog | None = EventLog() if record_events else None
+        self.on_death = on_death
+        # statistics hook: (robot, "gained" or "used", card id, cause) with played options
+        self.on_option: OptionHook | None = None
+        self.outs = 0                   # robots that have gone out of the race
+        self.option_deck: OptionDeck | None = None      # with played options
+        self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
+
+    @property
+    def step(self) -> str:
+        return self._step
+
+    @step.setter
+    def step(self, step: str) -> None:
+        self._step = step
+        self.moment += 1
+
+    # ------------------------------------------------------------ events
+
+    def emit(self, kind: str, robot: RobotState | None, **payload) -> None:
+        """Log an event (nothing when the race keeps no log)."""
+        if self.events is not None:
+            self.events.append(Event(self.round, self.register, self.step, kind,
+                                     robot.name if robot is not None else None, **payload))
+
+    def emit_move(self, robot: RobotState, src: int, dst: int, d: int, cause: str,
+                  distance: int = 1) -> None:
+        """A move event from square src towards d; dst < 0 means off the board."""
+        if dst >= 0:
+            to = self.course.xy[dst]
+        else:
+            x, y = self.course.xy[src]
+            to = (x + DX[d] * distance, y + DY[d] * distance)
+        self.emit("move", robot, src=self.course.xy[src], dst=to, cause=cause)
+
+    def emit_turn(self, robot: RobotState, quarter_turns: int, cause: str) -> None:
+        self.emit("turn", robot, facing=NAMES[robot.facing], amount=quarter_turns, cause=cause)
+
+    # ------------------------------------------------------------ arriving and dying
+
+    def put(self, robot: RobotState, square: int, came_from: int) -> None:
+        """Put a robot that has just left square `came_from` (and is in no square
+        of ``occ``) on `square`: off the board (< 0), into a pit or drain it is
+        destroyed (rule 3.4)."""
+        if square < 0:
+            robot.sq = -1
+            self.destroy(robot, "off board", came_from)
+            return
+        robot.sq = square
+        cause = self.course.death[square]
+        if cause is None:
+            self.occ[square] = robot
+        else:
+            self.destroy(robot, cause, square)
+
+    def destroy(self, robot: RobotState, cause: str, square: int) -> None:
+        """Remove a robot from the board at once: it loses a life and an option
+        (rule 2, last paragraph). `square` is where it died."""
+        if robot.sq >= 0 and self.occ[robot.sq] is robot:
+            self.occ[robot.sq] = None
+        robot.sq = -1
+        robot.destroyed = True
+        robot.deaths += 1
+        robot.death_seq = self.moment
+        robot.lives -= 1
+        if robot.opt is not None:
+            at_destruction(self, robot)
+        elif robot.options:
+            robot.options -= 1
+        if self.events is not None:
+            self.emit("destroyed", robot, src=self.course.xy[square], cause=cause,
+                      amount=robot.lives, options=robot.options)
+        if robot.lives <= 0:
+            robot.out = True
+            robot.powered_down = robot.announced = False
+            self.outs += 1
+            if self.events is not None:
+                self.emit("out", robot)
+        if self.on_death is not None:
+            self.on_death(robot, square, cause)
