@@ -7,7 +7,7 @@ check can fail."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 from PySide6.QtGui import QColor, QImage, QPainter
@@ -90,15 +90,21 @@ def causes_named(t: TileType) -> None:
     assert t.death in lone.CAUSES, f"the lone model has no code for {t.death!r}"
 
 
+# Whether a strategy draws a thing is all these finds ask: shrinking what they
+# found (a whole scenario) took over a minute, and a saved example is no proof.
+FOUND_UNSHRUNK = settings(phases=[Phase.generate], database=None)
+
+
 def strategies_draw(t: TileType) -> None:
     """tests/strategies.py: draws the type, with keys the schema accepts."""
     if t.name == "ramp":
         # a ramp needs matching levels around it: scenarios() draws it apart (strategies._ramps)
         find(strategies.scenarios(),        # NoSuchExample when it never does
-             lambda doc: any(t["type"] == "ramp" for t in doc["board"].get("tiles", [])))
+             lambda doc: any(t["type"] == "ramp" for t in doc["board"].get("tiles", [])),
+             settings=FOUND_UNSHRUNK)
         return
     try:
-        find(strategies._KINDS, lambda kind: kind == t.name)
+        find(strategies._KINDS, lambda kind: kind == t.name, settings=FOUND_UNSHRUNK)
     except NoSuchExample:
         raise AssertionError(f"tests/strategies.py never draws a {t.name!r} tile") from None
 
