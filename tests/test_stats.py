@@ -1,5 +1,7 @@
 """engine.analysis.stats against values worked out by hand or by closed forms."""
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +119,33 @@ def test_dock_races_needed():
     # is 2 * (0.2^2 + 0.3^2) = 0.26)
     assert stats.dock_races_needed([0.30, 0.20], 2, margin=0.05) == pytest.approx(7.85 / 0.26,
                                                                                   rel=0.05)
+
+
+# The statistics were worked out by hand-written code (incomplete gamma and
+# beta functions, bisection) before they came from scipy.stats; its outputs
+# on a spread of inputs are kept in fixtures/stats_reference.json, and the
+# figures must not move in the fourth decimal.
+REFERENCE = json.loads((Path(__file__).parent / "fixtures" / "stats_reference.json").read_text())
+
+
+def _same(got, expected):
+    if expected is None or got is None:
+        return got is expected
+    return got == pytest.approx(expected, rel=1e-4, abs=1e-4)
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_the_figures_are_those_of_the_hand_written_statistics(name):
+    function = getattr(stats, name)
+    for *args, expected in REFERENCE[name]:
+        got = function(*args)
+        if name == "kaplan_meier":
+            assert [t for t, _ in got] == [t for t, _ in expected], args
+            assert [p for _, p in got] == pytest.approx([p for _, p in expected], abs=1e-4), args
+        elif name == "paired_interval":
+            mean, (lo, hi) = got
+            assert _same([mean, lo, hi], expected), args
+        elif isinstance(expected, list):
+            assert len(got) == len(expected) and all(map(_same, got, expected)), (args, got)
+        else:
+            assert _same(got, expected), (args, got)

@@ -1,14 +1,12 @@
-"""Statistics for balance runs: pure functions of counts, no I/O, no numpy needed.
+"""Statistics for balance runs: pure functions of counts, no I/O.
 
 - ``wilson``: the Wilson score interval of a proportion.
-- ``chi2_sf`` / ``chi2_isf``: the chi-square distribution's upper tail and its
-  inverse, from the regularized upper incomplete gamma function (series and
-  continued fraction, as in Numerical Recipes), so no scipy is needed.
+- ``chi2_sf`` / ``chi2_isf``: the chi-square distribution's upper tail and
+  its inverse (scipy.stats).
 - ``chi_square_gof``: Pearson's goodness-of-fit test.
 - ``kaplan_meier`` / ``km_quantiles``: the product-limit survival curve with
-  right-censoring, and its quantiles.
-- ``t_quantile``: Student's t distribution's quantile, from the regularized
-  incomplete beta function (continued fraction, as in Numerical Recipes).
+  right-censoring (scipy.stats.ecdf), and its quantiles.
+- ``t_quantile``: Student's t distribution's quantile (scipy.stats).
 - ``paired_interval``: the mean of per-pair differences with a t interval
   that uses the pairing.
 - ``dock_races_needed``: how many decided races per dock would likely
@@ -18,6 +16,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+from scipy import stats as scipy_stats
 
 Z95 = 1.959963984540054          # two-sided 95% normal quantile
 
@@ -41,75 +41,16 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- chi-square
 
-def gammaincc(a: float, x: float) -> float:
-    """Regularized upper incomplete gamma Q(a, x) = Gamma(a, x) / Gamma(a)."""
-    if a <= 0:
-        raise ValueError("a must be positive")
-    if x <= 0:
-        return 1.0
-    if x < a + 1.0:
-        return max(0.0, 1.0 - _gamma_series(a, x))
-    return _gamma_fraction(a, x)
-
-
-def _gamma_series(a: float, x: float) -> float:
-    """P(a, x) by its series; converges fast for x < a + 1."""
-    term = total = 1.0 / a
-    ap = a
-    for _ in range(10000):
-        ap += 1.0
-        term *= x / ap
-        total += term
-        if abs(term) < abs(total) * 1e-16:
-            break
-    return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
-
-
-def _gamma_fraction(a: float, x: float) -> float:
-    """Q(a, x) by its continued fraction (modified Lentz); for x >= a + 1."""
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    for i in range(1, 10000):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        if abs(d) < tiny:
-            d = tiny
-        c = b + an / c
-        if abs(c) < tiny:
-            c = tiny
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-16:
-            break
-    return math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
-
-
 def chi2_sf(x: float, df: float) -> float:
     """P(X >= x) for X chi-square with `df` degrees of freedom."""
     if df <= 0:
         return 1.0 if x <= 0 else 0.0
-    return gammaincc(df / 2.0, x / 2.0)
+    return float(scipy_stats.chi2.sf(x, df))
 
 
 def chi2_isf(p: float, df: float) -> float:
-    """The x with chi2_sf(x, df) == p (0 < p < 1), by bisection."""
-    lo, hi = 0.0, max(1.0, df)
-    while chi2_sf(hi, df) > p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if chi2_sf(mid, df) > p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * max(1.0, hi):
-            break
-    return (lo + hi) / 2.0
+    """The x with chi2_sf(x, df) == p (0 < p < 1)."""
+    return float(scipy_stats.chi2.isf(p, df))
 
 
 def chi_square_gof(observed: Sequence[float], expected: Sequence[float]) -> tuple[float, int, float]:
@@ -139,27 +80,15 @@ def noncentral_chi2_sf(x: float, df: float, lam: float) -> float:
 def kaplan_meier(times: Sequence[float], events: Sequence[bool]) -> list[tuple[float, float]]:
     """The Kaplan-Meier curve as (time, survival just after it) at each event
     time, in increasing order. `events[i]` is False for a censored time (the
-    subject was still going then). At a tie, events come before censorings:
-    a subject censored at t was at risk at t."""
-    data = sorted(zip(times, events))
-    n_at_risk = len(data)
-    survival = 1.0
-    curve = []
-    i = 0
-    while i < len(data):
-        t = data[i][0]
-        deaths = censored = 0
-        while i < len(data) and data[i][0] == t:
-            if data[i][1]:
-                deaths += 1
-            else:
-                censored += 1
-            i += 1
-        if deaths:
-            survival *= 1.0 - deaths / n_at_risk
-            curve.append((t, survival))
-        n_at_risk -= deaths + censored
-    return curve
+    subject was still going then); a subject censored at t was at risk at t."""
+    if not any(events):
+        return []
+    sf = scipy_stats.ecdf(scipy_stats.CensoredData(
+        uncensored=[t for t, e in zip(times, events) if e],
+        right=[t for t, e in zip(times, events) if not e])).sf
+    happened = {t for t, e in zip(times, events) if e}
+    return [(t.item(), p.item()) for t, p in zip(sf.quantiles, sf.probabilities)
+            if t in happened]
 
 
 def km_quantile(curve: list[tuple[float, float]], q: float) -> float | None:
@@ -181,59 +110,10 @@ def km_quantiles(times: Sequence[float], events: Sequence[bool],
 
 # ---------------------------------------------------------------- Student's t
 
-def betainc(a: float, b: float, x: float) -> float:
-    """Regularized incomplete beta I_x(a, b), for a, b > 0 and 0 <= x <= 1."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _beta_fraction(a, b, x) / a
-    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
-
-
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    """The continued fraction of I_x(a, b) (modified Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        for an in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                   -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + an * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + an / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
-
-
-def t_sf(t: float, df: float) -> float:
-    """P(T >= t) for T Student's t with `df` degrees of freedom."""
-    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t))
-    return tail if t >= 0 else 1.0 - tail
-
-
 def t_quantile(p: float, df: float) -> float:
-    """The t with P(T <= t) == p (0.5 <= p < 1; t_quantile(0.975, 9) is about
-    2.262), by bisection; the normal quantile's place for small samples."""
-    lo, hi = 0.0, 1.0
-    while t_sf(hi, df) > 1.0 - p:
-        hi *= 2.0
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if t_sf(mid, df) > 1.0 - p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * hi:
-            break
-    return (lo + hi) / 2.0
+    """The t with P(T <= t) == p (t_quantile(0.975, 9) is about 2.262): the
+    normal quantile's place for small samples."""
+    return float(scipy_stats.t.ppf(p, df))
 
 
 # ---------------------------------------------------------------- pairs
