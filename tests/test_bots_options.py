@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.bots import BotView, make_bot
 from engine.course import compile_course
 from engine.loader import load_dict
@@ -37,7 +39,8 @@ def test_a_crab_step_onto_the_flag_beats_a_step_forward():
     moves = bot._moves
     registers = [Card("move1", 500), Card("move2", 700), Card("right", 80), None, None]
     _, uses, pairs = moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
-    assert pairs[0] is not None and pairs[0].kind == "left"     # sideways onto flag 1
+    assert pairs[0] is not None and pairs[0][0].kind == "left"  # sideways onto flag 1
+    assert pairs[0][1] == "crab-legs"
     assert uses == [None] * 5
 
 
@@ -71,7 +74,8 @@ class _Planner:
 
     def __init__(self, first=Card("move1", 500), steady=False):
         self.first = first
-        self.option_plan = ([None] * 5, [Card("left", 70), None, None, None, None], steady)
+        self.option_plan = ([None] * 5, [(Card("left", 70), "crab-legs"), None, None, None, None],
+                            steady)
 
     def program(self, view, hand, free_registers, rng):
         return [self.first]
@@ -123,23 +127,45 @@ class _Recorder:
         return False
 
 
-def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
+class _Taker(_Recorder):
+    """Takes back the card on its Flywheel every round."""
+
+    def take_flywheel(self, view, hand, card, free_registers, rng):
+        return True
+
+
+@pytest.mark.parametrize("bot, takes", [(_Recorder, False), (_Taker, True)])
+def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel(bot, takes):
+    """The card returns when the bot takes it; a bot without a search of its
+    own takes it only to fill a short hand (options.md 7.5)."""
     from engine.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}],
            "rules": {"options": "played", "robot_lasers": False}}
-    bot = _Recorder()
-    race = Race(load_dict(doc), seed=3, robot_count=1, bots=[bot])
+    race = Race(load_dict(doc), seed=3, robot_count=1, bots=[bot := bot()])
     robot = race.robots[0]
     robot.cards, robot.options = ["flywheel"], 1
     race.play_round()
     kept = max(bot.hands[0][5:], key=lambda c: c.priority)
     assert robot.opt.flywheel == kept
-    race.play_round()
-    assert len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept     # it joins the next hand
-    assert [e.round for e in race.events if e.kind == "option_used"
-            and e.card == "flywheel"] == [1, 2]
+    race.play_register()                # round 2 programmed
+    assert (len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept) is takes
+    assert (robot.opt.flywheel == kept) is not takes           # it stays until taken
+    assert [(e.round, e.cause) for e in race.events if e.kind == "option_used"
+            and e.card == "flywheel"] == [(1, f"keeps {kept}")] + (
+        [(2, f"takes back {kept}"), (2, f"keeps {robot.opt.flywheel}")] if takes else [])
+
+
+def test_the_search_bot_takes_the_flywheel_card_when_a_program_is_better_with_it():
+    bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["flywheel"])
+    view, rng = bot._view, random.Random(1)
+    turns = [Card("left", 70), Card("right", 80)]
+    assert bot.take_flywheel(view, turns, Card("move3", 800), [1, 2, 3, 4, 5], rng)
+    assert not bot.take_flywheel(view, turns + [Card("move3", 790)], Card("move3", 800),
+                                 [1, 2, 3, 4, 5], rng)       # one Move 3 reaches flag 1 already
+    assert bot.take_flywheel(view, [], Card("left", 70), [1], rng)
+    assert not bot.take_flywheel(view, turns, Card("move3", 800), [], rng)
 
 
 def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():

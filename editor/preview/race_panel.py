@@ -35,7 +35,7 @@ from engine.holding import COAT_POINTS, HOWITZER_SHOTS
 from engine.optioncards import BY_ID
 
 from .player import SPEEDS
-from .timeline import card_label, describe, moment_text, option_charges
+from .timeline import card_label, describe, last_option_uses, moment_text, option_charges
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -49,10 +49,12 @@ _FAIL = QColor(210, 40, 40)
 _CHARGES = {"mini-howitzer": HOWITZER_SHOTS, "ablative-coat": COAT_POINTS}
 
 
-def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int) -> tuple[str, str]:
+def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int,
+                 last: dict[str, str] | None = None) -> tuple[str, str]:
     """A robot's option cards as rich text (names; a pip per Mini Howitzer
     shot or Ablative Coat point, the spent ones grey) and a tooltip with each
-    card's effect. Counted options (no cards) show their number."""
+    card's effect and what it last did (`last`, from last_option_uses).
+    Counted options (no cards) show their number."""
     if not cards:
         return ("" if not count else f"{count}"), ("" if not count else
                                                     f"{count} options (counted, not played)")
@@ -67,6 +69,8 @@ def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int) -> t
                      "<span style='color:#bbb'>" + "●" * used + "</span>")
         parts.append(text)
         tips.append(f"{card.name}: {card.effect}")
+        if last and card_id in last:
+            tips.append(f"    Last: {last[card_id]}")
     return ", ".join(parts), "\n".join(tips)
 
 
@@ -488,14 +492,17 @@ class RacePanel(QWidget):
                     item.setFont(plain)
 
     def _show_robots(self, frame) -> None:
-        spent = option_charges(self.timeline.events, frame.events[1]) if any(
-            r.option_cards for r in frame.robots) else {}
+        held = any(r.option_cards for r in frame.robots)
+        spent = option_charges(self.timeline.events, frame.events[1]) if held else {}
+        last = last_option_uses(self.timeline.events, frame.events[1]) if held else {}
         for row, r in enumerate(frame.robots):
             label = self.robots.cellWidget(row, 5)
             if isinstance(label, QLabel):
-                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options)
+                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options,
+                                         last.get(r.name))
                 if label.text() != text:
                     label.setText(text)
+                if label.toolTip() != tip:
                     label.setToolTip(tip)
             if r.out:
                 state = "out"

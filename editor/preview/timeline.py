@@ -757,12 +757,28 @@ def _used(e: Event, who: str) -> str:
         return f"{who} fires {_card(e)}: {e.target} does not move"
     if e.cause == "target gone":
         return f"{who} fires {_card(e)}: {e.target} is already gone"
+    if e.card == "fire-control" and e.target:
+        return f"{who} fires {_card(e)} at {e.target} to {_fire_control_choice(e.cause)}"
     if e.card in WEAPONS and e.target:
-        how = " (option)" if e.cause == "option" else ""
-        return f"{who} fires {_card(e)}{how} at {e.target}"
+        return f"{who} fires {_card(e)} at {e.target}"
     on = f" on {e.target}" if e.target else ""
     why = f" ({e.cause})" if e.cause else ""
     return f"{who} uses {_card(e)}{on}{why}"
+
+
+def _fire_control_choice(cause: str | None) -> str:
+    """Fire Control's choice as the engine tells it (engine/weapons.py), in words."""
+    what, _, which = (cause or "lock").partition(" ")
+    if what == "lock":
+        return f"lock its {which}" if which else "lock its lowest unlocked register"
+    card = BY_ID.get(which)
+    return f"destroy its {card.name}" if card is not None else "destroy its most recent option"
+
+
+def _lost(e: Event, who: str) -> str:
+    if e.cause == "fire control":
+        return f"{who}'s {_card(e).removeprefix('the ')} is destroyed by Fire Control"
+    return f"{who} discards {_card(e)} ({e.cause})"
 
 
 def _prevented(e: Event, who: str) -> str:
@@ -776,7 +792,7 @@ _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",
          "flag": " for touching a flag"}.get(e.cause or "", "")),
-    "option_lost": lambda e, who: f"{who} discards {_card(e)} ({e.cause})",
+    "option_lost": _lost,
     "option_used": _used,
     "option_use_ignored": lambda e, who: f"{who} cannot use {_card(e)}: {e.cause}",
     "damage_prevented": _prevented,
@@ -801,6 +817,22 @@ def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, in
         elif k in ("option_gained", "option_lost") and e.robot and e.card:
             spent.get(e.robot, {}).pop(e.card, None)
     return spent
+
+
+def last_option_uses(events: Sequence[Event], stop: int) -> dict[str, dict[str, str]]:
+    """Per robot, what each of its option cards last did in the events before
+    index `stop`, in words after its moment ("1·2: A fires the Fire Control
+    at B to lock its register 4"); a card gained or lost starts fresh."""
+    last: dict[str, dict[str, Event]] = {}
+    for e in itertools.islice(events, stop):
+        if not (e.robot and e.card):
+            continue
+        if e.kind in ("option_used", "option_use_ignored", "damage_prevented"):
+            last.setdefault(e.robot, {})[e.card] = e
+        elif e.kind in ("option_gained", "option_lost"):
+            last.get(e.robot, {}).pop(e.card, None)
+    return {robot: {card: f"{moment_text(e)}: {describe(e)}" for card, e in cards.items()}
+            for robot, cards in last.items()}
 
 
 def moment_text(e: Event) -> str:
