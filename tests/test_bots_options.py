@@ -196,3 +196,75 @@ def test_the_race_recompiles_for_a_bot_that_holds_the_card():
     assert used == ["Robot 1"]                  # the other robot does not hold the card
     assert not [e for e in race.events if e.kind == "option_use_ignored"]      # nor tries
     assert [r.damage for r in race.robots] == [1, 0]
+
+
+class _Fixed:
+    """A bot that programs the same cards every round, whatever its hand."""
+
+    def __init__(self, *cards):
+        self.cards = list(cards)
+
+    def program(self, view, hand, free_registers, rng):
+        return self.cards[:len(free_registers)]
+
+    def power_down(self, view, rng):
+        return False
+
+
+def _duel(a, b, bots, flag=(4, 0), tiles=()):
+    """A race of two bots on docks `a` and `b` ((x, y, facing)); the first
+    fires along its row from behind a wall."""
+    from engine.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8, "tiles": list(tiles),
+                     "walls": [{"x": a[0], "y": a[1], "side": "W"}]},
+           "flags": [{"x": flag[0], "y": flag[1]}],
+           "docks": [{"x": x, "y": y, "facing": f} for x, y, f in (a, b)],
+           "rules": {"options": "played"}}
+    return Race(load_dict(doc), seed=1, robot_count=2, bots=bots)
+
+
+def test_a_bot_locks_the_revealed_register_whose_card_takes_the_target_on():
+    """B steps into A's line in register 3; of its revealed cards (turn,
+    turn, Move 1 toward its flag) A's Fire Control locks the Move 1's
+    register, not the lowest unlocked one (options.md 7.2, a bot's policy)."""
+    race = _duel((1, 2, "E"), (4, 3, "N"),
+                 [_Fixed(), _Fixed(Card("left", 70), Card("right", 80), Card("move1", 490))])
+    shooter, target = race.robots
+    shooter.cards, shooter.options = ["fire-control"], 1
+    for _ in range(3):
+        race.play_register()
+    assert [(e.target, e.cause) for e in race.events if e.kind == "option_used"] == [
+        ("Robot 2", "lock register 3")]
+    assert target.opt.fc_locks == [2] and target.damage == 0
+
+
+@pytest.mark.parametrize("cards, damage, choice", [
+    (["brakes"], 0, "2"),                       # a card ranked low: the lock
+    (["brakes", "mini-howitzer"], 0, "option=mini-howitzer"),     # a weapon: destroyed
+    (["brakes"], 9, None),                      # the laser's point destroys it: damage
+])
+def test_a_bots_fire_control_choice(cards, damage, choice):
+    from engine.weapons import _bot_weapon
+    race = _duel((1, 2, "E"), (4, 2, "N"), [_Fixed(), _Fixed()])
+    race.play_register()
+    shooter, target = race.robots
+    shooter.cards = ["fire-control"]
+    target.cards, target.damage = cards, damage
+    target.registers = [Card("left", 70), Card("move2", 700), Card("right", 80), None, None]
+    target.opt.fc_locks = []
+    assert _bot_weapon(race.floor, shooter, [target], 0, 2, 1) == (
+        ("fire-control", choice) if choice else None)
+
+
+def test_a_bot_keeps_its_superior_archive_copy_and_re_enters_with_no_damage():
+    """Destroyed holding Brakes and the Archive (its most recent card), a bot
+    discards Brakes, which it ranks lower (a scripted robot would discard
+    the Archive), and re-enters with 0 damage (options.md 7.3)."""
+    race = _duel((1, 2, "E"), (4, 3, "N"), [_Fixed(Card("move1", 490)), _Fixed()],
+                 tiles=[{"x": 2, "y": 2, "type": "pit"}])
+    robot = race.robots[0]
+    robot.cards, robot.options = ["brakes", "superior-archive-copy"], 2
+    race.play_round()
+    assert robot.deaths == 1 and robot.cards == ["superior-archive-copy"]
+    assert robot.sq >= 0 and robot.damage == 0

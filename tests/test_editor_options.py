@@ -10,7 +10,7 @@ from engine.loader import dumps, load_file, parse_json
 from engine.race import Race
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
-from editor.preview.timeline import describe, option_charges
+from editor.preview.timeline import describe, last_option_uses, option_charges
 from editor.scenario_panel import options_text, parse_options
 
 
@@ -35,6 +35,42 @@ def test_option_events_in_words():
         "Robot 2 gives up the Brakes instead of 1 damage"
     assert describe(ev("register_locked", card="fire-control", amount=3)) == \
         "Robot 2's register 3 is locked by Fire Control"
+
+
+def test_the_printed_cards_events_in_words():
+    fire = dict(card="fire-control", target="Robot 4")
+    assert describe(ev("option_used", cause="lock", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to lock its lowest unlocked register"
+    assert describe(ev("option_used", cause="lock register 3", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to lock its register 3"
+    assert describe(ev("option_used", cause="option", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to destroy its most recent option"
+    assert describe(ev("option_used", cause="option brakes", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to destroy its Brakes"
+    assert describe(ev("option_lost", card="brakes", cause="fire control")) == \
+        "Robot 2's Brakes is destroyed by Fire Control"
+    assert describe(ev("option_use_ignored", card="fire-control",
+                       cause="register 3 already locked")) == \
+        "Robot 2 cannot use the Fire Control: register 3 already locked"
+    assert describe(ev("option_used", card="flywheel", cause="takes back move3:800")) == \
+        "Robot 2 uses the Flywheel (takes back move3:800)"
+    assert describe(ev("option_used", card="superior-archive-copy",
+                       cause="re-enters with 0 damage")) == \
+        "Robot 2 uses the Superior Archive Copy (re-enters with 0 damage)"
+
+
+def test_a_cards_tooltip_tells_what_it_last_did():
+    race = Race(load_file(Path(__file__).parent / "rules" / "o7-superior-archive-copy-not-forced.json"))
+    race.play_round()
+    race.play_round()
+    events = list(race.events)
+    last = last_option_uses(events, len(events))
+    assert last == {"A": {"superior-archive-copy":
+                          "2·clean: A uses the Superior Archive Copy (re-enters with 0 damage)"}}
+    _, tip = options_html(("superior-archive-copy",), {}, 1, last["A"])
+    assert tip == ("Superior Archive Copy: A robot destroyed while holding it re-enters with 0 "
+                   "damage.\n    Last: 2·clean: A uses the Superior Archive Copy (re-enters "
+                   "with 0 damage)")
 
 
 def test_a_used_up_coat_is_told_after_its_last_point():

@@ -412,6 +412,32 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     assert shooter.text() == "" and target.text() == ""       # both cards used up
 
 
+def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
+    window, c = preview(Path(__file__).parent / "rules" / "o7-fire-control-chosen.json")
+    c.panel.use_scenario.setChecked(True)
+    with qtbot.waitSignal(c.worker.finished, timeout=5000):
+        c.actions["run"].trigger()
+    t = c.timeline
+    shooter = c.panel.robots.cellWidget(0, 5)
+    told = {}
+    for register in (1, 2, 3):
+        frame = next(f for f in t.frames
+                     if f.register_end and (f.round, f.register) == (1, register))
+        c.player.seek(frame.index)
+        told[register] = shooter.toolTip().splitlines()
+        lines = [c.log.model.data(c.log.model.index(row)) for row in range(*frame.events)]
+        if register == 1:
+            assert any(line.endswith("A fires the Fire Control at B to lock its register 4")
+                       for line in lines)
+            assert any(line.endswith("B's register 4 is locked by Fire Control") for line in lines)
+    assert told[1][0].startswith("Fire Control: Instead of the main laser's damage, the robot "
+                                 "chooses")
+    assert told[1][1:] == ["    Last: 1·1: A fires the Fire Control at B to lock its register 4"]
+    assert told[2][1:] == ["    Last: 1·2: A cannot use the Fire Control: register 4 already "
+                           "locked"]
+    assert told[3][1:] == ["    Last: 1·3: A fires the Fire Control at B to destroy its Brakes"]
+
+
 def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
         qtbot, answers, tmp_path):
     """Showing the first race widens the Race dock and fits the board once
