@@ -13,6 +13,8 @@ from editor.preview.race_panel import options_html
 from editor.preview.timeline import describe, last_option_uses, option_charges
 from editor.scenario_panel import options_text, parse_options
 
+RULES = Path(__file__).parent / "rules"
+
 
 def ev(kind: str, **fields) -> Event:
     return Event(1, 2, "lasers", kind, "Robot 2", **fields)
@@ -60,7 +62,7 @@ def test_the_printed_cards_events_in_words():
 
 
 def test_a_cards_tooltip_tells_what_it_last_did():
-    race = Race(load_file(Path(__file__).parent / "rules" / "o7-superior-archive-copy-not-forced.json"))
+    race = Race(load_file(RULES / "o7-superior-archive-copy-not-forced.json"))
     race.play_round()
     race.play_round()
     events = list(race.events)
@@ -74,7 +76,7 @@ def test_a_cards_tooltip_tells_what_it_last_did():
 
 
 def test_a_used_up_coat_is_told_after_its_last_point():
-    race = Race(load_file(Path(__file__).parent / "rules" / "o2-ablative-coat.json"), seed=1)
+    race = Race(load_file(RULES / "o2-ablative-coat.json"), seed=1)
     race.play_round()
     events = list(race.events)
     told = [describe(e) for e in events if e.card == "ablative-coat"]

@@ -391,14 +391,27 @@ def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, previe
         assert pooled[key] == serial[key], key
 
 
-def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
-    window, c = preview(Path(__file__).parent / "rules" / "o2-mini-howitzer.json")
+def scripted_race(qtbot, preview, case: str):
+    """The controller of a window on rule case `case`, its own robots raced."""
+    _, c = preview(Path(__file__).parent / "rules" / f"{case}.json")
     c.panel.use_scenario.setChecked(True)
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
         c.actions["run"].trigger()
+    return c
+
+
+def seek_end_of(c, round: int, register: int):
+    """Show the end of that register; returns its frame."""
+    frame = next(f for f in c.timeline.frames
+                 if f.register_end and (f.round, f.register) == (round, register))
+    c.player.seek(frame.index)
+    return frame
+
+
+def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
+    c = scripted_race(qtbot, preview, "o2-mini-howitzer")
     t = c.timeline
-    second = next(f for f in t.frames if f.register_end and (f.round, f.register) == (1, 2))
-    c.player.seek(second.index)
+    second = seek_end_of(c, 1, 2)
     shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
     assert shooter.text() == ("Mini Howitzer <span style='color:#222'>●●●</span>"
@@ -413,17 +426,11 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
 
 
 def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
-    window, c = preview(Path(__file__).parent / "rules" / "o7-fire-control-chosen.json")
-    c.panel.use_scenario.setChecked(True)
-    with qtbot.waitSignal(c.worker.finished, timeout=5000):
-        c.actions["run"].trigger()
-    t = c.timeline
+    c = scripted_race(qtbot, preview, "o7-fire-control-chosen")
     shooter = c.panel.robots.cellWidget(0, 5)
     told = {}
     for register in (1, 2, 3):
-        frame = next(f for f in t.frames
-                     if f.register_end and (f.round, f.register) == (1, register))
-        c.player.seek(frame.index)
+        frame = seek_end_of(c, 1, register)
         told[register] = shooter.toolTip().splitlines()
         lines = [c.log.model.data(c.log.model.index(row)) for row in range(*frame.events)]
         if register == 1:
