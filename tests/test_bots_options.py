@@ -44,6 +44,17 @@ def test_a_crab_step_onto_the_flag_beats_a_step_forward():
     assert uses == [None] * 5
 
 
+def test_a_dual_processor_pair_of_move1_and_a_turn_is_the_turn_alone():
+    """Move 1 with Rotate left on a Dual Processor plays as the turn alone
+    (options.md 7.1): with the flag to the west, the bot pairs the Move 1
+    it holds in register 1 with a spare left turn and then moves 2 onto it."""
+    bot, robot = setup([(1, 5), (1, 0)], (3, 5), ["dual-processor"])
+    registers = [Card("move1", 500), Card("move2", 700), None, None, None]
+    _, uses, pairs = bot._moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
+    assert pairs[0] is not None and (pairs[0][0].kind, pairs[0][1]) == ("left", "dual-processor")
+    assert uses == [None] * 5
+
+
 def test_fourth_gear_when_the_fourth_square_is_the_flag():
     bot, robot = setup([(3, 1), (3, 0)], (3, 5), ["fourth-gear"])
     registers = [Card("move3", 800), Card("move1", 500), None, None, None]
