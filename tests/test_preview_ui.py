@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from editor import commands
@@ -443,6 +444,13 @@ def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
     assert told[2][1:] == ["    Last: 1·2: A cannot use the Fire Control: register 4 already "
                            "locked"]
     assert told[3][1:] == ["    Last: 1·3: A fires the Fire Control at B to destroy its Brakes"]
+    # B's register 4 is locked from 1·1 on and keeps its Rotate left in round 2
+    for round, register in ((1, 1), (2, 5)):
+        seek_end_of(c, round, register)
+        locked = c.panel.cards.item(1, 3)
+        assert locked.toolTip() == "left:410 (locked by A's Fire Control in 1·1)"
+        assert locked.background().color() == QColor(255, 200, 120)
+        assert c.panel.cards.item(1, 2).toolTip() == "uturn:60"
 
 
 def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(

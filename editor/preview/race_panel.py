@@ -35,7 +35,8 @@ from engine.holding import COAT_POINTS, HOWITZER_SHOTS
 from engine.optioncards import BY_ID
 
 from .player import SPEEDS
-from .timeline import card_label, describe, last_option_uses, moment_text, option_charges
+from .timeline import (card_label, describe, fire_control_locks, last_option_uses, moment_text,
+                       option_charges)
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -275,7 +276,8 @@ class RacePanel(QWidget):
         self.cards.setMinimumHeight(24 + 2 * 32)
         self.cards.setHorizontalHeaderLabels(["1", "2", "3", "4", "5"])
         self.cards.setToolTip("Program cards of the round on screen; the register being "
-                              "played is highlighted, locked registers are orange")
+                              "played is highlighted, locked registers (by damage or Fire "
+                              "Control) are orange")
         self.cards.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.cards.setSelectionMode(QAbstractItemView.NoSelection)
         self.cards.setFocusPolicy(Qt.NoFocus)
@@ -448,6 +450,7 @@ class RacePanel(QWidget):
     def _show_cards(self, frame) -> None:
         t = self.timeline
         cards, locked = t.program(frame.index)
+        held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
             active = 0                  # nothing played yet this round
         elif frame.register is not None:
@@ -465,16 +468,20 @@ class RacePanel(QWidget):
         for row, name in enumerate(t.names):
             program = cards.get(name, (None,) * 5)
             locks = locked.get(name, 0)
+            fired = held.get(name, {})
             for c in range(5):
                 item = self.cards.item(row, c)
                 kind, priority = card_label(program[c], short=True)
                 text = f"{kind}\n{priority}" if priority else kind
-                is_locked = c >= 5 - locks and program[c] is not None
+                by_damage = c >= 5 - locks and program[c] is not None
+                is_locked = by_damage or c + 1 in fired
                 if item.text() != text:
                     item.setText(text)
                 tip = program[c] or "no card"
-                if is_locked:
+                if by_damage:
                     tip += " (locked by damage)"
+                elif c + 1 in fired:
+                    tip += f" ({fired[c + 1]})"
                 item.setToolTip(tip)
                 if c + 1 == active:
                     current = frame.step == "move" and frame.actor == name

@@ -36,6 +36,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from engine.directions import DX, DY, INDEX
 from engine.elements_table import FALL_CAUSES
@@ -242,6 +243,11 @@ class Timeline:
             if f.round_end:
                 return f.index
         return len(self.frames) - 1
+
+    @cached_property
+    def fire_control_locked(self) -> bool:
+        """Whether Fire Control locks a register at some moment of this race."""
+        return any(e.kind == "register_locked" for e in self.events)
 
     def program(self, i: int) -> tuple[dict[str, tuple[str | None, ...]], dict[str, int]]:
         """The program cards shown at frame i (the round in play or just
@@ -817,6 +823,27 @@ def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, in
         elif k in ("option_gained", "option_lost") and e.robot and e.card:
             spent.get(e.robot, {}).pop(e.card, None)
     return spent
+
+
+def fire_control_locks(events: Sequence[Event], stop: int) -> dict[str, dict[int, str]]:
+    """Per robot, its registers (1-5) locked by Fire Control after the events
+    before index `stop`, each with who locked it when, in words ("locked by
+    A's Fire Control in 1·2"). The locks lift together: after a repair, at a
+    power down, at a destruction (options.md 6.15)."""
+    locks: dict[str, dict[int, str]] = {}
+    shooter: dict[str, str] = {}            # the target's last Fire Control shooter
+    for e in itertools.islice(events, stop):
+        k = e.kind
+        if k == "option_used" and e.card == "fire-control" and isinstance(e.target, str):
+            shooter[e.target] = e.robot or ""
+        elif k == "register_locked" and e.robot and e.amount:
+            by = shooter.get(e.robot)
+            locks.setdefault(e.robot, {})[e.amount] = (
+                f"locked by {by}'s Fire Control in {moment_text(e)}" if by else
+                f"locked by Fire Control in {moment_text(e)}")
+        elif k in ("register_unlocked", "powered_down", "destroyed") and e.robot:
+            locks.pop(e.robot, None)
+    return locks
 
 
 def last_option_uses(events: Sequence[Event], stop: int) -> dict[str, dict[str, str]]:
