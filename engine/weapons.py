@@ -8,14 +8,14 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .course import OFF_BOARD, WALL
 from .deck import BACK, KIND_CODE, LEFT
 from .directions import DX, DY, NAMES
 from .model import Card
+from .optioncards import BY_ID
 from .paths import UNREACHABLE, distances_to
 from .movement import push, step
 from .holding import BOT_VALUE, HOWITZER_SHOTS, ignored, used, has, hurt, lose, opts
@@ -213,7 +213,7 @@ def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState
     elif weapon == "fire-control" and all(_fire_control(t, mode) is None for t in targets):
         reason = ("nothing left to lock" if mode is None else
                   f"register {mode} already locked" if mode.isdigit() else
-                  f"the target does not hold {mode.partition('=')[2]}")
+                  f"the target does not hold the {BY_ID[mode.partition('=')[2]].name}")
     if reason is not None:
         ignored(floor, shooter, weapon, reason)
         return None
@@ -245,20 +245,20 @@ def _bot_fire_control(floor: Floor, target: RobotState, slot: int) -> str | None
     """A bot's Fire Control choice (options.md 7.2; a bot's policy): destroy
     the target's option it ranks highest when that ranks in the upper half
     of BOT_VALUE; else lock, among the registers revealed so far, the one
-    whose card the target needs most (moves_it_on); else destroy its best
+    whose card the target needs most (_moves_it_on); else destroy its best
     option if it holds one."""
     best = max(target.cards, key=BOT_VALUE.__getitem__, default=None)
     if best is not None and BOT_VALUE[best] >= len(BOT_VALUE) // 2:
         return f"option={best}"
-    revealed = [i for i in range(slot + 1) if not locked(target, i)
-                and target.registers[i] is not None]
+    revealed = [(i, card) for i in range(slot + 1)
+                if not locked(target, i) and (card := target.registers[i]) is not None]
     if revealed:
-        need = moves_it_on(floor, target)
-        return str(max(revealed, key=lambda i: (need(target.registers[i]), -i)) + 1)
+        need = _moves_it_on(floor, target)
+        return str(max(revealed, key=lambda held: (need(held[1]), -held[0]))[0] + 1)
     return f"option={best}" if best is not None else None
 
 
-def moves_it_on(floor: Floor, robot: RobotState) -> Callable[[Card | None], tuple[int, bool]]:
+def _moves_it_on(floor: Floor, robot: RobotState) -> Callable[[Card], tuple[int, bool]]:
     """How much a card would bring the robot toward its next flag, played
     from where it stands on a bare board: (path distance gained, a move
     card) — a move toward the flag before a turn, a turn before a move away."""
@@ -266,8 +266,8 @@ def moves_it_on(floor: Floor, robot: RobotState) -> Callable[[Card | None], tupl
     dist = (distances_to(course, floor.flag_squares[robot.flags])
             if robot.flags < len(floor.flag_squares) else None)
 
-    def gain(card: Card | None) -> tuple[int, bool]:
-        kind = KIND_CODE[card.kind] if card is not None else LEFT
+    def gain(card: Card) -> tuple[int, bool]:
+        kind = KIND_CODE[card.kind]
         if kind >= LEFT or dist is None or dist[robot.sq] == UNREACHABLE:
             return 0, kind < LEFT
         d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
