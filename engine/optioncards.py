@@ -100,7 +100,7 @@ USE_KINDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "crab-legs": (("move1",), ("left", "right")),
     "dual-processor": (("move1", "move2", "move3", "back"), ("left", "right", "uturn")),
 }
-FIRE_CONTROL_MODE = re.compile(r"^(?P<register>[1-5])$|^option(=(?P<option>.*))?$")
+_FIRE_CONTROL_MODE = re.compile(r"^(?P<register>[1-5])$|^option(=(?P<option>.*))?$")
 
 _CARD = r"(move1|move2|move3|back|left|right|uturn)(:[1-9][0-9]{0,2})?"
 _ENTRY = re.compile(r"^(?P<card>[^+/@]*)(\+(?P<pair>[^+/@]*))?(/(?P<use>[^+/@]*))?"
@@ -138,7 +138,7 @@ def entry_problem(text: str) -> str | None:
         if mode is not None:
             if weapon != "fire-control":
                 return "only @fire-control takes a mode after ':'"
-            m = FIRE_CONTROL_MODE.match(mode)
+            m = _FIRE_CONTROL_MODE.match(mode)
             if m is None:
                 return (f"@fire-control takes :1 to :5 (the register to lock), :option or "
                         f":option=ID (the option to destroy), not :{mode}")
