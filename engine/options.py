@@ -44,16 +44,18 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
     if pair is not None:
         rotate, which = pair
         if which in cards and tile != TELEPORTER:
-            used(floor, robot, which)
             wet = tile == WATER or tile == CURRENT
             if which == "crab-legs":
+                used(floor, robot, which, cause=f"steps {rotate.kind}")
                 d = (robot.facing + _TURNS[rotate.kind]) & 3
                 steps(floor, robot, d, 0 if wet else 1, ram)
             else:
                 # a Back up counts as a move of 1 (options.md 7.1): it always plays as the turn
                 k = 2 if rotate.kind == "uturn" else 1
-                n = 1 if kind == BACK else kind + 1
-                steps(floor, robot, robot.facing, max(0, n - k - wet), ram)
+                n = max(0, (1 if kind == BACK else kind + 1) - k - wet)
+                used(floor, robot, which,
+                     cause=f"moves {n}, then turns {'around' if k == 2 else rotate.kind}")
+                steps(floor, robot, robot.facing, n, ram)
                 if robot.sq >= 0:
                     turn(floor, robot, _TURNS[rotate.kind], "card")
             return

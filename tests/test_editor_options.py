@@ -54,6 +54,8 @@ def test_the_printed_cards_events_in_words():
     assert describe(ev("option_use_ignored", card="fire-control",
                        cause="register 3 already locked")) == \
         "Robot 2 cannot use the Fire Control: register 3 already locked"
+    assert describe(ev("option_used", card="dual-processor", cause="moves 0, then turns left")) \
+        == "Robot 2 uses the Dual Processor (moves 0, then turns left)"
     assert describe(ev("option_used", card="flywheel", cause="takes back move3:800")) == \
         "Robot 2 uses the Flywheel (takes back move3:800)"
     assert describe(ev("option_used", card="superior-archive-copy",
