@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.bots import make_bot, new_race
+from engine.rules.bot_view import BotView
 from engine.format.loader import load_dict
 from engine.model.scenario import Card
-from engine.rules.bot_view import BotView
 from engine.rules.course import compile_course
 from engine.rules.state import RobotState
 
@@ -38,7 +40,19 @@ def test_a_crab_step_onto_the_flag_beats_a_step_forward():
     moves = bot._moves
     registers = [Card("move1", 500), Card("move2", 700), Card("right", 80), None, None]
     _, uses, pairs = moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
-    assert pairs[0] is not None and pairs[0].kind == "left"     # sideways onto flag 1
+    assert pairs[0] is not None and pairs[0][0].kind == "left"  # sideways onto flag 1
+    assert pairs[0][1] == "crab-legs"
+    assert uses == [None] * 5
+
+
+def test_a_dual_processor_pair_of_move1_and_a_turn_is_the_turn_alone():
+    """Move 1 with Rotate left on a Dual Processor plays as the turn alone
+    (options.md 7.1): with the flag to the west, the bot pairs the Move 1
+    it holds in register 1 with a spare left turn and then moves 2 onto it."""
+    bot, robot = setup([(1, 5), (1, 0)], (3, 5), ["dual-processor"])
+    registers = [Card("move1", 500), Card("move2", 700), None, None, None]
+    _, uses, pairs = bot._moves.improve(robot, registers, [0, 1, 2, 3, 4], HAND)
+    assert pairs[0] is not None and (pairs[0][0].kind, pairs[0][1]) == ("left", "dual-processor")
     assert uses == [None] * 5
 
 
@@ -72,7 +86,8 @@ class _Planner:
 
     def __init__(self, first=Card("move1", 500), steady=False):
         self.first = first
-        self.option_plan = ([None] * 5, [Card("left", 70), None, None, None, None], steady)
+        self.option_plan = ([None] * 5, [(Card("left", 70), "crab-legs"), None, None, None, None],
+                            steady)
 
     def program(self, view, hand, free_registers, rng):
         return [self.first]
@@ -122,22 +137,44 @@ class _Recorder:
         return False
 
 
-def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel():
+class _Taker(_Recorder):
+    """Takes back the card on its Flywheel every round."""
+
+    def take_flywheel(self, view, hand, card, free_registers, rng):
+        return True
+
+
+@pytest.mark.parametrize("bot, takes", [(_Recorder, False), (_Taker, True)])
+def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel(bot, takes):
+    """The card returns when the bot takes it; a bot without a search of its
+    own takes it only to fill a short hand (options.md 7.5)."""
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}],
            "rules": {"options": "played", "robot_lasers": False}}
-    bot = _Recorder()
-    race = new_race(load_dict(doc), seed=3, robot_count=1, bots=[bot])
+    race = new_race(load_dict(doc), seed=3, robot_count=1, bots=[bot := bot()])
     robot = race.robots[0]
     robot.cards, robot.options = ["flywheel"], 1
     race.play_round()
     kept = max(bot.hands[0][5:], key=lambda c: c.priority)
     assert robot.opt.flywheel == kept
-    race.play_round()
-    assert len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept     # it joins the next hand
-    assert [e.round for e in race.events if e.kind == "option_used"
-            and e.card == "flywheel"] == [1, 2]
+    race.play_register()                # round 2 programmed
+    assert (len(bot.hands[1]) == 10 and bot.hands[1][-1] == kept) is takes
+    assert (robot.opt.flywheel == kept) is not takes           # it stays until taken
+    assert [(e.round, e.cause) for e in race.events if e.kind == "option_used"
+            and e.card == "flywheel"] == [(1, f"keeps {kept}")] + (
+        [(2, f"takes back {kept}"), (2, f"keeps {robot.opt.flywheel}")] if takes else [])
+
+
+def test_the_search_bot_takes_the_flywheel_card_when_a_program_is_better_with_it():
+    bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["flywheel"])
+    view, rng = bot._view, random.Random(1)
+    turns = [Card("left", 70), Card("right", 80)]
+    assert bot.take_flywheel(view, turns, Card("move3", 800), [1, 2, 3, 4, 5], rng)
+    assert not bot.take_flywheel(view, turns + [Card("move3", 790)], Card("move3", 800),
+                                 [1, 2, 3, 4, 5], rng)       # one Move 3 reaches flag 1 already
+    assert bot.take_flywheel(view, [], Card("left", 70), [1], rng)
+    assert not bot.take_flywheel(view, turns, Card("move3", 800), [], rng)
 
 
 def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():
@@ -167,3 +204,75 @@ def test_the_race_recompiles_for_a_bot_that_holds_the_card():
     assert used == ["Robot 1"]                  # the other robot does not hold the card
     assert not [e for e in race.events if e.kind == "option_use_ignored"]      # nor tries
     assert [r.damage for r in race.robots] == [1, 0]
+
+
+class _Fixed:
+    """A bot that programs the same cards every round, whatever its hand."""
+
+    def __init__(self, *cards):
+        self.cards = list(cards)
+
+    def program(self, view, hand, free_registers, rng):
+        return self.cards[:len(free_registers)]
+
+    def power_down(self, view, rng):
+        return False
+
+
+def _duel(a, b, bots, flag=(4, 0), tiles=()):
+    """A race of two bots on docks `a` and `b` ((x, y, facing)); the first
+    fires along its row from behind a wall."""
+    from engine.rules.race import Race
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8, "tiles": list(tiles),
+                     "walls": [{"x": a[0], "y": a[1], "side": "W"}]},
+           "flags": [{"x": flag[0], "y": flag[1]}],
+           "docks": [{"x": x, "y": y, "facing": f} for x, y, f in (a, b)],
+           "rules": {"options": "played"}}
+    return new_race(load_dict(doc), seed=1, robot_count=2, bots=bots)
+
+
+def test_a_bot_locks_the_revealed_register_whose_card_takes_the_target_on():
+    """B steps into A's line in register 3; of its revealed cards (turn,
+    turn, Move 1 toward its flag) A's Fire Control locks the Move 1's
+    register, not the lowest unlocked one (options.md 7.2, a bot's policy)."""
+    race = _duel((1, 2, "E"), (4, 3, "N"),
+                 [_Fixed(), _Fixed(Card("left", 70), Card("right", 80), Card("move1", 490))])
+    shooter, target = race.robots
+    shooter.cards, shooter.options = ["fire-control"], 1
+    for _ in range(3):
+        race.play_register()
+    assert [(e.target, e.cause) for e in race.events if e.kind == "option_used"] == [
+        ("Robot 2", "lock register 3")]
+    assert target.opt.fc_locks == [2] and target.damage == 0
+
+
+@pytest.mark.parametrize("cards, damage, choice", [
+    (["brakes"], 0, "2"),                       # a card ranked low: the lock
+    (["brakes", "mini-howitzer"], 0, "option=mini-howitzer"),     # a weapon: destroyed
+    (["brakes"], 9, None),                      # the laser's point destroys it: damage
+])
+def test_a_bots_fire_control_choice(cards, damage, choice):
+    from engine.rules.option_weapons import _bot_weapon
+    race = _duel((1, 2, "E"), (4, 2, "N"), [_Fixed(), _Fixed()])
+    race.play_register()
+    shooter, target = race.robots
+    shooter.cards = ["fire-control"]
+    target.cards, target.damage = cards, damage
+    target.registers = [Card("left", 70), Card("move2", 700), Card("right", 80), None, None]
+    target.opt.fc_locks = []
+    assert _bot_weapon(race.floor, shooter, [target], 0, 2, 1) == (
+        ("fire-control", choice) if choice else None)
+
+
+def test_a_bot_keeps_its_superior_archive_copy_and_re_enters_with_no_damage():
+    """Destroyed holding Brakes and the Archive (its most recent card), a bot
+    discards Brakes, which it ranks lower (a scripted robot would discard
+    the Archive), and re-enters with 0 damage (options.md 7.3)."""
+    race = _duel((1, 2, "E"), (4, 3, "N"), [_Fixed(Card("move1", 490)), _Fixed()],
+                 tiles=[{"x": 2, "y": 2, "type": "pit"}])
+    robot = race.robots[0]
+    robot.cards, robot.options = ["brakes", "superior-archive-copy"], 2
+    race.play_round()
+    assert robot.deaths == 1 and robot.cards == ["superior-archive-copy"]
+    assert robot.sq >= 0 and robot.damage == 0

@@ -10,8 +10,10 @@ from engine.format.loader import dumps, load_file, parse_json
 from engine.model.events import Event
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
-from editor.preview.timeline import describe, option_charges
+from editor.preview.timeline import describe, last_option_uses, option_charges
 from editor.scenario_panel import options_text, parse_options
+
+RULES = Path(__file__).parent / "rules"
 
 
 def ev(kind: str, **fields) -> Event:
@@ -37,8 +39,46 @@ def test_option_events_in_words():
         "Robot 2's register 3 is locked by Fire Control"
 
 
+def test_the_printed_cards_events_in_words():
+    fire = dict(card="fire-control", target="Robot 4")
+    assert describe(ev("option_used", cause="lock", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to lock its lowest unlocked register"
+    assert describe(ev("option_used", cause="lock register 3", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to lock its register 3"
+    assert describe(ev("option_used", cause="option", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to destroy its most recent option"
+    assert describe(ev("option_used", cause="option brakes", **fire)) == \
+        "Robot 2 fires the Fire Control at Robot 4 to destroy its Brakes"
+    assert describe(ev("option_lost", card="brakes", cause="fire control")) == \
+        "Robot 2's Brakes is destroyed by Fire Control"
+    assert describe(ev("option_use_ignored", card="fire-control",
+                       cause="register 3 already locked")) == \
+        "Robot 2 cannot use the Fire Control: register 3 already locked"
+    assert describe(ev("option_used", card="dual-processor", cause="moves 0, then turns left")) \
+        == "Robot 2 uses the Dual Processor (moves 0, then turns left)"
+    assert describe(ev("option_used", card="flywheel", cause="takes back move3:800")) == \
+        "Robot 2 uses the Flywheel (takes back move3:800)"
+    assert describe(ev("option_used", card="superior-archive-copy",
+                       cause="re-enters with 0 damage")) == \
+        "Robot 2 uses the Superior Archive Copy (re-enters with 0 damage)"
+
+
+def test_a_cards_tooltip_tells_what_it_last_did():
+    race = new_race(load_file(RULES / "o7-superior-archive-copy-not-forced.json"))
+    race.play_round()
+    race.play_round()
+    events = list(race.events)
+    last = last_option_uses(events, len(events))
+    assert last == {"A": {"superior-archive-copy":
+                          "2·clean: A uses the Superior Archive Copy (re-enters with 0 damage)"}}
+    _, tip = options_html(("superior-archive-copy",), {}, 1, last["A"])
+    assert tip == ("Superior Archive Copy: A robot destroyed while holding it re-enters with 0 "
+                   "damage.\n    Last: 2·clean: A uses the Superior Archive Copy (re-enters "
+                   "with 0 damage)")
+
+
 def test_a_used_up_coat_is_told_after_its_last_point():
-    race = new_race(load_file(Path(__file__).parent / "rules" / "o2-ablative-coat.json"), seed=1)
+    race = new_race(load_file(RULES / "o2-ablative-coat.json"), seed=1)
     race.play_round()
     events = list(race.events)
     told = [describe(e) for e in events if e.card == "ablative-coat"]

@@ -1,4 +1,4 @@
-"""Each option card's rule case (tests/rules/o2-*, o6-*) tells the card
+"""Each option card's rule case (tests/rules/o2-*, o6-*, o7-*) tells the card
 from its absence: with the card named in the file name taken from the
 robot that holds it, some check fails."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from engine.format.loader import load_dict, read_json
 from engine.model.option_cards import OPTION_IDS
 
 RULES = Path(__file__).parent / "rules"
-CASES = sorted(RULES.glob("o[26]-*.json"))
+CASES = sorted(RULES.glob("o[267]-*.json"))
 
 
 # interaction cases whose names do not start with the card they take away
@@ -53,7 +53,7 @@ def test_the_case_fails_without_its_card(path):
 def test_run_json_gives_the_cards_each_robot_holds(tmp_path, capsys):
     assert main(["run", str(RULES / "o2-superior-archive-copy.json"), "--json", "--rounds", "1"]) == 0
     robot = json.loads(capsys.readouterr().out)["robots"][0]
-    assert (robot["options"], robot["option_cards"]) == (1, ["brakes"])
+    assert (robot["options"], robot["option_cards"]) == (1, ["superior-archive-copy"])
     data, _ = read_json(RULES / "o1-start-options.json")
     data.pop("robots"), data.pop("checks")
     path = tmp_path / "dealt.json"

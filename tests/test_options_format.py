@@ -76,12 +76,43 @@ def problems(doc: dict) -> list[tuple[str, str, str]]:
     ("move1/pressor-beam", "after '/' must be one of"),
     ("move1@brakes", "after '@' must be one of"),
     ("move1@pressor-beam:option", "only @fire-control takes a mode"),
+    ("move1@pressor-beam:2", "only @fire-control takes a mode"),
     ("move1/brakes/brakes", "at most one"),
+    ("move1@fire-control:6", "@fire-control takes :1 to :5 (the register to lock), :option or "
+                             ":option=ID (the option to destroy), not :6"),
+    ("move1@fire-control:0", "not :0"),
+    ("move1@fire-control:12", "not :12"),
+    ("move1@fire-control:options", "not :options"),
+    ("move1@fire-control:option=jetpack", "'jetpack' is not an option card"),
+    ("move1@fire-control:option=", "'' is not an option card"),
+    ("left+right/dual-processor", "dual-processor pairs move1 or move2 or move3 or back (first)"),
+    ("move2+move1/dual-processor", "not move2 with move1"),
 ])
 def test_malformed_registers_are_errors_with_their_pointer(entry, words):
     found = problems(course(program=[["move1", entry]]))
     assert [(c, w) for c, w, _ in found if c.startswith("E")] == [("E107", "/robots/0/program/0/1")]
     assert words in found[0][2]
+
+
+@pytest.mark.parametrize("entry", [
+    "move1+left/dual-processor", "back+uturn/dual-processor", "back:440+right:90/dual-processor",
+    "move3+left/dual-processor", "right@fire-control:1", "right@fire-control:5",
+    "right@fire-control", "right@fire-control:option", "right@fire-control:option=brakes",
+    "move2+uturn/dual-processor@fire-control:option=superior-archive-copy"])
+def test_the_printed_cards_forms_are_valid_and_saved_as_written(entry):
+    doc = course(options=["dual-processor", "fire-control"], program=[
+        [entry], {"cards": [entry], "take_flywheel": True}])
+    assert [p for p in problems(doc) if p[0].startswith("E")] == []
+    s = load_dict(doc)
+    saved = parse_json(dumps(s))[0]["robots"][0]["program"]
+    assert saved[0] == [entry] and saved[1]["take_flywheel"] is True
+    assert load_dict(parse_json(dumps(s))[0]) == s
+
+
+def test_take_flywheel_is_a_boolean():
+    found = problems(course(program=[{"cards": [], "take_flywheel": "yes"}]))
+    assert [(c, w) for c, w, _ in found if c.startswith("E")] == [
+        ("E101", "/robots/0/program/0/take_flywheel")]
 
 
 def test_a_card_held_by_two_robots():
@@ -104,9 +135,11 @@ def test_option_cards_check_needs_played_options():
 
 def test_a_use_the_robots_cards_cannot_make_is_a_warning():
     doc = course(options=["brakes"], program=[["move1/brakes", "move1@scrambler"],
-                                              {"cards": [], "abort_at": 2}])
+                                              {"cards": [], "abort_at": 2},
+                                              {"cards": [], "take_flywheel": True}])
     warned = [p[:2] for p in problems(doc) if p[0] == "W410"]
-    assert warned == [("W410", "/robots/0/program/0/1"), ("W410", "/robots/0/program/1/abort_at")]
+    assert warned == [("W410", "/robots/0/program/0/1"), ("W410", "/robots/0/program/1/abort_at"),
+                      ("W410", "/robots/0/program/2/take_flywheel")]
     dealt = copy.deepcopy(doc)
     dealt["robots"][0]["options"] = 2               # dealt cards are unknown: no warning
     assert not [p for p in problems(dealt) if p[0] == "W410"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
 from editor import commands
@@ -392,14 +393,27 @@ def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, previe
         assert pooled[key] == serial[key], key
 
 
-def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
-    window, c = preview(Path(__file__).parent / "rules" / "o2-mini-howitzer.json")
+def scripted_race(qtbot, preview, case: str):
+    """The controller of a window on rule case `case`, its own robots raced."""
+    _, c = preview(Path(__file__).parent / "rules" / f"{case}.json")
     c.panel.use_scenario.setChecked(True)
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
         c.actions["run"].trigger()
+    return c
+
+
+def seek_end_of(c, round: int, register: int):
+    """Show the end of that register; returns its frame."""
+    frame = next(f for f in c.timeline.frames
+                 if f.register_end and (f.round, f.register) == (round, register))
+    c.player.seek(frame.index)
+    return frame
+
+
+def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
+    c = scripted_race(qtbot, preview, "o2-mini-howitzer")
     t = c.timeline
-    second = next(f for f in t.frames if f.register_end and (f.round, f.register) == (1, 2))
-    c.player.seek(second.index)
+    second = seek_end_of(c, 1, 2)
     shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
     assert shooter.text() == ("Mini Howitzer <span style='color:#222'>●●●</span>"
@@ -411,6 +425,33 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
     c.player.seek(len(t.frames) - 1)
     assert shooter.text() == "" and target.text() == ""       # both cards used up
+
+
+def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
+    c = scripted_race(qtbot, preview, "o7-fire-control-chosen")
+    shooter = c.panel.robots.cellWidget(0, 5)
+    told = {}
+    for register in (1, 2, 3):
+        frame = seek_end_of(c, 1, register)
+        told[register] = shooter.toolTip().splitlines()
+        lines = [c.log.model.data(c.log.model.index(row)) for row in range(*frame.events)]
+        if register == 1:
+            assert any(line.endswith("A fires the Fire Control at B to lock its register 4")
+                       for line in lines)
+            assert any(line.endswith("B's register 4 is locked by Fire Control") for line in lines)
+    assert told[1][0].startswith("Fire Control: Instead of the main laser's damage, the robot "
+                                 "chooses")
+    assert told[1][1:] == ["    Last: 1·1: A fires the Fire Control at B to lock its register 4"]
+    assert told[2][1:] == ["    Last: 1·2: A cannot use the Fire Control: register 4 already "
+                           "locked"]
+    assert told[3][1:] == ["    Last: 1·3: A fires the Fire Control at B to destroy its Brakes"]
+    # B's register 4 is locked from 1·1 on and keeps its Rotate left in round 2
+    for round, register in ((1, 1), (2, 5)):
+        seek_end_of(c, round, register)
+        locked = c.panel.cards.item(1, 3)
+        assert locked.toolTip() == "left:410 (locked by A's Fire Control in 1·1)"
+        assert locked.background().color() == QColor(255, 200, 120)
+        assert c.panel.cards.item(1, 2).toolTip() == "uturn:60"
 
 
 def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(

@@ -334,7 +334,7 @@ CASES = [
      'description, board, flags, docks, rules, goals, robots, checks, card, accept, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
-     'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, note)'),
+     'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, take_flywheel, note)'),
     # out of range
     (_set(["board", "width"], 0), "E105", "/board/width", "board.width: must be at least 1, not 0"),
     (_set(["board", "tiles", 0, "x"], -1), "E105", "/board/tiles/0/x",

@@ -35,7 +35,8 @@ from engine.model.option_cards import BY_ID
 from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
 from .player import SPEEDS
-from .timeline import card_label, describe, moment_text, option_charges
+from .timeline import (card_label, describe, fire_control_locks, last_option_uses, moment_text,
+                       option_charges)
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -49,10 +50,12 @@ _FAIL = QColor(210, 40, 40)
 _CHARGES = {"mini-howitzer": HOWITZER_SHOTS, "ablative-coat": COAT_POINTS}
 
 
-def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int) -> tuple[str, str]:
+def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int,
+                 last: dict[str, str] | None = None) -> tuple[str, str]:
     """A robot's option cards as rich text (names; a pip per Mini Howitzer
     shot or Ablative Coat point, the spent ones grey) and a tooltip with each
-    card's effect. Counted options (no cards) show their number."""
+    card's effect and what it last did (`last`, from last_option_uses).
+    Counted options (no cards) show their number."""
     if not cards:
         return ("" if not count else f"{count}"), ("" if not count else
                                                     f"{count} options (counted, not played)")
@@ -67,6 +70,8 @@ def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int) -> t
                      "<span style='color:#bbb'>" + "●" * used + "</span>")
         parts.append(text)
         tips.append(f"{card.name}: {card.effect}")
+        if last and card_id in last:
+            tips.append(f"    Last: {last[card_id]}")
     return ", ".join(parts), "\n".join(tips)
 
 
@@ -271,7 +276,8 @@ class RacePanel(QWidget):
         self.cards.setMinimumHeight(24 + 2 * 32)
         self.cards.setHorizontalHeaderLabels(["1", "2", "3", "4", "5"])
         self.cards.setToolTip("Program cards of the round on screen; the register being "
-                              "played is highlighted, locked registers are orange")
+                              "played is highlighted, locked registers (by damage or Fire "
+                              "Control) are orange")
         self.cards.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.cards.setSelectionMode(QAbstractItemView.NoSelection)
         self.cards.setFocusPolicy(Qt.NoFocus)
@@ -444,6 +450,7 @@ class RacePanel(QWidget):
     def _show_cards(self, frame) -> None:
         t = self.timeline
         cards, locked = t.program(frame.index)
+        held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
             active = 0                  # nothing played yet this round
         elif frame.register is not None:
@@ -461,16 +468,20 @@ class RacePanel(QWidget):
         for row, name in enumerate(t.names):
             program = cards.get(name, (None,) * 5)
             locks = locked.get(name, 0)
+            fired = held.get(name, {})
             for c in range(5):
                 item = self.cards.item(row, c)
                 kind, priority = card_label(program[c], short=True)
                 text = f"{kind}\n{priority}" if priority else kind
-                is_locked = c >= 5 - locks and program[c] is not None
+                by_damage = c >= 5 - locks and program[c] is not None
+                is_locked = by_damage or c + 1 in fired
                 if item.text() != text:
                     item.setText(text)
                 tip = program[c] or "no card"
-                if is_locked:
+                if by_damage:
                     tip += " (locked by damage)"
+                elif c + 1 in fired:
+                    tip += f" ({fired[c + 1]})"
                 item.setToolTip(tip)
                 if c + 1 == active:
                     current = frame.step == "move" and frame.actor == name
@@ -488,14 +499,17 @@ class RacePanel(QWidget):
                     item.setFont(plain)
 
     def _show_robots(self, frame) -> None:
-        spent = option_charges(self.timeline.events, frame.events[1]) if any(
-            r.option_cards for r in frame.robots) else {}
+        held = any(r.option_cards for r in frame.robots)
+        spent = option_charges(self.timeline.events, frame.events[1]) if held else {}
+        last = last_option_uses(self.timeline.events, frame.events[1]) if held else {}
         for row, r in enumerate(frame.robots):
             label = self.robots.cellWidget(row, 5)
             if isinstance(label, QLabel):
-                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options)
+                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options,
+                                         last.get(r.name))
                 if label.text() != text:
                     label.setText(text)
+                if label.toolTip() != tip:
                     label.setToolTip(tip)
             if r.out:
                 state = "out"

@@ -36,6 +36,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from engine.model.directions import DX, DY, INDEX
 from engine.model.element_kinds import FALL_CAUSES
@@ -242,6 +243,11 @@ class Timeline:
             if f.round_end:
                 return f.index
         return len(self.frames) - 1
+
+    @cached_property
+    def fire_control_locked(self) -> bool:
+        """Whether Fire Control locks a register at some moment of this race."""
+        return any(e.kind == "register_locked" for e in self.events)
 
     def program(self, i: int) -> tuple[dict[str, tuple[str | None, ...]], dict[str, int]]:
         """The program cards shown at frame i (the round in play or just
@@ -758,12 +764,28 @@ def _used(e: Event, who: str) -> str:
         return f"{who} fires {_card(e)}: {e.target} does not move"
     if e.cause == "target gone":
         return f"{who} fires {_card(e)}: {e.target} is already gone"
+    if e.card == "fire-control" and e.target:
+        return f"{who} fires {_card(e)} at {e.target} to {_fire_control_choice(e.cause)}"
     if e.card in WEAPONS and e.target:
-        how = " (option)" if e.cause == "option" else ""
-        return f"{who} fires {_card(e)}{how} at {e.target}"
+        return f"{who} fires {_card(e)} at {e.target}"
     on = f" on {e.target}" if e.target else ""
     why = f" ({e.cause})" if e.cause else ""
     return f"{who} uses {_card(e)}{on}{why}"
+
+
+def _fire_control_choice(cause: str | None) -> str:
+    """Fire Control's choice as the engine tells it (engine/rules/option_weapons.py), in words."""
+    what, _, which = (cause or "lock").partition(" ")
+    if what == "lock":
+        return f"lock its {which}" if which else "lock its lowest unlocked register"
+    card = BY_ID.get(which)
+    return f"destroy its {card.name}" if card is not None else "destroy its most recent option"
+
+
+def _lost(e: Event, who: str) -> str:
+    if e.cause == "fire control":
+        return f"{who}'s {_card(e).removeprefix('the ')} is destroyed by Fire Control"
+    return f"{who} discards {_card(e)} ({e.cause})"
 
 
 def _prevented(e: Event, who: str) -> str:
@@ -777,7 +799,7 @@ _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",
          "flag": " for touching a flag"}.get(e.cause or "", "")),
-    "option_lost": lambda e, who: f"{who} discards {_card(e)} ({e.cause})",
+    "option_lost": _lost,
     "option_used": _used,
     "option_use_ignored": lambda e, who: f"{who} cannot use {_card(e)}: {e.cause}",
     "damage_prevented": _prevented,
@@ -802,6 +824,43 @@ def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, in
         elif k in ("option_gained", "option_lost") and e.robot and e.card:
             spent.get(e.robot, {}).pop(e.card, None)
     return spent
+
+
+def fire_control_locks(events: Sequence[Event], stop: int) -> dict[str, dict[int, str]]:
+    """Per robot, its registers (1-5) locked by Fire Control after the events
+    before index `stop`, each with who locked it when, in words ("locked by
+    A's Fire Control in 1·2"). The locks lift together: after a repair, at a
+    power down, at a destruction (options.md 6.15)."""
+    locks: dict[str, dict[int, str]] = {}
+    shooter: dict[str, str] = {}            # the target's last Fire Control shooter
+    for e in itertools.islice(events, stop):
+        k = e.kind
+        if k == "option_used" and e.card == "fire-control" and isinstance(e.target, str):
+            shooter[e.target] = e.robot or ""
+        elif k == "register_locked" and e.robot and e.amount:
+            by = shooter.get(e.robot)
+            locks.setdefault(e.robot, {})[e.amount] = (
+                f"locked by {by}'s Fire Control in {moment_text(e)}" if by else
+                f"locked by Fire Control in {moment_text(e)}")
+        elif k in ("register_unlocked", "powered_down", "destroyed") and e.robot:
+            locks.pop(e.robot, None)
+    return locks
+
+
+def last_option_uses(events: Sequence[Event], stop: int) -> dict[str, dict[str, str]]:
+    """Per robot, what each of its option cards last did in the events before
+    index `stop`, in words after its moment ("1·2: A fires the Fire Control
+    at B to lock its register 4"); a card gained or lost starts fresh."""
+    last: dict[str, dict[str, Event]] = {}
+    for e in itertools.islice(events, stop):
+        if not (e.robot and e.card):
+            continue
+        if e.kind in ("option_used", "option_use_ignored", "damage_prevented"):
+            last.setdefault(e.robot, {})[e.card] = e
+        elif e.kind in ("option_gained", "option_lost"):
+            last.get(e.robot, {}).pop(e.card, None)
+    return {robot: {card: f"{moment_text(e)}: {describe(e)}" for card, e in cards.items()}
+            for robot, cards in last.items()}
 
 
 def moment_text(e: Event) -> str:

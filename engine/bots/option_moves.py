@@ -17,8 +17,8 @@ states do.
 from __future__ import annotations
 
 from engine.bots.tables import Layered, Tables, UNREACHABLE
-from engine.model.option_cards import OPTION_IDS
-from engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE2, MOVE3
+from engine.model.option_cards import OPTION_IDS, USE_KINDS
+from engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
 from engine.model.scenario import Card
 from engine.rules.board_elements import board_elements
 from engine.rules.lone import LoneRobot
@@ -29,9 +29,10 @@ from engine.rules.option_play import play_with_options
 PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",
                    "gyroscopic-stabilizer")
 _USE_OF = {MOVE3: "fourth-gear", BACK: "reverse-gears", MOVE1: "brakes"}
-_TURNS = ("left", "right", "uturn")
+_PAIRS = {"crab-legs": ("left", "right"), "dual-processor": ("left", "right", "uturn")}
 
-Plan = tuple[list[Card | None], list[str | None], list[Card | None]]   # cards, uses, pairs
+Pair = tuple[Card, str]         # a pair's rotate card and its option (holding.RobotOptions.pairs)
+Plan = tuple[list[Card | None], list[str | None], list[Pair | None]]   # cards, uses, pairs
 
 
 class OptionMoves:
@@ -45,7 +46,7 @@ class OptionMoves:
         self.lone.floor.option_deck = OptionDeck(0, set(OPTION_IDS))
 
     def score(self, robot, registers: list[Card | None], uses: list[str | None],
-              pairs: list[Card | None], steady: bool = False) -> int:
+              pairs: list[Pair | None], steady: bool = False) -> int:
         """The score of playing `registers` (with `uses` and `pairs`; with the
         Gyroscopic Stabilizer if `steady`) from where `robot` is."""
         lone, tables = self.lone, self.tables
@@ -91,7 +92,7 @@ class OptionMoves:
         registers the bot fills."""
         cards = robot.cards
         uses: list[str | None] = [None] * 5
-        pairs: list[Card | None] = [None] * 5
+        pairs: list[Pair | None] = [None] * 5
         best = self.score(robot, registers, uses, pairs)
         spare = [c for c in hand if c not in registers]
         for r in free:
@@ -99,32 +100,31 @@ class OptionMoves:
             if card is None:
                 continue
             kind = KIND_CODE[card.kind]
-            tries: list[tuple[str | None, Card | None]] = []
+            tries: list[tuple[str | None, Pair | None]] = []
             use = _USE_OF.get(kind)
             if use is not None and use in cards:
                 tries.append((use, None))
-            turns = ({"crab-legs": ("left", "right")} if kind == MOVE1 and "crab-legs" in cards
-                     else {"dual-processor": _TURNS}
-                     if kind in (MOVE2, MOVE3) and "dual-processor" in cards else {})
+            turns = {which: kinds for which, kinds in _PAIRS.items()
+                     if which in cards and card.kind in USE_KINDS[which][0]}
             for which, kinds in turns.items():
                 seen = set()
                 for c in spare:
                     if c.kind in kinds and c.kind not in seen:
                         seen.add(c.kind)
-                        tries.append((which, c))
-            choice: tuple[str | None, Card | None] = (None, None)
+                        tries.append((None, (c, which)))
+            choice: tuple[str | None, Pair | None] = (None, None)
             for use, pair in tries:
-                uses[r], pairs[r] = (None, pair) if pair is not None else (use, None)
+                uses[r], pairs[r] = use, pair
                 score = self.score(robot, registers, uses, pairs)
                 if score > best:
-                    best, choice = score, (uses[r], pairs[r])
+                    best, choice = score, (use, pair)
             uses[r], pairs[r] = choice
             if choice[1] is not None:
-                spare.remove(choice[1])
+                spare.remove(choice[1][0])
         return registers, uses, pairs
 
     def steady(self, robot, registers: list[Card | None], uses: list[str | None],
-               pairs: list[Card | None]) -> bool:
+               pairs: list[Pair | None]) -> bool:
         """Whether the robot's Gyroscopic Stabilizer makes the planned round score better."""
         return ("gyroscopic-stabilizer" in robot.cards and
                 self.score(robot, registers, uses, pairs, True) >

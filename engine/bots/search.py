@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
-from engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS
+from engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
 from engine.model.program_cards import DECK
 from engine.model.scenario import Card
@@ -230,7 +230,7 @@ class SearchBot:
         # the movement options and pairs of the last program, per register,
         # and whether to use the Gyroscopic Stabilizer (read by the
         # controller with played option cards)
-        self.option_plan: tuple[list[str | None], list[Card | None], bool] | None = None
+        self.option_plan: tuple[list[str | None], list[Pair | None], bool] | None = None
 
     def tables(self, view) -> Tables:
         if view is not self._view:          # one bot serves one robot for a race
@@ -275,6 +275,16 @@ class SearchBot:
                                 robot.damage + 1)[1].max() for _ in range(RECOMPILE_DRAWS))
         return total / RECOMPILE_DRAWS - DAMAGE > best
 
+    def take_flywheel(self, view: BotView, hand: list[Card], card: Card,
+                      free_registers: list[int], rng: random.Random) -> bool:
+        """Whether to take back the card kept on the Flywheel (options.md
+        7.5): when the best program of the hand with it scores better than
+        the best without it, or always when the hand is empty (a bot's policy)."""
+        if not free_registers:
+            return False
+        return not hand or bool(self.scored(view, hand + [card], free_registers)[1].max() >
+                                self.scored(view, hand, free_registers)[1].max())
+
     def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
                damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list], int]:
         """Every distinct program of a non-empty hand with its score (with
@@ -300,7 +310,7 @@ class SearchBot:
 
     def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]
-                      ) -> tuple[list[str | None], list[Card | None], bool]:
+                      ) -> tuple[list[str | None], list[Pair | None], bool]:
         """Movement options and pairs for the chosen program, and whether it
         is steadier (engine/bots/option_moves.py)."""
         robot = view.robot

@@ -368,7 +368,8 @@ def _round(entry: object) -> ProgramRound:
         recompile=bool(entry.get("recompile", False)),
         conditional=(Card.parse(conditional["card"]), _int(conditional["register"]))
         if conditional is not None else None,
-        flywheel=Card.parse(flywheel) if flywheel is not None else None)
+        flywheel=Card.parse(flywheel) if flywheel is not None else None,
+        take_flywheel=bool(entry.get("take_flywheel", False)))
 
 
 def _options(value: object) -> int | tuple[str, ...] | None:
@@ -536,6 +537,8 @@ def _round_doc(p: ProgramRound) -> list | dict:
         doc["conditional"] = {"card": str(p.conditional[0]), "register": p.conditional[1]}
     if p.flywheel is not None:
         doc["flywheel"] = str(p.flywheel)
+    if p.take_flywheel:
+        doc["take_flywheel"] = True
     return _noted(doc, p.note)
 
 

@@ -60,7 +60,11 @@ Option cards (played options, options.md 6.27); `card` is the card's id:
     option_used       card, target, cause, dst    the card changed an outcome (automatic
                                                   cards too); a weapon's push or pull is told
                                                   after it with cause pushed, pulled, blocked
-                                                  or target gone and dst where the target ends
+                                                  or target gone and dst where the target ends;
+                                                  Fire Control's cause is its choice: lock,
+                                                  lock register N, option, option ID;
+                                                  Flywheel's keeps CARD or takes back CARD;
+                                                  Superior Archive Copy is told at re-entry
     option_use_ignored card, cause                a use that cannot be made; cause: why
     damage_prevented  card, amount, cause         a point not taken: by Power-Down Shield,
                                                   Ablative Coat, or the card traded for it

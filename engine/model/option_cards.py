@@ -1,7 +1,10 @@
 """The 26 option cards (options.md 2): ids, names, effects, and the script
 grammar of a register entry (options.md 3, 6.24).
 
-    card ["+" card] ["/" option] ["@" weapon [":option"]]
+    card ["+" card] ["/" option] ["@" weapon [":" mode]]
+
+where only Fire Control takes a mode: ``:1``-``:5`` (the register to lock),
+``:option`` or ``:option=ID`` (the option to destroy; options.md 7.2).
 
 This module knows the cards as data only; what they do is in the rules
 code (engine/rules/option_play.py and the steps it hooks into).
@@ -36,14 +39,16 @@ OPTION_CARDS: tuple[OptionCard, ...] = (
     OptionCard("double-barreled-laser", "Double-Barreled Laser",
                "The main laser does 2 damage instead of 1."),
     OptionCard("dual-processor", "Dual Processor",
-               "A register may hold Move 2 or 3 with a rotate card: the robot moves 1 less "
-               "(2 less with U-turn), then turns."),
+               "A register may hold a move card (Move 1, 2, 3 or Back up) with a rotate card: "
+               "the robot moves 1 square less (2 less with U-turn, Back up counting as 1), "
+               "then turns."),
     OptionCard("extra-memory", "Extra Memory", "The robot is dealt 1 more card each round."),
     OptionCard("fire-control", "Fire Control",
-               "Instead of the main laser's damage: lock the target's lowest unlocked register, "
-               "or make it discard an option."),
+               "Instead of the main laser's damage, the robot chooses: lock one of the "
+               "target's registers with its card, or destroy one of the target's options."),
     OptionCard("flywheel", "Flywheel",
-               "One card left in the hand may be kept for a later round."),
+               "One card left in the hand may be kept; it returns to the hand in a later "
+               "round of the robot's choice."),
     OptionCard("fourth-gear", "Fourth Gear", "Each time the robot plays Move 3, it may move 4."),
     OptionCard("gyroscopic-stabilizer", "Gyroscopic Stabilizer",
                "For a whole round, board elements do not turn the robot."),
@@ -55,8 +60,8 @@ OPTION_CARDS: tuple[OptionCard, ...] = (
     OptionCard("mini-howitzer", "Mini Howitzer",
                "5 shots: instead of the main laser, push the target 1 square away and do 1 damage."),
     OptionCard("power-down-shield", "Power-Down Shield",
-               "While powered down, ignores the first point of laser damage from each side "
-               "in each register."),
+               "While powered down, ignores the first point of damage from each side in each "
+               "register (lasers, Mini Howitzer shells, Ramming Gear)."),
     OptionCard("pressor-beam", "Pressor Beam",
                "Instead of the main laser, push the target 1 square away. No damage."),
     OptionCard("radio-control", "Radio Control",
@@ -73,7 +78,7 @@ OPTION_CARDS: tuple[OptionCard, ...] = (
                "Instead of the main laser (not in register 5), the target's next card is "
                "replaced by the top card of the deck."),
     OptionCard("superior-archive-copy", "Superior Archive Copy",
-               "Discarded when the robot is destroyed; it re-enters with 0 damage."),
+               "A robot destroyed while holding it re-enters with 0 damage."),
     OptionCard("tractor-beam", "Tractor Beam",
                "Instead of the main laser, pull a robot that is not adjacent 1 square closer. "
                "No damage."),
@@ -93,8 +98,9 @@ USE_KINDS: dict[str, tuple[tuple[str, ...], ...]] = {
     "fourth-gear": (("move3",),),
     "reverse-gears": (("back",),),
     "crab-legs": (("move1",), ("left", "right")),
-    "dual-processor": (("move2", "move3"), ("left", "right", "uturn")),
+    "dual-processor": (("move1", "move2", "move3", "back"), ("left", "right", "uturn")),
 }
+_FIRE_CONTROL_MODE = re.compile(r"^(?P<register>[1-5])$|^option(=(?P<option>.*))?$")
 
 _CARD = r"(move1|move2|move3|back|left|right|uturn)(:[1-9][0-9]{0,2})?"
 _ENTRY = re.compile(r"^(?P<card>[^+/@]*)(\+(?P<pair>[^+/@]*))?(/(?P<use>[^+/@]*))?"
@@ -129,6 +135,13 @@ def entry_problem(text: str) -> str | None:
             return f"{weapon!r} is not an option card"
         if weapon not in WEAPONS:
             return f"the option after '@' must be one of {', '.join(WEAPONS)}, not {weapon!r}"
-        if mode is not None and (weapon != "fire-control" or mode != "option"):
-            return "only @fire-control takes a mode, and it is ':option'"
+        if mode is not None:
+            if weapon != "fire-control":
+                return "only @fire-control takes a mode after ':'"
+            m = _FIRE_CONTROL_MODE.match(mode)
+            if m is None:
+                return (f"@fire-control takes :1 to :5 (the register to lock), :option or "
+                        f":option=ID (the option to destroy), not :{mode}")
+            if m.group("option") is not None and m.group("option") not in BY_ID:
+                return f"{m.group('option')!r} is not an option card"
     return None

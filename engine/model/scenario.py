@@ -215,7 +215,7 @@ class Entry:
     pair: Card | None = None
     use: str | None = None          # brakes, fourth-gear, reverse-gears, crab-legs, dual-processor
     weapon: str | None = None       # a weapon for this register's laser step
-    mode: str | None = None         # "option" after fire-control
+    mode: str | None = None         # after fire-control: "1"-"5", "option" or "option=ID"
 
     def __str__(self) -> str:
         text = str(self.card)
@@ -265,18 +265,20 @@ class ProgramRound:
     recompile: bool = False
     conditional: tuple[Card, int] | None = None     # (card, register) of Conditional Program
     flywheel: Card | None = None
+    take_flywheel: bool = False             # the Flywheel card joins this round's hand
 
     @property
     def uses_options(self) -> bool:
         return bool(self.use or self.abort_at or self.recompile or self.conditional
-                    or self.flywheel or not all(e.plain for e in self.cards))
+                    or self.flywheel or self.take_flywheel
+                    or not all(e.plain for e in self.cards))
 
     @property
     def as_object(self) -> bool:
         """Whether the canonical file writes this round as an object."""
         return (self.power_down or self.note is not None or bool(self.use)
                 or self.abort_at is not None or self.recompile or self.conditional is not None
-                or self.flywheel is not None)
+                or self.flywheel is not None or self.take_flywheel)
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,8 @@ def reenter(floor: Floor, robots: list[RobotState]) -> None:
         robot.damage = min(floor.rules.respawn_damage, floor.rules.destroy_at_damage)
         if robot.opt is not None and robot.opt.fresh:      # Superior Archive Copy
             robot.opt.fresh = False
+            if robot.damage:
+                used(floor, robot, "superior-archive-copy", cause="re-enters with 0 damage")
             robot.damage = 0
         robot.destroyed = False
         floor.occ[square] = robot

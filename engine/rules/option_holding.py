@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 # How much a bot values each card when it must give one up (higher: kept
 # longer). A bot's ranking, not a rule (options.md 4).
 BOT_VALUE = {card: i for i, card in enumerate((
-    "ablative-coat", "superior-archive-copy", "flywheel", "conditional-program", "brakes",
-    "reverse-gears", "recompile", "abort-switch", "circuit-breaker", "gyroscopic-stabilizer",
+    "ablative-coat", "flywheel", "conditional-program", "brakes", "reverse-gears", "recompile",
+    "superior-archive-copy", "abort-switch", "circuit-breaker", "gyroscopic-stabilizer",
     "power-down-shield", "scrambler", "radio-control", "tractor-beam", "rear-firing-laser",
     "ramming-gear", "mechanical-arm", "fourth-gear", "crab-legs", "dual-processor",
     "extra-memory", "fire-control", "pressor-beam", "mini-howitzer", "high-power-laser",
@@ -57,7 +57,8 @@ class RobotOptions:
         self.coat = 0                   # Ablative Coat points taken
         self.shells = 0                 # Mini Howitzer shots fired
         self.fc_locks: list[int] = []   # registers (0-4) locked by Fire Control
-        self.pairs: list[Card | None] = [None] * 5      # the rotate card of a pair
+        # a pair's rotate card and the option that joins it (crab-legs, dual-processor)
+        self.pairs: list[tuple[Card, str] | None] = [None] * 5
         self.plan: list[tuple[str | None, str | None, str | None]] | None = None
         # Radio Control: (shooter, first register index, target registers copying)
         self.radio: tuple[RobotState, int, frozenset[int]] | None = None
@@ -136,28 +137,27 @@ def cheapest(robot: RobotState) -> str:
 
 
 def at_destruction(floor: Floor, robot: RobotState) -> None:
-    """A destroyed robot discards one card (1.4): Superior Archive Copy if
-    held (then it re-enters with 0 damage), else its cheapest. Fire Control
-    locks lift, the Flywheel and Conditional cards and radio copies go."""
+    """A destroyed robot discards its cheapest card (1.4); holding Superior
+    Archive Copy, it re-enters with 0 damage, also when that is the card
+    discarded (7.3). Fire Control locks lift, the Flywheel and Conditional
+    cards and radio copies go."""
     o = opts(robot)
     o.fc_locks.clear()
     o.flywheel = o.aside = o.radio = None
     o.pairs = [None] * 5
     if not robot.cards:
         return
-    if has(robot, "superior-archive-copy"):
-        o.fresh = True
-        lose(floor, robot, "superior-archive-copy", "destroyed")
-    else:
-        lose(floor, robot, cheapest(robot), "destroyed")
+    o.fresh = has(robot, "superior-archive-copy")
+    lose(floor, robot, cheapest(robot), "destroyed")
 
 
 # ---------------------------------------------------------------- damage
 
 def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -1) -> int:
     """Damage to a robot, point by point through what prevents it (6.5):
-    Power-Down Shield (laser damage from `side`, once per side and
-    register), Ablative Coat, then trading cards; returns the damage taken."""
+    Power-Down Shield (damage coming from `side`: lasers, shells, Ramming
+    Gear; once per side and register, 7.4), Ablative Coat, then trading
+    cards; returns the damage taken. `side` -1: damage with no direction."""
     taken = 0
     cap = floor.rules.destroy_at_damage
     o = robot.opt
@@ -195,9 +195,9 @@ def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -
     return taken
 
 
-def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str) -> None:
+def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -1) -> None:
     """Damage outside the laser step: destroys at destroy_at_damage at once (6.6)."""
-    hurt(floor, robot, points, cause)
+    hurt(floor, robot, points, cause, side)
     if robot.sq >= 0 and robot.damage >= floor.rules.destroy_at_damage:
         floor.destroy(robot, "damage", robot.sq)
 

@@ -42,18 +42,22 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
         use = _bot_move_use(kind, cards)
     ram = "ramming-gear" in cards
     if pair is not None:
-        which = "crab-legs" if kind == MOVE1 else "dual-processor"
+        rotate, which = pair
         if which in cards and tile != TELEPORTER:
-            used(floor, robot, which)
             wet = tile == WATER or tile == CURRENT
             if which == "crab-legs":
-                d = (robot.facing + _TURNS[pair.kind]) & 3
+                used(floor, robot, which, cause=f"steps {rotate.kind}")
+                d = (robot.facing + _TURNS[rotate.kind]) & 3
                 steps(floor, robot, d, 0 if wet else 1, ram)
             else:
-                k = 2 if pair.kind == "uturn" else 1
-                steps(floor, robot, robot.facing, max(0, kind + 1 - k - wet), ram)
+                # a Back up counts as a move of 1 (options.md 7.1): it always plays as the turn
+                k = 2 if rotate.kind == "uturn" else 1
+                n = max(0, (1 if kind == BACK else kind + 1) - k - wet)
+                used(floor, robot, which,
+                     cause=f"moves {n}, then turns {'around' if k == 2 else rotate.kind}")
+                steps(floor, robot, robot.facing, n, ram)
                 if robot.sq >= 0:
-                    turn(floor, robot, _TURNS[pair.kind], "card")
+                    turn(floor, robot, _TURNS[rotate.kind], "card")
             return
         if which not in cards:
             ignored(floor, robot, which, "not held")
@@ -94,7 +98,8 @@ def _bot_move_use(kind: int, cards: list[str]) -> str | None:
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
     """n single steps towards d with pushing (3.2-3.4); with Ramming Gear the
     first robot of the first pushed line takes 1 damage at once, also when
-    the push is blocked (6.12). Up a ramp two steps go as one (levels.md 4.2)."""
+    the push is blocked (6.12), coming from the side the robot pushes from
+    (Power-Down Shield, 7.4). Up a ramp two steps go as one (levels.md 4.2)."""
     course, occ = floor.course, floor.occ
     target, drop = course.target, course.drop
     while n > 0:
@@ -106,7 +111,7 @@ def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
             if ahead >= 0 and (rammed := occ[ahead]) is not None and not (drop and drop[k]):
                 ram = False
                 used(floor, robot, "ramming-gear", rammed)
-                hurt_now(floor, rammed, 1, "ramming gear")
+                hurt_now(floor, rammed, 1, "ramming gear", (d + 2) & 3)    # from the pusher's side
         taken = card_step(floor, robot, d, n)
         if not taken:
             return
@@ -128,7 +133,7 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
     o.plan += [(None, None, None)] * (5 - len(o.plan))
     for i, e in enumerate(entry.cards[:free]):
         if i not in o.fc_locks:
-            o.pairs[i] = resolve(e.pair) if e.pair is not None else None
+            o.pairs[i] = (resolve(e.pair), e.use) if e.pair is not None and e.use else None
     stabilize(floor, robot, entry)
     if entry.conditional is not None:
         if has(robot, "conditional-program"):
@@ -136,25 +141,39 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
         else:
             ignored(floor, robot, "conditional-program", "not held")
     if entry.flywheel is not None:
-        if has(robot, "flywheel"):
+        if o.flywheel is not None:      # one card at a time
+            ignored(floor, robot, "flywheel", "a card is kept already")
+        elif has(robot, "flywheel"):
             o.flywheel = resolve(entry.flywheel)
-            used(floor, robot, "flywheel")
+            used(floor, robot, "flywheel", cause=f"keeps {o.flywheel}")
         else:
             ignored(floor, robot, "flywheel", "not held")
 
 
+def take_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> list[Card]:
+    """The hand with the card kept on the Flywheel, taken back before
+    programming in a round of its owner's choice (options.md 7.5)."""
+    o = opts(robot)
+    if o.flywheel is None:
+        ignored(floor, robot, "flywheel", "no card kept" if has(robot, "flywheel") else "not held")
+        return hand
+    card, o.flywheel = o.flywheel, None
+    used(floor, robot, "flywheel", cause=f"takes back {card}")
+    return hand + [card]
+
+
 def bot_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> None:
-    """A bot's Flywheel (options.md 4): a kept card only adds to its next
-    hand, so it keeps one whenever a card is left over: the one of highest
-    priority (a move card when one is left; a bot's policy)."""
+    """A bot's Flywheel (options.md 4): with no card on it, it keeps its
+    leftover card of highest priority (a move card when one is left; a
+    bot's policy), to take back when a program is better with it."""
     o = opts(robot)
     if o.flywheel is not None or not has(robot, "flywheel"):
         return
-    taken = set(robot.registers) | set(o.pairs)
+    taken = set(robot.registers) | {p[0] for p in o.pairs if p is not None}
     left = [c for c in hand if c not in taken]
     if left:
         o.flywheel = max(left, key=priority)
-        used(floor, robot, "flywheel")
+        used(floor, robot, "flywheel", cause=f"keeps {o.flywheel}")
 
 
 def stabilize(floor: Floor, robot: RobotState, entry: ProgramRound | None) -> None:

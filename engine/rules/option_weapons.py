@@ -8,15 +8,20 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.model.directions import DX, DY, NAMES
+from engine.model.option_cards import BY_ID
+from engine.model.program_cards import BACK, KIND_CODE, LEFT
+from engine.model.scenario import Card
 from engine.rules.course import OFF_BOARD, WALL
 from engine.rules.lasers import board_laser_targets
 from engine.rules.movement import push, step
 from engine.rules.option_holding import (BOT_VALUE, HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
                                          used)
 from engine.rules.option_play import locked, replace_card
+from engine.rules.paths import UNREACHABLE, distances_to
 from engine.rules.state import Floor, RobotState
 
 if TYPE_CHECKING:
@@ -100,7 +105,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         path, targets = trace(floor, shooter.sq, d, 1 if "high-power-laser" in cards else 0)
         points = 2 if "double-barreled-laser" in cards else 1
         if shooter.opt is not None and shooter.opt.bot and choice is None:
-            choice = _bot_weapon(floor, shooter, targets, d)
+            choice = _bot_weapon(floor, shooter, targets, d, slot, points)
         weapon = _allowed(floor, shooter, choice, targets, slot, d)
         if log:
             _beam(floor, shooter, shooter.sq, d, path,
@@ -110,16 +115,16 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
                 used(floor, shooter, weapon, victim)
             if weapon == "mini-howitzer":
-                hit(victim, 1, -1, "shell")
+                hit(victim, 1, (d + 2) & 3, "shell")
                 opts(shooter).shells += 1
                 if opts(shooter).shells >= HOWITZER_SHOTS:
                     lose(floor, shooter, "mini-howitzer", "used up")
             effects.append(_Shot(weapon, shooter, victim, d))
         else:
-            mode = (choice[1] if choice is not None else None) or "lock"    # Fire Control's
+            mode = choice[1] if choice is not None else None                # Fire Control's
             for victim in targets:
                 if weapon == "fire-control":
-                    used(floor, shooter, weapon, victim, mode)
+                    used(floor, shooter, weapon, victim, _fire_control_words(mode))
                     effects.append(_Shot(weapon, shooter, victim, d, mode))
                 else:
                     hit(victim, points, (d + 2) & 3)
@@ -140,7 +145,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     for robot in robots:                                            # (2) damage
         robot.pending = 0
         for points, side, cause in hits.get(robot, ()):
-            hurt(floor, robot, points, cause, side if cause == "laser" else -1)
+            hurt(floor, robot, points, cause, side)
 
     for shot in effects:                                            # (3)
         _program_effect(floor, shot, slot, deck)
@@ -206,19 +211,21 @@ def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState
     elif weapon == "scrambler" and (target.registers[slot + 1] is None
                                     or locked(target, slot + 1)):
         reason = "next register locked or empty"
-    elif weapon == "fire-control" and mode != "option" and all(
-            _lock_slot(t) is None for t in targets):
-        reason = "nothing left to lock"
+    elif weapon == "fire-control" and all(_fire_control(t, mode) is None for t in targets):
+        reason = ("nothing left to lock" if mode is None else
+                  f"register {mode} already locked" if mode.isdigit() else
+                  f"the target does not hold the {BY_ID[mode.partition('=')[2]].name}")
     if reason is not None:
         ignored(floor, shooter, weapon, reason)
         return None
     return weapon
 
 
-def _bot_weapon(floor: Floor, shooter: RobotState, targets: list[RobotState],
-                d: int) -> tuple[str, str | None] | None:
+def _bot_weapon(floor: Floor, shooter: RobotState, targets: list[RobotState], d: int,
+                slot: int, points: int) -> tuple[str, str | None] | None:
     """A bot's weapon (options.md 4): a push or pull that puts the target
-    in a pit or off the board beats damage; damage otherwise."""
+    in a pit or off the board beats damage; then Fire Control, unless the
+    damage would destroy the target; damage otherwise."""
     if not targets:
         return None
     course = floor.course
@@ -228,28 +235,93 @@ def _bot_weapon(floor: Floor, shooter: RobotState, targets: list[RobotState],
             to = course.target[t * 4 + way]
             if to == OFF_BOARD or (to >= 0 and course.death[to] is not None):
                 return weapon, None
+    if has(shooter, "fire-control") and targets[0].damage + points < floor.rules.destroy_at_damage:
+        mode = _bot_fire_control(floor, targets[0], slot)
+        if mode is not None:
+            return "fire-control", mode
     return None
 
 
-def _lock_slot(robot: RobotState) -> int | None:
-    """The register Fire Control would lock: the lowest-numbered unlocked one,
-    played ones included (6.15)."""
-    if robot.opt is None:
-        return None
-    return next((i for i in range(5) if not locked(robot, i)), None)
+def _bot_fire_control(floor: Floor, target: RobotState, slot: int) -> str | None:
+    """A bot's Fire Control choice (options.md 7.2; a bot's policy): destroy
+    the target's option it ranks highest when that ranks in the upper half
+    of BOT_VALUE; else lock, among the registers revealed so far, the one
+    whose card the target needs most (_moves_it_on); else destroy its best
+    option if it holds one."""
+    best = max(target.cards, key=BOT_VALUE.__getitem__, default=None)
+    if best is not None and BOT_VALUE[best] >= len(BOT_VALUE) // 2:
+        return f"option={best}"
+    revealed = [(i, card) for i in range(slot + 1)
+                if not locked(target, i) and (card := target.registers[i]) is not None]
+    if revealed:
+        need = _moves_it_on(floor, target)
+        return str(max(revealed, key=lambda held: (need(held[1]), -held[0]))[0] + 1)
+    return f"option={best}" if best is not None else None
+
+
+def _moves_it_on(floor: Floor, robot: RobotState) -> Callable[[Card], tuple[int, bool]]:
+    """How much a card would bring the robot toward its next flag, played
+    from where it stands on a bare board: (path distance gained, a move
+    card) — a move toward the flag before a turn, a turn before a move away."""
+    course = floor.course
+    dist = (distances_to(course, floor.flag_squares[robot.flags])
+            if robot.flags < len(floor.flag_squares) else None)
+
+    def gain(card: Card) -> tuple[int, bool]:
+        kind = KIND_CODE[card.kind]
+        if kind >= LEFT or dist is None or dist[robot.sq] == UNREACHABLE:
+            return 0, kind < LEFT
+        d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
+        sq = robot.sq
+        for _ in range(n):
+            nxt = course.target[sq * 4 + d]
+            if nxt == WALL:
+                break
+            if nxt == OFF_BOARD or course.death[nxt] is not None:
+                return -course.size, True       # the card destroys it
+            sq = nxt
+        after = dist[sq] if dist[sq] != UNREACHABLE else course.size
+        return dist[robot.sq] - after, True
+
+    return gain
+
+
+def _fire_control(target: RobotState, mode: str | None) -> tuple[int | None, str | None] | None:
+    """What Fire Control in `mode` does to `target` (options.md 7.2):
+    (register index to lock, None) or (None, option to destroy, None when
+    it holds none); None when the choice cannot be made on it (6.11)."""
+    if mode is None:            # the lowest-numbered unlocked register, played ones included (6.15)
+        i = next((i for i in range(5) if not locked(target, i)), None)
+        return None if i is None else (i, None)
+    if mode.isdigit():
+        i = int(mode) - 1
+        return None if locked(target, i) else (i, None)
+    card = mode.partition("=")[2]
+    if card:
+        return (None, card) if card in target.cards else None
+    return None, target.cards[-1] if target.cards else None     # the most recently gained
+
+
+def _fire_control_words(mode: str | None) -> str:
+    """Fire Control's choice as the option_used event tells it."""
+    if mode is None:
+        return "lock"
+    if mode.isdigit():
+        return f"lock register {mode}"
+    return mode.replace("=", " ")
 
 
 def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
     """Fire Control, Scrambler and Radio Control (step 3 of 6.8)."""
     target = shot.target
     if shot.weapon == "fire-control":
-        if shot.mode == "option":
-            if target.cards:                # not damage: nothing prevents it (6.9)
-                lose(floor, target, target.cards[-1] if not opts(shot.shooter).bot
-                     else max(target.cards, key=BOT_VALUE.__getitem__), "fire control")
+        effect = _fire_control(target, shot.mode)
+        if effect is None:
             return
-        i = _lock_slot(target)
-        if i is not None:
+        i, option = effect
+        if option is not None:              # not damage: nothing prevents it (6.9)
+            lose(floor, target, option, "fire control")
+        elif i is not None:
             opts(target).fc_locks.append(i)
             if floor.events is not None:
                 floor.emit("register_locked", target, amount=i + 1, card="fire-control")

@@ -129,6 +129,23 @@ class Controller:
         free = 5 - lock_count(robot.damage, self.view.rules)
         return bool(choose(self.view, hand, list(range(1, free + 1)), rng))
 
+    def takes_flywheel(self, robot: RobotState, round: int, hand: list[Card],
+                       rng: random.Random) -> bool:
+        """Whether the card kept on the robot's Flywheel joins this hand
+        (7.5): its script says so, or its bot decides: with a search, when
+        a program is better with the card; without one, when the hand is
+        too short to fill its registers (a bot's policy)."""
+        if round <= len(self.rounds):
+            return self.rounds[round - 1].take_flywheel
+        o = robot.opt
+        if self.bot is None or o is None or o.flywheel is None:
+            return False
+        free = list(range(1, 6 - o.locks))
+        choose = getattr(self.bot, "take_flywheel", None)
+        if choose is None:
+            return len(hand) < len(free)
+        return bool(choose(self.view, hand, o.flywheel, free, rng))
+
     def fill(self, robot: RobotState, round: int, hand: list[Card], deck: Deck, rules: Rules,
              rng: random.Random, floor: Floor | None = None) -> None:
         """2.3: fill the unlocked registers; a locked register that is empty

@@ -28,7 +28,7 @@ from engine.rules.lasers import fire
 from engine.rules.movement import play_card
 from engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
 from engine.rules.option_play import (before_reveal, play_register_cards, recompile,
-                                      release_with_options, stabilize)
+                                      release_with_options, stabilize, take_flywheel)
 from engine.rules.option_weapons import fire_with_options
 from engine.rules.outcome import Outcome, RobotResult
 from engine.rules.programming import Controller, Deck
@@ -291,18 +291,19 @@ class Race:
             if o.flywheel is not None:
                 held.add(o.flywheel)
             held.update(card for i in o.fc_locks if (card := robot.registers[i]) is not None)
-            held.update(p for p in o.pairs if p is not None)     # pairs in locked registers
+            held.update(p[0] for p in o.pairs if p is not None)  # pairs in locked registers
         return held
 
     def _options_hand(self, robot: RobotState, hand: list[Card]) -> list[Card]:
-        """The hand after Recompile (6.19), with the Flywheel card (6.18)."""
+        """The hand after Recompile (6.19), with the Flywheel card when its
+        owner takes it back this round (7.5)."""
         o = opts(robot)
         o.stabilized = o.aborted = False
-        if self.controllers[robot.index].recompiles(robot, self.round, hand, self.rng):
+        controller = self.controllers[robot.index]
+        if controller.recompiles(robot, self.round, hand, self.rng):
             hand = recompile(self.floor, robot, hand, self.deck)
-        if o.flywheel is not None:
-            hand = hand + [o.flywheel]
-            o.flywheel = None
+        if controller.takes_flywheel(robot, self.round, hand, self.rng):
+            hand = take_flywheel(self.floor, robot, hand)
         return hand
 
     def _choose_power_down(self, robot: RobotState) -> None:

@@ -503,7 +503,8 @@ def _option_uses(s: Scenario, at: Places):
                     ("abort_at", "abort-switch", entry.abort_at is not None),
                     ("recompile", "recompile", entry.recompile),
                     ("conditional", "conditional-program", entry.conditional is not None),
-                    ("flywheel", "flywheel", entry.flywheel is not None)):
+                    ("flywheel", "flywheel", entry.flywheel is not None),
+                    ("take_flywheel", "flywheel", entry.take_flywheel)):
                 if present:
                     yield k, robot, used, when, at.pointer(*base, key)
 
