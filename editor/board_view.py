@@ -70,6 +70,7 @@ class BoardItem(QGraphicsItem):
         super().__init__()
         self.doc = doc
         self.grid = True
+        self.level_marks = False    # level numbers and contours (render.paint_board)
         self._size = (doc.scenario.board.width, doc.scenario.board.height)
         self._shown = doc.scenario
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)
@@ -91,11 +92,16 @@ class BoardItem(QGraphicsItem):
                 min(b.height, math.ceil(r.bottom() / SQUARE)))
         whole = area == (0, 0, b.width, b.height)
         render.paint_board(painter, scenario, square=SQUARE, area=None if whole else area,
-                           grid=self.grid)
+                           grid=self.grid, level_marks=self.level_marks)
 
     def set_grid(self, on: bool) -> None:
         self.grid = on
         self.update()
+
+    def set_level_marks(self, on: bool) -> None:
+        if on != self.level_marks:
+            self.level_marks = on
+            self.update()
 
     def on_changed(self, area) -> None:
         new, old = self.doc.scenario, self._shown
