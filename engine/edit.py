@@ -16,7 +16,8 @@ from typing import Any
 from . import transform
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .model import (
-    Board, Check, Dock, Flag, Laser, Level, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
+    MAX_LEVEL, Board, Check, Dock, Flag, Laser, Level, Pusher, RobotSpec, Rules, Scenario, Tile, Wall,
+    edge_key,
 )
 from .transform import MIRRORED_SIDES
 
@@ -114,8 +115,6 @@ def _flood(board: Board, x: int, y: int, same: Callable[[int, int], bool]) -> se
 
 
 # ---------------------------------------------------------------- levels
-
-MAX_LEVEL = 3
 
 
 def set_levels(board: Board, changes: Mapping[Square, int]) -> Board:
