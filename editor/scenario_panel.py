@@ -58,6 +58,15 @@ def rule_schemas() -> dict:
     return json.loads(text)["$defs"]["rules"]["properties"]
 
 
+def rule_change_text(name: str, value) -> str:
+    """A rule's change in words, for the undo history: "Turn on robot lasers",
+    "Set starting options to 2"."""
+    title = rule_schemas()[name].get("title", name.replace("_", " ")).lower()
+    if isinstance(value, bool):
+        return f"Turn {'on' if value else 'off'} {title}"
+    return f"Set {title} to {value}"
+
+
 class ResizeDialog(QDialog):
     """Rows and columns to add (positive) or remove (negative) on each side."""
 
@@ -225,7 +234,7 @@ class ScenarioPanel(QScrollArea):
         if self._refreshing:
             return
         rules = replace(self.doc.scenario.rules, **{name: value})
-        self.change(edit.set_rules(self.doc.scenario, rules), f"Change rule {name}",
+        self.change(edit.set_rules(self.doc.scenario, rules), rule_change_text(name, value),
                     merge_key="rule:" + name)
 
     def resize_board(self) -> None:
