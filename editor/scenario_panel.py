@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from editor import commands
 from engine import edit
 from engine.model import RULE_NAMES, RobotSpec, Rules
-from engine.optioncards import BY_ID, OPTION_CARDS
+from engine.optioncards import OPTION_CARDS, card_name
 
 
 OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "
@@ -31,7 +31,7 @@ def options_text(options: int | tuple[str, ...] | None) -> str:
         return ""
     if isinstance(options, int):
         return str(options)
-    return ", ".join(BY_ID[c].name if c in BY_ID else c for c in options)
+    return ", ".join(card_name(c) for c in options)
 
 
 def parse_options(text: str) -> int | tuple[str, ...] | None:

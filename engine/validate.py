@@ -69,7 +69,7 @@ from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
 from .model import CARD_KINDS, MAX_LEVEL, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
-from .optioncards import BY_ID
+from .optioncards import BY_ID, card_name
 from .problems import ERROR, WARNING, Problem, pointer
 from .schema import within_bounds
 
@@ -471,8 +471,8 @@ def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
         for i, card in enumerate(robot.options):
             first = holder.setdefault(card, robot.name)
             if first != robot.name:
-                out.append(_error("E313", f"robot {robot.name!r} holds {card}, which robot "
-                                          f"{first!r} already holds; each option card exists "
+                out.append(_error("E313", f"robot {robot.name!r} holds {card_name(card)}, which "
+                                          f"robot {first!r} already holds; each option card exists "
                                           f"once", at.pointer("robots", k, "options", i)))
     return out
 
@@ -526,7 +526,7 @@ def option_uses_without_cards(s: Scenario, at: Places) -> list[Problem]:
         elif robot.option_count(s.rules) == 0:
             why = "it starts with no option cards"
         elif isinstance(robot.options, tuple) and used not in robot.options:
-            why = f"its cards are {', '.join(robot.options)}"
+            why = f"its cards are {', '.join(card_name(c) for c in robot.options)}"
         else:
             continue
         out.append(_warning("W410", f"robot {robot.name!r} uses {name} in {when}, but {why}; "
