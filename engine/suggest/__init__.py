@@ -10,6 +10,6 @@ thread; ``should_stop`` for a Cancel button, ``progress`` for a bar).
 """
 from __future__ import annotations
 
-from .search import DEFAULT_BUDGET, applied, suggest
+from .search import DEFAULT_BUDGET, MIN_BUDGET, applied, suggest
 
-__all__ = ["DEFAULT_BUDGET", "applied", "suggest"]
+__all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "applied", "suggest"]
