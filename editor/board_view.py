@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush, QColor, QGuiApplication, QPainter, QPainterPath, QPen, QPolygonF,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView,
     QStyleOptionGraphicsItem, QToolTip,
@@ -385,6 +387,10 @@ class BoardView(QGraphicsView):
                 self.viewport().setCursor(Qt.OpenHandCursor)
             return
         if event.key() == Qt.Key_Escape and self.tool:
+            # Esc ends a drag in progress (a button is down); with none, it
+            # drops the selection, as in map editors.
+            if QGuiApplication.mouseButtons() == Qt.NoButton:
+                self.state.set_selection(None)
             self.tool.cancel()
             return
         super().keyPressEvent(event)
