@@ -433,3 +433,37 @@ def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     qtbot.wait(50)                          # the fit's timer would fire here
+
+
+def test_the_heatmap_legend_hides_no_square(qtbot, preview):
+    window, c = preview()
+    window.resize(1400, 900)
+    dialog = set_up_balance(c, 8, "greedy", robots=4)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    dialog.close()
+    view, legend = window.view, c.legend
+    view.fit()                                  # the board fills the view, corner to corner
+    QApplication.processEvents()
+    def on_screen(widget, rect):
+        return rect.translated(widget.mapToGlobal(rect.topLeft()) - rect.topLeft())
+
+    def board():
+        """The squares on show, on the screen."""
+        vp = view.viewport()
+        return on_screen(vp, view.mapFromScene(c.heatmap.boundingRect()).boundingRect()
+                         .intersected(vp.rect()))
+    shown = view.viewport().geometry()
+    assert legend.isVisible()
+    assert not on_screen(legend, legend.rect()).intersects(board())
+    assert not on_screen(legend, legend.rect()).intersects(on_screen(view.viewport(),
+                                                                      view.viewport().rect()))
+    for mode in ("deaths_by_cause", "occupancy"):   # taller and shorter legends
+        c.set_heatmap_mode(mode)
+        QApplication.processEvents()
+        view.set_zoom(2.0)                          # the board larger than the view: no free corner
+        QApplication.processEvents()
+        assert not on_screen(legend, legend.rect()).intersects(board())
+    window.grab().save("/tmp/heatmap-legend.png")
+    c.set_heatmap_mode(None)
+    assert not legend.isVisible() and view.viewport().geometry().height() > shown.height()
