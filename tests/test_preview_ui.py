@@ -5,6 +5,7 @@ heatmap, Cancel stops it, and the window keeps working meanwhile. How fast
 is measured in bench/bench_editor.py, not here."""
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -401,10 +402,11 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     c.player.seek(second.index)
     shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
-    assert shooter.text() == ("Mini Howitzer <span style='color:#222'>●●●</span>"
-                              "<span style='color:#bbb'>●●</span>")
-    assert target.text() == ("Ablative Coat <span style='color:#222'>●</span>"
-                             "<span style='color:#bbb'>●●</span>")
+    # (the names as short as the column needs)
+    assert shooter.text().endswith("<span style='color:#222'>●●●</span>"
+                                   "<span style='color:#bbb'>●●</span>")
+    assert target.text().endswith("<span style='color:#222'>●</span>"
+                                  "<span style='color:#bbb'>●●</span>")
     assert shooter.toolTip().startswith("Mini Howitzer: 5 shots")
     told = [c.log.model.data(c.log.model.index(row)) for row in range(*second.events)]
     assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
@@ -467,3 +469,33 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
     window.grab().save("/tmp/heatmap-legend.png")
     c.set_heatmap_mode(None)
     assert not legend.isVisible() and view.viewport().geometry().height() > shown.height()
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 800)])
+def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot, preview, size):
+    from PySide6.QtGui import QTextDocumentFragment
+    from engine.optioncards import BY_ID
+    window, c = preview(FIXTURES / "preview" / "options-showcase.json")
+    window.resize(*size)
+    c.dock.raise_()
+    c.panel.use_scenario.setChecked(True)
+    with qtbot.waitSignal(c.worker.finished, timeout=10000):
+        qtbot.mouseClick(c.panel.run_button, Qt.LeftButton)
+    c.player.seek(1)
+    QApplication.processEvents()
+    table = c.panel.robots
+    held = {r["name"]: r["options"] for r in json.loads(
+        (FIXTURES / "preview" / "options-showcase.json").read_text())["robots"]}
+    for row, name in enumerate(c.timeline.names):
+        label = table.cellWidget(row, 5)
+        shown = QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+        for card in held[name]:
+            assert BY_ID[card].name in label.toolTip()          # whole in the tooltip
+        assert shown.count(",") == len(held[name]) - 1         # every card there
+        if label.wordWrap():                                   # the row grew to show it all
+            assert table.rowHeight(row) >= label.heightForWidth(table.columnWidth(5) - 1)
+        else:                                                  # one line that fits the column
+            m = label.contentsMargins()
+            assert label.fontMetrics().horizontalAdvance(shown) <= \
+                table.columnWidth(5) - m.left() - m.right()
+    window.grab().save(f"/tmp/race-options-{size[0]}.png")
