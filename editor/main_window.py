@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
 
 from editor import commands, dialogs, export, help
@@ -492,7 +492,19 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._fitted_on_show:     # the view has its real size only once shown
             self._fitted_on_show = True
+            self.hide_stale_tab_bars()
             self.view.fit()
+
+    def hide_stale_tab_bars(self) -> None:
+        """Hide the dock tab bars no group of tabbed docks uses. Tabifying a
+        third dock into a group leaves the group's earlier tab bar behind,
+        never hidden: it showed with the window, as a stub ("Is…") between
+        the Inspector and the board, until Qt got round to deleting it."""
+        groups = [{d.windowTitle() for d in (dock, *self.tabifiedDockWidgets(dock))}
+                  for dock in self.findChildren(QDockWidget) if self.tabifiedDockWidgets(dock)]
+        for bar in self.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly):
+            if {bar.tabText(i) for i in range(bar.count())} not in groups:
+                bar.hide()
 
     def closeEvent(self, event) -> None:
         if self.files.close():

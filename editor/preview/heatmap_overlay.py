@@ -169,14 +169,20 @@ class HeatmapLegend(QWidget):
         self.mode, self.peak, self.note = mode, peak, note
         if mode is None:
             self.hide()
-            self.view.setViewportMargins(0, 0, 0, 0)
+            self._keep_strip(0)
             return
         self.resize(250, (94 if mode == "deaths_by_cause" else 64) + (16 if note else 0))
-        self.view.setViewportMargins(0, 0, 0, self.height() + 2 * self.MARGIN)
+        self._keep_strip(self.height() + 2 * self.MARGIN)
         self._place()
         self.show()
         self.raise_()
         self.update()
+
+    def _keep_strip(self, height: int) -> None:
+        """The free strip below the board; set only when it changes (setting
+        the view's margins lays out its scroll bars again)."""
+        if self.view.viewportMargins().bottom() != height:
+            self.view.setViewportMargins(0, 0, 0, height)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Resize:
