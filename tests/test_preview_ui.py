@@ -402,11 +402,11 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     c.player.seek(second.index)
     shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
-    # (the names as short as the column needs)
-    assert shooter.text().endswith("<span style='color:#222'>●●●</span>"
-                                   "<span style='color:#bbb'>●●</span>")
-    assert target.text().endswith("<span style='color:#222'>●</span>"
-                                  "<span style='color:#bbb'>●●</span>")
+    # (the names as short as the column needs; in a narrow one, the charges left as a number)
+    assert shooter.text().endswith(("<span style='color:#222'>●●●</span>"
+                                    "<span style='color:#bbb'>●●</span>", "&nbsp;3/5"))
+    assert target.text().endswith(("<span style='color:#222'>●</span>"
+                                   "<span style='color:#bbb'>●●</span>", "&nbsp;1/3"))
     assert shooter.toolTip().startswith("Mini Howitzer: 5 shots")
     told = [c.log.model.data(c.log.model.index(row)) for row in range(*second.events)]
     assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
