@@ -22,7 +22,9 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush, QColor, QGuiApplication, QPainter, QPainterPath, QPen, QPolygonF,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene, QGraphicsView,
     QStyleOptionGraphicsItem, QToolTip,
@@ -70,6 +72,7 @@ class BoardItem(QGraphicsItem):
         super().__init__()
         self.doc = doc
         self.grid = True
+        self.level_marks = False    # level numbers and contours (render.paint_board)
         self._size = (doc.scenario.board.width, doc.scenario.board.height)
         self._shown = doc.scenario
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)
@@ -91,11 +94,16 @@ class BoardItem(QGraphicsItem):
                 min(b.height, math.ceil(r.bottom() / SQUARE)))
         whole = area == (0, 0, b.width, b.height)
         render.paint_board(painter, scenario, square=SQUARE, area=None if whole else area,
-                           grid=self.grid)
+                           grid=self.grid, level_marks=self.level_marks)
 
     def set_grid(self, on: bool) -> None:
         self.grid = on
         self.update()
+
+    def set_level_marks(self, on: bool) -> None:
+        if on != self.level_marks:
+            self.level_marks = on
+            self.update()
 
     def on_changed(self, area) -> None:
         new, old = self.doc.scenario, self._shown
@@ -379,6 +387,10 @@ class BoardView(QGraphicsView):
                 self.viewport().setCursor(Qt.OpenHandCursor)
             return
         if event.key() == Qt.Key_Escape and self.tool:
+            # Esc ends a drag in progress (a button is down); with none, it
+            # drops the selection, as in map editors.
+            if QGuiApplication.mouseButtons() == Qt.NoButton:
+                self.state.set_selection(None)
             self.tool.cancel()
             return
         super().keyPressEvent(event)

@@ -50,6 +50,7 @@ class ChangeScenario(QUndoCommand):
         if not isinstance(other, ChangeScenario) or other.merge_key != self.merge_key:
             return False
         self.after = other.after
+        self.setText(other.text())      # what the merged steps came to ("Set lives to 5")
         self.area = union(self.area, other.area)
         self.setObsolete(self.after is self.before)
         return True

@@ -19,7 +19,7 @@ MOUSE = (
     ("Scroll", "Wheel (Shift+Wheel: sideways)"),
     ("Zoom around the cursor", "Ctrl+Wheel"),
     ("Pan", "Middle button drag, or Space+drag"),
-    ("Cancel a drag", "Esc"),
+    ("Cancel a drag, or clear the selection", "Esc"),
     ("Express belt (belt tool)", "Shift as the drag starts"),
 )
 

@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
 
 from editor import commands
 from engine.format.loader import to_dict
-from engine.model.problems import ERROR, Problem, WARNING
-from engine.model.scenario import Accept
+from engine.model.option_cards import card_name
+from engine.model.problems import ERROR, Problem, WARNING, pointer_parts
+from engine.model.scenario import Accept, Scenario
 from engine.validation.validator import validate_data
 
 DEBOUNCE_MS = 300
@@ -108,10 +109,39 @@ class _WrappingRows(QStyledItemDelegate):
         return super().sizeHint(option, index)
 
 
-def location(p) -> str:
+# A list in the file and what one of its elements is called.
+_ELEMENTS = {"robots": "robot", "options": "option card", "program": "round", "cards": "register",
+             "checks": "check", "flags": "flag", "docks": "dock", "tiles": "tile", "walls": "wall",
+             "lasers": "laser", "pushers": "pusher", "levels": "level entry",
+             "accept": "accepted warning"}
+
+
+def location(p: Problem, scenario: Scenario | None = None) -> str:
+    """Where a problem is, in words: its square, else what its pointer names
+    ("robot Bo, option card 1 (Ablative Coat)" for /robots/1/options/0);
+    robots and cards by name when `scenario` is the course the pointer is into."""
     if p.x is not None and p.y is not None:
         return f"{p.x}, {p.y}"
-    return p.pointer or "course"
+    parts = pointer_parts(p.pointer)
+    words: list[str] = []
+    robot = None
+    for i, part in enumerate(parts):
+        if not part.isdigit():
+            if part not in _ELEMENTS:
+                words.append(part.replace("_", " "))
+            continue
+        n = int(part)
+        kind = parts[i - 1] if i and not parts[i - 1].isdigit() else "cards"
+        noun = _ELEMENTS.get(kind, kind)
+        if kind == "robots" and scenario is not None and n < len(scenario.robots):
+            robot = scenario.robots[n]
+            words.append(f"robot {robot.name}")
+        elif kind == "options" and robot is not None and isinstance(robot.options, tuple) \
+                and n < len(robot.options):
+            words.append(f"{noun} {n + 1} ({card_name(robot.options[n])})")
+        else:
+            words.append(f"{noun} {n + 1}")
+    return ", ".join(words) or "course"
 
 
 class IssuesPanel(QWidget):
@@ -124,7 +154,7 @@ class IssuesPanel(QWidget):
         self.summary = QLabel("Checking…")
         self.tree = QTreeWidget()
         self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["", "Code", "Square", "Problem"])
+        self.tree.setHeaderLabels(["", "Code", "Where", "Problem"])
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(False)
         self.tree.setWordWrap(True)
@@ -218,7 +248,8 @@ class IssuesPanel(QWidget):
                                    t[0].y if t[0].y is not None else -1,
                                    t[0].x if t[0].x is not None else -1))
         for p, origin in listed:
-            item = QTreeWidgetItem(["●", p.code, location(p),
+            # the file's problems point into the file as read, whose lists may differ
+            item = QTreeWidgetItem(["●", p.code, location(p, None if origin else self.doc.scenario),
                                     p.message + (" (as read from the file)" if origin else "")
                                     + (" (accepted)" if p.accepted else "")])
             color = QColor(220, 50, 50) if p.is_error else QColor(230, 140, 0)

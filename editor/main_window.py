@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QToolBar, QVBoxLayout, QWidget,
+    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QTabBar, QToolBar, QVBoxLayout, QWidget,
 )
 
 from editor import commands, dialogs, export, help
@@ -158,6 +158,10 @@ class MainWindow(QMainWindow):
             "zoom_100": self.action("&Actual Size", lambda: self.view.set_zoom(1.0), "Ctrl+1"),
             "grid": self.action("Show &Grid", self.view.board_item.set_grid, "Ctrl+G",
                                 checkable=True),
+            "level_marks": self.action("Show &Level Numbers", lambda: self.show_level_marks(),
+                                       tip="Number every raised square and outline the ledges "
+                                           "(always shown with the Level tool, and in exports)",
+                                       checkable=True),
             "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts, k.HelpContents),
             "format_page": self.action("The File &Format", lambda: self.show_page("format")),
             "rules_page": self.action("The &Rules", lambda: self.show_page("rules")),
@@ -215,7 +219,7 @@ class MainWindow(QMainWindow):
         view = self.menus["view"] = bar.addMenu("&View")
         view.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
         view.addSeparator()
-        view.addAction(a["grid"])
+        view.addActions([a["grid"], a["level_marks"]])
         view.addMenu(self.panels_menu)
 
         tools = self.menus["tools"] = bar.addMenu("&Tools")
@@ -303,6 +307,12 @@ class MainWindow(QMainWindow):
         self.tool_actions[tool_id].setChecked(True)
         self.view.set_tool(self.tools[tool_id])
         self.element_palette.show_tool(tool_id)
+        self.show_level_marks()
+
+    def show_level_marks(self) -> None:
+        """Level numbers on the board: asked for in the View menu, or the Level tool in hand."""
+        self.view.board_item.set_level_marks(self.actions["level_marks"].isChecked()
+                                             or self.tool_id == "level")
 
     def request_tool(self, tool_id: str) -> None:
         """A palette click or a tool asks for a tool; "paint" keeps any tool
@@ -330,6 +340,11 @@ class MainWindow(QMainWindow):
         x0, y0, x1, y1 = rect
         squares = [(x, y) for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
         board = edit.shift_levels(self.doc.scenario.board, squares, delta)
+        if board == self.doc.scenario.board:
+            self.statusBar().showMessage(
+                f"Not raised: level {edit.MAX_LEVEL} is the highest" if delta > 0 else
+                "Not lowered: the ground (level 0) is the lowest", 5000)
+            return
         commands.change(self.doc, edit.with_board(self.doc.scenario, board),
                         "Raise level" if delta > 0 else "Lower level", rect)
 
@@ -477,7 +492,19 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._fitted_on_show:     # the view has its real size only once shown
             self._fitted_on_show = True
+            self.hide_stale_tab_bars()
             self.view.fit()
+
+    def hide_stale_tab_bars(self) -> None:
+        """Hide the dock tab bars no group of tabbed docks uses. Tabifying a
+        third dock into a group leaves the group's earlier tab bar behind,
+        never hidden: it showed with the window, as a stub ("Is…") between
+        the Inspector and the board, until Qt got round to deleting it."""
+        groups = [{d.windowTitle() for d in (dock, *self.tabifiedDockWidgets(dock))}
+                  for dock in self.findChildren(QDockWidget) if self.tabifiedDockWidgets(dock)]
+        for bar in self.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly):
+            if {bar.tabText(i) for i in range(bar.count())} not in groups:
+                bar.hide()
 
     def closeEvent(self, event) -> None:
         if self.files.close():

@@ -954,6 +954,31 @@ def _paint_levels(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> No
     p.restore()
 
 
+_CONTOUR = QColor("#1b1d21")
+
+
+def _paint_level_marks(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> None:
+    """Marks that tell levels apart without colour (a grey-scale print, a
+    dim screen): a dark contour line along every ledge, on its high side, and
+    the level's number in a badge in the top-left corner of every raised square."""
+    board = info.board
+    p.save()
+    p.setPen(Qt.NoPen)
+    for (x, y, d) in info.ledges:
+        if _in(x, y, x0, y0, x1, y1):
+            ex, ey = (x + 0.5 + DX[d] * 0.5) * s, (y + 0.5 + DY[d] * 0.5) * s
+            p.fillRect(_band(x, y, d, ex, ey, -0.045 * s, 0, s), _CONTOUR)
+    badge = 0.26 * s
+    for v in board.levels:
+        if v.level > 0 and _in(v.x, v.y, x0, y0, x1, y1, 0):
+            rect = QRectF(v.x * s + 0.05 * s, v.y * s + 0.05 * s, badge, badge)
+            p.setPen(QPen(QColor("#ffffff"), max(0.5, 0.015 * s)))
+            p.setBrush(_CONTOUR)
+            p.drawRoundedRect(rect, 0.05 * s, 0.05 * s)
+            _text(p, rect, str(v.level), 0.2 * s, QColor("#ffffff"))
+    p.restore()
+
+
 def _vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
     p.save()
     p.setPen(QPen(_GRID, 0.012 * s))
@@ -1095,11 +1120,14 @@ def _paint_overlays(st: _Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
 
 
 def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE,
-                area: tuple[int, int, int, int] | None = None, grid: bool = True) -> None:
+                area: tuple[int, int, int, int] | None = None, grid: bool = True,
+                level_marks: bool = True) -> None:
     """Paint the course with its top-left corner at (0, 0), `square` units per
     square; outer walls reach edge_margin() beyond the board. `area` = (x0,
     y0, x1, y1), x1 and y1 exclusive, limits the work to those squares:
-    everything overlapping them is drawn, clipped to them (and the margin)."""
+    everything overlapping them is drawn, clipped to them (and the margin).
+    `level_marks`: each raised square's level number and contour lines along
+    the ledges, readable in grey (the board view shows them with the Level tool)."""
     board = scenario.board
     x0, y0, x1, y1 = _area(board, area)
     if x0 >= x1 or y0 >= y1:
@@ -1124,6 +1152,8 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
         _paint_lasers(painter, info, s, x0, y0, x1, y1)
         _paint_crusher_labels(painter, board, s, x0, y0, x1, y1)
         _paint_overlays(st, scenario, x0, y0, x1, y1)
+        if level_marks and board.levels:
+            _paint_level_marks(painter, info, s, x0, y0, x1, y1)
     finally:
         painter.restore()
 

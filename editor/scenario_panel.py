@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from editor import commands
 from engine.editing import edit
-from engine.model.option_cards import BY_ID, OPTION_CARDS
+from engine.model.option_cards import OPTION_CARDS, card_name
 from engine.model.scenario import RULE_NAMES, RobotSpec, Rules
 
 
@@ -31,7 +31,7 @@ def options_text(options: int | tuple[str, ...] | None) -> str:
         return ""
     if isinstance(options, int):
         return str(options)
-    return ", ".join(BY_ID[c].name if c in BY_ID else c for c in options)
+    return ", ".join(card_name(c) for c in options)
 
 
 def parse_options(text: str) -> int | tuple[str, ...] | None:
@@ -56,6 +56,15 @@ def rule_schemas() -> dict:
     """Title, range, default and description of each rule, from the JSON Schema."""
     text = resources.files("schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
     return json.loads(text)["$defs"]["rules"]["properties"]
+
+
+def rule_change_text(name: str, value) -> str:
+    """A rule's change in words, for the undo history: "Turn on robot lasers",
+    "Set starting options to 2"."""
+    title = rule_schemas()[name].get("title", name.replace("_", " ")).lower()
+    if isinstance(value, bool):
+        return f"Turn {'on' if value else 'off'} {title}"
+    return f"Set {title} to {value}"
 
 
 class ResizeDialog(QDialog):
@@ -225,7 +234,7 @@ class ScenarioPanel(QScrollArea):
         if self._refreshing:
             return
         rules = replace(self.doc.scenario.rules, **{name: value})
-        self.change(edit.set_rules(self.doc.scenario, rules), f"Change rule {name}",
+        self.change(edit.set_rules(self.doc.scenario, rules), rule_change_text(name, value),
                     merge_key="rule:" + name)
 
     def resize_board(self) -> None:

@@ -444,3 +444,44 @@ def test_compare_stopped_during_the_old_course_still_writes_what_it_has(tmp_path
     assert 0 < result["old_races"] < result["planned"] == 100000
     assert result["old"]["scenario"] == "Duel"
     assert "stopped before the new course was raced" in stderr
+
+
+def test_races_default_to_the_cards_thousand(tmp_path):
+    result = balance_json(tmp_path, DUEL, "--bot", "greedy", "--workers", 1)
+    assert result["races"] == 1000
+
+
+def _help(capsys, command: str) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_each_command_says_its_own_robots_default(capsys):
+    balance = _help(capsys, "balance")
+    assert "compare" not in balance and "old course" not in balance
+    assert "--races N races to play (default: 1000, as for the course card)" in balance
+    assert "--robots K robots per race (default: the old course goals' robots" in \
+        _help(capsys, "compare")
+
+
+def test_every_help_lists_the_choices_and_defaults_in_words(capsys):
+    """Every option that takes a value says its default and names its choices
+    (bots included), save the outputs, which are written only when asked."""
+    from engine.bots import BOTS
+    from engine.cli.main import COMMANDS, build_parser
+    outputs = {"--json", "--out", "--apply", "--report"}
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name in COMMANDS:
+        text = _help(capsys, name)
+        for action in sub.choices[name]._actions:
+            flag = action.option_strings[-1] if action.option_strings else None
+            if flag is None or action.nargs == 0 or flag in outputs:
+                continue
+            assert "default" in action.help, (name, flag)
+            for choice in action.choices or ():
+                assert choice in action.help, (name, flag, choice)
+            if action.dest == "bot":
+                assert all(bot in action.help for bot in BOTS), (name, flag)
+        assert "%" not in text

@@ -150,3 +150,39 @@ def test_issue_rows_wrap_to_show_the_whole_message(make_window, qtbot, answers, 
     wide = heights()
     assert all(row >= needed for row, needed in wide)
     assert sum(row for row, _ in wide) < sum(row for row, _ in narrow)
+
+
+def test_a_robots_problem_names_the_robot_and_its_card_in_words(make_window, qtbot, tmp_path):
+    import json
+    doc = {"format": "rally-scenario", "version": 1, "name": "Held twice",
+           "board": {"width": 6, "height": 6}, "flags": [{"x": 0, "y": 0}],
+           "docks": [{"x": 1, "y": 5, "facing": "N"}, {"x": 2, "y": 5, "facing": "N"}],
+           "rules": {"options": "played"},
+           "robots": [{"name": "Ada", "options": ["ablative-coat"]},
+                      {"name": "Bo", "options": ["brakes", "ablative-coat"]}]}
+    path = tmp_path / "held-twice.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    w = make_window(path)
+    qtbot.waitUntil(lambda: "E313" in codes(w), timeout=3000)
+    tree = w.issues.tree
+    assert tree.headerItem().text(2) == "Where"
+    item = tree.topLevelItem(codes(w).index("E313"))
+    assert item.text(2) == "robot Bo, option card 2 (Ablative Coat)"
+    assert "holds Ablative Coat, which robot 'Ada' already holds" in item.text(3)
+    assert "ablative-coat" not in item.text(3)
+    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier,
+                     tree.visualItemRect(item).center())
+    assert "Ablative Coat" in w.issues.detail.text()
+
+
+def test_pointers_read_as_words():
+    from engine.model.problems import Problem
+    from engine.model.scenario import RobotSpec
+    s = Scenario("c", Board(4, 4), (Flag(0, 0),), (Dock(0, 3, "N"),),
+                 robots=(RobotSpec("Ada", options=("crab-legs",)),))
+    where = [issues_panel.location(Problem("error", "E", "m", pointer), s) for pointer in (
+        "/robots/0/options/0", "/robots/0/program/2/cards/3", "/robots/0/program/1/0",
+        "/checks/4/option_cards", "/rules/start_options", "")]
+    assert where == ["robot Ada, option card 1 (Crab Legs)", "robot Ada, round 3, register 4",
+                     "robot Ada, round 2, register 1", "check 5, option cards",
+                     "rules, start options", "course"]

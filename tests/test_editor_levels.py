@@ -135,3 +135,80 @@ def test_the_preview_shows_a_fall_as_a_drop_and_counts_its_damage():
     assert interpolate(fall, 0.5).scale < 0.8 and interpolate(fall, 1.0).scale == 1.0
     after = {r.name: r for r in timeline.frames[i].robots}
     assert after["Two down"].damage == 2
+
+
+# ---------------------------------------------------------------- levels that read in grey
+
+def _dark_share(image: QImage, rect) -> float:
+    """The share of the pixels of rect (x0, y0, x1, y1) that are nearly black."""
+    x0, y0, x1, y1 = (round(v) for v in rect)
+    dark = sum(image.pixelColor(x, y).lightness() < 70
+               for x in range(x0, x1) for y in range(y0, y1))
+    return dark / ((x1 - x0) * (y1 - y0))
+
+
+def _badge_share(view, square) -> float:
+    """How much of the top-left corner of a square, on screen, is the dark level badge."""
+    from tests.editor_support import point
+    image = view.viewport().grab().toImage()
+    a, b = point(view, square[0] + 0.08, square[1] + 0.08), point(view, square[0] + 0.28,
+                                                                    square[1] + 0.28)
+    return _dark_share(image, (a.x(), a.y(), b.x(), b.y()))
+
+
+def test_the_level_tool_numbers_raised_squares_and_the_view_menu_keeps_them(window):
+    w = window
+    w.set_tool("level")
+    w.state.set_brush(level=2)
+    drag_squares(w.view, [(3, 3)])
+    assert _badge_share(w.view, (3, 3)) > 0.4        # the number's badge, with the tool in hand
+    assert _badge_share(w.view, (5, 5)) < 0.05       # the ground has none
+    w.view.setFocus()
+    QTest.keyClick(w.view, Qt.Key_B)                 # the brush: the board as it prints in colour
+    assert w.tool_id == "brush"
+    assert _badge_share(w.view, (3, 3)) < 0.05
+    w.actions["level_marks"].trigger()               # View > Show Level Numbers
+    assert _badge_share(w.view, (3, 3)) > 0.4
+    QTest.keyClick(w.view, Qt.Key_H)
+    QTest.keyClick(w.view, Qt.Key_B)
+    assert _badge_share(w.view, (3, 3)) > 0.4        # kept while the menu asks for them
+
+
+def test_exports_number_levels_and_outline_ledges_in_grey(qapp, tmp_path):
+    from editor import export
+    board = Board(3, 1, levels=(Level(1, 0, 1), Level(2, 0, 2)))
+    scenario = Scenario("levels", board, (Flag(0, 0),), (Dock(0, 0, "N"),))
+    s = 60
+    image = export.render_image(scenario, s).convertToFormat(QImage.Format_Grayscale8)
+    m = render.edge_margin(s)
+
+    def share(x0, y0, x1, y1):
+        return _dark_share(image, (m + x0 * s, m + y0 * s, m + x1 * s, m + y1 * s))
+    assert share(0.08, 0.08, 0.28, 0.28) < 0.05      # the ground: no badge
+    for x in (1, 2):
+        assert share(x + 0.08, 0.08, x + 0.28, 0.28) > 0.4
+    # a dark contour on the high side of each ledge (the colour shading alone
+    # is two greys 8% apart)
+    for x in (1, 2):
+        assert share(x + 0.005, 0.4, x + 0.035, 0.6) > 0.9
+    # the numbers differ: the badges of levels 1 and 2 are not the same picture
+    one = image.copy(round(m + 1.05 * s), round(m + 0.05 * s), round(0.26 * s), round(0.26 * s))
+    two = image.copy(round(m + 2.05 * s), round(m + 0.05 * s), round(0.26 * s), round(0.26 * s))
+    assert one != two
+
+
+def test_page_up_past_level_3_says_why_nothing_happened(window):
+    w = window
+    w.state.set_selection((2, 2, 2, 2))
+    w.view.setFocus()
+    for _ in range(3):
+        QTest.keyClick(w.view, Qt.Key_PageUp)
+    assert levels(w) == {(2, 2): 3}
+    assert w.doc.undo_stack.count() == 3
+    QTest.keyClick(w.view, Qt.Key_PageUp)
+    assert levels(w) == {(2, 2): 3}
+    assert w.doc.undo_stack.count() == 3
+    assert "level 3 is the highest" in w.statusBar().currentMessage()
+    for _ in range(4):
+        QTest.keyClick(w.view, Qt.Key_PageDown)
+    assert "the ground (level 0) is the lowest" in w.statusBar().currentMessage()

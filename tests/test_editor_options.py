@@ -95,10 +95,14 @@ def test_spent_charges_and_the_cards_column():
     assert option_charges(events + [ev("option_lost", card="mini-howitzer")], 5) == \
         {"Robot 2": {"ablative-coat": 1}}
     text, tip = options_html(("mini-howitzer", "brakes"), spent["Robot 2"], 2)
-    assert text.startswith("Mini Howitzer") and "Brakes" in text
+    assert text.startswith("Mini&nbsp;Howitzer") and "Brakes" in text     # lines break between cards
     assert text.count("●") == 5 and "#bbb'>●●<" in text        # two of five shots spent
     assert "Brakes: Each time the robot plays Move 1" in tip
     assert options_html((), {}, 3) == ("3", "3 options (counted, not played)")
+    # shortened for a narrow column: the charges left as a number, the names whole in the tip
+    short, tip = options_html(("mini-howitzer", "reverse-gears"), spent["Robot 2"], 2, short=(2, 1))
+    assert short == "MH&nbsp;3/5, R.&nbsp;Gears"
+    assert tip.startswith("Mini Howitzer: ") and "\nReverse Gears: " in tip
 
 
 def test_starting_cards_as_the_scenario_panel_edits_them():

@@ -219,3 +219,26 @@ def test_option_rules_and_a_robots_starting_cards(window):
     w.doc.undo_stack.undo()
     assert w.doc.scenario.robots[0].options is None
     assert panel.robots.item(0, 3).text() == ""
+
+
+def test_undo_history_and_the_shortcut_list_say_rule_changes_in_words(window, qtbot):
+    w = window
+    panel = w.scenario_panel
+    box = panel.rule_widgets["flag_gives_option"]
+    box.setFocus()
+    QTest.keyClick(box, Qt.Key_Space)
+    assert w.doc.scenario.rules.flag_gives_option
+    spin = panel.rule_widgets["start_options"]
+    spin.setFocus()
+    QTest.keyClick(spin, Qt.Key_Up)
+    QTest.keyClick(spin, Qt.Key_Up)                 # two presses, one step: its text the last value
+    assert w.doc.scenario.rules.start_options == 2
+    model = w.history.model()
+    rows = [model.data(model.index(r, 0)) for r in range(model.rowCount())]
+    assert rows == ["Opened", "Turn on flag gives an option", "Set starting options to 2"]
+    assert w.actions["undo"].text().replace("&", "") == "Undo Set starting options to 2"
+    w.view.setFocus()
+    QTest.keyClick(w, Qt.Key_F1)
+    text = w.help_windows["shortcuts"].browser.toPlainText()
+    assert "Undo Set starting options to 2" in text
+    assert "_" not in text.split("Keyboard shortcuts", 1)[1]      # no rule ids anywhere

@@ -78,3 +78,27 @@ def test_cut_paste_and_delete(make_window):
     w.actions["select_all"].trigger()
     w.actions["delete"].trigger()
     assert w.doc.scenario.board.tiles == () and w.doc.scenario.flags == ()
+
+
+def test_esc_ends_a_drag_first_then_clears_the_selection(make_window):
+    from PySide6.QtCore import Qt
+    w = make_window(scenario=course())
+    w.set_tool("select")
+    drag_squares(w.view, [(1, 1), (2, 2)])
+    assert w.state.selection == (1, 1, 2, 2)
+    vp = w.view.viewport()
+    w.view.setFocus()
+    # a move of the selection under way: Esc drops the move, not the selection
+    QTest.mousePress(vp, Qt.LeftButton, Qt.NoModifier, centre(w.view, (1, 1)))
+    QTest.mouseMove(vp, centre(w.view, (4, 4)))
+    QTest.keyClick(w.view, Qt.Key_Escape)
+    QTest.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, centre(w.view, (4, 4)))
+    assert w.state.selection == (1, 1, 2, 2)
+    assert w.doc.undo_stack.count() == 0
+    QTest.keyClick(w.view, Qt.Key_Escape)
+    assert w.state.selection is None
+    # and with another tool in hand (Page Up raises the selection with any tool)
+    w.state.set_selection((3, 3, 4, 4))
+    QTest.keyClick(w.view, Qt.Key_B)
+    QTest.keyClick(w.view, Qt.Key_Escape)
+    assert w.state.selection is None

@@ -100,3 +100,21 @@ def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window):
     dialog = controller.suggest_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.robots.value() == 3 and dialog.worker is None     # ready, not started
+
+
+def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window):
+    from PySide6.QtTest import QTest
+    window = make_window(UNFAIR)
+    dialog = install_preview(window).open_suggest()
+    box = dialog.budget
+    assert "at least 100" in box.toolTip()
+    box.setValue(1100)
+    box.setFocus()
+    QTest.keyClick(box, Qt.Key_Down)
+    QTest.keyClick(box, Qt.Key_Down)
+    assert box.value() == 100           # the least the search keeps to
+    dialog.workers.setValue(1)
+    with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
+    assert blocker.args[0]["races"] <= 100

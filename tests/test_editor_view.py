@@ -1,6 +1,7 @@
 """The board view: zoom (wheel around the cursor, Ctrl +/-, fit), panning
 (middle button, Space + drag), the grid, and the square under the cursor in
 the status bar."""
+import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
@@ -130,3 +131,28 @@ def test_open_and_open_recent_fit_the_board(make_window, answers, tmp_path):
     opened_at = v.zoom()
     v.fit()
     assert v.zoom() == opened_at < 3.0
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 800), (1024, 700)])
+def test_dock_tabs_show_only_where_docks_are_tabbed(qtbot, answers, size):
+    """No stray tab stub ("Is…") between the Inspector and the board as the
+    window first shows (the layout's left-over tab bar is deleted only later)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QDockWidget, QTabBar
+    from editor.main_window import MainWindow
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    QApplication.processEvents()
+
+    def on_window(widget) -> QRect:
+        return QRect(widget.mapTo(w, widget.rect().topLeft()), widget.size())
+    bars = [b for b in w.findChildren(QTabBar) if b.parent() is w and b.isVisible()]
+    groups = [{d.windowTitle(), *(t.windowTitle() for t in w.tabifiedDockWidgets(d))}
+              for d in w.findChildren(QDockWidget) if w.tabifiedDockWidgets(d)]
+    assert len(bars) == len({frozenset(g) for g in groups})       # one bar per group of tabs
+    for bar in bars:
+        assert {bar.tabText(i) for i in range(bar.count())} in groups
+        assert not on_window(bar).intersects(on_window(w.view))
+        assert not on_window(bar).intersects(on_window(w.inspector))

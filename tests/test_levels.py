@@ -282,3 +282,46 @@ def test_a_teleporter_jump_ignores_levels_but_its_search_stops_at_a_ledge_up():
     at = {r.name: (race.course.xy[r.sq], r.damage) for r in race.robots}
     assert at["Free"] == ((3, 0), 0)            # two levels down, no fall damage
     assert at["Blocked"] == ((2, 2), 0)         # (4, 2) is up a ledge: back to (2, 2)
+
+
+def _validate_lines(tmp_path, capsys, doc: dict) -> list[str]:
+    from engine.cli.main import main
+    path = tmp_path / "course.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    main(["validate", str(path)])
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("levels, ramp, fix", [
+    # a ramp painted at ground level, the plateau ahead of it: raise the ramp
+    ([(3, 0, 1)], (2, 0, "E"), "raise (2, 0) to 1, or turn the ramp"),
+    # a ramp on the plateau's edge leading up from a square as high as it
+    ([(1, 0, 1), (2, 0, 1), (3, 0, 1)], (2, 0, "E"), "lower (1, 0) to 0, or turn the ramp"),
+    # two levels above the square behind it, and the square ahead too
+    ([(2, 0, 2), (3, 0, 2)], (2, 0, "E"), "raise (1, 0) to 1, or turn the ramp"),
+    # pointing the wrong way: turning it is the whole fix
+    ([(2, 0, 1), (1, 0, 1)], (2, 0, "E"), "or turn the ramp to lead up west"),
+    ([(5, 0, 1)], (5, 0, "E"), "turn the ramp, or move it away from the board's edge"),
+])
+def test_the_bad_ramp_message_names_the_fix(tmp_path, capsys, levels, ramp, fix):
+    x, y, d = ramp
+    lines = _validate_lines(tmp_path, capsys, course(
+        levels, tiles=[{"x": x, "y": y, "type": "ramp", "dir": d}]))
+    (line,) = [line for line in lines if "E316" in line]
+    assert "a ramp stands on the upper of two levels, one above the square behind it" in line
+    assert line.endswith(fix)
+
+
+def test_a_belt_pointing_up_a_ledge_is_warned_about_as_one_into_a_wall(tmp_path, capsys):
+    tiles = [{"x": 1, "y": 0, "type": "conveyor", "dir": "E"},     # up a ledge
+             {"x": 2, "y": 1, "type": "current", "dir": "E"},      # up a ramp's low side
+             {"x": 3, "y": 0, "type": "conveyor", "dir": "E"},     # down a ledge: fine
+             {"x": 2, "y": 2, "type": "conveyor", "dir": "E"},     # on the level, no ledge
+             {"x": 3, "y": 1, "type": "ramp", "dir": "E"}]
+    lines = _validate_lines(tmp_path, capsys, course(
+        [(2, 0, 1), (3, 0, 1), (3, 1, 1), (4, 1, 1), (2, 2, 1), (3, 2, 1)], tiles=tiles))
+    warned = [line for line in lines if "W405" in line]
+    assert len(warned) == 2
+    assert ":1,0: warning W405: the conveyor at (1, 0) points east up to level 1, which stops " \
+           "robots as a wall would" in warned[0]
+    assert ":2,1: warning W405: the current at (2, 1)" in warned[1]

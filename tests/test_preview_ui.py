@@ -5,6 +5,7 @@ heatmap, Cancel stops it, and the window keeps working meanwhile. How fast
 is measured in bench/bench_editor.py, not here."""
 from __future__ import annotations
 
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -21,7 +22,6 @@ from editor.render import SQUARE
 from engine.bots import new_race
 from engine.editing import edit
 from engine.model.scenario import Pusher
-from engine.rules.race import Race
 from tests.editor_support import answers, make_window  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -416,10 +416,11 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
     second = seek_end_of(c, 1, 2)
     shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
-    assert shooter.text() == ("Mini Howitzer <span style='color:#222'>●●●</span>"
-                              "<span style='color:#bbb'>●●</span>")
-    assert target.text() == ("Ablative Coat <span style='color:#222'>●</span>"
-                             "<span style='color:#bbb'>●●</span>")
+    # (the names as short as the column needs; in a narrow one, the charges left as a number)
+    assert shooter.text().endswith(("<span style='color:#222'>●●●</span>"
+                                    "<span style='color:#bbb'>●●</span>", "&nbsp;3/5"))
+    assert target.text().endswith(("<span style='color:#222'>●</span>"
+                                   "<span style='color:#bbb'>●●</span>", "&nbsp;1/3"))
     assert shooter.toolTip().startswith("Mini Howitzer: 5 shots")
     told = [c.log.model.data(c.log.model.index(row)) for row in range(*second.events)]
     assert any(line.endswith("A fires the Mini Howitzer: B pushed to (4,2)") for line in told)
@@ -475,3 +476,67 @@ def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     qtbot.wait(50)                          # the fit's timer would fire here
+
+
+def test_the_heatmap_legend_hides_no_square(qtbot, preview):
+    window, c = preview()
+    window.resize(1400, 900)
+    dialog = set_up_balance(c, 8, "greedy", robots=4)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    dialog.close()
+    view, legend = window.view, c.legend
+    view.fit()                                  # the board fills the view, corner to corner
+    QApplication.processEvents()
+    def on_screen(widget, rect):
+        return rect.translated(widget.mapToGlobal(rect.topLeft()) - rect.topLeft())
+
+    def board():
+        """The squares on show, on the screen."""
+        vp = view.viewport()
+        return on_screen(vp, view.mapFromScene(c.heatmap.boundingRect()).boundingRect()
+                         .intersected(vp.rect()))
+    shown = view.viewport().geometry()
+    assert legend.isVisible()
+    assert not on_screen(legend, legend.rect()).intersects(board())
+    assert not on_screen(legend, legend.rect()).intersects(on_screen(view.viewport(),
+                                                                      view.viewport().rect()))
+    for mode in ("deaths_by_cause", "occupancy"):   # taller and shorter legends
+        c.set_heatmap_mode(mode)
+        QApplication.processEvents()
+        view.set_zoom(2.0)                          # the board larger than the view: no free corner
+        QApplication.processEvents()
+        assert not on_screen(legend, legend.rect()).intersects(board())
+    window.grab().save("/tmp/heatmap-legend.png")
+    c.set_heatmap_mode(None)
+    assert not legend.isVisible() and view.viewport().geometry().height() > shown.height()
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1280, 800)])
+def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot, preview, size):
+    from PySide6.QtGui import QTextDocumentFragment
+    from engine.model.option_cards import BY_ID
+    window, c = preview(FIXTURES / "preview" / "options-showcase.json")
+    window.resize(*size)
+    c.dock.raise_()
+    c.panel.use_scenario.setChecked(True)
+    with qtbot.waitSignal(c.worker.finished, timeout=10000):
+        qtbot.mouseClick(c.panel.run_button, Qt.LeftButton)
+    c.player.seek(1)
+    QApplication.processEvents()
+    table = c.panel.robots
+    held = {r["name"]: r["options"] for r in json.loads(
+        (FIXTURES / "preview" / "options-showcase.json").read_text())["robots"]}
+    for row, name in enumerate(c.timeline.names):
+        label = table.cellWidget(row, 5)
+        shown = QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+        for card in held[name]:
+            assert BY_ID[card].name in label.toolTip()          # whole in the tooltip
+        assert shown.count(",") == len(held[name]) - 1         # every card there
+        if label.wordWrap():                                   # the row grew to show it all
+            assert table.rowHeight(row) >= label.heightForWidth(table.columnWidth(5) - 1)
+        else:                                                  # one line that fits the column
+            m = label.contentsMargins()
+            assert label.fontMetrics().horizontalAdvance(shown) <= \
+                table.columnWidth(5) - m.left() - m.right()
+    window.grab().save(f"/tmp/race-options-{size[0]}.png")

@@ -188,7 +188,7 @@ def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
 
 def test_command_line(tmp_path, capsys):
     out, report = tmp_path / "fixed.json", tmp_path / "s.json"
-    code = main(["suggest", str(UNFAIR), "--budget", "400", "--workers", "1", "--quiet",
+    code = main(["suggest", str(UNFAIR), "--budget", "700", "--workers", "1", "--quiet",
                  "--json", str(report), "--apply", "1", "--out", str(out)])
     assert code == 0
     text = capsys.readouterr().out
@@ -254,3 +254,39 @@ def test_goals_asking_more_robots_than_docks_race_as_many_as_the_card_does():
     s = replace(s, goals=Goals(robots=len(s.docks) + 1))
     result = suggest(s, budget=700, workers=1, should_stop=lambda: True)
     assert result["robots"] == 4
+
+
+def test_printed_figures_add_up(monkeypatch, capsys):
+    """27.36 -> 24.53 points reads 27 -> 25, change -2 (not -3)."""
+    import engine.analysis.suggest
+    real = engine.analysis.suggest.suggest
+
+    def with_the_issues_figures(*args, **kwargs):
+        result = real(*args, **kwargs)
+        gap = result["suggestions"][0]["effect"]["gap"]
+        gap.update(old=0.2736, new=0.2453, change=-0.0283)
+        return result
+    monkeypatch.setattr(engine.analysis.suggest, "suggest", with_the_issues_figures)
+    code = main(["suggest", str(UNFAIR), "--budget", "100", "--bot", "greedy", "--workers", "1",
+                 "--quiet"])
+    assert code == 0
+    assert "gap between the best and worst dock 27 -> 25 points (change -2," in \
+        capsys.readouterr().out
+
+
+def test_a_small_budget_is_kept_to(capsys):
+    result = suggest(load_file(UNFAIR), budget=100, bot="greedy", workers=1)
+    assert result["races"] <= 100 and result["candidates"] >= 1
+
+
+def test_the_budget_help_says_its_least(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["suggest", "--help"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--budget RACES races to spend, about: at least 100;" in text
+    assert "the bot every robot uses: aware, greedy, random, search (default: search)" in text
+    with pytest.raises(SystemExit) as stop:
+        main(["suggest", str(UNFAIR), "--budget", "50"])
+    assert stop.value.code == 2
+    assert "--budget: must be at least 100, not 50" in capsys.readouterr().err

@@ -43,7 +43,7 @@ class PreviewController(QObject):
         self.overlay = RaceOverlay(scene)
         self.heatmap = HeatmapOverlay()
         scene.addItem(self.heatmap)
-        self.legend = HeatmapLegend(self.view, self.heatmap)
+        self.legend = HeatmapLegend(self.view)
         self.suggestion_ghost = SuggestionGhost()
         scene.addItem(self.suggestion_ghost)
         self.worker = RaceWorker(self)

@@ -3,8 +3,9 @@ occupancy (where robots end a register), per 100 races.
 
 `HeatmapOverlay` is a scene item over the course (Z_EXTRA, under the robots)
 that paints each square's value as translucent colour, with the number on
-squares large enough to read; `HeatmapLegend` is a small panel in a corner
-of the board view with the colour scale and what it shows. Modes:
+squares large enough to read; `HeatmapLegend` is a small panel with the
+colour scale and what it shows, in a strip the board view keeps free for it
+along its bottom edge (so that it never hides a square). Modes:
 
     "deaths"            every death
     "deaths:CAUSE"      deaths of one cause (elements_table.DEATH_CAUSES)
@@ -13,7 +14,7 @@ of the board view with the colour scale and what it shows. Modes:
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
@@ -147,34 +148,41 @@ class HeatmapOverlay(QGraphicsItem):
 
 
 class HeatmapLegend(QWidget):
-    """The colour scale in the bottom-left corner of the board view; follows
-    the view's size."""
+    """The colour scale, under the board: while it shows, the board view
+    keeps a strip of its own height free below the board's viewport (its
+    viewport margins), and the legend sits in that strip."""
 
-    def __init__(self, view, overlay: HeatmapOverlay | None = None):
-        super().__init__(view.viewport())
+    MARGIN = 6
+
+    def __init__(self, view):
+        super().__init__(view)
         self.view = view
-        self.overlay = overlay
         self.mode: str | None = None
         self.peak = 0.0
         self.note = ""
         self.setAttribute(Qt.WA_TransparentForMouseEvents)
         self.resize(250, 74)
-        view.viewport().installEventFilter(self)
-        view.zoomChanged.connect(lambda _: self._place())
-        view.horizontalScrollBar().valueChanged.connect(lambda _: self._place())
-        view.verticalScrollBar().valueChanged.connect(lambda _: self._place())
+        view.viewport().installEventFilter(self)     # the strip follows the viewport
         self.hide()
 
     def set_scale(self, mode: str | None, peak: float, note: str = "") -> None:
         self.mode, self.peak, self.note = mode, peak, note
         if mode is None:
             self.hide()
+            self._keep_strip(0)
             return
         self.resize(250, (94 if mode == "deaths_by_cause" else 64) + (16 if note else 0))
+        self._keep_strip(self.height() + 2 * self.MARGIN)
         self._place()
         self.show()
         self.raise_()
         self.update()
+
+    def _keep_strip(self, height: int) -> None:
+        """The free strip below the board; set only when it changes (setting
+        the view's margins lays out its scroll bars again)."""
+        if self.view.viewportMargins().bottom() != height:
+            self.view.setViewportMargins(0, 0, 0, height)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Resize:
@@ -182,34 +190,11 @@ class HeatmapLegend(QWidget):
         return False
 
     def _place(self) -> None:
-        """In the corner of the view that hides the least: off the board if
-        there is room, else over its coolest corner."""
+        """In the strip below the viewport (above a horizontal scroll bar), at its left."""
         if self.mode is None:
             return
-        vp = self.view.viewport()
-        m = 10
-        w, h = self.width(), self.height()
-        corners = [QPoint(m, vp.height() - h - m), QPoint(vp.width() - w - m, vp.height() - h - m),
-                   QPoint(m, m), QPoint(vp.width() - w - m, m)]
-        self.move(min(corners, key=self._cost))
-
-    def _cost(self, corner) -> float:
-        """How much heat (and board) the legend would hide there."""
-        view = self.view
-        rect = QRectF(view.mapToScene(corner), view.mapToScene(
-            corner + QPoint(self.width(), self.height()))).normalized()
-        o = self.overlay
-        if o is None or not o.cells:
-            return 0.0
-        board = o.boundingRect()
-        hidden = rect.intersected(board)
-        if hidden.isEmpty():
-            return -1.0
-        cost = hidden.width() * hidden.height() / (SQUARE * SQUARE) * 0.01
-        for x, y, v, _ in o.cells:
-            if hidden.intersects(QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE)):
-                cost += v
-        return cost
+        board = self.view.viewport().geometry()
+        self.move(board.left() + self.MARGIN, board.bottom() + 1 + self.MARGIN)
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)

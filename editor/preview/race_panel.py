@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import html
 import random
+import re
 
 from PySide6.QtCore import (
     QAbstractListModel, QItemSelection, QItemSelectionModel, QModelIndex, QSize, Qt, Signal,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap, QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QComboBox, QFrame, QGridLayout, QHBoxLayout, QHeaderView,
     QLabel, QListView, QListWidget, QListWidgetItem, QPushButton, QSizePolicy, QSlider,
@@ -50,23 +51,41 @@ _FAIL = QColor(210, 40, 40)
 _CHARGES = {"mini-howitzer": HOWITZER_SHOTS, "ablative-coat": COAT_POINTS}
 
 
+def short_name(name: str, level: int) -> str:
+    """A card's name for a narrow column: level 0 whole, 1 every word but the
+    last to its initial ("R. Gears", "D.-B. Laser"), 2 the initials ("RG")."""
+    if level == 0:
+        return name
+    pieces = re.split(r"([ -])", name)          # words, and the spaces and hyphens between
+    words, gaps = pieces[::2], pieces[1::2]
+    if level == 1:
+        return "".join(w + g for w, g in zip([w[0] + "." for w in words[:-1]] + words[-1:],
+                                             gaps + [""]))
+    return "".join(w[0] for w in words).upper()
+
+
 def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int,
-                 last: dict[str, str] | None = None) -> tuple[str, str]:
-    """A robot's option cards as rich text (names; a pip per Mini Howitzer
-    shot or Ablative Coat point, the spent ones grey) and a tooltip with each
-    card's effect and what it last did (`last`, from last_option_uses).
-    Counted options (no cards) show their number."""
+                 last: dict[str, str] | None = None,
+                 short: tuple[int, ...] = ()) -> tuple[str, str]:
+    """A robot's option cards as rich text (names, each shortened to its
+    level of short_name in `short`, whole if none; a pip per Mini Howitzer
+    shot or Ablative Coat point, the spent ones grey, or at level 2 the
+    charges left as "3/5"; a line breaks only between cards) and a tooltip
+    with each card's whole name, effect and what it last did (`last`, from
+    last_option_uses). Counted options (no cards) show their number."""
     if not cards:
         return ("" if not count else f"{count}"), ("" if not count else
                                                     f"{count} options (counted, not played)")
     parts, tips = [], []
-    for card_id in cards:
+    for i, card_id in enumerate(cards):
         card = BY_ID[card_id]
-        text = html.escape(card.name)
+        level = short[i] if i < len(short) else 0
+        text = html.escape(short_name(card.name, level)).replace(" ", "&nbsp;")
         total = _CHARGES.get(card_id)
         if total:
             used = min(total, spent.get(card_id, 0))
-            text += (" <span style='color:#222'>" + "●" * (total - used) + "</span>"
+            text += (f"&nbsp;{total - used}/{total}" if level >= 2 else
+                     "&nbsp;<span style='color:#222'>" + "●" * (total - used) + "</span>"
                      "<span style='color:#bbb'>" + "●" * used + "</span>")
         parts.append(text)
         tips.append(f"{card.name}: {card.effect}")
@@ -298,10 +317,15 @@ class RacePanel(QWidget):
         self.robots.setSelectionMode(QAbstractItemView.NoSelection)
         self.robots.setFocusPolicy(Qt.NoFocus)
         header = self.robots.horizontalHeader()
-        for c in range(4):
+        # Card names are the longest texts: the Options column takes what the
+        # others leave, and names too long for it are shortened (whole in the tooltip).
+        for c in range(5):
             header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(4, QHeaderView.Stretch)
         header.setSectionResizeMode(5, QHeaderView.Stretch)
+        header.sectionResized.connect(lambda c, old, new: c == 5 and self._fit_options())
+        self._options: dict[int, tuple] = {}     # row -> what options_html shows there
+        # (a scroll bar that came and went with the rows' heights would change the room)
+        self.robots.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
         self.robots.verticalHeader().setDefaultSectionSize(22)
         self.robots.setIconSize(QSize(14, 14))
         layout.addWidget(self.robots, 2)
@@ -405,6 +429,7 @@ class RacePanel(QWidget):
         self._updating_slider = False
         self.cards.setRowCount(0)
         self.robots.setRowCount(0)
+        self._options.clear()
         for c in range(5):
             head = self.cards.horizontalHeaderItem(c)
             if head is not None:
@@ -503,14 +528,8 @@ class RacePanel(QWidget):
         spent = option_charges(self.timeline.events, frame.events[1]) if held else {}
         last = last_option_uses(self.timeline.events, frame.events[1]) if held else {}
         for row, r in enumerate(frame.robots):
-            label = self.robots.cellWidget(row, 5)
-            if isinstance(label, QLabel):
-                text, tip = options_html(r.option_cards, spent.get(r.name, {}), r.options,
-                                         last.get(r.name))
-                if label.text() != text:
-                    label.setText(text)
-                if label.toolTip() != tip:
-                    label.setToolTip(tip)
+            self._options[row] = (r.option_cards, spent.get(r.name, {}), r.options,
+                                  last.get(r.name))
             if r.out:
                 state = "out"
             elif r.finished is not None:
@@ -529,6 +548,38 @@ class RacePanel(QWidget):
                     item.setText(v)
             damage = self.robots.item(row, 0)
             damage.setForeground(QBrush(_FAIL) if r.damage >= 5 else QBrush())
+        self._fit_options()
+
+    def _fit_options(self) -> None:
+        """Each robot's option cards on one line of the column: the longest
+        names shortened first, as far as needed (the tooltip has them
+        whole); when even initials are too long, the row grows a line."""
+        for row, shown in self._options.items():
+            label = self.robots.cellWidget(row, 5)
+            if not isinstance(label, QLabel):
+                continue
+            m = label.contentsMargins()
+            room = self.robots.columnWidth(5) - m.left() - m.right() - 2
+            cards = shown[0]
+            levels = [0] * len(cards)
+
+            def width(text: str) -> int:
+                return label.fontMetrics().horizontalAdvance(
+                    QTextDocumentFragment.fromHtml(text).toPlainText())
+            text, tip = options_html(*shown, short=tuple(levels))
+            while width(text) > room and min(levels, default=2) < 2:
+                longest = max((i for i in range(len(cards)) if levels[i] < 2), key=lambda i: len(
+                    short_name(BY_ID[cards[i]].name, levels[i])))
+                levels[longest] += 1
+                text, tip = options_html(*shown, short=tuple(levels))
+            wrap = width(text) > room
+            if label.text() != text or label.wordWrap() != wrap:
+                label.setWordWrap(wrap)
+                label.setText(text)
+            if label.toolTip() != tip:          # what a card last did changes under the same text
+                label.setToolTip(tip)
+            self.robots.setRowHeight(row, max(22, label.heightForWidth(
+                self.robots.columnWidth(5) - 1) + 2) if wrap else 22)
 
     def _slider_moved(self, value: int) -> None:
         if not self._updating_slider:

@@ -83,10 +83,12 @@ class SuggestDialog(QDialog):
         self.robots.setRange(1, 8)
         self.robots.setValue(4)
         self.budget = QSpinBox()
-        self.budget.setRange(100, 1_000_000)
+        from engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
+        self.budget.setRange(MIN_BUDGET, 1_000_000)
         self.budget.setSingleStep(1000)
-        from engine.analysis.suggest import DEFAULT_BUDGET
         self.budget.setValue(DEFAULT_BUDGET)
+        self.budget.setToolTip(f"About how many races the search plays (at least {MIN_BUDGET}); "
+                               f"a small budget races fewer candidate edits, the most promising")
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_000_000_000)
         self.workers = QSpinBox()

@@ -63,7 +63,7 @@ class SuggestionGhost(QGraphicsItem):
         painter.save()
         painter.setOpacity(GHOST_OPACITY)
         for x, y in self.squares:
-            paint_board(painter, self.after, area=(x, y, x + 1, y + 1))
+            paint_board(painter, self.after, area=(x, y, x + 1, y + 1), level_marks=False)
         painter.setOpacity(1.0)
         pen = QPen(OUTLINE, 4, Qt.DashLine)
         pen.setCosmetic(True)

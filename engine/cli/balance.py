@@ -1,4 +1,4 @@
-"""rallyforge balance FILE --races N: race a course many times and judge its docks.
+"""rallyforge balance FILE [--races N]: race a course many times and judge its docks.
 
 Prints a short verdict on stdout, a progress bar on stderr, and with --json
 and --report writes the full result and a report with charts.
@@ -21,22 +21,19 @@ import tempfile
 import threading
 from pathlib import Path
 
-from engine.cli.common import natural, positive
+from engine.cli.common import OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, natural, positive
 
 HELP = "race a course many times and report how fair its docks are"
 
 
 
 
-def add_race_arguments(parser: argparse.ArgumentParser) -> None:
+def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
     """The options balance and compare share."""
-    parser.add_argument("--races", type=positive, required=True, metavar="N",
-                        help="races to play")
-    parser.add_argument("--robots", type=positive, metavar="K",
-                        help="robots per race (default: the course goals' robots, else 4, or "
-                             "every dock if fewer; compare: the old course's)")
-    parser.add_argument("--bot", default=None, metavar="NAME",
-                        help="the bot every robot uses (default: the default bot, search)")
+    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+                        help=f"races to play (default: {RACES}, as for the course card)")
+    parser.add_argument("--robots", type=positive, metavar="K", help=robots_help)
+    parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="master seed; race i gets its own seed derived from it (default 0)")
     parser.add_argument("--workers", type=positive, metavar="W",
@@ -44,15 +41,14 @@ def add_race_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: every core)")
     parser.add_argument("--scheduler", metavar="ADDR",
                         help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
-                             "(needs pip install .[cluster])")
+                             "(needs pip install .[cluster]; default: none, local processes)")
     parser.add_argument("--max-rounds", type=positive, metavar="R",
                         help="end undecided races after R rounds (default: the course's rule)")
     parser.add_argument("--json", dest="json_out", metavar="OUT",
                         help="write the full result as JSON to OUT ('-' for stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--options", choices=("played", "counted"),
-                        help="play option cards or only count them, whatever the course says "
-                             "(a what-if run; the report says which was used)")
+                        help=OPTIONS_HELP + "; a what-if run, the report says which was used")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,29 +21,24 @@ import json
 import sys
 
 from engine.cli.balance import UsageError, error, load, settings
-from engine.cli.common import positive, write_line
+from engine.cli.common import OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, write_line
 
 HELP = "how long, how hard and how fair a course is: race it and print its card"
-RACES = 1000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")
-    parser.add_argument("--robots", type=positive, metavar="K",
-                        help="robots per race (default: the course goals' robots, else 4, or "
-                             "every dock if fewer)")
+    parser.add_argument("--robots", type=positive, metavar="K", help=ROBOTS_HELP)
     parser.add_argument("--races", type=positive, default=RACES, metavar="N",
-                        help=f"races to play (default {RACES})")
-    parser.add_argument("--bot", default=None, metavar="NAME",
-                        help="the bot every robot uses (default: the default bot, search)")
+                        help=f"races to play (default: {RACES})")
+    parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     parser.add_argument("--workers", type=positive, metavar="W",
                         help="worker processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the card as JSON")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--options", choices=("played", "counted"),
-                      help="play option cards or only count them, whatever the course says "
-                           "(a what-if card; it cannot be stored)")
+                      help=OPTIONS_HELP + "; a what-if card, it cannot be stored")
     what.add_argument("--store", action="store_true",
                       help="also keep the card in the file (rewrites it in canonical form)")
     what.add_argument("--stored", action="store_true",

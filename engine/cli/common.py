@@ -37,7 +37,7 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _whole_number(minimum: int):
+def at_least(minimum: int):
     """An argparse type: a whole number of at least `minimum` (bad usage otherwise)."""
     def parse(text: str) -> int:
         try:
@@ -50,8 +50,28 @@ def _whole_number(minimum: int):
     return parse
 
 
-positive = _whole_number(1)
-natural = _whole_number(0)
+positive = at_least(1)
+natural = at_least(0)
+
+RACES = 1000        # races of a course card, and of balance and compare unless told
+ROBOTS_HELP = "robots per race (default: the course goals' robots, else 4, or every dock if fewer)"
+OPTIONS_HELP = ("play option cards (played) or only count them (counted), whatever the "
+                "course says (default: as the course says)")
+
+
+def ends_and_change(old: float, new: float, decimals: int = 0) -> tuple[str, str, str]:
+    """`old`, `new` and their change as printed, to `decimals` decimals: the
+    change is that of the printed ends, so that the figures add up (27.36 ->
+    24.53 reads "27", "25", "-2"); never "-0"."""
+    a, b = f"{old:.{decimals}f}", f"{new:.{decimals}f}"
+    change = round(float(b) - float(a), decimals) + 0.0
+    return a, b, f"{change:+.{decimals}f}"
+
+
+def bot_help(what: str = "the bot every robot uses") -> str:
+    """The --bot help: the bots by name and the default."""
+    from engine.bots import BOTS, DEFAULT_BOT
+    return f"{what}: {', '.join(sorted(BOTS))} (default: {DEFAULT_BOT})"
 
 
 def problem_line(name: str, p: Problem) -> str:

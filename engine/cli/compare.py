@@ -24,6 +24,7 @@ import sys
 
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
+from engine.cli.common import ends_and_change
 
 HELP = "race two versions of a course on the same seeds and report what changed"
 
@@ -31,7 +32,8 @@ HELP = "race two versions of a course on the same seeds and report what changed"
 def add_arguments(parser) -> None:
     parser.add_argument("old", help="the course before the edit")
     parser.add_argument("new", help="the course after the edit")
-    add_race_arguments(parser)
+    add_race_arguments(parser, "robots per race (default: the old course goals' robots, else 4, "
+                               "or every dock if fewer)")
 
 
 def compare(old_result: dict, new_result: dict, old_races: list, new_races: list,
@@ -114,8 +116,9 @@ def text(result: dict) -> str:
             how = "worse"
         else:
             how = "no clear change"
-        lines.append(f"- Dock {d['dock']}: {100 * d['old_win_rate']:.0f}% -> "
-                     f"{100 * d['new_win_rate']:.0f}% of races, change {pts(d['change'])} points "
+        # (both runs race each dock in the same races: the change is new - old)
+        old, new, change = ends_and_change(100 * d["old_win_rate"], 100 * d["new_win_rate"], 1)
+        lines.append(f"- Dock {d['dock']}: {old}% -> {new}% of races, change {change} points "
                      f"(95% interval {pts(lo)} to {pts(hi)}): {how}.")
     length = result["length"]
     lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "

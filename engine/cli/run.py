@@ -21,7 +21,7 @@ import json
 
 from engine.analysis.scenario_checks import play_checked
 from engine.bots import BOTS, DEFAULT_BOT, new_race
-from engine.cli.common import positive, problem_line, write_line
+from engine.cli.common import bot_help, positive, problem_line, write_line
 from engine.validation.validator import read_valid_file
 
 HELP = "play a scenario with its scripted robots or with bots, and show the outcome"
@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--robots", type=positive, metavar="K",
                         help="bots on docks 1..K when the file lists no robots "
                              "(default: every dock, at most 8)")
-    parser.add_argument("--bot", choices=sorted(BOTS), default=DEFAULT_BOT,
-                        help=f"the bot of those robots (default {DEFAULT_BOT})")
+    parser.add_argument("--bot", choices=sorted(BOTS), default=DEFAULT_BOT, metavar="NAME",
+                        help=bot_help("the bot of those robots"))
     parser.add_argument("--rounds", type=positive, metavar="N",
                         help="stop after N rounds (default: the scenario's max_rounds)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")

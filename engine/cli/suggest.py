@@ -18,7 +18,7 @@ import argparse
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
 from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from engine.cli.common import positive
+from engine.cli.common import OPTIONS_HELP, at_least, bot_help, ends_and_change, positive
 from engine.model.scenario import Goals
 
 HELP = "search for small edits that make a course fairer or the length you want"
@@ -43,7 +43,7 @@ def goal(text: str) -> tuple[str, object]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from engine.analysis.suggest import DEFAULT_BUDGET
+    from engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
     parser.add_argument("file", help="the scenario file")
     parser.add_argument("--goal", type=goal, action="append", metavar="GOAL",
                         help="fair, length=short|medium|long, rounds=N or deaths<=X (deaths per "
@@ -51,19 +51,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "else fair)")
     parser.add_argument("--robots", type=positive, metavar="K",
                         help="robots per race (default: the goals', else 4 or every dock if fewer)")
-    parser.add_argument("--budget", type=positive, default=DEFAULT_BUDGET, metavar="RACES",
-                        help=f"races to spend, about (default {DEFAULT_BUDGET})")
-    parser.add_argument("--bot", default=None, metavar="NAME",
-                        help="the bot every robot uses (default: the default bot)")
+    parser.add_argument("--budget", type=at_least(MIN_BUDGET), default=DEFAULT_BUDGET,
+                        metavar="RACES",
+                        help=f"races to spend, about: at least {MIN_BUDGET}; a small budget "
+                             f"races fewer candidate edits, the most promising, and a course of "
+                             f"many docks may spend about 10 races per dock whatever is asked "
+                             f"(default: {DEFAULT_BUDGET})")
+    parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="master seed: the same seed gives the same suggestions (default 0)")
     parser.add_argument("--workers", type=positive, metavar="W",
                         help="worker processes, or Dask workers with --scheduler local "
                              "(default: every core)")
     parser.add_argument("--scheduler", metavar="ADDR",
-                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one")
-    parser.add_argument("--options", choices=("played", "counted"),
-                        help="play option cards or only count them, whatever the course says")
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
+                             "(default: none, local processes)")
+    parser.add_argument("--options", choices=("played", "counted"), help=OPTIONS_HELP)
     parser.add_argument("--json", dest="json_out", metavar="OUT",
                         help="write the full result as JSON to OUT ('-' for stdout)")
     parser.add_argument("--apply", type=positive, metavar="N",
@@ -144,8 +147,9 @@ def _signed_hundredths(x: float) -> str:
 
 def _gap_line(g: dict) -> str:
     lo, hi = g["ci"]
-    return (f"gap between the best and worst dock {_pts(g['old'])} -> {_pts(g['new'])} points "
-            f"(change {_signed(g['change'])}, 95% interval {_signed(lo)} to {_signed(hi)})")
+    old, new, change = ends_and_change(100 * g["old"], 100 * g["new"])
+    return (f"gap between the best and worst dock {old} -> {new} points "
+            f"(change {change}, 95% interval {_signed(lo)} to {_signed(hi)})")
 
 
 def _rounds_line(m: dict) -> str:

@@ -16,8 +16,8 @@ from typing import Any
 from engine.editing import transform
 from engine.editing.transform import MIRRORED_SIDES
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Level, Pusher, RobotSpec, Rules,
-                                   Scenario, Tile, Wall, edge_key)
+from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
+                                   RobotSpec, Rules, Scenario, Tile, Wall, edge_key)
 
 Square = tuple[int, int]
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
@@ -113,8 +113,6 @@ def _flood(board: Board, x: int, y: int, same: Callable[[int, int], bool]) -> se
 
 
 # ---------------------------------------------------------------- levels
-
-MAX_LEVEL = 3
 
 
 def set_levels(board: Board, changes: Mapping[Square, int]) -> Board:

@@ -78,7 +78,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from engine.model.option_cards import entry_problem
-from engine.model.problems import ERROR, Problem, pointer
+from engine.model.problems import ERROR, Problem, pointer, pointer_parts
 
 __all__ = ["MAX_LISTED", "SCHEMA", "schema_check", "schema_path", "schema_problems",
            "validator", "readable_path", "within_bounds"]
@@ -593,8 +593,8 @@ def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
 def _resolve(root: dict, ref: str) -> object:
     """The schema a local ``$ref`` ("#/$defs/board") points at."""
     node: Any = root                    # JSON: a missing part raises
-    for part in ref.removeprefix("#/").split("/"):
-        node = node[part.replace("~1", "/").replace("~0", "~")]
+    for part in pointer_parts(ref.removeprefix("#")):
+        node = node[part]
     return node
 
 

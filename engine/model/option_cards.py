@@ -87,6 +87,11 @@ OPTION_CARDS: tuple[OptionCard, ...] = (
 OPTION_IDS: tuple[str, ...] = tuple(c.id for c in OPTION_CARDS)
 BY_ID: dict[str, OptionCard] = {c.id: c for c in OPTION_CARDS}
 
+
+def card_name(card: str) -> str:
+    """An option card's printed name ("Ablative Coat"), or the id as written if unknown."""
+    return BY_ID[card].name if card in BY_ID else card
+
 # Uses a register entry may carry (options.md 3).
 MOVE_USES = ("brakes", "fourth-gear", "reverse-gears")
 PAIR_USES = ("crab-legs", "dual-processor")

@@ -53,3 +53,8 @@ class ScenarioError(ValueError):
 def pointer(*parts: object) -> str:
     """Build a JSON pointer from path parts, escaping as RFC 6901 asks."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def pointer_parts(text: str) -> list[str]:
+    """The parts of a JSON pointer ("/robots/1/options/0"), unescaped."""
+    return [p.replace("~1", "/").replace("~0", "~") for p in text.split("/")[1:]]

@@ -37,6 +37,9 @@ class Wall:
     note: str | None = None
 
 
+MAX_LEVEL = 3       # the highest level of a square
+
+
 @dataclass(frozen=True)
 class Level:
     """A square's level (1-3; squares not listed are at level 0)."""

@@ -38,7 +38,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W402  a laser whose beam is walled in on its own square
     W403  two lasers on one square firing the same way
     W404  a pusher facing a wall
-    W405  a conveyor or current that points off the board or into a wall
+    W405  a conveyor or current that points off the board, into a wall or up a ledge
     W406  a flag on a conveyor, gear or crusher
     W407  a dock on a conveyor, gear or crusher
     W408  a dock in a laser beam
@@ -67,9 +67,10 @@ from engine.format.loader import read_dict, read_json
 from engine.format.schema import within_bounds
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
-from engine.model.option_cards import BY_ID
+from engine.model.option_cards import BY_ID, card_name
 from engine.model.problems import ERROR, Problem, WARNING, pointer
-from engine.model.scenario import Board, CARD_KINDS, Dock, Flag, Laser, Pusher, Scenario, edge_key
+from engine.model.scenario import (Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL, Pusher,
+                                   Scenario, edge_key)
 from engine.rules import reach
 from engine.rules.beams import board_beams
 
@@ -471,8 +472,8 @@ def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
         for i, card in enumerate(robot.options):
             first = holder.setdefault(card, robot.name)
             if first != robot.name:
-                out.append(_error("E313", f"robot {robot.name!r} holds {card}, which robot "
-                                          f"{first!r} already holds; each option card exists "
+                out.append(_error("E313", f"robot {robot.name!r} holds {card_name(card)}, which "
+                                          f"robot {first!r} already holds; each option card exists "
                                           f"once", at.pointer("robots", k, "options", i)))
     return out
 
@@ -527,7 +528,7 @@ def option_uses_without_cards(s: Scenario, at: Places) -> list[Problem]:
         elif robot.option_count(s.rules) == 0:
             why = "it starts with no option cards"
         elif isinstance(robot.options, tuple) and used not in robot.options:
-            why = f"its cards are {', '.join(robot.options)}"
+            why = f"its cards are {', '.join(card_name(c) for c in robot.options)}"
         else:
             continue
         out.append(_warning("W410", f"robot {robot.name!r} uses {name} in {when}, but {why}; "
@@ -638,9 +639,39 @@ def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
         if wrong:
             out.append(_error("E316", f"the ramp at ({tile.x}, {tile.y}) leads up "
                                       f"{COMPASS[tile.dir]} to level {top}, but "
-                                      f"{'; '.join(wrong)}; change the levels or turn the ramp",
+                                      f"{'; '.join(wrong)}; a ramp stands on the upper of two "
+                                      f"levels, one above the square behind it: "
+                                      f"{_ramp_fix(b, tile.x, tile.y, d)}",
                               at.pointer("board/tiles", k), tile.x, tile.y))
     return out
+
+
+def _ramp_fix(b: Board, x: int, y: int, d: int) -> str:
+    """What to do about a mismatched ramp, in words: the fewest level changes
+    that make it match (keeping the level of the ramp, of the square behind
+    it or of the one ahead), and a direction it would match as it stands."""
+    turns = [NAMES[e] for e in range(4) if e != d and _ramp_fits(b, x, y, e)]
+    turn = (f"turn the ramp to lead up {COMPASS[turns[0]]}" if turns else "turn the ramp")
+    behind, ahead = (x - DX[d], y - DY[d]), (x + DX[d], y + DY[d])
+    if not b.in_bounds(*behind) or not b.in_bounds(*ahead):
+        return f"{turn}, or move it away from the board's edge"
+    top, low, high = b.level_at(x, y), b.level_at(*behind), b.level_at(*ahead)
+    fixes = []
+    for ramp_level in (top, low + 1, high):         # keep the ramp's, the lower's, the upper's
+        if 1 <= ramp_level <= MAX_LEVEL:
+            wanted = {(x, y): ramp_level, behind: ramp_level - 1, ahead: ramp_level}
+            fixes.append({sq: v for sq, v in wanted.items() if b.level_at(*sq) != v})
+    steps = [f"{'raise' if v > b.level_at(*sq) else 'lower'} ({sq[0]}, {sq[1]}) to {v}"
+             for sq, v in min(fixes, key=len).items()]
+    return f"{' and '.join(steps)}, or {turn}"
+
+
+def _ramp_fits(b: Board, x: int, y: int, d: int) -> bool:
+    """Whether a ramp on (x, y) leading up towards d matches the levels around it."""
+    behind, ahead = (x - DX[d], y - DY[d]), (x + DX[d], y + DY[d])
+    top = b.level_at(x, y)
+    return (b.in_bounds(*behind) and b.in_bounds(*ahead) and b.level_at(*behind) == top - 1
+            and b.level_at(*ahead) == top)
 
 
 # ---------------------------------------------------------------- warnings
@@ -793,7 +824,8 @@ def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
 
 
 def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
-    """W405: a conveyor or current pointing off the board or into a wall."""
+    """W405: a conveyor or current pointing off the board, into a wall or up a
+    ledge (or a ramp's low side), which stops it as a wall would."""
     b = s.board
     out = []
     for k, tile in enumerate(b.tiles):
@@ -808,6 +840,10 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
         elif b.blocked(tile.x, tile.y, d):
             text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
                     f"or remove the wall")
+        elif (rise := b.level_at(tile.x + DX[d], tile.y + DY[d])) > b.level_at(tile.x, tile.y):
+            # up a ledge, or up a ramp's low side: a wall for belts and currents (levels.md 2.1, 2.3)
+            text = (f"points {COMPASS[tile.dir]} up to level {rise}, which stops robots as a wall "
+                    f"would, so it never moves a robot; turn it or change the levels")
         else:
             continue
         out.append(_warning("W405", f"the {tile.type} at ({tile.x}, {tile.y}) {text}",

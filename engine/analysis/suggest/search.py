@@ -25,6 +25,9 @@ from engine.analysis.suggest.score import Record, Target, measures, paired_chang
 from engine.model.scenario import Goals, Scenario, robots_for
 
 DEFAULT_BUDGET = 12000
+# The least budget a search keeps to: the first look at the course and one
+# candidate edit, raced once per dock, take about 10 races per dock.
+MIN_BUDGET = 100
 DIAGNOSIS_SHARE = 0.1       # of the budget, for the first run that finds the trouble
 SURVIVORS = 4               # halving stops at this many
 MAX_COMBINED = 3
@@ -138,28 +141,38 @@ class Search:
                          tuple(d / n if n else 0.0 for d, n in zip(leg_deaths, on_leg)),
                          m["median_rounds"])
 
+    def cost(self, count: int, n0: int) -> int:
+        """The races of halving `count` candidates from `n0` races each,
+        counting the course's own races and up to four combinations."""
+        halvings = _halvings(count)
+        alive, n, total = count, n0, 0
+        for stage in range(halvings + 1):
+            total += alive * (n - (n // 2 if stage else 0))
+            if stage < halvings:
+                alive, n = max(SURVIVORS, math.ceil(alive / 2)), n * 2
+        return total + max(0, n - len(self.races[0])) + 4 * n
+
     def schedule(self, count: int) -> tuple[int, int]:
         """Races per candidate in the first stage and the number of halvings:
-        the most races (a multiple of the docks) that fit the budget, counting
-        the course's own races and up to four combinations."""
+        the most races (a multiple of the docks) that fit the budget."""
         docks = len(self.scenario.docks)
-        halvings = max(0, math.ceil(math.log2(max(1, count) / SURVIVORS)))
         left = self.budget - len(self.races[0])
-
-        def cost(n0: int) -> int:
-            alive, n, total = count, n0, 0
-            for stage in range(halvings + 1):
-                total += alive * (n - (n // 2 if stage else 0))
-                if stage < halvings:
-                    alive, n = max(SURVIVORS, math.ceil(alive / 2)), n * 2
-            return total + max(0, n - len(self.races[0])) + 4 * n
-
         n0 = docks
-        while cost(n0 + docks) <= left:
+        while self.cost(count, n0 + docks) <= left:
             n0 += docks
-        return n0, halvings
+        return n0, _halvings(count)
+
+    def affordable(self, edits: list[Edit]) -> list[Edit]:
+        """The most promising edits (candidates come best first) that a small
+        budget can race once per dock and halve; at least one."""
+        docks, left = len(self.scenario.docks), self.budget - len(self.races[0])
+        count = len(edits)
+        while count > 1 and self.cost(count, docks) > left:
+            count -= 1
+        return edits[:count]
 
     def halve(self, edits: list[Edit]) -> list[int]:
+        edits = self.affordable(edits)
         n0, halvings = self.schedule(len(edits))
         alive = [self.add((e,)) for e in edits]
         n = n0
@@ -225,6 +238,11 @@ class Search:
         if extra:
             self.race({0: max(n + extra, len(self.races[0])), **{v: n + extra for v in ranked}})
             self.effects.clear()
+
+
+def _halvings(count: int) -> int:
+    """How many times `count` candidates are halved down to SURVIVORS."""
+    return max(0, math.ceil(math.log2(max(1, count) / SURVIVORS)))
 
 
 def _multiple(n: int, of: int, down: bool = False) -> int:
