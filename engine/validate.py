@@ -33,6 +33,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E315  a robot starts having touched more flags than the course has
     E316  a ramp whose neighbours do not match: the square behind it (against its
           dir) must be one level lower, the square ahead at its level, both on the board
+    E317  a robot's bot is not one of the bots (engine/bots)
+    E318  a robot starts with an option card the game does not have (files: E102)
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -65,12 +67,13 @@ from collections.abc import Callable, Set as AbstractSet
 
 from . import reach
 from .beams import board_beams
+from .bots import BOTS
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
 from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
 from .optioncards import BY_ID
-from .problems import ERROR, WARNING, Problem, pointer
+from .problems import ERROR, WARNING, Problem, ScenarioError, pointer
 from .schema import within_bounds
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
@@ -137,6 +140,20 @@ def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[
     for check in CHECKS:
         problems.extend(check(scenario, places))
     return problems
+
+
+def race_errors(scenario: Scenario) -> list[Problem]:
+    """The course's errors: a course with any is not raced (warnings never
+    block). The one check before every balance run, card, suggestion and
+    comparison, from the command line, a script or the editor."""
+    return [p for p in course_problems(scenario) if p.is_error]
+
+
+def refuse_errors(scenario: Scenario) -> None:
+    """Raise ScenarioError with the course's errors, if it has any."""
+    errors = race_errors(scenario)
+    if errors:
+        raise ScenarioError(errors)
 
 
 # ---------------------------------------------------------------- places in the file
@@ -457,6 +474,26 @@ def bad_priorities(s: Scenario, at: Places) -> list[Problem]:
             out.append(_error("E309", f"robot {robot.name!r} plays {card.kind} with priority "
                                       f"{card.priority} in {when}; priorities go from 1 to 999",
                               where))
+    return out
+
+
+def unknown_bots(s: Scenario, at: Places) -> list[Problem]:
+    """E317: a bot name no bot answers to (the race would stop on it)."""
+    return [_error("E317", f"robot {robot.name!r} has bot {robot.bot!r}, which is not a bot; "
+                           f"use one of {', '.join(sorted(BOTS))}", at.pointer("robots", k, "bot"))
+            for k, robot in enumerate(s.robots) if robot.bot is not None and robot.bot not in BOTS]
+
+
+def unknown_options(s: Scenario, at: Places) -> list[Problem]:
+    """E318: a starting option card the game does not have (the schema
+    rejects these in files; this catches models built in memory)."""
+    out = []
+    for k, robot in enumerate(s.robots):
+        if isinstance(robot.options, tuple):
+            out.extend(_error("E318", f"robot {robot.name!r} starts with {card!r}, which is not an "
+                                      f"option card; use an id such as mini-howitzer",
+                              at.pointer("robots", k, "options", i))
+                       for i, card in enumerate(robot.options) if card not in BY_ID)
     return out
 
 
@@ -899,6 +936,8 @@ CHECKS: list[CourseCheck] = [
     duplicate_robot_names,
     unknown_cards,
     bad_priorities,
+    unknown_bots,
+    unknown_options,
     options_held_twice,
     option_checks_when_counted,
     option_uses_without_cards,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ..balance.plan import RACE, Job, derive_seed, rotation
 from ..balance.play import RaceTask, default_bot, play_race
 from ..balance.runner import default_workers, run
+from ..validate import refuse_errors
 from ..model import Goals, Scenario, robots_for
 from .candidates import Diagnosis, candidates, is_acceptable
 from .edits import Edit, apply_all
@@ -242,7 +243,9 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     """Search for edits that bring `scenario` closer to `goals` (default: the
     course's own, else fair docks) for `robots` robots (default: the goals',
     else 4 or every dock if fewer), within about `budget` races. See
-    ``report`` for the result."""
+    ``report`` for the result. A course with errors is not raced:
+    ScenarioError lists them."""
+    refuse_errors(scenario)
     goals = goals or scenario.goals or Goals()
     robots = robots or robots_for(goals, len(scenario.docks))
     search = Search(scenario, goals, robots, budget, seed, bot or default_bot(),
