@@ -487,7 +487,7 @@ def unknown_bots(s: Scenario, at: Places) -> list[Problem]:
 def unknown_options(s: Scenario, at: Places) -> list[Problem]:
     """E318: a starting option card the game does not have (the schema
     rejects these in files; this catches models built in memory)."""
-    out = []
+    out: list[Problem] = []
     for k, robot in enumerate(s.robots):
         if isinstance(robot.options, tuple):
             out.extend(_error("E318", f"robot {robot.name!r} starts with {card!r}, which is not an "
