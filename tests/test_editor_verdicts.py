@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLineEdit
 
 from editor.preview import install_preview
 from engine.race import Race
-from tests.editor_support import answers, make_window  # noqa: F401
+from tests.editor_support import answers, make_window, window  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGHLANDS = ROOT / "scenarios" / "highlands.json"       # lists four scripted robots
@@ -73,3 +74,75 @@ def test_f5_races_the_panels_bots_unless_the_files_robots_are_ticked(qtbot, open
     race.run()
     assert places(timeline.frames[-1].robots) == places(race.snapshot())
     assert timeline.frames[-1].round == race.round
+
+
+# ---------------------------------------------------------------- the Robots table
+
+def type_in_cell(qtbot, table, row: int, column: int, text: str):
+    """Click a cell, F2, type `text` over what it holds: the cell editor
+    (its completer still open) before Return."""
+    rect = table.visualRect(table.model().index(row, column))
+    assert table.viewport().visibleRegion().contains(rect.center())
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, pos=rect.center())
+    qtbot.keyClick(table, Qt.Key_F2)
+    qtbot.waitUntil(lambda: isinstance(QApplication.focusWidget(), QLineEdit))
+    editor = QApplication.focusWidget()
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+    return editor
+
+
+def commit(qtbot, editor) -> None:
+    """Return: to the completer's list when it is open (it passes it on)."""
+    popup = editor.completer().popup() if editor.completer() else None
+    qtbot.keyClick(popup if popup is not None and popup.isVisible() else editor, Qt.Key_Return)
+    table = editor.parent().parent()
+    qtbot.waitUntil(lambda: table.state() != QAbstractItemView.EditingState)   # committed
+
+
+def test_the_robots_table_offers_real_names_and_refuses_others(qtbot, window, answers):
+    w = window
+    w.scenario_panel.add_robot()
+    w.findChild(QDockWidget, "scenario").raise_()
+    table = w.scenario_panel.robots
+    w.scenario_panel.ensureWidgetVisible(table)        # scrolled to, as the designer would
+    qtbot.waitUntil(lambda: not table.visibleRegion().isEmpty())
+
+    editor = type_in_cell(qtbot, table, 0, 2, "se")
+    completer = editor.completer()
+    assert completer.popup().isVisible()
+    assert completer.currentCompletion() == "search"
+    commit(qtbot, editor)
+    assert answers.errors and "'se' is not a bot" in answers.errors[-1][1]
+    assert w.doc.scenario.robots[0].bot is None and table.item(0, 2).text() == ""
+
+    commit(qtbot, type_in_cell(qtbot, table, 0, 2, "smart"))
+    assert "'smart' is not a bot; the bots are: aware, greedy, random, search" in \
+        answers.errors[-1][1]
+    assert w.doc.scenario.robots[0].bot is None
+
+    commit(qtbot, type_in_cell(qtbot, table, 0, 2, "greedy"))
+    assert w.doc.scenario.robots[0].bot == "greedy"
+
+    steps = w.doc.undo_stack.count()
+    editor = type_in_cell(qtbot, table, 0, 3, "Brakes, Mini How")
+    offered = editor.completer().completionModel()                   # for the last name
+    assert editor.completer().popup().isVisible()
+    assert [offered.index(i, 0).data() for i in range(offered.rowCount())] == ["Mini Howitzer"]
+    qtbot.keyClick(editor.completer().popup(), Qt.Key_Down)
+    assert editor.text() == "Brakes, Mini Howitzer"                    # the other kept
+    commit(qtbot, editor)
+    assert w.doc.scenario.robots[0].options == ("brakes", "mini-howitzer")
+
+    errors = len(answers.errors)
+    commit(qtbot, type_in_cell(qtbot, table, 0, 3, "Brakes, Mini Howizter"))
+    assert len(answers.errors) == errors + 1
+    assert "'Mini Howizter' is not an option card; did you mean Mini Howitzer?" in \
+        answers.errors[-1][1]
+    assert w.doc.scenario.robots[0].options == ("brakes", "mini-howitzer")     # unchanged
+    assert table.item(0, 3).text() == "Brakes, Mini Howitzer"
+    assert w.doc.undo_stack.count() == steps + 1                            # one edit, not two
+
+    commit(qtbot, type_in_cell(qtbot, table, 0, 1, "two"))
+    assert "a dock is a number from 1, not 'two'" in answers.errors[-1][1]
+    assert w.doc.scenario.robots[0].dock is None
