@@ -146,3 +146,72 @@ def test_the_robots_table_offers_real_names_and_refuses_others(qtbot, window, an
     commit(qtbot, type_in_cell(qtbot, table, 0, 1, "two"))
     assert "a dock is a number from 1, not 'two'" in answers.errors[-1][1]
     assert w.doc.scenario.robots[0].dock is None
+
+
+# ---------------------------------------------------------------- a course with errors
+
+FLAG_ON_PIT = ROOT / "tests" / "fixtures" / "invalid" / "flag-on-pit.json"     # E301
+
+
+def in_front(window, name: str) -> bool:
+    dock = window.findChild(QDockWidget, name)
+    return dock.isVisible() and not dock.widget().visibleRegion().isEmpty()
+
+
+def click(qtbot, button) -> None:
+    assert button.isVisible() and button.isEnabled()
+    qtbot.mouseClick(button, Qt.LeftButton)
+
+
+def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_path, monkeypatch):
+    from editor import card_panel
+    from engine.card.build import card
+    from engine.card.store import play_hash, with_card
+    from engine import balance
+    from engine.loader import read_dict, read_json, save_file
+    monkeypatch.setattr(card_panel, "ESTIMATE_RACES", 8)
+    monkeypatch.setattr(card_panel, "DELAY_MS", 10)
+    # a card kept in the file, measured on it by a version that raced broken courses
+    data, _ = read_json(FLAG_ON_PIT)
+    broken, _ = read_dict(data)
+    fixed = replace(broken, flags=(broken.flags[0],))
+    kept = dict(card(fixed, balance(fixed, 4, 2, "random")), play_hash=play_hash(broken))
+    path = tmp_path / "kept" / "flag-on-pit.json"
+    path.parent.mkdir()
+    save_file(with_card(broken, kept), path)
+    window, c = opened(path)
+
+    panel = window.card_panel
+    panel.parentWidget().raise_()
+    qtbot.waitUntil(lambda: panel.error_box.isVisible(), timeout=20000)
+    assert panel.state == card_panel.BLOCKED and panel.card is None     # not the kept card
+    assert "E301: flag 2 at (2, 5) stands on a pit" in panel.error_box.label.text()
+    assert panel.body.text() == ""
+    click(qtbot, panel.error_box.button)
+    qtbot.waitUntil(lambda: in_front(window, "issues"))
+
+    dialog = c.open_balance()
+    dialog.races.setValue(8)
+    results = []
+    dialog.resultReady.connect(results.append)
+    click(qtbot, dialog.start_button)
+    qtbot.waitUntil(lambda: dialog.errors.isVisible() and not dialog.running, timeout=20000)
+    assert "The course has 1 error: nothing was raced" in dialog.errors.label.text()
+    assert "E301" in dialog.errors.label.text()
+    assert results == [] and dialog.result is None and not dialog.verdict.isVisible()
+    assert not dialog.save_button.isEnabled()
+    assert panel.state != card_panel.MEASURED
+    window.findChild(QDockWidget, "course_card").raise_()
+    click(qtbot, dialog.errors.button)
+    qtbot.waitUntil(lambda: in_front(window, "issues"))
+    dialog.close()
+
+    suggest = c.open_suggest()
+    suggest.budget.setValue(100)
+    click(qtbot, suggest.start_button)
+    qtbot.waitUntil(lambda: suggest.errors.isVisible() and suggest.worker is None, timeout=20000)
+    assert "E301" in suggest.errors.label.text() and suggest.list.count() == 0
+    window.findChild(QDockWidget, "course_card").raise_()
+    click(qtbot, suggest.errors.button)
+    qtbot.waitUntil(lambda: in_front(window, "issues"))
+    suggest.close()

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.course_errors import ErrorsBox
 from engine.model import robots_for
+from engine.problems import ScenarioError
 
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
@@ -84,6 +86,7 @@ class BalanceWorker(QThread):
     progressed = Signal(int, int, float)    # races done, planned, seconds
     done = Signal(object)                   # the result dict
     failed = Signal(str)
+    refused = Signal(object)                # the course's errors: nothing raced
 
     def __init__(self, scenario, races: int, robots: int, bot: str, seed: int, workers: int,
                  parent=None):
@@ -107,6 +110,9 @@ class BalanceWorker(QThread):
                 workers=self.workers,
                 progress=lambda done, total, elapsed: self.progressed.emit(done, total, elapsed),
                 should_stop=self._stop.is_set)
+        except ScenarioError as exc:
+            self.refused.emit(exc.problems)
+            return
         except Exception as exc:   # never take the editor down
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
@@ -180,6 +186,7 @@ class BalanceDialog(QDialog):
     runFailed = Signal(str)
     reportSaved = Signal(list)              # paths written
     suggestRequested = Signal(int)          # robots per race
+    issuesRequested = Signal()              # Show Issues, for a course with errors
 
     def __init__(self, scenario_source, parent=None):
         """`scenario_source()` gives the course to race (the document's, now)."""
@@ -237,6 +244,9 @@ class BalanceDialog(QDialog):
             add_run_controls(left, "Start")
 
         # ---------------------------------------------------------- results
+        self.errors = ErrorsBox()
+        self.errors.showIssues.connect(self.issuesRequested.emit)
+        left.addWidget(self.errors)
         self.verdict = QLabel("")
         self.verdict.setTextFormat(Qt.RichText)
         self.verdict.setWordWrap(True)
@@ -345,7 +355,9 @@ class BalanceDialog(QDialog):
         self.worker.progressed.connect(self._progressed)
         self.worker.done.connect(self._done)
         self.worker.failed.connect(self._failed)
+        self.worker.refused.connect(self._refused)
         self.worker.finished.connect(self._worker_finished)
+        self.errors.hide()
         self.progress.setRange(0, self.races.value())
         self.progress.setValue(0)
         self.rate.setText("Starting…")
@@ -387,6 +399,20 @@ class BalanceDialog(QDialog):
     def _failed(self, message: str) -> None:
         self.rate.setText(f"The balance run failed: {message}")
         self.runFailed.emit(message)
+
+    def _refused(self, problems: list) -> None:
+        """The course has errors: they, not the figures of an earlier run."""
+        self.result = None
+        self.rate.setText("Nothing raced.")
+        self.verdict.hide()
+        self.summary.setText("")
+        self.report_view.clear()
+        _drop(self.win_tab, self.win_canvas)
+        _drop(self.length_tab, self.length_canvas)
+        self.win_canvas = self.length_canvas = None
+        self.results.setEnabled(False)
+        self.save_button.setEnabled(False)
+        self.errors.show_errors(problems)
 
     def _worker_finished(self) -> None:
         worker, self.worker = self.worker, None
@@ -432,9 +458,7 @@ class BalanceDialog(QDialog):
     def _canvas(self, tab: QWidget, old):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
-        if old is not None:
-            tab.layout().removeWidget(old)
-            old.deleteLater()
+        _drop(tab, old)
         canvas = FigureCanvasQTAgg(Figure(figsize=(6.4, 3.4), dpi=100, layout="constrained"))
         tab.layout().addWidget(canvas)
         return canvas
@@ -475,6 +499,13 @@ class BalanceDialog(QDialog):
         else:
             self.rate.setText(f"Report written: {paths[0] if paths else ''}")
         self.reportSaved.emit(paths)
+
+
+def _drop(tab: QWidget, canvas) -> None:
+    """Take a chart off its tab."""
+    if canvas is not None:
+        tab.layout().removeWidget(canvas)
+        canvas.deleteLater()
 
 
 def _bold(markdown_text: str) -> str:
