@@ -199,7 +199,7 @@ class CardPanel(QWidget):
             OUT_OF_DATE: "the course changed since. Updating…" if busy else
                          "the course changed since.",
             WAITING: "Estimating…",
-            BLOCKED: "the course has errors, so it was not raced." if self.errors else
+            BLOCKED: "the course has errors." if self.errors else
                      "place a dock and a flag for an estimate." if self.blocked else
                      "no estimate yet.",
         }[state]

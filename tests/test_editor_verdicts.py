@@ -215,3 +215,37 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     click(qtbot, suggest.errors.button)
     qtbot.waitUntil(lambda: in_front(window, "issues"))
     suggest.close()
+
+
+# ---------------------------------------------------------------- a course nobody finishes
+
+NOBODY_FINISHES = ROOT / "tests" / "fixtures" / "balance" / "nobody-finishes.json"
+
+
+def test_a_course_nobody_finishes_says_so(qtbot, opened):
+    window, c = opened(NOBODY_FINISHES)
+    dialog = c.open_balance()
+    for spin, value in ((dialog.races, "40"), (dialog.robots, "4")):
+        spin.setFocus()
+        spin.selectAll()
+        qtbot.keyClicks(spin, value)
+    dialog.bot.setFocus()
+    qtbot.keyClick(dialog.bot, Qt.Key_Up)                  # search, one up: random
+    assert (dialog.races.value(), dialog.robots.value(), dialog.bot.currentText()) == (
+        40, 4, "random")
+    with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
+        click(qtbot, dialog.start_button)
+    result = blocker.args[0]
+    assert result["completion"]["decided"] == 0
+    verdict = dialog.verdict.text()
+    assert "No robot reached the last flag in 40 races</b>: most died on the way to flag 1, " \
+           "the most at (7, 7)" in verdict
+    assert "judged once 20 races are won" in verdict
+    assert "Not settled" not in verdict and "bias" not in verdict
+    assert "fair course" not in dialog.summary.text()      # no dock judged against a fair share
+    from editor.preview.balance_dialog import VERDICT_STYLE
+    _, ink, paper = VERDICT_STYLE["few_wins"]
+    assert f"background:{paper}; color:{ink}" in verdict
+    axes = dialog.win_canvas.figure.axes[0]
+    fair_lines = [line for line in axes.get_lines() if list(line.get_ydata()) == [0.25, 0.25]]
+    assert fair_lines and axes.get_ylim()[1] > 0.30           # the fair line and its band show

@@ -177,6 +177,7 @@ VERDICT_STYLE = {
     "fair": ("The course looks fair", "#1e7b34", "#e3f4e6"),
     "unfair": ("The course is unfair", "#a61b1b", "#fbe3e3"),
     "inconclusive": ("Not settled yet", "#7a5a00", "#fff3cd"),
+    "few_wins": ("Too few races won", "#8a3100", "#fde2cf"),
 }
 
 
@@ -437,9 +438,11 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ results
 
     def show_result(self, result: dict) -> None:
-        from engine.balance.report import markdown
+        from engine.balance.report import few_wins, markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
+        if few_wins(result):        # the verdict leads with that, and waits for more wins
+            verdict = "few_wins"
         _, ink, paper = VERDICT_STYLE.get(verdict, VERDICT_STYLE["inconclusive"])
         short = in_short(text)
         first, _, rest = short.partition("\n\n")
@@ -546,7 +549,7 @@ def draw_win_rates(fig, result: dict) -> None:
     fair = 1.0 / k if k else 0.0
     # Red and light blue only for docks the verdict calls out: a bar never
     # contradicts the verdict.
-    from engine.balance.report import dock_stands_apart
+    from engine.balance.report import dock_stands_apart, win_rate_top
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
     ax.bar(xs, rates, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
     if k:
@@ -561,8 +564,7 @@ def draw_win_rates(fig, result: dict) -> None:
     ax.set_xticks(xs)
     ax.set_xlabel("dock")
     ax.set_ylabel("win rate")
-    top = max([0.1] + [d["ci"][1] for d in docks if d["races"]])
-    ax.set_ylim(0, min(1.0, top * 1.15))
+    ax.set_ylim(0, win_rate_top(result))
     ax.yaxis.set_major_formatter(_percent())
     ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
 
