@@ -3,11 +3,11 @@
 While the panel is shown, after every edit, a quick balance run
 (ESTIMATE_RACES races, one worker thread, never the GUI thread) refreshes
 the card; the next edit cancels it and drops its result. A course with
-errors is not raced: the panel lists them, with a button to the Issues panel. A card is shown as
-final ("Measured") only when a full balance run of this very course made it
-(the Balance dialog, or the card kept in the file); a quick run's card says
-"Estimate", and one made before the last edit says "Out of date" and is
-greyed until the next estimate replaces it.
+errors is not raced: the panel lists them, with a button to the Issues
+panel. A card is shown as final ("Measured") only when a full balance run
+of this very course made it (the Balance dialog, or the card kept in the
+file); a quick run's card says "Estimate", and one made before the last
+edit says "Out of date" and is greyed until the next estimate replaces it.
 """
 from __future__ import annotations
 

@@ -10,9 +10,10 @@ from importlib import resources
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemDelegate, QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
-    QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox,
-    QScrollArea, QStyledItemDelegate, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemDelegate, QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox,
+    QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QPlainTextEdit, QPushButton, QSpinBox, QScrollArea, QStyledItemDelegate, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from editor import commands, dialogs

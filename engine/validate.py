@@ -144,8 +144,9 @@ def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[
 
 def race_errors(scenario: Scenario) -> list[Problem]:
     """The course's errors: a course with any is not raced (warnings never
-    block). The one check before every balance run, card, suggestion and
-    comparison, from the command line, a script or the editor."""
+    block). engine.balance() and engine.suggest() refuse on them, and the
+    editor's runs go through those; the command line refuses a file on
+    validate's errors, these among them."""
     return [p for p in course_problems(scenario) if p.is_error]
 
 

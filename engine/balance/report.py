@@ -59,22 +59,26 @@ def few_wins(result: dict) -> str | None:
     needed = result["fairness"].get("wins_needed", 0)
     if not n or won >= needed:
         return None
-    legs = [leg for leg in result["legs"] if leg["deaths"]]
-    head = f"**No robot reached the last flag in {n} races**" if not won else \
-        f"**Only {won} of {n} races were won**"
     if 2 * won >= n:         # most are won: a short run, not a course nobody finishes
         head, why = f"**{won} of {n} races were won**", "too few to judge the docks yet"
-    elif legs:
-        leg = max(legs, key=lambda leg: leg["deaths"])
-        square = (result.get("card") or {}).get("deadliest_square")
-        where = (f", the most at ({square['x']}, {square['y']}) ({square['cause']})"
-                 if square else "")
-        why = f"most died on the way to flag {leg['to_flag']}{where}"
     else:
-        why = "no robot died: the races ran out of rounds"
+        head = (f"**Only {won} of {n} races were won**" if won else
+                f"**No robot reached the last flag in {n} races**")
+        why = _where_robots_died(result)
     more = result["fairness"]["more_races_needed"]
     wait = f"about {more} more races should do" if more else "none is yet"
     return f"{head}: {why}. The docks' fairness is judged once {needed} races are won ({wait})."
+
+
+def _where_robots_died(result: dict) -> str:
+    """The leg with the most deaths and the deadliest square, in words."""
+    legs = [leg for leg in result["legs"] if leg["deaths"]]
+    if not legs:
+        return "no robot died: the races ran out of rounds"
+    leg = max(legs, key=lambda leg: leg["deaths"])
+    square = (result.get("card") or {}).get("deadliest_square")
+    where = f", the most at ({square['x']}, {square['y']}) ({square['cause']})" if square else ""
+    return f"most died on the way to flag {leg['to_flag']}{where}"
 
 
 def markdown(result: dict, charts: bool = True) -> str:
