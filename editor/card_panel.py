@@ -1,12 +1,13 @@
 """The Course card panel: how long, how hard and how fair the course is.
 
-While the panel is shown, after every edit, once the course has no errors, a quick balance run
+While the panel is shown, after every edit, a quick balance run
 (ESTIMATE_RACES races, one worker thread, never the GUI thread) refreshes
-the card; the next edit cancels it and drops its result. A card is shown as
-final ("Measured") only when a full balance run of this very course made it
-(the Balance dialog, or the card kept in the file); a quick run's card says
-"Estimate", and one made before the last edit says "Out of date" and is
-greyed until the next estimate replaces it.
+the card; the next edit cancels it and drops its result. A course with
+errors is not raced: the panel lists them, with a button to the Issues
+panel. A card is shown as final ("Measured") only when a full balance run
+of this very course made it (the Balance dialog, or the card kept in the
+file); a quick run's card says "Estimate", and one made before the last
+edit says "Out of date" and is greyed until the next estimate replaces it.
 """
 from __future__ import annotations
 
@@ -15,19 +16,19 @@ import html
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from editor.course_errors import ErrorsBox
 from editor.preview.balance_dialog import BalanceWorker, keep_alive
 from engine.analysis.balance.play import default_bot
 from engine.analysis.card.build import judged, lines, readable
 from engine.format.stored_card import play_hash
 from engine.model.scenario import robots_for
-from engine.validation.validator import course_problems
+from engine.validation.validator import race_errors
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts
 
 MEASURED, ESTIMATE, OUT_OF_DATE, WAITING, BLOCKED = (
     "Measured", "Estimate", "Out of date", "Estimating", "No estimate")
-HAS_ERRORS = "the course has errors"
 
 
 def _headed(line: str) -> str:
@@ -36,18 +37,9 @@ def _headed(line: str) -> str:
     return f"<b>{html.escape(head)}:</b>{html.escape(rest)}"
 
 
-class EstimateWorker(BalanceWorker):
-    """The quick run, after checking (off the GUI thread) that the course has no errors."""
-
-    def run(self) -> None:
-        if any(p.is_error for p in course_problems(self.scenario)):
-            self.failed.emit(HAS_ERRORS)
-            return
-        super().run()
-
-
 class CardPanel(QWidget):
     shown = Signal(str)             # the state just shown (MEASURED, ESTIMATE, ...)
+    issuesRequested = Signal()      # Show Issues, for a course with errors
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -56,7 +48,8 @@ class CardPanel(QWidget):
         self.card_hash: str | None = None       # play_hash of the course the card describes
         self.worker: BalanceWorker | None = None
         self.state = BLOCKED
-        self.blocked = False                    # the last estimate found errors
+        self.blocked = False                    # no estimate: no docks or flags, or errors
+        self.errors: list = []                  # the errors the last estimate was refused for
         self.on_screen = False                  # hidden, it runs nothing
         self._hashed: tuple = (None, None)      # (scenario, its play_hash)
         # the card scrolls: with goals it is taller than the panel's usual height
@@ -75,7 +68,10 @@ class CardPanel(QWidget):
         self.body = QLabel()
         self.body.setWordWrap(True)
         self.body.setTextFormat(self.body.textFormat().RichText)
+        self.error_box = ErrorsBox()
+        self.error_box.showIssues.connect(self.issuesRequested.emit)
         layout.addWidget(self.header)
+        layout.addWidget(self.error_box)
         layout.addWidget(self.body)
         layout.addStretch()
         self.timer = QTimer(self)
@@ -93,12 +89,13 @@ class CardPanel(QWidget):
         matches (and is whole: the file may keep only a hash)."""
         stored = self.doc.scenario.card
         if stored is not None and stored.play_hash == self.course_hash() \
-                and readable(stored.data):
+                and readable(stored.data) and not race_errors(self.doc.scenario):
             self.card, self.card_hash = stored.data, stored.play_hash
         self.course_changed()
 
     def course_changed(self) -> None:
         self.blocked = False
+        self.errors = []
         self._cancel()
         if self.on_screen:
             self.timer.start()
@@ -131,10 +128,11 @@ class CardPanel(QWidget):
             return
         robots = robots_for(scenario.goals, len(scenario.docks))
         # no parent: a run outlives a closed window (told to stop, its result dropped)
-        worker = EstimateWorker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
+        worker = BalanceWorker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
         keep_alive(worker)
         worker.done.connect(self._estimated)
         worker.failed.connect(self._failed)
+        worker.refused.connect(self._refused)
         self.worker = worker
         worker.start()
         self.render()
@@ -155,8 +153,14 @@ class CardPanel(QWidget):
             self.worker = None
             self.blocked = True
             self.render()
-            if message != HAS_ERRORS:
-                self.header.setText(f"<b>{BLOCKED}</b> — the quick run failed: {message}")
+            self.header.setText(f"<b>{BLOCKED}</b> — the quick run failed: {message}")
+
+    def _refused(self, problems: list) -> None:
+        if self.sender() is self.worker:
+            self.worker = None
+            self.blocked = True
+            self.errors = problems
+            self.render()
 
     def _cancel(self) -> None:
         if self.worker is not None:
@@ -195,11 +199,19 @@ class CardPanel(QWidget):
             OUT_OF_DATE: "the course changed since. Updating…" if busy else
                          "the course changed since.",
             WAITING: "Estimating…",
-            BLOCKED: "fix the course's errors (see Issues) for an estimate.",
+            BLOCKED: "the course has errors." if self.errors else
+                     "place a dock and a flag for an estimate." if self.blocked else
+                     "no estimate yet.",
         }[state]
         self.header.setText(f"<b>{state}</b> — {how}")
         # the goals are not in the play hash: judged against the course's goals as they are now
-        body = lines(judged(card, self.doc.scenario.goals))[1:] if card is not None else []
+        refused = state == BLOCKED and bool(self.errors)      # its errors, not an old card
+        body = lines(judged(card, self.doc.scenario.goals))[1:] \
+            if card is not None and not refused else []
         self.body.setText("<br>".join(_headed(line) for line in body))
         self.body.setEnabled(state in (MEASURED, ESTIMATE))
+        if refused:
+            self.error_box.show_errors(self.errors)
+        else:
+            self.error_box.hide()
         self.shown.emit(state)

@@ -274,6 +274,7 @@ class MainWindow(QMainWindow):
         self.add_panel(self.history, "History", Qt.RightDockWidgetArea, issues)
         card = self.add_panel(self.card_panel, "Course Card", Qt.RightDockWidgetArea, issues)
         card.visibilityChanged.connect(self.card_panel.set_on_screen)
+        self.card_panel.issuesRequested.connect(self.show_issues)
         scenario.raise_()
         issues.raise_()
         self.resizeDocks([palette], [300], Qt.Horizontal)
@@ -405,6 +406,14 @@ class MainWindow(QMainWindow):
 
     def show_issue_outlines(self, problems) -> None:
         self.view.issue_overlay.set_problems([p for p in self.issues.problems if not p.accepted])
+
+    def show_issues(self) -> None:
+        """The Issues panel in front, in this window brought to the front."""
+        dock = self.findChild(QDockWidget, "issues")
+        dock.show()
+        dock.raise_()
+        self.raise_()
+        self.activateWindow()
 
     def go_to_problem(self, problem) -> None:
         if problem is None or problem.x is None or problem.y is None:

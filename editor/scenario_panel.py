@@ -3,20 +3,23 @@ and robots. Typing in a field is one undo step per field (the keystrokes
 merge); the widgets follow the document on undo and redo."""
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import replace
 from importlib import resources
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
-    QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox,
-    QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemDelegate, QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox,
+    QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QPlainTextEdit, QPushButton, QSpinBox, QScrollArea, QStyledItemDelegate, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from editor import commands
+from editor import commands, dialogs
+from engine.bots import BOTS
 from engine.editing import edit
-from engine.model.option_cards import OPTION_CARDS, card_name
+from engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
 from engine.model.scenario import RULE_NAMES, RobotSpec, Rules
 
 
@@ -34,22 +37,91 @@ def options_text(options: int | tuple[str, ...] | None) -> str:
     return ", ".join(card_name(c) for c in options)
 
 
+_CARD_KEYS = {key: c.id for c in OPTION_CARDS for key in (c.id, c.name.lower().replace(" ", "-"))}
+
+
+def _unknown(text: str, what: str, names: list[str]) -> ValueError:
+    """`text` is not a `what`: the error names the closest of `names`, or all of them."""
+    close = difflib.get_close_matches(text.lower(), [n.lower() for n in names], n=1, cutoff=0.6)
+    hint = (f"did you mean {next(n for n in names if n.lower() == close[0])}?" if close
+            else f"the {what}s are: {', '.join(names)}")
+    return ValueError(f"{text!r} is not a{'n' if what[0] in 'aeiou' else ''} {what}; {hint}")
+
+
 def parse_options(text: str) -> int | tuple[str, ...] | None:
     """The table's text back to a robot's options: a count, card names or ids
-    (case and spaces ignored; unknown names and repeats are dropped), empty for none given."""
+    separated by commas (case and spaces ignored), or None when empty.
+    ValueError says what is not understood (nothing typed is dropped)."""
     text = text.strip()
     if not text:
         return None
     if text.isdigit():
-        return min(int(text), len(OPTION_CARDS))
-    known = {key: c.id for c in OPTION_CARDS
-             for key in (c.id, c.name.lower().replace(" ", "-"))}
+        if int(text) > len(OPTION_CARDS):
+            raise ValueError(f"there are {len(OPTION_CARDS)} option cards, not {text}")
+        return int(text)
     cards: list[str] = []
-    for part in text.split(","):
-        card = known.get(part.strip().lower().replace(" ", "-"))
-        if card is not None and card not in cards:
-            cards.append(card)
+    for part in (p.strip() for p in text.split(",")):
+        card = _CARD_KEYS.get(part.lower().replace(" ", "-"))
+        if card is None:
+            raise _unknown(part, "option card", [c.name for c in OPTION_CARDS])
+        if card in cards:
+            raise ValueError(f"{BY_ID[card].name} is listed twice; each card exists once")
+        cards.append(card)
     return tuple(cards)
+
+
+def parse_bot(text: str) -> str | None:
+    """The table's text back to a robot's bot (None when empty); ValueError
+    for a name no bot answers to."""
+    text = text.strip()
+    if not text:
+        return None
+    if text.lower() not in BOTS:
+        raise _unknown(text, "bot", sorted(BOTS))
+    return text.lower()
+
+
+def parse_dock(text: str) -> int | None:
+    """The table's text back to a robot's dock number (None when empty)."""
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isdigit() and int(text) >= 1):
+        raise ValueError(f"a dock is a number from 1, not {text!r}")
+    return int(text)
+
+
+class ListCompleter(QCompleter):
+    """Completes the last of the names separated by commas."""
+
+    def splitPath(self, path: str) -> list[str]:
+        return [path.rpartition(",")[2].strip()]
+
+    def pathFromIndex(self, index) -> str:
+        head = self.widget().text().rpartition(",")[0]
+        return (head + ", " if head else "") + super().pathFromIndex(index)
+
+
+class CompletingDelegate(QStyledItemDelegate):
+    """A cell editor that offers `names` as the user types."""
+
+    def __init__(self, names: list[str], many: bool = False, parent=None):
+        super().__init__(parent)
+        self.names, self.many = names, many
+
+    def createEditor(self, parent, option, index):
+        editor = QLineEdit(parent)
+        completer = (ListCompleter if self.many else QCompleter)(self.names, editor)
+        completer.setCaseSensitivity(Qt.CaseInsensitive)
+        editor.setCompleter(completer)
+        # Return while the list is open reaches the line edit, not the
+        # delegate: the cell is still typed in, not left as it was
+        editor.returnPressed.connect(lambda: self._done(editor))
+        return editor
+
+    def _done(self, editor: QLineEdit) -> None:
+        self.commitData.emit(editor)
+        self.closeEditor.emit(editor, QAbstractItemDelegate.NoHint)
 
 
 def rule_schemas() -> dict:
@@ -183,6 +255,9 @@ class ScenarioPanel(QScrollArea):
         self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.robots.verticalHeader().setVisible(False)
         self.robots.setMinimumHeight(110)
+        self.robots.setItemDelegateForColumn(2, CompletingDelegate(sorted(BOTS), parent=self))
+        self.robots.setItemDelegateForColumn(
+            3, CompletingDelegate([c.name for c in OPTION_CARDS], many=True, parent=self))
         self.robots.itemChanged.connect(self.on_robot_edited)
         buttons = QHBoxLayout()
         add = QPushButton("Add robot")
@@ -259,16 +334,24 @@ class ScenarioPanel(QScrollArea):
             self.change(edit.set_robots(self.doc.scenario, robots), "Remove robot")
 
     def on_robot_edited(self, item: QTableWidgetItem) -> None:
+        """A robot's row as typed, or, when a cell is not understood, the row
+        as it was and a message saying why: nothing typed is dropped unsaid."""
         if self._refreshing:
             return
         row = item.row()
         robots = list(self.doc.scenario.robots)
-        name, dock, bot, options = (self.robots.item(row, c).text().strip() for c in range(4))
-        robots[row] = replace(robots[row], name=name or robots[row].name,
-                              dock=int(dock) if dock.isdigit() and int(dock) >= 1 else None,
-                              bot=bot or None, options=parse_options(options))
+        name, dock, bot, options = (self.robots.item(row, c).text() for c in range(4))
+        try:
+            if not name.strip():
+                raise ValueError("a robot needs a name")
+            robots[row] = replace(robots[row], name=name.strip(), dock=parse_dock(dock),
+                                  bot=parse_bot(bot), options=parse_options(options))
+        except ValueError as exc:
+            self.refresh()
+            dialogs.show_error(self, "Robot not changed", f"Robot {robots[row].name!r}: {exc}")
+            return
         self.change(edit.set_robots(self.doc.scenario, robots), "Change robot")
-        self.refresh()   # show what was kept (a dock that is not a number is dropped)
+        self.refresh()   # the names as the table writes them (Brakes for "brakes")
 
     # ------------------------------------------------------------ following the document
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.bots import new_race
 from engine.format.loader import dumps, load_file, parse_json
 from engine.model.events import Event
@@ -106,8 +108,15 @@ def test_spent_charges_and_the_cards_column():
 
 
 def test_starting_cards_as_the_scenario_panel_edits_them():
-    assert parse_options("Crab Legs, fourth-gear, crab legs, jetpack") == ("crab-legs", "fourth-gear")
+    assert parse_options("Crab Legs, fourth-gear, mini howitzer") == (
+        "crab-legs", "fourth-gear", "mini-howitzer")
     assert parse_options(" 2 ") == 2 and parse_options("") is None
+    for typed, said in (("Crab Legs, jetpack", "'jetpack' is not an option card"),
+                        ("Mini Howizter", "did you mean Mini Howitzer?"),
+                        ("brakes, Brakes", "Brakes is listed twice"),
+                        ("27", "there are 26 option cards")):
+        with pytest.raises(ValueError, match=said):
+            parse_options(typed)
     assert options_text(("crab-legs", "brakes")) == "Crab Legs, Brakes"
     assert options_text(0) == "0" and options_text(None) == ""
 

@@ -40,6 +40,7 @@ def test_balance_sentences_and_bars_never_contradict_the_verdict(qtbot, preview,
         b.update(races=40, wins=15, win_rate=0.375, ci=[0.26, 0.49], share=0.375,
                  share_ci=[0.26, 0.49], decided=40)
         result["fairness"].update(verdict="inconclusive", more_races_needed=120)
+        result["completion"].update(decided=40)     # enough won races for a verdict
         return result
     monkeypatch.setattr(balance_dialog, "run_balance", lone_dock_apart)
     window, c = preview()

@@ -244,9 +244,10 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     result = blocker.args[0]
     assert result["races"] == 16 and not result["cancelled"]
     assert dialog.results.isEnabled() and dialog.summary.text()
-    # the verdict box wears the colours of the result's own verdict
+    # the verdict box wears the colours of the result's own verdict (or of too few wins)
     from editor.preview.balance_dialog import VERDICT_STYLE
-    _, ink, paper = VERDICT_STYLE[result["fairness"]["verdict"]]
+    from engine.analysis.balance.report import few_wins
+    _, ink, paper = VERDICT_STYLE["few_wins" if few_wins(result) else result["fairness"]["verdict"]]
     assert f"background:{paper}; color:{ink}" in dialog.verdict.text()
     assert dialog.win_canvas is not None and dialog.win_canvas.figure.axes
     # the deaths heatmap is on the board, with a legend

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.course_errors import ErrorsBox
+from engine.model.problems import ScenarioError
 from engine.model.scenario import robots_for
 
 # Cancel is asked between chunks, so chunks are small: one job in this
@@ -84,6 +86,7 @@ class BalanceWorker(QThread):
     progressed = Signal(int, int, float)    # races done, planned, seconds
     done = Signal(object)                   # the result dict
     failed = Signal(str)
+    refused = Signal(object)                # the course's errors: nothing raced
 
     def __init__(self, scenario, races: int, robots: int, bot: str, seed: int, workers: int,
                  parent=None):
@@ -107,6 +110,9 @@ class BalanceWorker(QThread):
                 workers=self.workers,
                 progress=lambda done, total, elapsed: self.progressed.emit(done, total, elapsed),
                 should_stop=self._stop.is_set)
+        except ScenarioError as exc:
+            self.refused.emit(exc.problems)
+            return
         except Exception as exc:   # never take the editor down
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
@@ -171,6 +177,7 @@ VERDICT_STYLE = {
     "fair": ("The course looks fair", "#1e7b34", "#e3f4e6"),
     "unfair": ("The course is unfair", "#a61b1b", "#fbe3e3"),
     "inconclusive": ("Not settled yet", "#7a5a00", "#fff3cd"),
+    "few_wins": ("Too few races won", "#8a3100", "#fde2cf"),
 }
 
 
@@ -180,6 +187,7 @@ class BalanceDialog(QDialog):
     runFailed = Signal(str)
     reportSaved = Signal(list)              # paths written
     suggestRequested = Signal(int)          # robots per race
+    issuesRequested = Signal()              # Show Issues, for a course with errors
 
     def __init__(self, scenario_source, parent=None):
         """`scenario_source()` gives the course to race (the document's, now)."""
@@ -237,6 +245,9 @@ class BalanceDialog(QDialog):
             add_run_controls(left, "Start")
 
         # ---------------------------------------------------------- results
+        self.errors = ErrorsBox()
+        self.errors.showIssues.connect(self.issuesRequested.emit)
+        left.addWidget(self.errors)
         self.verdict = QLabel("")
         self.verdict.setTextFormat(Qt.RichText)
         self.verdict.setWordWrap(True)
@@ -345,7 +356,9 @@ class BalanceDialog(QDialog):
         self.worker.progressed.connect(self._progressed)
         self.worker.done.connect(self._done)
         self.worker.failed.connect(self._failed)
+        self.worker.refused.connect(self._refused)
         self.worker.finished.connect(self._worker_finished)
+        self.errors.hide()
         self.progress.setRange(0, self.races.value())
         self.progress.setValue(0)
         self.rate.setText("Starting…")
@@ -388,6 +401,20 @@ class BalanceDialog(QDialog):
         self.rate.setText(f"The balance run failed: {message}")
         self.runFailed.emit(message)
 
+    def _refused(self, problems: list) -> None:
+        """The course has errors: they, not the figures of an earlier run."""
+        self.result = None
+        self.rate.setText("Nothing raced.")
+        self.verdict.hide()
+        self.summary.setText("")
+        self.report_view.clear()
+        _drop(self.win_tab, self.win_canvas)
+        _drop(self.length_tab, self.length_canvas)
+        self.win_canvas = self.length_canvas = None
+        self.results.setEnabled(False)
+        self.save_button.setEnabled(False)
+        self.errors.show_errors(problems)
+
     def _worker_finished(self) -> None:
         worker, self.worker = self.worker, None
         if worker is not None:
@@ -411,9 +438,11 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ results
 
     def show_result(self, result: dict) -> None:
-        from engine.analysis.balance.report import markdown
+        from engine.analysis.balance.report import few_wins, markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
+        if few_wins(result):        # the verdict leads with that, and waits for more wins
+            verdict = "few_wins"
         _, ink, paper = VERDICT_STYLE.get(verdict, VERDICT_STYLE["inconclusive"])
         short = in_short(text)
         first, _, rest = short.partition("\n\n")
@@ -432,9 +461,7 @@ class BalanceDialog(QDialog):
     def _canvas(self, tab: QWidget, old):
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
         from matplotlib.figure import Figure
-        if old is not None:
-            tab.layout().removeWidget(old)
-            old.deleteLater()
+        _drop(tab, old)
         canvas = FigureCanvasQTAgg(Figure(figsize=(6.4, 3.4), dpi=100, layout="constrained"))
         tab.layout().addWidget(canvas)
         return canvas
@@ -477,6 +504,13 @@ class BalanceDialog(QDialog):
         self.reportSaved.emit(paths)
 
 
+def _drop(tab: QWidget, canvas) -> None:
+    """Take a chart off its tab."""
+    if canvas is not None:
+        tab.layout().removeWidget(canvas)
+        canvas.deleteLater()
+
+
 def _bold(markdown_text: str) -> str:
     """**bold** to <b>bold</b>, for the verdict box."""
     import html
@@ -515,7 +549,7 @@ def draw_win_rates(fig, result: dict) -> None:
     fair = 1.0 / k if k else 0.0
     # Red and light blue only for docks the verdict calls out: a bar never
     # contradicts the verdict.
-    from engine.analysis.balance.report import dock_stands_apart
+    from engine.analysis.balance.report import dock_stands_apart, win_rate_top
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
     ax.bar(xs, rates, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
     if k:
@@ -530,8 +564,7 @@ def draw_win_rates(fig, result: dict) -> None:
     ax.set_xticks(xs)
     ax.set_xlabel("dock")
     ax.set_ylabel("win rate")
-    top = max([0.1] + [d["ci"][1] for d in docks if d["races"]])
-    ax.set_ylim(0, min(1.0, top * 1.15))
+    ax.set_ylim(0, win_rate_top(result))
     ax.yaxis.set_major_formatter(_percent())
     ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
 

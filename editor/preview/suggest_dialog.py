@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from editor.course_errors import ErrorsBox
+from engine.model.problems import ScenarioError
 from engine.model.scenario import Goals, Scenario
 
 from .balance_dialog import _clock, _cores, add_run_controls
@@ -27,6 +29,7 @@ class SuggestWorker(QThread):
     progressed = Signal(int, int, float)
     done = Signal(object)
     failed = Signal(str)
+    refused = Signal(object)        # the course's errors: nothing raced
 
     def __init__(self, scenario: Scenario, goals: Goals, robots: int, budget: int, seed: int,
                  workers: int, parent=None):
@@ -44,6 +47,9 @@ class SuggestWorker(QThread):
             result = suggest(*self.args, workers=self.workers,
                              progress=lambda d, t, e: self.progressed.emit(d, t, e),
                              should_stop=self._stop.is_set)
+        except ScenarioError as exc:
+            self.refused.emit(exc.problems)
+            return
         except Exception as exc:    # never take the editor down
             self.failed.emit(f"{type(exc).__name__}: {exc}")
             return
@@ -54,6 +60,7 @@ class SuggestDialog(QDialog):
     previewRequested = Signal(object, object)   # the course searched, a suggestion (or None)
     applyRequested = Signal(object, object)     # the course searched, a suggestion
     resultReady = Signal(object)
+    issuesRequested = Signal()              # Show Issues, for a course with errors
 
     def __init__(self, scenario_source, parent=None):
         """`scenario_source()` gives the course to search from (the document's, now)."""
@@ -106,6 +113,9 @@ class SuggestDialog(QDialog):
 
         self.start_button, self.cancel_button, self.progress, self.status = \
             add_run_controls(layout, "Search")
+        self.errors = ErrorsBox()
+        self.errors.showIssues.connect(self.issuesRequested.emit)
+        layout.addWidget(self.errors)
         self.list = QListWidget()
         self.list.setWordWrap(True)
         self.list.setSpacing(3)
@@ -167,6 +177,8 @@ class SuggestDialog(QDialog):
         self.worker.progressed.connect(self._progressed)
         self.worker.done.connect(self._done)
         self.worker.failed.connect(lambda m: self.status.setText(f"The search failed: {m}"))
+        self.worker.refused.connect(self._refused)
+        self.errors.hide()
         self.worker.finished.connect(self._finished)
         self.progress.setRange(0, self.budget.value())
         self.progress.setValue(0)
@@ -212,6 +224,10 @@ class SuggestDialog(QDialog):
             item = QListWidgetItem("\n".join(lines))
             self.list.addItem(item)
         self.resultReady.emit(result)
+
+    def _refused(self, problems: list) -> None:
+        self.status.setText("Nothing raced.")
+        self.errors.show_errors(problems)
 
     def _finished(self) -> None:
         worker, self.worker = self.worker, None

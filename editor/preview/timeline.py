@@ -658,14 +658,16 @@ def play_race(scenario, seed: int = 0, robot_count: int | None = None,
               bot: str | None = None, bots: Sequence[str] | None = None,
               checks=None) -> Timeline | tuple[Timeline, list]:
     """Play a whole race with its event log and turn it into a timeline.
-    With `checks`, the scenario's checks are compared on the way
+    With a `robot_count`, that many robots race from the first docks with
+    `bots` (or `bot`), whatever robots the scenario lists; without, the
+    scenario's robots (or the default number of default bots). With
+    `checks`, the scenario's checks are compared on the way
     (engine.checks.play_checked) and (timeline, results) is returned."""
     from engine.bots import new_race
-    from engine.rules.race import Race
-    if scenario.robots:
-        robot_count, bots, bot = None, None, None
+    if robot_count is not None:
+        scenario = replace(scenario, robots=(), checks=())
     race = new_race(scenario, seed=seed, robot_count=robot_count, bot=bot,
-                bots=list(bots) if bots is not None else None)
+                    bots=list(bots) if bots is not None else None)
     results = None
     if checks is not None:
         from engine.analysis.scenario_checks import play_checked

@@ -13,12 +13,11 @@ from engine.bots.aware import AwareBot
 from engine.bots.greedy import GreedyBot
 from engine.bots.random_bot import RandomBot
 from engine.bots.search import SearchBot
-from engine.model.scenario import Scenario
+from engine.model.scenario import BOT_NAMES, Scenario
 from engine.rules.bot_view import Bot
 from engine.rules.race import Race
 
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot,
-                         "aware": AwareBot}
+BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot)))
 DEFAULT_BOT = "search"
 
 

@@ -3,8 +3,9 @@
 Prints a short verdict on stdout, a progress bar on stderr, and with --json
 and --report writes the full result and a report with charts.
 
-Exit codes: 0 done; 1 the file cannot be read or is not a valid course (or
-an output cannot be written); 2 bad usage (unknown bot, more robots than
+Exit codes: 0 done; 1 the file cannot be read or the course has errors
+(listed as ``validate`` lists them, before any race), or an output cannot be
+written; 2 bad usage (unknown bot, more robots than
 docks, a bad number); 130 stopped by Ctrl+C: the races played so far are
 still reported and written, marked "cancelled" (a second Ctrl+C quits at
 once, writing nothing more). Unwritable outputs are found before any race.
@@ -21,7 +22,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from engine.cli.common import OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, natural, positive
+from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, natural, positive,
+                               problem_line)
 
 HELP = "race a course many times and report how fair its docks are"
 
@@ -71,19 +73,16 @@ def error(message: str, code: int) -> int:
 
 
 def load(path: str):
-    """The scenario of a file, or None after printing why not."""
-    from engine.format.loader import load_file
-    from engine.model.problems import ScenarioError
-    try:
-        return load_file(path)
-    except ScenarioError as exc:
-        print(f"rallyforge: {path}: not a valid scenario:", file=sys.stderr)
-        for problem in exc.problems[:20]:
-            where = f" at {problem.pointer}" if problem.pointer else ""
-            print(f"  {problem.code}{where}: {problem.message}", file=sys.stderr)
-        if len(exc.problems) > 20:
-            print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
-        return None
+    """The scenario of a file, or None after listing its errors as
+    ``validate`` lists them: a course with errors is never raced."""
+    from engine.validation.validator import read_valid_file
+    scenario, problems = read_valid_file(path)
+    if scenario is None:
+        print(f"rallyforge: {path}: the course has errors; nothing raced:", file=sys.stderr)
+        for problem in problems:
+            if problem.is_error:
+                print(problem_line(path, problem), file=sys.stderr)
+    return scenario
 
 
 def settings(args, scenario, robots: int | None = None) -> dict:

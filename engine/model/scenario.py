@@ -292,6 +292,10 @@ class Placement:
     note: str | None = None
 
 
+# The bots a file may name for a robot (engine/bots makes them).
+BOT_NAMES = ("random", "greedy", "search", "aware")
+
+
 @dataclass(frozen=True)
 class RobotSpec:
     name: str

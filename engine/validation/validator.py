@@ -33,6 +33,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E315  a robot starts having touched more flags than the course has
     E316  a ramp whose neighbours do not match: the square behind it (against its
           dir) must be one level lower, the square ahead at its level, both on the board
+    E317  a robot's bot is not one of the bots (engine/bots)
+    E318  a robot starts with an option card the game does not have (files: E102)
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -68,9 +70,9 @@ from engine.format.schema import within_bounds
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from engine.model.option_cards import BY_ID, card_name
-from engine.model.problems import ERROR, Problem, WARNING, pointer
-from engine.model.scenario import (Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL, Pusher,
-                                   Scenario, edge_key)
+from engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
+from engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
+                                   Pusher, Scenario, edge_key)
 from engine.rules import reach
 from engine.rules.beams import board_beams
 
@@ -138,6 +140,21 @@ def course_problems(scenario: Scenario, places: "Places | None" = None) -> list[
     for check in CHECKS:
         problems.extend(check(scenario, places))
     return problems
+
+
+def race_errors(scenario: Scenario) -> list[Problem]:
+    """The course's errors: a course with any is not raced (warnings never
+    block). engine.balance() and engine.suggest() refuse on them, and the
+    editor's runs go through those; the command line refuses a file on
+    validate's errors, these among them."""
+    return [p for p in course_problems(scenario) if p.is_error]
+
+
+def refuse_errors(scenario: Scenario) -> None:
+    """Raise ScenarioError with the course's errors, if it has any."""
+    errors = race_errors(scenario)
+    if errors:
+        raise ScenarioError(errors)
 
 
 # ---------------------------------------------------------------- places in the file
@@ -458,6 +475,26 @@ def bad_priorities(s: Scenario, at: Places) -> list[Problem]:
             out.append(_error("E309", f"robot {robot.name!r} plays {card.kind} with priority "
                                       f"{card.priority} in {when}; priorities go from 1 to 999",
                               where))
+    return out
+
+
+def unknown_bots(s: Scenario, at: Places) -> list[Problem]:
+    """E317: a bot name no bot answers to (the race would stop on it)."""
+    return [_error("E317", f"robot {robot.name!r} has bot {robot.bot!r}, which is not a bot; "
+                           f"use one of {', '.join(sorted(BOT_NAMES))}", at.pointer("robots", k, "bot"))
+            for k, robot in enumerate(s.robots) if robot.bot is not None and robot.bot not in BOT_NAMES]
+
+
+def unknown_options(s: Scenario, at: Places) -> list[Problem]:
+    """E318: a starting option card the game does not have (the schema
+    rejects these in files; this catches models built in memory)."""
+    out: list[Problem] = []
+    for k, robot in enumerate(s.robots):
+        if isinstance(robot.options, tuple):
+            out.extend(_error("E318", f"robot {robot.name!r} starts with {card!r}, which is not an "
+                                      f"option card; use an id such as mini-howitzer",
+                              at.pointer("robots", k, "options", i))
+                       for i, card in enumerate(robot.options) if card not in BY_ID)
     return out
 
 
@@ -936,6 +973,8 @@ CHECKS: list[CourseCheck] = [
     duplicate_robot_names,
     unknown_cards,
     bad_priorities,
+    unknown_bots,
+    unknown_options,
     options_held_twice,
     option_checks_when_counted,
     option_uses_without_cards,

@@ -32,12 +32,15 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     played, with ``cancelled`` set. `chunk_size` is the jobs per chunk (default:
     the runner's choice); ``should_stop`` is asked between chunks, and while
     waiting for worker processes. The result is the same for any chunk size
-    and worker count."""
+    and worker count. A course with errors is not raced: ScenarioError
+    lists them (engine/validation/validator.py ``refuse_errors``)."""
     from engine.analysis.balance.aggregate import aggregate
     from engine.analysis.balance.plan import make_plan
     from engine.analysis.balance.play import RaceTask, default_bot, split_results
     from engine.analysis.balance.runner import run
     from engine.model.scenario import robots_for
+    from engine.validation.validator import refuse_errors
+    refuse_errors(scenario)
     robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)

@@ -17,6 +17,9 @@ from engine.model.element_kinds import DEATH_CAUSES
 
 FAIR_MARGIN = 0.05
 ALPHA = 0.05
+# Won races the fairness verdict waits for, per dock: the chi-square test
+# asks about 5 expected wins in each cell.
+WINS_PER_DOCK = 5
 
 
 def _r(value: float | None, digits: int = 6) -> float | None:
@@ -40,7 +43,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     by Kaplan-Meier, undecided races censored at their last round;
     docks [{dock, races, wins, win_rate, ci, decided, share, share_ci}]: wins
     over races that used the dock (Wilson 95%), and over decided races (share);
-    fairness {verdict, chi2, df, chi2_p, balance, more_races_needed}: see
+    fairness {verdict, chi2, df, chi2_p, balance, more_races_needed, wins_needed}: see
     ``fairness``;
     time_trial [{dock, trials, finished, median_rounds}];
     legs [{to_flag, robots, median_rounds, deaths, death_rate}];
@@ -153,17 +156,25 @@ def fairness(docks: list[dict], observed: list[float], expected: list[float], k:
              races: int, completion: float) -> dict:
     """Chi-square of (tie-split) wins against equal chances among the robots
     of each decided race; balance = 1 - the largest gap between two docks'
-    win rates. Verdict: "unfair" when p < 0.05; "fair" when every dock's
-    interval (share of decided races) lies inside 1/k +- 5 points; else
-    "inconclusive", with an estimate of how many more races would settle it
-    (None when no number of races would)."""
+    win rates. Verdict: "inconclusive" until WINS_PER_DOCK won races per
+    dock (``wins_needed``), then "unfair" when p < 0.05; "fair" when every
+    dock's interval (share of decided races) lies inside 1/k +- 5 points;
+    else "inconclusive". ``more_races_needed`` estimates the races that would
+    settle an inconclusive verdict (None when no number of races would, or
+    none is won to tell)."""
     stat, df, p = stats.chi_square_gof(observed, expected)
     rates = [d["win_rate"] for d in docks if d["races"]]
     balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
     fair_share = 1.0 / k if k else 0.0
     lo, hi = fair_share - FAIR_MARGIN, fair_share + FAIR_MARGIN
     active = [d for d in docks if d["decided"]]
-    if df >= 1 and p < ALPHA:
+    wins_needed = WINS_PER_DOCK * len(docks)
+    won = round(completion * races)
+    more: int | None
+    if won < wins_needed:
+        verdict = "inconclusive"
+        more = max(1, math.ceil(wins_needed / completion - races)) if completion > 0 else None
+    elif df >= 1 and p < ALPHA:
         verdict, more = "unfair", 0
     elif active and len(active) == len(docks) and all(
             lo <= d["share_ci"][0] and d["share_ci"][1] <= hi for d in active):
@@ -177,7 +188,7 @@ def fairness(docks: list[dict], observed: list[float], expected: list[float], k:
             total = per_dock * len(docks) / k / completion
             more = max(1, math.ceil(total - races))
     return {"verdict": verdict, "chi2": _r(stat), "df": df, "chi2_p": _r(p, 8),
-            "balance": _r(balance), "more_races_needed": more}
+            "balance": _r(balance), "more_races_needed": more, "wins_needed": wins_needed}
 
 
 def time_trial(trials: list[TrialSummary], dock_count: int) -> list[dict]:

@@ -51,10 +51,12 @@ def play_job(scenario: Scenario, bot: str, job: Job):
 
 def with_options(scenario: Scenario, mode: str | None) -> Scenario:
     """The scenario with its option cards `mode` ("played" or "counted";
-    None: the course's own) for a what-if run."""
+    None: the course's own) for a what-if run, without the file's scripted
+    checks (races do not play them, and an option_cards check on counted
+    options would be an error of the what-if, not of the course)."""
     if mode is None or mode == scenario.rules.options:
         return scenario
-    return replace(scenario, rules=replace(scenario.rules, options=mode))
+    return replace(scenario, rules=replace(scenario.rules, options=mode), checks=())
 
 
 def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:

@@ -51,6 +51,36 @@ def dock_stands_apart(result: dict, dock: dict) -> str | None:
     return "below" if hi < fair else None
 
 
+def few_wins(result: dict) -> str | None:
+    """The verdict's lead when too few races are won to judge the docks
+    (engine/analysis/balance/aggregate.py ``WINS_PER_DOCK``): how many were won, where
+    robots died, and how many races would do. None otherwise."""
+    n, won = result["races"], result["completion"]["decided"]
+    needed = result["fairness"].get("wins_needed", 0)
+    if not n or won >= needed:
+        return None
+    if 2 * won >= n:         # most are won: a short run, not a course nobody finishes
+        head, why = f"**{won} of {n} races were won**", "too few to judge the docks yet"
+    else:
+        head = (f"**Only {won} of {n} races were won**" if won else
+                f"**No robot reached the last flag in {n} races**")
+        why = _where_robots_died(result)
+    more = result["fairness"]["more_races_needed"]
+    wait = f"about {more} more races should do" if more else "none is yet"
+    return f"{head}: {why}. The docks' fairness is judged once {needed} races are won ({wait})."
+
+
+def _where_robots_died(result: dict) -> str:
+    """The leg with the most deaths and the deadliest square, in words."""
+    legs = [leg for leg in result["legs"] if leg["deaths"]]
+    if not legs:
+        return "no robot died: the races ran out of rounds"
+    leg = max(legs, key=lambda leg: leg["deaths"])
+    square = (result.get("card") or {}).get("deadliest_square")
+    where = f", the most at ({square['x']}, {square['y']}) ({square['cause']})" if square else ""
+    return f"most died on the way to flag {leg['to_flag']}{where}"
+
+
 def markdown(result: dict, charts: bool = True) -> str:
     """The report's text: plain language first, then the tables."""
     k = result["robots"]
@@ -70,8 +100,11 @@ def markdown(result: dict, charts: bool = True) -> str:
     lines.append("## In short")
     lines.append("")
     verdict = fairness["verdict"]
+    few = few_wins(result)
     if not result["races"]:
         lines.append("**No races were played.**")
+    elif few:
+        lines.append(few)
     elif verdict == "unfair":
         lines.append(f"**The course is unfair**: the docks' wins are too uneven to be luck "
                      f"(chi-square p = {fairness['chi2_p']:.2g}).")
@@ -89,6 +122,10 @@ def markdown(result: dict, charts: bool = True) -> str:
     for d in result["docks"]:
         if not d["races"]:
             lines.append(f"- Dock {d['dock']} was not used.")
+            continue
+        if few:             # no comparison with a fair share: too few races are won
+            lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races (95% interval "
+                         f"{pct(d['ci'][0])} to {pct(d['ci'][1])}, {d['races']} races).")
             continue
         lo, hi = d["share_ci"]
         side = "above" if d["share"] > fair else "below"
@@ -121,8 +158,9 @@ def markdown(result: dict, charts: bool = True) -> str:
     elif result["races"]:
         lines[-1] += " Fewer than half of them are won, so there is no median length."
     balance = fairness["balance"]
-    lines.append(f"Balance {balance:.2f}: the best and worst docks' win rates are "
-                 f"{100 * (1 - balance):.0f} points apart.")
+    if not few:
+        lines.append(f"Balance {balance:.2f}: the best and worst docks' win rates are "
+                     f"{100 * (1 - balance):.0f} points apart.")
     lines.append("")
 
     lines.extend(_options_section(result.get("options")))
@@ -241,6 +279,14 @@ def _hot_squares(grid: list[list[float]], top: int = 5) -> list[tuple[tuple[int,
 
 # ---------------------------------------------------------------- charts
 
+def win_rate_top(result: dict) -> float:
+    """The top of a win rate chart: above every interval and the fair band,
+    so that the fair line shows even when no race is won."""
+    k = result["robots"]
+    band = 1.0 / k + 0.05 if k else 0.0
+    return min(1.0, max([0.1, band] + [d["ci"][1] for d in result["docks"] if d["races"]]) * 1.15)
+
+
 def _figure(width: float, height: float):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -272,7 +318,7 @@ def chart_win_rates(result: dict, path: Path) -> None:
     ax.set_xticks(xs)
     ax.set_xlabel("dock")
     ax.set_ylabel("win rate")
-    ax.set_ylim(0, min(1.0, max([0.1] + [d["ci"][1] for d in docks]) * 1.15))
+    ax.set_ylim(0, win_rate_top(result))
     ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)")
     _save(fig, path)
 

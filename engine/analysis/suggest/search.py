@@ -23,6 +23,7 @@ from engine.analysis.suggest.candidates import Diagnosis, candidates, is_accepta
 from engine.analysis.suggest.edits import Edit, apply_all
 from engine.analysis.suggest.score import Record, Target, measures, paired_change
 from engine.model.scenario import Goals, Scenario, robots_for
+from engine.validation.validator import refuse_errors
 
 DEFAULT_BUDGET = 12000
 # The least budget a search keeps to: the first look at the course and one
@@ -260,7 +261,9 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     """Search for edits that bring `scenario` closer to `goals` (default: the
     course's own, else fair docks) for `robots` robots (default: the goals',
     else 4 or every dock if fewer), within about `budget` races. See
-    ``report`` for the result."""
+    ``report`` for the result. A course with errors is not raced:
+    ScenarioError lists them."""
+    refuse_errors(scenario)
     goals = goals or scenario.goals or Goals()
     robots = robots or robots_for(goals, len(scenario.docks))
     search = Search(scenario, goals, robots, budget, seed, bot or default_bot(),
