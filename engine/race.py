@@ -19,7 +19,7 @@ from .bots import DEFAULT_BOT, Bot, BotView, make_bot
 from .checkpoints import touch
 from .cleanup import lock_count, reenter, release_unlocked, repair
 from .course import RANDOMIZER, compile_course
-from .deck import KIND_CODE
+from .deck import DECK, KIND_CODE
 from .directions import INDEX, NAMES
 from .elements import board_elements
 from .events import EventLog, Start
@@ -37,17 +37,16 @@ from .weapons import fire_with_options
 # Robots a race puts on docks when the scenario lists none and no count is given.
 DEFAULT_ROBOTS = 8
 
-# Each card's text in the event log, made once: a long log shares the strings.
-_CARD_TEXT: dict[Card, str] = {}
+# The deck's cards' text in the event log, made once: a long log shares the
+# strings. Found by the card object (a card's own hash is a Python call).
+_CARD_TEXT: dict[int, str] = {id(card): str(card) for card in DECK}
 
 
 def _card_text(card: Card | None) -> str | None:
     if card is None:
         return None
-    text = _CARD_TEXT.get(card)
-    if text is None:
-        text = _CARD_TEXT[card] = str(card)
-    return text
+    text = _CARD_TEXT.get(id(card))
+    return text if text is not None else str(card)
 
 
 class Race:
@@ -276,7 +275,7 @@ class Race:
         if log:
             for robot in robots:
                 floor.emit("program", robot,
-                           cards=tuple(map(_card_text, robot.registers)),
+                           cards=tuple([_card_text(card) for card in robot.registers]),
                            amount=0 if robot.powered_down else lock_count(robot.damage, rules))
 
         floor.step = "announce"                                     # 2.4
@@ -375,6 +374,8 @@ class Race:
         finished = touch(floor, on_board, register)
         if finished:
             self._finish(finished)
+        if log:
+            floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
         if (finished or floor.outs != outs) and not self.over \

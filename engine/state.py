@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from .course import Course
 from .directions import DX, DY, NAMES
-from .events import Event, EventLog
+from .events import EventLog
 from .model import Card, Rules
 from .holding import OptionDeck, RobotOptions, at_destruction
 
@@ -89,7 +89,7 @@ class Floor:
         # card and pusher loops start one per card and per pusher.
         self.moment = 0
         self._step = "setup"
-        self.events: EventLog | None = EventLog() if record_events else None
+        self.events: EventLog | None = EventLog(course.xy) if record_events else None
         self.on_death = on_death
         # statistics hook: (robot, "gained" or "used", card id, cause) with played options
         self.on_option: OptionHook | None = None
@@ -111,21 +111,27 @@ class Floor:
     def emit(self, kind: str, robot: RobotState | None, **payload) -> None:
         """Log an event (nothing when the race keeps no log)."""
         if self.events is not None:
-            self.events.append(Event(self.round, self.register, self.step, kind,
-                                     robot.name if robot is not None else None, **payload))
+            self.events.record((self.round, self.register, self._step, kind,
+                                robot.name if robot is not None else None, payload))
 
     def emit_move(self, robot: RobotState, src: int, dst: int, d: int, cause: str,
                   distance: int = 1) -> None:
         """A move event from square src towards d; dst < 0 means off the board."""
+        xy = self.course.xy
         if dst >= 0:
-            to = self.course.xy[dst]
+            to = xy[dst]
         else:
-            x, y = self.course.xy[src]
+            x, y = xy[src]
             to = (x + DX[d] * distance, y + DY[d] * distance)
-        self.emit("move", robot, src=self.course.xy[src], dst=to, cause=cause)
+        if self.events is not None:     # (emit's work, spelled out: the commonest event)
+            self.events.record((self.round, self.register, self._step, "move", robot.name,
+                                {"src": xy[src], "dst": to, "cause": cause}))
 
     def emit_turn(self, robot: RobotState, quarter_turns: int, cause: str) -> None:
-        self.emit("turn", robot, facing=NAMES[robot.facing], amount=quarter_turns, cause=cause)
+        if self.events is not None:
+            self.events.record((self.round, self.register, self._step, "turn", robot.name,
+                                {"facing": NAMES[robot.facing], "amount": quarter_turns,
+                                 "cause": cause}))
 
     # ------------------------------------------------------------ arriving and dying
 
