@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from .bots import DEFAULT_BOT, Bot, BotView, make_bot
 from .checkpoints import touch
@@ -47,6 +48,14 @@ def _card_text(card: Card | None) -> str | None:
         return None
     text = _CARD_TEXT.get(id(card))
     return text if text is not None else str(card)
+
+
+class Saved(NamedTuple):
+    """A race's state (Race.save)."""
+    rng: tuple
+    deck: tuple[list[Card], int, bool]
+    floor: tuple
+    race: tuple
 
 
 class Race:
@@ -176,20 +185,47 @@ class Race:
                         if first is not None and r.finished == first)
         return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
 
+    def save(self) -> Saved:
+        """The race's state now, for ``restore`` to play on from it again (a
+        bot's look-ahead plays one round many ways). Not with option cards
+        played nor with events recorded: their state is not saved."""
+        assert not self.played and self.floor.events is None, "save: no option cards, no log"
+        deck = self.deck
+        return Saved(self.rng.getstate(), (list(deck.cards), deck.top, deck.settled),
+                     self.floor.saved(),
+                     (self.round, self.register, self.over, self._between_rounds,
+                      self._finishers, self.cards_played))
+
+    def restore(self, saved: Saved) -> None:
+        """Put the race back in a state from ``save``."""
+        deck = self.deck
+        self.rng.setstate(saved.rng)
+        cards, deck.top, deck.settled = saved.deck
+        deck.cards = list(cards)
+        self.floor.restore(saved.floor)
+        (self.round, self.register, self.over, self._between_rounds, self._finishers,
+         self.cards_played) = saved.race
+
     # ------------------------------------------------------------ stepping
 
     def play_register(self) -> None:
         """Play the next register (starting a round, after the last one's
         clean-up, when needed)."""
+        self.start_round()
+        if not self.over:
+            self.register += 1
+            self._play_register(self.register)
+
+    def start_round(self) -> None:
+        """After the fifth register, or before the race: the round's clean-up
+        when due, then the next round's deal, programming and power-down
+        announcements, up to its first register (nothing otherwise)."""
         if self.over:
             return
         if self.register == 5 and not self._between_rounds:
             self._clean_up()
         if self._between_rounds and not self.over:
             self._start_round()
-        if not self.over:
-            self.register += 1
-            self._play_register(self.register)
 
     def play_round(self) -> None:
         """Play to the end of the current round, clean-up included (a whole

@@ -53,6 +53,22 @@ class RobotState:
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
 
+    def saved(self) -> tuple:
+        """Its state, for ``restore`` (its lists copied; not its option cards'
+        memory, ``opt``, which only played option cards have)."""
+        assert self.opt is None
+        return (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
+                self.archive, self.destroyed, self.out, self.finished, self.powered_down,
+                self.announced, self.decided, self.deaths, self.death_seq, self.pending,
+                list(self.registers), list(self.cards))
+
+    def restore(self, saved: tuple) -> None:
+        (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
+         self.archive, self.destroyed, self.out, self.finished, self.powered_down,
+         self.announced, self.decided, self.deaths, self.death_seq, self.pending,
+         registers, cards) = saved
+        self.registers, self.cards = list(registers), list(cards)
+
 
 DeathHook = Callable[[RobotState, int, str], None]
 OptionHook = Callable[[RobotState, str, str, "str | None"], None]
@@ -105,6 +121,25 @@ class Floor:
     def step(self, step: str) -> None:
         self._step = step
         self.moment += 1
+
+    def saved(self) -> tuple:
+        """The robots' state and the moment, for ``restore`` (engine/race.py Race.save)."""
+        return (tuple(robot.saved() for robot in self.robots),
+                (self.round, self.register, self._step, self.moment, self.outs),
+                list(self.flag_gifts))
+
+    def restore(self, saved: tuple) -> None:
+        robots, moment, gifts = saved
+        occ = self.occ
+        for robot in self.robots:
+            if robot.sq >= 0:
+                occ[robot.sq] = None
+        for robot, state in zip(self.robots, robots):
+            robot.restore(state)
+            if robot.sq >= 0:
+                occ[robot.sq] = robot
+        self.round, self.register, self._step, self.moment, self.outs = moment
+        self.flag_gifts = list(gifts)
 
     # ------------------------------------------------------------ events
 
