@@ -1,7 +1,7 @@
 """One measurement of bench/bench_speed.py, run as a script in a subprocess
 whose working directory and PYTHONPATH are the source tree measured (this
-one or the one before), so it uses only what both trees have. Prints one
-line of JSON.
+one or the one before), so it uses only what both trees' engines have.
+Prints one line of JSON.
 
     python bench/side_by_side.py events RACES
     python bench/side_by_side.py aware RACES
@@ -13,6 +13,9 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+
+# this script's folder comes first on the path: the timing bot of this tree's bench
+from bench_aware import Timed
 
 COURSE = "scenarios/standard-course.json"
 
@@ -34,22 +37,6 @@ def events(races: int) -> dict:
     return {"off": min(off), "on": min(on)}
 
 
-class _Timed:
-    """A bot whose decisions are timed in CPU seconds of this thread."""
-
-    def __init__(self, bot, times: list[float]):
-        self.bot, self.times = bot, times
-
-    def program(self, view, hand, free_registers, rng):
-        start = time.thread_time()
-        cards = self.bot.program(view, hand, free_registers, rng)
-        self.times.append(time.thread_time() - start)
-        return cards
-
-    def power_down(self, view, rng):
-        return self.bot.power_down(view, rng)
-
-
 def aware(races: int) -> dict:
     """Races of 2 aware and 2 search robots (as bench/bench_aware.py):
     the aware decisions' median CPU ms, and each bot's wins and deaths."""
@@ -64,7 +51,8 @@ def aware(races: int) -> dict:
     deaths = {"aware": 0, "search": 0}
     for i in range(races):
         kinds = [("aware", "search")[(j + i) % 2] for j in range(4)]
-        bots = [_Timed(make_bot(k), times) if k == "aware" else make_bot(k) for k in kinds]
+        bots = [Timed(make_bot(k), times, time.thread_time) if k == "aware" else make_bot(k)
+                for k in kinds]
         lineup = tuple(docks[d - 1] for d in rotation(i, 4, len(docks)))
         race = Race(replace(scenario, docks=lineup), seed=derive_seed(0, "race", i),
                     robot_count=4, bots=bots, record_events=False)
