@@ -20,6 +20,7 @@ from engine.model.scenario import (Board, Card, Dock, Entry, Flag, Placement, Pr
                                    RobotSpec, Scenario, Tile)
 from engine.rules.bot_view import BotView
 from engine.rules.course import compile_course
+from engine.rules.race import Race
 from engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,3 +179,84 @@ def test_it_does_not_power_down_where_standing_still_gets_it_pushed_into_a_pit(
 def test_balance_runs_say_which_bot_played(bot):
     result = balance(COURSE, 4, 2, bot)
     assert result["bot"] == bot and result["card"]["bot"] == bot
+
+
+def _fresh_round(view, lineup, programs):
+    """The look-ahead's round as a race of its own, set up from a scenario
+    holding the robots with their programs (each up to its first empty register)."""
+    course = view.course
+    rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False)
+    specs = []
+    for robot, program in zip(lineup, programs):
+        cards = []
+        for card in program:
+            if card is None:
+                break
+            cards.append(Entry(card))
+        x, y = course.xy[robot.sq]
+        specs.append(RobotSpec(str(robot.index), at=Placement(x, y, "NESW"[robot.facing]),
+                               damage=robot.damage, lives=robot.lives, flags=robot.flags,
+                               program=(ProgramRound(tuple(cards)),)))
+    flags = tuple(Flag(*course.xy[sq]) for sq in view.flags)
+    race = Race(Scenario("fresh", view.board, flags, (), rules, robots=tuple(specs)), seed=0,
+                record_events=False)
+    for _ in range(5):
+        race.play_register()
+        if race.over:
+            break
+    return race.robots
+
+
+def _state(robot):
+    return (robot.sq, robot.facing, robot.damage, robot.lives, robot.flags, robot.deaths,
+            robot.finished, robot.out, robot.registers)
+
+
+@pytest.mark.parametrize("course", ["standard-course", "waterworks", "gauntlet"])
+def test_a_look_ahead_play_from_the_saved_round_is_a_race_of_its_own(course):
+    """Every play of one round (restored from its start) ends as a race set
+    up for those programs alone: damage locking registers, a register left
+    empty before a card (the cards after it are not played), a randomizer's
+    draw from the round's deck."""
+    from engine.bots.aware import _Round
+    scenario = load_file(ROOT / "scenarios" / f"{course}.json")
+    race = new_race(replace(scenario, robots=(), checks=()), seed=11, robot_count=4, bot="search",
+                    record_events=False)
+    race.play_round()
+    rng = random.Random(3)
+    robots = [r for r in race.robots if r.sq >= 0]
+    for robot in robots:
+        robot.damage = rng.choice((0, 2, 5, 7))
+        robot.registers = rng.sample(DECK, 5)
+    view = race.controllers[robots[0].index].view
+    view.robot = robots[0]
+    ahead = _Round(view, robots[1:])
+    for _ in range(25):
+        programs = [[None if rng.random() < 0.15 else card for card in rng.sample(DECK, 5)]
+                    for _ in robots]
+        played = [_state(r) for r in ahead.play(programs)]
+        assert played == [_state(r) for r in _fresh_round(view, robots, programs)]
+
+
+def test_a_restored_race_plays_on_as_it_did():
+    scenario = load_file(ROOT / "scenarios" / "standard-course.json")
+    race = new_race(replace(scenario, robots=(), checks=()), seed=4, robot_count=4, bot="random",
+                    record_events=False)
+    race.play_round()
+    race.play_register()
+    saved = race.save()
+    first = race.run()
+    race.restore(saved)
+    assert race.run() == first
+
+
+def test_a_robot_restored_is_the_robot_saved_in_every_field_but_who_it_is():
+    robot = RobotState(0, "A", 5, N)
+    saved = robot.saved()
+    other = RobotState(0, "A", 9, S, damage=3, lives=1, flags=2, options=1, powered_down=True)
+    for name in RobotState.__slots__:
+        if name not in ("index", "name", "opt", "registers", "cards"):
+            setattr(other, name, ("changed", name))
+    other.registers, other.cards = [Card("move1", 490)] * 5, ["brakes"]
+    other.restore(saved)
+    assert all(getattr(other, n) == getattr(robot, n) for n in RobotState.__slots__)

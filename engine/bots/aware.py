@@ -20,7 +20,9 @@ robot is taken as its program; locked registers play their cards.
 Look-ahead. With another robot near, the TOP best candidates are played,
 registers 1 to 5, by a real ``engine.race.Race`` holding every robot on the
 board where it stands, with each sample of predicted programs (options
-counted, not played; no clean-up). A program is judged by what its robot's
+counted, not played; no clean-up): one race set up per decision, its round
+dealt, saved and restored before each play (Race.save), so a play costs
+five registers. A program is judged by what its robot's
 end is worth (two rounds, as above), summed over the samples with the worst
 one counted WORST times more (a push into a pit in one sample is what loses
 races), so pushes into pits or off the board, robot lasers and being
@@ -49,8 +51,8 @@ import numpy as np
 from engine.bots.next_round import next_round
 from engine.bots.search import (DAMAGE, SearchBot, dead_values, hand_programs, play_programs,
                                 program_cards, register_slots)
-from engine.model.program_cards import DECK
-from engine.model.scenario import Card, Entry, Flag, Placement, ProgramRound, RobotSpec, Scenario
+from engine.model.program_cards import DECK, resolve
+from engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
 from engine.rules.cleanup import lock_count
 
 if TYPE_CHECKING:
@@ -93,10 +95,12 @@ class AwareBot(SearchBot):
         others = self._near(view)
         if others:
             samples = [self._predict(view, hand, others, rng) for _ in range(SAMPLES)]
+            ahead_round = _Round(view, others)
+
             def judge(i: int) -> tuple[float, bool]:
                 ends = [self._ahead(view, tables,
                                     _program(robot, program_cards(int(chosen[i]), m, groups),
-                                             free_registers), others, predicted)
+                                             free_registers), others, predicted, ahead_round)
                         for predicted in samples]
                 return judged([v for v, _ in ends]), any(d for _, d in ends)
 
@@ -135,8 +139,9 @@ class AwareBot(SearchBot):
             return False
         tables = self.tables(view)
         still: list[Card | None] = [None] * 5
+        ahead_round = _Round(view, others)
         deaths = sum(self._ahead(view, tables, still, others,
-                                 self._predict(view, [], others, rng))[1]
+                                 self._predict(view, [], others, rng), ahead_round)[1]
                      for _ in range(SAMPLES))
         return deaths >= STILL_DEATHS
 
@@ -216,25 +221,21 @@ class AwareBot(SearchBot):
         return out
 
     def _ahead(self, view: BotView, tables: Tables, program: list[Card | None],
-               others: list[RobotState], predicted: dict[int, list[Card | None]]
-               ) -> tuple[float, bool]:
+               others: list[RobotState], predicted: dict[int, list[Card | None]],
+               ahead_round: _Round | None = None) -> tuple[float, bool]:
         """Its robot's round with `program` (five registers) among the others
         playing `predicted`: what the round is worth to it, and whether it
-        was destroyed."""
+        was destroyed. `ahead_round`: the round of these robots, set up once
+        for every program and sample of a decision (else set up here)."""
         robot = view.robot
-        from engine.rules.race import Race  # the race module uses the bots: import it late
-        lineup = [robot] + others
-        programs = [program] + [predicted[r.index] for r in others]
-        race = Race(_round_scenario(view, lineup, programs), seed=0, record_events=False)
-        for _ in range(5):
-            race.play_register()
-            if race.over:
-                break
+        if ahead_round is None:
+            ahead_round = _Round(view, others)
+        ends = ahead_round.play([program] + [predicted[r.index] for r in others])
         layered = tables.layered()
-        me = race.robots[0]
+        me = ends[0]
         value = _worth(layered, view, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
         # the others' loss is this robot's gain (the same samples for every program)
-        rivals = list(zip(race.robots[1:], others))
+        rivals = list(zip(ends[1:], others))
         return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
                 - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals),
                 bool(me.deaths))
@@ -271,9 +272,41 @@ def _rival(layered, after: RobotState, before: RobotState) -> float:
     return float(layered.to_go[layered.extended(after)])
 
 
-def _round_scenario(view: BotView, lineup: list[RobotState],
-                    programs: list[list[Card | None]]) -> Scenario:
-    """One round of the robots on the board, each with its program, the
+class _Round:
+    """One round of the robots on the board, each starting where it stands,
+    played with programs by the race's own rules (options counted, not
+    played; no clean-up): a ``Race`` set up once, its round dealt, and put
+    back to that moment before each play."""
+
+    def __init__(self, view: BotView, others: list[RobotState]):
+        from engine.rules.race import Race  # the race module uses the bots: import it late
+        self.race = Race(_round_scenario(view, [view.robot] + others), seed=0,
+                         record_events=False)
+        self.race.start_round()
+        self.start = self.race.save()
+
+    def play(self, programs: list[list[Card | None]]) -> list[RobotState]:
+        """The robots at the end of the round (or of the race, when one
+        finishes with finish "first"), each playing its program: its cards up
+        to the first empty register."""
+        race = self.race
+        race.restore(self.start)
+        for robot, program in zip(race.robots, programs):
+            cards: list[Card | None] = []
+            for card in program[:5]:
+                if card is None:
+                    break
+                cards.append(resolve(card))
+            robot.registers = cards + [None] * (5 - len(cards))
+        for _ in range(5):
+            race.play_register()
+            if race.over:
+                break
+        return race.robots
+
+
+def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
+    """The robots on the board where they stand, with no program, the
     options counted (a bot's look-ahead does not play option cards)."""
     course = view.course
     key = (id(course), view.flags, view.rules)
@@ -286,16 +319,10 @@ def _round_scenario(view: BotView, lineup: list[RobotState],
             _BASES.clear()
         _BASES[key] = base
     specs = []
-    for robot, program in zip(lineup, programs):
-        cards = []
-        for card in program:
-            if card is None:
-                break
-            cards.append(Entry(card))
+    for robot in lineup:
         x, y = course.xy[robot.sq]
         specs.append(RobotSpec(str(robot.index), at=Placement(x, y, "NESW"[robot.facing]),
-                               damage=robot.damage, lives=robot.lives, flags=robot.flags,
-                               program=(ProgramRound(tuple(cards)),)))
+                               damage=robot.damage, lives=robot.lives, flags=robot.flags))
     return replace(base, robots=tuple(specs))
 
 

@@ -67,8 +67,14 @@ DAMAGE = 1
 RECOMPILE_DRAWS = 8
 
 # Hands seen before skip the enumeration: the distinct programs of up to
-# this many hand compositions are kept per course (about 25 kB each).
-PROGRAM_CACHE = 1024
+# this many hand compositions are kept per course (about 18 kB each; 1,000
+# races on the standard course meet about 5,000 compositions, the commonest
+# first).
+PROGRAM_CACHE = 4096
+
+# Value tables kept per course (engine/bots/tables.py Layered), one per
+# robot's flags touched, archive and last life: up to this many numbers (16 MB).
+VALUE_NUMBERS = 2_000_000
 
 _FIELD = 5
 _GUARD = sum(1 << (_FIELD * k + _FIELD - 1) for k in range(KINDS))
@@ -162,11 +168,7 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     on the scale of registers to go to the finish (Layered.to_go) instead
     of 1000 a flag."""
     x, taken = play_programs(layered, flags * layered.S + state, cand, slots)
-    dead = dead_values(layered, flags, lives, archive)
-    if to_go:
-        dead = dead - layered.offset
-    value = (layered.to_go if to_go else layered.value).copy()
-    value[layered.dead_states] = dead[:layered.F]
+    dead, value = _values(layered, flags, lives <= 1, archive, to_go)
     score = value.take(x) - DAMAGE * taken
     # damage reaching the limit destroys it (judged on the round's total)
     room = destroy_at - damage
@@ -174,6 +176,26 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
         over = (taken >= room) & (x < layered.FIN)
         score = np.where(over, dead.take(x // layered.S), score)
     return score
+
+
+def _values(layered: Layered, flags: int, last_life: bool, archive: int, to_go: bool
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """dead_values (on the scale of `to_go`), and the value of every
+    extended state with them in its destroyed states; kept on the tables
+    (up to VALUE_NUMBERS numbers)."""
+    cache = layered.__dict__.setdefault("_values", {})
+    key = (flags, last_life, archive, to_go)
+    found = cache.get(key)
+    if found is None:
+        dead = dead_values(layered, flags, 1 if last_life else 2, archive)
+        if to_go:
+            dead = dead - layered.offset
+        value = (layered.to_go if to_go else layered.value).copy()
+        value[layered.dead_states] = dead[:layered.F]
+        if (len(cache) + 1) * value.size > VALUE_NUMBERS:
+            cache.clear()
+        found = cache[key] = (dead, value)
+    return found
 
 
 def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[int],

@@ -75,10 +75,13 @@ Option cards (played options, options.md 6.27); `card` is the card's id:
 """
 from __future__ import annotations
 
+import bisect
 import pickle
 import zlib
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
+
+from engine.model.directions import NAMES
 
 Square = tuple[int, int]
 
@@ -125,34 +128,78 @@ def _json(value: object) -> object:
     return value
 
 
+# A ``laser`` event as recorded, its squares as indices: (origin, facing,
+# beam: the squares it crosses when it hits nobody, target: the square of the
+# robot it hits or -1, that robot's name, amount, cause). Read, it becomes
+# coordinates and a path (a race fires a beam for every laser in every register).
+Beam = tuple[int, int, tuple[int, ...], int, "str | None", int, str]
+
+# A recorded event: round, register, step, kind, robot, then its fields as
+# keywords (a dict) or a Beam. Events are made from them only when read.
+Record = tuple[int, "int | None", str, str, "str | None", "dict[str, Any] | Beam"]
+
+
 class EventLog(Sequence[Event]):
-    """The ordered event log of a race, kept small whatever the race's length:
-    every BLOCK events are pickled and compressed together (a block of events
-    shrinks about tenfold), the newest stay as they are. It reads as a list:
-    len, iteration, indexing and slicing."""
+    """The ordered event log of a race, cheap to keep and small whatever the
+    race's length: ``record`` appends each event as a plain tuple (a
+    ``Record``), and the ``Event`` is made when it is read. ``pack()``, called
+    between registers, pickles and compresses the records once there are
+    BLOCK of them (a block shrinks about tenfold); the newest stay as they
+    are. It reads as a list: len, iteration, indexing and slicing. `xy` are
+    the course's square coordinates (Course.xy)."""
 
     BLOCK = 4096
 
-    def __init__(self) -> None:
+    def __init__(self, xy: Sequence[Square] = ()) -> None:
+        self._xy = xy
         self._blocks: list[bytes] = []
-        self._tail: list[Event] = []
+        self._ends: list[int] = []          # the records up to the end of each block
+        self._tail: list[Record] = []
+        self.record = self._tail.append     # the hot path: nothing but an append (not
+        # to be kept across a pack(), which starts a new tail)
+        self._unpacked: tuple[int, list[Record]] | None = None    # the last block read
+
+    def pack(self) -> None:
+        """Pack the newest records into a block if there are BLOCK of them."""
+        tail = self._tail
+        if len(tail) >= self.BLOCK:
+            self._blocks.append(zlib.compress(pickle.dumps(tail, pickle.HIGHEST_PROTOCOL), 1))
+            self._ends.append(len(self))
+            self._tail = []
+            self.record = self._tail.append
 
     def append(self, event: Event) -> None:
-        self._tail.append(event)
-        if len(self._tail) == self.BLOCK:
-            self._blocks.append(zlib.compress(pickle.dumps(self._tail, pickle.HIGHEST_PROTOCOL), 1))
-            self._tail = []
+        """Add an event made elsewhere."""
+        self.record((*event[:5], {k: v for k, v in zip(event._fields[5:], event[5:])
+                                  if v is not None}))
+        self.pack()
 
     def __len__(self) -> int:
-        return len(self._blocks) * self.BLOCK + len(self._tail)
+        return (self._ends[-1] if self._ends else 0) + len(self._tail)
 
-    def _block(self, b: int) -> list[Event]:
-        return pickle.loads(zlib.decompress(self._blocks[b])) if b < len(self._blocks) else self._tail
+    def _event(self, record: Record) -> Event:
+        round, register, step, kind, robot, fields = record
+        if isinstance(fields, dict):
+            return Event(round, register, step, kind, robot, **fields)
+        origin, facing, beam, target, target_name, amount, cause = fields
+        xy = self._xy
+        path = beam[:beam.index(target) + 1] if target >= 0 else beam
+        return Event(round, register, step, kind, robot, src=xy[origin], facing=NAMES[facing],
+                     path=tuple([xy[s] for s in path]), target=target_name, amount=amount,
+                     cause=cause)
+
+    def _records(self, b: int) -> list[Record]:
+        if b >= len(self._blocks):
+            return self._tail
+        if self._unpacked is None or self._unpacked[0] != b:
+            self._unpacked = (b, pickle.loads(zlib.decompress(self._blocks[b])))
+        return self._unpacked[1]
 
     def __iter__(self) -> Iterator[Event]:
+        event = self._event
         for b in range(len(self._blocks)):
-            yield from self._block(b)
-        yield from self._tail
+            yield from map(event, self._records(b))
+        yield from map(event, self._tail)
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -167,4 +214,5 @@ class EventLog(Sequence[Event]):
             index += n
         if not 0 <= index < n:
             raise IndexError("event index out of range")
-        return self._block(index // self.BLOCK)[index % self.BLOCK]
+        b = bisect.bisect_right(self._ends, index)
+        return self._event(self._records(b)[index - (self._ends[b - 1] if b else 0)])

@@ -2,7 +2,6 @@
 is added up, then robots at `destroy_at_damage` are destroyed."""
 from __future__ import annotations
 
-from engine.model.directions import NAMES
 from engine.rules.course import Course
 from engine.rules.state import Floor, RobotState
 
@@ -39,9 +38,15 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         robot.pending += lasers[k].beams
     hit = bool(struck)
     if log:
+        # beams are recorded as squares (engine/model/events.py Beam): read, they become events
+        record = floor.events.record        # type: ignore[union-attr]
+        moment = floor.round, floor.register, floor.step
         for k, laser in enumerate(lasers):
-            target = struck[k].sq if k in struck else -1
-            _emit_beam(floor, None, laser.square, laser.dir, laser.beam, target, laser.beams)
+            lit = struck.get(k)
+            record((*moment, "laser", None,
+                    (laser.square, laser.dir, laser.beam, lit.sq, lit.name, laser.beams,
+                     "board") if lit else
+                    (laser.square, laser.dir, laser.beam, -1, None, laser.beams, "board")))
     if floor.rules.robot_lasers:
         # The first robot on a line of sight (Course.sight) is found with a
         # few integer operations, inlined here: this is the engine's hottest loop.
@@ -58,8 +63,10 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
                 occ[target].pending += 1        # type: ignore[union-attr]
                 hit = True
             if log:
-                _emit_beam(floor, shooter, shooter.sq, shooter.facing,
-                           course.ray(shooter.sq, shooter.facing), target, 1)
+                record((*moment, "laser", shooter.name,
+                        (shooter.sq, shooter.facing, course.ray(shooter.sq, shooter.facing),
+                         target, occ[target].name if target >= 0 else None,  # type: ignore[union-attr]
+                         1, "robot")))
     # then every robot whose damage has reached the limit is destroyed, hit
     # now or not (a robot can re-enter or start with that much damage)
     cap = floor.rules.destroy_at_damage
@@ -76,14 +83,3 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
     for robot in doomed:
         floor.destroy(robot, "damage", robot.sq)
 
-
-def _emit_beam(floor: Floor, shooter: RobotState | None, origin: int, d: int,
-               beam: tuple[int, ...], target: int, amount: int) -> None:
-    """A beam's event; its path runs along `beam` up to the target's square."""
-    xy = floor.course.xy
-    path = beam[:beam.index(target) + 1] if target >= 0 else beam
-    hit = floor.occ[target] if target >= 0 else None
-    floor.emit("laser", shooter, src=xy[origin], facing=NAMES[d],
-               path=tuple(xy[s] for s in path),
-               target=hit.name if hit is not None else None,
-               amount=amount, cause="robot" if shooter else "board")

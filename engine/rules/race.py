@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from engine.model.directions import INDEX, NAMES
 from engine.model.events import EventLog, Start
-from engine.model.program_cards import KIND_CODE
+from engine.model.program_cards import DECK, KIND_CODE
 from engine.model.scenario import Card, Scenario
 from engine.rules.board_elements import board_elements
 from engine.rules.bot_view import Bot, BotView
@@ -34,17 +35,24 @@ from engine.rules.outcome import Outcome, RobotResult
 from engine.rules.programming import Controller, Deck
 from engine.rules.state import DeathHook, Floor, OptionHook, RobotState
 
-# Each card's text in the event log, made once: a long log shares the strings.
-_CARD_TEXT: dict[Card, str] = {}
+# The deck's cards' text in the event log, made once: a long log shares the
+# strings. Found by the card object (a card's own hash is a Python call).
+_CARD_TEXT: dict[int, str] = {id(card): str(card) for card in DECK}
 
 
 def _card_text(card: Card | None) -> str | None:
     if card is None:
         return None
-    text = _CARD_TEXT.get(card)
-    if text is None:
-        text = _CARD_TEXT[card] = str(card)
-    return text
+    text = _CARD_TEXT.get(id(card))
+    return text if text is not None else str(card)
+
+
+class Saved(NamedTuple):
+    """A race's state (Race.save)."""
+    rng: tuple
+    deck: tuple[list[Card], int, bool]
+    floor: tuple
+    race: tuple
 
 
 class Race:
@@ -176,20 +184,47 @@ class Race:
                         if first is not None and r.finished == first)
         return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
 
+    def save(self) -> Saved:
+        """The race's state now, for ``restore`` to play on from it again (a
+        bot's look-ahead plays one round many ways). Not with option cards
+        played nor with events recorded: their state is not saved."""
+        assert not self.played and self.floor.events is None, "save: no option cards, no log"
+        deck = self.deck
+        return Saved(self.rng.getstate(), (list(deck.cards), deck.top, deck.settled),
+                     self.floor.saved(),
+                     (self.round, self.register, self.over, self._between_rounds,
+                      self._finishers, self.cards_played))
+
+    def restore(self, saved: Saved) -> None:
+        """Put the race back in a state from ``save``."""
+        deck = self.deck
+        self.rng.setstate(saved.rng)
+        cards, deck.top, deck.settled = saved.deck
+        deck.cards = list(cards)
+        self.floor.restore(saved.floor)
+        (self.round, self.register, self.over, self._between_rounds, self._finishers,
+         self.cards_played) = saved.race
+
     # ------------------------------------------------------------ stepping
 
     def play_register(self) -> None:
         """Play the next register (starting a round, after the last one's
         clean-up, when needed)."""
+        self.start_round()
+        if not self.over:
+            self.register += 1
+            self._play_register(self.register)
+
+    def start_round(self) -> None:
+        """After the fifth register, or before the race: the round's clean-up
+        when due, then the next round's deal, programming and power-down
+        announcements, up to its first register (nothing otherwise)."""
         if self.over:
             return
         if self.register == 5 and not self._between_rounds:
             self._clean_up()
         if self._between_rounds and not self.over:
             self._start_round()
-        if not self.over:
-            self.register += 1
-            self._play_register(self.register)
 
     def play_round(self) -> None:
         """Play to the end of the current round, clean-up included (a whole
@@ -275,7 +310,7 @@ class Race:
         if log:
             for robot in robots:
                 floor.emit("program", robot,
-                           cards=tuple(map(_card_text, robot.registers)),
+                           cards=tuple([_card_text(card) for card in robot.registers]),
                            amount=0 if robot.powered_down else lock_count(robot.damage, rules))
 
         floor.step = "announce"                                     # 2.4
@@ -375,6 +410,8 @@ class Race:
         finished = touch(floor, on_board, register)
         if finished:
             self._finish(finished)
+        if log:
+            floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
         if (finished or floor.outs != outs) and not self.over \

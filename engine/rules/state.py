@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.model.directions import DX, DY, NAMES
-from engine.model.events import Event, EventLog
+from engine.model.events import EventLog
 from engine.model.scenario import Card, Rules
 from engine.rules.course import Course
 from engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
@@ -53,6 +53,22 @@ class RobotState:
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
 
+    def saved(self) -> tuple:
+        """Its state, for ``restore`` (its lists copied; not its option cards'
+        memory, ``opt``, which only played option cards have)."""
+        assert self.opt is None
+        return (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
+                self.archive, self.destroyed, self.out, self.finished, self.powered_down,
+                self.announced, self.decided, self.deaths, self.death_seq, self.pending,
+                list(self.registers), list(self.cards))
+
+    def restore(self, saved: tuple) -> None:
+        (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
+         self.archive, self.destroyed, self.out, self.finished, self.powered_down,
+         self.announced, self.decided, self.deaths, self.death_seq, self.pending,
+         registers, cards) = saved
+        self.registers, self.cards = list(registers), list(cards)
+
 
 DeathHook = Callable[[RobotState, int, str], None]
 OptionHook = Callable[[RobotState, str, str, "str | None"], None]
@@ -89,7 +105,7 @@ class Floor:
         # card and pusher loops start one per card and per pusher.
         self.moment = 0
         self._step = "setup"
-        self.events: EventLog | None = EventLog() if record_events else None
+        self.events: EventLog | None = EventLog(course.xy) if record_events else None
         self.on_death = on_death
         # statistics hook: (robot, "gained" or "used", card id, cause) with played options
         self.on_option: OptionHook | None = None
@@ -106,26 +122,51 @@ class Floor:
         self._step = step
         self.moment += 1
 
+    def saved(self) -> tuple:
+        """The robots' state and the moment, for ``restore`` (engine/rules/race.py Race.save)."""
+        return (tuple(robot.saved() for robot in self.robots),
+                (self.round, self.register, self._step, self.moment, self.outs),
+                list(self.flag_gifts))
+
+    def restore(self, saved: tuple) -> None:
+        robots, moment, gifts = saved
+        occ = self.occ
+        for robot in self.robots:
+            if robot.sq >= 0:
+                occ[robot.sq] = None
+        for robot, state in zip(self.robots, robots):
+            robot.restore(state)
+            if robot.sq >= 0:
+                occ[robot.sq] = robot
+        self.round, self.register, self._step, self.moment, self.outs = moment
+        self.flag_gifts = list(gifts)
+
     # ------------------------------------------------------------ events
 
     def emit(self, kind: str, robot: RobotState | None, **payload) -> None:
         """Log an event (nothing when the race keeps no log)."""
         if self.events is not None:
-            self.events.append(Event(self.round, self.register, self.step, kind,
-                                     robot.name if robot is not None else None, **payload))
+            self.events.record((self.round, self.register, self._step, kind,
+                                robot.name if robot is not None else None, payload))
 
     def emit_move(self, robot: RobotState, src: int, dst: int, d: int, cause: str,
                   distance: int = 1) -> None:
         """A move event from square src towards d; dst < 0 means off the board."""
+        xy = self.course.xy
         if dst >= 0:
-            to = self.course.xy[dst]
+            to = xy[dst]
         else:
-            x, y = self.course.xy[src]
+            x, y = xy[src]
             to = (x + DX[d] * distance, y + DY[d] * distance)
-        self.emit("move", robot, src=self.course.xy[src], dst=to, cause=cause)
+        if self.events is not None:     # (emit's work, spelled out: the commonest event)
+            self.events.record((self.round, self.register, self._step, "move", robot.name,
+                                {"src": xy[src], "dst": to, "cause": cause}))
 
     def emit_turn(self, robot: RobotState, quarter_turns: int, cause: str) -> None:
-        self.emit("turn", robot, facing=NAMES[robot.facing], amount=quarter_turns, cause=cause)
+        if self.events is not None:
+            self.events.record((self.round, self.register, self._step, "turn", robot.name,
+                                {"facing": NAMES[robot.facing], "amount": quarter_turns,
+                                 "cause": cause}))
 
     # ------------------------------------------------------------ arriving and dying
 

@@ -1,0 +1,128 @@
+"""This engine against the one before issue 27 (commit 588c1f8), side by
+side in the same run: each figure is measured in both source trees by turns
+(old, new, old, new), in subprocesses, and shown as a ratio.
+
+- events: a race of 8 random bots with its event log on, against off (goal:
+  on / off at most 2x), and the log's cost against the old one's;
+- aware: the aware bot's median decision, CPU ms, 2 aware and 2 search
+  robots on the standard course (goal: at most 5 ms), with the same wins
+  and deaths;
+- balance: `rallyforge balance --races N --workers 2` with search bots,
+  wall seconds (goal: 5x faster), and its JSON the same but for its timing.
+
+The old tree is `git archive BASE` of this repository, unpacked in a
+temporary folder (skipped, with a line saying so, when git or the commit is
+not there).
+
+    python -m bench.bench_speed [--races N] [--aware-races N] [--event-races N] [--base COMMIT]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHILD = Path(__file__).resolve().with_name("side_by_side.py")
+BASE = "588c1f8"
+COURSE = "scenarios/standard-course.json"
+
+
+def unpack(commit: str, into: Path) -> Path | None:
+    """The source tree of `commit`, or None after a line saying why not."""
+    archive = into / "base.tar"
+    try:
+        with archive.open("wb") as out:
+            subprocess.run(["git", "-C", str(ROOT), "archive", commit], stdout=out,
+                           stderr=subprocess.PIPE, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        detail = exc.stderr.decode().strip() if isinstance(exc, subprocess.CalledProcessError) \
+            else str(exc)
+        print(f"bench_speed: no source of {commit} to compare with ({detail}); skipped")
+        return None
+    tree = into / commit
+    with tarfile.open(archive) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
+
+
+def _run(tree: Path, argv: list[str]) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    return subprocess.run([sys.executable, *argv], cwd=tree, env=env, capture_output=True,
+                          text=True, check=True)
+
+
+def measure(tree: Path, what: str, count: int) -> dict:
+    return json.loads(_run(tree, [str(CHILD), what, str(count)]).stdout)
+
+
+def balance(tree: Path, races: int, out: Path) -> float:
+    """Wall seconds of a search-bot balance run; its JSON goes to `out`."""
+    start = time.perf_counter()
+    _run(tree, ["-m", "engine.cli", "balance", COURSE, "--races", str(races), "--workers", "2",
+                "--bot", "search", "--quiet", "--json", str(out)])
+    return time.perf_counter() - start
+
+
+def same_results(a: Path, b: Path) -> bool:
+    """Whether two balance JSON files say the same, their timing aside."""
+    docs = [json.loads(p.read_text()) for p in (a, b)]
+    for doc in docs:
+        doc.pop("elapsed_s", None)
+    return docs[0] == docs[1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_speed", description=__doc__)
+    parser.add_argument("--races", type=int, default=1000, help="balance races (default 1000)")
+    parser.add_argument("--aware-races", type=int, default=30)
+    parser.add_argument("--event-races", type=int, default=150)
+    parser.add_argument("--base", default=BASE, help=f"the commit before (default {BASE})")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="rallyforge-bench-") as tmp:
+        old = unpack(args.base, Path(tmp))
+        if old is None:
+            return
+        trees = (("old", old), ("new", ROOT))
+        print(f"side by side with {args.base}, interleaved (old, new, old, new)", flush=True)
+
+        ev: dict[str, dict] = {}
+        for _ in range(2):
+            for name, tree in trees:
+                got = measure(tree, "events", args.event_races)
+                best = ev.setdefault(name, got)
+                best["off"], best["on"] = min(best["off"], got["off"]), min(best["on"], got["on"])
+        print(f"  events on / off: new {ev['new']['on'] / ev['new']['off']:.2f}x, old "
+              f"{ev['old']['on'] / ev['old']['off']:.2f}x (goal: new <= 2x); a race with events "
+              f"{ev['old']['on'] / ev['new']['on']:.2f}x as fast as before, without "
+              f"{ev['old']['off'] / ev['new']['off']:.2f}x ({args.event_races} races of 8 "
+              f"random bots, least CPU of 6 runs each)", flush=True)
+
+        aw = {name: measure(tree, "aware", args.aware_races) for name, tree in trees}
+        same = all(aw["old"][k] == aw["new"][k] for k in ("wins", "deaths", "decisions"))
+        print(f"  aware decision median: new {aw['new']['median_ms']:.2f} ms, old "
+              f"{aw['old']['median_ms']:.2f} ms CPU: {aw['old']['median_ms'] / aw['new']['median_ms']:.2f}x "
+              f"(goal: <= 5 ms); {args.aware_races} races, wins and deaths "
+              f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
+              flush=True)
+
+        walls: dict[str, list[float]] = {"old": [], "new": []}
+        for rep in range(2):
+            for name, tree in trees:
+                walls[name].append(balance(tree, args.races, Path(tmp) / f"{name}{rep}.json"))
+        same = all(same_results(Path(tmp) / "old0.json", Path(tmp) / f"{name}{rep}.json")
+                   for name in walls for rep in range(2))
+        old_s, new_s = min(walls["old"]), min(walls["new"])
+        print(f"  search balance, {args.races} races on 2 workers: new {new_s:.1f} s, old "
+              f"{old_s:.1f} s wall: {old_s / new_s:.2f}x (goal: 5x); JSON "
+              f"{'identical' if same else 'DIFFERENT'} but for its timing", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

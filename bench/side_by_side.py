@@ -1,0 +1,81 @@
+"""One measurement of bench/bench_speed.py, run as a script in a subprocess
+whose working directory and PYTHONPATH are the source tree measured (this
+one or the one before), so it uses only what both trees' engines have.
+Prints one line of JSON.
+
+    python bench/side_by_side.py events RACES
+    python bench/side_by_side.py aware RACES
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from dataclasses import replace
+
+# this script's folder comes first on the path: the timing bot of this tree's bench
+from bench_aware import Timed
+
+COURSE = "scenarios/standard-course.json"
+
+
+def _engine():
+    """What both trees' engines have, under today's names: the tree before
+    the engine's layers (588c1f8) made races with Race and the bots' names."""
+    try:
+        from engine.analysis.balance.plan import derive_seed, rotation
+        from engine.bots import make_bot, new_race
+        from engine.format.loader import load_file
+    except ImportError:
+        from engine.balance.plan import derive_seed, rotation
+        from engine.bots import make_bot
+        from engine.loader import load_file
+        from engine.race import Race as new_race
+    return derive_seed, rotation, make_bot, new_race, load_file
+
+
+def events(races: int) -> dict:
+    """CPU seconds of `races` races of 8 random bots, events off and on,
+    interleaved three times (the least of each)."""
+    _, _, _, new_race, load_file = _engine()
+    scenario = load_file(COURSE)
+
+    def play(record: bool) -> float:
+        start = time.process_time()
+        for seed in range(races):
+            new_race(scenario, seed=seed, robot_count=8, bot="random", record_events=record).run()
+        return time.process_time() - start
+
+    off, on = zip(*((play(False), play(True)) for _ in range(3)))
+    return {"off": min(off), "on": min(on)}
+
+
+def aware(races: int) -> dict:
+    """Races of 2 aware and 2 search robots (as bench/bench_aware.py):
+    the aware decisions' median CPU ms, and each bot's wins and deaths."""
+    derive_seed, rotation, make_bot, new_race, load_file = _engine()
+    scenario = replace(load_file(COURSE), robots=(), checks=())
+    docks = scenario.docks
+    times: list[float] = []
+    wins = {"aware": 0.0, "search": 0.0}
+    deaths = {"aware": 0, "search": 0}
+    for i in range(races):
+        kinds = [("aware", "search")[(j + i) % 2] for j in range(4)]
+        bots = [Timed(make_bot(k), times, time.thread_time) if k == "aware" else make_bot(k)
+                for k in kinds]
+        lineup = tuple(docks[d - 1] for d in rotation(i, 4, len(docks)))
+        race = new_race(replace(scenario, docks=lineup), seed=derive_seed(0, "race", i),
+                        robot_count=4, bots=bots, record_events=False)
+        outcome = race.run()
+        for robot, kind in zip(race.robots, kinds):
+            deaths[kind] += robot.deaths
+            if robot.name in outcome.winners:
+                wins[kind] += 1 / len(outcome.winners)
+    return {"median_ms": statistics.median(times) * 1e3, "decisions": len(times),
+            "wins": wins, "deaths": deaths}
+
+
+if __name__ == "__main__":
+    measure, count = sys.argv[1], int(sys.argv[2])
+    print(json.dumps({"events": events, "aware": aware}[measure](count)))
