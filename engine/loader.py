@@ -32,7 +32,6 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from .directions import INDEX
 from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
     Accept, Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Goals, Level, Placement,
@@ -40,7 +39,7 @@ from .model import (
     RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
-from .schema import schema_check, within_bounds
+from .schema import schema_check, whole_numbers, within_bounds
 
 T = TypeVar("T")
 
@@ -121,6 +120,7 @@ def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
     if not isinstance(data, dict):
         return None, problems
     data = within_bounds(data)          # a list too long (E106) is read up to its bound
+    data = whole_numbers(data)          # 9.0 where a whole number belongs is 9
     builder = _Builder(data, {p.pointer for p in problems} | unlisted)
     scenario = builder.scenario()
     return scenario, problems + builder.problems
@@ -228,7 +228,7 @@ class _Builder:
         levels = self.on_board_unique(size, self.items(b, "levels", "/board", _level),
                                       "E207", "level")
         return Board(width, height, tuple(tiles), note=_text(b.get("note")), levels=tuple(levels),
-                     **{name: tuple(items) for name, items in edges.items()})
+                     **{name: tuple(items) for name, items in edges.items()}).canonical()
 
     def on_board(self, board: Board, located: list, what: str) -> list:
         kept = []
@@ -287,10 +287,15 @@ def _phase_lists(b: dict):
 
 
 def _card(value: object) -> StoredCard | None:
-    """A stored course card (its content is the card command's to judge)."""
+    """A stored course card (its content is the card command's to judge);
+    None for one holding NaN or an infinity (E105), which could not be written back."""
     if not isinstance(value, dict) or not isinstance(value.get("play_hash"), str):
         return None
-    return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False))
+    try:
+        return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False,
+                                                         allow_nan=False))
+    except ValueError:
+        return None
 
 
 def _text(value: object) -> str | None:
@@ -444,16 +449,15 @@ def to_dict(s: Scenario) -> dict:
     _put(doc, "note", s.note)
     board: dict = {"width": b.width, "height": b.height}
     _put(board, "note", b.note)
+    b = b.canonical()
     board["tiles"] = [_element_doc({"x": t.x, "y": t.y, "type": t.type}, TILES[t.type].keys, t)
-                      for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
+                      for t in b.tiles]
     for edge in EDGES.values():
-        side = edge.keys[0].name
-        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e) for e in
-                            sorted(getattr(b, edge.list),
-                                   key=lambda e: (e.y, e.x, INDEX[getattr(e, side)]))]
+        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e)
+                            for e in getattr(b, edge.list)]
     if b.levels:
         board["levels"] = [_noted({"x": v.x, "y": v.y, "level": v.level}, v.note)
-                           for v in sorted(b.levels, key=lambda v: (v.y, v.x))]
+                           for v in b.levels]
     doc["board"] = board
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
@@ -563,7 +567,7 @@ def dumps(s: Scenario) -> str:
 
 
 def _format(value: object, depth: int) -> str:
-    flat = json.dumps(value, ensure_ascii=False)
+    flat = json.dumps(value, ensure_ascii=False, allow_nan=False)   # (ValueError: never NaN)
     if not isinstance(value, (dict, list)) or (_is_leaf(value) and len(flat) + 2 * depth <= 100):
         return flat
     pad, inner = "  " * depth, "  " * (depth + 1)

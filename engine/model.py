@@ -73,6 +73,16 @@ def edge_key(x: int, y: int, side: str) -> tuple[int, int, str]:
     return (x, y, side)
 
 
+def square_order(item) -> tuple[int, int]:
+    """Where an element of a board list comes in a saved file: by row, then column ..."""
+    return (item.y, item.x)
+
+
+def edge_order(item) -> tuple[int, int, int]:
+    """... and an edge element (wall, laser) by its side or direction after that."""
+    return (item.y, item.x, INDEX.get(getattr(item, "side", None) or item.dir, len(INDEX)))
+
+
 @dataclass(frozen=True)
 class Board:
     width: int
@@ -86,6 +96,17 @@ class Board:
 
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
+
+    def canonical(self) -> Board:
+        """The board with its lists in the order a saved file lists them (the
+        loader reads every board in it, so that boards listing the same
+        elements in another order are equal)."""
+        board = Board(self.width, self.height, tuple(sorted(self.tiles, key=square_order)),
+                      tuple(sorted(self.walls, key=edge_order)),
+                      tuple(sorted(self.lasers, key=edge_order)),
+                      tuple(sorted(self.pushers, key=square_order)), self.note,
+                      tuple(sorted(self.levels, key=square_order)))
+        return self if board == self else board
 
     def index(self, x: int, y: int) -> int:
         return y * self.width + x

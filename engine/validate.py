@@ -68,7 +68,8 @@ from .beams import board_beams
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
 from .loader import read_dict, read_json
-from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
+from .model import (CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key,
+                    edge_order, square_order)
 from .optioncards import BY_ID
 from .problems import ERROR, WARNING, Problem, pointer
 from .schema import within_bounds
@@ -213,7 +214,21 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
             found.append(candidates[j] if j < len(candidates) else len(found))
             j += 1
         indexes[key] = found
+    for key, raw, items in lists[:5]:       # the loader sorts the board's lists (Board.canonical)
+        if key in indexes:
+            order = edge_order if key in ("board/walls", "board/lasers") else square_order
+            indexes[key] = sorted(indexes[key],
+                                  key=lambda i: order(_Raw(raw[i] if i < len(raw) else None)))
     return Places(indexes)
+
+
+class _Raw:
+    """An element of the file read as the model's sort keys read it."""
+
+    def __init__(self, raw: object):
+        raw = raw if isinstance(raw, dict) else {}
+        self.x, self.y, self.side, self.dir = (raw.get("x", 0), raw.get("y", 0), raw.get("side"),
+                                               raw.get("dir"))
 
 
 def _raw_key(key: str, raw: dict) -> object:
@@ -725,7 +740,8 @@ def walls_listed_twice(s: Scenario, at: Places) -> list[Problem]:
     out = []
     first: dict[tuple[int, int, str], int] = {}
     walls = s.board.walls
-    for k, wall in enumerate(walls):
+    for k in sorted(range(len(walls)), key=lambda k: at.index("board/walls", k)):   # file order
+        wall = walls[k]
         if wall.side not in INDEX:
             continue
         key = edge_key(wall.x, wall.y, wall.side)

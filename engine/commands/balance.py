@@ -156,7 +156,7 @@ def unwritable(json_out: str | None, report: str | None = None) -> str | None:
 
 
 def write_json(result: dict, out: str) -> None:
-    text = json.dumps(result, indent=2) + "\n"
+    text = json.dumps(result, indent=2, allow_nan=False) + "\n"
     if out == "-":
         sys.stdout.write(text)
     else:

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 def _print(the_card: dict, as_json: bool) -> None:
     from ..card.build import lines
     if as_json:
-        write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
+        write_line(json.dumps(the_card, indent=2, ensure_ascii=False, allow_nan=False))
         return
     for line in lines(the_card):
         write_line(line)
