@@ -81,7 +81,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from .optioncards import entry_problem
 from .problems import ERROR, Problem, pointer
 
-__all__ = ["MAX_LISTED", "SCHEMA", "schema_check", "schema_path", "schema_problems",
+__all__ = ["MAX_LISTED", "SCHEMA", "goal_problem", "schema_check", "schema_path", "schema_problems",
            "validator", "readable_path", "whole_numbers", "within_bounds"]
 
 _RESOURCE = "scenario.schema.json"
@@ -181,9 +181,7 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
             add(*_too_many(path, schema, count, int(limit)))
         non_finite = _non_finite(bounded)
         for path in non_finite:
-            prefix, subject = _where(path)
-            add(path, "E105", f"{prefix}: {subject}must be a finite number, not "
-                              f"{_describe(_at(bounded, path))}")
+            add(path, "E105", _not_finite(path, _at(bounded, path)))
         refused.update(pointer(*path) for path in non_finite)
         try:
             failures = _failures(bounded)
@@ -474,6 +472,27 @@ def _identity(value: object) -> object:
     except TypeError:
         return ("other", id(value))
     return ("value", value)
+
+
+def _not_finite(path: list, value: object) -> str:
+    prefix, subject = _where(path)
+    return f"{prefix}: {subject}must be a finite number, not {_describe(value)}"
+
+
+@cache
+def _goals_validator() -> Draft202012Validator:
+    return Draft202012Validator({**_DEFS["goals"], "$defs": _DEFS})
+
+
+def goal_problem(key: str, value: object) -> str | None:
+    """What a file giving ``value`` as its goals' ``key`` is told (E1xx), or
+    None when it may: the command line's goals take the same values."""
+    path = ["goals", key]
+    if _non_finite(value):
+        return _not_finite(path, value)
+    for error in _goals_validator().iter_errors({key: value}):
+        return _convert(_leaves(error)[0], [*path[:1], *error.absolute_path], {})[0][2]
+    return None
 
 
 def _non_finite(data: object) -> list[list]:

@@ -17,6 +17,7 @@ import argparse
 
 from ..card.timemodel import CLASSES as LENGTH_CLASSES
 from ..model import Goals
+from ..schema import goal_problem
 from .balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                       write_json)
 from .common import positive
@@ -32,10 +33,13 @@ def goal(text: str) -> tuple[str, object]:
     try:
         if key == "length" and sep and value in LENGTH_CLASSES:
             return "length", value
-        if key == "rounds" and sep and int(value) >= 1:
-            return "rounds", int(value)
-        if key == "deaths<" and sep and float(value) >= 0:
-            return "deaths_per_leg", float(value)
+        if key in ("rounds", "deaths<") and sep:
+            name, number = ("rounds", int(value)) if key == "rounds" else \
+                ("deaths_per_leg", float(value))
+            problem = goal_problem(name, number)     # the bounds of the file's goals
+            if problem:
+                raise argparse.ArgumentTypeError(f"{text!r}: {problem}")
+            return name, number
     except ValueError:
         pass
     raise argparse.ArgumentTypeError(
