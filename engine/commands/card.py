@@ -12,7 +12,8 @@ saying when it is stale, judged against the goals the file has now.
 
 Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
 no card or an incomplete one (--stored) or cannot be written (--store); 2 bad
-usage.
+usage; 130 stopped by Ctrl+C (it says after how many races; no card is
+printed or stored: a second Ctrl+C quits at once).
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ import argparse
 import json
 import sys
 
-from .balance import UsageError, error, load, settings
-from .common import positive, write_line
+from .balance import UsageError, error, load, second_ctrl_c_quits, settings
+from .common import positive, race_count, write_line
 
 HELP = "how long, how hard and how fair a course is: race it and print its card"
 RACES = 1000
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--robots", type=positive, metavar="K",
                         help="robots per race (default: the course goals' robots, else 4, or "
                              "every dock if fewer)")
-    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+    parser.add_argument("--races", type=race_count, default=RACES, metavar="N",
                         help=f"races to play (default {RACES})")
     parser.add_argument("--bot", default=None, metavar="NAME",
                         help="the bot every robot uses (default: the default bot, search)")
@@ -75,8 +76,13 @@ def run(args: argparse.Namespace) -> int:
     from ..balance import balance
     from ..balance.play import with_options
     scenario = with_options(scenario, args.options)
+    second_ctrl_c_quits()
     result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
                      args.seed, workers=run_settings["workers"])
+    if result["cancelled"]:             # a card of part of the races is no card: none is shown or kept
+        print(f"stopped: {result['races']} of {result['planned']} races played; no card"
+              + (" stored" if args.store else ""), file=sys.stderr)
+        return 130
     the_card = card(scenario, result)
     if args.store:
         from ..card.store import with_card

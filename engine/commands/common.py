@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from ..balance.plan import MAX_RACES, MAX_TRIALS
 from ..problems import Problem
 
 
@@ -37,8 +38,8 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _whole_number(minimum: int):
-    """An argparse type: a whole number of at least `minimum` (bad usage otherwise)."""
+def _whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number of `minimum` to `maximum` (bad usage otherwise)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -46,12 +47,15 @@ def _whole_number(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,}, not {value:,}")
         return value
     return parse
 
 
 positive = _whole_number(1)
-natural = _whole_number(0)
+race_count = _whole_number(1, MAX_RACES)       # (what a run may plan: engine/balance/plan.py)
+trial_count = _whole_number(0, MAX_TRIALS)
 
 
 def problem_line(name: str, p: Problem) -> str:

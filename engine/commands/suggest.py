@@ -20,7 +20,7 @@ from ..model import Goals
 from ..schema import goal_problem
 from .balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                       write_json)
-from .common import positive
+from .common import positive, write_line
 
 HELP = "search for small edits that make a course fairer or the length you want"
 
@@ -128,7 +128,7 @@ def run(args) -> int:
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
     if args.json_out != "-":
-        print(text(result))
+        write_line(text(result))
     return 130 if result["cancelled"] else 0
 
 
@@ -187,6 +187,8 @@ def text(result: dict) -> str:
     lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
              f"goals: {', '.join(wanted) or 'none'}; {result['candidates']} candidate edits, "
              f"{result['races']} races in {result['elapsed_s']:.0f} s, seed {result['seed']}.",
+             "Now: nothing measured (stopped before the course's first races were played)."
+             if before is None else
              f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
              f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
              f"deaths per robot."]
