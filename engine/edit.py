@@ -17,7 +17,7 @@ from . import transform
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .model import (
     Board, Check, Dock, Flag, Laser, Level, Pusher, RobotSpec, Rules, Scenario, Tile, Wall, edge_key,
-    edge_order, square_order,
+    board_order,
 )
 from .transform import MIRRORED_SIDES
 
@@ -57,7 +57,7 @@ def set_tiles(board: Board, changes: Mapping[Square, Tile | None]) -> Board:
             tiles[(x, y)] = tile
     if not changed:
         return board
-    return replace(board, tiles=tuple(sorted(tiles.values(), key=square_order)))
+    return replace(board, tiles=tuple(sorted(tiles.values(), key=board_order)))
 
 
 def same_tile(a: Tile | None, b: Tile | None) -> bool:
@@ -166,7 +166,7 @@ def set_wall(board: Board, x: int, y: int, side: str, present: bool) -> Board:
         others.append(Wall(x, y, side))
     elif len(others) == len(board.walls):
         return board
-    return replace(board, walls=tuple(sorted(others, key=edge_order)))
+    return replace(board, walls=tuple(sorted(others, key=board_order)))
 
 
 # ---------------------------------------------------------------- lasers and pushers
@@ -177,7 +177,7 @@ def set_laser(board: Board, laser: Laser) -> Board:
     if not board.in_bounds(laser.x, laser.y) or laser in board.lasers:
         return board
     lasers.append(laser)
-    return replace(board, lasers=tuple(sorted(lasers, key=edge_order)))
+    return replace(board, lasers=tuple(sorted(lasers, key=board_order)))
 
 
 def remove_laser(board: Board, x: int, y: int, dir: str) -> Board:
@@ -191,7 +191,7 @@ def set_pusher(board: Board, pusher: Pusher) -> Board:
         return board
     pushers = [p for p in board.pushers if (p.x, p.y) != (pusher.x, pusher.y)]
     pushers.append(pusher)
-    return replace(board, pushers=tuple(sorted(pushers, key=square_order)))
+    return replace(board, pushers=tuple(sorted(pushers, key=board_order)))
 
 
 def remove_pusher(board: Board, x: int, y: int) -> Board:
@@ -304,7 +304,7 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
         if size.in_bounds(x, y):
             walls.append(replace(w, x=x, y=y, side=side))
     board = replace(b, width=width, height=height, tiles=moved(b.tiles),
-                    walls=tuple(sorted(walls, key=edge_order)),
+                    walls=tuple(sorted(walls, key=board_order)),
                     lasers=moved(b.lasers), pushers=moved(b.pushers), levels=moved(b.levels))
     robots = tuple(
         replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r

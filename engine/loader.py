@@ -36,7 +36,7 @@ from .elements_table import COUNT, EDGES, FLAG, REGISTERS, TILES, EdgeType, Key
 from .model import (
     Accept, Board, Card, Check, CHECK_KEYS, Dock, Entry, Flag, Goals, Level, Placement,
     ProgramRound,
-    RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile,
+    RobotSpec, RULE_NAMES, Rules, Scenario, StoredCard, Tile, board_order,
 )
 from .problems import ERROR, Problem, ScenarioError, pointer
 from .schema import schema_check, whole_numbers, within_bounds
@@ -273,6 +273,21 @@ class _Builder:
                      deaths_per_leg=float(g["deaths_per_leg"]) if "deaths_per_leg" in g else None,
                      robots=_int(g["robots"]) if "robots" in g else None,
                      note=_text(g.get("note")))
+
+
+def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
+    """`indexes` of elements of the board's list `key` ("tiles", "walls",
+    ...) in a document, in the order the loader reads them in
+    (Board.canonical); an element that cannot be read comes last."""
+    build = _tile if key == "tiles" else _level if key == "levels" else \
+        partial(_edge, next(e for e in EDGES.values() if e.list == key))
+
+    def order(i: int) -> tuple:
+        try:
+            return (0, board_order(build(raw[i])))
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError, OverflowError):
+            return (1,)
+    return sorted(indexes, key=order)
 
 
 def _phase_lists(b: dict):

@@ -67,9 +67,8 @@ from . import reach
 from .beams import board_beams
 from .directions import DX, DY, INDEX, NAMES, opposite
 from .elements_table import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
-from .loader import read_dict, read_json
-from .model import (CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key,
-                    edge_order, square_order)
+from .loader import board_indexes, read_dict, read_json
+from .model import CARD_KINDS, Board, Dock, Flag, Laser, Pusher, Scenario, edge_key
 from .optioncards import BY_ID
 from .problems import ERROR, WARNING, Problem, pointer
 from .schema import within_bounds
@@ -215,20 +214,9 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
             j += 1
         indexes[key] = found
     for key, raw, items in lists[:5]:       # the loader sorts the board's lists (Board.canonical)
-        if key in indexes:
-            order = edge_order if key in ("board/walls", "board/lasers") else square_order
-            indexes[key] = sorted(indexes[key],
-                                  key=lambda i: order(_Raw(raw[i] if i < len(raw) else None)))
+        if key in indexes and isinstance(raw, list):
+            indexes[key] = board_indexes(key.split("/")[1], raw, indexes[key])
     return Places(indexes)
-
-
-class _Raw:
-    """An element of the file read as the model's sort keys read it."""
-
-    def __init__(self, raw: object):
-        raw = raw if isinstance(raw, dict) else {}
-        self.x, self.y, self.side, self.dir = (raw.get("x", 0), raw.get("y", 0), raw.get("side"),
-                                               raw.get("dir"))
 
 
 def _raw_key(key: str, raw: dict) -> object:
