@@ -24,7 +24,8 @@ are what it expects), that square:
     E102  not one of the allowed values (a direction, tile type, constant)
     E103  a required key is missing
     E104  an unknown key, or a key this kind of tile does not take
-    E105  out of range: a number too small or too large, empty text
+    E105  out of range: a number too small or too large, NaN or an infinity
+          (anywhere: JSON cannot hold them), empty text
     E106  a list too short or too long, or with repeated items
     E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``), or a
           register entry that breaks the option grammar (options.md 6.24)
