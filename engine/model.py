@@ -115,10 +115,11 @@ class Board:
         """The board with its lists in the order a saved file lists them (the
         loader reads every board in it, so that boards listing the same
         elements in another order are equal)."""
-        board = Board(self.width, self.height, *(tuple(sorted(items, key=board_order))
-                                                 for items in (self.tiles, self.walls,
-                                                               self.lasers, self.pushers)),
-                      self.note, tuple(sorted(self.levels, key=board_order)))
+        board = Board(self.width, self.height, tuple(sorted(self.tiles, key=board_order)),
+                      tuple(sorted(self.walls, key=board_order)),
+                      tuple(sorted(self.lasers, key=board_order)),
+                      tuple(sorted(self.pushers, key=board_order)), self.note,
+                      tuple(sorted(self.levels, key=board_order)))
         return self if board == self else board
 
     def index(self, x: int, y: int) -> int:

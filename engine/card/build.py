@@ -228,7 +228,7 @@ def against_goals(c: dict, goals: Goals) -> list[dict]:
     verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
     out: list[dict] = []
     lo, hi = (math.inf if r is None else r for r in c["length"]["rounds_ci"])
-    lengths = [] if goals.length is None else [
+    lengths: list[tuple[str, str | int, tuple[float, float]]] = [] if goals.length is None else [
         ("length", goals.length, timemodel.class_rounds(goals.length, c["robots"]))]
     if goals.rounds is not None:        # (both asked: each judged, neither dropped)
         lengths.append(("rounds", goals.rounds, timemodel.rounds_band(goals.rounds)))
