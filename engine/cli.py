@@ -36,8 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)      # (imports the commands: a moment)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

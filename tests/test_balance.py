@@ -517,6 +517,26 @@ def test_workers_ignore_ctrl_c_from_their_first_instruction():
     fork server starts ignoring SIGINT, and the workers it forks with it."""
     from concurrent.futures import ProcessPoolExecutor
     from engine.balance.runner import _context
+    here = signal.getsignal(signal.SIGINT)
     with ProcessPoolExecutor(1, mp_context=_context()) as pool:      # (no initializer)
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler    # this process: not
+    assert signal.getsignal(signal.SIGINT) is here != signal.SIG_IGN    # this process: not
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_ctrl_c_while_the_workers_start_is_acted_on_once_they_have():
+    """A press half way through starting the pool left a worker starting up
+    with this process gone (its traceback printed): the press waits."""
+    from engine.balance.runner import _ctrl_c_deferred
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    finished = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with _ctrl_c_deferred():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)            # (the handler runs between instructions)
+                finished.append(True)
+        assert finished == [True]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)

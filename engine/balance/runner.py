@@ -199,33 +199,68 @@ def _start_deaf_forkserver() -> None:
 
 
 def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
-                               initializer=_init_worker, initargs=(task,))
     window = 2 * workers
     pending: dict[Future, int] = {}
     next_chunk = 0
+
+    def fill() -> None:
+        nonlocal next_chunk
+        while next_chunk < len(chunks) and len(pending) < window and not stop():
+            pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
+            next_chunk += 1
+
+    ended = False
+    with _ctrl_c_deferred():    # the workers start (on the first submits) whole, then a press counts
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
+                                   initializer=_init_worker, initargs=(task,))
+        try:
+            fill()
+        except BaseException:
+            _stop_workers(pool)
+            pool.shutdown(wait=False)
+            raise
     try:
-        while next_chunk < len(chunks) or pending:
-            while next_chunk < len(chunks) and len(pending) < window and not stop():
-                pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
-                next_chunk += 1
-            if not pending:
-                break
+        while pending:
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.__getitem__):
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break
+            fill()
+        ended = True
     finally:
-        # pending chunks not started are cancelled; running ones are dropped,
-        # and their workers stopped rather than waited for (a chunk can take
-        # minutes on a big course, and the interpreter would wait at exit)
-        for future in pending:
-            future.cancel()
-        if pending:
+        # chunks still pending are dropped with their workers, stopped rather
+        # than waited for (a chunk can take minutes on a big course, and the
+        # interpreter would wait at exit); after a Ctrl+C too, so that none is
+        # left starting up with this process gone (it printed a traceback).
+        # The pool fails the dropped chunks' futures itself: cancelled first,
+        # its thread failed on them with a traceback (InvalidStateError).
+        if pending or not ended:
             _stop_workers(pool)
-        pool.shutdown(wait=not pending, cancel_futures=True)
+            pool.shutdown(wait=False)
+        else:
+            pool.shutdown()
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Ctrl+C pressed inside is acted on as it ends, not in the middle (of
+    starting worker processes: one half started, this process gone, failed
+    with a traceback)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed and callable(previous):
+        previous(signal.SIGINT, pressed[0])
+    elif pressed and previous != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
