@@ -176,3 +176,21 @@ def test_the_verdict_on_fall_damage_does_not_hang_on_what_was_validated_before(f
     doc["rules"] = {"fall_damage": 2}
     lone._build.cache_clear()
     assert verdicts == [verdict(doc)] * 2
+
+
+def test_the_card_command_never_prints_nan(tmp_path, capsys):
+    """A NaN in the goals or in a kept card is the file's error (exit 1),
+    never a card printed with NaN (which is no JSON) nor one stored."""
+    doc = json.loads((FIXTURES / "numbers" / "every-number.json").read_text(encoding="utf-8"))
+    goals, kept = copy.deepcopy(doc), copy.deepcopy(doc)
+    goals["goals"]["deaths_per_leg"] = math.nan
+    kept["card"]["difficulty"]["deaths_per_robot_leg"] = math.inf
+    for name, bad, argv in (("goals", goals, ["--races", "4", "--workers", "1", "--store"]),
+                            ("kept", kept, ["--stored"])):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        before = path.read_bytes()
+        assert main(["card", str(path), "--json", *argv]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and "must be a finite number" in err
+        assert path.read_bytes() == before
