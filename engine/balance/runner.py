@@ -203,23 +203,20 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
     pending: dict[Future, int] = {}
     next_chunk = 0
 
-    def fill() -> None:
+    def fill(pool: ProcessPoolExecutor) -> None:
         nonlocal next_chunk
         while next_chunk < len(chunks) and len(pending) < window and not stop():
             pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
             next_chunk += 1
 
     ended = False
-    with _ctrl_c_deferred():    # the workers start (on the first submits) whole, then a press counts
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
-                                   initializer=_init_worker, initargs=(task,))
-        try:
-            fill()
-        except BaseException:
-            _stop_workers(pool)
-            pool.shutdown(wait=False)
-            raise
+    pool = None
     try:
+        with _ctrl_c_deferred():    # the workers start (first submits) whole, then a press counts
+            pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
+                                       mp_context=_context(), initializer=_init_worker,
+                                       initargs=(task,))
+            fill(pool)
         while pending:
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
@@ -227,7 +224,7 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break
-            fill()
+            fill(pool)
         ended = True
     finally:
         # chunks still pending are dropped with their workers, stopped rather
@@ -236,10 +233,10 @@ def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
         # left starting up with this process gone (it printed a traceback).
         # The pool fails the dropped chunks' futures itself: cancelled first,
         # its thread failed on them with a traceback (InvalidStateError).
-        if pending or not ended:
+        if pool is not None and (pending or not ended):
             _stop_workers(pool)
             pool.shutdown(wait=False)
-        else:
+        elif pool is not None:
             pool.shutdown()
 
 

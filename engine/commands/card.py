@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     second_ctrl_c_quits()
     result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
                      args.seed, workers=run_settings["workers"])
-    if result["cancelled"]:             # a card of part of the races is no card: none is shown or kept
+    if result["cancelled"]:     # a card of part of the races is no card: none shown or kept
         print(f"stopped: {result['races']} of {result['planned']} races played; no card"
               + (" stored" if args.store else ""), file=sys.stderr)
         return 130
