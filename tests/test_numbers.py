@@ -194,3 +194,20 @@ def test_the_card_command_never_prints_nan(tmp_path, capsys):
         out, err = capsys.readouterr()
         assert out == "" and "must be a finite number" in err
         assert path.read_bytes() == before
+
+
+def test_the_lone_robot_cache_keeps_rules_of_other_number_types_apart():
+    """A script may build Rules(fall_damage=2.0) itself: what it gets does not
+    hang on whether the model for fall_damage 2 was built first."""
+    from engine.model import Rules
+    board = load_dict(json.loads((ROOT / "scenarios" / "highlands.json").read_text())).board
+
+    def built(rules: Rules) -> object:
+        try:
+            return lone.LoneModel.build(board, rules)
+        except TypeError as exc:
+            return f"TypeError: {exc}"
+    lone._build.cache_clear()
+    alone = built(Rules(fall_damage=2.0))
+    whole = built(Rules(fall_damage=2))
+    assert built(Rules(fall_damage=2.0)) == alone and built(Rules(fall_damage=2)) is whole
