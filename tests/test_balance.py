@@ -485,3 +485,99 @@ def test_every_help_lists_the_choices_and_defaults_in_words(capsys):
             if action.dest == "bot":
                 assert all(bot in action.help for bot in BOTS), (name, flag)
         assert "%" not in text
+
+
+# ---------------------------------------------------------------- huge runs
+
+class Numbers:
+    """A task that plays nothing: each job's race or trial number."""
+
+    def play(self, jobs):
+        return [job.number for job in jobs]
+
+
+def test_a_plan_makes_its_jobs_when_asked_for():
+    """The plan's jobs are the documented ones (trial t right after race
+    floor((t + 1) * races / trials) - 1, one job per dock), made one by one:
+    a hundred million races plan in no more memory than ten."""
+    import tracemalloc
+    plan = make_plan(23, 3, 5, seed=9, trials=4)
+    after = {(t + 1) * 23 // 4 - 1: t for t in range(4)}
+    wanted = []
+    for i in range(23):
+        wanted.append((RACE, i, tuple(sorted((i + j) % 5 + 1 for j in range(3)))))
+        if i in after:
+            wanted += [(TRIAL, after[i], (d,)) for d in range(1, 6)]
+    assert [(j.kind, j.number, j.docks) for j in plan.jobs] == wanted
+    assert [j.index for j in plan.jobs] == list(range(len(wanted)))
+    assert plan.jobs[5:9] == list(plan.jobs)[5:9] and plan.jobs[-1] == list(plan.jobs)[-1]
+    tracemalloc.start()
+    huge = make_plan(100_000_000, 4, 8)
+    first, last = huge.jobs[0], huge.jobs[len(huge.jobs) - 1]
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 100_000
+    assert len(huge.jobs) == 100_000_000 + 50 * 8
+    assert (first.kind, first.number, last.kind, last.docks) == (RACE, 0, TRIAL, (8,))
+
+
+def test_a_huge_run_starts_at_once_and_stops_with_what_it_played():
+    import tracemalloc
+    plan = make_plan(100_000_000, 2, 2, trials=0)
+    tracemalloc.start()
+    seen = []
+    outcome = run(Numbers(), plan.jobs, workers=1, chunk_size=10,
+                  progress=lambda done, total, elapsed: seen.append((done, total)),
+                  should_stop=lambda: len(seen) >= 3)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert seen == [(10, 100_000_000), (20, 100_000_000), (30, 100_000_000)]
+    assert outcome.cancelled and outcome.planned == 100_000_000
+    assert [result for _, result in outcome.results] == list(range(30))
+    assert peak < 1_000_000
+
+
+def test_races_past_the_bound_are_bad_usage(capsys):
+    from engine.analysis.balance.plan import MAX_RACES
+    for command in (["balance", str(DUEL)], ["card", str(DUEL)],
+                    ["compare", str(DUEL), str(DUEL)]):
+        with pytest.raises(SystemExit) as exc:
+            main([*command, "--races", str(MAX_RACES + 1)])
+        assert exc.value.code == 2
+        assert (f"argument --races: must be at most {MAX_RACES:,}, not {MAX_RACES + 1:,}"
+                in capsys.readouterr().err)
+    with pytest.raises(ValueError):
+        make_plan(MAX_RACES + 1, 2, 2)
+
+
+@pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+                    reason="no fork server")
+def test_workers_ignore_ctrl_c_from_their_first_instruction():
+    """A press while the pool starts, before a worker's initializer ran (or
+    while the fork server imports the engine), printed its traceback: the
+    fork server starts ignoring SIGINT, and the workers it forks with it."""
+    from concurrent.futures import ProcessPoolExecutor
+    from engine.analysis.balance.runner import _context
+    here = signal.getsignal(signal.SIGINT)
+    with ProcessPoolExecutor(1, mp_context=_context()) as pool:      # (no initializer)
+        assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is here != signal.SIG_IGN    # this process: not
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_ctrl_c_while_the_workers_start_is_acted_on_once_they_have():
+    """A press half way through starting the pool left a worker starting up
+    with this process gone (its traceback printed): the press waits."""
+    from engine.analysis.balance.runner import _ctrl_c_deferred
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    finished = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with _ctrl_c_deferred():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)            # (the handler runs between instructions)
+                finished.append(True)
+        assert finished == [True]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -332,3 +332,41 @@ def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
     assert main(["compare", str(old), str(new), "--races", "8", "--workers", "1",
                  "--quiet"]) == 2
     assert "robots 3: 'First Steps' has only 2 docks" in capsys.readouterr().err
+
+
+def test_a_length_goal_and_a_rounds_goal_are_both_judged(open_course):
+    """format.md: one check per goal asked; neither of the two shadows the other."""
+    c = build.card(open_course, result(rounds=10))      # 9 to 11 rounds: short at 4 robots
+    checks = build.against_goals(c, Goals(length="short", rounds=30, fair=False))
+    assert checks == [{"goal": "length", "wanted": "short", "verdict": "met"},
+                      {"goal": "rounds", "wanted": 30, "verdict": "missed"}]
+    course = replace(open_course, goals=Goals(length="long", rounds=10, fair=False))
+    assert build.lines(build.card(course, result(rounds=10)))[-1] == (
+        "Goals: length long: missed; 10 rounds: unsure".replace("unsure", "not settled"))
+
+
+def stop_after_first_chunk(monkeypatch):
+    """Ctrl+C pressed while the second chunk of races is played."""
+    from engine.analysis.balance.play import RaceTask
+    play = RaceTask.play
+    calls = []
+
+    def pressed(self, jobs):
+        calls.append(len(jobs))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return play(self, jobs)
+    monkeypatch.setattr(RaceTask, "play", pressed)
+
+
+def test_a_card_stopped_by_ctrl_c_is_neither_shown_nor_stored(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "t.json"
+    path.write_text(TUTORIAL.read_text())
+    before = path.read_bytes()
+    stop_after_first_chunk(monkeypatch)
+    assert main(["card", str(path), "--races", "200", "--workers", "1", "--store"]) == 130
+    out, err = capsys.readouterr()
+    assert out == ""
+    played = int(err.split("stopped: ")[1].split(" of ")[0])
+    assert 0 < played < 200 and "of 200 races played; no card stored" in err
+    assert path.read_bytes() == before

@@ -485,7 +485,7 @@ def test_odd_values_never_raise():
     width = next(p for p in problems if p.pointer == "/board/width")
     assert width.message == "board.width: must be at most 100, not a very large number"
     height = next(p for p in problems if p.pointer == "/board/height")
-    assert height.message == "board.height: must be a whole number, not NaN"
+    assert (height.code, height.message) == ("E105", "board.height: must be a finite number, not NaN")
 
 
 def test_a_number_too_long_to_print_is_reported_not_raised():
@@ -616,8 +616,8 @@ def test_nan_is_never_taken_for_null():
     doc["board"]["tiles"][0]["x"] = float("inf")
     problems = schema_problems(doc)
     assert [(p.code, p.pointer, p.message) for p in problems] == [
-        ("E101", "/board/tiles/0/x", 'board.tiles[0]: "x" must be a whole number, not Infinity'),
-        ("E101", "/checks/1/x", 'checks[1]: "x" must be a whole number or null, not NaN')]
+        ("E105", "/board/tiles/0/x", 'board.tiles[0]: "x" must be a finite number, not Infinity'),
+        ("E105", "/checks/1/x", 'checks[1]: "x" must be a finite number, not NaN')]
     del doc["checks"][1]["x"]
     assert [p.pointer for p in schema_problems(doc)] == ["/board/tiles/0/x"]
 

@@ -290,3 +290,31 @@ def test_the_budget_help_says_its_least(capsys):
         main(["suggest", str(UNFAIR), "--budget", "50"])
     assert stop.value.code == 2
     assert "--budget: must be at least 100, not 50" in capsys.readouterr().err
+
+
+def test_a_search_stopped_before_the_courses_first_races_says_nothing_was_measured():
+    from engine.cli.suggest import text
+    result = suggest(load_file(UNFAIR), budget=700, workers=1, should_stop=lambda: True)
+    assert result["cancelled"] and result["races"] == 0 and result["before"] is None
+    printed = text(result)
+    assert "Now: nothing measured" in printed
+    assert "0 points apart" not in printed and "median race 0 rounds" not in printed
+
+
+@pytest.mark.parametrize("given, goals", [
+    ("deaths<=11", {"deaths_per_leg": 11.0}),
+    ("deaths<=inf", {"deaths_per_leg": float("inf")}),
+    ("deaths<=nan", {"deaths_per_leg": float("nan")}),
+    ("deaths<=-0.5", {"deaths_per_leg": -0.5}),
+    ("rounds=99999999999999999999", {"rounds": 99999999999999999999}),
+    ("rounds=0", {"rounds": 0}),
+])
+def test_goals_on_the_command_line_have_the_files_bounds_and_words(given, goals, capsys):
+    from engine.validation.validator import validate_data
+    with pytest.raises(SystemExit) as exc:
+        main(["suggest", str(UNFAIR), "--quiet", "--goal", given])
+    assert exc.value.code == 2
+    doc = json.loads(UNFAIR.read_text(encoding="utf-8"))
+    doc["goals"] = goals
+    [problem] = [p for p in validate_data(doc) if p.pointer.startswith("/goals")]
+    assert f"argument --goal: {given!r}: {problem.message}\n" in capsys.readouterr().err

@@ -22,8 +22,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, natural, positive,
-                               problem_line)
+from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive,
+                               problem_line, race_count, trial_count, write_line)
 
 HELP = "race a course many times and report how fair its docks are"
 
@@ -32,7 +32,7 @@ HELP = "race a course many times and report how fair its docks are"
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
     """The options balance and compare share."""
-    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+    parser.add_argument("--races", type=race_count, default=RACES, metavar="N",
                         help=f"races to play (default: {RACES}, as for the course card)")
     parser.add_argument("--robots", type=positive, metavar="K", help=robots_help)
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
@@ -56,7 +56,7 @@ def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOT
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")
     add_race_arguments(parser)
-    parser.add_argument("--trials", type=natural, metavar="T",
+    parser.add_argument("--trials", type=trial_count, metavar="T",
                         help="time trials (one robot alone) per dock (default: races/8, "
                              "1 to 50)")
     parser.add_argument("--report", metavar="DIR",
@@ -97,13 +97,19 @@ def settings(args, scenario, robots: int | None = None) -> dict:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
     said = "--robots" if args.robots is not None else "robots"
     robots = robots or args.robots or robots_for(scenario.goals, docks)
-    if robots > docks:
-        raise UsageError(f"{said} {robots}: {scenario.name!r} has only {docks} docks")
+    robots_fit(robots, scenario, said)
     bot = args.bot or default_bot()
     if bot not in bot_names():
         raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(bot_names())})")
     workers = args.workers or default_workers()
     return {"robots": robots, "bot": bot, "workers": workers}
+
+
+def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
+    """UsageError unless the course has a dock for each of `robots` robots."""
+    docks = len(scenario.docks)
+    if robots > docks:
+        raise UsageError(f"{said} {robots}: {scenario.name!r} has only {docks} docks")
 
 
 def second_ctrl_c_quits() -> None:
@@ -151,12 +157,12 @@ def unwritable(json_out: str | None, report: str | None = None) -> str | None:
 
 
 def write_json(result: dict, out: str) -> None:
-    text = json.dumps(result, indent=2) + "\n"
+    text = json.dumps(result, indent=2, allow_nan=False)
     if out == "-":
-        sys.stdout.write(text)
+        write_line(text)
     else:
         from engine.format.loader import write_text_atomic
-        write_text_atomic(out, text)
+        write_text_atomic(out, text + "\n")
 
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
@@ -215,5 +221,5 @@ def run(args) -> int:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
     if args.json_out != "-":
         text = markdown(result, charts=False)
-        print(text.split("## Time trial")[0].split("## Legs")[0].rstrip())
+        write_line(text.split("## Time trial")[0].split("## Legs")[0].rstrip())
     return 130 if result["cancelled"] else 0

@@ -12,7 +12,8 @@ saying when it is stale, judged against the goals the file has now.
 
 Exit codes: 0 done; 1 the file cannot be read, is not a valid course, keeps
 no card or an incomplete one (--stored) or cannot be written (--store); 2 bad
-usage.
+usage; 130 stopped by Ctrl+C (it says after how many races; no card is
+printed or stored: a second Ctrl+C quits at once).
 """
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ import argparse
 import json
 import sys
 
-from engine.cli.balance import UsageError, error, load, settings
-from engine.cli.common import OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, write_line
+from engine.cli.balance import UsageError, error, load, second_ctrl_c_quits, settings
+from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, race_count,
+                               write_line)
 
 HELP = "how long, how hard and how fair a course is: race it and print its card"
 
@@ -29,7 +31,7 @@ HELP = "how long, how hard and how fair a course is: race it and print its card"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")
     parser.add_argument("--robots", type=positive, metavar="K", help=ROBOTS_HELP)
-    parser.add_argument("--races", type=positive, default=RACES, metavar="N",
+    parser.add_argument("--races", type=race_count, default=RACES, metavar="N",
                         help=f"races to play (default: {RACES})")
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
@@ -70,8 +72,13 @@ def run(args: argparse.Namespace) -> int:
     from engine.analysis.balance import balance
     from engine.analysis.balance.play import with_options
     scenario = with_options(scenario, args.options)
+    second_ctrl_c_quits()
     result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
                      args.seed, workers=run_settings["workers"])
+    if result["cancelled"]:     # a card of part of the races is no card: none shown or kept
+        print(f"stopped: {result['races']} of {result['planned']} races played; no card"
+              + (" stored" if args.store else ""), file=sys.stderr)
+        return 130
     the_card = card(scenario, result)
     if args.store:
         from engine.format.loader import save_file
@@ -89,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 def _print(the_card: dict, as_json: bool) -> None:
     from engine.analysis.card.build import lines
     if as_json:
-        write_line(json.dumps(the_card, indent=2, ensure_ascii=False))
+        write_line(json.dumps(the_card, indent=2, ensure_ascii=False, allow_nan=False))
         return
     for line in lines(the_card):
         write_line(line)

@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 
+from engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
 from engine.model.problems import Problem
 
 
@@ -37,8 +38,8 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def at_least(minimum: int):
-    """An argparse type: a whole number of at least `minimum` (bad usage otherwise)."""
+def whole_number(minimum: int, maximum: int | None = None):
+    """An argparse type: a whole number of `minimum` to `maximum` (bad usage otherwise)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -46,12 +47,16 @@ def at_least(minimum: int):
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,}, not {value:,}")
         return value
     return parse
 
 
-positive = at_least(1)
-natural = at_least(0)
+positive = whole_number(1)
+natural = whole_number(0)
+race_count = whole_number(1, MAX_RACES)        # (what a run may plan: engine/analysis/balance/plan.py)
+trial_count = whole_number(0, MAX_TRIALS)
 
 RACES = 1000        # races of a course card, and of balance and compare unless told
 ROBOTS_HELP = "robots per race (default: the course goals' robots, else 4, or every dock if fewer)"

@@ -24,7 +24,7 @@ import sys
 
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
-from engine.cli.common import ends_and_change
+from engine.cli.common import ends_and_change, write_line
 
 HELP = "race two versions of a course on the same seeds and report what changed"
 
@@ -181,5 +181,5 @@ def run(args) -> int:
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
     if args.json_out != "-" and result["new"] is not None:
-        print(text(result))
+        write_line(text(result))
     return 130 if result["cancelled"] else 0

@@ -1,7 +1,8 @@
 """The `rallyforge` command line: validate, run, test, balance and compare courses, print their cards
 and suggest fixes.
 
-Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage.
+Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage
+(the message on stderr), 130 stopped by Ctrl+C.
 """
 from __future__ import annotations
 
@@ -35,15 +36,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)      # (imports the commands: a moment)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:     # output lost part way (printed outside write_line)
-        silence_stdout()
-        return 1
     try:
         sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
     except BrokenPipeError:

@@ -11,7 +11,8 @@ docks 1..K. Text output is a readable summary; ``--json`` prints
 
 with "events" (engine/model/events.py) added by ``--events``. A robot not on the
 board has x, y and facing null. Exit code 0, or 1 when the file is invalid
-or one of its checks fails, 2 for bad usage.
+or one of its checks fails, 2 for bad usage (on stderr: an unknown option, more
+robots than docks).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import json
 
 from engine.analysis.scenario_checks import play_checked
 from engine.bots import BOTS, DEFAULT_BOT, new_race
+from engine.cli.balance import UsageError, error, robots_fit
 from engine.cli.common import bot_help, positive, problem_line, write_line
 from engine.validation.validator import read_valid_file
 
@@ -48,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
             if p.is_error:
                 write_line(problem_line(args.file, p))
         return 1
+    if args.robots is not None and not scenario.robots:
+        try:
+            robots_fit(args.robots, scenario)
+        except UsageError as exc:
+            return error(str(exc), 2)
     if args.rounds is not None:
         scenario = dataclasses.replace(
             scenario, rules=dataclasses.replace(scenario.rules, max_rounds=args.rounds))

@@ -18,7 +18,9 @@ import argparse
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
 from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from engine.cli.common import OPTIONS_HELP, at_least, bot_help, ends_and_change, positive
+from engine.cli.common import (OPTIONS_HELP, bot_help, ends_and_change, positive, whole_number,
+                               write_line)
+from engine.format.schema import goal_problem
 from engine.model.scenario import Goals
 
 HELP = "search for small edits that make a course fairer or the length you want"
@@ -32,10 +34,13 @@ def goal(text: str) -> tuple[str, object]:
     try:
         if key == "length" and sep and value in LENGTH_CLASSES:
             return "length", value
-        if key == "rounds" and sep and int(value) >= 1:
-            return "rounds", int(value)
-        if key == "deaths<" and sep and float(value) >= 0:
-            return "deaths_per_leg", float(value)
+        if key in ("rounds", "deaths<") and sep:
+            name, number = ("rounds", int(value)) if key == "rounds" else \
+                ("deaths_per_leg", float(value))
+            problem = goal_problem(name, number)     # the bounds of the file's goals
+            if problem:
+                raise argparse.ArgumentTypeError(f"{text!r}: {problem}")
+            return name, number
     except ValueError:
         pass
     raise argparse.ArgumentTypeError(
@@ -51,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "else fair)")
     parser.add_argument("--robots", type=positive, metavar="K",
                         help="robots per race (default: the goals', else 4 or every dock if fewer)")
-    parser.add_argument("--budget", type=at_least(MIN_BUDGET), default=DEFAULT_BUDGET,
+    parser.add_argument("--budget", type=whole_number(MIN_BUDGET), default=DEFAULT_BUDGET,
                         metavar="RACES",
                         help=f"races to spend, about: at least {MIN_BUDGET}; a small budget "
                              f"races fewer candidate edits, the most promising, and a course of "
@@ -127,7 +132,7 @@ def run(args) -> int:
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
     if args.json_out != "-":
-        print(text(result))
+        write_line(text(result))
     return 130 if result["cancelled"] else 0
 
 
@@ -187,6 +192,8 @@ def text(result: dict) -> str:
     lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
              f"goals: {', '.join(wanted) or 'none'}; {result['candidates']} candidate edits, "
              f"{result['races']} races in {result['elapsed_s']:.0f} s, seed {result['seed']}.",
+             "Now: nothing measured (stopped before the course's first races were played)."
+             if before is None else
              f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
              f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
              f"deaths per robot."]

@@ -17,7 +17,7 @@ from engine.editing import transform
 from engine.editing.transform import MIRRORED_SIDES
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
-                                   RobotSpec, Rules, Scenario, Tile, Wall, edge_key)
+                                   RobotSpec, Rules, Scenario, Tile, Wall, board_order, edge_key)
 
 Square = tuple[int, int]
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
@@ -25,27 +25,10 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
 MARKER_KINDS = ("flags", "docks")
 
 
-def _tile_key(t: Tile):
-    return (t.y, t.x)
-
-
-def _edge_item_key(item):
-    return (item.y, item.x, INDEX[getattr(item, "side", None) or item.dir])
-
-
-def _pusher_key(p: Pusher):
-    return (p.y, p.x)
-
-
 def canonical(s: Scenario) -> Scenario:
     """The scenario with its board lists in the saved file's order."""
-    b = s.board
-    board = replace(b, tiles=tuple(sorted(b.tiles, key=_tile_key)),
-                    walls=tuple(sorted(b.walls, key=_edge_item_key)),
-                    lasers=tuple(sorted(b.lasers, key=_edge_item_key)),
-                    pushers=tuple(sorted(b.pushers, key=_pusher_key)),
-                    levels=tuple(sorted(b.levels, key=lambda v: (v.y, v.x))))
-    return s if board == b else replace(s, board=board)
+    board = s.board.canonical()
+    return s if board is s.board else replace(s, board=board)
 
 
 def with_board(s: Scenario, board: Board) -> Scenario:
@@ -72,7 +55,7 @@ def set_tiles(board: Board, changes: Mapping[Square, Tile | None]) -> Board:
             tiles[(x, y)] = tile
     if not changed:
         return board
-    return replace(board, tiles=tuple(sorted(tiles.values(), key=_tile_key)))
+    return replace(board, tiles=tuple(sorted(tiles.values(), key=board_order)))
 
 
 def same_tile(a: Tile | None, b: Tile | None) -> bool:
@@ -179,7 +162,7 @@ def set_wall(board: Board, x: int, y: int, side: str, present: bool) -> Board:
         others.append(Wall(x, y, side))
     elif len(others) == len(board.walls):
         return board
-    return replace(board, walls=tuple(sorted(others, key=_edge_item_key)))
+    return replace(board, walls=tuple(sorted(others, key=board_order)))
 
 
 # ---------------------------------------------------------------- lasers and pushers
@@ -190,7 +173,7 @@ def set_laser(board: Board, laser: Laser) -> Board:
     if not board.in_bounds(laser.x, laser.y) or laser in board.lasers:
         return board
     lasers.append(laser)
-    return replace(board, lasers=tuple(sorted(lasers, key=_edge_item_key)))
+    return replace(board, lasers=tuple(sorted(lasers, key=board_order)))
 
 
 def remove_laser(board: Board, x: int, y: int, dir: str) -> Board:
@@ -204,7 +187,7 @@ def set_pusher(board: Board, pusher: Pusher) -> Board:
         return board
     pushers = [p for p in board.pushers if (p.x, p.y) != (pusher.x, pusher.y)]
     pushers.append(pusher)
-    return replace(board, pushers=tuple(sorted(pushers, key=_pusher_key)))
+    return replace(board, pushers=tuple(sorted(pushers, key=board_order)))
 
 
 def remove_pusher(board: Board, x: int, y: int) -> Board:
@@ -317,7 +300,7 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
         if size.in_bounds(x, y):
             walls.append(replace(w, x=x, y=y, side=side))
     board = replace(b, width=width, height=height, tiles=moved(b.tiles),
-                    walls=tuple(sorted(walls, key=_edge_item_key)),
+                    walls=tuple(sorted(walls, key=board_order)),
                     lasers=moved(b.lasers), pushers=moved(b.pushers), levels=moved(b.levels))
     robots = tuple(
         replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r

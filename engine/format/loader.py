@@ -32,13 +32,12 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from engine.format.schema import schema_check, within_bounds
-from engine.model.directions import INDEX
+from engine.format.schema import schema_check, whole_numbers, within_bounds
 from engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
-from engine.model.problems import ERROR, Problem, ScenarioError, pointer
+from engine.model.problems import ERROR, Problem, ScenarioError
 from engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry, Flag, Goals,
                                    Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
-                                   Scenario, StoredCard, Tile)
+                                   Scenario, StoredCard, Tile, board_order)
 
 T = TypeVar("T")
 
@@ -119,6 +118,7 @@ def read_dict(data: object) -> tuple[Scenario | None, list[Problem]]:
     if not isinstance(data, dict):
         return None, problems
     data = within_bounds(data)          # a list too long (E106) is read up to its bound
+    data = whole_numbers(data)          # 9.0 where a whole number belongs is 9
     builder = _Builder(data, {p.pointer for p in problems} | unlisted)
     scenario = builder.scenario()
     return scenario, problems + builder.problems
@@ -226,7 +226,7 @@ class _Builder:
         levels = self.on_board_unique(size, self.items(b, "levels", "/board", _level),
                                       "E207", "level")
         return Board(width, height, tuple(tiles), note=_text(b.get("note")), levels=tuple(levels),
-                     **{name: tuple(items) for name, items in edges.items()})
+                     **{name: tuple(items) for name, items in edges.items()}).canonical()
 
     def on_board(self, board: Board, located: list, what: str) -> list:
         kept = []
@@ -273,6 +273,21 @@ class _Builder:
                      note=_text(g.get("note")))
 
 
+def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
+    """`indexes` of elements of the board's list `key` ("tiles", "walls",
+    ...) in a document, in the order the loader reads them in
+    (Board.canonical); an element that cannot be read comes last."""
+    build = _tile if key == "tiles" else _level if key == "levels" else \
+        partial(_edge, next(e for e in EDGES.values() if e.list == key))
+
+    def order(i: int) -> tuple:
+        try:
+            return (0, board_order(build(raw[i])))
+        except (IndexError, KeyError, TypeError, ValueError, AttributeError, OverflowError):
+            return (1,)
+    return sorted(indexes, key=order)
+
+
 def _phase_lists(b: dict):
     """(where, element name, registers) of every register list on the board."""
     for key in ("tiles", *(e.list for e in EDGES.values())):
@@ -285,10 +300,15 @@ def _phase_lists(b: dict):
 
 
 def _card(value: object) -> StoredCard | None:
-    """A stored course card (its content is the card command's to judge)."""
+    """A stored course card (its content is the card command's to judge);
+    None for one holding NaN or an infinity (E105), which could not be written back."""
     if not isinstance(value, dict) or not isinstance(value.get("play_hash"), str):
         return None
-    return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False))
+    try:
+        return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False,
+                                                         allow_nan=False))
+    except ValueError:
+        return None
 
 
 def _text(value: object) -> str | None:
@@ -443,16 +463,15 @@ def to_dict(s: Scenario) -> dict:
     _put(doc, "note", s.note)
     board: dict = {"width": b.width, "height": b.height}
     _put(board, "note", b.note)
+    b = b.canonical()
     board["tiles"] = [_element_doc({"x": t.x, "y": t.y, "type": t.type}, TILES[t.type].keys, t)
-                      for t in sorted(b.tiles, key=lambda t: (t.y, t.x))]
+                      for t in b.tiles]
     for edge in EDGES.values():
-        side = edge.keys[0].name
-        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e) for e in
-                            sorted(getattr(b, edge.list),
-                                   key=lambda e: (e.y, e.x, INDEX[getattr(e, side)]))]
+        board[edge.list] = [_element_doc({"x": e.x, "y": e.y}, edge.keys, e)
+                            for e in getattr(b, edge.list)]
     if b.levels:
         board["levels"] = [_noted({"x": v.x, "y": v.y, "level": v.level}, v.note)
-                           for v in sorted(b.levels, key=lambda v: (v.y, v.x))]
+                           for v in b.levels]
     doc["board"] = board
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
@@ -562,7 +581,7 @@ def dumps(s: Scenario) -> str:
 
 
 def _format(value: object, depth: int) -> str:
-    flat = json.dumps(value, ensure_ascii=False)
+    flat = json.dumps(value, ensure_ascii=False, allow_nan=False)   # (ValueError: never NaN)
     if not isinstance(value, (dict, list)) or (_is_leaf(value) and len(flat) + 2 * depth <= 100):
         return flat
     pad, inner = "  " * depth, "  " * (depth + 1)

@@ -24,7 +24,8 @@ are what it expects), that square:
     E102  not one of the allowed values (a direction, tile type, constant)
     E103  a required key is missing
     E104  an unknown key, or a key this kind of tile does not take
-    E105  out of range: a number too small or too large, empty text
+    E105  out of range: a number too small or too large, NaN or an infinity
+          (anywhere: JSON cannot hold them), empty text
     E106  a list too short or too long, or with repeated items
     E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``), or a
           register entry that breaks the option grammar (options.md 6.24)
@@ -66,8 +67,9 @@ are only said to be >= 0 here; the board bounds them later.
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -80,8 +82,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from engine.model.option_cards import entry_problem
 from engine.model.problems import ERROR, Problem, pointer, pointer_parts
 
-__all__ = ["MAX_LISTED", "SCHEMA", "schema_check", "schema_path", "schema_problems",
-           "validator", "readable_path", "within_bounds"]
+__all__ = ["MAX_LISTED", "SCHEMA", "goal_problem", "schema_check", "schema_path", "schema_problems",
+           "validator", "readable_path", "whole_numbers", "within_bounds"]
 
 _RESOURCE = "scenario.schema.json"
 
@@ -142,9 +144,12 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
     typed: set[str] = set()
     unlisted: list[list] = []
 
+    refused: set[str] = set()           # the non-finite numbers: one E105 each, nothing more
+
     def new(path: list, code: str, message: str) -> bool:
         at = pointer(*path)             # one wrong-type problem per value (if/else repeats it)
-        return (code, at, message) not in found and not (code == "E101" and at in typed)
+        return (code, at, message) not in found and not (code == "E101" and at in typed) \
+            and at not in refused
 
     def add(path: list, code: str, message: str) -> None:
         if new(path, code, message):
@@ -175,12 +180,16 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
         bounded, too_long = _cut_long_lists(data)
         for path, count, (limit, schema) in too_long:
             add(*_too_many(path, schema, count, int(limit)))
+        non_finite = _non_finite(bounded)
+        for path in non_finite:
+            add(path, "E105", _not_finite(path, _at(bounded, path)))
+        refused.update(pointer(*path) for path in non_finite)
         try:
             failures = _failures(bounded)
         except (ValueError, TypeError):     # JSON the screen cannot read: jsonschema judges it all
             word(validator().iter_errors(bounded), [], float("inf"))
         else:
-            if not failures and not too_long:
+            if not failures and not too_long and not non_finite:
                 return [], set()
             # all but the big lists (no longer than the schema's bounds), then
             # their broken items one by one while fewer than MAX_LISTED problems are listed
@@ -466,6 +475,49 @@ def _identity(value: object) -> object:
     return ("value", value)
 
 
+def _not_finite(path: list, value: object) -> str:
+    prefix, subject = _where(path)
+    return f"{prefix}: {subject}must be a finite number, not {_describe(value)}"
+
+
+@cache
+def _goals_validator() -> Draft202012Validator:
+    return Draft202012Validator({**_DEFS["goals"], "$defs": _DEFS})
+
+
+def goal_problem(key: str, value: object) -> str | None:
+    """What a file giving ``value`` as its goals' ``key`` is told (E1xx), or
+    None when it may: the command line's goals take the same values."""
+    path = ["goals", key]
+    if _non_finite(value):
+        return _not_finite(path, value)
+    for error in _goals_validator().iter_errors({key: value}):
+        return _convert(_leaves(error)[0], [*path[:1], *error.absolute_path], {})[0][2]
+    return None
+
+
+def _non_finite(data: object) -> list[list]:
+    """The path of every NaN or infinite number in a document (Python's JSON
+    reads NaN, Infinity and 1e999): JSON cannot hold them, so no key of the
+    format takes one, even where the schema's ``number`` would."""
+    try:
+        json.dumps(data, allow_nan=False)
+        return []
+    except (ValueError, TypeError):     # one there (or a value JSON cannot hold): look where
+        pass
+    found: list[list] = []
+    todo: list[tuple[list, object]] = [([], data)]
+    while todo:
+        path, node = todo.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            found.append(path)
+        elif isinstance(node, dict):
+            todo.extend((path + [key], value) for key, value in node.items())
+        elif isinstance(node, list):
+            todo.extend((path + [i], value) for i, value in enumerate(node))
+    return found
+
+
 # ---------------------------------------------------------------- places
 
 def _at(data: object, path: Sequence) -> object:
@@ -625,23 +677,17 @@ _LISTS = list(_ITEMS)
 _NULL_FREE = [path for path, items in _ITEMS.items() if not _takes_null(SCHEMA, items)]
 
 
-def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
-    """Per place in a document (keys, and "*" for any item of a list), the
-    most items a list there may have, with the schema node saying so: the
-    loosest ``maxItems`` where branches differ, infinity where a list
-    there has none."""
-    bounds: dict[tuple, tuple[float, dict]] = {}
-
+def _walk_schema(root: dict, visit: Callable[[dict, tuple], None]) -> None:
+    """Call ``visit(node, place)`` on every schema node of ``root``, $refs
+    followed, with the place in a document it describes (keys, and "*" for
+    any item of a list)."""
     def walk(node: object, path: tuple, refs: frozenset) -> None:
         if not isinstance(node, dict):
             return
         ref = node.get("$ref")
         if isinstance(ref, str) and ref not in refs:
             walk(_resolve(root, ref), path, refs | {ref})
-        if node.get("type") == "array" or "items" in node or "maxItems" in node:
-            limit = node.get("maxItems", float("inf"))
-            if path not in bounds or limit > bounds[path][0]:
-                bounds[path] = (limit, node)
+        visit(node, path)
         for key in ("allOf", "anyOf", "oneOf"):
             for sub in node.get(key, ()):
                 walk(sub, path, refs)
@@ -651,14 +697,40 @@ def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
             walk(sub, path + (key,), refs)
         walk(node.get("items"), path + ("*",), refs)
     walk(root, (), frozenset())
+
+
+def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
+    """Per place in a document, the most items a list there may have, with
+    the schema node saying so: the loosest ``maxItems`` where branches
+    differ, infinity where a list there has none."""
+    bounds: dict[tuple, tuple[float, dict]] = {}
+
+    def visit(node: dict, path: tuple) -> None:
+        if node.get("type") == "array" or "items" in node or "maxItems" in node:
+            limit = node.get("maxItems", float("inf"))
+            if path not in bounds or limit > bounds[path][0]:
+                bounds[path] = (limit, node)
+    _walk_schema(root, visit)
     return bounds
+
+
+def _integer_places(root: dict) -> dict[tuple, bool]:
+    """The places in a document where the schema takes a whole number."""
+    places: dict[tuple, bool] = {}
+
+    def visit(node: dict, path: tuple) -> None:
+        types = node.get("type")
+        if types == "integer" or (isinstance(types, list) and "integer" in types):
+            places[path] = True
+    _walk_schema(root, visit)
+    return places
 
 
 _BOUNDS = _list_bounds(SCHEMA)
 
 
-def _trie(bounds: dict[tuple, tuple[float, dict]]) -> dict:
-    """The bounded places as a tree of keys; a node's bound under the key None."""
+def _trie(bounds: Mapping[tuple, object]) -> dict:
+    """The places as a tree of keys; what a place holds (its bound) under the key None."""
     root: dict = {}
     for path, bound in bounds.items():
         node = root
@@ -669,6 +741,7 @@ def _trie(bounds: dict[tuple, tuple[float, dict]]) -> dict:
 
 
 _BOUND_TRIE = _trie({path: bound for path, bound in _BOUNDS.items() if bound[0] < float("inf")})
+_INTEGER_TRIE = _trie(_integer_places(SCHEMA))
 
 
 _Doc = TypeVar("_Doc")
@@ -681,6 +754,34 @@ def within_bounds(data: _Doc) -> _Doc:
     check grows with a list's length beyond its bound."""
     return cast(_Doc, _cut_long_lists(data)[0]) if isinstance(data, dict) else data
 
+
+
+def whole_numbers(data: _Doc) -> _Doc:
+    """``data`` with every whole number written with a decimal point (``9.0``,
+    ``-0.0``, ``1e2``) where the format takes a whole number made an ``int``
+    (a copy sharing all it can): JSON does not tell 9 from 9.0, the schema
+    accepts both, and the model and the rules count with ints."""
+    def visit(value: object, node: dict) -> object:
+        if isinstance(value, float):
+            return int(value) if None in node and value.is_integer() else value
+        if isinstance(value, list):
+            inner = node.get("*")
+            if inner is None:
+                return value
+            items = [visit(item, inner) for item in value]
+            return items if any(a is not b for a, b in zip(items, value)) else value
+        if isinstance(value, dict):
+            copy = None
+            for key, inner in node.items():
+                if key is None or key == "*" or key not in value:
+                    continue
+                new = visit(value[key], inner)
+                if new is not value[key]:
+                    copy = copy if copy is not None else dict(value)
+                    copy[key] = new
+            return value if copy is None else copy
+        return value
+    return cast(_Doc, visit(data, _INTEGER_TRIE))
 
 
 def _cut_long_lists(data: dict) -> tuple[dict, list[tuple[list, int, tuple[float, dict]]]]:

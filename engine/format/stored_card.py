@@ -43,4 +43,5 @@ def stale(scenario: Scenario) -> bool:
 
 def with_card(scenario: Scenario, card: dict) -> Scenario:
     """The course keeping `card` (a card of engine/analysis/card/build.py)."""
-    return replace(scenario, card=StoredCard(card["play_hash"], json.dumps(card, ensure_ascii=False)))
+    text = json.dumps(card, ensure_ascii=False, allow_nan=False)
+    return replace(scenario, card=StoredCard(card["play_hash"], text))

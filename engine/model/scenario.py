@@ -76,6 +76,30 @@ def edge_key(x: int, y: int, side: str) -> tuple[int, int, str]:
     return (x, y, side)
 
 
+def board_order(item) -> tuple:
+    """Where an element of a board list comes in a saved file: by row, then
+    column, then side or direction (walls, lasers), then all it says (two
+    lasers on one square firing one way, a wall listed twice): one order
+    whatever order the elements were given in."""
+    facing = getattr(item, "side", None) or getattr(item, "dir", None)
+    return (item.y, item.x, INDEX.get(facing, len(INDEX)) if isinstance(facing, str) else 0,
+            _Tie(item))
+
+
+class _Tie:
+    """An element compared by all it says, only when its square and side
+    tie with another's (a repr per element would slow every sort)."""
+
+    def __init__(self, item):
+        self.item = item
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Tie) and repr(self.item) == repr(other.item)
+
+    def __lt__(self, other: _Tie) -> bool:
+        return repr(self.item) < repr(other.item)
+
+
 @dataclass(frozen=True)
 class Board:
     width: int
@@ -89,6 +113,17 @@ class Board:
 
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
+
+    def canonical(self) -> Board:
+        """The board with its lists in the order a saved file lists them (the
+        loader reads every board in it, so that boards listing the same
+        elements in another order are equal)."""
+        board = Board(self.width, self.height, tuple(sorted(self.tiles, key=board_order)),
+                      tuple(sorted(self.walls, key=board_order)),
+                      tuple(sorted(self.lasers, key=board_order)),
+                      tuple(sorted(self.pushers, key=board_order)), self.note,
+                      tuple(sorted(self.levels, key=board_order)))
+        return self if board == self else board
 
     def index(self, x: int, y: int) -> int:
         return y * self.width + x

@@ -31,6 +31,7 @@ and crushers act in every register, and otherwise optimistic.
 """
 from __future__ import annotations
 
+from dataclasses import fields
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -78,8 +79,11 @@ class LoneModel:
 
     @classmethod
     def build(cls, board: Board, rules: Rules | None = None) -> "LoneModel":
-        """The model of a board (cached: boards and rules are immutable)."""
-        return _build(board, rules or Rules())
+        """The model of a board (cached: boards and rules are immutable; rules
+        equal but for the types of their numbers, 2 and 2.0, are cached apart,
+        so that a model never answers for rules it was not built with)."""
+        rules = rules or Rules()
+        return _build(board, rules, tuple(type(getattr(rules, f.name)) for f in fields(rules)))
 
     # ------------------------------------------------------------ reading
 
@@ -229,7 +233,7 @@ def _gather(first: np.ndarray, states: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _build(board: Board, rules: Rules) -> LoneModel:
+def _build(board: Board, rules: Rules, types: tuple[type, ...]) -> LoneModel:
     course = compile_course(board)
     n = course.size
     states = n * 4

@@ -65,7 +65,7 @@ import os
 from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
 
-from engine.format.loader import read_dict, read_json
+from engine.format.loader import board_indexes, read_dict, read_json
 from engine.format.schema import within_bounds
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
@@ -231,6 +231,9 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
             found.append(candidates[j] if j < len(candidates) else len(found))
             j += 1
         indexes[key] = found
+    for key, raw, items in lists[:5]:       # the loader sorts the board's lists (Board.canonical)
+        if key in indexes and isinstance(raw, list):
+            indexes[key] = board_indexes(key.split("/")[1], raw, indexes[key])
     return Places(indexes)
 
 
@@ -794,7 +797,8 @@ def walls_listed_twice(s: Scenario, at: Places) -> list[Problem]:
     out = []
     first: dict[tuple[int, int, str], int] = {}
     walls = s.board.walls
-    for k, wall in enumerate(walls):
+    for k in sorted(range(len(walls)), key=lambda k: at.index("board/walls", k)):   # file order
+        wall = walls[k]
         if wall.side not in INDEX:
             continue
         key = edge_key(wall.x, wall.y, wall.side)

@@ -16,13 +16,22 @@ Time trials: one robot alone on each dock, trial t with seed
 ``derive_seed(S, "trial", t)`` for every dock, a job per dock (so that a
 Cancel waits for one solo race at most). The trials are spread evenly among
 the races so that a run stopped early still has some.
+
+The jobs are made one by one as the runner asks for them (``Jobs``): a
+plan's memory does not grow with its races.
 """
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 RACE, TRIAL = "race", "trial"
+# The most races and time trials per dock a run may plan: a billion races of
+# the quickest course take days on a big machine (the command line says so).
+MAX_RACES = 1_000_000_000
+MAX_TRIALS = 1_000_000
 
 
 def derive_seed(seed: int, stream: str, index: int) -> int:
@@ -46,7 +55,67 @@ class Plan:
     dock_count: int
     trials: int
     seed: int
-    jobs: tuple[Job, ...]
+    jobs: Jobs
+
+
+def _trial_after(t: int, races: int, trials: int) -> int:
+    """The race number that trial t goes right after: floor((t + 1) * races /
+    trials) - 1, at least 0 (spread evenly, so that a run stopped early has
+    some)."""
+    return max(0, (t + 1) * races // trials - 1)
+
+
+class Jobs(Sequence[Job]):
+    """The plan's jobs in order, each made when asked for: a plan of a
+    hundred million races takes no more memory than one of ten, and its
+    first race starts at once. Trial t's jobs (one per dock) come right
+    after race ``_trial_after(t)`` (all first when there are no races)."""
+
+    def __init__(self, races: int, robots: int, dock_count: int, seed: int, trials: int):
+        self.races, self.robots, self.dock_count = races, robots, dock_count
+        self.seed, self.trials = seed, trials
+
+    def __len__(self) -> int:
+        return self.races + self.trials * self.dock_count
+
+    def _trial_start(self, t: int) -> int:
+        """The place of trial t's first job: the races up to the one it
+        follows and the trials before it come first."""
+        before = _trial_after(t, self.races, self.trials) + 1 if self.races else 0
+        return before + t * self.dock_count
+
+    def _job(self, index: int) -> Job:
+        # the trials starting at or before `index`, by bisection on their places
+        lo, hi = 0, self.trials
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._trial_start(mid) <= index:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo:
+            t = lo - 1
+            offset = index - self._trial_start(t)
+            if offset < self.dock_count:
+                return Job(index, TRIAL, t, derive_seed(self.seed, TRIAL, t), (offset + 1,))
+        race = index - lo * self.dock_count
+        return Job(index, RACE, race, derive_seed(self.seed, RACE, race),
+                   rotation(race, self.robots, self.dock_count))
+
+    @overload
+    def __getitem__(self, index: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Job]: ...
+
+    def __getitem__(self, index: int | slice) -> Job | list[Job]:
+        if isinstance(index, slice):
+            return [self._job(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("job index out of range")
+        return self._job(index)
 
 
 def rotation(race: int, robots: int, dock_count: int) -> tuple[int, ...]:
@@ -62,30 +131,16 @@ def default_trials(races: int, dock_count: int) -> int:
 
 def make_plan(races: int, robots: int, dock_count: int, seed: int = 0,
               trials: int | None = None) -> Plan:
+    """The plan of a run (ValueError for what cannot be planned)."""
     if dock_count < 1:
         raise ValueError("the course has no docks")
     if not 1 <= robots <= dock_count:
         raise ValueError(f"robots must be 1 to {dock_count} (the course's docks), not {robots}")
-    if races < 0:
-        raise ValueError("races must be at least 0")
+    if not 0 <= races <= MAX_RACES:
+        raise ValueError(f"races must be 0 to {MAX_RACES:,}, not {races:,}")
+    if trials is not None and not 0 <= trials <= MAX_TRIALS:
+        raise ValueError(f"trials must be 0 to {MAX_TRIALS:,}, not {trials:,}")
     if trials is None:
         trials = default_trials(races, dock_count) if races else 0
-    jobs: list[Job] = []
-
-    def add_trial(t: int) -> None:
-        trial_seed = derive_seed(seed, TRIAL, t)
-        for dock in range(1, dock_count + 1):
-            jobs.append(Job(len(jobs), TRIAL, t, trial_seed, (dock,)))
-
-    # trial t goes right after race number floor((t + 1) * races / trials) - 1
-    after: dict[int, list[int]] = {}
-    for t in range(trials):
-        after.setdefault(max(0, (t + 1) * races // trials - 1), []).append(t)
-    for i in range(races):
-        jobs.append(Job(len(jobs), RACE, i, derive_seed(seed, RACE, i), rotation(i, robots, dock_count)))
-        for t in after.get(i, ()):
-            add_trial(t)
-    if races == 0:
-        for t in range(trials):
-            add_trial(t)
-    return Plan(races, robots, dock_count, trials, seed, tuple(jobs))
+    return Plan(races, robots, dock_count, trials, seed,
+                Jobs(races, robots, dock_count, seed, trials))

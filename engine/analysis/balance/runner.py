@@ -13,8 +13,9 @@ processes (a Cancel button sets a flag it reads); Ctrl+C in the calling
 process does the same. Either way ``run`` returns what was played,
 in plan order, with ``cancelled`` set; chunks still running are dropped.
 
-Worker processes ignore SIGINT, so Ctrl+C reaches only the parent, which
-stops cleanly. They start with the "forkserver" method where there is one
+Worker processes ignore SIGINT from their start (the fork server they come
+from is started ignoring it), so Ctrl+C reaches only the parent, which stops
+cleanly. They start with the "forkserver" method where there is one
 (fork-safe next to threads, e.g. the editor's), else "spawn".
 
 Dask: ``scheduler="local"`` starts a LocalCluster of `workers` single-thread
@@ -37,9 +38,9 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, overload
 
-from engine.analysis.balance.plan import Job, RACE
+from engine.analysis.balance.plan import Job, Jobs, RACE
 
 
 class Task(Protocol):
@@ -78,8 +79,33 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunked(jobs: Sequence[Job], size: int) -> list[list[Job]]:
-    return [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+class Chunks(Sequence[list[Job]]):
+    """The jobs cut into chunks of `size`, each made when asked for (a plan's
+    jobs are: engine/analysis/balance/plan.py ``Jobs``)."""
+
+    def __init__(self, jobs: Sequence[Job], size: int):
+        self.jobs, self.size = jobs, size
+
+    def __len__(self) -> int:
+        return -(-len(self.jobs) // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> list[Job]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[Job]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[Job] | list[list[Job]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not 0 <= index < len(self):
+            raise IndexError("chunk index out of range")
+        return list(self.jobs[index * self.size:(index + 1) * self.size])
+
+
+def races_in(jobs: Sequence[Job]) -> int:
+    """How many of the jobs are races (a plan's ``Jobs`` know without counting)."""
+    return jobs.races if isinstance(jobs, Jobs) else sum(1 for j in jobs if j.kind == RACE)
 
 
 def default_chunk_size(jobs: int, workers: int) -> int:
@@ -92,11 +118,10 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         chunk_size: int | None = None, progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
         local_processes: bool = True) -> RunOutcome:
-    jobs = list(jobs)
     workers = max(1, workers)
     size = chunk_size or default_chunk_size(len(jobs), workers)
-    chunks = chunked(jobs, size)
-    outcome = RunOutcome(planned=sum(1 for j in jobs if j.kind == RACE))
+    chunks = Chunks(jobs, size)
+    outcome = RunOutcome(planned=races_in(jobs))
     started = time.perf_counter()
     finished: dict[int, list] = {}
     races_done = 0
@@ -152,38 +177,87 @@ def _context():
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["engine.analysis.balance.play"])
+        _start_deaf_forkserver()
         return ctx
     return multiprocessing.get_context("spawn")
 
 
+def _start_deaf_forkserver() -> None:
+    """Start the fork server, when it is not running yet, with Ctrl+C ignored.
+    It keeps that, and the workers it forks have it from their first
+    instruction: a press while the pool starts (the server importing the
+    engine, a worker before its initializer ran) printed their
+    KeyboardInterrupt tracebacks. This process still gets the press."""
+    from multiprocessing import forkserver
+    if threading.current_thread() is not threading.main_thread():
+        return                  # (signals are the main thread's: no press lands here)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_pool(task, chunks, workers, on_chunk, stop) -> None:
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=_context(),
-                               initializer=_init_worker, initargs=(task,))
     window = 2 * workers
     pending: dict[Future, int] = {}
     next_chunk = 0
+
+    def fill(pool: ProcessPoolExecutor) -> None:
+        nonlocal next_chunk
+        while next_chunk < len(chunks) and len(pending) < window and not stop():
+            pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
+            next_chunk += 1
+
+    ended = False
+    pool = None
     try:
-        while next_chunk < len(chunks) or pending:
-            while next_chunk < len(chunks) and len(pending) < window and not stop():
-                pending[pool.submit(_play_in_worker, chunks[next_chunk])] = next_chunk
-                next_chunk += 1
-            if not pending:
-                break
+        with _ctrl_c_deferred():    # the workers start (first submits) whole, then a press counts
+            pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
+                                       mp_context=_context(), initializer=_init_worker,
+                                       initargs=(task,))
+            fill(pool)
+        while pending:
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.__getitem__):
                 on_chunk(pending.pop(future), future.result())
             if stop():
                 break
+            fill(pool)
+        ended = True
     finally:
-        # pending chunks not started are cancelled; running ones are dropped,
-        # and their workers stopped rather than waited for (a chunk can take
-        # minutes on a big course, and the interpreter would wait at exit)
-        for future in pending:
-            future.cancel()
-        if pending:
+        # chunks still pending are dropped with their workers, stopped rather
+        # than waited for (a chunk can take minutes on a big course, and the
+        # interpreter would wait at exit); after a Ctrl+C too, so that none is
+        # left starting up with this process gone (it printed a traceback).
+        # The pool fails the dropped chunks' futures itself: cancelled first,
+        # its thread failed on them with a traceback (InvalidStateError).
+        if pool is not None and (pending or not ended):
             _stop_workers(pool)
-        pool.shutdown(wait=not pending, cancel_futures=True)
+            pool.shutdown(wait=False)
+        elif pool is not None:
+            pool.shutdown()
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred():
+    """Ctrl+C pressed inside is acted on as it ends, not in the middle (of
+    starting worker processes: one half started, this process gone, failed
+    with a traceback)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed and callable(previous):
+        previous(signal.SIGINT, pressed[0])
+    elif pressed and previous != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:

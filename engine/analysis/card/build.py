@@ -227,15 +227,14 @@ def against_goals(c: dict, goals: Goals) -> list[dict]:
     as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
     verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
     out: list[dict] = []
-    band = timemodel.wanted_rounds(goals, c["robots"])
-    if band is not None:
-        low, high = band
-        lo, hi = c["length"]["rounds_ci"]
-        ends = [math.inf if r is None else r for r in (lo, hi)]
-        out.append({"goal": "rounds" if goals.rounds is not None else "length",
-                    "wanted": goals.rounds if goals.rounds is not None else goals.length,
-                    "verdict": _verdict(low <= ends[0] and ends[1] <= high,
-                                        ends[0] <= high and ends[1] >= low)})
+    lo, hi = (math.inf if r is None else r for r in c["length"]["rounds_ci"])
+    lengths: list[tuple[str, str | int, tuple[float, float]]] = [] if goals.length is None else [
+        ("length", goals.length, timemodel.class_rounds(goals.length, c["robots"]))]
+    if goals.rounds is not None:        # (both asked: each judged, neither dropped)
+        lengths.append(("rounds", goals.rounds, timemodel.rounds_band(goals.rounds)))
+    for goal, wanted, (low, high) in lengths:
+        out.append({"goal": goal, "wanted": wanted,
+                    "verdict": _verdict(low <= lo and hi <= high, lo <= high and hi >= low)})
     if goals.deaths_per_leg is not None:
         leg = c["deadliest_leg"]
         lo, hi = leg["ci"] if leg is not None else (0.0, 0.0)

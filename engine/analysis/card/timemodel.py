@@ -51,12 +51,17 @@ def class_rounds(name: str, players: int) -> tuple[float, float]:
     return max(0.0, (low - SETUP) / per_round), max(0.0, (high - SETUP) / per_round)
 
 
+def rounds_band(rounds: int) -> tuple[float, float]:
+    """The median rounds (low, high) that meet a goal of `rounds` rounds: within half a round."""
+    return rounds - 0.5, rounds + 0.5
+
+
 def wanted_rounds(goals: Goals, players: int) -> tuple[float, float] | None:
     """The median rounds (low, high) `goals` ask of a race of `players`
     robots: a number of rounds within half a round, or a length class's
     rounds; None when they ask no length."""
     if goals.rounds is not None:
-        return goals.rounds - 0.5, goals.rounds + 0.5
+        return rounds_band(goals.rounds)
     if goals.length is not None:
         return class_rounds(goals.length, players)
     return None

@@ -285,7 +285,8 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
 
 def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
     """The result as a JSON-ready dict: goals, robots, seed, budget, races
-    (played), cancelled, before (the course's measures on its races),
+    (played), cancelled, before (the course's measures on its races; None
+    when stopped before any was played),
     suggestions [{rank, edits [{kind, args, words}], races, clear (the
     interval of the change lies below zero), effect {measure: {old, new,
     change, ci}}}] best first, only those that bring the course
@@ -297,7 +298,8 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
         "robots": target.robots, "bot": search.bot, "seed": search.seed,
         "budget": search.budget, "races": search.played, "cancelled": cancelled,
         "candidates": len(search.versions) - 1,
-        "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()},
+        "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()}
+        if search.races[0] else None,   # (stopped before the course's first races ended)
         "elapsed_s": round(search.elapsed, 3),
         "suggestions": [],
     }
