@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .course import Course
 from .directions import NAMES
-from .state import Floor, RobotState
+from .state import Blame, Floor, RobotState
 
 
 def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:
@@ -65,16 +65,28 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
     cap = floor.rules.destroy_at_damage
     doomed = []
     for robot in robots:
-        if hit and robot.pending:
+        shot = hit and robot.pending > 0
+        if shot:
             before = robot.damage
             robot.damage = min(cap, before + robot.pending)
             robot.pending = 0
             if log:
                 floor.emit("damage", robot, amount=robot.damage - before, cause="laser")
         if robot.damage >= cap:
-            doomed.append(robot)
-    for robot in doomed:
-        floor.destroy(robot, "damage", robot.sq)
+            doomed.append((robot, shot))
+    for robot, shot in doomed:
+        floor.destroy(robot, "damage", robot.sq, _shot_by(course, struck, robot, shot))
+
+
+def _shot_by(course: Course, struck: dict[int, RobotState], robot: RobotState,
+             shot: bool) -> Blame | None:
+    """What to blame for a robot's destruction in the lasers step: a board
+    laser that struck it, else the robots' lasers if any did; None when it
+    came into the step with its damage."""
+    board = next((k for k, target in struck.items() if target is robot), None)
+    if board is not None:
+        return ("laser", course.lasers[board].square)
+    return ("robot laser", -1) if shot else None
 
 
 def _emit_beam(floor: Floor, shooter: RobotState | None, origin: int, d: int,
