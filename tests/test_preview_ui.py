@@ -274,27 +274,15 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     assert (tmp_path / "report.md").read_text().startswith("# Balance report")
 
 
-def test_the_deaths_heatmap_tooltip_says_why_robots_die_there(qtbot, preview, tmp_path):
+def test_the_deaths_heatmap_tooltip_says_why_robots_die_there(qtbot, preview):
     """A re-entry square facing an express belt into a pit: hovering the pit
     names the chain, hovering the re-entry square warns of the loop."""
-    import json
-
     from PySide6.QtCore import QEvent
     from PySide6.QtGui import QHelpEvent
     from PySide6.QtWidgets import QToolTip
 
     from tests.editor_support import point
-    (tmp_path / "made").mkdir()
-    course = tmp_path / "made" / "loop.json"
-    course.write_text(json.dumps({
-        "format": "rally-scenario", "version": 1, "name": "loop",
-        "board": {"width": 9, "height": 3,
-                  "tiles": [{"x": 1, "y": 1, "type": "conveyor", "dir": "E", "express": True},
-                            {"x": 2, "y": 1, "type": "conveyor", "dir": "E", "express": True},
-                            {"x": 3, "y": 1, "type": "pit"}]},
-        "flags": [{"x": 8, "y": 2}],
-        "docks": [{"x": 1, "y": 1, "facing": "E"}, {"x": 0, "y": 2, "facing": "E"}]}))
-    window, c = preview(course)
+    window, c = preview(FIXTURES / "reentry-loop.json")
     dialog = set_up_balance(c, 20, "random", robots=2)
     with qtbot.waitSignal(dialog.resultReady, timeout=30000):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)

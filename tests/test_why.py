@@ -2,6 +2,8 @@
 re-entry loop warning (engine/balance/why.py)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.balance import balance
@@ -10,7 +12,7 @@ from engine.balance.report import markdown
 from engine.balance.summary import Death, RaceSummary
 from engine.balance.why import LOOP_REENTRIES, chain, chains, reentry_loops
 from engine.card import build
-from engine.loader import load_dict
+from engine.loader import load_dict, load_file
 from engine.race import Race
 
 
@@ -115,8 +117,11 @@ def test_a_reentry_loop_when_robots_die_again_in_the_round_after_they_reenter():
     assert reentry_loops(last) == []
 
 
-def test_no_loop_from_too_few_reentries():
-    assert reentry_loops([_summary([_death(1), _death(2)])]) == []
+def test_no_loop_from_too_few_reentries_or_a_share_that_may_be_small():
+    # three re-entries, each followed by a death in the next round: too few to tell
+    assert reentry_loops([_summary([_death(1), _death(2), _death(3), _death(4)], rounds=4)]) == []
+    # a third of 12 re-entries: the share's interval reaches well below a quarter
+    assert reentry_loops([_summary([_death(1), _death(2), _death(5)]) for _ in range(4)]) == []
 
 
 def test_chains_per_square_commonest_first():
@@ -132,16 +137,8 @@ def test_chains_per_square_commonest_first():
 
 @pytest.fixture
 def loop_course():
-    """A re-entry square facing an express belt into a pit: the only dock's
-    robot, destroyed, comes back on the belt and is carried in again."""
-    return load_dict({
-        "format": "rally-scenario", "version": 1, "name": "loop",
-        "board": {"width": 9, "height": 3,
-                  "tiles": [{"x": 1, "y": 1, "type": "conveyor", "dir": "E", "express": True},
-                            {"x": 2, "y": 1, "type": "conveyor", "dir": "E", "express": True},
-                            {"x": 3, "y": 1, "type": "pit"}]},
-        "flags": [{"x": 8, "y": 2}],
-        "docks": [{"x": 1, "y": 1, "facing": "E"}, {"x": 0, "y": 2, "facing": "E"}]})
+    """A re-entry square facing an express belt into a pit."""
+    return load_file(Path(__file__).parent / "fixtures" / "reentry-loop.json")
 
 
 def test_the_card_and_its_text_name_the_chain_and_the_loop(loop_course):
@@ -157,5 +154,6 @@ def test_the_card_and_its_text_name_the_chain_and_the_loop(loop_course):
     assert any(line.startswith("Deadliest square: (3, 1)") and "mostly carried into the pit"
                in line for line in text)
     report = markdown(result, charts=False)
-    assert "- (3, 1): " in report and "carried into the pit at (3, 1) by the belt" in report
+    (hot,) = [line for line in report.splitlines() if line.startswith("- (3, 1): ")]
+    assert "deaths per 100 races: carried into the pit at (3, 1) by the belt from (2, 1) (" in hot
     assert "## Re-entry loops\n\n- Re-entry loop: robots re-entering at (1, 1)" in report

@@ -26,7 +26,7 @@ def _r(value: float | None, digits: int = 6) -> float | None:
     return round(float(value), digits)
 
 
-def _ci(interval: tuple[float, float]) -> list[float | None]:
+def _ci(interval: tuple[float | None, float | None]) -> list[float | None]:
     return [_r(interval[0]), _r(interval[1])]
 
 
