@@ -351,3 +351,14 @@ def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
     assert main(["compare", str(old), str(new), "--races", "8", "--workers", "1",
                  "--quiet"]) == 2
     assert "robots 3: 'First Steps' has only 2 docks" in capsys.readouterr().err
+
+
+def test_an_interval_shows_as_many_decimals_as_its_ends_need(open_course):
+    r = result(rounds=2)
+    r["length"]["median_between_ci"] = [1.96, 2.04]       # 14.8 to 15.2 minutes
+    line = build.lines(build.card(open_course, r))[1]
+    assert "median 2.00 rounds (95%: 1.96 to 2.04)" in line
+    assert "at least 15.0 min at a table (95%: 14.8 to 15.2)" in line
+    r["length"]["median_between_ci"] = [1.0, 3.0]
+    line = build.lines(build.card(open_course, r))[1]
+    assert "median 2.0 rounds (95%: 1.0 to 3.0); at least 15 min at a table (95%: 10 to 20)" in line

@@ -94,8 +94,8 @@ def _length(result: dict, k: int) -> dict:
         ends.add("long")
     n = result["races"]
     return {"class": cls, "could_be": sorted(ends - {cls}, key=timemodel.CLASSES.index),
-            "rounds": _r(rounds, 1), "rounds_ci": [_r(lo, 1), _r(hi, 1)],
-            "minutes": _r(minutes, 0), "minutes_ci": [_r(m_lo, 0), _r(m_hi, 0)],
+            "rounds": _r(rounds, 3), "rounds_ci": [_r(lo, 3), _r(hi, 3)],
+            "minutes": _r(minutes, 2), "minutes_ci": [_r(m_lo, 2), _r(m_hi, 2)],
             "minutes_per_round": _r(timemodel.minutes_per_round(k), 2),
             "undecided": _r(length["undecided"] / n if n else 0.0)}
 
@@ -163,6 +163,17 @@ def _ci(interval: list, fmt) -> str:
     return f" (95%: {fmt(lo) if lo is not None else '?'} to {fmt(hi) if hi is not None else 'never'})"
 
 
+def _shown(interval: list, decimals: int):
+    """A format for a value and its `interval`: `decimals` decimals, or up to
+    two more when the interval's ends would read alike (15 to 15 min while
+    the races disagree)."""
+    lo, hi = interval
+    if lo is not None and hi is not None and lo != hi:
+        while decimals < 3 and f"{lo:.{decimals}f}" == f"{hi:.{decimals}f}":
+            decimals += 1
+    return lambda v: f"{v:.{decimals}f}"
+
+
 def _maybe(could_be: list[str]) -> str:
     return f", could be {' or '.join(could_be)}" if could_be else ""
 
@@ -176,10 +187,11 @@ def lines(c: dict) -> list[str]:
     if length["minutes"] is None:
         out.append("Length: long: most races are not decided within the round limit")
     else:
+        rounds, minutes = _shown(length["rounds_ci"], 1), _shown(length["minutes_ci"], 0)
         out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: median "
-                   f"{length['rounds']:.1f} rounds{_ci(length['rounds_ci'], lambda r: f'{r:.1f}')}; "
-                   f"at least {length['minutes']:.0f} min at a table"
-                   f"{_ci(length['minutes_ci'], lambda m: f'{m:.0f}')} at "
+                   f"{rounds(length['rounds'])} rounds{_ci(length['rounds_ci'], rounds)}; "
+                   f"at least {minutes(length['minutes'])} min at a table"
+                   f"{_ci(length['minutes_ci'], minutes)} at "
                    f"{length['minutes_per_round']:g} min a round (a lower estimate: bots waste "
                    f"fewer rounds than people)")
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
