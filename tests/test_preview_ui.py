@@ -369,7 +369,7 @@ def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, pr
         "width": 10, "height": 10, "per_races": 100,
         "deaths": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]],
         "deaths_by_cause": {"pit": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]]},
-        "occupancy": [[1.0] * 10 for _ in range(10)]}}
+        "occupancy": [[1.0] * 10 for _ in range(10)], "chains": []}, "reentry_loops": []}
     c.set_balance_result(fake, window.doc.scenario)
     assert (9, 9, 50.0) in [cell[:3] for cell in c.heatmap.cells] and c.legend.isVisible()
     doc = window.doc
