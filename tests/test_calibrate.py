@@ -6,6 +6,7 @@ import pytest
 
 from bench import calibrate
 from bench.calibrate import Course, courses, fit, fitted_edges, least_squares, read_measures
+from engine.bots import DEFAULT_BOT
 from engine.card import build, timemodel
 
 
@@ -37,6 +38,7 @@ def test_the_readme_table_is_read(tmp_path):
 def test_the_cards_classes_are_the_fit_on_the_kept_measures():
     cs, measures = read_measures(calibrate.MEASURES)
     assert len(cs) == 7
+    assert {m["bot"] for m in measures} == {build.CALIBRATED_BOT} == {DEFAULT_BOT}
     (short, long_), deaths = fitted_edges(cs, measures)
     assert (timemodel.SHORT_UNDER, timemodel.LONG_OVER) == (round(short), round(long_))
     assert build.DEATHS_UNDER == tuple(round(d, 2) for d in deaths)

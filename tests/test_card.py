@@ -362,3 +362,11 @@ def test_an_interval_shows_as_many_decimals_as_its_ends_need(open_course):
     r["length"]["median_between_ci"] = [1.0, 3.0]
     line = build.lines(build.card(open_course, r))[1]
     assert "median 2.0 rounds (95%: 1.0 to 3.0); at least 15 min at a table (95%: 10 to 20)" in line
+
+
+def test_a_card_of_other_bots_says_its_classes_are_fitted_to_the_default_bots(open_course):
+    assert not any(line.startswith("Note:") for line in build.lines(build.card(open_course,
+                                                                                result())))
+    r = dict(result(), bot="random")
+    assert build.lines(build.card(open_course, r))[-1] == (
+        "Note: the classes are fitted to `search` robots' races, not `random` robots'")
