@@ -75,14 +75,15 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         if robot.damage >= cap:
             doomed.append((robot, shot))
     for robot, shot in doomed:
-        floor.destroy(robot, "damage", robot.sq, _shot_by(course, struck, robot, shot))
+        floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, shot))
 
 
-def _shot_by(course: Course, struck: dict[int, RobotState], robot: RobotState,
+def shot_by(course: Course, struck: dict[int, RobotState], robot: RobotState,
              shot: bool) -> Blame | None:
     """What to blame for a robot's destruction in the lasers step: a board
-    laser that struck it, else the robots' lasers if any did; None when it
-    came into the step with its damage."""
+    laser that struck it (`struck`: ``board_laser_targets``), else the
+    robots' lasers and weapons if any did (`shot`); None when it came into
+    the step with its damage."""
     board = next((k for k, target in struck.items() if target is robot), None)
     if board is not None:
         return ("laser", course.lasers[board].square)

@@ -14,7 +14,7 @@ from .course import OFF_BOARD, WALL
 from .directions import DX, DY, NAMES
 from .movement import push, step
 from .holding import BOT_VALUE, HOWITZER_SHOTS, ignored, used, has, hurt, lose, opts
-from .lasers import board_laser_targets
+from .lasers import board_laser_targets, shot_by
 from .options import locked, replace_card
 from .state import Floor, RobotState
 
@@ -147,7 +147,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     cap = floor.rules.destroy_at_damage                             # (4)
     for robot in robots:
         if robot.sq >= 0 and robot.damage >= cap:
-            floor.destroy(robot, "damage", robot.sq)
+            floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, robot in hits))
 
     moves = [s for s in effects if s.weapon in MOVERS]
     moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))

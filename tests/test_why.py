@@ -83,6 +83,17 @@ def test_a_robot_shot_to_pieces_names_the_laser():
     assert why(s) == [("A", "shot by the laser at (0, 2)")]
 
 
+def test_with_option_cards_held_the_laser_step_names_the_laser_too():
+    s = course(lasers=[{"x": 0, "y": 2, "dir": "E", "beams": 1}], options="played",
+               robots=[robot("A", 3, 2, damage=9, options=["brakes"])])
+    assert why(s) == [("A", "shot by the laser at (0, 2)")]
+
+
+def test_a_robot_shot_to_pieces_by_robots_blames_them():
+    s = course(robots=[robot("A", 1, 2, "E"), robot("B", 3, 2, damage=9)], robot_lasers=True)
+    assert why(s) == [("B", "shot by other robots' lasers or weapons")]
+
+
 def test_a_fall_onto_robots_is_a_fall_from_the_plateau():
     # from level 1 at (1, 2) east down onto a robot standing by a wall: nowhere to land
     s = course(levels=[{"x": 1, "y": 2, "level": 1}], walls=[{"x": 4, "y": 2, "side": "E"}],
@@ -90,6 +101,11 @@ def test_a_fall_onto_robots_is_a_fall_from_the_plateau():
                        robot("Mid", 2, 2), robot("Next", 3, 2)])
     assert why(s) == [("Up", "fell from the plateau at (1, 2) onto robots, with no free square "
                              "to land on")]
+
+
+def test_a_robot_moved_by_another_robots_weapon_names_it():
+    pulled = Death(0, 1, 3, 2, "pit", 1, "tractor beam", (4, 2), (0, 0))
+    assert chain(pulled) == "pulled into the pit at (3, 2) by another robot's tractor beam"
 
 
 def _summary(deaths: list[Death], rounds: int = 10) -> RaceSummary:

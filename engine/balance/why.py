@@ -20,10 +20,12 @@ CHAINS_PER_SQUARE = 3
 
 # an express belt moves robots in the express step and again with the others
 _CARRIERS = {"conveyor": "the belt", "express": "the belt", "current": "the current"}
+# a robot moved by another's weapon (option cards): the agent is the weapon
+_WEAPONS = {"tractor beam": "pulled", "pressor beam": "pushed", "mini howitzer": "pushed"}
 _DAMAGE = {"fall": "fell from the plateau and was wrecked by the fall",
            "ramming gear": "rammed to destruction by another robot",
            "recompile": "wrecked by its own recompile",
-           "robot laser": "shot by other robots"}
+           "robot laser": "shot by other robots' lasers or weapons"}
 
 
 def _at(square: tuple[int, int] | None) -> str:
@@ -44,6 +46,8 @@ def chain(death: Death) -> str:
             return f"carried {into} by {_CARRIERS[agent]}{_from(origin)}"
         if agent == "push":
             return f"pushed {into} by another robot"
+        if agent in _WEAPONS:
+            return f"{_WEAPONS[agent]} {into} by another robot's {agent}"
         if agent == "pusher":
             return f"pushed {into} by the pusher{_at(origin)}"
         if agent == "card":
