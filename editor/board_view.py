@@ -209,6 +209,9 @@ class BoardView(QGraphicsView):
         self._pan_from = None           # viewport point where a pan started
         self._space = False
         self._hover = None
+        # more tooltips for a square, from layers over the board (a heatmap's):
+        # each takes (x, y) and gives a text or None
+        self.tooltip_sources: list = []
         self.update_scene_rect()
         doc.changed.connect(self.on_doc_changed)
         doc.scenarioReplaced.connect(self.on_replaced)
@@ -246,14 +249,16 @@ class BoardView(QGraphicsView):
         return self._hover
 
     def tooltip_at(self, square) -> str | None:
-        """The tooltip of a square: a flag's difficulty score and what makes it."""
+        """The tooltip of a square: a flag's difficulty score and what makes
+        it, then what the ``tooltip_sources`` say of it."""
         if square is None:
             return None
         s = self.doc.scenario
         index = edit.marker_at(s, "flags", *square)
-        if index is None:
-            return None
-        return f"Flag {index + 1}, difficulty {flag_scores(s)[index].explain()}"
+        texts = [] if index is None else [f"Flag {index + 1}, difficulty "
+                                          f"{flag_scores(s)[index].explain()}"]
+        texts += [t for t in (source(*square) for source in self.tooltip_sources) if t]
+        return "\n".join(texts) or None
 
     def viewportEvent(self, event) -> bool:
         if event.type() == QEvent.ToolTip:

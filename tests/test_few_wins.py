@@ -44,7 +44,8 @@ def result_of(won: int, races: int, deaths: int = 30) -> dict:
                      {"to_flag": 2, "robots": 100, "median_rounds": None, "deaths": deaths,
                       "death_rate": deaths / 100}],
             "heatmaps": {"width": 2, "height": 2, "per_races": 100, "deaths": [[0, 0], [0, 0]],
-                         "deaths_by_cause": {}, "occupancy": [[0, 0], [0, 0]]},
+                         "deaths_by_cause": {}, "occupancy": [[0, 0], [0, 0]], "chains": []},
+            "reentry_loops": [],
             "card": {"deadliest_square": {"x": 4, "y": 4, "cause": "pit"}}}
 
 

@@ -57,5 +57,5 @@ def test_a_length_class_is_a_range_of_rounds_by_the_cards_time_model():
             low, high = timemodel.class_rounds(name, players)
             inside = (low + min(high, low + 10)) / 2
             assert timemodel.length_class(timemodel.table_minutes(inside, players)) == name
-    assert timemodel.class_rounds("medium", 4) == (11.0, 23.0)     # 5 minutes a round, 5 to set up
+    assert timemodel.class_rounds("medium", 4) == (7.0, 16.4)      # 5 minutes a round, 5 to set up
     assert timemodel.class_rounds("long", 4)[1] == float("inf")

@@ -277,6 +277,36 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     assert (tmp_path / "report.md").read_text().startswith("# Balance report")
 
 
+def test_the_deaths_heatmap_tooltip_says_why_robots_die_there(qtbot, preview):
+    """A re-entry square facing an express belt into a pit: hovering the pit
+    names the chain, hovering the re-entry square warns of the loop."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    from tests.editor_support import point
+    window, c = preview(FIXTURES / "reentry-loop.json")
+    dialog = set_up_balance(c, 20, "random", robots=2)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+
+    def hover(x: int, y: int) -> str:
+        at = point(window.view, x + 0.5, y + 0.5)
+        QApplication.sendEvent(window.view.viewport(), QHelpEvent(
+            QEvent.ToolTip, at, window.view.viewport().mapToGlobal(at)))
+        qtbot.waitUntil(lambda: QToolTip.isVisible())
+        text = QToolTip.text()
+        QToolTip.hideText()
+        return text
+
+    pit = hover(3, 1).splitlines()
+    assert pit[0].endswith("deaths per 100 races here:")
+    assert pit[1].startswith("  carried into the pit at (3, 1) by the belt from (2, 1) (")
+    assert hover(1, 1).startswith("Re-entry loop: robots re-entering at (1, 1) die again")
+    c.heat_actions["occupancy"].trigger()          # not a deaths heatmap: no death tooltip
+    assert window.view.tooltip_at((3, 1)) is None
+
+
 def test_cancel_stops_a_long_run_and_reports_what_was_played(qtbot, preview):
     window, c = preview()
     dialog = set_up_balance(c, 20_000, "search")
@@ -342,7 +372,7 @@ def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, pr
         "width": 10, "height": 10, "per_races": 100,
         "deaths": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]],
         "deaths_by_cause": {"pit": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]]},
-        "occupancy": [[1.0] * 10 for _ in range(10)]}}
+        "occupancy": [[1.0] * 10 for _ in range(10)], "chains": []}, "reentry_loops": []}
     c.set_balance_result(fake, window.doc.scenario)
     assert (9, 9, 50.0) in [cell[:3] for cell in c.heatmap.cells] and c.legend.isVisible()
     doc = window.doc

@@ -149,3 +149,19 @@ def test_the_figures_are_those_of_the_hand_written_statistics(name):
             assert len(got) == len(expected) and all(map(_same, got, expected)), (args, got)
         else:
             assert _same(got, expected), (args, got)
+
+
+def test_a_median_read_between_rounds_shows_the_spread():
+    # 15% of the races end before round 4 and 57% by its end: the median is
+    # round 4, and a third of the way into it
+    times = [3] * 45 + [4] * 127 + [5] * 81 + [6] * 47
+    events = [True] * len(times)
+    curve = stats.kaplan_meier(times, events)
+    assert stats.km_quantile(curve, 0.5) == 4
+    assert stats.km_quantile_interpolated(curve, 0.5) == pytest.approx(3.5 + 0.35 / (127 / 300))
+    assert stats.km_median_interval(times, events) == (4, 4)          # collapsed
+    lo, hi = stats.km_median_interval(times, events, quantile=stats.km_quantile_interpolated)
+    assert 3.5 < lo < stats.km_quantile_interpolated(curve, 0.5) < hi < 4.5
+    # all alike: the median is the round itself; never reached: None
+    assert stats.km_quantile_interpolated(stats.kaplan_meier([4] * 10, [True] * 10), 0.5) == 4
+    assert stats.km_quantile_interpolated(stats.kaplan_meier([4] * 10, [False] * 10), 0.5) is None

@@ -44,6 +44,7 @@ class PreviewController(QObject):
         self.heatmap = HeatmapOverlay()
         scene.addItem(self.heatmap)
         self.legend = HeatmapLegend(self.view)
+        self.view.tooltip_sources.append(self.heatmap.tooltip_at)
         self.suggestion_ghost = SuggestionGhost()
         scene.addItem(self.suggestion_ghost)
         self.worker = RaceWorker(self)
@@ -385,7 +386,7 @@ class PreviewController(QObject):
         self.balance_result = result
         self.balance_scenario = scenario or (self.balance_dialog.result_scenario
                                              if self.balance_dialog else self.doc.scenario)
-        self.heatmap.set_heatmaps(result["heatmaps"])
+        self.heatmap.set_heatmaps(result["heatmaps"], result["reentry_loops"])
         self.heat_menu.setEnabled(True)
         self.set_heatmap_mode("deaths")
         if not result.get("cancelled"):

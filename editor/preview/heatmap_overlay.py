@@ -14,12 +14,15 @@ along its bottom edge (so that it never hides a square). Modes:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
+from engine.analysis.card.build import loop_line
 from engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
@@ -75,11 +78,15 @@ class HeatmapOverlay(QGraphicsItem):
         self.cells: list[tuple[int, int, float, QColor]] = []
         self.peak = 0.0
         self._size = (0, 0)
+        self.loops: list[dict] = []
         self.setVisible(False)
 
-    def set_heatmaps(self, heatmaps: dict | None) -> None:
+    def set_heatmaps(self, heatmaps: dict | None, loops: Sequence[dict] = ()) -> None:
+        """Show `heatmaps` (a balance result's), and with the deaths the
+        result's re-entry `loops` in the tooltips."""
         self.prepareGeometryChange()
         self.heatmaps = heatmaps
+        self.loops = list(loops)
         self._size = (heatmaps["width"], heatmaps["height"]) if heatmaps else (0, 0)
         self._rebuild()
 
@@ -119,6 +126,24 @@ class HeatmapOverlay(QGraphicsItem):
                 self.cells.append((x, y, v, color))
         self.setVisible(True)
         self.update()
+
+    def tooltip_at(self, x: int, y: int) -> str | None:
+        """Why robots die on square (x, y), in a deaths mode: its deaths per
+        100 races, each cause chain's, and a re-entry loop there."""
+        h = self.heatmaps
+        if h is None or self.mode is None or not self.mode.startswith("deaths"):
+            return None
+        if not (0 <= x < h["width"] and 0 <= y < h["height"]):
+            return None
+        texts = []
+        value = h["deaths"][y][x] or 0.0
+        if value > 0:
+            texts.append(f"{value:.1f} deaths per 100 races here:")
+            chains = next((sq["why"] for sq in h.get("chains", ())
+                           if (sq["x"], sq["y"]) == (x, y)), [])
+            texts += [f"  {w['chain']} ({w['per_100_races']:.1f})" for w in chains]
+        texts += [loop_line(loop) for loop in self.loops if (loop["x"], loop["y"]) == (x, y)]
+        return "\n".join(texts) or None
 
     def boundingRect(self) -> QRectF:
         w, h = self._size

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from scipy import stats as scipy_stats
 
@@ -99,6 +99,21 @@ def km_quantile(curve: list[tuple[float, float]], q: float) -> float | None:
     for t, s in curve:
         if s <= target:
             return t
+    return None
+
+
+def km_quantile_interpolated(curve: list[tuple[float, float]], q: float) -> float | None:
+    """The q-quantile of a time counted in whole units (rounds), read between
+    them: unit t stands for the stretch from t - 0.5 to t + 0.5, over which
+    the share that has had its event grows evenly. So a median of 4 where 15%
+    are done before round 4 and 57% by its end reads 4.33, not 4: a change in
+    the spread shows. None when the curve never gets there."""
+    done_before = 0.0
+    for t, s in curve:
+        done = 1.0 - s
+        if done >= q - 1e-12:
+            return t - 0.5 + (q - done_before) / (done - done_before)
+        done_before = done
     return None
 
 
@@ -204,18 +219,21 @@ def dock_races_needed(shares: Sequence[float], k: int, margin: float = 0.05,
 
 # ---------------------------------------------------------------- intervals for the course card
 
-def km_median_interval(times: Sequence[float], events: Sequence[bool],
-                       z: float = Z95) -> tuple[float | None, float | None]:
+def km_median_interval(times: Sequence[float], events: Sequence[bool], z: float = Z95,
+                       quantile: Callable[[list[tuple[float, float]], float], float | None]
+                       = km_quantile) -> tuple[float | None, float | None]:
     """A 95% interval for the Kaplan-Meier median: the quantiles at
     0.5 -+ z * sqrt(0.25 / n), n the subjects (the order-statistic interval
     of the median, read on the curve so that censored times count as far as
-    they go). None at an end the curve never reaches."""
+    they go), read by `quantile` (``km_quantile_interpolated`` for one that
+    does not shrink to one value while the times disagree). None at an end
+    the curve never reaches."""
     n = len(times)
     if not n:
         return None, None
     half = z * math.sqrt(0.25 / n)
     curve = kaplan_meier(times, events)
-    return km_quantile(curve, max(0.5 - half, 1e-9)), km_quantile(curve, min(0.5 + half, 1.0))
+    return quantile(curve, max(0.5 - half, 1e-9)), quantile(curve, min(0.5 + half, 1.0))
 
 
 def poisson_rate_interval(count: int, exposure: float, alpha: float = 0.05) -> tuple[float, float]:

@@ -42,7 +42,7 @@ def board_elements(floor: Floor, register: int) -> None:
         floor.step = "crushers"
         for robot in robots:
             if robot.sq >= 0 and hot[robot.sq] & CRUSHER_BIT:
-                floor.destroy(robot, "crusher", robot.sq)
+                floor.destroy(robot, "crusher", robot.sq, ("crusher", robot.sq))
 
 
 def _hot_mask(robots, hot: list[int]) -> int:

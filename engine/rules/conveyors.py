@@ -72,9 +72,9 @@ def _carry(floor: Floor, robot: RobotState, to: int, cause: str) -> None:
     drop = floor.course.drop
     if drop and drop[src * 4 + d]:
         # a belt takes the robot down a ledge only onto a free square (levels.md 4.10)
-        land(floor, robot, src, to, src, d, 1)
+        land(floor, robot, src, to, src, d, 1, cause)
     else:
-        floor.put(robot, to, src)
+        floor.put(robot, to, src, cause)
     if robot.sq >= 0:
         new = belt[to]
         if new >= 0 and new != d and not steady(robot):

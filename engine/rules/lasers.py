@@ -3,7 +3,7 @@ is added up, then robots at `destroy_at_damage` are destroyed."""
 from __future__ import annotations
 
 from engine.rules.course import Course
-from engine.rules.state import Floor, RobotState
+from engine.rules.state import Blame, Floor, RobotState
 
 
 def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:
@@ -72,14 +72,27 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
     cap = floor.rules.destroy_at_damage
     doomed = []
     for robot in robots:
-        if hit and robot.pending:
+        shot = hit and robot.pending > 0
+        if shot:
             before = robot.damage
             robot.damage = min(cap, before + robot.pending)
             robot.pending = 0
             if log:
                 floor.emit("damage", robot, amount=robot.damage - before, cause="laser")
         if robot.damage >= cap:
-            doomed.append(robot)
-    for robot in doomed:
-        floor.destroy(robot, "damage", robot.sq)
+            doomed.append((robot, shot))
+    for robot, shot in doomed:
+        floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, shot))
+
+
+def shot_by(course: Course, struck: dict[int, RobotState], robot: RobotState,
+             shot: bool) -> Blame | None:
+    """What to blame for a robot's destruction in the lasers step: a board
+    laser that struck it (`struck`: ``board_laser_targets``), else the
+    robots' lasers and weapons if any did (`shot`); None when it came into
+    the step with its damage."""
+    board = next((k for k, target in struck.items() if target is robot), None)
+    if board is not None:
+        return ("laser", course.lasers[board].square)
+    return ("robot laser", -1) if shot else None
 

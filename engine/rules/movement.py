@@ -66,7 +66,7 @@ def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
     floor.occ[src] = None
     if floor.events is not None:
         floor.emit_move(robot, src, ramp, d, "card")
-    floor.put(robot, ramp, src)
+    floor.put(robot, ramp, src, "card")
     return 2
 
 
@@ -142,7 +142,7 @@ def step(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
         occ[dst] = robot
         robot.sq = dst
     else:
-        floor.put(robot, dst, src)
+        floor.put(robot, dst, src, cause)
 
 
 def fall(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
@@ -161,21 +161,21 @@ def fall(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
         if floor.events is not None:
             floor.emit_move(robot, src, last, d, cause)
             floor.emit("fall", robot, src=course.xy[src], dst=course.xy[last], amount=0)
-        floor.destroy(robot, "fall", last)
+        floor.destroy(robot, "fall", last, (cause, src))
         return
     if floor.events is not None:
         floor.emit_move(robot, src, square, d, cause, travelled)
-    land(floor, robot, src, square, last, d, travelled)
+    land(floor, robot, src, square, last, d, travelled, cause)
 
 
 def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: int,
-         travelled: int) -> None:
+         travelled: int, cause: str) -> None:
     """End a fall from `src`, lifted off the board already, on `square` (< 0:
     `travelled` squares towards d, off the board, having last been over
     `last`): the fall damage once, where it lands, unless the landing
     destroys it (levels.md 4.6, 4.8). The fall event says what the rules
     deal; the damage event that follows, what the robot took (option cards
-    may prevent some)."""
+    may prevent some). `cause` is the move's (what to blame)."""
     course = floor.course
     landed = square >= 0 and course.death[square] is None
     damage = floor.rules.fall_damage if landed else 0
@@ -183,7 +183,7 @@ def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: i
         x, y = course.xy[src]
         to = course.xy[square] if square >= 0 else (x + DX[d] * travelled, y + DY[d] * travelled)
         floor.emit("fall", robot, src=course.xy[src], dst=to, amount=damage)
-    floor.put(robot, square, last)
+    floor.put(robot, square, last, cause)
     if landed and damage:
         hurt_now(floor, robot, damage, "fall")
 
@@ -234,4 +234,4 @@ def _land(floor: Floor, robot: RobotState, start: int, square: int, d: int, dist
     the board, having last been over square `last`)."""
     if floor.events is not None:
         floor.emit_move(robot, start, square, d, "teleport", distance)
-    floor.put(robot, square, last)
+    floor.put(robot, square, last, "teleport")

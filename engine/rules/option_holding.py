@@ -199,7 +199,7 @@ def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str, side: int
     """Damage outside the laser step: destroys at destroy_at_damage at once (6.6)."""
     hurt(floor, robot, points, cause, side)
     if robot.sq >= 0 and robot.damage >= floor.rules.destroy_at_damage:
-        floor.destroy(robot, "damage", robot.sq)
+        floor.destroy(robot, "damage", robot.sq, (cause, -1))
 
 
 def used(floor: Floor, robot: RobotState, card: str, target: RobotState | None = None,

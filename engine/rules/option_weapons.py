@@ -16,7 +16,7 @@ from engine.model.option_cards import BY_ID
 from engine.model.program_cards import BACK, KIND_CODE, LEFT
 from engine.model.scenario import Card
 from engine.rules.course import OFF_BOARD, WALL
-from engine.rules.lasers import board_laser_targets
+from engine.rules.lasers import board_laser_targets, shot_by
 from engine.rules.movement import push, step
 from engine.rules.option_holding import (BOT_VALUE, HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
                                          used)
@@ -153,7 +153,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     cap = floor.rules.destroy_at_damage                             # (4)
     for robot in robots:
         if robot.sq >= 0 and robot.damage >= cap:
-            floor.destroy(robot, "damage", robot.sq)
+            floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, robot in hits))
 
     moves = [s for s in effects if s.weapon in MOVERS]
     moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))

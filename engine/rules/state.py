@@ -24,7 +24,8 @@ class RobotState:
 
     __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
                  "archive", "destroyed", "out", "finished", "powered_down", "announced",
-                 "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt")
+                 "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt",
+                 "killed_by")
 
     def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
                  lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
@@ -49,6 +50,7 @@ class RobotState:
         self.pending = 0                # laser damage being added up in a lasers step
         self.cards: list[str] = []      # option cards held (played options), oldest first
         self.opt: RobotOptions | None = None    # what its cards remember (played options)
+        self.killed_by: Blame | None = None     # what destroyed it last (Floor.destroy)
 
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
@@ -60,16 +62,23 @@ class RobotState:
         return (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
                 self.archive, self.destroyed, self.out, self.finished, self.powered_down,
                 self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-                list(self.registers), list(self.cards))
+                self.killed_by, list(self.registers), list(self.cards))
 
     def restore(self, saved: tuple) -> None:
         (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
          self.archive, self.destroyed, self.out, self.finished, self.powered_down,
          self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-         registers, cards) = saved
+         self.killed_by, registers, cards) = saved
         self.registers, self.cards = list(registers), list(cards)
 
 
+# What sent a robot to its destruction: (agent, square). The agent is the
+# move's cause (card, push, pusher, express, conveyor, current, teleport) for
+# a fall into a pit, a drain or off the board, or down a ledge, with the
+# square it moved from; "laser" with the board laser's square, "robot laser",
+# or a damage cause (fall, ramming gear, recompile) with -1 for damage;
+# "crusher" with its square.
+Blame = tuple[str, int]
 DeathHook = Callable[[RobotState, int, str], None]
 OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 
@@ -170,30 +179,33 @@ class Floor:
 
     # ------------------------------------------------------------ arriving and dying
 
-    def put(self, robot: RobotState, square: int, came_from: int) -> None:
+    def put(self, robot: RobotState, square: int, came_from: int, by: str | None = None) -> None:
         """Put a robot that has just left square `came_from` (and is in no square
         of ``occ``) on `square`: off the board (< 0), into a pit or drain it is
-        destroyed (rule 3.4)."""
+        destroyed (rule 3.4). `by` is the move's cause (what to blame)."""
         if square < 0:
             robot.sq = -1
-            self.destroy(robot, "off board", came_from)
+            self.destroy(robot, "off board", came_from, None if by is None else (by, came_from))
             return
         robot.sq = square
         cause = self.course.death[square]
         if cause is None:
             self.occ[square] = robot
         else:
-            self.destroy(robot, cause, square)
+            self.destroy(robot, cause, square, None if by is None else (by, came_from))
 
-    def destroy(self, robot: RobotState, cause: str, square: int) -> None:
+    def destroy(self, robot: RobotState, cause: str, square: int, by: Blame | None = None) -> None:
         """Remove a robot from the board at once: it loses a life and an option
-        (rule 2, last paragraph). `square` is where it died."""
+        (rule 2, last paragraph). `square` is where it died, `by` what sent it
+        there (``Blame``; None when unknown), kept in ``robot.killed_by``
+        for the death hook."""
         if robot.sq >= 0 and self.occ[robot.sq] is robot:
             self.occ[robot.sq] = None
         robot.sq = -1
         robot.destroyed = True
         robot.deaths += 1
         robot.death_seq = self.moment
+        robot.killed_by = by
         robot.lives -= 1
         if robot.opt is not None:
             at_destruction(self, robot)

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from engine.analysis import stats
 from engine.analysis.balance.summary import RaceSummary, TrialSummary
+from engine.analysis.balance.why import chains, reentry_loops
 from engine.analysis.card.build import card
 from engine.model.element_kinds import DEATH_CAUSES
 
@@ -28,7 +29,7 @@ def _r(value: float | None, digits: int = 6) -> float | None:
     return round(float(value), digits)
 
 
-def _ci(interval: tuple[float, float]) -> list[float | None]:
+def _ci(interval: tuple[float | None, float | None]) -> list[float | None]:
     return [_r(interval[0]), _r(interval[1])]
 
 
@@ -39,8 +40,11 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
 
     scenario, races (played), planned, robots, bot, seed, cancelled,
     completion {rate, ci, decided}: share of races with a winner, Wilson 95%;
-    length {median, median_ci, q1, q3, histogram, undecided}: the winning round
-    by Kaplan-Meier, undecided races censored at their last round;
+    length {median, median_ci, q1, q3, histogram, undecided, median_between,
+    median_between_ci}: the winning round by Kaplan-Meier, undecided races
+    censored at their last round; median_between read between whole rounds
+    (stats.km_quantile_interpolated), so that it and its interval show the
+    spread;
     docks [{dock, races, wins, win_rate, ci, decided, share, share_ci}]: wins
     over races that used the dock (Wilson 95%), and over decided races (share);
     fairness {verdict, chi2, df, chi2_p, balance, more_races_needed, wins_needed}: see
@@ -48,7 +52,10 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     time_trial [{dock, trials, finished, median_rounds}];
     legs [{to_flag, robots, median_rounds, deaths, death_rate}];
     heatmaps {width, height, per_races: 100, deaths, deaths_by_cause, occupancy}:
-    grids [y][x] per 100 races;
+    grids [y][x] per 100 races; and chains: why robots die on each square
+    (``why.chains``);
+    reentry_loops: archive points where re-entering robots soon die again
+    (``why.reentry_loops``);
     options: see ``options``;
     elapsed_s;
     card: the course card (engine/analysis/card/build.py).
@@ -66,10 +73,15 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     rounds, decided_races = [r.rounds for r in races], [r.decided for r in races]
     q1, med, q3 = stats.km_quantiles(rounds, decided_races)
     histogram = Counter(r.rounds for r in races if r.decided)
+    curve = stats.kaplan_meier(rounds, decided_races)
+    between = stats.km_quantile_interpolated(curve, 0.5)
     length = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
               "q1": q1, "q3": q3,
               "histogram": [[rnd, histogram[rnd]] for rnd in sorted(histogram)],
-              "undecided": n - decided}
+              "undecided": n - decided,
+              "median_between": _r(between, 3),
+              "median_between_ci": _ci(stats.km_median_interval(
+                  rounds, decided_races, quantile=stats.km_quantile_interpolated))}
 
     used = [0] * (dock_count + 1)
     used_decided = [0] * (dock_count + 1)
@@ -113,6 +125,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "time_trial": time_trial(trials, dock_count),
         "legs": legs(races, len(scenario.flags)),
         "heatmaps": heatmaps(races, width, height),
+        "reentry_loops": reentry_loops(races),
         "options": options(scenario, races),
         "elapsed_s": round(elapsed_s, 3),
     }
@@ -256,4 +269,5 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> dict:
     return {"width": width, "height": height, "per_races": 100,
             "deaths": grid(deaths),
             "deaths_by_cause": {cause: grid(c) for cause, c in by_cause.items()},
-            "occupancy": grid(occupancy)}
+            "occupancy": grid(occupancy),
+            "chains": chains(races, width, height)}

@@ -75,9 +75,7 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
     holder: list[Race] = []
 
     def on_death(robot, square: int, cause: str) -> None:
-        race = holder[0]
-        deaths.append(Death(robot.index, race.round, square % width, square // width, cause,
-                            robot.flags + 1))
+        deaths.append(death_record(robot, holder[0].round, square, cause, width))
 
     def on_register_end(race: Race) -> None:
         for robot in race.floor.robots:
@@ -118,6 +116,18 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
         held_option=tuple(held),
         options_used=tuple(sorted(used.items())),
     )
+
+
+def death_record(robot, round_: int, square: int, cause: str, width: int) -> Death:
+    """The summary of a robot's destruction (the race's death hook's
+    arguments, the round and the board's width): where, why, what sent it
+    there (``robot.killed_by``) and where it re-enters."""
+    def xy(sq: int) -> tuple[int, int] | None:
+        return None if sq < 0 else (sq % width, sq // width)
+
+    agent, origin = robot.killed_by or (None, -1)
+    return Death(robot.index, round_, square % width, square // width, cause, robot.flags + 1,
+                 agent, xy(origin), None if robot.out else xy(robot.archive))
 
 
 def play_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from engine.analysis.card.build import lines as card_lines
-from engine.model.element_kinds import DEADLY_TYPES, DEATH_CAUSES
+from engine.analysis.card.build import lines as card_lines, loop_line
+from engine.model.element_kinds import DEADLY_TYPES
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -206,11 +206,15 @@ def markdown(result: dict, charts: bool = True) -> str:
     if hot:
         lines.append("## Where robots die")
         lines.append("")
-        causes = result["heatmaps"]["deaths_by_cause"]
+        why = {(sq["x"], sq["y"]): sq["why"] for sq in result["heatmaps"]["chains"]}
         for (x, y), value in hot:
-            cause = max(DEATH_CAUSES, key=lambda c: causes.get(c, [[0]])[y][x]
-                        if c in causes else 0)
-            lines.append(f"- ({x}, {y}): {value:.1f} deaths per 100 races, mostly {cause}")
+            chains = "; ".join(f"{w['chain']} ({w['per_100_races']:.1f})" for w in why[(x, y)])
+            lines.append(f"- ({x}, {y}): {value:.1f} deaths per 100 races: {chains}")
+        lines.append("")
+    if result["reentry_loops"]:
+        lines.append("## Re-entry loops")
+        lines.append("")
+        lines.extend(f"- {loop_line(loop)}" for loop in result["reentry_loops"])
         lines.append("")
 
     lines.append("## Docks")

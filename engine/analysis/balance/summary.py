@@ -18,6 +18,12 @@ class Death:
     y: int
     cause: str          # one of elements_table.DEATH_CAUSES
     leg: int            # the flag it was heading for (1-based)
+    # what sent it there (state.Blame): the agent, and its square (the square
+    # moved from, the laser's; None when it has none)
+    agent: str | None = None
+    origin: tuple[int, int] | None = None
+    # the archive point it re-enters at; None when it is out of the race
+    archive: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

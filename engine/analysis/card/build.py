@@ -7,8 +7,9 @@ docs/format.md, "card"); ``lines`` renders it as text.
 
 Difficulty classes (docs/rules.md, "The course card"): the deaths per robot
 per leg (all deaths on the way to each flag over the robots that set out on
-that leg, pooled over the legs) give one class, the mean flag score another;
-the card shows the harder of the two.
+that leg, pooled over the legs), on thresholds fitted to the difficulty the
+game's publisher printed for seven courses (bench/calibrate.py). The flag
+score is shown on its own line: it did not improve that fit.
 """
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ from engine.format.stored_card import play_hash, with_card
 from engine.model.scenario import Goals, Scenario
 
 DIFFICULTY = ("easy", "medium", "hard", "expert")
-# A class's upper bound (exclusive) in deaths per robot per leg ...
-DEATHS_UNDER = (0.1, 0.3, 0.6)
-# ... and in mean flag score.
-FLAG_SCORE_UNDER = (3.0, 5.0, 7.0)
+# A class's upper bound (exclusive) in deaths per robot per leg of the
+# calibrated bot's races (fitted by bench/calibrate.py; docs/rules.md).
+DEATHS_UNDER = (0.21, 0.32, 0.42)
+CALIBRATED_BOT = "search"
 # A fairness verdict names the dock that wins most when it wins this much
 # more than a fair share, or when the course is unfair.
 FAVOURED_BY = 0.05
@@ -45,12 +46,14 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
     until a full one replaces it);
     length {class, could_be, rounds, rounds_ci, minutes, minutes_ci,
     minutes_per_round, undecided};
-    difficulty {class, could_be, deaths_per_robot_leg, ci, deaths_class,
-    flag_score, flag_class};
+    difficulty {class, could_be, deaths_per_robot_leg, ci, flag_score};
     fairness {verdict, balance, favoured_dock, share, share_ci, fair_share,
     more_races_needed};
     deadliest_leg {to_flag, deaths, robots, rate, ci} or None;
-    deadliest_square {x, y, per_100_races, ci, cause} or None;
+    deadliest_square {x, y, per_100_races, ci, cause, why (the commonest
+    cause chain, balance/why.py)} or None;
+    reentry_loops [{x, y, reentries, deaths, share, ci, chain}]
+    (balance/why.py ``reentry_loops``);
     flags [{flag, x, y, score, parts}] (exact counts: no interval), flag_score;
     goals {robots, checks} or None: how it meets the course's goals (``judged``).
     """
@@ -71,6 +74,7 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
         "fairness": _fairness(result, k),
         "deadliest_leg": _deadliest_leg(result),
         "deadliest_square": _deadliest_square(result),
+        "reentry_loops": result["reentry_loops"],
         "flags": [s.as_dict() for s in scores],
         "flag_score": _r(mean_score, 2),
     }, scenario.goals)
@@ -78,8 +82,8 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
 
 def _length(result: dict, k: int) -> dict:
     length = result["length"]
-    rounds = length["median"]
-    lo, hi = length.get("median_ci", (None, None))
+    rounds = length["median_between"]
+    lo, hi = length["median_between_ci"]
     minutes = timemodel.table_minutes(rounds, k) if rounds is not None else None
     m_lo = timemodel.table_minutes(lo, k) if lo is not None else None
     # no upper end: the race may never be decided in time
@@ -90,8 +94,8 @@ def _length(result: dict, k: int) -> dict:
         ends.add("long")
     n = result["races"]
     return {"class": cls, "could_be": sorted(ends - {cls}, key=timemodel.CLASSES.index),
-            "rounds": rounds, "rounds_ci": [lo, hi],
-            "minutes": _r(minutes, 0), "minutes_ci": [_r(m_lo, 0), _r(m_hi, 0)],
+            "rounds": _r(rounds, 3), "rounds_ci": [_r(lo, 3), _r(hi, 3)],
+            "minutes": _r(minutes, 2), "minutes_ci": [_r(m_lo, 2), _r(m_hi, 2)],
             "minutes_per_round": _r(timemodel.minutes_per_round(k), 2),
             "undecided": _r(length["undecided"] / n if n else 0.0)}
 
@@ -101,14 +105,11 @@ def _difficulty(result: dict, mean_score: float | None) -> dict:
     robots = sum(leg["robots"] for leg in result["legs"])
     rate = deaths / robots if robots else 0.0
     lo, hi = stats.poisson_rate_interval(deaths, robots)
-    by_deaths = _band(rate, DEATHS_UNDER)
-    by_flags = _band(mean_score, FLAG_SCORE_UNDER) if mean_score is not None else 0
-    cls = max(by_deaths, by_flags)
-    ends = {max(_band(x, DEATHS_UNDER), by_flags) for x in (lo, hi)} - {cls}
-    return {"class": DIFFICULTY[cls], "could_be": [DIFFICULTY[c] for c in sorted(ends)],
+    cls = _band(rate, DEATHS_UNDER)
+    inside = range(_band(lo, DEATHS_UNDER), _band(hi, DEATHS_UNDER) + 1)
+    return {"class": DIFFICULTY[cls], "could_be": [DIFFICULTY[c] for c in inside if c != cls],
             "deaths_per_robot_leg": _r(rate), "ci": [_r(lo), _r(hi)],
-            "deaths_class": DIFFICULTY[by_deaths],
-            "flag_score": _r(mean_score, 2), "flag_class": DIFFICULTY[by_flags]}
+            "flag_score": _r(mean_score, 2)}
 
 
 def _fairness(result: dict, k: int) -> dict:
@@ -150,8 +151,9 @@ def _deadliest_square(result: dict) -> dict | None:
     count = round(value * n / heat["per_races"])
     lo, hi = stats.poisson_rate_interval(count, n / heat["per_races"])
     causes = {c: g[y][x] or 0 for c, g in heat["deaths_by_cause"].items()}
+    why = next(sq["why"][0]["chain"] for sq in heat["chains"] if (sq["x"], sq["y"]) == (x, y))
     return {"x": x, "y": y, "per_100_races": _r(value), "ci": [_r(lo), _r(hi)],
-            "cause": max(causes, key=lambda c: causes[c])}
+            "cause": max(causes, key=lambda c: causes[c]), "why": why}
 
 
 def _ci(interval: list, fmt) -> str:
@@ -159,6 +161,17 @@ def _ci(interval: list, fmt) -> str:
     if lo is None and hi is None:
         return ""
     return f" (95%: {fmt(lo) if lo is not None else '?'} to {fmt(hi) if hi is not None else 'never'})"
+
+
+def _shown(interval: list, decimals: int):
+    """A format for a value and its `interval`: `decimals` decimals, or up to
+    two more when the interval's ends would read alike (15 to 15 min while
+    the races disagree)."""
+    lo, hi = interval
+    if lo is not None and hi is not None and lo != hi:
+        while decimals < 3 and f"{lo:.{decimals}f}" == f"{hi:.{decimals}f}":
+            decimals += 1
+    return lambda v: f"{v:.{decimals}f}"
 
 
 def _maybe(could_be: list[str]) -> str:
@@ -174,14 +187,16 @@ def lines(c: dict) -> list[str]:
     if length["minutes"] is None:
         out.append("Length: long: most races are not decided within the round limit")
     else:
-        out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: about "
-                   f"{length['minutes']:.0f} min{_ci(length['minutes_ci'], lambda m: f'{m:.0f}')}, "
-                   f"{length['rounds']:g} rounds{_ci(length['rounds_ci'], lambda r: f'{r:g}')} "
-                   f"at {length['minutes_per_round']:g} min a round")
+        rounds, minutes = _shown(length["rounds_ci"], 1), _shown(length["minutes_ci"], 0)
+        out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: median "
+                   f"{rounds(length['rounds'])} rounds{_ci(length['rounds_ci'], rounds)}; "
+                   f"at least {minutes(length['minutes'])} min at a table"
+                   f"{_ci(length['minutes_ci'], minutes)} at "
+                   f"{length['minutes_per_round']:g} min a round (a lower estimate: bots waste "
+                   f"fewer rounds than people)")
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
-               f"{_ci(diff['ci'], _rate)} ({diff['deaths_class']}), flag score "
-               f"{_score(diff['flag_score'])} ({diff['flag_class']})")
+               f"{_ci(diff['ci'], _rate)}")
     favoured = (f", dock {fair['favoured_dock']} wins {100 * fair['share']:.0f}% of decided races"
                 f"{_ci(fair['share_ci'], lambda v: f'{100 * v:.0f}%')} against a fair "
                 f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] else "")
@@ -197,13 +212,27 @@ def lines(c: dict) -> list[str]:
     sq = c["deadliest_square"]
     out.append("Deadliest square: none" if sq is None else
                f"Deadliest square: ({sq['x']}, {sq['y']}), {sq['per_100_races']:.1f} deaths per 100 "
-               f"races{_ci(sq['ci'], lambda v: f'{v:.1f}')}, mostly {sq['cause']}")
+               f"races{_ci(sq['ci'], lambda v: f'{v:.1f}')}, mostly "
+               f"{sq.get('why', sq['cause'])}")    # a card kept before chains has no why
+    out.extend(loop_line(loop) for loop in c.get("reentry_loops", ()))
     scores = ", ".join(f"{f['flag']}: {f['score']}" for f in c["flags"])
-    out.append(f"Flag scores (exact counts): {scores or 'no flags'}; mean "
-               f"{_score(c['flag_score'])}")
+    out.append(f"Flag score: {_score(c['flag_score'])} ({scores or 'no flags'}): the publisher's "
+               f"count of the hazards around each flag, averaged over the flags, shown beside "
+               f"the classes but not in them (it did not help them match the publisher's ratings)")
     if c.get("goals") is not None:
         out.append(_goal_line(c["goals"], c["robots"]))
+    if c["bot"] != CALIBRATED_BOT:
+        out.append(f"Note: the classes are fitted to `{CALIBRATED_BOT}` robots' races, not "
+                   f"`{c['bot']}` robots'")
     return out
+
+
+def loop_line(loop: dict) -> str:
+    """A re-entry loop warning (balance/why.py ``reentry_loops``)."""
+    return (f"Re-entry loop: robots re-entering at ({loop['x']}, {loop['y']}) die again within "
+            f"a round after {100 * loop['share']:.0f}% of {loop['reentries']} re-entries "
+            f"(95%: {100 * loop['ci'][0]:.0f}% to {100 * loop['ci'][1]:.0f}%), mostly "
+            f"{loop['chain']}")
 
 
 def readable(c: dict) -> bool:

@@ -12,7 +12,10 @@ players a round is 5 minutes, at 8 players 8. Simulated bots waste fewer
 rounds than people do, so read the time as what a race takes when nobody
 blunders: a lower estimate.
 
-Course lists' classes: short under an hour, medium 1 to 2 hours, long over 2.
+The length classes are bands of these minutes fitted to the lengths the
+game's publisher printed for seven courses (bench/calibrate.py, docs/rules.md):
+people take longer than bots, so a course the publisher calls short (under an
+hour at a table) is one that bots finish in under SHORT_UNDER of these minutes.
 """
 from __future__ import annotations
 
@@ -23,8 +26,8 @@ PROGRAMMING = 2.0           # minutes per round: deal, read, program
 SECONDS_PER_MOVE = 9.0      # per robot per register: reveal, move, board, lasers
 REGISTERS = 5
 
-SHORT_UNDER = 60.0          # minutes
-LONG_OVER = 120.0
+SHORT_UNDER = 40.0          # minutes of the model, fitted (bench/calibrate.py)
+LONG_OVER = 87.0
 CLASSES = ("short", "medium", "long")
 
 
