@@ -86,7 +86,8 @@ def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | Non
         course = _join(pieces, "en" if arrangement == "side" else "sw")
     if bay is not None:
         course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
-    return canonical(replace(course, name=name, author=None, description=None, note=None))
+    return canonical(replace(course, name=name, author=None, description=None, note=None,
+                             accept=()))
 
 
 def _join(pieces: list[Scenario], corner: str) -> Scenario:
