@@ -24,10 +24,10 @@ from pathlib import Path
 
 from ..library import ARRANGEMENTS, LibraryError, find, is_bay, load
 from ..library import assemble as build
-from ..loader import dumps, write_text_atomic
+from ..loader import dumps
 from ..model import Flag
 from ..validate import validate_data
-from .common import problem_line
+from .common import problem_line, write_course
 
 HELP = "lay library boards and a docking bay out as one course"
 TURNS = {"0": 0, "90": 1, "180": 2, "270": 3}
@@ -85,11 +85,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     course = replace(course, flags=tuple(Flag(x, y) for x, y in args.flag))
     text = dumps(course)
-    try:
-        write_text_atomic(args.output, text)
-    except OSError as exc:
-        print(f"{args.output}: error: cannot write the course ({exc.strerror or exc})",
-              file=sys.stderr)
+    if not write_course(args.output, text):
         return 1
     print(f"{args.output}: {b.width} x {b.height} squares, {len(course.docks)} docks, "
           f"{len(course.flags)} flags", file=sys.stderr)

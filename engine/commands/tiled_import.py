@@ -19,11 +19,11 @@ import argparse
 import json
 import sys
 
-from ..loader import dumps, write_text_atomic
+from ..loader import dumps
 from ..tiled.convert import import_map
 from ..tiled.mapfile import MapError
 from ..validate import validate_data
-from .common import problem_line, write_line
+from .common import problem_line, write_course, write_line
 
 HELP = "read a Tiled map (TMX or Tiled JSON) of this game as a course"
 
@@ -42,11 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     text = dumps(imported.scenario)
     if args.output:
-        try:
-            write_text_atomic(args.output, text)
-        except OSError as exc:
-            print(f"{args.output}: error: cannot write the course ({exc.strerror or exc})",
-                  file=sys.stderr)
+        if not write_course(args.output, text):
             return 1
     else:
         write_line(text.rstrip("\n"))
