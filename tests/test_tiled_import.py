@@ -237,3 +237,21 @@ def test_real_published_maps_import_with_no_unmapped_tile(tmp_path_factory):
         assert not [w for w in result.warnings if "left empty" in w.message], path
         valid += not [p for p in validate_data(json.loads(dumps(result.scenario))) if p.is_error]
     assert valid >= 20
+
+
+def test_the_mapping_example_of_the_docs_is_a_mapping_that_reads(tmp_path, monkeypatch):
+    from engine.tiled import tilesets
+    text = (ROOT / "docs" / "tiled-import.md").read_text("utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "mine.json").write_text(example, encoding="utf-8")
+    monkeypatch.setattr(tilesets, "FOLDER", tmp_path)
+    tilesets.mappings.cache_clear()
+    try:
+        cells = [1 + 4, 1 + 1, 1 + 6, 1 + 7]           # firstgid 1
+        text = tmx(4, 1, {"l": cells}).replace("../tiles_tileset.tsx", "my_tiles.tsx")
+        s = import_map(write(tmp_path, "m.tmx", text)).scenario
+    finally:
+        tilesets.mappings.cache_clear()
+    assert s.board.lasers == (Laser(0, 0, "S", 2),) and s.board.walls == (Wall(0, 0, "N"),)
+    assert s.board.tiles == (Tile(1, 0, "conveyor", dir="N", express=True),)
+    assert s.flags == (Flag(2, 0),) and s.docks == (Dock(3, 0, "N"),)
