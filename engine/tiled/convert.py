@@ -16,7 +16,7 @@ from ..directions import INDEX, NAMES, opposite, step
 from ..edit import canonical
 from ..model import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
 from .mapfile import FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset, read_map
-from .tilesets import Mapping, mapping_for
+from .tilesets import mapping_for
 
 _TRANSPOSE = {"N": "W", "W": "N", "S": "E", "E": "S"}
 _MIRROR_H = {"E": "W", "W": "E"}
@@ -39,7 +39,6 @@ class Notice:
 class Imported:
     scenario: Scenario
     warnings: tuple[Notice, ...]
-    mappings: tuple[Mapping, ...]
 
 
 def orient(direction: str, bits: int) -> str:
@@ -201,7 +200,7 @@ def convert(tiled: TiledMap, name: str) -> Imported:
     scenario = Scenario(name=name, board=course.board(), flags=flags, docks=docks,
                         description=f"Imported from the Tiled map {name!r}"
                                     + (f"; tiles read with the mapping of {credits}" if credits else ""))
-    return Imported(canonical(scenario), tuple(course.warnings), used)
+    return Imported(canonical(scenario), tuple(course.warnings))
 
 
 def course_name(path: str | Path) -> str:
