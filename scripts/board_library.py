@@ -224,8 +224,6 @@ def build(source: Source, folder: Path) -> tuple[Scenario, list[str]]:
     if source.height == 4 and any(d != docks[0] for d in docks):
         said = "; ".join(f"{n}: docks at {[(d.x, d.y) for d in ds]}" for n, ds in zip(names, docks))
         followed = max(docks, key=lambda ds: (docks.count(ds), ds == docks[0]))
-        if docks.count(followed) * 2 <= len(docks):
-            followed = docks[0]
         notes.append(f"{said} (followed: {[(d.x, d.y) for d in followed]})")
         ours = replace(ours, docks=followed)
     return replace(ours, board=board), notes
@@ -242,9 +240,7 @@ def settle(board: Board, votes: list[dict], names: list[str]) -> tuple[Board, li
             if all(v == values[0] for v in values):
                 continue
             counts = {repr(v): values.count(v) for v in values}
-            winner = max(values, key=lambda v: (counts[repr(v)], v == values[0]))
-            if counts[repr(winner)] * 2 <= len(values) and winner != values[0]:
-                winner = values[0]
+            winner = max(values, key=lambda v: (counts[repr(v)], v == values[0]))  # a tie: the map
             if winner is None:
                 settled[kind].pop(key, None)
             else:

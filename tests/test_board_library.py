@@ -128,3 +128,25 @@ def test_the_assembled_course_races_and_has_a_card(tmp_path, capsys):
     assert course is not None and not [p for p in problems if p.is_error]
     assert main(["card", str(out), "--races", "8", "--robots", "2"]) == 0
     assert "Length" in capsys.readouterr().out
+
+
+def test_the_sources_are_settled_by_their_majority_and_each_disagreement_is_said():
+    from engine.model import Board, Tile, Wall
+    from scripts.board_library import elements, settle
+    ours = Board(3, 3, tiles=(Tile(0, 0, "pit"),), walls=(Wall(1, 1, "N"),))
+    second = Board(3, 3, tiles=(Tile(0, 0, "repair"),), walls=(Wall(1, 1, "N"), Wall(2, 2, "W")))
+    third = Board(3, 3, tiles=(Tile(0, 0, "repair"),))
+    board, notes = settle(ours, [elements(b) for b in (ours, second, third)], ["a", "b", "c"])
+    assert board.tiles == (Tile(0, 0, "repair"),)              # two sources against one
+    assert board.walls == (Wall(1, 1, "N"),)                   # idem; (2, 2) W only in one
+    assert len(notes) == 3 and notes[0].endswith("(followed: repair at (0, 0))")
+    tie, tie_notes = settle(ours, [elements(b) for b in (ours, third)], ["a", "c"])
+    assert tie.tiles == (Tile(0, 0, "pit"),) and len(tie_notes) == 2   # a tie keeps the map
+
+
+def test_the_library_files_are_what_the_sources_give(capsys):
+    """Rebuilds every board from the fetched snapshots, when they are on this machine."""
+    from scripts import board_library
+    if not (board_library.BLODIGE.exists() and board_library.GBAHNS.exists()):
+        pytest.skip("the snapshots of the sources are not on this machine")
+    assert board_library.main(["--check"]) == 0
