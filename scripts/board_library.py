@@ -254,11 +254,6 @@ def settle(board: Board, votes: list[dict], names: list[str]) -> tuple[Board, li
     lasers = tuple(Laser(x, y, d, key[1]) for key, (x, y, d) in settled["laser"].items())
     pushers = tuple(Pusher(x, y, d, ph) for (x, y), (d, ph) in settled["pusher"].items())
     mounts = {edge_key(*_mount(i)) for i in (*lasers, *pushers)}
-    for laser in lasers:     # a printed laser never fires into a wall on its own square
-        muzzle = edge_key(laser.x, laser.y, laser.dir)
-        if settled["wall"].pop(muzzle, None):
-            notes.append(f"the wall on the {laser.dir} side of ({laser.x}, {laser.y}) would stop "
-                         f"the laser there at once: left out")
     walls = tuple(_on_board(board, *k) for k in settled["wall"]) + tuple(
         w for w in board.walls if edge_key(w.x, w.y, w.side) in mounts)
     return replace(board, tiles=tiles, walls=walls, lasers=lasers, pushers=pushers), notes
@@ -310,7 +305,8 @@ def library_file(source: Source, folder: Path) -> Scenario:
 
 
 ACCEPT = {"W405": "a belt leaving the board runs onto the next board of an assembled course",
-          "W409": "a factory board has no docks: an assembled course takes the bay's"}
+          "W409": "a factory board has no docks: an assembled course takes the bay's",
+          "W402": "as printed: a laser between two walls, its beam on its own square only"}
 
 
 def accepted(course: Scenario) -> tuple[Accept, ...]:
