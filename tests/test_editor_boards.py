@@ -163,3 +163,18 @@ def test_import_tiled_map_opens_the_course_and_refuses_a_non_map(window, answers
     window.actions["import_map"].trigger()
     assert answers.errors == [("Import Tiled Map", "iso.tmx cannot be imported.")]
     assert window.doc.scenario.name == "Small"
+
+
+def test_import_tiled_map_shows_what_could_not_be_placed(window, answers, tmp_path, monkeypatch):
+    from editor import dialogs
+    from tests.test_tiled_import import FLAG1, DOCK1, grid, tmx
+    shown = []
+    monkeypatch.setattr(dialogs, "show_warning",
+                        lambda parent, title, text, details="": shown.append(details))
+    path = tmp_path / "odd.tmx"
+    path.write_text(tmx(3, 1, {"l": grid(3, 1, {(0, 0): FLAG1, (1, 0): 136, (2, 0): DOCK1})}),
+                    encoding="utf-8")
+    answers.open_path = str(path)
+    window.actions["import_map"].trigger()
+    assert len(shown) == 1 and "odd.tmx:1,0" in shown[0] and "tile 135" in shown[0]
+    assert window.doc.scenario.name == "Odd"
