@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 FILTER = "Rally scenarios (*.json);;All files (*)"
+TILED_FILTER = "Tiled maps (*.tmx *.json);;All files (*)"
 
 
 def ask_save_changes(parent, name: str) -> str:
@@ -85,8 +86,16 @@ def show_error(parent, title: str, text: str, details: str = "") -> None:
     box.exec()
 
 
-def get_open_path(parent, title: str = "Open Scenario", directory: str = "") -> str | None:
-    path, _ = QFileDialog.getOpenFileName(parent, title, directory, FILTER)
+def show_warning(parent, title: str, text: str, details: str = "") -> None:
+    box = QMessageBox(QMessageBox.Warning, title, text, QMessageBox.Ok, parent)
+    if details:
+        box.setDetailedText(details)
+    box.exec()
+
+
+def get_open_path(parent, title: str = "Open Scenario", directory: str = "",
+                  filter: str = FILTER) -> str | None:
+    path, _ = QFileDialog.getOpenFileName(parent, title, directory, filter)
     return path or None
 
 

@@ -1,17 +1,26 @@
-"""File > Insert Board: attach another course's board (turned in quarter
-turns) to one side of this one, flush with a corner; the board grows to make
-room (engine.transform.insert_board). One undo step."""
+"""File > Insert Board: attach a board of the library (scenarios/boards/),
+or another course's board from a file, turned in quarter turns (Z / Shift+Z),
+to one side of this one, flush with a corner; the board grows to make room
+(engine.transform.insert_board). A preview shows the board as turned. One
+undo step.
+
+A library factory board brings its board only, a docking bay its docks too
+(engine.editing.library.part); a course from a file brings its flags and docks."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QIcon, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QVBoxLayout,
+    QListView, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
 )
 
 from editor import commands, dialogs
-from engine.editing import edit
+from editor.board_library import piece, thumbnail
+from editor.export import render_image
+from engine.editing import edit, library
 from engine.editing.transform import insert_board
 from engine.format.loader import read_file
 
@@ -21,6 +30,43 @@ CORNERS = (
     ("wn", "Left, flush with the north edge"), ("ws", "Left, flush with the south edge"),
     ("en", "Right, flush with the north edge"), ("es", "Right, flush with the south edge"),
 )
+PREVIEW_PX = 200
+
+
+def library_list(paths: list[Path], square_px: int = 6) -> QListWidget:
+    """The library as thumbnails with names; each item's data is its path."""
+    view = QListWidget()
+    view.setViewMode(QListView.IconMode)
+    view.setResizeMode(QListView.Adjust)
+    view.setMovement(QListView.Static)
+    view.setIconSize(QSize(12 * square_px + 8, 12 * square_px + 8))
+    view.setGridSize(QSize(12 * square_px + 36, 12 * square_px + 40))
+    for path in paths:
+        item = QListWidgetItem(QIcon(QPixmap.fromImage(thumbnail(path, square_px=square_px))),
+                               library.load(path).name)
+        item.setData(Qt.UserRole, str(path))
+        view.addItem(item)
+    return view
+
+
+def turn_choices() -> QComboBox:
+    turns = QComboBox()
+    for q in range(4):
+        turns.addItem(f"{q * 90}° clockwise" if q else "as drawn", q)
+    return turns
+
+
+def add_turn_keys(dialog: QDialog, turns: QComboBox) -> None:
+    """Z turns the board clockwise, Shift+Z back."""
+    for key, step in (("Z", 1), ("Shift+Z", 3)):
+        shortcut = QShortcut(QKeySequence(key), dialog)
+        shortcut.activated.connect(
+            lambda s=step: turns.setCurrentIndex((turns.currentIndex() + s) % 4))
+
+
+def preview_pixmap(scenario, side: int = PREVIEW_PX) -> QPixmap:
+    b = scenario.board
+    return QPixmap.fromImage(render_image(scenario, max(1, side // max(b.width, b.height))))
 
 
 class InsertBoardDialog(QDialog):
@@ -29,34 +75,54 @@ class InsertBoardDialog(QDialog):
         self.doc = doc
         self.other = None
         self.setWindowTitle("Insert Board")
+        self.library = library_list(library.board_files())
+        self.library.currentItemChanged.connect(self.pick)
         self.path = QLineEdit()
-        self.path.setPlaceholderText("a scenario file")
+        self.path.setPlaceholderText("or a scenario file")
         self.path.editingFinished.connect(self.read)
-        browse = QPushButton("Browse…")
+        browse = QPushButton("From file…")
         browse.clicked.connect(self.browse)
         file_row = QHBoxLayout()
         file_row.addWidget(self.path, 1)
         file_row.addWidget(browse)
-        self.turns = QComboBox()
-        for q in range(4):
-            self.turns.addItem(f"{q * 90}° clockwise" if q else "as drawn", q)
+        self.turns = turn_choices()
         self.turns.currentIndexChanged.connect(self.update_info)
+        add_turn_keys(self, self.turns)
         self.corner = QComboBox()
         for code, label in CORNERS:
             self.corner.addItem(label, code)
-        self.info = QLabel("Choose a file.")
+        self.preview = QLabel()
+        self.preview.setMinimumSize(PREVIEW_PX + 16, PREVIEW_PX + 16)
+        self.preview.setAlignment(Qt.AlignCenter)
+        self.info = QLabel("Choose a board of the library, or a file.")
         self.info.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
         form.addRow("Board from", file_row)
-        form.addRow("Turned", self.turns)
+        form.addRow("Turned (Z, Shift+Z)", self.turns)
         form.addRow("Place it", self.corner)
+        right = QVBoxLayout()
+        right.addWidget(self.preview)
+        right.addWidget(self.info)
+        right.addStretch(1)
+        top = QHBoxLayout()
+        top.addWidget(self.library, 1)
+        top.addLayout(right)
         layout = QVBoxLayout(self)
+        layout.addLayout(top, 1)
         layout.addLayout(form)
-        layout.addWidget(self.info)
         layout.addWidget(self.buttons)
+        self.resize(760, 480)
+        self.update_info()
+
+    def pick(self, item: QListWidgetItem | None) -> None:
+        if item is None:
+            return
+        path = Path(item.data(Qt.UserRole))
+        self.other = piece(path)
+        self.path.clear()
         self.update_info()
 
     def browse(self) -> None:
@@ -67,8 +133,11 @@ class InsertBoardDialog(QDialog):
 
     def read(self) -> None:
         path = self.path.text().strip()
-        self.other, problems = read_file(path) if path else (None, [])
-        if path and self.other is None:
+        if not path:
+            return
+        self.library.setCurrentItem(None)
+        self.other, problems = read_file(path)
+        if self.other is None:
             self.info.setText(f"{Path(path).name} cannot be read: "
                               + "; ".join(p.message for p in problems))
         self.update_info()
@@ -76,11 +145,14 @@ class InsertBoardDialog(QDialog):
     def update_info(self) -> None:
         ok = self.other is not None
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
-        if ok:
-            b = self.other.board
-            w, h = (b.height, b.width) if self.turns.currentData() % 2 else (b.width, b.height)
-            self.info.setText(f"{self.other.name}: {w} × {h} squares once turned, with "
-                              f"{len(self.other.flags)} flags and {len(self.other.docks)} docks.")
+        if not ok:
+            self.preview.clear()
+            return
+        turned = library.turned(self.other, self.turns.currentData())
+        self.preview.setPixmap(preview_pixmap(turned))
+        b = turned.board
+        self.info.setText(f"{self.other.name}: {b.width} × {b.height} squares once turned, with "
+                          f"{len(self.other.flags)} flags and {len(self.other.docks)} docks.")
 
     def accept(self) -> None:
         if self.other is None:

@@ -8,12 +8,14 @@ listed in editor/board_view.py.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QTabBar, QToolBar, QVBoxLayout, QWidget,
+    QDialog, QDockWidget, QLabel, QMainWindow, QMenu, QStyle, QTabBar, QToolBar, QVBoxLayout,
+    QWidget,
 )
 
 from editor import commands, dialogs, export, help
@@ -25,6 +27,7 @@ from editor.files import Files
 from editor.history_panel import history_view
 from editor.icons import tool_icon
 from editor.insert_board_dialog import InsertBoardDialog
+from editor.new_from_boards_dialog import NewFromBoardsDialog
 from editor.inspector import Inspector
 from editor.issues_panel import IssuesPanel
 from editor.markers_panel import MarkersPanel
@@ -34,7 +37,10 @@ from editor.scenario_panel import ScenarioPanel
 from editor.selection import SelectionActions
 from editor.tools import PAINT_TOOLS, TOOLS
 from engine.editing import edit
+from engine.format.tiled.convert import import_map
+from engine.format.tiled.mapfile import MapError
 from engine.model.element_kinds import FLAG, REGISTERS, TILES
+from engine.model.scenario import Board
 
 APP_NAME = "Rally Forge"
 OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
@@ -125,6 +131,10 @@ class MainWindow(QMainWindow):
         f, k = self.files, QKeySequence
         self.actions = {
             "new": self.action("&New…", self.new, k.New),
+            "new_from_boards": self.action("New from &Boards…", self.new_from_boards,
+                                           tip="A course from library boards and a docking bay"),
+            "import_map": self.action("&Import Tiled Map…", self.import_map,
+                                      tip="Read a Tiled map (TMX or JSON) of this game"),
             "open": self.action("&Open…", lambda: f.open(), k.Open),
             "save": self.action("&Save", f.save, k.Save),
             "save_as": self.action("Save &As…", f.save_as, k.SaveAs),
@@ -195,7 +205,7 @@ class MainWindow(QMainWindow):
         a = self.actions
         bar = self.menuBar()
         file = self.menus["file"] = bar.addMenu("&File")
-        file.addActions([a["new"], a["open"]])
+        file.addActions([a["new"], a["new_from_boards"], a["open"], a["import_map"]])
         self.recent_menu = file.addMenu("Open &Recent")
         file.addSeparator()
         file.addActions([a["save"], a["save_as"], a["revert"]])
@@ -441,6 +451,33 @@ class MainWindow(QMainWindow):
         scenario = dialogs.get_new_course(self)
         if scenario is not None:
             self.files.new(scenario)      # the view fits the new board
+
+    def new_from_boards(self) -> None:
+        """The assembled course opens over an empty board of its size, and the
+        assembly is one undo step on it."""
+        dialog = NewFromBoardsDialog(self)
+        if dialog.exec() != QDialog.Accepted:
+            return
+        course = dialog.scenario()
+        blank = replace(course, board=Board(course.board.width, course.board.height), docks=())
+        if self.files.new(blank):
+            commands.change(self.doc, course, "Assemble boards")
+
+    def import_map(self) -> None:
+        path = dialogs.get_open_path(self, "Import Tiled Map", filter=dialogs.TILED_FILTER)
+        if path is None:
+            return
+        try:
+            imported = import_map(path)
+        except MapError as exc:
+            dialogs.show_error(self, "Import Tiled Map", f"{Path(path).name} cannot be imported.",
+                               str(exc))
+            return
+        if self.files.new(imported.scenario) and imported.warnings:
+            dialogs.show_warning(self, "Import Tiled Map",
+                                 f"{len(imported.warnings)} things of {Path(path).name} could not "
+                                 "be placed as drawn (see the details).",
+                                 "\n".join(w.line(Path(path).name) for w in imported.warnings))
 
     def open_recovered(self, scenario, backup) -> None:
         """Untitled work recovered at start, in a window of its own."""

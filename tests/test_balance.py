@@ -477,7 +477,7 @@ def test_every_help_lists_the_choices_and_defaults_in_words(capsys):
         text = _help(capsys, name)
         for action in sub.choices[name]._actions:
             flag = action.option_strings[-1] if action.option_strings else None
-            if flag is None or action.nargs == 0 or flag in outputs:
+            if flag is None or action.nargs == 0 or flag in outputs or action.required:
                 continue
             assert "default" in action.help, (name, flag)
             for choice in action.choices or ():

@@ -8,6 +8,7 @@ import os
 import sys
 
 from engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
+from engine.format.loader import write_text_atomic
 from engine.model.problems import Problem
 
 
@@ -118,3 +119,13 @@ def silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError, AttributeError):      # not a real file (a test's capture)
         pass
+
+
+def write_course(path: str, text: str) -> bool:
+    """Write a course's text atomically; False, once the reason is printed, when it cannot be."""
+    try:
+        write_text_atomic(path, text)
+    except OSError as exc:
+        print(f"{path}: error: cannot write the course ({exc.strerror or exc})", file=sys.stderr)
+        return False
+    return True

@@ -1,5 +1,5 @@
 """The `rallyforge` command line: validate, run, test, balance and compare courses, print their cards
-and suggest fixes.
+and suggest fixes; import Tiled maps and assemble courses from library boards.
 
 Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage
 (the message on stderr), 130 stopped by Ctrl+C.
@@ -13,7 +13,8 @@ import sys
 from engine.cli.common import silence_stdout
 from engine.version import version
 
-COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest")
+COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest", "import", "assemble")
+MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
-        module = importlib.import_module(f"engine.cli.{name}")
+        module = importlib.import_module(f"engine.cli.{MODULES.get(name, name)}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
         command.set_defaults(handler=module.run)

@@ -1,0 +1,59 @@
+"""`rallyforge import MAP.tmx|MAP.json [-o COURSE.json]`: read a Tiled map
+as a course.
+
+The meaning of each tile comes from the tileset mappings shipped in
+engine/format/tiled/tilesets/. Every tile the mappings do not know is reported as
+a warning naming its square and tile id, and its square is left empty.
+Without ``-o`` the course is printed; with it, written (atomically). Then a
+summary line on standard error, and the validator's problems with the
+course if it has any.
+
+Exit codes: 0 imported, and the course validates; 1 the file is not a map
+this reads (not orthogonal, not a map, unreadable), the course cannot be
+written, or it was written but has errors (a flag nobody can reach as the
+map draws it, ...); 2 bad usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from engine.cli.common import problem_line, write_course, write_line
+from engine.format.loader import dumps
+from engine.format.tiled.convert import import_map
+from engine.format.tiled.mapfile import MapError
+from engine.validation.validator import validate_data
+
+HELP = "read a Tiled map (TMX or Tiled JSON) of this game as a course"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("map", metavar="MAP", help="a Tiled map: .tmx or Tiled .json")
+    parser.add_argument("-o", "--output", metavar="COURSE",
+                        help="write the course here (default: print it)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        imported = import_map(args.map)
+    except MapError as exc:
+        print(f"{args.map}: error: {exc}", file=sys.stderr)
+        return 1
+    text = dumps(imported.scenario)
+    if args.output:
+        if not write_course(args.output, text):
+            return 1
+    else:
+        write_line(text.rstrip("\n"))
+    for warning in imported.warnings:
+        print(warning.line(args.map), file=sys.stderr)
+    problems = validate_data(json.loads(text))
+    for p in problems:
+        print(problem_line(args.output or "(course)", p), file=sys.stderr)
+    b = imported.scenario.board
+    print(f"{args.map}: {b.width} x {b.height} squares, {len(b.tiles)} elements, "
+          f"{len(b.walls)} walls, {len(b.lasers)} lasers, {len(b.pushers)} pushers, "
+          f"{len(imported.scenario.flags)} flags, {len(imported.scenario.docks)} docks; "
+          f"{len(imported.warnings)} warnings", file=sys.stderr)
+    return 1 if any(p.is_error for p in problems) else 0

@@ -1,0 +1,97 @@
+"""The board library: the factory boards and docking bays of the game, one
+course file each in ``scenarios/boards/``, and courses assembled from them.
+
+A library file is a whole course so that it validates and races on its own:
+a factory board carries one flag and one dock (marked as the library's, in
+their notes) that assembling leaves behind; a docking bay carries its docks,
+which come along. The flags of an assembled course are the designer's.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from engine.editing.edit import canonical
+from engine.editing.transform import insert_board, rotate_board, rotate_markers
+from engine.format.loader import read_file
+from engine.model.scenario import Scenario
+
+LIBRARY = Path(__file__).resolve().parents[2] / "scenarios" / "boards"
+BAY_PREFIX = "docking-bay"
+ARRANGEMENTS = ("side", "stack", "grid")      # side by side, stacked, two by two
+
+
+class LibraryError(Exception):
+    """A board that is not in the library, or an arrangement that cannot be made."""
+
+
+def board_files(folder: Path = LIBRARY) -> list[Path]:
+    return sorted(folder.glob("*.json"))
+
+
+def is_bay(path: Path) -> bool:
+    return path.stem.startswith(BAY_PREFIX)
+
+
+def find(name: str, folder: Path = LIBRARY) -> Path:
+    """A library board by its file name without .json ("chess", "docking-bay-1"), or any
+    course file by its path."""
+    path = Path(name)
+    if path.suffix == ".json" and path.exists():
+        return path
+    candidate = folder / f"{name}.json"
+    if candidate.exists():
+        return candidate
+    known = ", ".join(p.stem for p in board_files(folder))
+    raise LibraryError(f"no board {name!r} in the library (it has: {known})")
+
+
+def load(path: Path) -> Scenario:
+    scenario, problems = read_file(path)
+    if scenario is None:
+        raise LibraryError(f"{path}: " + "; ".join(p.message for p in problems))
+    return scenario
+
+
+def part(scenario: Scenario, bay: bool) -> Scenario:
+    """What a library file brings to an assembled course: its board, and its
+    docks if it is a docking bay; never its flags."""
+    return replace(scenario, flags=(), docks=scenario.docks if bay else ())
+
+
+def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
+    flags, docks = rotate_markers(scenario.flags, scenario.docks, scenario.board.width,
+                                  scenario.board.height, quarter_turns)
+    return replace(scenario, board=rotate_board(scenario.board, quarter_turns), flags=flags,
+                   docks=docks)
+
+
+def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | None,
+             arrangement: str, name: str) -> Scenario:
+    """Factory boards (each with its quarter turns clockwise) laid side by side
+    (west to east), stacked (north to south) or two by two (the first two on
+    top), and the bay below them, flush with the west edge."""
+    if not boards:
+        raise LibraryError("choose at least one board")
+    if arrangement not in ARRANGEMENTS:
+        raise LibraryError(f"the arrangement is one of {', '.join(ARRANGEMENTS)}, "
+                           f"not {arrangement!r}")
+    if arrangement == "grid" and len(boards) != 4:
+        raise LibraryError(f"two by two takes four boards, not {len(boards)}")
+    pieces = [part(turned(b, q), bay=False) for b, q in boards]
+    if arrangement == "grid":
+        top = _join(pieces[:2], "en")
+        course = insert_board(top, _join(pieces[2:], "en"), "sw", 0)
+    else:
+        course = _join(pieces, "en" if arrangement == "side" else "sw")
+    if bay is not None:
+        course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
+    return canonical(replace(course, name=name, author=None, description=None, note=None,
+                             accept=()))
+
+
+def _join(pieces: list[Scenario], corner: str) -> Scenario:
+    course = pieces[0]
+    for piece in pieces[1:]:
+        course = insert_board(course, piece, corner, 0)
+    return course

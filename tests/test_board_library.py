@@ -1,0 +1,152 @@
+"""The board library (scenarios/boards/, engine/editing/library.py) and
+`rallyforge assemble`: every board validates and renders, the README shows
+each, and assembled courses have the boards where they were asked for."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from editor.board_library import thumbnail
+from engine.cli.main import main
+from engine.editing import library
+from engine.editing.transform import rotate_board
+from engine.model.scenario import Dock
+from engine.validation.validator import read_valid_file
+
+ROOT = Path(__file__).resolve().parents[1]
+FILES = library.board_files()
+BOARDS = [p for p in FILES if not library.is_bay(p)]
+BAYS = [p for p in FILES if library.is_bay(p)]
+
+
+def test_the_library_has_the_boards_and_bays_of_the_open_conversions():
+    assert {p.stem for p in BOARDS} == {"chess", "chop-shop", "cross", "exchange", "island",
+                                        "maelstrom", "spin-zone", "vault"}
+    assert {p.stem for p in BAYS} == {"docking-bay-1", "docking-bay-2"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_every_library_board_validates_names_its_source_and_renders(qapp, path):
+    scenario, problems = read_valid_file(path)
+    assert scenario is not None
+    assert [p for p in problems if not p.accepted] == []
+    assert "Blodige-roboter" in scenario.author and "MIT" in scenario.author
+    assert "Cross-checked against" in scenario.description
+    b = scenario.board
+    assert (b.width, b.height) == ((12, 4) if library.is_bay(path) else (12, 12))
+    image = thumbnail(path, square_px=4)
+    assert not image.isNull()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 3)
+               for y in range(0, image.height(), 3)}
+    assert len(colours) > 3            # a picture, not a blank
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_the_readme_lists_every_board_with_its_thumbnail(path):
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert f"docs/boards/{path.stem}.png" in readme
+    assert (ROOT / "docs" / "boards" / f"{path.stem}.png").exists()
+
+
+def _load(stem: str):
+    return library.load(library.find(stem))
+
+
+def test_assembling_two_boards_side_by_side_with_a_bay_keeps_only_the_bays_docks():
+    chess, cross, bay = _load("chess"), _load("cross"), _load("docking-bay-1")
+    course = library.assemble([(chess, 0), (cross, 1)], (bay, 0), "side", "Test")
+    b = course.board
+    assert (b.width, b.height) == (24, 16)
+    assert course.flags == ()
+    assert course.docks == tuple(Dock(d.x, d.y + 12, d.facing) for d in bay.docks)
+    turned = rotate_board(cross.board, 1)
+    right = {(t.x - 12, t.y, t.type, t.dir) for t in b.tiles if t.x >= 12 and t.y < 12}
+    assert right == {(t.x, t.y, t.type, t.dir) for t in turned.tiles}
+    left = {(t.x, t.y, t.type, t.dir) for t in b.tiles if t.x < 12 and t.y < 12}
+    assert left == {(t.x, t.y, t.type, t.dir) for t in chess.board.tiles}
+
+
+@pytest.mark.parametrize("arrangement, count, size", [
+    ("stack", 2, (12, 28)), ("grid", 4, (24, 28)), ("side", 3, (36, 16))])
+def test_each_arrangement_lays_the_boards_out_as_named(arrangement, count, size):
+    boards = [(_load(s), 0) for s in ("vault", "island", "exchange", "chess")[:count]]
+    course = library.assemble(boards, (_load("docking-bay-2"), 0), arrangement, "T")
+    assert (course.board.width, course.board.height) == size
+    assert len(course.docks) == 8
+
+
+def test_a_grid_needs_four_boards_and_a_board_must_exist():
+    with pytest.raises(library.LibraryError, match="four boards"):
+        library.assemble([(_load("chess"), 0)], None, "grid", "T")
+    with pytest.raises(library.LibraryError, match="no board 'nowhere'"):
+        library.find("nowhere")
+
+
+def test_the_assemble_command_writes_a_course_that_validates(tmp_path, capsys):
+    out = tmp_path / "course.json"
+    assert main(["assemble", "chess", "cross:90", "--bay", "docking-bay-1",
+                 "--flag", "16,3", "--flag", "4,5", "-o", str(out)]) == 0
+    course, problems = read_valid_file(out)
+    assert course is not None and not [p for p in problems if p.is_error]
+    assert (course.board.width, course.board.height) == (24, 16)
+    assert [(f.x, f.y) for f in course.flags] == [(16, 3), (4, 5)]
+
+
+def test_the_assemble_command_without_flags_says_they_are_to_come(tmp_path, capsys):
+    out = tmp_path / "course.json"
+    assert main(["assemble", "island", "--bay", "docking-bay-2", "-o", str(out)]) == 0
+    assert "no flags yet" in capsys.readouterr().err
+    data = json.loads(out.read_text())
+    assert data["flags"] == [] and len(data["docks"]) == 8
+
+
+@pytest.mark.parametrize("argv, code, words", [
+    (["assemble", "atlantis", "-o", "X"], 1, "no board 'atlantis'"),
+    (["assemble", "chess:45", "-o", "X"], 2, "the turn is 0, 90, 180 or 270"),
+    (["assemble", "chess", "--flag", "40,1", "-o", "X"], 1, "off the 12 x 12 board"),
+])
+def test_the_assemble_command_refuses_bad_input_clearly(tmp_path, capsys, argv, code, words):
+    argv = [a if a != "X" else str(tmp_path / "x.json") for a in argv]
+    if code == 2:
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2
+    else:
+        assert main(argv) == 1
+    assert re.search(re.escape(words), capsys.readouterr().err)
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_the_assembled_course_races_and_has_a_card(tmp_path, capsys):
+    out = tmp_path / "course.json"
+    main(["assemble", "exchange", "island", "--bay", "docking-bay-1", "--flag", "11,4",
+          "--flag", "16,6", "-o", str(out)])
+    course, problems = read_valid_file(out)
+    assert course is not None and not [p for p in problems if p.is_error]
+    assert main(["card", str(out), "--races", "8", "--robots", "2"]) == 0
+    assert "Length" in capsys.readouterr().out
+
+
+def test_the_sources_are_settled_by_their_majority_and_each_disagreement_is_said():
+    from engine.model.scenario import Board, Tile, Wall
+    from scripts.board_library import elements, settle
+    ours = Board(3, 3, tiles=(Tile(0, 0, "pit"),), walls=(Wall(1, 1, "N"),))
+    second = Board(3, 3, tiles=(Tile(0, 0, "repair"),), walls=(Wall(1, 1, "N"), Wall(2, 2, "W")))
+    third = Board(3, 3, tiles=(Tile(0, 0, "repair"),))
+    board, notes = settle(ours, [elements(b) for b in (ours, second, third)], ["a", "b", "c"])
+    assert board.tiles == (Tile(0, 0, "repair"),)              # two sources against one
+    assert board.walls == (Wall(1, 1, "N"),)                   # idem; (2, 2) W only in one
+    assert len(notes) == 3 and notes[0].endswith("(followed: repair at (0, 0))")
+    tie, tie_notes = settle(ours, [elements(b) for b in (ours, third)], ["a", "c"])
+    assert tie.tiles == (Tile(0, 0, "pit"),) and len(tie_notes) == 2   # a tie keeps the map
+
+
+def test_the_library_files_are_what_the_sources_give(capsys):
+    """Rebuilds every board from the fetched snapshots, when they are on this machine."""
+    from scripts import board_library
+    if not (board_library.BLODIGE.exists() and board_library.GBAHNS.exists()):
+        pytest.skip("the snapshots of the sources are not on this machine")
+    assert board_library.main(["--check"]) == 0
