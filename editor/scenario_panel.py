@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from editor import commands, dialogs
 from engine.bots import BOTS
-from engine.editing import edit
+from engine.editing import edit, transform
 from engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
 from engine.model.scenario import RULE_NAMES, RobotSpec, Rules
 
@@ -190,7 +190,7 @@ class ResizeDialog(QDialog):
 
     def resized(self):
         m = self.margins()
-        return edit.resize(self.scenario, m["left"], m["top"], m["right"], m["bottom"])
+        return transform.resize(self.scenario, m["left"], m["top"], m["right"], m["bottom"])
 
 
 class ScenarioPanel(QScrollArea):

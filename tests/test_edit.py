@@ -1,7 +1,7 @@
 """engine/editing/edit.py: the pure edits behind every editor command."""
 import pytest
 
-from engine.editing import edit
+from engine.editing import edit, transform
 from engine.format.loader import dumps, read_dict, to_dict
 from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Placement, Pusher, RobotSpec,
                                    Rules, Scenario, Tile, Wall)
@@ -105,13 +105,13 @@ def test_resize_shifts_everything_and_drops_what_falls_off():
                  (Flag(3, 3), Flag(1, 1)), (Dock(0, 3, "N"),),
                  robots=(RobotSpec("A", at=Placement(2, 2, "E")),),
                  checks=(Check(1, "A", expect=(("x", 2), ("y", 1), ("archive", (1, 1)))),))
-    grown = edit.resize(s, left=2, top=1)
+    grown = transform.resize(s, left=2, top=1)
     assert (grown.board.width, grown.board.height) == (6, 5)
     assert grown.board.tile_at(2, 1).type == "pit"
     assert grown.flags == (Flag(5, 4), Flag(3, 2))
     assert grown.robots[0].at == Placement(4, 3, "E")
     assert grown.checks[0].expected == {"x": 4, "y": 2, "archive": (3, 2)}
-    shrunk = edit.resize(s, left=-1, top=0, right=0, bottom=-1)       # 3x3, old x=1.. y=..2
+    shrunk = transform.resize(s, left=-1, top=0, right=0, bottom=-1)       # 3x3, old x=1.. y=..2
     b = shrunk.board
     assert (b.width, b.height) == (3, 3)
     assert b.tiles == ()                                              # both tiles fell off
@@ -120,11 +120,11 @@ def test_resize_shifts_everything_and_drops_what_falls_off():
     assert b.pushers == ()
     assert shrunk.flags == (Flag(0, 1),) and shrunk.docks == ()
     # A wall on the edge that becomes the outer edge keeps the form that stays on the board.
-    cut = edit.resize(s, top=-1)
+    cut = transform.resize(s, top=-1)
     assert Wall(0, 0, "N") in cut.board.walls
-    assert edit.resize(s) is s
+    assert transform.resize(s) is s
     with pytest.raises(ValueError):
-        edit.resize(s, right=-4)
+        transform.resize(s, right=-4)
 
 
 def test_fields_rules_and_robots():

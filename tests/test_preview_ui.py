@@ -20,7 +20,7 @@ from editor.preview import install_preview
 from editor.preview.heatmap_overlay import MODES
 from editor.render import SQUARE
 from engine.bots import new_race
-from engine.editing import edit
+from engine.editing import edit, transform
 from engine.model.scenario import Pusher
 from tests.editor_support import answers, make_window  # noqa: F401
 
@@ -379,7 +379,7 @@ def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, pr
     commands.change(doc, edit.with_board(doc.scenario, edit.set_wall(doc.scenario.board,
                                                                      0, 0, "E", True)), "Wall")
     assert c.heatmap.isVisible() and "before your last edits" in c.legend.note
-    commands.change(doc, edit.resize(doc.scenario, right=1), "Resize")
+    commands.change(doc, transform.resize(doc.scenario, right=1), "Resize")
     assert not c.heatmap.isVisible() and c.balance_result is None
     assert not c.heat_menu.isEnabled()
 

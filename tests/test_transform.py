@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editing.transform import (clear_region, extract, grow_board, insert_board, mirror_board,
-                                      mirror_point, rotate_board, rotate_point, stamp)
+from engine.editing.transform import (clear_region, extract, insert_board, mirror_board,
+                                      mirror_point, resize, rotate_board, rotate_point, stamp)
 from engine.format.loader import load_dict
 from engine.model.directions import INDEX, NAMES
 from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
@@ -162,8 +162,8 @@ def test_stamp_drops_what_falls_outside_and_lists_no_wall_twice():
     assert sorted((w.x, w.y, w.side) for w in out.walls) == [(1, 1, "N"), (2, 2, "E")]
 
 
-def test_grow_board_moves_everything():
-    b = grow_board(example_board(), west=2, north=1)
+def test_growing_a_board_moves_everything():
+    b = resize(Scenario("t", example_board(), (), ()), left=2, top=1).board
     assert (b.width, b.height) == (7, 4)
     assert b.tile_at(2, 1).type == "conveyor"
 

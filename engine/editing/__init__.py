@@ -1,5 +1,6 @@
 """The editing layer: pure edits of the immutable model, the editor's and
 suggest's only way to change a course. ``edit`` for squares, elements,
 markers and settings; ``transform`` for board geometry (turn, mirror, cut,
-paste, insert boards).
+paste, grow or shrink, insert boards); ``library`` for the board library and
+courses assembled from its boards.
 """

@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.editing import transform
-from engine.editing.transform import MIRRORED_SIDES
+from engine.editing.transform import MIRRORED_SIDES, other_side
 from engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
+from engine.model.scenario import (Board, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
                                    RobotSpec, Rules, Scenario, Tile, Wall, board_order, edge_key)
 
 Square = tuple[int, int]
@@ -128,12 +128,6 @@ def shift_levels(board: Board, squares: Iterable[Square], delta: int) -> Board:
 
 
 # ---------------------------------------------------------------- walls
-
-def other_side(x: int, y: int, side: str) -> tuple[int, int, str]:
-    """The same edge named from the neighbouring square."""
-    d = INDEX[side]
-    return x + DX[d], y + DY[d], NAMES[opposite(d)]
-
 
 def listed_walls(board: Board, x: int, y: int, side: str) -> list[Wall]:
     key = edge_key(x, y, side)
@@ -271,56 +265,6 @@ def move_marker(s: Scenario, kind: str, source: int, target: int) -> Scenario:
 
 
 # ---------------------------------------------------------------- board size
-
-def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int = 0) -> Scenario:
-    """Add (positive) or remove (negative) columns and rows on each side.
-    Everything shifts with the old squares; what falls off the board is
-    dropped, and a wall on the new outer edge keeps the form that stays on it."""
-    b = s.board
-    width, height = b.width + left + right, b.height + top + bottom
-    if not (1 <= width <= 100 and 1 <= height <= 100):
-        raise ValueError(f"a board is 1 to 100 squares each way, not {width}x{height}")
-    if (left, top, right, bottom) == (0, 0, 0, 0):
-        return s
-    size = Board(width, height)
-
-    def moved(items):
-        out = []
-        for item in items:
-            x, y = item.x + left, item.y + top
-            if size.in_bounds(x, y):
-                out.append(replace(item, x=x, y=y))
-        return tuple(out)
-
-    walls = []
-    for w in b.walls:
-        x, y, side = w.x + left, w.y + top, w.side
-        if not size.in_bounds(x, y):
-            x, y, side = other_side(x, y, side)
-        if size.in_bounds(x, y):
-            walls.append(replace(w, x=x, y=y, side=side))
-    board = replace(b, width=width, height=height, tiles=moved(b.tiles),
-                    walls=tuple(sorted(walls, key=board_order)),
-                    lasers=moved(b.lasers), pushers=moved(b.pushers), levels=moved(b.levels))
-    robots = tuple(
-        replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
-        for r in s.robots)
-    return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
-                   checks=tuple(_shift_check(c, left, top) for c in s.checks))
-
-
-def _shift_check(c: Check, dx: int, dy: int) -> Check:
-    expect = []
-    for key, value in c.expect:
-        if key == "x" and isinstance(value, int):
-            value += dx
-        elif key == "y" and isinstance(value, int):
-            value += dy
-        elif key == "archive" and isinstance(value, tuple):
-            value = (value[0] + dx, value[1] + dy)
-        expect.append((key, value))
-    return replace(c, expect=tuple(expect))
-
 
 # ---------------------------------------------------------------- scenario fields
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.model.directions import DX, DY, INDEX, NAMES
-from engine.model.scenario import Board, Dock, Flag, Scenario, Wall, edge_key
+from engine.model.directions import DX, DY, INDEX, NAMES, opposite
+from engine.model.scenario import Board, Check, Dock, Flag, Scenario, Wall, board_order, edge_key
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
@@ -224,46 +224,62 @@ def stamp(board: Board, fragment: Board, x: int, y: int) -> Board:
 
 # ---------------------------------------------------------------- growing
 
-def grow_board(board: Board, west: int = 0, north: int = 0, east: int = 0, south: int = 0) -> Board:
-    """The board with empty floor added on each side (negative values are not
-    allowed); existing elements move east by `west` and south by `north`."""
-    if min(west, north, east, south) < 0:
-        raise ValueError("a board can only grow here; use extract to shrink it")
+# ---------------------------------------------------------------- growing and shrinking
+
+def other_side(x: int, y: int, side: str) -> tuple[int, int, str]:
+    """The same edge named from the neighbouring square."""
+    d = INDEX[side]
+    return x + DX[d], y + DY[d], NAMES[opposite(d)]
+
+
+def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int = 0) -> Scenario:
+    """Add (positive) or remove (negative) columns and rows on each side.
+    Everything shifts with the old squares; what falls off the board is
+    dropped, and a wall on the new outer edge keeps the form that stays on it."""
+    b = s.board
+    width, height = b.width + left + right, b.height + top + bottom
+    if not (1 <= width <= 100 and 1 <= height <= 100):
+        raise ValueError(f"a board is 1 to 100 squares each way, not {width}x{height}")
+    if (left, top, right, bottom) == (0, 0, 0, 0):
+        return s
+    size = Board(width, height)
 
     def moved(items):
-        return tuple(_shift(i, west, north) for i in items)
+        out = []
+        for item in items:
+            x, y = item.x + left, item.y + top
+            if size.in_bounds(x, y):
+                out.append(replace(item, x=x, y=y))
+        return tuple(out)
 
-    return replace(board, width=board.width + west + east, height=board.height + north + south,
-                   tiles=moved(board.tiles), walls=moved(board.walls),
-                   lasers=moved(board.lasers), pushers=moved(board.pushers),
-                   levels=moved(board.levels))
+    walls = []
+    for w in b.walls:
+        x, y, side = w.x + left, w.y + top, w.side
+        if not size.in_bounds(x, y):
+            x, y, side = other_side(x, y, side)
+        if size.in_bounds(x, y):
+            walls.append(replace(w, x=x, y=y, side=side))
+    board = replace(b, width=width, height=height, tiles=moved(b.tiles),
+                    walls=tuple(sorted(walls, key=board_order)),
+                    lasers=moved(b.lasers), pushers=moved(b.pushers), levels=moved(b.levels))
+    robots = tuple(
+        replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
+        for r in s.robots)
+    return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
+                   checks=tuple(_shift_check(c, left, top) for c in s.checks))
 
 
-def _shift_scenario(scenario: Scenario, board: Board, dx: int, dy: int) -> Scenario:
-    """The scenario on a new board whose squares moved by (dx, dy): flags,
-    docks, robots placed with `at`, and the squares named by checks move too."""
-    if dx == 0 and dy == 0:
-        return replace(scenario, board=board)
-    robots = tuple(replace(r, at=_shift(r.at, dx, dy)) if r.at is not None else r
-                   for r in scenario.robots)
-    checks = tuple(replace(c, expect=tuple(_shift_expect(k, v, dx, dy) for k, v in c.expect))
-                   for c in scenario.checks)
-    return replace(scenario, board=board,
-                   flags=tuple(_shift(f, dx, dy) for f in scenario.flags),
-                   docks=tuple(_shift(d, dx, dy) for d in scenario.docks),
-                   robots=robots, checks=checks)
-
-
-def _shift_expect(key: str, value, dx: int, dy: int):
-    if value is None:
-        return key, value
-    if key == "x":
-        return key, value + dx
-    if key == "y":
-        return key, value + dy
-    if key == "archive":
-        return key, (value[0] + dx, value[1] + dy)
-    return key, value
+def _shift_check(c: Check, dx: int, dy: int) -> Check:
+    expect = []
+    for key, value in c.expect:
+        if key == "x" and isinstance(value, int):
+            value += dx
+        elif key == "y" and isinstance(value, int):
+            value += dy
+        elif key == "archive" and isinstance(value, tuple):
+            value = (value[0] + dx, value[1] + dy)
+        expect.append((key, value))
+    return replace(c, expect=tuple(expect))
 
 
 # ---------------------------------------------------------------- inserting a board
@@ -296,8 +312,8 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     placement = _attach(scenario.board, fragment, corner)
     grow, (fx, fy) = placement
     west, north, east, south = grow
-    board = grow_board(scenario.board, west, north, east, south)
-    result = _shift_scenario(scenario, stamp(board, fragment, fx, fy), west, north)
+    grown = resize(scenario, west, north, east, south)
+    result = replace(grown, board=stamp(grown.board, fragment, fx, fy))
     return _bring_markers(result, other, quarter_turns, fx, fy)
 
 
