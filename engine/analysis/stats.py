@@ -17,9 +17,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from scipy import stats as scipy_stats
 
 Z95 = 1.959963984540054          # two-sided 95% normal quantile
+
+
+def _scipy_stats():
+    """scipy.stats, imported on first use: it takes half a second, which a
+    command refusing a broken course, or the editor starting, need not wait."""
+    from scipy import stats
+    return stats
 
 
 # ---------------------------------------------------------------- proportions
@@ -45,12 +51,12 @@ def chi2_sf(x: float, df: float) -> float:
     """P(X >= x) for X chi-square with `df` degrees of freedom."""
     if df <= 0:
         return 1.0 if x <= 0 else 0.0
-    return float(scipy_stats.chi2.sf(x, df))
+    return float(_scipy_stats().chi2.sf(x, df))
 
 
 def chi2_isf(p: float, df: float) -> float:
     """The x with chi2_sf(x, df) == p (0 < p < 1)."""
-    return float(scipy_stats.chi2.isf(p, df))
+    return float(_scipy_stats().chi2.isf(p, df))
 
 
 def chi_square_gof(observed: Sequence[float], expected: Sequence[float]) -> tuple[float, int, float]:
@@ -83,6 +89,7 @@ def kaplan_meier(times: Sequence[float], events: Sequence[bool]) -> list[tuple[f
     subject was still going then); a subject censored at t was at risk at t."""
     if not any(events):
         return []
+    scipy_stats = _scipy_stats()
     sf = scipy_stats.ecdf(scipy_stats.CensoredData(
         uncensored=[t for t, e in zip(times, events) if e],
         right=[t for t, e in zip(times, events) if not e])).sf
@@ -128,7 +135,7 @@ def km_quantiles(times: Sequence[float], events: Sequence[bool],
 def t_quantile(p: float, df: float) -> float:
     """The t with P(T <= t) == p (t_quantile(0.975, 9) is about 2.262): the
     normal quantile's place for small samples."""
-    return float(scipy_stats.t.ppf(p, df))
+    return float(_scipy_stats().t.ppf(p, df))
 
 
 # ---------------------------------------------------------------- pairs
