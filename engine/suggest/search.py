@@ -20,14 +20,17 @@ from ..balance.plan import RACE, Job, derive_seed, rotation
 from ..balance.play import RaceTask, default_bot, play_race
 from ..balance.runner import default_workers, run
 from ..model import Goals, Scenario, robots_for
-from .candidates import Diagnosis, candidates, is_acceptable
+from .candidates import Diagnosis, candidates, is_acceptable, shortlist
 from .edits import Edit, apply_all
-from .score import Record, Target, measures, paired_change
+from .score import Record, Target, measures, paired_change, side_effects
+from .screen import Sight, screen, why
 
-DEFAULT_BUDGET = 12000
+DEFAULT_BUDGET = 6000
 DIAGNOSIS_SHARE = 0.1       # of the budget, for the first run that finds the trouble
 SURVIVORS = 4               # halving stops at this many
 MAX_COMBINED = 3
+RACED = 24                  # candidates raced, the model's best
+PER_GROUP = 8               # of them at most this many of one group (candidates.shortlist)
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,8 @@ class Search:
         self.played = 0
         self.elapsed = 0.0
         self.effects: dict[int, dict] = {}
+        self.screened = 0
+        self.reasons: dict[tuple[Edit, ...], str] = {}
 
     # ---------------------------------------------------------------- racing
 
@@ -112,9 +117,23 @@ class Search:
         return len(self.versions) - 1
 
     def shortfall_change(self, v: int) -> float:
+        """The change in shortfall from the course as it is, side effects
+        counted (score.side_effects)."""
         n = len(self.races[v])
-        return (measures(self.races[v], self.target)["shortfall"]
-                - measures(self.races[0][:n], self.target)["shortfall"])
+        old, new = measures(self.races[0][:n], self.target), measures(self.races[v], self.target)
+        return new["shortfall"] - old["shortfall"] + side_effects(old, new, self.target)
+
+    def shortlist(self, diagnosis: Diagnosis) -> list[Edit]:
+        """Every candidate screened by the model, the best ones kept to race,
+        each with the reason the model gives for it."""
+        every = candidates(self.scenario, self.target.goals, diagnosis)
+        base, ranked = screen(self.scenario, self.target, diagnosis, every)
+        self.screened = len(every)
+        kept = shortlist(self.scenario, (r.edit for r in ranked), RACED, PER_GROUP)
+        seen: dict[Edit, Sight] = {r.edit: r.sight for r in ranked}
+        for e in kept:
+            self.reasons[(e,)] = why(self.scenario, self.target, diagnosis, base, seen[e], e)
+        return kept
 
     # ---------------------------------------------------------------- the steps
 
@@ -252,7 +271,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     cancelled = False
     try:
         diagnosis = search.diagnose()
-        edits = candidates(scenario, goals, diagnosis)
+        edits = search.shortlist(diagnosis)
         ranked = search.halve(edits) if edits else []
         ranked = ranked + search.combine(ranked)
         search.confirm(ranked)
@@ -275,7 +294,7 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
         "scenario": search.scenario.name, "goals": _goals_json(target.goals),
         "robots": target.robots, "bot": search.bot, "seed": search.seed,
         "budget": search.budget, "races": search.played, "cancelled": cancelled,
-        "candidates": len(search.versions) - 1,
+        "screened": search.screened, "candidates": len(search.versions) - 1,
         "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()},
         "elapsed_s": round(search.elapsed, 3),
         "suggestions": [],
@@ -284,11 +303,14 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
     for v in ranked:
         effect = search.effect(v)
         if effect["shortfall"]["change"] < 0:
-            scored.append((effect["shortfall"]["change"], v, len(search.races[v]), effect))
+            scored.append((search.shortfall_change(v), v, len(search.races[v]), effect))
     scored.sort(key=lambda t: (t[0], t[1]))
     for rank, (_, v, n, effect) in enumerate(scored, 1):
+        edits = search.versions[v]
         out["suggestions"].append({"rank": rank,
-                                   "edits": [e.as_json() for e in search.versions[v]],
+                                   "edits": [e.as_json() for e in edits],
+                                   "why": "; ".join(search.reasons[(e,)] for e in edits
+                                                    if (e,) in search.reasons),
                                    "races": n, "clear": search.clearly_better(v),
                                    "effect": effect})
     return out
