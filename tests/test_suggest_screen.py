@@ -68,6 +68,10 @@ def test_why_speaks_of_steps_to_the_flag_and_first_races():
     line = why(s, FAIR, first_run(s, 8), sight(s), sight(apply_all(s, (back,))), back)
     assert line == ("dock 8 is 3 steps from flag 1; docks 1-7 are 10-12 (first races: dock 8 "
                     "wins 50%, the others 20%); with this edit docks 1-8 are 10-12")
+    beside = apply_all(STANDARD, (PLANTED["flag beside a dock"],))
+    back = Edit("move_flag", (1, (5, 13), (5, 4)))
+    line = why(beside, FAIR, first_run(beside, 1), sight(beside), sight(STANDARD), back)
+    assert line.startswith(f"dock 1 is {sight(beside).leads[0]:.0f} steps from flag 1; docks 2-8")
     swap = Edit("swap_docks", (1, 2))
     assert "sees no change" in why(s, FAIR, first_run(s, 8), sight(s), sight(s), swap)
     assert numbers([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"

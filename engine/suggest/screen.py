@@ -253,20 +253,21 @@ def _legs(seen: Sight) -> str:
 
 
 def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis) -> str:
-    """"dock 8 is 3 steps from flag 1; docks 1-7 are 11-14 (...); with this
-    edit docks 1-8 are 10-14": the dock farthest from the others' median."""
-    leads = base.leads
+    """"dock 8 is 3 steps from flag 1; docks 1-7 are 10-12 (...); with this
+    edit docks 1-8 are 10-12", of the dock whose first races' win rate is the
+    farthest from the others' (else, whose steps are)."""
+    leads, rates = base.leads, diagnosis.win_rates
     docks = range(len(leads))
+    measure = rates if len(rates) == len(leads) else leads
 
     def off(i: int) -> float:
-        others = sorted(leads[j] for j in docks if j != i)
-        return abs(leads[i] - others[len(others) // 2])
+        others = sorted(measure[j] for j in docks if j != i)
+        return abs(measure[i] - others[len(others) // 2])
 
     odd = max(docks, key=lambda i: (off(i), -i))
     rest = [j for j in docks if j != odd]
-    rates = diagnosis.win_rates
     won = ""
-    if len(rates) == len(leads):
+    if measure is rates:
         won = (f" (first races: dock {odd + 1} wins {100 * rates[odd]:.0f}%, the others "
                f"{_span([100 * rates[j] for j in rest])}%)")
     return (f"dock {odd + 1} is {leads[odd]:.0f} steps from flag 1; docks "
