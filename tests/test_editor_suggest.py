@@ -100,3 +100,13 @@ def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window):
     dialog = controller.suggest_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.robots.value() == 3 and dialog.worker is None     # ready, not started
+
+
+def test_the_preview_marks_the_square_of_a_removed_flag_and_of_a_cleared_hazard():
+    from editor.preview.suggest_ghost import changed_squares
+    from engine.suggest.edits import Edit
+    s = load_file(Path(__file__).parent.parent / "scenarios" / "standard-course.json")
+    assert changed_squares(s, Edit("remove_flag", (3, (0, 5))).apply(s)) == [(0, 5)]
+    assert changed_squares(s, Edit("remove_flag", (2, (9, 1))).apply(s)) == [(0, 5), (9, 1)]
+    assert changed_squares(s, Edit("clear_square", ((7, 5), "pit")).apply(s)) == [(7, 5)]
+    assert (8, 1) in changed_squares(s, Edit("remove_laser", ((8, 1), "E")).apply(s))
