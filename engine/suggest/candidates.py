@@ -1,15 +1,23 @@
-"""Which edits to try: the ones a designer would make where a first run of
-the course shows the trouble, not a blind grid.
+"""Which edits to try: the ones a designer would make, near the trouble a
+first run of the course shows and far from it, thousands on a 12x16 course
+(the lone-robot model screens them, engine/suggest/screen.py):
 
-- fair docks: move (1 or 2 squares), turn and swap the docks that win most
-  and least;
-- a length: move the flags 1 or 2 squares, add or remove walls beside them;
-- deaths: the deadliest leg's flag, and around the squares where most robots
-  die: walls, the conveyor lines that end there, the pushers, the lasers
-  whose beams cross them.
+- fair docks: every dock moved to any free floor square of the docking area
+  (the rows and columns the other docks span, and one more each side)
+  facing any way, turned, every two docks swapped; never onto a hazard nor
+  directly behind a pit; flag 1 moved anywhere within half the board; walls
+  added or removed around the docks that win most and least;
+- a length: every flag moved anywhere within half the board, or removed
+  when there are several; walls added or removed beside them;
+- deaths: the deadliest leg's flag moved, and around the squares where most
+  robots die: walls, hazards made floor, the lasers whose beams cross them
+  removed or shortened;
+- for every goal: the last belt of each conveyor line turned, each pusher on
+  the other registers.
 
-Every candidate is then kept only if the edited course is valid, has no
-warning the course did not have, and passes the course's own checks.
+``shortlist`` keeps, in the screen's order, the candidates whose edited
+course is valid, has no warning the course did not have, and passes the
+course's own checks.
 """
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The search: race the course and its candidate edits on the same seeds,
-keep the better half and race them more (successive halving), then combine
+"""The search: a first run of the course shows the trouble; every candidate
+edit is screened by the lone-robot model (``screen``) and the RACED most
+promising are raced with the course on the same seeds: keep the better half and race them more (successive halving), then combine
 the best compatible edits (up to three) and race the combinations too;
 what is left of the budget goes to the finalists.
 
