@@ -1,8 +1,9 @@
 """The search: a first run of the course shows the trouble; every candidate
 edit is screened by the lone-robot model (``screen``) and the RACED most
-promising are raced with the course on the same seeds: keep the better half and race them more (successive halving), then combine
-the best compatible edits (up to three) and race the combinations too;
-what is left of the budget goes to the finalists.
+promising are raced with the course on the same seeds: the better half is
+kept and raced more (successive halving), then the best compatible edits
+(up to three) are combined and the combinations raced too; what is left of
+the budget goes to the finalists.
 
 Race i of every version has the seed and docks of race i of a balance run
 with the same seed (engine/balance/plan.py), so each comparison with the
