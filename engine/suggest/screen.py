@@ -106,6 +106,7 @@ class Sight:
 
 
 def sight(s: Scenario) -> Sight:
+    """What the model sees of course `s`."""
     if not s.flags:
         return Sight((), ())
     p = pace(s.board, s.rules)
@@ -220,7 +221,7 @@ def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight, seen: Si
     the model sees no change, what the first races showed."""
     goals = target.goals
     parts = []
-    if goals.fair and seen.leads != base.leads:
+    if goals.fair and len(base.leads) > 1 and seen.leads != base.leads:
         parts.append(_leads_line(base, seen, diagnosis))
     if target.rounds_range() is not None and seen.steps != base.steps:
         parts.append(f"the median race is {diagnosis.median_rounds:g} rounds; a race is "
