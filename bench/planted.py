@@ -3,7 +3,8 @@ whether ``suggest`` finds the edit that undoes it.
 
 - dock-forward: the last dock moved to about 3 squares before flag 1;
 - flag-by-dock: flag 1 moved to 2 squares in front of dock 1;
-- wall-blocks-dock: a wall added in front of dock 1.
+- wall-blocks-dock: a wall added on a side of a dock's square, the one that
+  delays that dock most (in the lone-robot model's steps to flag 1).
 
 ``plant(scenario, how)`` makes one; ``python -m bench.planted COURSE HOW OUT``
 writes it.
@@ -17,13 +18,14 @@ PLANTS = ("dock-forward", "flag-by-dock", "wall-blocks-dock")
 
 def plant(s, how: str):
     """The course `s` with the edit `how` (one of PLANTS), and that edit."""
-    from engine.directions import DX, DY, INDEX
+    from engine.directions import DX, DY, INDEX, NAMES
     from engine.suggest.candidates import FLAG_SQUARES, is_acceptable
     from engine.suggest.edits import Edit, apply_all
     dock = s.docks[0]
     if how == "wall-blocks-dock":
-        edit = Edit("add_wall", ((dock.x, dock.y), dock.facing))
-        tries = [edit]
+        tries = sorted((Edit("add_wall", ((d.x, d.y), side)) for d in s.docks for side in NAMES
+                        if not s.board.has_wall(d.x, d.y, side)),
+                       key=lambda e: -_delay(s, e))
     elif how == "flag-by-dock":
         d = INDEX[dock.facing]
         here = (s.flags[0].x, s.flags[0].y)
@@ -48,6 +50,17 @@ def plant(s, how: str):
             planted = apply_all(s, (edit,))
             return replace(planted, name=f"{s.name} (planted: {edit.words})"), edit
     raise ValueError(f"no acceptable {how} edit on {s.name}")
+
+
+def _delay(s, wall) -> float:
+    """How many steps more the wall's dock needs to flag 1 than before,
+    less the most it delays any other dock (engine/suggest/screen.py)."""
+    from engine.suggest.edits import apply_all
+    from engine.suggest.screen import sight
+    before, after = sight(s).leads, sight(apply_all(s, (wall,))).leads
+    changes = [b - a for a, b in zip(before, after)]
+    mine = next(i for i, d in enumerate(s.docks) if (d.x, d.y) == wall.args[0])
+    return changes[mine] - max((c for i, c in enumerate(changes) if i != mine), default=0)
 
 
 def main(argv: list[str]) -> None:
