@@ -1,8 +1,8 @@
 """The cheap look at every candidate before any race: the lone-robot model
 (engine/lone.py) counts the steps a robot alone on the board needs from
-each dock to flag 1 and from each flag to the next, a step being a card of
-one square (Move 1, Back Up) or one turn, with the board elements acting
-after each as in a race. A dock many steps nearer flag 1 than the others
+each dock to flag 1 and from each flag to the next, a step being a square
+moved by a card or a turn, with the board elements acting after each card
+as in a race (so riding a belt is free). A dock many steps nearer flag 1 than the others
 wins more often; a course of many steps is long.
 
 ``screen`` predicts each candidate's shortfall from these steps and from
@@ -27,7 +27,10 @@ from .score import Target
 
 Square = tuple[int, int]
 
-STEP_KINDS = tuple(CARD_KINDS.index(k) for k in ("move1", "back", "left", "right", "uturn"))
+# the cards a step is made of, by cost: a square or a turn costs 1; Move 2
+# and Move 3 cost their squares (on ramps and water they are the only way on)
+STEP_COSTS = tuple((cost, [CARD_KINDS.index(k) for k in kinds]) for cost, kinds in (
+    (1, ("move1", "back", "left", "right", "uturn")), (2, ("move2",)), (3, ("move3",))))
 FAR = math.inf              # steps to a square no card sequence reaches alive
 SIDE_EFFECT = 0.5           # weight of a longer course when the length is no goal
 FAIR_WEIGHT = 2.0           # weight of the leads' relative spread
@@ -39,37 +42,37 @@ class Pace:
     it, so docks and flags moved on the same board cost no new search."""
 
     def __init__(self, board: Board, rules: Rules):
-        end = LoneModel.build(board, rules).end[:, STEP_KINDS, :]
+        end = LoneModel.build(board, rules).end
         states = end.shape[2]
-        # every register: pushers and crushers act in some only
-        moves = end.reshape(-1, states).T
-        owner = np.repeat(np.arange(states), moves.shape[1]).reshape(moves.shape)
-        keep = (moves != DESTROYED) & (moves != owner)
-        owner, other = owner[keep], moves[keep]
-        order = np.argsort(other, kind="stable")
-        self.sources = owner[order]
-        self.first = np.zeros(states + 1, dtype=np.int64)
-        np.cumsum(np.bincount(other, minlength=states), out=self.first[1:])
         self.width = board.width
+        # per step cost, the moves backwards: (sources, where each state's start)
+        self.graphs = [(cost, _backwards(end[:, kinds, :].reshape(-1, states).T))
+                       for cost, kinds in STEP_COSTS]
         self._to: dict[Square, np.ndarray] = {}
 
     def to(self, square: Square) -> np.ndarray:
         """Per state (square * 4 + facing), the fewest steps to end on
-        `square` alive (FAR if never)."""
+        `square` alive (FAR if never): a search by rising cost, each
+        cost's states expanded once."""
         if square not in self._to:
-            states = self.first.size - 1
-            dist = np.full(states, -1, dtype=np.int32)
+            states = self.graphs[0][1][1].size - 1
+            dist = np.full(states, np.iinfo(np.int32).max, dtype=np.int32)
             target = (square[1] * self.width + square[0]) * 4
-            frontier = np.arange(target, target + 4)
-            dist[frontier] = 0
-            level = 0
-            while frontier.size:
-                level += 1
-                found = np.unique(self.sources[_gather(self.first, frontier)])
-                found = found[dist[found] < 0]
-                dist[found] = level
-                frontier = found
-            self._to[square] = np.where(dist < 0, FAR, dist.astype(float))
+            dist[target:target + 4] = 0
+            pending = {0: np.arange(target, target + 4)}
+            while pending:
+                level = min(pending)
+                frontier = np.unique(pending.pop(level))
+                frontier = frontier[dist[frontier] == level]
+                for cost, (sources, first) in self.graphs:
+                    found = np.unique(sources[_gather(first, frontier)])
+                    found = found[dist[found] > level + cost]
+                    if found.size:
+                        dist[found] = level + cost
+                        pending[level + cost] = np.concatenate(
+                            [pending.get(level + cost, found[:0]), found])
+            self._to[square] = np.where(dist == np.iinfo(np.int32).max, FAR,
+                                        dist.astype(float))
         return self._to[square]
 
     def steps(self, start: Square, facing: int | None, target: Square) -> float:
@@ -77,6 +80,19 @@ class Pace:
         first = (start[1] * self.width + start[0]) * 4
         to = self.to(target)
         return float(to[first:first + 4].min() if facing is None else to[first + facing])
+
+
+def _backwards(moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``moves[state, j]`` (every register's, DESTROYED when the robot is
+    destroyed) as a compressed list of predecessors: (sources, where each
+    state's start in them), staying put left out."""
+    states = moves.shape[0]
+    owner = np.repeat(np.arange(states), moves.shape[1]).reshape(moves.shape)
+    keep = (moves != DESTROYED) & (moves != owner)
+    owner, other = owner[keep], moves[keep]
+    first = np.zeros(states + 1, dtype=np.int64)
+    np.cumsum(np.bincount(other, minlength=states), out=first[1:])
+    return owner[np.argsort(other, kind="stable")], first
 
 
 @lru_cache(maxsize=16)
@@ -126,19 +142,23 @@ class Screened:
 def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
            edits: Sequence[Edit]) -> tuple[Sight, list[Screened]]:
     """The course's sight and every edit with its predicted shortfall, best
-    first (ties: in the order given). Edits after which a dock or a flag is
-    out of reach are left out."""
+    first (ties: in the order given). Edits after which a flag is out of
+    reach from a dock or flag that reached it are left out."""
     base = sight(s)
     total_deaths = sum(n for _, n in diagnosis.deaths)
     out = []
     for e in edits:
         seen = sight(apply_all(s, (e,)))
-        if any(x == FAR for x in seen.leads + seen.legs):
+        if _unreached(seen) > _unreached(base):
             continue
         spared = relieved(s, e, diagnosis) / total_deaths if total_deaths else 0.0
         out.append(Screened(e, predicted(base, seen, spared, target, diagnosis), seen))
     order = sorted(range(len(out)), key=lambda i: (out[i].score, i))
     return base, [out[i] for i in order]
+
+
+def _unreached(seen: Sight) -> int:
+    return sum(x == FAR for x in seen.leads + seen.legs)
 
 
 def predicted(base: Sight, seen: Sight, spared: float, target: Target,
