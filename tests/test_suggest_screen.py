@@ -83,13 +83,15 @@ def test_why_speaks_of_steps_to_the_flag_and_first_races():
 def test_side_effects_count_what_no_goal_asks_about():
     old = {"worst_leg_deaths": 0.4, "median_rounds": 10.0}
     worse = {"worst_leg_deaths": 0.6, "median_rounds": 15.0}
-    assert side_effects(old, worse, FAIR) == pytest.approx(0.5 * ((0.5 - 0.1) + (0.5 - 0.1)))
+    assert side_effects(old, worse, FAIR) == pytest.approx(0.1 * ((0.5 - 0.1) + (0.5 - 0.1)))
     assert side_effects(old, {"worst_leg_deaths": 0.42, "median_rounds": 10.5}, FAIR) == 0
     assert side_effects(worse, old, FAIR) == 0                   # better is no cost
+    assert side_effects(old, {"worst_leg_deaths": 4.0, "median_rounds": 40.0}, FAIR) == \
+        pytest.approx(0.1 * 2)                                   # at most 0.1 each
     deaths_goal = Target(Goals(deaths_per_leg=0.5), 4, 8)
-    assert side_effects(old, worse, deaths_goal) == pytest.approx(0.5 * 0.4)   # length only
+    assert side_effects(old, worse, deaths_goal) == pytest.approx(0.1 * 0.4)   # length only
     length_goal = Target(Goals(length="short"), 4, 8)
-    assert side_effects(old, worse, length_goal) == pytest.approx(0.5 * 0.4)   # deaths only
+    assert side_effects(old, worse, length_goal) == pytest.approx(0.1 * 0.4)   # deaths only
 
 
 def test_a_fix_that_lengthens_the_race_ranks_below_an_equal_one_that_does_not():

@@ -32,7 +32,7 @@ Square = tuple[int, int]
 STEP_COSTS = tuple((cost, [CARD_KINDS.index(k) for k in kinds]) for cost, kinds in (
     (1, ("move1", "back", "left", "right", "uturn")), (2, ("move2",)), (3, ("move3",))))
 FAR = math.inf              # steps to a square no card sequence reaches alive
-SIDE_EFFECT = 0.5           # weight of a longer course when the length is no goal
+SIDE_EFFECT = 0.1           # weight of a longer course when the length is no goal
 FAIR_WEIGHT = 2.0           # weight of the leads' relative spread
 
 
@@ -176,7 +176,7 @@ def predicted(base: Sight, seen: Sight, spared: float, target: Target,
         rounds = diagnosis.median_rounds * ratio
         total += max(0.0, low - rounds) / max(low, 1.0) + max(0.0, rounds - high) / high
     else:
-        total += SIDE_EFFECT * max(0.0, ratio - 1)
+        total += SIDE_EFFECT * min(1.0, max(0.0, ratio - 1))
     if goals.deaths_per_leg is not None and diagnosis.leg_deaths:
         worst = max(diagnosis.leg_deaths) * (1 - spared)
         total += max(0.0, worst - goals.deaths_per_leg) / max(goals.deaths_per_leg, 0.05)
