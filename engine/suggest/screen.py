@@ -234,35 +234,40 @@ def _span(values: Sequence[float]) -> str:
     return f"{lo:.0f}" if lo == hi else f"{lo:.0f}-{hi:.0f}"
 
 
-def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight, seen: Sight,
-        edit: Edit) -> str:
+def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight,
+        edits: tuple[Edit, ...]) -> str:
     """One line from what the search saw: the docks' steps to flag 1, the
-    legs' steps, or where robots died, before and with the edit; or, when
-    the model sees no change, what the first races showed."""
+    legs' steps, or where robots died, before and with the edits (`base`:
+    the course's sight); or, when the model sees no change, what the first
+    races showed."""
     goals = target.goals
+    seen = sight(apply_all(s, edits))
+    these = "this edit" if len(edits) == 1 else "these edits"
     parts = []
     if goals.fair and len(base.leads) > 1 and seen.leads != base.leads:
-        parts.append(_leads_line(base, seen, diagnosis))
+        parts.append(_leads_line(base, seen, diagnosis, these))
     if target.rounds_range() is not None and seen.steps != base.steps:
         parts.append(f"the median race is {diagnosis.median_rounds:g} rounds; a race is "
-                     f"{base.steps:.0f} steps (legs {_legs(base)}), with this edit "
+                     f"{base.steps:.0f} steps (legs {_legs(base)}), with {these} "
                      f"{seen.steps:.0f} (legs {_legs(seen)})")
-    spots = relieved_squares(s, edit)
+    spots = set().union(*(relieved_squares(s, e) for e in edits))
     died = sorted(((n, sq) for sq, n in diagnosis.deaths if sq in spots), reverse=True)
     if goals.deaths_per_leg is not None and died:
         total = sum(n for _, n in diagnosis.deaths)
         parts.append(f"{sum(n for n, _ in died)} of the {total} deaths of the first races were "
-                     f"where this edit takes the danger away, {died[0][0]} at {_xy(died[0][1])}")
+                     f"where {these} take{'s' if len(edits) == 1 else ''} the danger away, "
+                     f"{died[0][0]} at {_xy(died[0][1])}")
     if parts:
         return "; ".join(parts)
-    if goals.deaths_per_leg is not None and diagnosis.leg_deaths and edit.kind == "move_flag":
+    if goals.deaths_per_leg is not None and diagnosis.leg_deaths and \
+            any(e.kind == "move_flag" for e in edits):
         leg = max(range(len(diagnosis.leg_deaths)), key=lambda j: diagnosis.leg_deaths[j])
         return (f"the leg to flag {leg + 1} is the deadliest ({diagnosis.leg_deaths[leg]:.2f} "
-                f"deaths per robot in the first races); this changes the way there")
+                f"deaths per robot in the first races); {these} change the way there")
     if goals.fair and diagnosis.win_rates:
         return (f"docks win {_span([100 * r for r in diagnosis.win_rates])}% of the first races; "
                 f"the lone-robot model sees no change in their steps to flag 1")
-    return "the lone-robot model sees no change from this edit; the races judge it"
+    return f"the lone-robot model sees no change from {these}; the races judge it"
 
 
 def _xy(square: Square) -> str:
@@ -273,7 +278,7 @@ def _legs(seen: Sight) -> str:
     return ", ".join(f"{x:.0f}" for x in ((sum(seen.leads) / len(seen.leads),) + seen.legs))
 
 
-def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis) -> str:
+def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis, these: str) -> str:
     """"dock 8 is 3 steps from flag 1; docks 1-7 are 10-12 (...); with this
     edit docks 1-8 are 10-12", of the dock whose first races' win rate is the
     farthest from the others' (else, whose steps are)."""
@@ -293,4 +298,4 @@ def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis) -> str:
                f"{_span([100 * rates[j] for j in rest])}%)")
     return (f"dock {odd + 1} is {leads[odd]:.0f} steps from flag 1; docks "
             f"{numbers([j + 1 for j in rest])} are {_span([leads[j] for j in rest])}{won}; with "
-            f"this edit docks {numbers([j + 1 for j in docks])} are {_span(seen.leads)}")
+            f"{these} docks {numbers([j + 1 for j in docks])} are {_span(seen.leads)}")

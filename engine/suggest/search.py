@@ -82,7 +82,7 @@ class Search:
         self.elapsed = 0.0
         self.effects: dict[int, dict] = {}
         self.screened = 0
-        self.reasons: dict[tuple[Edit, ...], str] = {}
+        self.seen: tuple[Diagnosis, Sight] | None = None     # the first run's, the model's
 
     # ---------------------------------------------------------------- racing
 
@@ -126,16 +126,18 @@ class Search:
         return new["shortfall"] - old["shortfall"] + side_effects(old, new, self.target)
 
     def shortlist(self, diagnosis: Diagnosis) -> list[Edit]:
-        """Every candidate screened by the model, the best ones kept to race,
-        each with the reason the model gives for it."""
+        """Every candidate screened by the model, the best ones kept to race."""
         every = candidates(self.scenario, self.target.goals, diagnosis)
         base, ranked = screen(self.scenario, self.target, diagnosis, every)
-        self.screened = len(every)
-        kept = shortlist(self.scenario, (r.edit for r in ranked), RACED, PER_GROUP)
-        seen: dict[Edit, Sight] = {r.edit: r.sight for r in ranked}
-        for e in kept:
-            self.reasons[(e,)] = why(self.scenario, self.target, diagnosis, base, seen[e], e)
-        return kept
+        self.screened, self.seen = len(every), (diagnosis, base)
+        return shortlist(self.scenario, (r.edit for r in ranked), RACED, PER_GROUP)
+
+    def reason(self, v: int) -> str:
+        """Why version v was tried, in one line (screen.why)."""
+        if self.seen is None:
+            return ""
+        diagnosis, base = self.seen
+        return why(self.scenario, self.target, diagnosis, base, self.versions[v])
 
     # ---------------------------------------------------------------- the steps
 
@@ -311,8 +313,7 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
         edits = search.versions[v]
         out["suggestions"].append({"rank": rank,
                                    "edits": [e.as_json() for e in edits],
-                                   "why": "; ".join(search.reasons[(e,)] for e in edits
-                                                    if (e,) in search.reasons),
+                                   "why": search.reason(v),
                                    "races": n, "clear": search.clearly_better(v),
                                    "effect": effect})
     return out
