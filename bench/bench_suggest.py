@@ -20,7 +20,7 @@ from pathlib import Path
 from bench.planted import PLANTS, plant
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
-THREE = ("standard-course", "dock-forward", "gauntlet", "flag-by-dock", "tutorial",
+THREE = ("standard-course", "dock-forward", "gauntlet", "flag-by-dock", "showcase",
          "wall-blocks-dock")
 FRESH_SEED = 9001           # the measuring balance's seed; the search uses seed 0
 FRESH_RACES = 800
