@@ -118,3 +118,13 @@ def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
     assert blocker.args[0]["races"] <= 100
+
+
+def test_the_preview_marks_the_square_of_a_removed_flag_and_of_a_cleared_hazard():
+    from editor.preview.suggest_ghost import changed_squares
+    from engine.analysis.suggest.edits import Edit
+    s = load_file(Path(__file__).parent.parent / "scenarios" / "standard-course.json")
+    assert changed_squares(s, Edit("remove_flag", (3, (0, 5))).apply(s)) == [(0, 5)]
+    assert changed_squares(s, Edit("remove_flag", (2, (9, 1))).apply(s)) == [(0, 5), (9, 1)]
+    assert changed_squares(s, Edit("clear_square", ((7, 5), "pit")).apply(s)) == [(7, 5)]
+    assert (8, 1) in changed_squares(s, Edit("remove_laser", ((8, 1), "E")).apply(s))

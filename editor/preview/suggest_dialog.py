@@ -210,16 +210,19 @@ class SuggestDialog(QDialog):
                 "the ranking so far, on fewer races (wider intervals)."
                 if result["suggestions"] else "no suggestion yet."))
         elif not result["suggestions"]:
-            self.status.setText(f"{result['candidates']} edits tried on {result['races']} races: "
-                                f"none brings the course closer to its goals.")
+            self.status.setText(f"{result['screened']} edits screened, {result['candidates']} "
+                                f"raced on {result['races']} races: none brings the course "
+                                f"closer to its goals.")
         else:
-            self.status.setText(f"{result['candidates']} edits tried on {result['races']} races "
+            self.status.setText(f"{result['screened']} edits screened, {result['candidates']} "
+                                f"raced on {result['races']} races "
                                 f"in {_clock(result['elapsed_s'])}. Choose one to see it on the "
                                 f"board.")
         for s in result["suggestions"]:
             words = "; ".join(e["words"] for e in s["edits"])
             how = "clearly closer to the goals" if s["clear"] else "perhaps closer to the goals"
-            lines = [f"{s['rank']}. {words}", *effect_lines(result, s["effect"]),
+            lines = [f"{s['rank']}. {words}", *([f"why: {s['why']}"] if s["why"] else []),
+                     *effect_lines(result, s["effect"]),
                      f"{how}; judged on {s['races']} races"]
             item = QListWidgetItem("\n".join(lines))
             self.list.addItem(item)

@@ -17,7 +17,8 @@ OUTLINE = QColor(0, 170, 200)
 
 def changed_squares(before: Scenario, after: Scenario) -> list[tuple[int, int]]:
     """The squares whose tile, walls, lasers, pushers, flag or dock differ
-    (both squares of a moved flag or dock), sorted."""
+    (both squares of a moved flag or dock, the square of a removed one),
+    sorted."""
     a, b = before.board, after.board
     squares: set[tuple[int, int]] = set()
     for y in range(min(a.height, b.height)):
@@ -31,6 +32,8 @@ def changed_squares(before: Scenario, after: Scenario) -> list[tuple[int, int]]:
         for old, new in zip(old_list, new_list):
             if old != new:
                 squares.update({(old.x, old.y), (new.x, new.y)})
+        extra = old_list[len(new_list):] + new_list[len(old_list):]    # removed or added
+        squares.update((m.x, m.y) for m in extra)
     return sorted(squares)
 
 

@@ -190,8 +190,9 @@ def text(result: dict) -> str:
          if "deaths_per_leg" in goals else [])
     before = result["before"]
     lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
-             f"goals: {', '.join(wanted) or 'none'}; {result['candidates']} candidate edits, "
-             f"{result['races']} races in {result['elapsed_s']:.0f} s, seed {result['seed']}.",
+             f"goals: {', '.join(wanted) or 'none'}; {result['screened']} candidate edits screened "
+             f"by the lone-robot model, {result['candidates']} raced, {result['races']} races in "
+             f"{result['elapsed_s']:.0f} s, seed {result['seed']}.",
              "Now: nothing measured (stopped before the course's first races were played)."
              if before is None else
              f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
@@ -207,6 +208,8 @@ def text(result: dict) -> str:
         how = ("clearly closer to the goals" if s["clear"] else
                "perhaps closer to the goals (its interval includes no change)")
         lines.append(f"{s['rank']}. " + "; ".join(e["words"] for e in s["edits"]))
+        if s["why"]:
+            lines.append(f"   why: {s['why']}")
         for line in effect_lines(result, s["effect"]):
             lines.append(f"   {line}")
         lines.append(f"   {how}; judged on {s['races']} races against the course as it is")

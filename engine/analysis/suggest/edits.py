@@ -23,7 +23,8 @@ def _at(square: Square) -> str:
 
 @dataclass(frozen=True)
 class Edit:
-    """One edit. ``kind`` is one of KINDS; ``args`` its values, as in KINDS."""
+    """One edit. ``kind`` is one of KINDS; ``args`` its values, as in KINDS
+    (a moved dock may take a new facing: (number, old, new, facing))."""
     kind: str
     args: tuple
 
@@ -46,7 +47,11 @@ class Edit:
             return frozenset({("edge", a[0], a[1]), ("square", a[0])})
         if self.kind == "shorten_laser":
             return frozenset({("laser", a[0], a[1]), ("edge", a[2], a[3])})
-        return frozenset({("square", a[0])})        # turn_belt, pusher_registers
+        if self.kind == "remove_laser":
+            return frozenset({("laser", a[0], a[1])})
+        if self.kind == "remove_flag":
+            return frozenset({("flag", a[0]), ("square", a[1])})
+        return frozenset({("square", a[0])})  # turn_belt, pusher_registers, clear_square
 
     def apply(self, s: Scenario) -> Scenario:
         return APPLY[self.kind](s, *self.args)
@@ -82,9 +87,11 @@ def _swap_docks(s: Scenario, a: int, b: int) -> Scenario:
 
 
 def _move_marker(kind: str):
-    def move(s: Scenario, number: int, old: Square, new: Square) -> Scenario:
+    def move(s: Scenario, number: int, old: Square, new: Square, *facing: str) -> Scenario:
+        """(a dock may be turned as it moves: `facing`)"""
         marker = edit.markers(s, kind)[number - 1]
-        return edit.replace_marker(s, kind, number - 1, replace(marker, x=new[0], y=new[1]))
+        moved = replace(marker, x=new[0], y=new[1], **({"facing": facing[0]} if facing else {}))
+        return edit.replace_marker(s, kind, number - 1, moved)
     return move
 
 
@@ -115,6 +122,18 @@ def _shorten_laser(s: Scenario, square: Square, fires: str, end: Square, side: s
     return edit.with_board(s, edit.set_wall(s.board, end[0], end[1], side, True))
 
 
+def _remove_flag(s: Scenario, number: int, square: Square) -> Scenario:
+    return edit.remove_marker(s, "flags", number - 1)
+
+
+def _clear_square(s: Scenario, square: Square, what: str) -> Scenario:
+    return edit.with_board(s, edit.set_tiles(s.board, {square: None}))
+
+
+def _remove_laser(s: Scenario, square: Square, fires: str) -> Scenario:
+    return edit.with_board(s, edit.remove_laser(s.board, square[0], square[1], fires))
+
+
 APPLY: dict[str, Callable[..., Scenario]] = {
     "swap_docks": _swap_docks,
     "move_dock": _move_marker("docks"),
@@ -125,11 +144,15 @@ APPLY: dict[str, Callable[..., Scenario]] = {
     "turn_belt": _turn_belt,
     "pusher_registers": _pusher_registers,
     "shorten_laser": _shorten_laser,
+    "remove_flag": _remove_flag,
+    "clear_square": _clear_square,
+    "remove_laser": _remove_laser,
 }
 
 WORDS: dict[str, Callable[..., str]] = {
     "swap_docks": lambda a, b: f"swap the numbers of docks {a} and {b}",
-    "move_dock": lambda n, old, new: f"move dock {n} from {_at(old)} to {_at(new)}",
+    "move_dock": lambda n, old, new, *facing:
+        f"move dock {n} from {_at(old)} to {_at(new)}" + (f" facing {facing[0]}" if facing else ""),
     "move_flag": lambda n, old, new: f"move flag {n} from {_at(old)} to {_at(new)}",
     "turn_dock": lambda n, old, new: f"turn dock {n} from {old} to {new}",
     "add_wall": lambda sq, side: f"add a wall on the {side} side of {_at(sq)}",
@@ -141,6 +164,9 @@ WORDS: dict[str, Callable[..., str]] = {
     "shorten_laser": lambda sq, fires, end, side, length:
         f"shorten the laser at {_at(sq)} firing {fires} to {length} square"
         f"{'s' if length > 1 else ''} (a wall on the {side} side of {_at(end)})",
+    "remove_flag": lambda n, sq: f"remove flag {n} at {_at(sq)} (the later flags renumber)",
+    "clear_square": lambda sq, what: f"make the {what} at {_at(sq)} plain floor",
+    "remove_laser": lambda sq, fires: f"remove the laser at {_at(sq)} firing {fires}",
 }
 
 KINDS = tuple(APPLY)

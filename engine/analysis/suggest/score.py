@@ -13,6 +13,10 @@ Each goal gives a shortfall, 0 when met, and the search minimises their sum:
 - deaths: how far the deadliest leg's deaths per robot are above the bound,
   as a share of the bound.
 
+Side effects (``side_effects``): a version that makes the course deadlier
+or longer when no goal asks about deaths or length pays for it in the
+ranking.
+
 Intervals are 95% paired bootstrap intervals: the same resampled races on
 both versions, from a generator seeded by the run's seed, so they are the
 same on every run.
@@ -28,6 +32,10 @@ from engine.analysis.card import timemodel
 from engine.model.scenario import Goals
 
 BOOTSTRAP = 200
+SIDE_WEIGHT = 0.1           # of a side effect, against the goals' shortfall
+SIDE_TOLERANCE = 0.1        # a side effect counts beyond this share of the old measure
+SIDE_MOST = 1.0             # and up to this share: it orders similar fixes, it never
+                            # hides a fix of the goals much better than the others
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,21 @@ def shortfall(m: dict[str, float], target: Target) -> float:
         bound = goals.deaths_per_leg
         total += max(0.0, m["worst_leg_deaths"] - bound) / max(bound, 0.05)
     return total
+
+
+def side_effects(old: dict[str, float], new: dict[str, float], target: Target) -> float:
+    """What a version costs in the measures no goal asks to change: the
+    deadliest leg's deaths and the median race length, each as the share by
+    which it grew beyond SIDE_TOLERANCE (at most SIDE_MOST), so that of two
+    similar fixes the one that makes the course clearly deadlier or longer
+    ranks below."""
+    grew = []
+    if target.goals.deaths_per_leg is None:
+        grew.append((old["worst_leg_deaths"], new["worst_leg_deaths"], 0.05))
+    if target.rounds_range() is None:
+        grew.append((old["median_rounds"], new["median_rounds"], 1.0))
+    return SIDE_WEIGHT * sum(min(SIDE_MOST, max(0.0, (b - a) / max(a, floor) - SIDE_TOLERANCE))
+                             for a, b, floor in grew)
 
 
 def paired_change(old: Sequence[Record], new: Sequence[Record], target: Target,

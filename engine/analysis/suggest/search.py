@@ -1,7 +1,9 @@
-"""The search: race the course and its candidate edits on the same seeds,
-keep the better half and race them more (successive halving), then combine
-the best compatible edits (up to three) and race the combinations too;
-what is left of the budget goes to the finalists.
+"""The search: a first run of the course shows the trouble; every candidate
+edit is screened by the lone-robot model (``screen``) and the RACED most
+promising are raced with the course on the same seeds: the better half is
+kept and raced more (successive halving), then the best compatible edits
+(up to three) are combined and the combinations raced too; what is left of
+the budget goes to the finalists.
 
 Race i of every version has the seed and docks of race i of a balance run
 with the same seed (engine/analysis/balance/plan.py), so each comparison with the
@@ -19,19 +21,22 @@ from dataclasses import dataclass
 from engine.analysis.balance.plan import Job, RACE, derive_seed, rotation
 from engine.analysis.balance.play import RaceTask, default_bot, play_race
 from engine.analysis.balance.runner import default_workers, run
-from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable
+from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
 from engine.analysis.suggest.edits import Edit, apply_all
-from engine.analysis.suggest.score import Record, Target, measures, paired_change
+from engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
+from engine.analysis.suggest.screen import Sight, screen, why
 from engine.model.scenario import Goals, Scenario, robots_for
 from engine.validation.validator import refuse_errors
 
-DEFAULT_BUDGET = 12000
+DEFAULT_BUDGET = 6000
 # The least budget a search keeps to: the first look at the course and one
 # candidate edit, raced once per dock, take about 10 races per dock.
 MIN_BUDGET = 100
 DIAGNOSIS_SHARE = 0.1       # of the budget, for the first run that finds the trouble
 SURVIVORS = 4               # halving stops at this many
 MAX_COMBINED = 3
+RACED = 24                  # candidates raced, the model's best
+PER_GROUP = 8               # of them at most this many of one group (candidates.shortlist)
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,8 @@ class Search:
         self.played = 0
         self.elapsed = 0.0
         self.effects: dict[int, dict] = {}
+        self.screened = 0
+        self.seen: tuple[Diagnosis, Sight] | None = None     # the first run's, the model's
 
     # ---------------------------------------------------------------- racing
 
@@ -116,9 +123,25 @@ class Search:
         return len(self.versions) - 1
 
     def shortfall_change(self, v: int) -> float:
+        """The change in shortfall from the course as it is, side effects
+        counted (score.side_effects)."""
         n = len(self.races[v])
-        return (measures(self.races[v], self.target)["shortfall"]
-                - measures(self.races[0][:n], self.target)["shortfall"])
+        old, new = measures(self.races[0][:n], self.target), measures(self.races[v], self.target)
+        return new["shortfall"] - old["shortfall"] + side_effects(old, new, self.target)
+
+    def shortlist(self, diagnosis: Diagnosis) -> list[Edit]:
+        """Every candidate screened by the model, the best ones kept to race."""
+        every = candidates(self.scenario, self.target.goals, diagnosis)
+        base, ranked = screen(self.scenario, self.target, diagnosis, every)
+        self.screened, self.seen = len(every), (diagnosis, base)
+        return shortlist(self.scenario, (r.edit for r in ranked), RACED, PER_GROUP)
+
+    def reason(self, v: int) -> str:
+        """Why version v was tried, in one line (screen.why)."""
+        if self.seen is None:
+            return ""
+        diagnosis, base = self.seen
+        return why(self.scenario, self.target, diagnosis, base, self.versions[v])
 
     # ---------------------------------------------------------------- the steps
 
@@ -273,7 +296,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     cancelled = False
     try:
         diagnosis = search.diagnose()
-        edits = candidates(scenario, goals, diagnosis)
+        edits = search.shortlist(diagnosis)
         ranked = search.halve(edits) if edits else []
         ranked = ranked + search.combine(ranked)
         search.confirm(ranked)
@@ -297,7 +320,7 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
         "scenario": search.scenario.name, "goals": _goals_json(target.goals),
         "robots": target.robots, "bot": search.bot, "seed": search.seed,
         "budget": search.budget, "races": search.played, "cancelled": cancelled,
-        "candidates": len(search.versions) - 1,
+        "screened": search.screened, "candidates": len(search.versions) - 1,
         "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()}
         if search.races[0] else None,   # (stopped before the course's first races ended)
         "elapsed_s": round(search.elapsed, 3),
@@ -307,11 +330,13 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
     for v in ranked:
         effect = search.effect(v)
         if effect["shortfall"]["change"] < 0:
-            scored.append((effect["shortfall"]["change"], v, len(search.races[v]), effect))
+            scored.append((search.shortfall_change(v), v, len(search.races[v]), effect))
     scored.sort(key=lambda t: (t[0], t[1]))
     for rank, (_, v, n, effect) in enumerate(scored, 1):
+        edits = search.versions[v]
         out["suggestions"].append({"rank": rank,
-                                   "edits": [e.as_json() for e in search.versions[v]],
+                                   "edits": [e.as_json() for e in edits],
+                                   "why": search.reason(v),
                                    "races": n, "clear": search.clearly_better(v),
                                    "effect": effect})
     return out
