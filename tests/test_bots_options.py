@@ -222,7 +222,6 @@ class _Fixed:
 def _duel(a, b, bots, flag=(4, 0), tiles=()):
     """A race of two bots on docks `a` and `b` ((x, y, facing)); the first
     fires along its row from behind a wall."""
-    from engine.rules.race import Race
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8, "tiles": list(tiles),
                      "walls": [{"x": a[0], "y": a[1], "side": "W"}]},
@@ -253,7 +252,7 @@ def test_a_bot_locks_the_revealed_register_whose_card_takes_the_target_on():
     (["brakes"], 9, None),                      # the laser's point destroys it: damage
 ])
 def test_a_bots_fire_control_choice(cards, damage, choice):
-    from engine.rules.option_weapons import _bot_weapon
+    from engine.bots.option_policy import OptionPolicy
     race = _duel((1, 2, "E"), (4, 2, "N"), [_Fixed(), _Fixed()])
     race.play_register()
     shooter, target = race.robots
@@ -261,7 +260,7 @@ def test_a_bots_fire_control_choice(cards, damage, choice):
     target.cards, target.damage = cards, damage
     target.registers = [Card("left", 70), Card("move2", 700), Card("right", 80), None, None]
     target.opt.fc_locks = []
-    assert _bot_weapon(race.floor, shooter, [target], 0, 2, 1) == (
+    assert OptionPolicy().weapon(race.floor, shooter, [target], 0, 2, 1) == (
         ("fire-control", choice) if choice else None)
 
 

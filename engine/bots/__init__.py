@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.bots.aware import AwareBot
 from engine.bots.greedy import GreedyBot
+from engine.bots.option_policy import OptionPolicy
 from engine.bots.random_bot import RandomBot
 from engine.bots.search import SearchBot
 from engine.model.scenario import BOT_NAMES, Scenario
@@ -29,6 +30,8 @@ def make_bot(name: str) -> Bot:
                          f"{', '.join(sorted(BOTS))}") from None
 
 
+OPTION_POLICY = OptionPolicy()     # (it holds nothing: one for every race)
+
 # Robots a race puts on docks when the scenario lists none and no count is given.
 DEFAULT_ROBOTS = 8
 
@@ -39,14 +42,15 @@ def new_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
     """A race of the scenario's robots, each with the bot its file names;
     when it lists none, `robot_count` robots on docks 1..k (8 at most when
     unsaid), each with its bot from `bots` (names or bot objects), else all
-    `bot`, else the default bot. `options` go to Race (record_events, hooks)."""
+    `bot`, else the default bot; their option choices are the bots' policy
+    (bots/option_policy.py). `options` go to Race (record_events, hooks)."""
     if scenario.robots:
         return Race(scenario, seed, [make_bot(r.bot) if r.bot else None for r in scenario.robots],
-                    **options)
+                    option_choices=OPTION_POLICY, **options)
     count = robot_count if robot_count is not None else min(DEFAULT_ROBOTS, len(scenario.docks))
     if not 0 <= count <= len(scenario.docks):
         raise ValueError(f"{count} robots need {count} docks; the course has "
                          f"{len(scenario.docks)}")
     chosen = list(bots) if bots is not None else [bot or DEFAULT_BOT] * count
     return Race(scenario, seed, [make_bot(b) if isinstance(b, str) else b for b in chosen[:count]],
-                **options)
+                option_choices=OPTION_POLICY, **options)

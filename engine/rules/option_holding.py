@@ -11,17 +11,9 @@ from engine.model.option_cards import OPTION_IDS
 from engine.model.scenario import Card
 
 if TYPE_CHECKING:
+    from engine.rules.bot_view import OptionChoices
     from engine.rules.state import Floor, RobotState
 
-# How much a bot values each card when it must give one up (higher: kept
-# longer). A bot's ranking, not a rule (options.md 4).
-BOT_VALUE = {card: i for i, card in enumerate((
-    "ablative-coat", "flywheel", "conditional-program", "brakes", "reverse-gears", "recompile",
-    "superior-archive-copy", "abort-switch", "circuit-breaker", "gyroscopic-stabilizer",
-    "power-down-shield", "scrambler", "radio-control", "tractor-beam", "rear-firing-laser",
-    "ramming-gear", "mechanical-arm", "fourth-gear", "crab-legs", "dual-processor",
-    "extra-memory", "fire-control", "pressor-beam", "mini-howitzer", "high-power-laser",
-    "double-barreled-laser"))}
 COAT_POINTS = 3
 HOWITZER_SHOTS = 5
 
@@ -51,7 +43,7 @@ class RobotOptions:
     (``RobotState.cards``)."""
 
     __slots__ = ("coat", "shells", "fc_locks", "pairs", "plan", "radio", "flywheel", "aside",
-                 "stabilized", "aborted", "shield", "shield_sides", "fresh", "bot", "locks")
+                 "stabilized", "aborted", "shield", "shield_sides", "fresh", "choices", "locks")
 
     def __init__(self, shield: bool):
         self.coat = 0                   # Ablative Coat points taken
@@ -69,7 +61,8 @@ class RobotOptions:
         self.shield = shield            # shield_with_options
         self.shield_sides = 0           # Power-Down Shield: sides used in this register
         self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
-        self.bot = False                # makes its choices as a bot (6.25)
+        # a bot's option choices once its bot programs it (6.25); None: a script's choices
+        self.choices: OptionChoices | None = None
         self.locks = 0                  # registers locked by damage this round
 
 
@@ -130,10 +123,9 @@ def steady(robot: RobotState) -> bool:
 
 def cheapest(robot: RobotState) -> str:
     """The card this robot gives up first: scripted, its most recently
-    gained; a bot, its least valuable by BOT_VALUE."""
-    if opts(robot).bot:
-        return min(reversed(robot.cards), key=BOT_VALUE.__getitem__)
-    return robot.cards[-1]
+    gained; a bot, the one its option choices give up."""
+    choices = opts(robot).choices
+    return robot.cards[-1] if choices is None else choices.give_up(robot)
 
 
 def at_destruction(floor: Floor, robot: RobotState) -> None:
@@ -175,7 +167,7 @@ def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -
                 by = "ablative-coat"
                 if o.coat >= COAT_POINTS:
                     gone = "used up"
-            elif (o.shield or o.bot) and robot.damage + taken + 1 >= min(
+            elif (o.shield or o.choices is not None) and robot.damage + taken + 1 >= min(
                     cap, floor.rules.lock_from_damage):
                 by = cheapest(robot)
                 gone = "traded for damage"

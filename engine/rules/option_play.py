@@ -38,8 +38,8 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
     tile = course.tile[robot.sq]
     pair = None if copy else o.pairs[slot]
     use = None if copy or o.plan is None else o.plan[slot][0]
-    if o.bot and not copy and o.plan is None:      # a bot without its own plan
-        use = _bot_move_use(kind, cards)
+    if o.choices is not None and not copy and o.plan is None:     # a bot without its own plan
+        use = o.choices.move_use(kind, cards)
     ram = "ramming-gear" in cards
     if pair is not None:
         rotate, which = pair
@@ -85,14 +85,6 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
     if tile == WATER or tile == CURRENT:
         n -= 1
     steps(floor, robot, d, n + extra, ram)
-
-
-def _bot_move_use(kind: int, cards: list[str]) -> str | None:
-    """The movement choice of a bot without a plan of its own (greedy,
-    random): Fourth Gear always, no other card (a bot's policy, options.md 4)."""
-    if kind == MOVE3 and "fourth-gear" in cards:
-        return "fourth-gear"
-    return None
 
 
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
@@ -163,16 +155,16 @@ def take_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> list[Car
 
 
 def bot_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> None:
-    """A bot's Flywheel (options.md 4): with no card on it, it keeps its
-    leftover card of highest priority (a move card when one is left; a
-    bot's policy), to take back when a program is better with it."""
+    """A bot's Flywheel (options.md 4): with no card on it, it keeps the
+    leftover card its option choices pick, to take back when a program is
+    better with it."""
     o = opts(robot)
-    if o.flywheel is not None or not has(robot, "flywheel"):
+    if o.choices is None or o.flywheel is not None or not has(robot, "flywheel"):
         return
     taken = set(robot.registers) | {p[0] for p in o.pairs if p is not None}
     left = [c for c in hand if c not in taken]
     if left:
-        o.flywheel = max(left, key=priority)
+        o.flywheel = o.choices.flywheel_card(left)
         used(floor, robot, "flywheel", cause=f"keeps {o.flywheel}")
 
 

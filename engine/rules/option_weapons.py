@@ -8,20 +8,16 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.model.directions import DX, DY, NAMES
 from engine.model.option_cards import BY_ID
-from engine.model.program_cards import BACK, KIND_CODE, LEFT
-from engine.model.scenario import Card
 from engine.rules.course import OFF_BOARD, WALL
 from engine.rules.lasers import board_laser_targets, shot_by
 from engine.rules.movement import push, step
-from engine.rules.option_holding import (BOT_VALUE, HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
+from engine.rules.option_holding import (HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
                                          used)
 from engine.rules.option_play import locked, replace_card
-from engine.rules.paths import UNREACHABLE, distances_to
 from engine.rules.state import Floor, RobotState
 
 if TYPE_CHECKING:
@@ -104,8 +100,8 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         d = shooter.facing
         path, targets = trace(floor, shooter.sq, d, 1 if "high-power-laser" in cards else 0)
         points = 2 if "double-barreled-laser" in cards else 1
-        if shooter.opt is not None and shooter.opt.bot and choice is None:
-            choice = _bot_weapon(floor, shooter, targets, d, slot, points)
+        if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
+            choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
         weapon = _allowed(floor, shooter, choice, targets, slot, d)
         if log:
             _beam(floor, shooter, shooter.sq, d, path,
@@ -219,71 +215,6 @@ def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState
         ignored(floor, shooter, weapon, reason)
         return None
     return weapon
-
-
-def _bot_weapon(floor: Floor, shooter: RobotState, targets: list[RobotState], d: int,
-                slot: int, points: int) -> tuple[str, str | None] | None:
-    """A bot's weapon (options.md 4): a push or pull that puts the target
-    in a pit or off the board beats damage; then Fire Control, unless the
-    damage would destroy the target; damage otherwise."""
-    if not targets:
-        return None
-    course = floor.course
-    t = targets[0].sq
-    for weapon, way in (("mini-howitzer", d), ("pressor-beam", d), ("tractor-beam", (d + 2) & 3)):
-        if has(shooter, weapon):
-            to = course.target[t * 4 + way]
-            if to == OFF_BOARD or (to >= 0 and course.death[to] is not None):
-                return weapon, None
-    if has(shooter, "fire-control") and targets[0].damage + points < floor.rules.destroy_at_damage:
-        mode = _bot_fire_control(floor, targets[0], slot)
-        if mode is not None:
-            return "fire-control", mode
-    return None
-
-
-def _bot_fire_control(floor: Floor, target: RobotState, slot: int) -> str | None:
-    """A bot's Fire Control choice (options.md 7.2; a bot's policy): destroy
-    the target's option it ranks highest when that ranks in the upper half
-    of BOT_VALUE; else lock, among the registers revealed so far, the one
-    whose card the target needs most (_moves_it_on); else destroy its best
-    option if it holds one."""
-    best = max(target.cards, key=BOT_VALUE.__getitem__, default=None)
-    if best is not None and BOT_VALUE[best] >= len(BOT_VALUE) // 2:
-        return f"option={best}"
-    revealed = [(i, card) for i in range(slot + 1)
-                if not locked(target, i) and (card := target.registers[i]) is not None]
-    if revealed:
-        need = _moves_it_on(floor, target)
-        return str(max(revealed, key=lambda held: (need(held[1]), -held[0]))[0] + 1)
-    return f"option={best}" if best is not None else None
-
-
-def _moves_it_on(floor: Floor, robot: RobotState) -> Callable[[Card], tuple[int, bool]]:
-    """How much a card would bring the robot toward its next flag, played
-    from where it stands on a bare board: (path distance gained, a move
-    card) — a move toward the flag before a turn, a turn before a move away."""
-    course = floor.course
-    dist = (distances_to(course, floor.flag_squares[robot.flags])
-            if robot.flags < len(floor.flag_squares) else None)
-
-    def gain(card: Card) -> tuple[int, bool]:
-        kind = KIND_CODE[card.kind]
-        if kind >= LEFT or dist is None or dist[robot.sq] == UNREACHABLE:
-            return 0, kind < LEFT
-        d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
-        sq = robot.sq
-        for _ in range(n):
-            nxt = course.target[sq * 4 + d]
-            if nxt == WALL:
-                break
-            if nxt == OFF_BOARD or course.death[nxt] is not None:
-                return -course.size, True       # the card destroys it
-            sq = nxt
-        after = dist[sq] if dist[sq] != UNREACHABLE else course.size
-        return dist[robot.sq] - after, True
-
-    return gain
 
 
 def _fire_control(target: RobotState, mode: str | None) -> tuple[int | None, str | None] | None:

@@ -6,7 +6,7 @@ import random
 
 from engine.model.program_cards import DECK, resolve
 from engine.model.scenario import Card, ProgramRound, Rules
-from engine.rules.bot_view import Bot, BotView
+from engine.rules.bot_view import Bot, BotView, OptionChoices
 from engine.rules.cleanup import lock_count
 from engine.rules.option_play import bot_flywheel, set_plan, use_stabilizer
 from engine.rules.state import Floor, RobotState
@@ -101,9 +101,10 @@ def _plan(size: int, top: int, end: int) -> tuple:
 class Controller:
     """Who programs one robot: its scripted rounds, then its bot (if any)."""
 
-    __slots__ = ("script", "rounds", "bot", "view")
+    __slots__ = ("script", "rounds", "bot", "choices", "view")
 
-    def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView):
+    def __init__(self, program: tuple[ProgramRound, ...], bot: Bot | None, view: BotView,
+                 choices: OptionChoices | None = None):
         # each round: five cards (None for an empty register), power down
         self.script = tuple(
             (tuple(resolve(e.card) for e in entry.cards[:5]) + (None,) * (5 - len(entry.cards[:5])),
@@ -111,6 +112,7 @@ class Controller:
             for entry in program)
         self.rounds = program
         self.bot = bot
+        self.choices = choices if bot is not None else None     # its option choices
         self.view = view
 
     def entry(self, round: int) -> ProgramRound | None:
@@ -175,9 +177,9 @@ class Controller:
             for i, card in kept:
                 registers[i] = card
             if round > len(self.script) and self.bot is not None:
-                o.bot = True                # its choices are a bot's from now on (6.25)
+                o.choices = self.choices    # its choices are a bot's from now on (6.25)
             set_plan(floor, robot, self.entry(round), free)
-            plan = getattr(self.bot, "option_plan", None) if o.bot else None
+            plan = getattr(self.bot, "option_plan", None) if o.choices is not None else None
             if plan is not None:            # the search bot's movement options and pairs
                 uses, pairs, steady = plan
                 o.plan = [(use, None, None) for use in uses]
@@ -186,8 +188,7 @@ class Controller:
                         o.pairs[i] = pairs[i]
                 if steady:
                     use_stabilizer(floor, robot)
-            if o.bot:
-                bot_flywheel(floor, robot, hand)
+            bot_flywheel(floor, robot, hand)
 
     def power_down(self, round: int, rng: random.Random) -> bool:
         """Whether the robot is to be powered down in the next round."""

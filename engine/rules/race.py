@@ -21,7 +21,7 @@ from engine.model.events import EventLog, Start
 from engine.model.program_cards import DECK, KIND_CODE
 from engine.model.scenario import Card, Scenario
 from engine.rules.board_elements import board_elements
-from engine.rules.bot_view import Bot, BotView
+from engine.rules.bot_view import Bot, BotView, OptionChoices
 from engine.rules.checkpoints import touch
 from engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
 from engine.rules.course import RANDOMIZER, compile_course
@@ -59,10 +59,13 @@ class Race:
     def __init__(self, scenario: Scenario, seed: int = 0, bots: Sequence[Bot | None] = (),
                  record_events: bool = True, on_death: DeathHook | None = None,
                  on_option: OptionHook | None = None,
-                 on_register_end: Callable[["Race"], None] | None = None):
+                 on_register_end: Callable[["Race"], None] | None = None,
+                 option_choices: OptionChoices | None = None):
         """Robots come from the scenario's `robots`, `bots` giving each one's
         bot (None: its script only); when it lists none, one robot per bot
-        stands on docks 1..k. engine.bots.new_race makes the bots by name."""
+        stands on docks 1..k. A bot makes its option choices with its own
+        ``option_choices``, else the race's (none: a script's choices).
+        engine.bots.new_race makes the bots by name, with the bots' choices."""
         self.scenario = scenario
         self.seed = seed
         self.rules = scenario.rules
@@ -84,7 +87,8 @@ class Race:
             robot = RobotState(i, name, course.square(x, y), INDEX[facing], lives=lives, **start)
             robots.append(robot)
             view = BotView(scenario.board, course, self.flag_squares, self.rules, robot, robots)
-            self.controllers.append(Controller(spec.program if spec else (), robot_bot, view))
+            self.controllers.append(Controller(spec.program if spec else (), robot_bot, view,
+                                               getattr(robot_bot, "option_choices", option_choices)))
         squares = [r.sq for r in robots]
         if len(set(squares)) != len(squares):
             raise ValueError("two robots start on one square")
