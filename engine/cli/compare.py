@@ -21,10 +21,14 @@ with "races" 0 and "new" null).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
 from engine.cli.common import ends_and_change, write_line
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import BalanceResult
 
 HELP = "race two versions of a course on the same seeds and report what changed"
 
@@ -36,7 +40,7 @@ def add_arguments(parser) -> None:
                                "or every dock if fewer)")
 
 
-def compare(old_result: dict, new_result: dict, old_races: list, new_races: list,
+def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: list, new_races: list,
             max_rounds: int) -> dict:
     """The paired comparison of two runs of one plan (races matched by index);
     no race of either run lasts more than `max_rounds` rounds."""
@@ -85,7 +89,7 @@ def compare(old_result: dict, new_result: dict, old_races: list, new_races: list
     }
 
 
-def brief(result: dict) -> dict:
+def brief(result: BalanceResult) -> dict:
     """What a comparison keeps of one course's balance result."""
     return {"scenario": result["scenario"], "completion": result["completion"],
             "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
@@ -93,7 +97,7 @@ def brief(result: dict) -> dict:
             "options": result.get("options")}
 
 
-def stopped_on_old(old_result: dict) -> dict:
+def stopped_on_old(old_result: BalanceResult) -> dict:
     """The result of a comparison stopped while the old course was raced:
     no pairs; what was played of the old course, and ``new`` null."""
     return {"races": 0, "robots": old_result["robots"], "bot": old_result["bot"],
