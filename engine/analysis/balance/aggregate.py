@@ -262,7 +262,7 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> Heatmaps:
 
     def grid(counts: list[int]) -> Grid:
         scale = 100.0 / n if n else 0.0
-        return [[_r(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
+        return [[round(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
 
     return {"width": width, "height": height, "per_races": 100,
             "deaths": grid(deaths),

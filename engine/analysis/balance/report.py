@@ -13,7 +13,7 @@ from engine.analysis.card.build import lines as card_lines, loop_line
 from engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import BalanceResult, Dock, Grid, Options
+    from engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -282,8 +282,7 @@ def _options_section(opts: Options | None) -> list[str]:
 
 
 def _hot_squares(grid: Grid, top: int = 5) -> list[tuple[tuple[int, int], float]]:
-    cells = [((x, y), v) for y, row in enumerate(grid) for x, v in enumerate(row)
-             if v is not None and v > 0]
+    cells = [((x, y), v) for y, row in enumerate(grid) for x, v in enumerate(row) if v > 0]
     cells.sort(key=lambda c: (-c[1], c[0][1], c[0][0]))
     return cells[:top]
 
@@ -340,19 +339,24 @@ def chart_race_length(result: BalanceResult, path: Path) -> None:
     hist = result["length"]["histogram"]
     if hist:
         ax.bar([h[0] for h in hist], [h[1] for h in hist], width=0.9, color="#f58518")
-    length = result["length"]
-    marks = (("q1", length["q1"], ":"), ("median", length["median"], "--"),
-             ("q3", length["q3"], ":"))
+    marks = quartile_marks(result["length"])
     for key, value, style in marks:
-        if value is not None:
-            ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
-    if any(value is not None for _, value, _ in marks):
+        ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
+    if marks:
         ax.legend(loc="upper right", fontsize=8)
     undecided = result["length"]["undecided"]
     ax.set_xlabel("winning round")
     ax.set_ylabel("races")
     ax.set_title("Race length" + (f" ({undecided} races undecided)" if undecided else ""))
     _save(fig, path)
+
+
+def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:
+    """The race length chart's lines: (name, round, line style) of the
+    quartiles the races reach."""
+    marks = (("q1", length["q1"], ":"), ("median", length["median"], "--"),
+             ("q3", length["q3"], ":"))
+    return [(key, value, style) for key, value, style in marks if value is not None]
 
 
 def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=None) -> None:

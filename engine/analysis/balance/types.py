@@ -8,7 +8,7 @@ from typing import NotRequired, TypedDict
 
 from engine.analysis.card.types import Bounds, Card, Interval, ReentryLoop
 
-Grid = list[list[float | None]]         # [y][x], per 100 races
+Grid = list[list[float]]                # [y][x], per 100 races
 
 
 class Completion(TypedDict):
