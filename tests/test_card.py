@@ -476,3 +476,32 @@ def test_every_card_of_the_cards_type_can_be_shown():
         assert build.lines(build.judged(card, goals))
 
     shown()
+
+
+def test_the_card_type_and_the_schema_list_the_same_fields():
+    """types.Card (what is checked and shown) and the schema's card (what a
+    file may hold) name the same fields at every level, but for notes and the
+    fields only earlier versions wrote."""
+    from typing import Annotated, get_args, get_origin, get_type_hints, is_typeddict
+
+    from engine.analysis.card.types import Card
+    from engine.format.schema import schema_path
+
+    def typed_dicts(kind):         # the TypedDict inside X | None, list[X], NotRequired[X]
+        if is_typeddict(kind):
+            return kind
+        if get_origin(kind) is Annotated:       # an interval
+            return None
+        return next((k for k in map(typed_dicts, get_args(kind)) if k is not None), None)
+
+    def walk(kind, node, where):
+        node = node.get("items", node)
+        fields = set(node["properties"]) - {"note", "deaths_class", "flag_class"}
+        hints = get_type_hints(kind, include_extras=True)
+        assert set(hints) == fields, where
+        for key, hint in hints.items():
+            inner = typed_dicts(hint)
+            if inner is not None:
+                walk(inner, node["properties"][key], f"{where}.{key}")
+
+    walk(Card, json.loads(schema_path().read_text())["properties"]["card"], "card")
