@@ -12,6 +12,7 @@ edit says "Out of date" and is greyed until the next estimate replaces it.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
@@ -23,6 +24,10 @@ from engine.analysis.card.build import judged, lines, readable
 from engine.format.stored_card import play_hash
 from engine.model.scenario import robots_for
 from engine.validation.validator import race_errors
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import BalanceResult
+    from engine.analysis.card.types import Card
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts
@@ -44,7 +49,7 @@ class CardPanel(QWidget):
     def __init__(self, doc, parent=None):
         super().__init__(parent)
         self.doc = doc
-        self.card: dict | None = None
+        self.card: Card | None = None
         self.card_hash: str | None = None       # play_hash of the course the card describes
         self.worker: BalanceWorker | None = None
         self.state = BLOCKED
@@ -108,7 +113,7 @@ class CardPanel(QWidget):
             self.timer.start()              # hidden, it was not kept up to date
             self.render()
 
-    def show_measured(self, card: dict | None) -> None:
+    def show_measured(self, card: Card | None) -> None:
         """A full balance run's card; kept only if it is of the course as it is."""
         if card is not None and card.get("play_hash") == self.course_hash():
             self._cancel()
@@ -137,14 +142,14 @@ class CardPanel(QWidget):
         worker.start()
         self.render()
 
-    def _estimated(self, result: dict) -> None:
+    def _estimated(self, result: BalanceResult) -> None:
         worker = self.sender()
         if worker is not self.worker or worker.scenario is not self.doc.scenario \
                 or worker.cancelled:
             return                              # an edit came since: not this course
         self.worker = None
         self.blocked = False
-        self.card = dict(result["card"], estimate=True)
+        self.card = {**result["card"], "estimate": True}
         self.card_hash = self.card["play_hash"]
         self.render()
 

@@ -281,7 +281,7 @@ def test_a_kept_card_that_is_only_a_hash_is_an_error_not_a_crash(tmp_path, capsy
     path = tmp_path / "t.json"
     path.write_text(dumps(with_card(course, {"play_hash": play_hash(course), "robots": 4})))
     assert main(["card", str(path), "--stored"]) == 1
-    assert "keeps is incomplete or damaged" in capsys.readouterr().err
+    assert "keeps is incomplete or damaged (course: missing;" in capsys.readouterr().err
     whole = build.card(course, result())
     assert build.readable(whole)
     assert not build.readable(dict(whole, length={"class": "short"}))
@@ -408,3 +408,100 @@ def test_a_card_of_other_bots_says_its_classes_are_fitted_to_the_default_bots(op
     r = dict(result(), bot="random")
     assert build.lines(build.card(open_course, r))[-1] == (
         "Note: the classes are fitted to `search` robots' races, not `random` robots'")
+
+
+def test_a_card_kept_before_chains_loops_and_goals_is_still_shown(open_course):
+    old = {k: v for k, v in build.card(open_course, result()).items()
+           if k not in ("reentry_loops", "goals")}
+    old["deadliest_square"] = {"x": 1, "y": 2, "per_100_races": 2.0, "ci": [1.0, 3.0],
+                               "cause": "pit", "deaths_class": "hard"}  # an old key: let through
+    assert build.readable(old)
+    assert "Deadliest square: (1, 2), 2.0 deaths per 100 races (95%: 1.0 to 3.0), mostly pit" \
+        in build.lines(build.judged(old, None))
+
+
+@pytest.mark.parametrize("damaged, place", [
+    (lambda c: c["length"].update(rounds_ci=[9.0, 10.0, 11.0]), "length.rounds_ci: 2 items"),
+    (lambda c: c["fairness"].update(share="0.25"), "fairness.share: a number wanted"),
+    (lambda c: c["flags"][0]["parts"][0].pop("points"), "flags[0].parts[0].points: missing"),
+    (lambda c: c.update(estimate=0), "estimate: true or false wanted"),
+    (lambda c: c.update(deadliest_leg={"to_flag": 1}), "deadliest_leg.deaths: missing"),
+])
+def test_a_damaged_kept_card_is_named_where_it_is_damaged(damaged, place):
+    whole = json.loads(json.dumps(build.card(load_file(TUTORIAL), result(deaths=(5,)))))
+    assert whole["flags"][0]["parts"] and build.readable(whole)
+    damaged(whole)
+    assert not build.readable(whole)
+    assert build.damage(whole).startswith(place)
+
+
+def test_every_card_of_the_cards_type_can_be_shown():
+    """The shape check is all `lines` needs: any value of types.Card (values
+    made from its annotations, odd combinations included: a favoured dock
+    with no share, a median with no rounds) is readable and shown."""
+    from typing import Annotated, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+    from typing import is_typeddict
+    import types as builtin_types
+
+    from hypothesis import given, settings, strategies as st
+
+    from engine.analysis.card.types import Card
+    from engine.format.typed_json import Items
+
+    def values(kind):
+        origin, args = get_origin(kind), get_args(kind)
+        if origin is Annotated:
+            (n,) = [m.count for m in args[1:] if isinstance(m, Items)]
+            return st.lists(values(get_args(args[0])[0]), min_size=n, max_size=n)
+        if is_typeddict(kind):
+            hints = get_type_hints(kind, include_extras=True)
+            optional = {k: values(get_args(h)[0]) for k, h in hints.items()
+                        if get_origin(h) is NotRequired}
+            return st.fixed_dictionaries({k: values(h) for k, h in hints.items()
+                                          if k not in optional}, optional=optional)
+        if origin in (Union, builtin_types.UnionType):
+            return st.one_of([values(a) for a in args])
+        if origin is Literal:
+            return st.sampled_from(args)
+        if origin is list:
+            return st.lists(values(args[0]), max_size=3)
+        return {int: st.integers(-5, 10**6), float: st.floats(-1e6, 1e6), str: st.text(max_size=8),
+                bool: st.booleans(), type(None): st.none()}[kind]
+
+    @settings(max_examples=150, deadline=None)
+    @given(values(Card), st.sampled_from([None, Goals(rounds=12, deaths_per_leg=0.3, fair=True,
+                                                      length="short", robots=3)]))
+    def shown(card, goals):
+        assert build.readable(card)
+        assert build.lines(build.judged(card, goals))
+
+    shown()
+
+
+def test_the_card_type_and_the_schema_list_the_same_fields():
+    """types.Card (what is checked and shown) and the schema's card (what a
+    file may hold) name the same fields at every level, but for notes and the
+    fields only earlier versions wrote."""
+    from typing import Annotated, get_args, get_origin, get_type_hints, is_typeddict
+
+    from engine.analysis.card.types import Card
+    from engine.format.schema import schema_path
+
+    def typed_dicts(kind):         # the TypedDict inside X | None, list[X], NotRequired[X]
+        if is_typeddict(kind):
+            return kind
+        if get_origin(kind) is Annotated:       # an interval
+            return None
+        return next((k for k in map(typed_dicts, get_args(kind)) if k is not None), None)
+
+    def walk(kind, node, where):
+        node = node.get("items", node)
+        fields = set(node["properties"]) - {"note", "deaths_class", "flag_class"}
+        hints = get_type_hints(kind, include_extras=True)
+        assert set(hints) == fields, where
+        for key, hint in hints.items():
+            inner = typed_dicts(hint)
+            if inner is not None:
+                walk(inner, node["properties"][key], f"{where}.{key}")
+
+    walk(Card, json.loads(schema_path().read_text())["properties"]["card"], "card")

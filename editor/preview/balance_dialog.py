@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThread, QThreadPool, Signal
 from PySide6.QtWidgets import (
@@ -26,6 +27,9 @@ from PySide6.QtWidgets import (
 from editor.course_errors import ErrorsBox
 from engine.model.problems import ScenarioError
 from engine.model.scenario import robots_for
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import BalanceResult
 
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
@@ -51,7 +55,7 @@ def chunk_size(workers: int) -> int:
 
 def run_balance(scenario, races: int, robots: int, bot: str, seed: int = 0, *,
                 workers: int = 1, chunk: int | None = None, progress=None,
-                should_stop=None) -> dict:
+                should_stop=None) -> BalanceResult:
     """engine.analysis.balance.balance in small chunks (for a quick Cancel): the
     result is the same for any chunk size."""
     from engine.analysis.balance import balance
@@ -94,7 +98,7 @@ class BalanceWorker(QThread):
         self.scenario, self.races, self.robots, self.bot = scenario, races, robots, bot
         self.seed, self.workers = seed, workers
         self._stop = threading.Event()
-        self.result: dict | None = None
+        self.result: BalanceResult | None = None
 
     def cancel(self) -> None:
         self._stop.set()
@@ -204,7 +208,7 @@ class BalanceDialog(QDialog):
         import engine.analysis.balance.runner  # noqa: F401
         self.scenario = None
         self.worker: BalanceWorker | None = None
-        self.result: dict | None = None
+        self.result: BalanceResult | None = None
         self.result_scenario = None
         self.pool = QThreadPool(self)
         self.relay = _ReportRelay(self)
@@ -385,7 +389,7 @@ class BalanceDialog(QDialog):
         self.rate.setText(f"{done} of {total} races · {rate:.1f} races/s · "
                           f"{_clock(elapsed)} elapsed, {_clock(left)} left")
 
-    def _done(self, result: dict) -> None:
+    def _done(self, result: BalanceResult) -> None:
         self.result = result
         self.result_scenario = self.scenario
         stopped = " (stopped early)" if result.get("cancelled") else ""
@@ -437,7 +441,7 @@ class BalanceDialog(QDialog):
 
     # ------------------------------------------------------------ results
 
-    def show_result(self, result: dict) -> None:
+    def show_result(self, result: BalanceResult) -> None:
         from engine.analysis.balance.report import few_wins, markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
@@ -466,7 +470,7 @@ class BalanceDialog(QDialog):
         tab.layout().addWidget(canvas)
         return canvas
 
-    def _draw_charts(self, result: dict) -> None:
+    def _draw_charts(self, result: BalanceResult) -> None:
         self.win_canvas = self._canvas(self.win_tab, self.win_canvas)
         draw_win_rates(self.win_canvas.figure, result)
         self.win_canvas.draw_idle()
@@ -537,7 +541,7 @@ def _clock(seconds: float) -> str:
 BAR_COLORS = {None: "#4c78a8", "above": "#d9534f", "below": "#5b8def", "unused": "#c8c8c8"}
 
 
-def draw_win_rates(fig, result: dict) -> None:
+def draw_win_rates(fig, result: BalanceResult) -> None:
     """Win rate per dock with its 95% interval, and the band of a fair course."""
     ax = fig.add_subplot()
     docks = result["docks"]
@@ -569,17 +573,17 @@ def draw_win_rates(fig, result: dict) -> None:
     ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
 
 
-def draw_race_length(fig, result: dict) -> None:
+def draw_race_length(fig, result: BalanceResult) -> None:
+    from engine.analysis.balance.report import quartile_marks
     ax = fig.add_subplot()
     length = result["length"]
     hist = length["histogram"]
     if hist:
         ax.bar([h[0] for h in hist], [h[1] for h in hist], width=0.85, color="#f58518")
-    for key, style in (("q1", ":"), ("median", "--"), ("q3", ":")):
-        value = length[key]
-        if value is not None:
-            ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
-    if any(length[k] is not None for k in ("q1", "median", "q3")):
+    marks = quartile_marks(length)
+    for key, value, style in marks:
+        ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
+    if marks:
         ax.legend(loc="upper right", fontsize=8)
     undecided = length["undecided"]
     ax.set_xlabel("winning round")

@@ -15,6 +15,7 @@ along its bottom edge (so that it never hides a square). Modes:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
@@ -24,6 +25,10 @@ from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
 from engine.analysis.card.build import loop_line
 from engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import Grid, Heatmaps
+    from engine.analysis.card.types import ReentryLoop
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
 CAUSE_NAMES = {c.name: c.label for c in CAUSE_LIST}
@@ -59,9 +64,11 @@ def ramp_color(ramp, k: float) -> QColor:
     return QColor(ramp[-1][1])
 
 
-def grid_for(heatmaps: dict, mode: str) -> list[list[float]]:
-    if mode in ("deaths", "occupancy", "deaths_by_cause"):
-        return heatmaps["deaths" if mode == "deaths_by_cause" else mode]
+def grid_for(heatmaps: Heatmaps, mode: str) -> Grid:
+    if mode in ("deaths", "deaths_by_cause"):
+        return heatmaps["deaths"]
+    if mode == "occupancy":
+        return heatmaps["occupancy"]
     cause = mode.partition(":")[2]
     by = heatmaps.get("deaths_by_cause", {})
     if cause in by:
@@ -73,15 +80,15 @@ class HeatmapOverlay(QGraphicsItem):
     def __init__(self):
         super().__init__()
         self.setZValue(Z_EXTRA)
-        self.heatmaps: dict | None = None
+        self.heatmaps: Heatmaps | None = None
         self.mode: str | None = None
         self.cells: list[tuple[int, int, float, QColor]] = []
         self.peak = 0.0
         self._size = (0, 0)
-        self.loops: list[dict] = []
+        self.loops: list[ReentryLoop] = []
         self.setVisible(False)
 
-    def set_heatmaps(self, heatmaps: dict | None, loops: Sequence[dict] = ()) -> None:
+    def set_heatmaps(self, heatmaps: Heatmaps | None, loops: Sequence[ReentryLoop] = ()) -> None:
         """Show `heatmaps` (a balance result's), and with the deaths the
         result's re-entry `loops` in the tooltips."""
         self.prepareGeometryChange()

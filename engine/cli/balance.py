@@ -20,6 +20,7 @@ import signal
 import sys
 import tempfile
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive,
@@ -156,7 +157,7 @@ def unwritable(json_out: str | None, report: str | None = None) -> str | None:
     return None
 
 
-def write_json(result: dict, out: str) -> None:
+def write_json(result: Mapping[str, object], out: str) -> None:
     text = json.dumps(result, indent=2, allow_nan=False)
     if out == "-":
         write_line(text)

@@ -20,10 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from engine.cli.balance import UsageError, error, load, second_ctrl_c_quits, settings
 from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, race_count,
                                write_line)
+
+if TYPE_CHECKING:
+    from engine.analysis.card.types import Card
 
 HELP = "how long, how hard and how fair a course is: race it and print its card"
 
@@ -48,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.analysis.card.build import card, judged, readable
+    from engine.analysis.card.build import card, damage, judged, readable
     from engine.format.stored_card import stale
     scenario = load(args.file)
     if scenario is None:
@@ -59,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         result = scenario.card.data
         if not readable(result):
             return error(f"{args.file}: the card the file keeps is incomplete or damaged "
-                         "(make it again with --store)", 1)
+                         f"({damage(result)}; make it again with --store)", 1)
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(the_card: dict, as_json: bool) -> None:
+def _print(the_card: Card, as_json: bool) -> None:
     from engine.analysis.card.build import lines
     if as_json:
         write_line(json.dumps(the_card, indent=2, ensure_ascii=False, allow_nan=False))

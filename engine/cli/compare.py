@@ -21,12 +21,91 @@ with "races" 0 and "new" null).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
 from engine.cli.common import ends_and_change, write_line
 
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
+                                               Options)
+
 HELP = "race two versions of a course on the same seeds and report what changed"
+
+
+class BriefLength(TypedDict):
+    median: float | None
+    q1: float | None
+    q3: float | None
+
+
+class Brief(TypedDict):
+    """What a comparison keeps of one course's balance result."""
+    scenario: str
+    completion: Completion
+    length: BriefLength
+    fairness: DockFairness
+    docks: list[Dock]
+    options: Options | None
+
+
+class DockChange(TypedDict):
+    dock: int
+    races: int                          # races that used the dock on both courses
+    old_win_rate: float
+    new_win_rate: float
+    change: float                       # new - old, paired
+    ci: list[float]
+
+
+class LengthChange(TypedDict):
+    old_median: float | None
+    new_median: float | None
+    mean_change: float
+    ci: list[float]
+
+
+class CompletionChange(TypedDict):
+    old: float
+    new: float
+    change: float
+    ci: list[float]
+
+
+class BalanceChange(TypedDict):
+    old: float
+    new: float
+
+
+class Comparison(TypedDict):
+    races: int
+    robots: int
+    bot: str
+    seed: int
+    cancelled: bool
+    docks: list[DockChange]
+    length: LengthChange
+    completion: CompletionChange
+    balance: BalanceChange
+    old: Brief
+    new: Brief
+    elapsed_s: float
+
+
+class StoppedOnOld(TypedDict):
+    """A comparison stopped while the old course was raced."""
+    races: int                          # 0: no pairs
+    robots: int
+    bot: str
+    seed: int
+    cancelled: bool
+    docks: list[DockChange]             # empty
+    old_races: int
+    planned: int
+    old: Brief
+    new: None
+    elapsed_s: float
 
 
 def add_arguments(parser) -> None:
@@ -36,8 +115,8 @@ def add_arguments(parser) -> None:
                                "or every dock if fewer)")
 
 
-def compare(old_result: dict, new_result: dict, old_races: list, new_races: list,
-            max_rounds: int) -> dict:
+def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: list, new_races: list,
+            max_rounds: int) -> Comparison:
     """The paired comparison of two runs of one plan (races matched by index);
     no race of either run lasts more than `max_rounds` rounds."""
     from engine.analysis.stats import paired_interval
@@ -50,7 +129,7 @@ def compare(old_result: dict, new_result: dict, old_races: list, new_races: list
     def change(old: list[int], new: list[int], limits: tuple[int, int]):
         return (0.0, (0.0, 0.0)) if same else paired_interval(old, new, limits)
 
-    docks = []
+    docks: list[DockChange] = []
     numbers = sorted({d["dock"] for d in old_result["docks"]} & {d["dock"] for d in new_result["docks"]})
     old_by = {d["dock"]: d for d in old_result["docks"]}
     new_by = {d["dock"]: d for d in new_result["docks"]}
@@ -85,15 +164,15 @@ def compare(old_result: dict, new_result: dict, old_races: list, new_races: list
     }
 
 
-def brief(result: dict) -> dict:
-    """What a comparison keeps of one course's balance result."""
+def brief(result: BalanceResult) -> Brief:
+    length = result["length"]
     return {"scenario": result["scenario"], "completion": result["completion"],
-            "length": {k: result["length"][k] for k in ("median", "q1", "q3")},
+            "length": {"median": length["median"], "q1": length["q1"], "q3": length["q3"]},
             "fairness": result["fairness"], "docks": result["docks"],
             "options": result.get("options")}
 
 
-def stopped_on_old(old_result: dict) -> dict:
+def stopped_on_old(old_result: BalanceResult) -> StoppedOnOld:
     """The result of a comparison stopped while the old course was raced:
     no pairs; what was played of the old course, and ``new`` null."""
     return {"races": 0, "robots": old_result["robots"], "bot": old_result["bot"],
@@ -102,7 +181,7 @@ def stopped_on_old(old_result: dict) -> dict:
             "old": brief(old_result), "new": None, "elapsed_s": old_result["elapsed_s"]}
 
 
-def text(result: dict) -> str:
+def text(result: Comparison) -> str:
     def pts(x: float) -> str:
         return f"{100 * x:+.1f}"
 
@@ -154,7 +233,8 @@ def run(args) -> int:
                  for sc in (old_sc, new_sc)]
     except (UsageError, ValueError) as exc:
         return error(str(exc), 2)
-    results, race_lists = [], []
+    results: list[BalanceResult] = []
+    race_lists = []
     for label, scenario, plan in (("old", old_sc, plans[0]), ("new", new_sc, plans[1])):
         try:
             outcome = play_run(scenario, plan, s["bot"], args, s["workers"], label=label)
@@ -167,6 +247,8 @@ def run(args) -> int:
         race_lists.append(races)
         if outcome.cancelled:
             break
+    result: Comparison | StoppedOnOld
+    comparison = None
     if len(results) < 2:        # stopped during the old course: nothing to pair
         result = stopped_on_old(results[0])
         print(f"stopped before the new course was raced ({results[0]['races']} of "
@@ -174,12 +256,13 @@ def run(args) -> int:
               file=sys.stderr)
     else:
         max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
-        result = compare(results[0], results[1], race_lists[0], race_lists[1], max_rounds)
+        result = comparison = compare(results[0], results[1], race_lists[0], race_lists[1],
+                                      max_rounds)
     try:
         if args.json_out:
             write_json(result, args.json_out)
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
-    if args.json_out != "-" and result["new"] is not None:
-        write_line(text(result))
+    if args.json_out != "-" and comparison is not None:
+        write_line(text(comparison))
     return 130 if result["cancelled"] else 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -41,7 +42,7 @@ def stale(scenario: Scenario) -> bool:
     return scenario.card is not None and scenario.card.play_hash != play_hash(scenario)
 
 
-def with_card(scenario: Scenario, card: dict) -> Scenario:
+def with_card(scenario: Scenario, card: Mapping[str, Any]) -> Scenario:
     """The course keeping `card` (a card of engine/analysis/card/build.py)."""
     text = json.dumps(card, ensure_ascii=False, allow_nan=False)
     return replace(scenario, card=StoredCard(card["play_hash"], text))

@@ -2,8 +2,8 @@
 
 ``plan`` fixes the races, ``play`` plays one (the only module that touches
 the race engine), ``runner`` spreads them over processes or a Dask cluster,
-``aggregate`` turns the summaries into the result, ``report`` writes
-report.md and the charts.
+``aggregate`` turns the summaries into the result (its shape: ``types``),
+``report`` writes report.md and the charts.
 
 ``balance(...)`` does it all in one call, for the command line and the
 editor's balance dialog (run it in a worker thread; pass ``should_stop``
@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from engine.analysis.balance.types import BalanceResult
     from engine.model.scenario import Scenario
 
 
@@ -24,7 +25,7 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
             trials: int | None = None, max_rounds: int | None = None,
             chunk_size: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
-            should_stop: Callable[[], bool] | None = None) -> dict:
+            should_stop: Callable[[], bool] | None = None) -> BalanceResult:
     """The balance result (see ``aggregate.aggregate``) of `races` races of
     `robots` robots (default: the course goals' robots, else 4, or every dock
     if fewer: engine/model/scenario.py ``robots_for``) driven by `bot`

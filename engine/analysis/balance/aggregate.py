@@ -2,7 +2,7 @@
 
 Everything is summed as integers (or exact fractions of wins) in plan order,
 and floats are made only at the end, so the result is the same to the last
-digit for any worker count and backend. See ``aggregate`` for the keys.
+digit for any worker count and backend. Its keys and their types: types.py.
 """
 from __future__ import annotations
 
@@ -12,6 +12,9 @@ from fractions import Fraction
 
 from engine.analysis import stats
 from engine.analysis.balance.summary import RaceSummary, TrialSummary
+from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
+                                           Grid, Heatmaps, Holders, Leg, Measured, Options,
+                                           RaceLength, TimeTrial)
 from engine.analysis.balance.why import chains, reentry_loops
 from engine.analysis.card.build import card
 from engine.model.element_kinds import DEATH_CAUSES
@@ -29,37 +32,30 @@ def _r(value: float | None, digits: int = 6) -> float | None:
     return round(float(value), digits)
 
 
+def _ratio(value: float) -> float:
+    """A finite figure (a ratio of counts), rounded as ``_r`` rounds."""
+    return round(float(value), 6)
+
+
 def _ci(interval: tuple[float | None, float | None]) -> list[float | None]:
     return [_r(interval[0]), _r(interval[1])]
 
 
+def _wilson(successes: int, n: int) -> list[float]:
+    """The Wilson 95% interval (its ends always exist)."""
+    return [_ratio(end) for end in stats.wilson(successes, n)]
+
+
 def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
               robots: int, bot: str, seed: int, planned: int | None = None,
-              elapsed_s: float = 0.0, cancelled: bool = False) -> dict:
-    """The balance result as a JSON-ready dict:
-
-    scenario, races (played), planned, robots, bot, seed, cancelled,
-    completion {rate, ci, decided}: share of races with a winner, Wilson 95%;
-    length {median, median_ci, q1, q3, histogram, undecided, median_between,
-    median_between_ci}: the winning round by Kaplan-Meier, undecided races
-    censored at their last round; median_between read between whole rounds
+              elapsed_s: float = 0.0, cancelled: bool = False) -> BalanceResult:
+    """The balance result as a JSON-ready dict (types.BalanceResult): the
+    length's median_between is read between whole rounds
     (stats.km_quantile_interpolated), so that it and its interval show the
-    spread;
-    docks [{dock, races, wins, win_rate, ci, decided, share, share_ci}]: wins
-    over races that used the dock (Wilson 95%), and over decided races (share);
-    fairness {verdict, chi2, df, chi2_p, balance, more_races_needed, wins_needed}: see
-    ``fairness``;
-    time_trial [{dock, trials, finished, median_rounds}];
-    legs [{to_flag, robots, median_rounds, deaths, death_rate}];
-    heatmaps {width, height, per_races: 100, deaths, deaths_by_cause, occupancy}:
-    grids [y][x] per 100 races; and chains: why robots die on each square
-    (``why.chains``);
-    reentry_loops: archive points where re-entering robots soon die again
-    (``why.reentry_loops``);
-    options: see ``options``;
-    elapsed_s;
-    card: the course card (engine/analysis/card/build.py).
-    """
+    spread; heatmaps' chains say why robots die on each square
+    (``why.chains``); reentry_loops are archive points where re-entering
+    robots soon die again (``why.reentry_loops``); card is the course card
+    (engine/analysis/card/build.py)."""
     board = scenario.board
     width, height = board.width, board.height
     dock_count = len(scenario.docks)
@@ -67,7 +63,8 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     k = robots
 
     decided = sum(1 for r in races if r.decided)
-    completion = {"rate": _r(decided / n if n else 0.0), "ci": _ci(stats.wilson(decided, n)),
+    completion: Completion = {"rate": _ratio(decided / n if n else 0.0),
+                              "ci": _wilson(decided, n),
                   "decided": decided}
 
     rounds, decided_races = [r.rounds for r in races], [r.decided for r in races]
@@ -75,7 +72,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     histogram = Counter(r.rounds for r in races if r.decided)
     curve = stats.kaplan_meier(rounds, decided_races)
     between = stats.km_quantile_interpolated(curve, 0.5)
-    length = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
+    length: RaceLength = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
               "q1": q1, "q3": q3,
               "histogram": [[rnd, histogram[rnd]] for rnd in sorted(histogram)],
               "undecided": n - decided,
@@ -97,18 +94,18 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         for d in r.winner_docks:
             wins[d] += 1
             share_wins[d] += Fraction(1, len(r.winners))
-    docks = []
+    docks: list[Dock] = []
     for d in range(1, dock_count + 1):
         docks.append({
             "dock": d, "races": used[d], "wins": wins[d],
-            "win_rate": _r(wins[d] / used[d] if used[d] else 0.0),
-            "ci": _ci(stats.wilson(wins[d], used[d])),
+            "win_rate": _ratio(wins[d] / used[d] if used[d] else 0.0),
+            "ci": _wilson(wins[d], used[d]),
             "decided": used_decided[d],
-            "share": _r(wins[d] / used_decided[d] if used_decided[d] else 0.0),
-            "share_ci": _ci(stats.wilson(wins[d], used_decided[d])),
+            "share": _ratio(wins[d] / used_decided[d] if used_decided[d] else 0.0),
+            "share_ci": _wilson(wins[d], used_decided[d]),
         })
 
-    result = {
+    result: Measured = {
         "scenario": scenario.name,
         "races": n,
         "planned": planned if planned is not None else n,
@@ -129,34 +126,30 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "options": options(scenario, races),
         "elapsed_s": round(elapsed_s, 3),
     }
-    result["card"] = card(scenario, result)
-    return result
+    return {**result, "card": card(scenario, result)}
 
 
-def options(scenario, races: list[RaceSummary]) -> dict:
+def options(scenario, races: list[RaceSummary]) -> Options:
     """Option cards in the run: mode ("played" or "counted"); per upgrade
     square the cards it gave (gains, per race); robots that held at least one
     card against those that held none: robot-races, wins, win rate, Wilson
     95% interval; uses per card, most used first. With counted options only
     the mode is known (the cards are not played)."""
     mode = scenario.rules.options
-    out: dict = {"mode": mode}
+    out: Options = {"mode": mode}
     if mode != "played":
         return out
     n = len(races)
     gains = Counter(sq for r in races for sq in r.upgrades)
     squares = sorted((t.x, t.y) for t in scenario.board.tiles if t.type == "upgrade")
     out["upgrades"] = [{"x": x, "y": y, "gains": gains[(x, y)],
-                        "per_race": _r(gains[(x, y)] / n if n else 0.0)} for x, y in squares]
+                        "per_race": _ratio(gains[(x, y)] / n if n else 0.0)} for x, y in squares]
     groups = {True: [0, 0], False: [0, 0]}         # held: [robot-races, wins]
     for r in races:
         for i, held in enumerate(r.held_option or (False,) * len(r.docks)):
             groups[held][0] += 1
             groups[held][1] += i in r.winners
-    for key, held in (("holders", True), ("non_holders", False)):
-        total, won = groups[held]
-        out[key] = {"robots": total, "wins": won, "win_rate": _r(won / total if total else 0.0),
-                    "ci": _ci(stats.wilson(won, total))}
+    out["holders"], out["non_holders"] = (_holders(*groups[held]) for held in (True, False))
     used: Counter[str] = Counter()
     for r in races:
         used.update(dict(r.options_used))
@@ -165,8 +158,13 @@ def options(scenario, races: list[RaceSummary]) -> dict:
     return out
 
 
-def fairness(docks: list[dict], observed: list[float], expected: list[float], k: int,
-             races: int, completion: float) -> dict:
+def _holders(total: int, won: int) -> Holders:
+    return {"robots": total, "wins": won, "win_rate": _ratio(won / total if total else 0.0),
+            "ci": _wilson(won, total)}
+
+
+def fairness(docks: list[Dock], observed: list[float], expected: list[float], k: int,
+             races: int, completion: float) -> DockFairness:
     """Chi-square of (tie-split) wins against equal chances among the robots
     of each decided race; balance = 1 - the largest gap between two docks'
     win rates. Verdict: "inconclusive" until WINS_PER_DOCK won races per
@@ -201,14 +199,14 @@ def fairness(docks: list[dict], observed: list[float], expected: list[float], k:
             total = per_dock * len(docks) / k / completion
             more = max(1, math.ceil(total - races))
     return {"verdict": verdict, "chi2": _r(stat), "df": df, "chi2_p": _r(p, 8),
-            "balance": _r(balance), "more_races_needed": more, "wins_needed": wins_needed}
+            "balance": _ratio(balance), "more_races_needed": more, "wins_needed": wins_needed}
 
 
-def time_trial(trials: list[TrialSummary], dock_count: int) -> list[dict]:
+def time_trial(trials: list[TrialSummary], dock_count: int) -> list[TimeTrial]:
     by_dock: dict[int, list[TrialSummary]] = {d: [] for d in range(1, dock_count + 1)}
     for t in trials:
         by_dock.setdefault(t.dock, []).append(t)
-    out = []
+    out: list[TimeTrial] = []
     for d in sorted(by_dock):
         ts = by_dock[d]
         (median,) = stats.km_quantiles([t.finish_round if t.finish_round is not None else t.rounds
@@ -220,11 +218,11 @@ def time_trial(trials: list[TrialSummary], dock_count: int) -> list[dict]:
     return out
 
 
-def legs(races: list[RaceSummary], flag_count: int) -> list[dict]:
+def legs(races: list[RaceSummary], flag_count: int) -> list[Leg]:
     """Per flag j: rounds from touching flag j-1 (the start for flag 1) to
     touching flag j, Kaplan-Meier median with robots still on the leg at the
     race's end censored; deaths per robot that set out on the leg."""
-    out = []
+    out: list[Leg] = []
     for j in range(1, flag_count + 1):
         times, events = [], []
         deaths = 0
@@ -243,11 +241,11 @@ def legs(races: list[RaceSummary], flag_count: int) -> list[dict]:
         (median,) = stats.km_quantiles(times, events, (0.5,))
         out.append({"to_flag": j, "robots": len(times), "median_rounds": median,
                     "deaths": deaths,
-                    "death_rate": _r(deaths / len(times) if times else 0.0)})
+                    "death_rate": _ratio(deaths / len(times) if times else 0.0)})
     return out
 
 
-def heatmaps(races: list[RaceSummary], width: int, height: int) -> dict:
+def heatmaps(races: list[RaceSummary], width: int, height: int) -> Heatmaps:
     size = width * height
     deaths = [0] * size
     by_cause = {cause: [0] * size for cause in DEATH_CAUSES}
@@ -262,9 +260,9 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> dict:
             occupancy[i] += count
     n = len(races)
 
-    def grid(counts: list[int]) -> list[list[float | None]]:
+    def grid(counts: list[int]) -> Grid:
         scale = 100.0 / n if n else 0.0
-        return [[_r(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
+        return [[round(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
 
     return {"width": width, "height": height, "per_races": 100,
             "deaths": grid(deaths),

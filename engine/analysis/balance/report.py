@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 from engine.analysis.card.build import lines as card_lines, loop_line
 from engine.model.element_kinds import DEADLY_TYPES
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -28,7 +32,7 @@ def pct(x: float | None) -> str:
     return f"{100 * x:.0f}%"
 
 
-def _rounds(x) -> str:
+def _rounds(x: float | None) -> str:
     return "n/a" if x is None else f"{x:g}"
 
 
@@ -37,7 +41,7 @@ def dock_apart_note() -> str:
             "verdict weighs all docks together (a chi-square test), so it is the one to go by.")
 
 
-def dock_stands_apart(result: dict, dock: dict) -> str | None:
+def dock_stands_apart(result: BalanceResult, dock: Dock) -> str | None:
     """"above" or "below" when a dock's win rate is clearly off a fair share
     and the verdict says the course is unfair (None otherwise): the only
     case for a warning colour."""
@@ -51,7 +55,7 @@ def dock_stands_apart(result: dict, dock: dict) -> str | None:
     return "below" if hi < fair else None
 
 
-def few_wins(result: dict) -> str | None:
+def few_wins(result: BalanceResult) -> str | None:
     """The verdict's lead when too few races are won to judge the docks
     (engine/analysis/balance/aggregate.py ``WINS_PER_DOCK``): how many were won, where
     robots died, and how many races would do. None otherwise."""
@@ -70,18 +74,19 @@ def few_wins(result: dict) -> str | None:
     return f"{head}: {why}. The docks' fairness is judged once {needed} races are won ({wait})."
 
 
-def _where_robots_died(result: dict) -> str:
+def _where_robots_died(result: BalanceResult) -> str:
     """The leg with the most deaths and the deadliest square, in words."""
     legs = [leg for leg in result["legs"] if leg["deaths"]]
     if not legs:
         return "no robot died: the races ran out of rounds"
     leg = max(legs, key=lambda leg: leg["deaths"])
-    square = (result.get("card") or {}).get("deadliest_square")
+    card = result.get("card")
+    square = card["deadliest_square"] if card else None
     where = f", the most at ({square['x']}, {square['y']}) ({square['cause']})" if square else ""
     return f"most died on the way to flag {leg['to_flag']}{where}"
 
 
-def markdown(result: dict, charts: bool = True) -> str:
+def markdown(result: BalanceResult, charts: bool = True) -> str:
     """The report's text: plain language first, then the tables."""
     k = result["robots"]
     fair = 1.0 / k if k else 0.0
@@ -93,9 +98,10 @@ def markdown(result: dict, charts: bool = True) -> str:
     lines.append(f"{result['races']} races{stopped} of {k} `{result['bot']}` robots, seed "
                  f"{result['seed']}, in {result['elapsed_s']:.1f} s.")
     lines.append("")
-    if result.get("card") and result["races"]:
+    card = result.get("card")
+    if card and result["races"]:
         lines += ["## Course card", ""]
-        lines += [f"- {line}" for line in card_lines(result["card"])[1:]]
+        lines += [f"- {line}" for line in card_lines(card)[1:]]
         lines.append("")
     lines.append("## In short")
     lines.append("")
@@ -169,16 +175,16 @@ def markdown(result: dict, charts: bool = True) -> str:
     if trial:
         lines.append("## Time trial (one robot alone)")
         lines.append("")
-        known = [t for t in trial if t["median_rounds"] is not None]
+        known = [(median, t["dock"]) for t in trial if (median := t["median_rounds"]) is not None]
         if known:
-            fast = min(known, key=lambda t: t["median_rounds"])
-            slow = max(known, key=lambda t: t["median_rounds"])
-            if slow["median_rounds"] > fast["median_rounds"]:
-                lines.append(f"Alone, a robot from dock {fast['dock']} finishes in "
-                             f"{_rounds(fast['median_rounds'])} rounds (median), one from dock "
-                             f"{slow['dock']} needs {_rounds(slow['median_rounds'])}.")
+            (fast, fast_dock), (slow, slow_dock) = (min(known, key=lambda k: k[0]),
+                                                    max(known, key=lambda k: k[0]))
+            if slow > fast:
+                lines.append(f"Alone, a robot from dock {fast_dock} finishes in "
+                             f"{_rounds(fast)} rounds (median), one from dock "
+                             f"{slow_dock} needs {_rounds(slow)}.")
             else:
-                lines.append(f"Alone, a robot finishes in {_rounds(fast['median_rounds'])} "
+                lines.append(f"Alone, a robot finishes in {_rounds(fast)} "
                              f"rounds (median) from every dock.")
             lines.append("")
         lines.append("| dock | trials | finished | median rounds |")
@@ -240,7 +246,7 @@ def markdown(result: dict, charts: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _options_section(opts: dict | None) -> list[str]:
+def _options_section(opts: Options | None) -> list[str]:
     """The report's section on option cards (engine/analysis/balance/aggregate.py, options)."""
     if not opts:
         return []
@@ -275,7 +281,7 @@ def _options_section(opts: dict | None) -> list[str]:
     return lines
 
 
-def _hot_squares(grid: list[list[float]], top: int = 5) -> list[tuple[tuple[int, int], float]]:
+def _hot_squares(grid: Grid, top: int = 5) -> list[tuple[tuple[int, int], float]]:
     cells = [((x, y), v) for y, row in enumerate(grid) for x, v in enumerate(row) if v > 0]
     cells.sort(key=lambda c: (-c[1], c[0][1], c[0][0]))
     return cells[:top]
@@ -283,7 +289,7 @@ def _hot_squares(grid: list[list[float]], top: int = 5) -> list[tuple[tuple[int,
 
 # ---------------------------------------------------------------- charts
 
-def win_rate_top(result: dict) -> float:
+def win_rate_top(result: BalanceResult) -> float:
     """The top of a win rate chart: above every interval and the fair band,
     so that the fair line shows even when no race is won."""
     k = result["robots"]
@@ -304,7 +310,7 @@ def _save(fig, path: Path) -> None:
     fig.savefig(path, format="png")
 
 
-def chart_win_rates(result: dict, path: Path) -> None:
+def chart_win_rates(result: BalanceResult, path: Path) -> None:
     fig = _figure(6.4, 4.0)
     ax = fig.add_subplot()
     docks = [d for d in result["docks"]]
@@ -327,23 +333,30 @@ def chart_win_rates(result: dict, path: Path) -> None:
     _save(fig, path)
 
 
-def chart_race_length(result: dict, path: Path) -> None:
+def chart_race_length(result: BalanceResult, path: Path) -> None:
     fig = _figure(6.4, 4.0)
     ax = fig.add_subplot()
     hist = result["length"]["histogram"]
     if hist:
         ax.bar([h[0] for h in hist], [h[1] for h in hist], width=0.9, color="#f58518")
-    for key, style in (("q1", ":"), ("median", "--"), ("q3", ":")):
-        value = result["length"][key]
-        if value is not None:
-            ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
-    if any(result["length"][k] is not None for k in ("q1", "median", "q3")):
+    marks = quartile_marks(result["length"])
+    for key, value, style in marks:
+        ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
+    if marks:
         ax.legend(loc="upper right", fontsize=8)
     undecided = result["length"]["undecided"]
     ax.set_xlabel("winning round")
     ax.set_ylabel("races")
     ax.set_title("Race length" + (f" ({undecided} races undecided)" if undecided else ""))
     _save(fig, path)
+
+
+def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:
+    """The race length chart's lines: (name, round, line style) of the
+    quartiles the races reach."""
+    marks = (("q1", length["q1"], ":"), ("median", length["median"], "--"),
+             ("q3", length["q3"], ":"))
+    return [(key, value, style) for key, value, style in marks if value is not None]
 
 
 def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=None) -> None:
@@ -382,20 +395,20 @@ def _rect(x: int, y: int, hatch: str):
                      linewidth=0)
 
 
-def _board_size(result: dict) -> tuple[float, float]:
+def _board_size(result: BalanceResult) -> tuple[float, float]:
     w, h = result["heatmaps"]["width"], result["heatmaps"]["height"]
     scale = 6.0 / max(w, h)
     return max(3.0, w * scale + 1.5), max(3.0, h * scale + 0.8)
 
 
-def chart_heatmap(result: dict, scenario, key: str, title: str, path: Path) -> None:
+def chart_heatmap(result: BalanceResult, scenario, key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
     fig = _figure(*_board_size(result))
     ax = fig.add_subplot()
     _draw_board(ax, scenario, result["heatmaps"][key], title, colorbar=fig.colorbar)
     _save(fig, path)
 
 
-def chart_deaths_by_cause(result: dict, scenario, path: Path) -> None:
+def chart_deaths_by_cause(result: BalanceResult, scenario, path: Path) -> None:
     w, h = _board_size(result)
     causes = list(result["heatmaps"]["deaths_by_cause"])
     fig = _figure(min(20.0, w * len(causes) * 0.75), h * 0.8)
@@ -405,7 +418,7 @@ def chart_deaths_by_cause(result: dict, scenario, path: Path) -> None:
     _save(fig, path)
 
 
-def write_report(result: dict, directory: str | os.PathLike, scenario=None) -> list[Path]:
+def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=None) -> list[Path]:
     """Write report.md and the charts into `directory` (made if missing);
     returns the files written. `scenario` (optional) draws walls, pits, flags
     and docks on the heatmaps."""

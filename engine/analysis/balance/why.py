@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 
 from engine.analysis import stats
 from engine.analysis.balance.summary import Death, RaceSummary
+from engine.analysis.balance.types import SquareChains
+from engine.analysis.card.types import ReentryLoop
 
 # A re-entry loop: robots re-entering at an archive point die again within
 # one round in at least this share of their re-entries (the share's 95%
@@ -64,7 +66,7 @@ def chain(death: Death) -> str:
     return _DAMAGE.get(agent or "", "destroyed by damage taken earlier")
 
 
-def chains(races: list[RaceSummary], width: int, height: int) -> list[dict]:
+def chains(races: list[RaceSummary], width: int, height: int) -> list[SquareChains]:
     """Per square where robots died, row by row: {x, y, why: [{chain,
     per_100_races}]}, the commonest chains first (at most CHAINS_PER_SQUARE)."""
     counts: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
@@ -80,7 +82,7 @@ def chains(races: list[RaceSummary], width: int, height: int) -> list[dict]:
             for (x, y), c in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
 
 
-def reentry_loops(races: list[RaceSummary]) -> list[dict]:
+def reentry_loops(races: list[RaceSummary]) -> list[ReentryLoop]:
     """Archive points where re-entering robots die again within one round (in
     the round after the one they died in) in a sizeable share of their
     re-entries: {x, y, reentries, deaths, share, ci (Wilson 95%), chain (the
@@ -100,7 +102,7 @@ def reentry_loops(races: list[RaceSummary]) -> list[dict]:
                 reentries[first.archive] += 1
                 if then is not None and then.round <= first.round + 1:
                     again[first.archive][chain(then)] += 1
-    loops = []
+    loops: list[ReentryLoop] = []
     for point, n in reentries.items():
         quick = sum(again[point].values())
         lo, hi = stats.wilson(quick, n)

@@ -2,8 +2,9 @@
 
 Every line carries its uncertainty: intervals are 95%; a class whose
 interval reaches into a neighbouring class says so (``could_be``). The
-card is a JSON-ready dict (the keys are listed in ``card``'s docstring and
-docs/format.md, "card"); ``lines`` renders it as text.
+card is a JSON-ready dict, a ``types.Card`` (docs/format.md, "card");
+``lines`` renders it as text; ``readable`` checks a card kept in a file
+against that type.
 
 Difficulty classes (docs/rules.md, "The course card"): the deaths per robot
 per leg (all deaths on the way to each flag over the robots that set out on
@@ -14,12 +15,20 @@ score is shown on its own line: it did not improve that fit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeGuard
 
 from engine.analysis import stats
 from engine.analysis.card import timemodel
 from engine.analysis.card.flags import course_score, flag_scores
+from engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
+                                        GoalCheck, GoalVerdicts, Interval, Length, ReentryLoop)
 from engine.format.stored_card import play_hash, with_card
+from engine.format.typed_json import mismatch
 from engine.model.scenario import Goals, Scenario
+
+if TYPE_CHECKING:
+    from engine.analysis.balance.types import Measured
 
 DIFFICULTY = ("easy", "medium", "hard", "expert")
 # A class's upper bound (exclusive) in deaths per robot per leg of the
@@ -39,24 +48,11 @@ def _band(value: float, bounds: tuple[float, ...]) -> int:
     return next((i for i, b in enumerate(bounds) if value < b), len(bounds))
 
 
-def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
-    """The card of `scenario` from its balance `result`:
-
-    course, play_hash, robots, races, bot, seed, estimate (a quick run shown
-    until a full one replaces it);
-    length {class, could_be, rounds, rounds_ci, minutes, minutes_ci,
-    minutes_per_round, undecided};
-    difficulty {class, could_be, deaths_per_robot_leg, ci, flag_score};
-    fairness {verdict, balance, favoured_dock, share, share_ci, fair_share,
-    more_races_needed};
-    deadliest_leg {to_flag, deaths, robots, rate, ci} or None;
-    deadliest_square {x, y, per_100_races, ci, cause, why (the commonest
-    cause chain, balance/why.py)} or None;
-    reentry_loops [{x, y, reentries, deaths, share, ci, chain}]
-    (balance/why.py ``reentry_loops``);
-    flags [{flag, x, y, score, parts}] (exact counts: no interval), flag_score;
-    goals {robots, checks} or None: how it meets the course's goals (``judged``).
-    """
+def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Card:
+    """The card of `scenario` from its balance `result` (its keys: types.py).
+    ``estimate``: a quick run, shown until a full one replaces it; the flag
+    scores are exact counts (no interval); ``goals``: how it meets the
+    course's goals (``judged``)."""
     k = result["robots"]
     n = result["races"]
     scores = flag_scores(scenario)
@@ -80,7 +76,7 @@ def card(scenario: Scenario, result: dict, *, estimate: bool = False) -> dict:
     }, scenario.goals)
 
 
-def _length(result: dict, k: int) -> dict:
+def _length(result: Measured, k: int) -> Length:
     length = result["length"]
     rounds = length["median_between"]
     lo, hi = length["median_between_ci"]
@@ -96,11 +92,11 @@ def _length(result: dict, k: int) -> dict:
     return {"class": cls, "could_be": sorted(ends - {cls}, key=timemodel.CLASSES.index),
             "rounds": _r(rounds, 3), "rounds_ci": [_r(lo, 3), _r(hi, 3)],
             "minutes": _r(minutes, 2), "minutes_ci": [_r(m_lo, 2), _r(m_hi, 2)],
-            "minutes_per_round": _r(timemodel.minutes_per_round(k), 2),
-            "undecided": _r(length["undecided"] / n if n else 0.0)}
+            "minutes_per_round": round(timemodel.minutes_per_round(k), 2),
+            "undecided": round(length["undecided"] / n if n else 0.0, 3)}
 
 
-def _difficulty(result: dict, mean_score: float | None) -> dict:
+def _difficulty(result: Measured, mean_score: float | None) -> Difficulty:
     deaths = sum(leg["deaths"] for leg in result["legs"])
     robots = sum(leg["robots"] for leg in result["legs"])
     rate = deaths / robots if robots else 0.0
@@ -108,11 +104,11 @@ def _difficulty(result: dict, mean_score: float | None) -> dict:
     cls = _band(rate, DEATHS_UNDER)
     inside = range(_band(lo, DEATHS_UNDER), _band(hi, DEATHS_UNDER) + 1)
     return {"class": DIFFICULTY[cls], "could_be": [DIFFICULTY[c] for c in inside if c != cls],
-            "deaths_per_robot_leg": _r(rate), "ci": [_r(lo), _r(hi)],
+            "deaths_per_robot_leg": round(rate, 3), "ci": [_r(lo), _r(hi)],
             "flag_score": _r(mean_score, 2)}
 
 
-def _fairness(result: dict, k: int) -> dict:
+def _fairness(result: Measured, k: int) -> Fairness:
     fair = result["fairness"]
     used = [d for d in result["docks"] if d["decided"]]
     top = max(used, key=lambda d: d["share"], default=None)
@@ -122,25 +118,25 @@ def _fairness(result: dict, k: int) -> dict:
     return {"verdict": fair["verdict"], "balance": fair["balance"],
             "favoured_dock": top["dock"] if favoured and top else None,
             "share": top["share"] if top else None,
-            "share_ci": top["share_ci"] if top else [None, None],
-            "fair_share": _r(fair_share),
+            "share_ci": [*top["share_ci"]] if top else [None, None],
+            "fair_share": round(fair_share, 3),
             "more_races_needed": fair["more_races_needed"]}
 
 
-def _deadliest_leg(result: dict) -> dict | None:
+def _deadliest_leg(result: Measured) -> DeadliestLeg | None:
     legs = [leg for leg in result["legs"] if leg["robots"]]
     if not legs or not any(leg["deaths"] for leg in legs):
         return None
     leg = max(legs, key=lambda leg: leg["deaths"] / leg["robots"])
     lo, hi = stats.poisson_rate_interval(leg["deaths"], leg["robots"])
     return {"to_flag": leg["to_flag"], "deaths": leg["deaths"], "robots": leg["robots"],
-            "rate": _r(leg["deaths"] / leg["robots"]), "ci": [_r(lo), _r(hi)]}
+            "rate": round(leg["deaths"] / leg["robots"], 3), "ci": [_r(lo), _r(hi)]}
 
 
-def _deadliest_square(result: dict) -> dict | None:
+def _deadliest_square(result: Measured) -> DeadliestSquare | None:
     heat = result["heatmaps"]
     n = result["races"]
-    best = None
+    best: tuple[float, int, int] | None = None
     for y, row in enumerate(heat["deaths"]):
         for x, value in enumerate(row):
             if value and (best is None or value > best[0]):
@@ -152,18 +148,18 @@ def _deadliest_square(result: dict) -> dict | None:
     lo, hi = stats.poisson_rate_interval(count, n / heat["per_races"])
     causes = {c: g[y][x] or 0 for c, g in heat["deaths_by_cause"].items()}
     why = next(sq["why"][0]["chain"] for sq in heat["chains"] if (sq["x"], sq["y"]) == (x, y))
-    return {"x": x, "y": y, "per_100_races": _r(value), "ci": [_r(lo), _r(hi)],
+    return {"x": x, "y": y, "per_100_races": round(value, 3), "ci": [_r(lo), _r(hi)],
             "cause": max(causes, key=lambda c: causes[c]), "why": why}
 
 
-def _ci(interval: list, fmt) -> str:
+def _ci(interval: Interval, fmt: Callable[[float], str]) -> str:
     lo, hi = interval
     if lo is None and hi is None:
         return ""
     return f" (95%: {fmt(lo) if lo is not None else '?'} to {fmt(hi) if hi is not None else 'never'})"
 
 
-def _shown(interval: list, decimals: int):
+def _shown(interval: Interval, decimals: int) -> Callable[[float], str]:
     """A format for a value and its `interval`: `decimals` decimals, or up to
     two more when the interval's ends would read alike (15 to 15 min while
     the races disagree)."""
@@ -178,13 +174,13 @@ def _maybe(could_be: list[str]) -> str:
     return f", could be {' or '.join(could_be)}" if could_be else ""
 
 
-def lines(c: dict) -> list[str]:
+def lines(c: Card) -> list[str]:
     """The card as text, one line per item."""
     length, diff, fair = c["length"], c["difficulty"], c["fairness"]
     kind = "estimate from a quick run" if c["estimate"] else "measured"
     out = [f"Course card: {c['course']} ({kind}: {c['races']} races of {c['robots']} "
            f"`{c['bot']}` robots, seed {c['seed']})"]
-    if length["minutes"] is None:
+    if length["minutes"] is None or length["rounds"] is None:
         out.append("Length: long: most races are not decided within the round limit")
     else:
         rounds, minutes = _shown(length["rounds_ci"], 1), _shown(length["minutes_ci"], 0)
@@ -197,13 +193,15 @@ def lines(c: dict) -> list[str]:
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
                f"{_ci(diff['ci'], _rate)}")
-    favoured = (f", dock {fair['favoured_dock']} wins {100 * fair['share']:.0f}% of decided races"
+    share, balance = fair["share"], fair["balance"]
+    favoured = (f", dock {fair['favoured_dock']} wins {100 * share:.0f}% of decided races"
                 f"{_ci(fair['share_ci'], lambda v: f'{100 * v:.0f}%')} against a fair "
-                f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] else "")
+                f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] and share is not None
+                else "")
     more = (f", about {fair['more_races_needed']} more races would settle it"
             if fair["verdict"] == "inconclusive" and fair["more_races_needed"] else "")
-    gap = (f"; the best and worst docks are {100 * (1 - fair['balance']):.0f} points apart"
-           if fair["verdict"] == "unfair" else "")
+    gap = (f"; the best and worst docks are {100 * (1 - balance):.0f} points apart"
+           if fair["verdict"] == "unfair" and balance is not None else "")
     out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
@@ -219,15 +217,16 @@ def lines(c: dict) -> list[str]:
     out.append(f"Flag score: {_score(c['flag_score'])} ({scores or 'no flags'}): the publisher's "
                f"count of the hazards around each flag, averaged over the flags, shown beside "
                f"the classes but not in them (it did not help them match the publisher's ratings)")
-    if c.get("goals") is not None:
-        out.append(_goal_line(c["goals"], c["robots"]))
+    goals = c.get("goals")
+    if goals is not None:
+        out.append(_goal_line(goals, c["robots"]))
     if c["bot"] != CALIBRATED_BOT:
         out.append(f"Note: the classes are fitted to `{CALIBRATED_BOT}` robots' races, not "
                    f"`{c['bot']}` robots'")
     return out
 
 
-def loop_line(loop: dict) -> str:
+def loop_line(loop: ReentryLoop) -> str:
     """A re-entry loop warning (balance/why.py ``reentry_loops``)."""
     return (f"Re-entry loop: robots re-entering at ({loop['x']}, {loop['y']}) die again within "
             f"a round after {100 * loop['share']:.0f}% of {loop['reentries']} re-entries "
@@ -235,14 +234,16 @@ def loop_line(loop: dict) -> str:
             f"{loop['chain']}")
 
 
-def readable(c: dict) -> bool:
-    """Whether `c` (a card kept in a file: only its hash is checked on
-    reading) has all a card shows, so that it can be shown."""
-    try:
-        lines(judged(c, Goals(rounds=1, deaths_per_leg=1.0)))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-        return False
-    return True
+def damage(c: object) -> str | None:
+    """What is missing or of the wrong type in `c`, a card kept in a file
+    (only its hash is checked on reading), and where; None when it has all
+    a card shows, each of its type (types.Card)."""
+    return mismatch(c, Card)
+
+
+def readable(c: object) -> TypeGuard[Card]:
+    """Whether `c` (a card kept in a file) can be shown and judged."""
+    return damage(c) is None
 
 
 def _verdict(surely: bool, perhaps: bool) -> str:
@@ -251,11 +252,11 @@ def _verdict(surely: bool, perhaps: bool) -> str:
     return "met" if surely else "unsure" if perhaps else "missed"
 
 
-def against_goals(c: dict, goals: Goals) -> list[dict]:
+def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
     """How card `c` measures up to the course's goals (the file's ``goals``,
     as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
     verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
-    out: list[dict] = []
+    out: list[GoalCheck] = []
     lo, hi = (math.inf if r is None else r for r in c["length"]["rounds_ci"])
     lengths: list[tuple[str, str | int, tuple[float, float]]] = [] if goals.length is None else [
         ("length", goals.length, timemodel.class_rounds(goals.length, c["robots"]))]
@@ -266,8 +267,8 @@ def against_goals(c: dict, goals: Goals) -> list[dict]:
                     "verdict": _verdict(low <= lo and hi <= high, lo <= high and hi >= low)})
     if goals.deaths_per_leg is not None:
         leg = c["deadliest_leg"]
-        lo, hi = leg["ci"] if leg is not None else (0.0, 0.0)
-        lo, hi = lo or 0.0, math.inf if hi is None else hi
+        ci_lo, ci_hi = leg["ci"] if leg is not None else (0.0, 0.0)
+        lo, hi = ci_lo or 0.0, math.inf if ci_hi is None else ci_hi
         out.append({"goal": "deaths_per_leg", "wanted": goals.deaths_per_leg,
                     "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
     if goals.fair:
@@ -277,13 +278,14 @@ def against_goals(c: dict, goals: Goals) -> list[dict]:
     return out
 
 
-def judged(c: dict, goals: Goals | None) -> dict:
+def judged(c: Card, goals: Goals | None) -> Card:
     """Card `c` with its ``goals`` judged against `goals` (None for a course
     without goals): {robots (the goals' robots, None if unsaid), checks
     (``against_goals``)}. The goals are not in the play hash: a kept card is
     judged again against the goals the file has now."""
-    return dict(c, goals=None if goals is None else
-                {"robots": goals.robots, "checks": against_goals(c, goals)})
+    verdicts: GoalVerdicts | None = None if goals is None else {
+        "robots": goals.robots, "checks": against_goals(c, goals)}
+    return {**c, "goals": verdicts}
 
 
 def kept_judged(scenario: Scenario) -> Scenario:
@@ -291,13 +293,13 @@ def kept_judged(scenario: Scenario) -> Scenario:
     for saving: the goals are not in the play hash, so a goals edit leaves
     the card current but its verdicts old. A card kept incomplete stays as
     it is."""
-    kept = scenario.card
-    if kept is None or not readable(kept.data):
+    kept = scenario.card.data if scenario.card is not None else None
+    if not readable(kept):
         return scenario
-    return with_card(scenario, judged(kept.data, scenario.goals))
+    return with_card(scenario, judged(kept, scenario.goals))
 
 
-def _goal_line(goals: dict, robots: int) -> str:
+def _goal_line(goals: GoalVerdicts, robots: int) -> str:
     """The card's last line: how it meets the course's goals."""
     what = {"length": lambda w: f"length {w}", "rounds": lambda w: f"{w} rounds",
             "deaths_per_leg": lambda w: f"at most {w:g} deaths per robot on any leg",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.analysis.card.types import FlagScore as FlagScoreData
 from engine.model.directions import DX, DY, INDEX, NAMES
 from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES
 from engine.model.scenario import Scenario
@@ -46,7 +47,7 @@ class FlagScore:
     score: int
     parts: tuple[tuple[str, int], ...]  # (what, points), in the order counted
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> FlagScoreData:
         return {"flag": self.flag, "x": self.x, "y": self.y, "score": self.score,
                 "parts": [{"what": what, "points": points} for what, points in self.parts]}
 

@@ -1,0 +1,107 @@
+"""The course card's shape (build.py makes it; docs/format.md, "card").
+
+A card kept in a file is untrusted JSON: ``build.readable`` checks it
+against ``Card`` (engine/format/typed_json.py). The keys a card kept by an
+older version may lack are ``NotRequired``.
+"""
+from __future__ import annotations
+
+from typing import Annotated, NotRequired, TypedDict
+
+from engine.format.typed_json import Items
+
+# a 95% interval [low, high]; None: that end is never reached
+Interval = Annotated[list[float | None], Items(2)]
+# the same, where both ends always exist (a proportion's Wilson interval)
+Bounds = Annotated[list[float], Items(2)]
+
+Length = TypedDict("Length", {
+    "class": str, "could_be": list[str],
+    "rounds": float | None, "rounds_ci": Interval,
+    "minutes": float | None, "minutes_ci": Interval,
+    "minutes_per_round": float, "undecided": float})
+
+Difficulty = TypedDict("Difficulty", {
+    "class": str, "could_be": list[str],
+    "deaths_per_robot_leg": float, "ci": Interval, "flag_score": float | None})
+
+
+class Fairness(TypedDict):
+    verdict: str
+    balance: float | None
+    favoured_dock: int | None
+    share: float | None
+    share_ci: Interval
+    fair_share: float
+    more_races_needed: int | None
+
+
+class DeadliestLeg(TypedDict):
+    to_flag: int
+    deaths: int
+    robots: int
+    rate: float
+    ci: Interval
+
+
+class DeadliestSquare(TypedDict):
+    x: int
+    y: int
+    per_100_races: float
+    ci: Interval
+    cause: str
+    why: NotRequired[str]           # the commonest cause chain (balance/why.py)
+
+
+class ReentryLoop(TypedDict):
+    """An archive point where re-entering robots soon die again (balance/why.py)."""
+    x: int
+    y: int
+    reentries: int
+    deaths: int
+    share: float
+    ci: Bounds
+    chain: str
+
+
+class FlagPart(TypedDict):
+    what: str
+    points: int
+
+
+class FlagScore(TypedDict):
+    flag: int
+    x: int
+    y: int
+    score: int
+    parts: list[FlagPart]
+
+
+class GoalCheck(TypedDict):
+    goal: str                       # length, rounds, deaths_per_leg or fair
+    wanted: str | int | float | bool
+    verdict: str                    # met, missed or unsure
+
+
+class GoalVerdicts(TypedDict):
+    robots: int | None
+    checks: list[GoalCheck]
+
+
+class Card(TypedDict):
+    course: str
+    play_hash: str
+    robots: int
+    races: int
+    bot: str
+    seed: int
+    estimate: bool
+    length: Length
+    difficulty: Difficulty
+    fairness: Fairness
+    deadliest_leg: DeadliestLeg | None
+    deadliest_square: DeadliestSquare | None
+    reentry_loops: NotRequired[list[ReentryLoop]]
+    flags: list[FlagScore]
+    flag_score: float | None
+    goals: NotRequired[GoalVerdicts | None]    # judged against the file's goals on reading
