@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import sys
 
+from engine.analysis.figures import ends_and_change
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
-from engine.cli.common import ends_and_change, write_line
+from engine.cli.common import write_line
 
 HELP = "race two versions of a course on the same seeds and report what changed"
 
