@@ -206,25 +206,13 @@ class _Robot:
     FIELDS = ("name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
               "powered_down", "options", "option_cards", "archive", "finished", "deaths")
     __slots__ = FIELDS + ("cached",)
-    name: str
-    x: int | None
-    y: int | None
-    facing: str | None
-    damage: int
-    lives: int
-    flags: int
-    alive: bool
-    out: bool
-    powered_down: bool
-    options: int
-    option_cards: tuple[str, ...]
-    archive: tuple[int, int]
-    finished: tuple[int, int] | None
-    deaths: int
 
     def __init__(self, r: RobotResult):
-        for key in self.FIELDS:
-            setattr(self, key, getattr(r, key))
+        (self.name, self.x, self.y, self.facing, self.damage, self.lives, self.flags, self.alive,
+         self.out, self.powered_down, self.options, self.option_cards, self.archive,
+         self.finished, self.deaths) = (
+            r.name, r.x, r.y, r.facing, r.damage, r.lives, r.flags, r.alive, r.out,
+            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths)
         self.cached = r
 
     def result(self) -> RobotResult:
