@@ -476,6 +476,7 @@ class RacePanel(QWidget):
 
     def _show_cards(self, frame) -> None:
         t = self.timeline
+        colors = robot_colors(t)
         cards, locked = t.program(frame.index)
         held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
@@ -512,7 +513,7 @@ class RacePanel(QWidget):
                 item.setToolTip(tip)
                 if c + 1 == active:
                     current = frame.step == "move" and frame.actor == name
-                    item.setBackground(QBrush(QColor(robot_colors(t)[name]).lighter(170)
+                    item.setBackground(QBrush(QColor(colors[name]).lighter(170)
                                               if current else _ACTIVE))
                     item.setForeground(QBrush(QColor(20, 20, 20)))
                     item.setFont(bold)
