@@ -24,7 +24,7 @@ from bench import course_and_runs
 def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "search"):
     """Seconds to play a race with its event log and build its frames: the
     first one (the bot builds its tables) and the median of the rest."""
-    from editor.preview.timeline import build_timeline, play_race
+    from engine.analysis.replay import build_timeline, play_race
     from engine.bots import new_race
     times, race_times, frames = [], [], []
     for seed in seeds:
@@ -47,11 +47,12 @@ def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "sear
 
 def pose_cost(timeline, samples: int = 4) -> float:
     """Microseconds to compute every robot's pose for one animation frame."""
+    from editor.preview.animation import poses
     n = 0
     t0 = time.perf_counter()
     for f in timeline.frames:
         for k in range(1, samples + 1):
-            timeline.poses(f.index, k / (samples + 1))
+            poses(timeline, f.index, k / (samples + 1))
             n += 1
     return (time.perf_counter() - t0) / n * 1e6
 
@@ -65,7 +66,7 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
     app = QApplication.instance() or QApplication([])
     from editor.main_window import MainWindow
     from editor.preview import install_preview
-    from editor.preview.timeline import play_race
+    from engine.analysis.replay import play_race
     window = MainWindow(path=str(path))
     preview = install_preview(window)
     window.show()
@@ -122,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"    of which the race {race_s * 1e3:.0f} ms, the frames {build_s * 1e3:.1f} ms "
           f"({frames:.0f} frames)")
 
-    from editor.preview.timeline import play_race
+    from engine.analysis.replay import play_race
     timeline = play_race(scenario, seed=1, robot_count=4, bot="search")
     print(f"  robot poses per animation frame: {pose_cost(timeline):.1f} µs")
     items, painted, whole, n = screen_cost(Path(args.course))

@@ -33,7 +33,7 @@ from editor import commands, dialogs
 from editor.backup_lock import BackupLocks, Owner
 from editor.file_reader import read_in_background
 from engine.analysis.card.build import kept_judged
-from engine.cli.common import AUTOSAVE_SUFFIX
+from engine.format.loader import AUTOSAVE_SUFFIX
 from engine.editing import edit
 from engine.format.loader import dumps, read_file, save_file, write_text_atomic
 from engine.model.scenario import Scenario

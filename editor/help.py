@@ -9,8 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QTextBrowser, QVBoxLayout
 
-from engine.cli.main import COMMANDS
-from engine.version import version
+from engine.version import COMMANDS, version
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {"format": ("The File Format", "format.md"), "rules": ("The Rules", "rules.md")}

@@ -1,7 +1,10 @@
-"""The installed version of Rally Forge, for `--version` and the About box."""
+"""The installed version of Rally Forge and the names of its `rallyforge` commands,
+for `--version` and the About box."""
 from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version as _installed
+
+COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest", "import", "assemble")
 
 
 def version() -> str:

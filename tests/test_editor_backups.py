@@ -118,18 +118,42 @@ def test_a_lock_of_another_host_is_live_and_a_gone_process_is_stale(tmp_path):
     backup = tmp_path / "c1.json.autosave.json"
     lock = lock_path(backup)
     mine = BackupLocks()
-    lock.write_text('{"pid": 1, "host": "elsewhere.example", "key": "k"}')
-    assert mine.take(backup) == backup_lock.Owner(1, "elsewhere.example", "k")
+    # a QLockFile's lines: process id, program, host
+    lock.write_text("1\nrallyforge-editor\nelsewhere.example\n")
+    assert mine.take(backup) == backup_lock.Owner(1, "elsewhere.example", "rallyforge-editor")
     assert "on elsewhere.example" in mine.holder(backup).describe()
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
-    lock.write_text(f'{{"pid": {gone.stdout.strip()}, "host": "{backup_lock.HOST}", "key": "k"}}')
+    lock.write_text(f"{gone.stdout.strip()}\n{Path(sys.executable).name}\n{backup_lock.HOST}\n")
     assert mine.holder(backup) is None and mine.take(backup) is None
     assert backup_lock.read_owner(lock) == mine.me
     lock.write_text("not a lock")                          # half written by a crash: stale
     assert mine.take(backup) is None
     mine.close()
     assert not lock.exists()
+
+
+def test_the_lock_of_a_killed_editor_is_stale_and_an_old_live_one_is_not(
+        tmp_path, other_editor):
+    first, second = (tmp_path / f"c{n}.json.autosave.json" for n in (1, 2))
+    procs = [other_editor(first), other_editor(second)]
+    day_ago = lock_path(first).stat().st_mtime - 86400
+    os.utime(lock_path(first), (day_ago, day_ago))         # held for a day: still live
+    mine = BackupLocks()
+    theirs = backup_lock.Owner(procs[0].pid, backup_lock.HOST, Path(sys.executable).resolve().name)
+    assert mine.holder(first) == theirs and mine.take(first) == theirs
+    assert mine.held == set()
+
+    for proc in procs:                                     # their editors are gone, the files stay
+        proc.kill()
+        proc.wait()
+    assert lock_path(first).read_text().split("\n")[0] == str(procs[0].pid)
+    assert mine.holder(first) is None                      # stale: nobody's
+    assert mine.take(second) is None and mine.held == {second}     # taken over
+    assert lock_path(second).read_text().split("\n")[0] == str(os.getpid())
+    assert backup_lock.read_owner(lock_path(second)) == mine.me
+    mine.close()
+    assert not lock_path(second).exists()
 
 
 def test_files_whose_names_differ_in_case_have_backups_of_their_own(make_window, answers, tmp_path):

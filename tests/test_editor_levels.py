@@ -111,7 +111,7 @@ def test_higher_squares_are_lighter_and_the_low_side_of_a_ledge_is_shadowed(qapp
 
 
 def _motions(path: str, cause: str):
-    from editor.preview.timeline import play_race
+    from engine.analysis.replay import play_race
     from engine.format.loader import load_file
     timeline = play_race(load_file(path))
     return timeline, [(i, m) for i, f in enumerate(timeline.frames) for m in f.motions
@@ -119,17 +119,17 @@ def _motions(path: str, cause: str):
 
 
 def test_the_preview_shows_a_slide_up_the_foot_and_back():
-    from editor.preview.timeline import interpolate
+    from editor.preview.animation import interpolate, poses
     timeline, slides = _motions("tests/rules/L3-ramp-up-by-card.json", "slide")
     i, slide = next((i, m) for i, m in slides if m.robot == "One")
     assert (slide.src.x, slide.src.y, slide.dst.x, slide.dst.y) == (1, 0, 2, 0)
     assert 1.2 < interpolate(slide, 0.5).x < 2.0           # halfway up the ramp...
     assert interpolate(slide, 1.0).x == 1                  # ...and back down
-    assert timeline.poses(i, 1.0)["One"].x == 1
+    assert poses(timeline, i, 1.0)["One"].x == 1
 
 
 def test_the_preview_shows_a_fall_as_a_drop_and_counts_its_damage():
-    from editor.preview.timeline import interpolate
+    from editor.preview.animation import interpolate
     timeline, falls = _motions("tests/rules/L2-fall-by-card.json", "fall")
     i, fall = next((i, m) for i, m in falls if m.robot == "Two down")
     assert interpolate(fall, 0.5).scale < 0.8 and interpolate(fall, 1.0).scale == 1.0

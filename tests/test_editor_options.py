@@ -12,7 +12,8 @@ from engine.format.loader import dumps, load_file, parse_json
 from engine.model.events import Event
 from editor.new_dialog import new_scenario
 from editor.preview.race_panel import options_html
-from editor.preview.timeline import describe, last_option_uses, option_charges
+from engine.analysis.narration import describe, last_option_uses
+from engine.analysis.replay import option_charges
 from editor.scenario_panel import options_text, parse_options
 
 RULES = Path(__file__).parent / "rules"

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox
 from editor import render
 from editor.palette import ENTRIES
 from editor.preview import heatmap_overlay
-from editor.preview.timeline import STEP_NAMES, play_race
+from engine.analysis.narration import STEP_NAMES
+from engine.analysis.replay import play_race
 from engine.format.loader import dumps, load_dict, to_dict
 from engine.format.schema import SCHEMA, schema_problems
 from engine.model.element_kinds import (CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, Key, TILE_LIST,

@@ -217,7 +217,7 @@ def test_command_line(tmp_path, capsys):
 
 
 def test_effects_never_read_minus_zero():
-    from engine.cli.suggest import effect_lines
+    from engine.analysis.suggest.effect_words import effect_lines
     result = {"goals": {"fair": True, "deaths_per_leg": 0.5}}
     effect = {"gap": {"old": 0.3, "new": 0.1, "change": -0.2, "ci": [-0.3, -0.004]},
               "median_rounds": {"old": 7, "new": 7, "change": 0, "ci": [0.0, 1.0]},

@@ -3,7 +3,7 @@ Race menu, the robots and heatmaps on the board, and what ties them to the
 document.
 
 A race is played in a worker (editor/preview/race_worker.py) and shown as a
-timeline (timeline.py) by a player (player.py) that drives the robot items
+timeline (engine/analysis/replay.py, drawn with animation.py) by a player (player.py) that drives the robot items
 (robots_overlay.py) and the panels (race_panel.py). Any change to the course
 that a race depends on (board, flags, docks, rules, robots) ends the
 playback at once and offers to re-run the race with the same seed: the

@@ -32,12 +32,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.analysis.narration import (card_label, fire_control_locks, frame_label,
+                                       last_option_uses, log_line)
+from engine.analysis.replay import option_charges
 from engine.model.option_cards import BY_ID
 from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
+from .animation import ROBOT_COLORS, robot_colors
+
 from .player import SPEEDS
-from .timeline import (card_label, describe, fire_control_locks, last_option_uses, moment_text,
-                       option_charges)
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -196,7 +199,6 @@ class RacePanel(QWidget):
         self.bot_grid.setVerticalSpacing(2)
         self.bot_combos: list[QComboBox] = []
         self.bot_labels: list[QLabel] = []
-        from .timeline import ROBOT_COLORS
         for i in range(MAX_ROBOTS):
             label = QLabel()
             label.setPixmap(swatch(ROBOT_COLORS[i], 16, str(i + 1)).pixmap(16, 16))
@@ -441,7 +443,7 @@ class RacePanel(QWidget):
             self.where.setText("")
             self.set_playing(False)
             return
-        colors = timeline.colors
+        colors = robot_colors(timeline)
         names = timeline.names
         self.cards.setRowCount(len(names))
         self.robots.setRowCount(len(names))
@@ -468,12 +470,13 @@ class RacePanel(QWidget):
         self._updating_slider = True
         self.slider.setValue(i)
         self._updating_slider = False
-        self.where.setText(f"{frame.label}   ({i + 1}/{len(t)})")
+        self.where.setText(f"{frame_label(frame)}   ({i + 1}/{len(t)})")
         self._show_cards(frame)
         self._show_robots(frame)
 
     def _show_cards(self, frame) -> None:
         t = self.timeline
+        colors = robot_colors(t)
         cards, locked = t.program(frame.index)
         held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
@@ -510,7 +513,7 @@ class RacePanel(QWidget):
                 item.setToolTip(tip)
                 if c + 1 == active:
                     current = frame.step == "move" and frame.actor == name
-                    item.setBackground(QBrush(QColor(t.colors[name]).lighter(170)
+                    item.setBackground(QBrush(QColor(colors[name]).lighter(170)
                                               if current else _ACTIVE))
                     item.setForeground(QBrush(QColor(20, 20, 20)))
                     item.setFont(bold)
@@ -602,7 +605,7 @@ class EventModel(QAbstractListModel):
     def set_timeline(self, timeline) -> None:
         self.beginResetModel()
         self.events = timeline.events if timeline is not None else []
-        self.colors = ({n: QColor(c) for n, c in timeline.colors.items()}
+        self.colors = ({n: QColor(c) for n, c in robot_colors(timeline).items()}
                        if timeline is not None else {})
         self._icons = {n: swatch(c, 10) for n, c in self.colors.items()}
         blank = QPixmap(10, 10)
@@ -618,7 +621,7 @@ class EventModel(QAbstractListModel):
             return None
         e = self.events[index.row()]
         if role == Qt.DisplayRole:
-            return f"{moment_text(e):>6}  {describe(e)}"
+            return log_line(e)
         if role == Qt.DecorationRole:
             return self._icons.get(e.robot, self._blank)
         if role == Qt.ForegroundRole and e.kind in ("dealt", "place", "archive"):

@@ -1,8 +1,8 @@
 """Races for the preview, played off the GUI thread.
 
 `RaceWorker.start_race(...)` plays a whole race with its event log in a
-thread of its own pool and turns it into a timeline (editor/preview/
-timeline.py); `start_checks(...)` plays the scenario's own robots and
+thread of its own pool and turns it into a timeline (engine/analysis/
+replay.py); `start_checks(...)` plays the scenario's own robots and
 compares its checks on the way. Results come back through Qt signals,
 queued to the GUI thread. Only the latest request counts: a result that
 arrives after a newer request is dropped. The scenario is an immutable
@@ -14,7 +14,7 @@ import time
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 
-from .timeline import play_race
+from engine.analysis.replay import play_race
 
 
 class _Relay(QObject):

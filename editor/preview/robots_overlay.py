@@ -24,7 +24,9 @@ from PySide6.QtWidgets import QGraphicsItem
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
 
-from .timeline import Pose, Timeline, beam_segment
+from engine.analysis.replay import Pose, Timeline
+
+from .animation import beam_segment, poses, robot_colors
 
 Z_TRAILS = Z_EXTRA + 0.2
 Z_ARCHIVE = Z_EXTRA + 0.3
@@ -492,7 +494,7 @@ class RaceOverlay:
         self.timeline = timeline
         if timeline is None:
             return
-        colors = {name: QColor(c) for name, c in timeline.colors.items()}
+        colors = {name: QColor(c) for name, c in robot_colors(timeline).items()}
         for number, name in enumerate(timeline.names, 1):
             self.markers[name] = RobotMarker(self.scene, name, number, colors[name])
         self.archives = ArchiveMarkers([colors[n] for n in timeline.names])
@@ -520,10 +522,10 @@ class RaceOverlay:
         if i != self.frame_index:
             self.frame_index = i
             self._enter_frame(i)
-        poses = t.poses(i, u)
+        now = poses(t, i, u)
         for r in frame.robots:
             marker = self.markers[r.name]
-            marker.set_pose(poses.get(r.name))
+            marker.set_pose(now.get(r.name))
         # damage and power down as they stand after the frame (before it while it animates)
         state = frame.robots if u >= 1.0 or i == 0 else t.frames[i - 1].robots
         for r in state:

@@ -202,7 +202,7 @@ class SuggestDialog(QDialog):
         self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
 
     def _done(self, result: dict) -> None:
-        from engine.cli.suggest import effect_lines
+        from engine.analysis.suggest.effect_words import effect_lines
         self.result = result
         self.progress.setValue(self.progress.maximum())
         if result["cancelled"]:

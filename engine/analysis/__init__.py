@@ -4,5 +4,7 @@
 and aggregates the results; ``card`` turns them into the course card;
 ``suggest`` proposes edits towards the course's goals; ``stats`` holds the
 statistics; ``scenario_checks`` plays a scenario's scripted race to its
-``checks``.
+``checks``. ``replay`` turns one race's event log into playback frames and
+``narration`` tells it in English (the editor's race log, ``rallyforge run
+--events --words``); ``figures`` prints two figures and their change.
 """

@@ -8,11 +8,8 @@ import os
 import sys
 
 from engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
-from engine.format.loader import write_text_atomic
+from engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
 from engine.model.problems import Problem
-
-
-AUTOSAVE_SUFFIX = ".autosave.json"     # the editor's backups (editor/files.py), not courses
 
 
 def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
@@ -63,15 +60,6 @@ RACES = 1000        # races of a course card, and of balance and compare unless 
 ROBOTS_HELP = "robots per race (default: the course goals' robots, else 4, or every dock if fewer)"
 OPTIONS_HELP = ("play option cards (played) or only count them (counted), whatever the "
                 "course says (default: as the course says)")
-
-
-def ends_and_change(old: float, new: float, decimals: int = 0) -> tuple[str, str, str]:
-    """`old`, `new` and their change as printed, to `decimals` decimals: the
-    change is that of the printed ends, so that the figures add up (27.36 ->
-    24.53 reads "27", "25", "-2"); never "-0"."""
-    a, b = f"{old:.{decimals}f}", f"{new:.{decimals}f}"
-    change = round(float(b) - float(a), decimals) + 0.0
-    return a, b, f"{change:+.{decimals}f}"
 
 
 def bot_help(what: str = "the bot every robot uses") -> str:

@@ -23,9 +23,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TypedDict
 
+from engine.analysis.figures import ends_and_change
 from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
-from engine.cli.common import ends_and_change, write_line
+from engine.cli.common import write_line
 
 if TYPE_CHECKING:
     from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,

@@ -11,9 +11,8 @@ import importlib
 import sys
 
 from engine.cli.common import silence_stdout
-from engine.version import version
+from engine.version import COMMANDS, version
 
-COMMANDS = ("validate", "run", "test", "balance", "compare", "card", "suggest", "import", "assemble")
 MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
 
 

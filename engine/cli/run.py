@@ -1,4 +1,4 @@
-"""`rallyforge run FILE [--seed N] [--robots K] [--bot NAME] [--rounds N] [--json] [--events]`
+"""`rallyforge run FILE [--seed N] [--robots K] [--bot NAME] [--rounds N] [--json] [--events [--words]]`
 
 Plays a scenario: its scripted robots, or when it lists none, K bots on
 docks 1..K. Text output is a readable summary; ``--json`` prints
@@ -9,7 +9,10 @@ docks 1..K. Text output is a readable summary; ``--json`` prints
                  "finished": {"round", "register"} or null, "deaths"}],
      "checks": [{"index", "passed", "expected", "actual"}]}
 
-with "events" (engine/model/events.py) added by ``--events``. A robot not on the
+with "events" (engine/model/events.py) added by ``--events``. As text, ``--events``
+prints one ``key=value`` line per event before the summary; with ``--words``
+each event reads as in the editor's race log (engine/analysis/narration.py):
+its moment (round·register) and a sentence. A robot not on the
 board has x, y and facing null. Exit code 0, or 1 when the file is invalid
 or one of its checks fails, 2 for bad usage (on stderr: an unknown option, more
 robots than docks).
@@ -20,6 +23,7 @@ import argparse
 import dataclasses
 import json
 
+from engine.analysis.narration import log_line
 from engine.analysis.scenario_checks import play_checked
 from engine.bots import BOTS, DEFAULT_BOT, new_race
 from engine.cli.balance import UsageError, error, robots_fit
@@ -41,9 +45,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="stop after N rounds (default: the scenario's max_rounds)")
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
     parser.add_argument("--events", action="store_true", help="include the event log")
+    parser.add_argument("--words", action="store_true",
+                        help="with --events: each event in words, as the editor's race log "
+                             "reads")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.words and (not args.events or args.json):
+        return error("--words goes with --events, without --json", 2)
     scenario, problems = read_valid_file(args.file)
     if scenario is None:                # it has errors
         for p in problems:
@@ -75,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         write_line(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         for event in events:
-            write_line(_event_line(event))
+            write_line(log_line(event) if args.words else _event_line(event))
         for line in _summary(outcome, checks):
             write_line(line)
     return 1 if any(not c.passed for c in checks) else 0

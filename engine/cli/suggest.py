@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from engine.analysis.suggest.effect_words import effect_lines, points
 from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from engine.cli.common import (OPTIONS_HELP, bot_help, ends_and_change, positive, whole_number,
-                               write_line)
+from engine.cli.common import OPTIONS_HELP, bot_help, positive, whole_number, write_line
 from engine.format.schema import goal_problem
 from engine.model.scenario import Goals
 
@@ -136,51 +136,6 @@ def run(args) -> int:
     return 130 if result["cancelled"] else 0
 
 
-def _pts(x: float) -> str:
-    return f"{100 * x:.0f}"
-
-
-def _signed(x: float) -> str:
-    """Points with their sign, never "-0"."""
-    return f"{round(100 * x) or 0:+d}"
-
-
-def _signed_hundredths(x: float) -> str:
-    """To two decimals with their sign, never "-0.00"."""
-    return f"{round(x, 2) + 0.0:+.2f}"
-
-
-def _gap_line(g: dict) -> str:
-    lo, hi = g["ci"]
-    old, new, change = ends_and_change(100 * g["old"], 100 * g["new"])
-    return (f"gap between the best and worst dock {old} -> {new} points "
-            f"(change {change}, 95% interval {_signed(lo)} to {_signed(hi)})")
-
-
-def _rounds_line(m: dict) -> str:
-    lo, hi = m["ci"]
-    return (f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the change "
-            f"{lo:+g} to {hi:+g})")
-
-
-def _deaths_line(d: dict) -> str:
-    lo, hi = d["ci"]
-    return (f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot (95% interval of "
-            f"the change {_signed_hundredths(lo)} to {_signed_hundredths(hi)})")
-
-
-def effect_lines(result: dict, effect: dict) -> list[str]:
-    """The expected effect of a suggestion in words: on each goal, then on
-    the measures that are no goal (so that a fix for one thing does not
-    hide what it costs in another)."""
-    goals = result["goals"]
-    measures = (("gap", _gap_line, goals["fair"]),
-                ("median_rounds", _rounds_line, "length" in goals or "rounds" in goals),
-                ("worst_leg_deaths", _deaths_line, "deaths_per_leg" in goals))
-    return ([line(effect[key]) for key, line, wanted in measures if wanted]
-            + [f"not a goal: {line(effect[key])}" for key, line, wanted in measures if not wanted])
-
-
 def text(result: dict) -> str:
     goals = result["goals"]
     wanted = (["fair docks"] if goals["fair"] else []) + \
@@ -195,7 +150,7 @@ def text(result: dict) -> str:
              f"{result['elapsed_s']:.0f} s, seed {result['seed']}.",
              "Now: nothing measured (stopped before the course's first races were played)."
              if before is None else
-             f"Now: best and worst docks {_pts(before['gap'])} points apart, median race "
+             f"Now: best and worst docks {points(before['gap'])} points apart, median race "
              f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
              f"deaths per robot."]
     if result["cancelled"]:

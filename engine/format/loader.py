@@ -41,6 +41,8 @@ from engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock,
 
 T = TypeVar("T")
 
+# The editor's backups (editor/files.py) end so: they are no courses to list or check.
+AUTOSAVE_SUFFIX = ".autosave.json"
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
 

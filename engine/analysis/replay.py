@@ -1,4 +1,4 @@
-"""A finished race as playback frames: pure Python, no widgets.
+"""A finished race replayed from its event log as playback frames.
 
 A *frame* is one step of the race as a viewer sees it: the start, the cards
 dealt at the start of a round, one robot's card, the express conveyors, the
@@ -18,72 +18,41 @@ rule sets a value (damage after a power down or a re-entry, lives and options
 left after a destruction) the event carries it. The tests check that the
 state at the end of every register equals the engine's own snapshot there.
 
-Animation: a frame's motions are spread over *slots*. Each move or turn of
-the acting robot (its card's steps, a pusher's push) ends a slot, and the
-robots it pushes move in the same slot; everything a belt or gear does
-happens in one slot. ``Timeline.poses(i, u)`` gives every robot's pose
-(position in squares, angle in degrees clockwise from north, opacity,
-scale) at fraction ``u`` of frame i's animation.
+A frame's motions are spread over *slots*. Each move or turn of the acting
+robot (its card's steps, a pusher's push) ends a slot, and the robots it
+pushes move in the same slot; everything a belt or gear does happens in one
+slot; ``duration_ms`` is the frame's playback length at normal speed. How a
+robot looks part way through a slot is the editor's (editor/preview/animation.py);
+the words for each event are narration.py's.
 
     timeline = play_race(scenario, seed=7, robot_count=4)
     timeline.frames[-1].robots          # the final state
-    timeline.poses(12, 0.5)             # half way through frame 12
 """
 from __future__ import annotations
 
 import itertools
-import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
-from engine.model.directions import DX, DY, INDEX
-from engine.model.element_kinds import FALL_CAUSES
 from engine.model.events import Event
-from engine.model.option_cards import BY_ID, WEAPONS
 from engine.rules.outcome import RobotResult
-
-# Robot colours, in robot order (hex, so that this module needs no Qt).
-ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
-                "#f032e6", "#9a6324")
 
 ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
 
 # Where a step sits in a round: the start, registers 1-5, the clean-up, the end.
 START, CLEANUP, END = 0, 6, 7
 _ROUND_START_STEPS = {"power_down", "deal", "program", "announce"}
-_CLEANUP_STEPS = {"repairs", "registers", "power_down_choice", "reentry"}
+CLEANUP_STEPS = {"repairs", "registers", "power_down_choice", "reentry"}
 # Moves and turns of the robot that acts: each ends an animation slot.
 _ACTING_CAUSES = {"card", "teleport", "pusher"}
-
-STEP_NAMES = {
-    "setup": "Start", "round": "Programs", "reveal": "Randomizers", "move": "Card",
-    "express": "Express conveyors", "conveyors": "Conveyors", "currents": "Currents",
-    "pushers": "Pushers", "gears": "Gears", "crushers": "Crushers", "lasers": "Lasers",
-    "checkpoints": "Checkpoints", "cleanup": "Clean-up", "end": "Race over",
-    "idle": "Nothing happens",
-}
 
 # Playback length of a frame at normal speed, in milliseconds.
 SLOT_MS = 320
 _DURATION_MS = {"setup": 0, "round": 450, "reveal": 350, "lasers": 550, "checkpoints": 350,
                 "cleanup": 550, "end": 700, "idle": 150, "crushers": 450}
-
-CARD_NAMES = {"move1": "Move 1", "move2": "Move 2", "move3": "Move 3", "back": "Back up",
-              "left": "Turn left", "right": "Turn right", "uturn": "U-turn"}
-
-
-CARD_SHORT = {"move1": "Move 1", "move2": "Move 2", "move3": "Move 3", "back": "Back",
-              "left": "Left", "right": "Right", "uturn": "U-turn"}
-
-
-def card_label(card: str | None, short: bool = False) -> tuple[str, str]:
-    """("Move 2", "700") for "move2:700"; ("", "") for no card."""
-    if not card:
-        return "", ""
-    kind, _, priority = card.partition(":")
-    return (CARD_SHORT if short else CARD_NAMES).get(kind, kind), priority
 
 
 @dataclass(frozen=True)
@@ -143,7 +112,7 @@ class Frame:
     round: int
     register: int | None        # None outside the registers
     phase: int                  # START, 1..5, CLEANUP or END: where in the round
-    step: str                   # a key of STEP_NAMES
+    step: str                   # a key of narration.STEP_NAMES
     events: tuple[int, int]     # [start, stop) in the event log
     robots: tuple[RobotResult, ...]     # everyone's state after this frame
     actor: str | None = None    # the robot whose card this is
@@ -159,22 +128,6 @@ class Frame:
     @property
     def moment(self) -> tuple[int, int]:
         return self.round, self.phase
-
-    @property
-    def label(self) -> str:
-        if self.step == "setup":
-            return "Start"
-        if self.step == "end":
-            return f"Round {self.round}: race over"
-        where = f"Round {self.round}"
-        if self.register is not None:
-            where += f" · Register {self.register}"
-        if self.step == "move":
-            name, priority = card_label(self.card)
-            what = f"{self.actor}: {name}" + (f" ({priority})" if priority else "")
-        else:
-            what = STEP_NAMES.get(self.step, self.step)
-        return f"{where} · {what}"
 
     def robot(self, name: str) -> RobotResult:
         return next(r for r in self.robots if r.name == name)
@@ -194,24 +147,13 @@ class Timeline:
     over: bool = False
     _event_starts: list[int] = field(default_factory=list, repr=False)
     _moments: list[tuple[int, int]] = field(default_factory=list, repr=False)
-    _motions: list[dict[str, list[Motion]]] = field(default_factory=list, repr=False)
 
     def __post_init__(self):
         self._event_starts = [f.events[0] for f in self.frames]
         self._moments = [f.moment for f in self.frames]
-        self._motions = []
-        for f in self.frames:
-            by_robot: dict[str, list[Motion]] = {}
-            for m in f.motions:
-                by_robot.setdefault(m.robot, []).append(m)
-            self._motions.append(by_robot)
 
     def __len__(self) -> int:
         return len(self.frames)
-
-    @property
-    def colors(self) -> dict[str, str]:
-        return {name: ROBOT_COLORS[i % len(ROBOT_COLORS)] for i, name in enumerate(self.names)}
 
     # ------------------------------------------------------------ finding frames
 
@@ -255,81 +197,6 @@ class Timeline:
         round = self.frames[i].round
         return self.programs.get(round, {}), self.locked.get(round, {})
 
-    # ------------------------------------------------------------ animation
-
-    def rest_pose(self, robot: RobotResult) -> Pose | None:
-        if not robot.alive:
-            return None
-        return Pose(robot.x, robot.y, ANGLE[robot.facing])
-
-    def poses(self, i: int, u: float = 1.0) -> dict[str, Pose | None]:
-        """Every robot's pose at fraction u (0..1) of frame i's animation;
-        None for a robot not on the board."""
-        frame = self.frames[i]
-        if u >= 1.0 or not frame.slots or i == 0:
-            return {r.name: self.rest_pose(r) for r in frame.robots}
-        before = self.frames[i - 1].robots
-        motions = self._motions[i]
-        at = max(0.0, u) * frame.slots
-        slot = min(int(at), frame.slots - 1)
-        t = at - slot
-        out: dict[str, Pose | None] = {}
-        for r in before:
-            pose = self.rest_pose(r)
-            for m in motions.get(r.name, ()):
-                if m.slot < slot:
-                    pose = _final(m)
-                elif m.slot == slot:
-                    pose = interpolate(m, t)
-                    break
-                else:
-                    break
-            out[r.name] = pose
-        return out
-
-
-def _final(m: Motion) -> Pose | None:
-    if m.cause == "slide":
-        return m.src                    # back where it started
-    return None if m.dies else m.dst
-
-
-def _ease(t: float) -> float:
-    return t * t * (3 - 2 * t)
-
-
-def interpolate(m: Motion, t: float) -> Pose | None:
-    """The pose of a robot `t` (0..1) of the way through its motion."""
-    if m.appears:
-        k = _ease(min(1.0, t * 1.5))
-        return Pose(m.dst.x, m.dst.y, m.dst.angle, k, 1.5 - 0.5 * k)
-    if m.dies:
-        # move in the first 60%, then shrink and fade (a fall), or fade (a wreck)
-        k = _ease(min(1.0, t / 0.6)) if m.moved else 1.0
-        fade = 0.0 if t < 0.6 else (t - 0.6) / 0.4
-        if t >= 1.0:
-            return None
-        base = _lerp(m.src, m.dst, k)
-        return Pose(base.x, base.y, base.angle, 1.0 - fade,
-                    1.0 - 0.7 * fade if m.cause in FALL_CAUSES else 1.0)
-    if m.cause == "slide":      # halfway up the ramp and back down
-        k = 0.5 * math.sin(math.pi * t)
-        return _lerp(m.src, m.dst, k)
-    if m.cause == "fall":       # over the edge, smaller as it drops, then back to size
-        base = _lerp(m.src, m.dst, _ease(t))
-        return Pose(base.x, base.y, base.angle, 1.0, 1.0 - 0.35 * math.sin(math.pi * t))
-    if m.jump:          # a teleport: fade out, fade in
-        if t < 0.5:
-            return Pose(m.src.x, m.src.y, m.src.angle, 1.0 - 2 * t, 1.0)
-        return Pose(m.dst.x, m.dst.y, m.dst.angle, 2 * t - 1.0, 1.0)
-    return _lerp(m.src, m.dst, _ease(t))
-
-
-def _lerp(a: Pose, b: Pose, k: float) -> Pose:
-    return Pose(a.x + (b.x - a.x) * k, a.y + (b.y - a.y) * k,
-                a.angle + (b.angle - a.angle) * k)
-
-
 # ---------------------------------------------------------------- building
 
 
@@ -341,8 +208,11 @@ class _Robot:
     __slots__ = FIELDS + ("cached",)
 
     def __init__(self, r: RobotResult):
-        for key in self.FIELDS:
-            setattr(self, key, getattr(r, key))
+        (self.name, self.x, self.y, self.facing, self.damage, self.lives, self.flags, self.alive,
+         self.out, self.powered_down, self.options, self.option_cards, self.archive,
+         self.finished, self.deaths) = (
+            r.name, r.x, r.y, r.facing, r.damage, r.lives, r.flags, r.alive, r.out,
+            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths)
         self.cached = r
 
     def result(self) -> RobotResult:
@@ -358,6 +228,8 @@ class _Robot:
         return self.cached
 
     def pose(self) -> Pose:
+        """Where the robot stands (it is on the board)."""
+        assert self.x is not None and self.y is not None and self.facing is not None
         return Pose(self.x, self.y, ANGLE[self.facing])
 
     @property
@@ -374,7 +246,7 @@ def _phase(e: Event) -> int:
         return e.register
     if e.step in _ROUND_START_STEPS:
         return START
-    if e.step in _CLEANUP_STEPS:
+    if e.step in CLEANUP_STEPS:
         return CLEANUP
     return CLEANUP      # the set-up counts as the end of round 0
 
@@ -386,13 +258,13 @@ def _group(e: Event) -> str:
         return "end"
     if e.step in _ROUND_START_STEPS:
         return "round"
-    if e.step in _CLEANUP_STEPS:
+    if e.step in CLEANUP_STEPS:
         return "cleanup"
     return e.step
 
 
-def _placed(e: Event) -> RobotResult:
-    """A robot's state as its ``place`` event puts it on the board."""
+def _placed(e: Any) -> RobotResult:
+    """A robot's state as its ``place`` event (an Event) puts it on the board."""
     s = e.start
     return RobotResult(e.robot, e.dst[0], e.dst[1], e.facing, s.damage, s.lives, s.flags,
                        True, False, s.powered_down, s.options, (), tuple(e.dst), None, 0)
@@ -481,9 +353,20 @@ class _Builder:
         robots = self.robots
         lasers = group == "lasers"
         for k in range(start, stop):
-            e = self.events[k]
-            r = robots.get(e.robot) if e.robot is not None else None
+            # (an event's fields are those its kind sets: engine/model/events.py)
+            e: Any = self.events[k]
             kind = e.kind
+            if kind == "laser":
+                beams.append(Beam(e.robot, e.src, e.facing, e.path or (), e.target,
+                                  e.amount or 0))
+                continue
+            if kind == "end":
+                self.winners = tuple(e.target or ())
+                self.over = True
+                continue
+            r = robots.get(e.robot)
+            if r is None:
+                continue
             if kind == "powered_down":
                 r.powered_down = True
                 r.damage = e.amount
@@ -498,10 +381,9 @@ class _Builder:
                 if e.cause in _ACTING_CAUSES:
                     slot += 1
             elif kind == "turn":
-                before = ANGLE[r.facing]
+                src = r.pose()
                 r.facing = e.facing
                 delta = {1: 90.0, 2: 180.0, 3: -90.0}[e.amount]
-                src = Pose(r.x, r.y, before)
                 # a belt's turn goes with the move it came with, in the same slot
                 merge = e.cause not in _ACTING_CAUSES
                 if merge and e.robot in last_motion and \
@@ -511,20 +393,17 @@ class _Builder:
                         m, dst=replace(m.dst, angle=m.dst.angle + delta))
                 else:
                     self._motion(motions, last_motion, e.robot, slot, src,
-                                 Pose(r.x, r.y, before + delta), e.cause)
+                                 replace(src, angle=src.angle + delta), e.cause)
                 if e.cause in _ACTING_CAUSES:
                     slot += 1
-            elif kind == "laser":
-                beams.append(Beam(e.robot, e.src, e.facing, e.path or (), e.target,
-                                  e.amount or 0))
             elif kind == "damage":
                 r.damage += e.amount
             elif kind == "fall":
                 # the move just before it went down the ledge: show it as a drop
                 # (its damage comes in the damage event that follows)
-                k = last_motion.get(e.robot)
-                if k is not None:
-                    motions[k] = replace(motions[k], cause="fall")
+                last = last_motion.get(e.robot)
+                if last is not None:
+                    motions[last] = replace(motions[last], cause="fall")
             elif kind == "slide":
                 pose = r.pose()
                 self._motion(motions, last_motion, e.robot, slot, pose,
@@ -574,9 +453,6 @@ class _Builder:
                 last_motion[e.robot] = len(motions) - 1
             elif kind == "program":
                 self.locked.setdefault(round, {})[e.robot] = e.amount
-            elif kind == "end":
-                self.winners = tuple(e.target or ())
-                self.over = True
             # place (the builder starts from it), dealt, announce, randomized:
             # nothing to show on the board
         slots = max((m.slot for m in motions), default=-1) + 1
@@ -642,8 +518,10 @@ def _programs(events: Sequence[Event]) -> dict:
     the cards actually played (randomizers) over them."""
     out: dict[int, dict[str, list[str | None]]] = {}
     for e in events:
+        if e.robot is None:
+            continue
         if e.kind == "program":
-            out.setdefault(e.round, {})[e.robot] = list(e.cards)
+            out.setdefault(e.round, {})[e.robot] = list(e.cards or ())
         elif e.kind in ("card", "randomized") and e.register is not None:
             cards = out.setdefault(e.round, {}).setdefault(e.robot, [None] * 5)
             cards[e.register - 1] = e.card
@@ -668,146 +546,12 @@ def play_race(scenario, seed: int = 0, robot_count: int | None = None,
         scenario = replace(scenario, robots=(), checks=())
     race = new_race(scenario, seed=seed, robot_count=robot_count, bot=bot,
                     bots=list(bots) if bots is not None else None)
-    results = None
-    if checks is not None:
-        from engine.analysis.scenario_checks import play_checked
-        results = play_checked(race, tuple(checks), to_end=True)
-    else:
+    if checks is None:
         race.run()
-    timeline = build_timeline(race.events, seed=seed)
-    return timeline if checks is None else (timeline, results)
-
-
-# ---------------------------------------------------------------- describing events
-
-
-def _sq(square) -> str:
-    return f"({square[0]},{square[1]})" if square is not None else "?"
-
-
-def describe(e: Event) -> str:
-    """One line for the event list."""
-    who = e.robot or ""
-    k = e.kind
-    if k == "place":
-        state = f", damage {e.start.damage}" if e.start.damage else ""
-        state += ", powered down" if e.start.powered_down else ""
-        return f"{who} starts on {_sq(e.dst)} facing {e.facing}{state}"
-    if k == "program":
-        cards = ", ".join(" ".join(card_label(c, short=True)) if c else "—" for c in e.cards)
-        locked = f" ({e.amount} locked)" if e.amount else ""
-        return f"{who} programs {cards}{locked}"
-    if k == "powered_down":
-        return f"{who} is powered down"
-    if k == "dealt":
-        return f"{who} is dealt {e.amount} cards"
-    if k == "announce":
-        return f"{who} announces a power down"
-    if k == "randomized":
-        by = f" ({e.cause})" if e.cause else ""
-        return f"{who}'s card is replaced by {e.card}{by}"
-    if k == "card":
-        name, priority = card_label(e.card)
-        copy = " (a copy, by radio control)" if e.cause == "radio control" else ""
-        return f"{who} plays {name}" + (f" ({priority})" if priority else "") + copy
-    if k == "move":
-        by = {"card": "", "push": " (pushed)", "teleport": " (teleport)"}.get(
-            e.cause, f" ({e.cause})")
-        return f"{who} moves {_sq(e.src)} → {_sq(e.dst)}{by}"
-    if k == "turn":
-        how = {1: "right", 2: "around", 3: "left"}[e.amount]
-        return f"{who} turns {how} to {e.facing}" + ("" if e.cause == "card" else f" ({e.cause})")
-    if k == "laser":
-        source = f"{who}'s laser" if e.robot else f"Laser at {_sq(e.src)}"
-        hit = f"hits {e.target}" if e.target else "hits nothing"
-        return f"{source} fires {e.facing}: {hit}"
-    if k == "damage":
-        by = "" if e.cause in (None, "laser") else f" ({e.cause})"
-        return f"{who} takes {e.amount} damage{by}"
-    if k == "fall":
-        return f"{who} falls from {_sq(e.src)} to {_sq(e.dst)}, {e.amount} damage"
-    if k == "slide":
-        return f"{who} slides back down the ramp at {_sq(e.src)} to {_sq(e.dst)}"
-    if k == "destroyed":
-        return f"{who} is destroyed ({e.cause}) at {_sq(e.src)}, {e.amount} lives left"
-    if k == "out":
-        return f"{who} is out of the race"
-    if k == "flag":
-        return f"{who} touches flag {e.amount}"
-    if k == "finish":
-        return f"{who} finishes (place {e.amount})"
-    if k == "leave":
-        return f"{who} leaves the board"
-    if k == "archive":
-        return f"{who}'s archive moves to {_sq(e.dst)}"
-    if k == "repair":
-        return f"{who} repairs {e.amount} damage"
-    if k == "option":
-        return f"{who} gains an option"
-    if k in _OPTION_WORDS:
-        return _OPTION_WORDS[k](e, who)
-    if k == "reenter":
-        return f"{who} re-enters on {_sq(e.dst)} facing {e.facing}, damage {e.amount}"
-    if k == "end":
-        winners = ", ".join(e.target or ())
-        return f"Race over: {winners} wins" if winners else "Race over: no winner"
-    return f"{who} {k}"
-
-
-def _card(e: Event) -> str:
-    card = BY_ID.get(e.card or "")
-    return f"the {card.name}" if card is not None else str(e.card)
-
-
-def _used(e: Event, who: str) -> str:
-    if e.cause in ("pushed", "pulled"):
-        return f"{who} fires {_card(e)}: {e.target} {e.cause} to {_sq(e.dst) if e.dst else 'off the board'}"
-    if e.cause == "blocked":
-        return f"{who} fires {_card(e)}: {e.target} does not move"
-    if e.cause == "target gone":
-        return f"{who} fires {_card(e)}: {e.target} is already gone"
-    if e.card == "fire-control" and e.target:
-        return f"{who} fires {_card(e)} at {e.target} to {_fire_control_choice(e.cause)}"
-    if e.card in WEAPONS and e.target:
-        return f"{who} fires {_card(e)} at {e.target}"
-    on = f" on {e.target}" if e.target else ""
-    why = f" ({e.cause})" if e.cause else ""
-    return f"{who} uses {_card(e)}{on}{why}"
-
-
-def _fire_control_choice(cause: str | None) -> str:
-    """Fire Control's choice as the engine tells it (engine/rules/option_weapons.py), in words."""
-    what, _, which = (cause or "lock").partition(" ")
-    if what == "lock":
-        return f"lock its {which}" if which else "lock its lowest unlocked register"
-    card = BY_ID.get(which)
-    return f"destroy its {card.name}" if card is not None else "destroy its most recent option"
-
-
-def _lost(e: Event, who: str) -> str:
-    if e.cause == "fire control":
-        return f"{who}'s {_card(e).removeprefix('the ')} is destroyed by Fire Control"
-    return f"{who} discards {_card(e)} ({e.cause})"
-
-
-def _prevented(e: Event, who: str) -> str:
-    if e.card in ("ablative-coat", "power-down-shield"):
-        return f"{_card(e)[0].upper()}{_card(e)[1:]} takes 1 damage for {who}"
-    return f"{who} gives up {_card(e)} instead of 1 damage"
-
-
-# Option events in words (engine/model/events.py; options.md 6.27).
-_OPTION_WORDS = {
-    "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
-        {"start": " at the start", "upgrade": " on an upgrade square",
-         "flag": " for touching a flag"}.get(e.cause or "", "")),
-    "option_lost": _lost,
-    "option_used": _used,
-    "option_use_ignored": lambda e, who: f"{who} cannot use {_card(e)}: {e.cause}",
-    "damage_prevented": _prevented,
-    "register_locked": lambda e, who: f"{who}'s register {e.amount} is locked by Fire Control",
-    "register_unlocked": lambda e, who: f"{who}'s register {e.amount} is unlocked",
-}
+        return build_timeline(race.events or (), seed=seed)
+    from engine.analysis.scenario_checks import play_checked
+    results = play_checked(race, tuple(checks), to_end=True)
+    return build_timeline(race.events or (), seed=seed), results
 
 
 def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, int]]:
@@ -826,70 +570,3 @@ def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, in
         elif k in ("option_gained", "option_lost") and e.robot and e.card:
             spent.get(e.robot, {}).pop(e.card, None)
     return spent
-
-
-def fire_control_locks(events: Sequence[Event], stop: int) -> dict[str, dict[int, str]]:
-    """Per robot, its registers (1-5) locked by Fire Control after the events
-    before index `stop`, each with who locked it when, in words ("locked by
-    A's Fire Control in 1·2"). The locks lift together: after a repair, at a
-    power down, at a destruction (options.md 6.15)."""
-    locks: dict[str, dict[int, str]] = {}
-    shooter: dict[str, str] = {}            # the target's last Fire Control shooter
-    for e in itertools.islice(events, stop):
-        k = e.kind
-        if k == "option_used" and e.card == "fire-control" and isinstance(e.target, str):
-            shooter[e.target] = e.robot or ""
-        elif k == "register_locked" and e.robot and e.amount:
-            by = shooter.get(e.robot)
-            locks.setdefault(e.robot, {})[e.amount] = (
-                f"locked by {by}'s Fire Control in {moment_text(e)}" if by else
-                f"locked by Fire Control in {moment_text(e)}")
-        elif k in ("register_unlocked", "powered_down", "destroyed") and e.robot:
-            locks.pop(e.robot, None)
-    return locks
-
-
-def last_option_uses(events: Sequence[Event], stop: int) -> dict[str, dict[str, str]]:
-    """Per robot, what each of its option cards last did in the events before
-    index `stop`, in words after its moment ("1·2: A fires the Fire Control
-    at B to lock its register 4"); a card gained or lost starts fresh."""
-    last: dict[str, dict[str, Event]] = {}
-    for e in itertools.islice(events, stop):
-        if not (e.robot and e.card):
-            continue
-        if e.kind in ("option_used", "option_use_ignored", "damage_prevented"):
-            last.setdefault(e.robot, {})[e.card] = e
-        elif e.kind in ("option_gained", "option_lost"):
-            last.get(e.robot, {}).pop(e.card, None)
-    return {robot: {card: f"{moment_text(e)}: {describe(e)}" for card, e in cards.items()}
-            for robot, cards in last.items()}
-
-
-def moment_text(e: Event) -> str:
-    if e.round == 0:
-        return "start"
-    if e.register is None:
-        return f"{e.round}·" + ("end" if e.step == "end" else
-                               "clean" if e.step in _CLEANUP_STEPS else "deal")
-    return f"{e.round}·{e.register}"
-
-
-def beam_segment(beam: Beam) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """The beam's line in squares (x, y of its ends): a board laser from the
-    wall it hangs on, a robot's from the front of the robot; to the target's
-    centre or through the last square of its path."""
-    d = INDEX[beam.facing]
-    dx, dy = DX[d], DY[d]
-    sx, sy = beam.src
-    if beam.shooter is None:
-        start = (sx + 0.5 - dx * 0.5, sy + 0.5 - dy * 0.5)
-    else:
-        start = (sx + 0.5 + dx * 0.35, sy + 0.5 + dy * 0.35)
-    if not beam.path:
-        return None if beam.shooter is not None else (start, (sx + 0.5, sy + 0.5))
-    lx, ly = beam.path[-1]
-    if beam.target is not None:
-        end = (lx + 0.5 - dx * 0.25, ly + 0.5 - dy * 0.25)
-    else:
-        end = (lx + 0.5 + dx * 0.5, ly + 0.5 + dy * 0.5)
-    return start, end

@@ -1,4 +1,4 @@
-"""The preview's timeline (editor/preview/timeline.py): frames built by
+"""The replay (engine/analysis/replay.py): frames built by
 replaying a race's event log must agree with the engine at the end of every
 register and round, whatever the course, bots and seed."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from editor.preview.timeline import (
-    CLEANUP, END, Motion, Pose, build_timeline, describe, interpolate, play_race,
-)
+from editor.preview.animation import interpolate, poses, rest_pose
+from engine.analysis.narration import describe, frame_label
+from engine.analysis.replay import CLEANUP, END, Motion, Pose, build_timeline, play_race
 from engine.bots import new_race
 from engine.format.loader import load_dict, load_file
 
@@ -37,7 +37,7 @@ def cross_check(timeline, scenario, seed, **kw):
     assert states, "the race played nothing"
     for (round, register), snapshot in states.items():
         frame = timeline.frames[timeline.moment_frame(round, register)]
-        assert frame.robots == snapshot, (round, register, frame.label)
+        assert frame.robots == snapshot, (round, register, frame_label(frame))
     assert timeline.frames[-1].robots == final
     # every register played has a frame that ends it
     ends = {(f.round, f.register) for f in timeline.frames if f.register_end}
@@ -124,9 +124,9 @@ def test_poses_interpolate_moves_and_turns():
 
 def check_poses(t, seen):
     for f in t.frames[1:]:
-        start = t.poses(f.index, 0.0)
-        end = t.poses(f.index, 1.0)
-        before = {r.name: t.rest_pose(r) for r in t.frames[f.index - 1].robots}
+        start = poses(t, f.index, 0.0)
+        end = poses(t, f.index, 1.0)
+        before = {r.name: rest_pose(r) for r in t.frames[f.index - 1].robots}
         for name, pose in start.items():
             if before[name] is not None and pose is not None:
                 assert (pose.x, pose.y) == (before[name].x, before[name].y)
@@ -134,7 +134,7 @@ def check_poses(t, seen):
             assert (end[r.name] is None) == (not r.alive)
         for m in f.motions:
             seen.add(m.cause)
-            mid = t.poses(f.index, (m.slot + 0.5) / f.slots)[m.robot]
+            mid = poses(t, f.index, (m.slot + 0.5) / f.slots)[m.robot]
             if m.moved and not m.jump and not m.appears and mid is not None:
                 lo_x, hi_x = sorted((m.src.x, m.dst.x))
                 lo_y, hi_y = sorted((m.src.y, m.dst.y))
