@@ -55,7 +55,7 @@ class CardPanel(QWidget):
         # the card scrolls: with goals it is taller than the panel's usual height
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
         self.scroll.setWidget(inner)
         outer = QVBoxLayout(self)

@@ -69,7 +69,7 @@ def _description(scenario: Scenario) -> str:
 def _buffer() -> tuple[QByteArray, QBuffer]:
     data = QByteArray()
     buffer = QBuffer(data)
-    buffer.open(QIODevice.WriteOnly)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     return data, buffer
 
 
@@ -99,8 +99,8 @@ def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
                          f"large for an image; use fewer pixels per square")
     ensure_app()
     w, h, margin = picture_size(scenario, square_px)
-    image = QImage(w, h, QImage.Format_ARGB32_Premultiplied)
-    image.fill(Qt.transparent)
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     try:
         _paint_picture(painter, scenario, square_px, margin)
@@ -186,11 +186,11 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
     """The page split for a board of board_mm (width, height) in millimetres:
     the orientation that needs fewer pages; on a tie, the one whose pages are
     fullest (the least overlap), then portrait."""
-    paper = _page_size(page_size).size(QPageSize.Millimeter)
+    paper = _page_size(page_size).size(QPageSize.Unit.Millimeter)
     pw, ph = paper.width(), paper.height()
     best, best_key = None, None
-    for orientation, (w, h) in ((QPageLayout.Portrait, (pw, ph)),
-                                (QPageLayout.Landscape, (ph, pw))):
+    for orientation, (w, h) in ((QPageLayout.Orientation.Portrait, (pw, ph)),
+                                (QPageLayout.Orientation.Landscape, (ph, pw))):
         window = (w - 2 * PAGE_MARGIN_MM, h - 2 * PAGE_MARGIN_MM - LABEL_MM)
         if min(window) <= OVERLAP_MM:
             raise ValueError("the paper is too small for the page margins")
@@ -275,7 +275,7 @@ def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, 
     painter.setPen(QColor("#333333"))
     painter.drawText(QRectF(window.left() + _mm(3), window.bottom() + _mm(6.2),
                             _mm(layout.window_mm[0] - 3), _mm(LABEL_MM - 6.2)),
-                     Qt.AlignLeft | Qt.AlignTop, label)
+                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
 
 
 def _label_font() -> QFont:
@@ -306,7 +306,7 @@ def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int,
         lines.append(("h", window.top() + _mm(layout.overlap_mm[1])))
     if r < layout.rows - 1:
         lines.append(("h", window.top() + _mm(layout.step_mm[1])))
-    pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.DashLine)
+    pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.PenStyle.DashLine)
     for kind, at in lines:
         painter.setPen(pen)
         if kind == "v":
@@ -321,7 +321,7 @@ def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int,
 
 def _target(painter: QPainter, centre: QPointF) -> None:
     painter.setPen(QPen(QColor("#000000"), _mm(0.15)))
-    painter.setBrush(Qt.NoBrush)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawEllipse(centre, _mm(1.2), _mm(1.2))
     painter.drawLine(centre - QPointF(_mm(2), 0), centre + QPointF(_mm(2), 0))
     painter.drawLine(centre - QPointF(0, _mm(2)), centre + QPointF(0, _mm(2)))

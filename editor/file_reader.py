@@ -23,9 +23,9 @@ from engine.model.problems import ERROR, Problem
 
 BIG_BYTES = 1_000_000
 SHOW_AFTER_MS = 400
-_INPUT = {QEvent.MouseButtonPress, QEvent.MouseButtonRelease, QEvent.MouseButtonDblClick,
-          QEvent.Wheel, QEvent.KeyPress, QEvent.KeyRelease, QEvent.ShortcutOverride,
-          QEvent.ContextMenu, QEvent.Drop, QEvent.Close}
+_INPUT = {QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+          QEvent.Type.Wheel, QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride,
+          QEvent.Type.ContextMenu, QEvent.Type.Drop, QEvent.Type.Close}
 
 
 class _Relay(QObject):
@@ -40,7 +40,7 @@ class _HoldInput(QObject):
         self.window = window
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Shortcut:
+        if event.type() == QEvent.Type.Shortcut:
             return True
         return (event.type() in _INPUT and isinstance(obj, QWidget)
                 and obj.window() is self.window)
@@ -63,8 +63,8 @@ def read_in_background(parent: QWidget, path: str | Path):
     # drop the last reference to it, it would be deleted there while its
     # queued result waits on the GUI thread (a crash).
     relay = _Relay(parent)
-    relay.done.connect(lambda read: (result.append(read), loop.quit()), Qt.QueuedConnection)
-    relay.done.connect(relay.deleteLater, Qt.QueuedConnection)
+    relay.done.connect(lambda read: (result.append(read), loop.quit()), Qt.ConnectionType.QueuedConnection)
+    relay.done.connect(relay.deleteLater, Qt.ConnectionType.QueuedConnection)
 
     def work() -> None:
         try:
@@ -79,7 +79,7 @@ def read_in_background(parent: QWidget, path: str | Path):
     progress = QProgressDialog(f"Reading {Path(path).name} ({size / 1e6:.1f} MB)…", "Cancel",
                                0, 0, parent)
     progress.setWindowTitle("Opening")
-    progress.setWindowModality(Qt.WindowModal)
+    progress.setWindowModality(Qt.WindowModality.WindowModal)
     progress.setAutoReset(False)
     progress.reset()           # not shown until the timer says so
     progress.canceled.connect(loop.quit)

@@ -50,7 +50,7 @@ def settings() -> QSettings:
 
 def app_data_dir() -> Path:
     """Where autosaves go when they cannot go beside their file."""
-    base = QStandardPaths.writableLocation(QStandardPaths.GenericDataLocation)
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
     return Path(base) / "rally-forge"
 
 

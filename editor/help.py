@@ -37,7 +37,7 @@ def shortcut_rows(menus: list[QMenu]) -> list[tuple[str, str, str]]:
             if action.menu() is not None:
                 walk(action.menu(), title)
             elif action.shortcuts():
-                keys = " or ".join(k.toString(QKeySequence.NativeText) for k in action.shortcuts())
+                keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
                 rows.append((title, action_name(action), keys))
     for menu in menus:
         walk(menu, menu.title().replace("&", ""))

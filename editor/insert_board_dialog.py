@@ -36,15 +36,15 @@ PREVIEW_PX = 200
 def library_list(paths: list[Path], square_px: int = 6) -> QListWidget:
     """The library as thumbnails with names; each item's data is its path."""
     view = QListWidget()
-    view.setViewMode(QListView.IconMode)
-    view.setResizeMode(QListView.Adjust)
-    view.setMovement(QListView.Static)
+    view.setViewMode(QListView.ViewMode.IconMode)
+    view.setResizeMode(QListView.ResizeMode.Adjust)
+    view.setMovement(QListView.Movement.Static)
     view.setIconSize(QSize(12 * square_px + 8, 12 * square_px + 8))
     view.setGridSize(QSize(12 * square_px + 36, 12 * square_px + 40))
     for path in paths:
         item = QListWidgetItem(QIcon(QPixmap.fromImage(thumbnail(path, square_px=square_px))),
                                library.load(path).name)
-        item.setData(Qt.UserRole, str(path))
+        item.setData(Qt.ItemDataRole.UserRole, str(path))
         view.addItem(item)
     return view
 
@@ -93,10 +93,10 @@ class InsertBoardDialog(QDialog):
             self.corner.addItem(label, code)
         self.preview = QLabel()
         self.preview.setMinimumSize(PREVIEW_PX + 16, PREVIEW_PX + 16)
-        self.preview.setAlignment(Qt.AlignCenter)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.info = QLabel("Choose a board of the library, or a file.")
         self.info.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
@@ -120,7 +120,7 @@ class InsertBoardDialog(QDialog):
     def pick(self, item: QListWidgetItem | None) -> None:
         if item is None:
             return
-        path = Path(item.data(Qt.UserRole))
+        path = Path(item.data(Qt.ItemDataRole.UserRole))
         self.other = piece(path)
         self.path.clear()
         self.update_info()
@@ -144,7 +144,7 @@ class InsertBoardDialog(QDialog):
 
     def update_info(self) -> None:
         ok = self.other is not None
-        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
         if not ok:
             self.preview.clear()
             return

@@ -22,12 +22,12 @@ class MarkerList(QListWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setDragDropMode(QAbstractItemView.InternalMove)
-        self.setDefaultDropAction(Qt.MoveAction)
-        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
 
     def supportedDropActions(self):
-        return Qt.MoveAction | Qt.CopyAction    # a drop reports "copy" so that Qt removes no row
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction    # a drop reports "copy" so that Qt removes no row
 
     def dropEvent(self, event) -> None:
         source = self.currentRow()
@@ -38,7 +38,7 @@ class MarkerList(QListWidget):
         else:
             place = self.count()
         target = place - 1 if place > source else place
-        event.setDropAction(Qt.CopyAction)
+        event.setDropAction(Qt.DropAction.CopyAction)
         event.accept()
         if source >= 0 and target != source:
             # After the drag has ended: the change rebuilds this list.

@@ -47,7 +47,7 @@ class NewDialog(QDialog):
         form.addRow("Width", self.width_box)
         form.addRow("Height", self.height_box)
         form.addRow("", self.bay)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

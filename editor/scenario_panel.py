@@ -112,7 +112,7 @@ class CompletingDelegate(QStyledItemDelegate):
     def createEditor(self, parent, option, index):
         editor = QLineEdit(parent)
         completer = (ListCompleter if self.many else QCompleter)(self.names, editor)
-        completer.setCaseSensitivity(Qt.CaseInsensitive)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         editor.setCompleter(completer)
         # Return while the list is open reaches the line edit, not the
         # delegate: the cell is still typed in, not left as it was
@@ -121,7 +121,7 @@ class CompletingDelegate(QStyledItemDelegate):
 
     def _done(self, editor: QLineEdit) -> None:
         self.commitData.emit(editor)
-        self.closeEditor.emit(editor, QAbstractItemDelegate.NoHint)
+        self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
 
 
 def rule_schemas() -> dict:
@@ -159,9 +159,9 @@ class ResizeDialog(QDialog):
             self.spins[side] = spin
             grid.addWidget(spin, row, col)
         self.result_label = QLabel()
-        self.result_label.setAlignment(Qt.AlignCenter)
+        self.result_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         grid.addWidget(self.result_label, 1, 1)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -184,7 +184,7 @@ class ResizeDialog(QDialog):
         h = self.size[1] + m["top"] + m["bottom"]
         ok = 1 <= w <= 100 and 1 <= h <= 100
         self.result_label.setText(f"{w} × {h}" if ok else f"{w} × {h}\n(1 to 100 each way)")
-        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
         lost = edit.lost_elements(self.scenario, self.resized()) if ok else {}
         self.lost_label.setText(f"This deletes {edit.count_text(lost)}." if lost else "")
 
@@ -252,7 +252,7 @@ class ScenarioPanel(QScrollArea):
         hint.setWordWrap(True)
         self.robots = QTableWidget(0, len(self.ROBOT_COLUMNS))
         self.robots.setHorizontalHeaderLabels(self.ROBOT_COLUMNS)
-        self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.robots.verticalHeader().setVisible(False)
         self.robots.setMinimumHeight(110)
         self.robots.setItemDelegateForColumn(2, CompletingDelegate(sorted(BOTS), parent=self))
@@ -314,7 +314,7 @@ class ScenarioPanel(QScrollArea):
 
     def resize_board(self) -> None:
         dialog = ResizeDialog(self.doc.scenario, self)
-        if dialog.exec() == QDialog.Accepted:
+        if dialog.exec() == QDialog.DialogCode.Accepted:
             self.change(dialog.resized(), "Resize board")
 
     def add_robot(self) -> None:

@@ -77,8 +77,8 @@ class PreviewController(QObject):
         w = self.window
         scenario_dock = w.findChild(QDockWidget, "scenario")
         issues_dock = w.findChild(QDockWidget, "issues")
-        self.dock = w.add_panel(self.panel, "Race", Qt.RightDockWidgetArea, scenario_dock)
-        self.log_dock = w.add_panel(self.log, "Race Log", Qt.RightDockWidgetArea, issues_dock)
+        self.dock = w.add_panel(self.panel, "Race", Qt.DockWidgetArea.RightDockWidgetArea, scenario_dock)
+        self.log_dock = w.add_panel(self.log, "Race Log", Qt.DockWidgetArea.RightDockWidgetArea, issues_dock)
         # the editing panels stay in front until a race is shown
         scenario_dock.raise_()
         issues_dock.raise_()
@@ -284,7 +284,7 @@ class PreviewController(QObject):
         if self.dock.isFloating() or self.log_dock.isFloating():
             return
         if self.dock.width() < 430:
-            w.resizeDocks([self.dock], [430], Qt.Horizontal)
+            w.resizeDocks([self.dock], [430], Qt.Orientation.Horizontal)
             QTimer.singleShot(0, self.view, self.view.fit)     # not once the window is gone
 
     def end_playback(self, reason: str | None, rerun: bool = True) -> None:

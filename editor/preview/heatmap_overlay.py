@@ -167,9 +167,9 @@ class HeatmapOverlay(QGraphicsItem):
                 text = f"{v:.0f}" if v >= 10 else f"{v:.1f}"
                 box = QRectF(rect.left(), rect.bottom() - 20, SQUARE, 18)
                 p.setPen(QColor(0, 0, 0, 200))
-                p.drawText(box.translated(1, 1), Qt.AlignCenter, text)
+                p.drawText(box.translated(1, 1), Qt.AlignmentFlag.AlignCenter, text)
                 p.setPen(QColor(255, 255, 255))
-                p.drawText(box, Qt.AlignCenter, text)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class HeatmapLegend(QWidget):
@@ -185,7 +185,7 @@ class HeatmapLegend(QWidget):
         self.mode: str | None = None
         self.peak = 0.0
         self.note = ""
-        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.resize(250, 74)
         view.viewport().installEventFilter(self)     # the strip follows the viewport
         self.hide()
@@ -210,7 +210,7 @@ class HeatmapLegend(QWidget):
             self.view.setViewportMargins(0, 0, 0, height)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Resize:
+        if event.type() == QEvent.Type.Resize:
             self._place()
         return False
 
@@ -223,7 +223,7 @@ class HeatmapLegend(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(QColor(255, 255, 255, 60)))
         p.setBrush(QColor(25, 27, 31, 225))
         p.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 7, 7)
@@ -232,7 +232,7 @@ class HeatmapLegend(QWidget):
         font.setBold(True)
         p.setFont(font)
         p.setPen(QColor(255, 255, 255))
-        p.drawText(QRectF(10, 6, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+        p.drawText(QRectF(10, 6, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                    mode_title(self.mode or ""))
         font.setBold(False)
         font.setPixelSize(11)
@@ -241,13 +241,13 @@ class HeatmapLegend(QWidget):
             for i, cause in enumerate(DEATH_CAUSES):
                 col, row = divmod(i, 3)
                 x, y = 10 + col * 120, 26 + row * 15
-                p.setPen(Qt.NoPen)
+                p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(CAUSE_COLORS[cause])
                 p.drawRoundedRect(QRectF(x, y + 2, 14, 12), 2, 2)
                 p.setPen(QColor(230, 230, 230))
-                p.drawText(QRectF(x + 20, y, 100, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                p.drawText(QRectF(x + 20, y, 100, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                            CAUSE_NAMES[cause])
-            p.drawText(QRectF(10, 73, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+            p.drawText(QRectF(10, 73, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        f"stronger colour: more deaths (up to {self.peak:.1f})")
             note_at = 89
         else:
@@ -255,7 +255,7 @@ class HeatmapLegend(QWidget):
             self._paint_ramp(p)
         if self.note:
             p.setPen(QColor(255, 210, 120))
-            p.drawText(QRectF(10, note_at, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+            p.drawText(QRectF(10, note_at, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                        self.note)
 
     def _paint_ramp(self, p: QPainter) -> None:
@@ -268,6 +268,6 @@ class HeatmapLegend(QWidget):
         p.setBrush(gradient)
         p.drawRect(bar)
         p.setPen(QColor(230, 230, 230))
-        p.drawText(QRectF(10, 44, 80, 16), Qt.AlignLeft | Qt.AlignVCenter, "0")
-        p.drawText(QRectF(self.width() - 130, 44, 120, 16), Qt.AlignRight | Qt.AlignVCenter,
+        p.drawText(QRectF(10, 44, 80, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "0")
+        p.drawText(QRectF(self.width() - 130, 44, 120, 16), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                    f"{self.peak:.1f}")

@@ -65,10 +65,10 @@ class SuggestionGhost(QGraphicsItem):
         for x, y in self.squares:
             paint_board(painter, self.after, area=(x, y, x + 1, y + 1), level_marks=False)
         painter.setOpacity(1.0)
-        pen = QPen(OUTLINE, 4, Qt.DashLine)
+        pen = QPen(OUTLINE, 4, Qt.PenStyle.DashLine)
         pen.setCosmetic(True)
         painter.setPen(pen)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         for x, y in self.squares:
             painter.drawRect(square_rect(x, y).adjusted(2, 2, -2, -2))
         painter.restore()

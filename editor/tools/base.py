@@ -53,7 +53,7 @@ class Tool:
     name = ""           # shown in menus and the toolbar
     key = ""            # keyboard shortcut
     tip = ""
-    cursor = Qt.CrossCursor
+    cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, doc, view, state):
         self.doc = doc

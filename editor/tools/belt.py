@@ -27,11 +27,11 @@ class BeltTool(DragTool):
 
     def press(self, pos, event) -> None:
         square = self.view.square_at(pos)
-        if event.button() != Qt.LeftButton or square is None:
+        if event.button() != Qt.MouseButton.LeftButton or square is None:
             return
         self.begin_stroke()
         self.last = square
-        self.express = self.state.brush.express or bool(event.modifiers() & Qt.ShiftModifier)
+        self.express = self.state.brush.express or bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         existing = self.scenario.board.tile_at(*square)
         d = existing.dir if existing and existing.dir else self.state.brush.dir
         self.lay({square: self.belt(*square, d)})

@@ -23,7 +23,7 @@ class EdgeElementTool(Tool):
         d = NAMES[opposite(INDEX[side])]
         board = self.scenario.board
         existing = self.existing(board, x, y, d)
-        if event.button() == Qt.RightButton or existing:
+        if event.button() == Qt.MouseButton.RightButton or existing:
             board = self.remove(board, x, y, d)
             text = f"Remove {self.kind}"
         else:
