@@ -200,7 +200,8 @@ class BoardView(QGraphicsView):
                      self.ghost_item):
             self.scene().addItem(item)
 
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
         self.setMouseTracking(True)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
@@ -336,7 +337,8 @@ class BoardView(QGraphicsView):
 
     def _end_pan(self) -> None:
         self._pan_from = None
-        self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else self._tool_cursor())
+        self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space
+                                  else self._tool_cursor())
 
     def _tool_cursor(self):
         return self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor
@@ -355,9 +357,11 @@ class BoardView(QGraphicsView):
         self.viewport().setCursor(self._tool_cursor())
 
     def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MouseButton.MiddleButton or (event.button() == Qt.MouseButton.LeftButton and self._space):
+        button = event.button()
+        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton
+                                                     and self._space):
             self._start_pan(event)
-        elif self.tool and event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton) \
+        elif self.tool and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton) \
                 and self._pan_from is None:
             self.tool.press(self.mapToScene(event.position().toPoint()), event)
         event.accept()
@@ -376,9 +380,11 @@ class BoardView(QGraphicsView):
         event.accept()
 
     def mouseReleaseEvent(self, event) -> None:
-        if self._pan_from is not None and event.button() in (Qt.MouseButton.MiddleButton, Qt.MouseButton.LeftButton):
+        button = event.button()
+        if self._pan_from is not None and button in (Qt.MouseButton.MiddleButton,
+                                                     Qt.MouseButton.LeftButton):
             self._end_pan()
-        elif self.tool and event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+        elif self.tool and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             self.tool.release(self.mapToScene(event.position().toPoint()), event)
         event.accept()
 

@@ -12,8 +12,10 @@ def ask_save_changes(parent, name: str) -> str:
     """'save', 'discard' or 'cancel'."""
     answer = QMessageBox.question(
         parent, "Unsaved changes", f"Save the changes to {name}?",
-        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-    return {QMessageBox.StandardButton.Save: "save", QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+        | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+    return {QMessageBox.StandardButton.Save: "save",
+            QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
 
 
 def ask_restore_autosave(parent, name: str, when: str, note: str = "") -> bool:
@@ -21,7 +23,8 @@ def ask_restore_autosave(parent, name: str, when: str, note: str = "") -> bool:
         parent, "Recover unsaved work",
         f"There is an automatic backup of {name} from {when}, with changes that were never "
         f"saved.{' ' + note if note else ''}\n\nRestore it? (No deletes the backup.)",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes)
     return answer == QMessageBox.StandardButton.Yes
 
 
@@ -46,7 +49,8 @@ def ask_open_elsewhere(parent, name: str, owner: str) -> bool:
 def changed_on_disk_box(parent, name: str) -> QMessageBox:
     box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
                       f"{name} has changed on disk since it was opened or last saved here "
-                      "(another program or window wrote it).", QMessageBox.StandardButton.NoButton, parent)
+                      "(another program or window wrote it).",
+                      QMessageBox.StandardButton.NoButton, parent)
     box.setInformativeText("Overwrite it with this course, losing those changes, or save this "
                            "course under another name?")
     box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
@@ -60,12 +64,15 @@ def ask_overwrite_changed(parent, name: str) -> str:
     box = changed_on_disk_box(parent, name)
     box.exec()
     return {QMessageBox.ButtonRole.DestructiveRole: "overwrite",
-            QMessageBox.ButtonRole.AcceptRole: "save_as"}.get(box.buttonRole(box.clickedButton()), "cancel")
+            QMessageBox.ButtonRole.AcceptRole: "save_as"}.get(
+                box.buttonRole(box.clickedButton()), "cancel")
 
 
 def ask_revert(parent, name: str) -> bool:
     answer = QMessageBox.question(parent, "Revert", f"Discard every change to {name} since it "
-                                  "was saved?", QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                                  "was saved?",
+                                  QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                  QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes
 
 
@@ -74,7 +81,8 @@ def ask_save_dropped(parent, name: str, dropped: str) -> bool:
     answer = QMessageBox.question(
         parent, "Save without what could not be read",
         f"{dropped} of {name} could not be read (see the Issues panel). Saving writes the course "
-        "without them, for good.\n\nSave anyway?", QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+        "without them, for good.\n\nSave anyway?",
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
         QMessageBox.StandardButton.Cancel)
     return answer == QMessageBox.StandardButton.Save
 
@@ -122,7 +130,8 @@ def get_pdf_options(parent, square_mm: float = 25.0, paper: str = "A4"):
     papers = QComboBox()
     papers.addItems(list(PAPERS))
     papers.setCurrentText(paper)
-    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     form = QFormLayout(dialog)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import (
-    QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt,
+    QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt,
 )
 from PySide6.QtGui import (
     QColor, QFont, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
@@ -39,7 +39,7 @@ PNG_QUALITY = 80          # Qt's PNG "quality" is lighter compression: 2x faster
 _app = None
 
 
-def ensure_app() -> QGuiApplication:
+def ensure_app() -> QCoreApplication:
     """The running QGuiApplication, or a new one (offscreen when there is no
     display and no platform was chosen)."""
     global _app
@@ -115,10 +115,11 @@ def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     image.setText("Description", _description(scenario))
     image.setText("Software", "Rally Forge")
     data, buffer = _buffer()
-    if not image.save(buffer, "PNG", PNG_QUALITY):
+    # the stubs ask for bytes, but PySide6 takes the format only as str
+    if not image.save(buffer, "PNG", PNG_QUALITY):  # type: ignore[call-overload]
         raise OSError("could not encode the PNG image")
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
 
 
 def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
@@ -138,7 +139,7 @@ def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
 
 
 # ---------------------------------------------------------------- PDF
@@ -202,6 +203,7 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
         key = (layout.pages, waste if layout.pages > 1 else 0.0)
         if best_key is None or key < best_key:
             best, best_key = layout, key
+    assert best is not None         # both orientations were measured
     return best
 
 
@@ -238,7 +240,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
     return layout.pages
 
 

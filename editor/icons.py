@@ -49,9 +49,11 @@ def _belt(p: QPainter, s: float) -> None:
     path = QPainterPath(QPointF(0.2 * s, 0.9 * s))
     path.lineTo(0.2 * s, 0.3 * s)
     path.lineTo(0.8 * s, 0.3 * s)
-    p.setPen(QPen(INK, 0.3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap, Qt.PenJoinStyle.MiterJoin))
+    p.setPen(QPen(INK, 0.3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap,
+                  Qt.PenJoinStyle.MiterJoin))
     p.drawPath(path)
-    p.setPen(QPen(BELT, 0.2 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap, Qt.PenJoinStyle.MiterJoin))
+    p.setPen(QPen(BELT, 0.2 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap,
+                  Qt.PenJoinStyle.MiterJoin))
     p.drawPath(path)
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(INK)

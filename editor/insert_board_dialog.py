@@ -96,7 +96,8 @@ class InsertBoardDialog(QDialog):
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.info = QLabel("Choose a board of the library, or a file.")
         self.info.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
@@ -135,7 +136,8 @@ class InsertBoardDialog(QDialog):
         path = self.path.text().strip()
         if not path:
             return
-        self.library.setCurrentItem(None)
+        # Qt takes no item (nullptr) for "none current"; the stubs lack None
+        self.library.setCurrentItem(None)  # type: ignore[call-overload]
         self.other, problems = read_file(path)
         if self.other is None:
             self.info.setText(f"{Path(path).name} cannot be read: "
@@ -143,16 +145,16 @@ class InsertBoardDialog(QDialog):
         self.update_info()
 
     def update_info(self) -> None:
-        ok = self.other is not None
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
-        if not ok:
+        other = self.other
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(other is not None)
+        if other is None:
             self.preview.clear()
             return
-        turned = library.turned(self.other, self.turns.currentData())
+        turned = library.turned(other, self.turns.currentData())
         self.preview.setPixmap(preview_pixmap(turned))
         b = turned.board
-        self.info.setText(f"{self.other.name}: {b.width} × {b.height} squares once turned, with "
-                          f"{len(self.other.flags)} flags and {len(self.other.docks)} docks.")
+        self.info.setText(f"{other.name}: {b.width} × {b.height} squares once turned, with "
+                          f"{len(other.flags)} flags and {len(other.docks)} docks.")
 
     def accept(self) -> None:
         if self.other is None:

@@ -40,7 +40,7 @@ from engine.editing import edit
 from engine.format.tiled.convert import import_map
 from engine.format.tiled.mapfile import MapError
 from engine.model.element_kinds import FLAG, REGISTERS, TILES
-from engine.model.scenario import Board
+from engine.model.scenario import MAX_LEVEL, Board
 
 APP_NAME = "Rally Forge"
 OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
@@ -108,7 +108,8 @@ class MainWindow(QMainWindow):
             self.files.offer_untitled_work()
         self.update_title()
         self.update_recent_menu()
-        install_preview(self).balanceMeasured.connect(self.card_panel.show_measured)
+        self.preview = install_preview(self)
+        self.preview.balanceMeasured.connect(self.card_panel.show_measured)
         self.setup_help_menu()
         self.view.fit()
         self._fitted_on_show = False
@@ -129,7 +130,7 @@ class MainWindow(QMainWindow):
 
     def setup_actions(self) -> None:
         f, k = self.files, QKeySequence
-        self.actions = {
+        self.menu_actions = {
             "new": self.action("&New…", self.new, k.StandardKey.New),
             "new_from_boards": self.action("New from &Boards…", self.new_from_boards,
                                            tip="A course from library boards and a docking bay"),
@@ -172,24 +173,26 @@ class MainWindow(QMainWindow):
                                        tip="Number every raised square and outline the ledges "
                                            "(always shown with the Level tool, and in exports)",
                                        checkable=True),
-            "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts, k.StandardKey.HelpContents),
+            "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts,
+                                     k.StandardKey.HelpContents),
             "format_page": self.action("The File &Format", lambda: self.show_page("format")),
             "rules_page": self.action("The &Rules", lambda: self.show_page("rules")),
             "about": self.action("&About Rally Forge", self.show_about),
         }
         self.help_windows: dict[str, help.TextWindow] = {}
-        self.actions["zoom_in"].setShortcuts([k(k.StandardKey.ZoomIn), k("Ctrl+=")])
+        self.menu_actions["zoom_in"].setShortcuts([k(k.StandardKey.ZoomIn), k("Ctrl+=")])
         style = self.style()
-        for name, icon in (("new", QStyle.StandardPixmap.SP_FileIcon), ("open", QStyle.StandardPixmap.SP_DialogOpenButton),
+        for name, icon in (("new", QStyle.StandardPixmap.SP_FileIcon),
+                           ("open", QStyle.StandardPixmap.SP_DialogOpenButton),
                            ("save", QStyle.StandardPixmap.SP_DialogSaveButton)):
-            self.actions[name].setIcon(style.standardIcon(icon))
-        self.actions["grid"].setChecked(True)
+            self.menu_actions[name].setIcon(style.standardIcon(icon))
+        self.menu_actions["grid"].setChecked(True)
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcut(k.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
         # Both habits on every platform (QKeySequence.Redo is one or the other).
         redo.setShortcuts([k("Ctrl+Y"), k("Ctrl+Shift+Z")])
-        self.actions["undo"], self.actions["redo"] = undo, redo
+        self.menu_actions["undo"], self.menu_actions["redo"] = undo, redo
 
         self.tool_group = QActionGroup(self)
         self.tool_group.setExclusive(True)
@@ -202,7 +205,7 @@ class MainWindow(QMainWindow):
             self.tool_actions[tool_id] = action
 
     def setup_menus(self) -> None:
-        a = self.actions
+        a = self.menu_actions
         bar = self.menuBar()
         file = self.menus["file"] = bar.addMenu("&File")
         file.addActions([a["new"], a["new_from_boards"], a["open"], a["import_map"]])
@@ -237,14 +240,14 @@ class MainWindow(QMainWindow):
 
     def setup_help_menu(self) -> None:
         """Last in the menu bar (after the Race menu of the preview)."""
-        a = self.actions
+        a = self.menu_actions
         menu = self.menus["help"] = self.menuBar().addMenu("&Help")
         menu.addActions([a["shortcuts"], a["format_page"], a["rules_page"]])
         menu.addSeparator()
         menu.addAction(a["about"])
 
     def setup_toolbars(self) -> None:
-        a = self.actions
+        a = self.menu_actions
         main = self.addToolBar("File")
         main.setObjectName("file_toolbar")
         main.setMovable(False)
@@ -275,14 +278,16 @@ class MainWindow(QMainWindow):
         return dock
 
     def setup_panels(self) -> None:
-        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
-        palette = self.add_panel(self.element_palette, "Palette", Qt.DockWidgetArea.LeftDockWidgetArea)
-        inspector = self.add_panel(self.inspector, "Inspector", Qt.DockWidgetArea.LeftDockWidgetArea)
-        scenario = self.add_panel(self.scenario_panel, "Scenario", Qt.DockWidgetArea.RightDockWidgetArea)
-        self.add_panel(self.markers_panel, "Flags and Docks", Qt.DockWidgetArea.RightDockWidgetArea, scenario)
-        issues = self.add_panel(self.issues, "Issues", Qt.DockWidgetArea.RightDockWidgetArea)
-        self.add_panel(self.history, "History", Qt.DockWidgetArea.RightDockWidgetArea, issues)
-        card = self.add_panel(self.card_panel, "Course Card", Qt.DockWidgetArea.RightDockWidgetArea, issues)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
+                            | QMainWindow.DockOption.AllowTabbedDocks)
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        palette = self.add_panel(self.element_palette, "Palette", left)
+        inspector = self.add_panel(self.inspector, "Inspector", left)
+        scenario = self.add_panel(self.scenario_panel, "Scenario", right)
+        self.add_panel(self.markers_panel, "Flags and Docks", right, scenario)
+        issues = self.add_panel(self.issues, "Issues", right)
+        self.add_panel(self.history, "History", right, issues)
+        card = self.add_panel(self.card_panel, "Course Card", right, issues)
         card.visibilityChanged.connect(self.card_panel.set_on_screen)
         self.card_panel.issuesRequested.connect(self.show_issues)
         scenario.raise_()
@@ -322,7 +327,7 @@ class MainWindow(QMainWindow):
 
     def show_level_marks(self) -> None:
         """Level numbers on the board: asked for in the View menu, or the Level tool in hand."""
-        self.view.board_item.set_level_marks(self.actions["level_marks"].isChecked()
+        self.view.board_item.set_level_marks(self.menu_actions["level_marks"].isChecked()
                                              or self.tool_id == "level")
 
     def request_tool(self, tool_id: str) -> None:
@@ -353,7 +358,7 @@ class MainWindow(QMainWindow):
         board = edit.shift_levels(self.doc.scenario.board, squares, delta)
         if board == self.doc.scenario.board:
             self.statusBar().showMessage(
-                f"Not raised: level {edit.MAX_LEVEL} is the highest" if delta > 0 else
+                f"Not raised: level {MAX_LEVEL} is the highest" if delta > 0 else
                 "Not lowered: the ground (level 0) is the lowest", 5000)
             return
         commands.change(self.doc, edit.with_board(self.doc.scenario, board),
@@ -379,7 +384,7 @@ class MainWindow(QMainWindow):
     def update_title(self) -> None:
         mark = "*" if self.doc.modified else ""
         self.setWindowTitle(f"{self.doc.display_name}{mark} — {APP_NAME}")
-        self.actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
+        self.menu_actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
 
     def update_load_banner(self) -> None:
         dropped = self.doc.dropped
@@ -420,6 +425,7 @@ class MainWindow(QMainWindow):
     def show_issues(self) -> None:
         """The Issues panel in front, in this window brought to the front."""
         dock = self.findChild(QDockWidget, "issues")
+        assert dock is not None     # made in __init__
         dock.show()
         dock.raise_()
         self.raise_()
@@ -456,9 +462,9 @@ class MainWindow(QMainWindow):
         """The assembled course opens over an empty board of its size, and the
         assembly is one undo step on it."""
         dialog = NewFromBoardsDialog(self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        if course is None:
             return
-        course = dialog.scenario()
         blank = replace(course, board=Board(course.board.width, course.board.height), docks=())
         if self.files.new(blank):
             commands.change(self.doc, course, "Assemble boards")
@@ -524,7 +530,7 @@ class MainWindow(QMainWindow):
         return self.help_windows[key]
 
     def show_shortcuts(self) -> None:
-        menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
+        menus = [m for a in self.menuBar().actions() if isinstance(m := a.menu(), QMenu)]
         self.help_window("shortcuts", "Keyboard Shortcuts").show_text(help.shortcuts_html(menus))
 
     def show_page(self, page: str) -> None:

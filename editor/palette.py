@@ -192,7 +192,8 @@ class Palette(QWidget):
         if b.dir != self._icons_dir:
             self._icons_dir = b.dir
             for i, entry in enumerate(ENTRIES):
-                self.list.item(i).setIcon(element_icon(entry.kind, b.dir, **dict(entry.values)))
+                icon = element_icon(entry.kind, b.dir, ICON, **dict(entry.values))
+                self.list.item(i).setIcon(icon)
         index = -1 if self.tool_id == "level" else self.entry_index()   # levels are no element
         self.list.setCurrentRow(index)
         self.label.setText(ENTRIES[index].label if index >= 0 else

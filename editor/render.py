@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -322,7 +323,7 @@ def _build_eraser() -> QPainterPath:
     return t.map(path)
 
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[..., QPainterPath]] = {
     "chevrons": _build_straight_chevrons,
     "curve_chevrons": _build_curve_chevrons,
     "curve_band": _build_curve_band,
@@ -568,7 +569,8 @@ def _draw_drain(p: QPainter, s: float) -> None:
     p.setBrush(COLORS["drain"])
     p.drawEllipse(c, 0.31 * s, 0.31 * s)
     p.setBrush(Qt.BrushStyle.NoBrush)
-    p.setPen(QPen(QColor("#7fc6ea"), max(1.0, 0.04 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    p.setPen(QPen(QColor("#7fc6ea"), max(1.0, 0.04 * s), Qt.PenStyle.SolidLine,
+                  Qt.PenCapStyle.RoundCap))
     p.drawPath(_path(s, "swirl"))
 
 
@@ -615,13 +617,13 @@ def _draw_ramp(p: QPainter, s: float, direction: str) -> None:
     p.setBrush(QColor(255, 255, 255, 110))
     p.drawPath(_poly([(0.5 * s, 0.16 * s), (0.82 * s, 0.86 * s), (0.18 * s, 0.86 * s)]))
     p.setPen(QPen(QColor(0, 0, 0, 90), max(1.0, 0.02 * s)))
-    for k in (0.44, 0.58, 0.72):          # treads across the slope
-        half = 0.32 * (k - 0.16) / 0.7 * s
-        p.drawLine(QPointF(0.5 * s - half, k * s), QPointF(0.5 * s + half, k * s))
+    for at in (0.44, 0.58, 0.72):         # treads across the slope
+        half = 0.32 * (at - 0.16) / 0.7 * s
+        p.drawLine(QPointF(0.5 * s - half, at * s), QPointF(0.5 * s + half, at * s))
     p.restore()
 
 
-_TILE_DRAW = {
+_TILE_DRAW: dict[str, Callable[..., None]] = {
     "floor": _draw_floor,
     "pit": _draw_pit,
     "conveyor": _draw_conveyor,
@@ -698,7 +700,8 @@ def _draw_dock(p: QPainter, s: float, number: int, facing: str) -> None:
         _text(p, QRectF(0.25 * s, 0.25 * s, 0.5 * s, 0.5 * s), str(number), size, QColor("#ffffff"))
 
 
-_OVERLAY_DRAW = {"pusher": _draw_pusher, "flag": _draw_flag, "dock": _draw_dock}
+_OVERLAY_DRAW: dict[str, Callable[..., None]] = {
+    "pusher": _draw_pusher, "flag": _draw_flag, "dock": _draw_dock}
 _DRAW = {**_TILE_DRAW, **_OVERLAY_DRAW}
 
 
@@ -1141,7 +1144,8 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
             left, top = x0 * s - (m if x0 == 0 else 0), y0 * s - (m if y0 == 0 else 0)
             right = x1 * s + (m if x1 == board.width else 0)
             bottom = y1 * s + (m if y1 == board.height else 0)
-            painter.setClipRect(QRectF(left, top, right - left, bottom - top), Qt.ClipOperation.IntersectClip)
+            painter.setClipRect(QRectF(left, top, right - left, bottom - top),
+                                Qt.ClipOperation.IntersectClip)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         st = _Stamper(painter, s)

@@ -17,7 +17,7 @@ import threading
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThread, QThreadPool, Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+    QButtonGroup, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLayout,
     QFrame, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSpinBox, QTabWidget,
     QTextBrowser, QVBoxLayout,
     QWidget,
@@ -204,7 +204,7 @@ class BalanceDialog(QDialog):
         import engine.analysis.balance.runner  # noqa: F401
         self.scenario = None
         self.worker: BalanceWorker | None = None
-        self.result: dict | None = None
+        self.measured: dict | None = None
         self.result_scenario = None
         self.pool = QThreadPool(self)
         self.relay = _ReportRelay(self)
@@ -386,7 +386,7 @@ class BalanceDialog(QDialog):
                           f"{_clock(elapsed)} elapsed, {_clock(left)} left")
 
     def _done(self, result: dict) -> None:
-        self.result = result
+        self.measured = result
         self.result_scenario = self.scenario
         stopped = " (stopped early)" if result.get("cancelled") else ""
         self.rate.setText(f"{result['races']} of {result['planned']} races{stopped} in "
@@ -403,7 +403,7 @@ class BalanceDialog(QDialog):
 
     def _refused(self, problems: list) -> None:
         """The course has errors: they, not the figures of an earlier run."""
-        self.result = None
+        self.measured = None
         self.rate.setText("Nothing raced.")
         self.verdict.hide()
         self.summary.setText("")
@@ -463,7 +463,7 @@ class BalanceDialog(QDialog):
         from matplotlib.figure import Figure
         _drop(tab, old)
         canvas = FigureCanvasQTAgg(Figure(figsize=(6.4, 3.4), dpi=100, layout="constrained"))
-        tab.layout().addWidget(canvas)
+        _layout(tab).addWidget(canvas)
         return canvas
 
     def _draw_charts(self, result: dict) -> None:
@@ -482,7 +482,7 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ the report
 
     def ask_save_report(self) -> None:
-        if self.result is None:
+        if self.measured is None:
             return
         directory = get_report_dir(self)
         if directory:
@@ -493,7 +493,7 @@ class BalanceDialog(QDialog):
         `reportSaved` says when)."""
         self.save_button.setEnabled(False)
         self.rate.setText(f"Writing the report into {directory}…")
-        self.pool.start(_ReportJob(self.result, directory, self.result_scenario, self.relay))
+        self.pool.start(_ReportJob(self.measured, directory, self.result_scenario, self.relay))
 
     def _report_done(self, paths: list, error: str) -> None:
         self.save_button.setEnabled(True)
@@ -504,10 +504,17 @@ class BalanceDialog(QDialog):
         self.reportSaved.emit(paths)
 
 
+def _layout(tab: QWidget) -> QLayout:
+    """The layout a chart tab is made with."""
+    layout = tab.layout()
+    assert layout is not None
+    return layout
+
+
 def _drop(tab: QWidget, canvas) -> None:
     """Take a chart off its tab."""
     if canvas is not None:
-        tab.layout().removeWidget(canvas)
+        _layout(tab).removeWidget(canvas)
         canvas.deleteLater()
 
 

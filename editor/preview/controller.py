@@ -77,8 +77,9 @@ class PreviewController(QObject):
         w = self.window
         scenario_dock = w.findChild(QDockWidget, "scenario")
         issues_dock = w.findChild(QDockWidget, "issues")
-        self.dock = w.add_panel(self.panel, "Race", Qt.DockWidgetArea.RightDockWidgetArea, scenario_dock)
-        self.log_dock = w.add_panel(self.log, "Race Log", Qt.DockWidgetArea.RightDockWidgetArea, issues_dock)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.dock = w.add_panel(self.panel, "Race", right, scenario_dock)
+        self.log_dock = w.add_panel(self.log, "Race Log", right, issues_dock)
         # the editing panels stay in front until a race is shown
         scenario_dock.raise_()
         issues_dock.raise_()
@@ -457,15 +458,17 @@ class PreviewController(QObject):
 
     def apply_suggestion(self, searched, suggestion) -> None:
         """Apply a suggestion as one undo step, if it still fits the course."""
+        dialog = self.suggest_dialog
+        assert dialog is not None               # the suggestion came from it
         after = self._fitting(searched, suggestion)
         if after is None:
-            self.suggest_dialog.status.setText("The course has changed since the search: "
+            dialog.status.setText("The course has changed since the search: "
                                                "search again for suggestions that fit it.")
             return
         from editor import commands
         words = "; ".join(e["words"] for e in suggestion["edits"])
         commands.change(self.doc, after, f"Suggested fix: {words}")
-        self.suggest_dialog.status.setText(f"Applied: {words}. Undo takes it back.")
+        dialog.status.setText(f"Applied: {words}. Undo takes it back.")
 
     # ------------------------------------------------------------ closing
 

@@ -33,6 +33,9 @@ DEATH_RAMP = ((0.0, QColor(255, 240, 120)), (0.35, QColor(255, 160, 30)),
 OCCUPANCY_RAMP = ((0.0, QColor(200, 240, 255)), (0.5, QColor(40, 150, 230)),
                   (1.0, QColor(10, 30, 140)))
 ALPHA = 0.62
+# the legend's text, at either side
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 MODES = ("deaths", "deaths_by_cause", "occupancy") + tuple(f"deaths:{c}" for c in DEATH_CAUSES)
 
@@ -139,8 +142,8 @@ class HeatmapOverlay(QGraphicsItem):
         value = h["deaths"][y][x] or 0.0
         if value > 0:
             texts.append(f"{value:.1f} deaths per 100 races here:")
-            chains = next((sq["why"] for sq in h.get("chains", ())
-                           if (sq["x"], sq["y"]) == (x, y)), [])
+            chains: list[dict] = next((sq["why"] for sq in h.get("chains", ())
+                                       if (sq["x"], sq["y"]) == (x, y)), [])
             texts += [f"  {w['chain']} ({w['per_100_races']:.1f})" for w in chains]
         texts += [loop_line(loop) for loop in self.loops if (loop["x"], loop["y"]) == (x, y)]
         return "\n".join(texts) or None
@@ -232,7 +235,7 @@ class HeatmapLegend(QWidget):
         font.setBold(True)
         p.setFont(font)
         p.setPen(QColor(255, 255, 255))
-        p.drawText(QRectF(10, 6, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+        p.drawText(QRectF(10, 6, self.width() - 20, 16), _LEFT,
                    mode_title(self.mode or ""))
         font.setBold(False)
         font.setPixelSize(11)
@@ -245,9 +248,9 @@ class HeatmapLegend(QWidget):
                 p.setBrush(CAUSE_COLORS[cause])
                 p.drawRoundedRect(QRectF(x, y + 2, 14, 12), 2, 2)
                 p.setPen(QColor(230, 230, 230))
-                p.drawText(QRectF(x + 20, y, 100, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                p.drawText(QRectF(x + 20, y, 100, 16), _LEFT,
                            CAUSE_NAMES[cause])
-            p.drawText(QRectF(10, 73, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            p.drawText(QRectF(10, 73, self.width() - 20, 16), _LEFT,
                        f"stronger colour: more deaths (up to {self.peak:.1f})")
             note_at = 89
         else:
@@ -255,7 +258,7 @@ class HeatmapLegend(QWidget):
             self._paint_ramp(p)
         if self.note:
             p.setPen(QColor(255, 210, 120))
-            p.drawText(QRectF(10, note_at, self.width() - 20, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            p.drawText(QRectF(10, note_at, self.width() - 20, 16), _LEFT,
                        self.note)
 
     def _paint_ramp(self, p: QPainter) -> None:
@@ -268,6 +271,6 @@ class HeatmapLegend(QWidget):
         p.setBrush(gradient)
         p.drawRect(bar)
         p.setPen(QColor(230, 230, 230))
-        p.drawText(QRectF(10, 44, 80, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, "0")
-        p.drawText(QRectF(self.width() - 130, 44, 120, 16), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+        p.drawText(QRectF(10, 44, 80, 16), _LEFT, "0")
+        p.drawText(QRectF(self.width() - 130, 44, 120, 16), _RIGHT,
                    f"{self.peak:.1f}")

@@ -148,6 +148,7 @@ class Player(QObject):
 
     def _tick(self) -> None:
         elapsed = self._clock.restart() * self.speed      # ms of race time
+        assert self.timeline is not None        # the timer runs only while one plays
         frames = self.timeline.frames
         while True:
             if self.u >= 1.0:

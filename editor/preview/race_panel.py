@@ -32,12 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.table_cell import cell
 from engine.model.option_cards import BY_ID
 from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
 from .player import SPEEDS
-from .timeline import (card_label, describe, fire_control_locks, last_option_uses, moment_text,
-                       option_charges)
+from .timeline import (Timeline, card_label, describe, fire_control_locks, last_option_uses,
+                       moment_text, option_charges)
 
 MAX_ROBOTS = 8
 MIN_ROBOTS = 2
@@ -146,7 +147,7 @@ class RacePanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.timeline = None
+        self.timeline: Timeline | None = None
         self._scenario_has_robots = False
         self._docks = 0
         self._updating_slider = False
@@ -261,15 +262,16 @@ class RacePanel(QWidget):
             b.clicked.connect(signal.emit)
             transport.addWidget(b)
             return b
-        self.start_button = button(QStyle.StandardPixmap.SP_MediaSkipBackward, "", "To the start", self.toStart)
-        self.back_button = button(QStyle.StandardPixmap.SP_MediaSeekBackward, "", "Step back (Shift+F7)",
+        icons = QStyle.StandardPixmap
+        self.start_button = button(icons.SP_MediaSkipBackward, "", "To the start", self.toStart)
+        self.back_button = button(icons.SP_MediaSeekBackward, "", "Step back (Shift+F7)",
                                   self.stepBack)
-        self.play_button = button(QStyle.StandardPixmap.SP_MediaPlay, "", "Play / pause (F6)", self.playToggled)
-        self.step_button = button(QStyle.StandardPixmap.SP_MediaSeekForward, "", "Step: one card, belt, "
+        self.play_button = button(icons.SP_MediaPlay, "", "Play / pause (F6)", self.playToggled)
+        self.step_button = button(icons.SP_MediaSeekForward, "", "Step: one card, belt, "
                                   "pusher, gear, laser or checkpoint step (F7)", self.stepForward)
         self.register_button = button(None, "Reg ▸", "Step one register (F8)", self.stepRegister)
         self.round_button = button(None, "Round ▸", "Step one round (F9)", self.stepRound)
-        self.end_button = button(QStyle.StandardPixmap.SP_MediaSkipForward, "", "To the end", self.toEnd)
+        self.end_button = button(icons.SP_MediaSkipForward, "", "To the end", self.toEnd)
         transport.addStretch(1)
         self.speed = QComboBox()
         for s in SPEEDS:
@@ -322,8 +324,14 @@ class RacePanel(QWidget):
         for c in range(5):
             header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        header.sectionResized.connect(lambda c, old, new: c == 5 and self._fit_options())
-        self._options: dict[int, tuple] = {}     # row -> what options_html shows there
+
+        def refit(column: int, old: int, new: int) -> None:
+            if column == 5:
+                self._fit_options()
+        header.sectionResized.connect(refit)
+        # row -> what options_html shows there (its arguments)
+        self._options: dict[int, tuple[tuple[str, ...], dict[str, int], int,
+                                       dict[str, str] | None]] = {}
         # (a scroll bar that came and went with the rows' heights would change the room)
         self.robots.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.robots.verticalHeader().setDefaultSectionSize(22)
@@ -412,7 +420,8 @@ class RacePanel(QWidget):
         self.banner.show()
 
     def set_playing(self, playing: bool) -> None:
-        icon = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        icon = QStyle.StandardPixmap.SP_MediaPause if playing \
+            else QStyle.StandardPixmap.SP_MediaPlay
         self.play_button.setIcon(self.style().standardIcon(icon))
 
     # ------------------------------------------------------------ the race on screen
@@ -456,9 +465,10 @@ class RacePanel(QWidget):
             for c in range(5):
                 self.cards.setItem(row, c, QTableWidgetItem())
                 self.robots.setItem(row, c, QTableWidgetItem())
-                self.robots.item(row, c).setTextAlignment(
-                    Qt.AlignmentFlag.AlignCenter if c < 3 else Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
-                self.cards.item(row, c).setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                cell(self.robots, row, c).setTextAlignment(
+                    Qt.AlignmentFlag.AlignCenter if c < 3
+                    else Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+                cell(self.cards, row, c).setTextAlignment(Qt.AlignmentFlag.AlignCenter)
 
     def show_frame(self, i: int) -> None:
         t = self.timeline
@@ -469,11 +479,10 @@ class RacePanel(QWidget):
         self.slider.setValue(i)
         self._updating_slider = False
         self.where.setText(f"{frame.label}   ({i + 1}/{len(t)})")
-        self._show_cards(frame)
-        self._show_robots(frame)
+        self._show_cards(t, frame)
+        self._show_robots(t, frame)
 
-    def _show_cards(self, frame) -> None:
-        t = self.timeline
+    def _show_cards(self, t: Timeline, frame) -> None:
         cards, locked = t.program(frame.index)
         held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
@@ -495,7 +504,7 @@ class RacePanel(QWidget):
             locks = locked.get(name, 0)
             fired = held.get(name, {})
             for c in range(5):
-                item = self.cards.item(row, c)
+                item = cell(self.cards, row, c)
                 kind, priority = card_label(program[c], short=True)
                 text = f"{kind}\n{priority}" if priority else kind
                 by_damage = c >= 5 - locks and program[c] is not None
@@ -523,10 +532,10 @@ class RacePanel(QWidget):
                     item.setForeground(QBrush(_PLAYED) if c + 1 < active else QBrush())
                     item.setFont(plain)
 
-    def _show_robots(self, frame) -> None:
+    def _show_robots(self, t: Timeline, frame) -> None:
         held = any(r.option_cards for r in frame.robots)
-        spent = option_charges(self.timeline.events, frame.events[1]) if held else {}
-        last = last_option_uses(self.timeline.events, frame.events[1]) if held else {}
+        spent = option_charges(t.events, frame.events[1]) if held else {}
+        last = last_option_uses(t.events, frame.events[1]) if held else {}
         for row, r in enumerate(frame.robots):
             self._options[row] = (r.option_cards, spent.get(r.name, {}), r.options,
                                   last.get(r.name))
@@ -543,10 +552,10 @@ class RacePanel(QWidget):
             values = (f"{r.damage}", f"{r.lives}", f"{r.flags}",
                       f"{r.archive[0]},{r.archive[1]}", state)
             for c, v in enumerate(values):
-                item = self.robots.item(row, c)
+                item = cell(self.robots, row, c)
                 if item.text() != v:
                     item.setText(v)
-            damage = self.robots.item(row, 0)
+            damage = cell(self.robots, row, 0)
             damage.setForeground(QBrush(_FAIL) if r.damage >= 5 else QBrush())
         self._fit_options()
 

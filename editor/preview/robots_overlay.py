@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
 
-from .timeline import Pose, Timeline, beam_segment
+from .timeline import Death, Motion, Pose, Timeline, beam_segment
 
 Z_TRAILS = Z_EXTRA + 0.2
 Z_ARCHIVE = Z_EXTRA + 0.3
@@ -85,7 +85,8 @@ class RobotBody(QGraphicsItem):
         # nose: a wedge that shows the facing
         nose = QPolygonF([QPointF(0, -r - 11), QPointF(r * 0.72, -r * 0.45),
                           QPointF(-r * 0.72, -r * 0.45)])
-        p.setPen(QPen(_INK, 2.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.setPen(QPen(_INK, 2.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                      Qt.PenJoinStyle.RoundJoin))
         p.setBrush(_WHITE)
         p.drawPolygon(nose)
         # body
@@ -156,7 +157,8 @@ class RobotTag(QGraphicsItem):
             p.setBrush(QColor(200, 20, 30))
             p.drawEllipse(c, 9, 9)
             p.setFont(_font(11))
-            p.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter, str(self.damage))
+            p.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter,
+                       str(self.damage))
 
 
 class RobotMarker:
@@ -293,7 +295,8 @@ class Beams(QGraphicsItem):
             p.drawLine(a, end)
             inner = QColor(_BEAM_CORE)
             inner.setAlphaF(0.9 * strength)
-            p.setPen(QPen(inner, max(1.0, width / 3), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.setPen(QPen(inner, max(1.0, width / 3), Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.RoundCap))
             p.drawLine(a, end)
             if hit and self.progress >= 1.0:
                 p.setPen(Qt.PenStyle.NoPen)
@@ -311,7 +314,7 @@ class Trails(QGraphicsItem):
         super().__init__()
         self.colors = colors
         self.setZValue(Z_TRAILS)
-        self.paths: list[tuple[QPainterPath, QColor, bool, QPointF, float]] = []
+        self.paths: list[tuple[QPainterPath, QColor, bool, QPointF, float, bool]] = []
         self._bounds = QRectF()
 
     def set_motions(self, motions, earlier=()) -> None:
@@ -348,10 +351,12 @@ class Trails(QGraphicsItem):
         for path, color, pushed, tip, angle, strong in self.paths:
             c = QColor(color)
             c.setAlpha(210 if strong else 110)
-            p.setPen(QPen(QColor(0, 0, 0, 110 if strong else 45), 8, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.setPen(QPen(QColor(0, 0, 0, 110 if strong else 45), 8, Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.RoundCap))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawPath(path)
-            pen = QPen(c, 5, Qt.PenStyle.DashLine if pushed else Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+            pen = QPen(c, 5, Qt.PenStyle.DashLine if pushed else Qt.PenStyle.SolidLine,
+                       Qt.PenCapStyle.RoundCap)
             p.setPen(pen)
             p.drawPath(path)
             # arrow head short of the centre, under the robot's nose
@@ -373,11 +378,11 @@ class Wrecks(QGraphicsItem):
         super().__init__()
         self.colors = colors
         self.setZValue(Z_WRECKS)
-        self.marks: list[tuple[object, bool]] = []
+        self.marks: list[tuple[Death, bool]] = []
         self._bounds = QRectF()
         self._font = _font(10)
 
-    def set_deaths(self, marks: list[tuple[object, bool]]) -> None:
+    def set_deaths(self, marks: list[tuple[Death, bool]]) -> None:
         self.prepareGeometryChange()
         self.marks = marks
         bounds = QRectF()
@@ -399,7 +404,8 @@ class Wrecks(QGraphicsItem):
             color.setAlpha(255 if fresh else 150)
             for pen in (QPen(QColor(0, 0, 0, 170 if fresh else 90), 9 if fresh else 6,
                              Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap),
-                        QPen(color, 5 if fresh else 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)):
+                        QPen(color, 5 if fresh else 3, Qt.PenStyle.SolidLine,
+                             Qt.PenCapStyle.RoundCap)):
                 p.setPen(pen)
                 p.drawLine(c + QPointF(-r, -r), c + QPointF(r, r))
                 p.drawLine(c + QPointF(-r, r), c + QPointF(r, -r))
@@ -519,7 +525,7 @@ class RaceOverlay:
         frame = t.frames[i]
         if i != self.frame_index:
             self.frame_index = i
-            self._enter_frame(i)
+            self._enter_frame(t, i)
         poses = t.poses(i, u)
         for r in frame.robots:
             marker = self.markers[r.name]
@@ -530,30 +536,33 @@ class RaceOverlay:
             marker = self.markers[r.name]
             marker.tag.set_damage(r.damage if r.alive else 0)
             marker.body.set_powered_down(r.powered_down)
-        if frame.beams:
+        if frame.beams and self.beams is not None:
             self.beams.set_progress(min(1.0, u * 3.0), 1.0 if u >= 1.0 else
                                     0.55 + 0.45 * abs(math.sin(u * math.pi * 3)))
 
-    def _enter_frame(self, i: int) -> None:
-        t = self.timeline
+    def _enter_frame(self, t: Timeline, i: int) -> None:
+        archives, beams, trails, wrecks = self.archives, self.beams, self.trails, self.wrecks
+        # made with the timeline
+        assert archives is not None and beams is not None and trails is not None \
+            and wrecks is not None
         frame = t.frames[i]
-        self.archives.set_archives([r.archive for r in frame.robots])
-        self.beams.set_beams(frame.beams)
-        self.beams.set_progress(1.0, 1.0)
-        earlier = []
+        archives.set_archives([r.archive for r in frame.robots])
+        beams.set_beams(frame.beams)
+        beams.set_progress(1.0, 1.0)
+        earlier: list[Motion] = []
         if frame.register is not None:
             k = i - 1
             while k > 0 and t.frames[k].round == frame.round and \
                     t.frames[k].register == frame.register:
                 earlier.extend(t.frames[k].motions)
                 k -= 1
-        self.trails.set_motions(frame.motions, earlier)
+        trails.set_motions(frame.motions, earlier)
         marks = []
         for f in t.frames[max(0, i - 200):i + 1]:
             if f.round == frame.round:
                 for d in f.deaths:
                     marks.append((d, f.index == i))
-        self.wrecks.set_deaths(marks)
+        wrecks.set_deaths(marks)
 
     # ------------------------------------------------------------ checks
 

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from editor.board_view import SQUARE, Z_PREVIEW, square_rect
 from editor.render import paint_board
-from engine.model.scenario import Scenario
+from engine.model.scenario import Dock, Flag, Scenario
 
 GHOST_OPACITY = 0.75
 OUTLINE = QColor(0, 170, 200)
@@ -27,10 +27,11 @@ def changed_squares(before: Scenario, after: Scenario) -> list[tuple[int, int]]:
                 squares.add((x, y))
     for item in set(a.lasers) ^ set(b.lasers) | set(a.pushers) ^ set(b.pushers):
         squares.add((item.x, item.y))
-    for old_list, new_list in ((before.docks, after.docks), (before.flags, after.flags)):
-        for old, new in zip(old_list, new_list):
-            if old != new:
-                squares.update({(old.x, old.y), (new.x, new.y)})
+    moved: list[tuple[Dock | Flag, Dock | Flag]] = [*zip(before.docks, after.docks),
+                                                    *zip(before.flags, after.flags)]
+    for old, new in moved:
+        if old != new:
+            squares.update({(old.x, old.y), (new.x, new.y)})
     return sorted(squares)
 
 

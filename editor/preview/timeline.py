@@ -37,12 +37,25 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeVar, overload
 
 from engine.model.directions import DX, DY, INDEX
 from engine.model.element_kinds import FALL_CAUSES
 from engine.model.events import Event
 from engine.model.option_cards import BY_ID, WEAPONS
 from engine.rules.outcome import RobotResult
+
+if TYPE_CHECKING:
+    from engine.analysis.scenario_checks import CheckResult
+    from engine.model.scenario import Check
+
+T = TypeVar("T")
+
+
+def _given(value: T | None) -> T:
+    """A field that the event's kind always carries (see engine.model.events)."""
+    assert value is not None
+    return value
 
 # Robot colours, in robot order (hex, so that this module needs no Qt).
 ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
@@ -260,7 +273,7 @@ class Timeline:
     def rest_pose(self, robot: RobotResult) -> Pose | None:
         if not robot.alive:
             return None
-        return Pose(robot.x, robot.y, ANGLE[robot.facing])
+        return _pose(robot.x, robot.y, robot.facing)
 
     def poses(self, i: int, u: float = 1.0) -> dict[str, Pose | None]:
         """Every robot's pose at fraction u (0..1) of frame i's animation;
@@ -339,6 +352,21 @@ class _Robot:
     FIELDS = ("name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
               "powered_down", "options", "option_cards", "archive", "finished", "deaths")
     __slots__ = FIELDS + ("cached",)
+    name: str
+    x: int | None
+    y: int | None
+    facing: str | None
+    damage: int
+    lives: int
+    flags: int
+    alive: bool
+    out: bool
+    powered_down: bool
+    options: int
+    option_cards: tuple[str, ...]
+    archive: tuple[int, int]
+    finished: tuple[int, int] | None
+    deaths: int
 
     def __init__(self, r: RobotResult):
         for key in self.FIELDS:
@@ -358,11 +386,17 @@ class _Robot:
         return self.cached
 
     def pose(self) -> Pose:
-        return Pose(self.x, self.y, ANGLE[self.facing])
+        return _pose(self.x, self.y, self.facing)
 
     @property
     def in_race(self) -> bool:
         return not self.out and self.finished is None
+
+
+def _pose(x: int | None, y: int | None, facing: str | None) -> Pose:
+    """The pose of a robot on the board (where x, y and facing are known)."""
+    assert x is not None and y is not None and facing is not None
+    return Pose(x, y, ANGLE[facing])
 
 
 def _phase(e: Event) -> int:
@@ -393,9 +427,9 @@ def _group(e: Event) -> str:
 
 def _placed(e: Event) -> RobotResult:
     """A robot's state as its ``place`` event puts it on the board."""
-    s = e.start
-    return RobotResult(e.robot, e.dst[0], e.dst[1], e.facing, s.damage, s.lives, s.flags,
-                       True, False, s.powered_down, s.options, (), tuple(e.dst), None, 0)
+    s, (x, y) = _given(e.start), _given(e.dst)
+    return RobotResult(_given(e.robot), x, y, e.facing, s.damage, s.lives, s.flags,
+                       True, False, s.powered_down, s.options, (), (x, y), None, 0)
 
 
 def initial_state(events: Sequence[Event]) -> tuple[RobotResult, ...]:
@@ -482,67 +516,84 @@ class _Builder:
         lasers = group == "lasers"
         for k in range(start, stop):
             e = self.events[k]
-            r = robots.get(e.robot) if e.robot is not None else None
             kind = e.kind
+            # the kinds that need no robot on the board first
+            if kind == "card":
+                actor, card = e.robot, e.card
+                continue
+            if kind == "laser":
+                target = e.target if isinstance(e.target, str) else None    # a robot's name
+                beams.append(Beam(e.robot, _given(e.src), _given(e.facing), e.path or (),
+                                  target, e.amount or 0))
+                continue
+            if kind == "fall":
+                # the move just before it went down the ledge: show it as a drop
+                # (its damage comes in the damage event that follows)
+                at = last_motion.get(_given(e.robot))
+                if at is not None:
+                    motions[at] = replace(motions[at], cause="fall")
+                continue
+            if kind == "program":
+                self.locked.setdefault(round, {})[_given(e.robot)] = _given(e.amount)
+                continue
+            if kind == "end":
+                self.winners = tuple(e.target or ())
+                self.over = True
+                continue
+            r = robots.get(e.robot) if e.robot is not None else None
+            if r is None:
+                continue
+            name = r.name
             if kind == "powered_down":
                 r.powered_down = True
-                r.damage = e.amount
-            elif kind == "card":
-                actor, card = e.robot, e.card
+                r.damage = _given(e.amount)
             elif kind == "move":
                 src = r.pose()
-                x, y = e.dst
+                x, y = _given(e.dst)
                 r.x, r.y = x, y
                 dst = Pose(x, y, src.angle)
-                self._motion(motions, last_motion, e.robot, slot, src, dst, e.cause)
+                self._motion(motions, last_motion, name, slot, src, dst, _given(e.cause))
                 if e.cause in _ACTING_CAUSES:
                     slot += 1
             elif kind == "turn":
-                before = ANGLE[r.facing]
+                src = r.pose()
+                before = src.angle
                 r.facing = e.facing
-                delta = {1: 90.0, 2: 180.0, 3: -90.0}[e.amount]
-                src = Pose(r.x, r.y, before)
+                delta = {1: 90.0, 2: 180.0, 3: -90.0}[_given(e.amount)]
                 # a belt's turn goes with the move it came with, in the same slot
                 merge = e.cause not in _ACTING_CAUSES
-                if merge and e.robot in last_motion and \
-                        motions[last_motion[e.robot]].slot == slot:
-                    m = motions[last_motion[e.robot]]
-                    motions[last_motion[e.robot]] = replace(
+                if merge and name in last_motion and \
+                        motions[last_motion[name]].slot == slot:
+                    m = motions[last_motion[name]]
+                    motions[last_motion[name]] = replace(
                         m, dst=replace(m.dst, angle=m.dst.angle + delta))
                 else:
-                    self._motion(motions, last_motion, e.robot, slot, src,
-                                 Pose(r.x, r.y, before + delta), e.cause)
+                    self._motion(motions, last_motion, name, slot, src,
+                                 replace(src, angle=before + delta), _given(e.cause))
                 if e.cause in _ACTING_CAUSES:
                     slot += 1
-            elif kind == "laser":
-                beams.append(Beam(e.robot, e.src, e.facing, e.path or (), e.target,
-                                  e.amount or 0))
             elif kind == "damage":
-                r.damage += e.amount
-            elif kind == "fall":
-                # the move just before it went down the ledge: show it as a drop
-                # (its damage comes in the damage event that follows)
-                k = last_motion.get(e.robot)
-                if k is not None:
-                    motions[k] = replace(motions[k], cause="fall")
+                r.damage += _given(e.amount)
             elif kind == "slide":
                 pose = r.pose()
-                self._motion(motions, last_motion, e.robot, slot, pose,
-                             Pose(e.src[0], e.src[1], pose.angle), "slide")
+                sx, sy = _given(e.src)
+                self._motion(motions, last_motion, name, slot, pose,
+                             Pose(sx, sy, pose.angle), "slide")
                 slot += 1
             elif kind == "destroyed":
-                deaths.append(Death(e.robot, e.src[0], e.src[1], e.cause, e.amount))
-                self._vanish(motions, last_motion, r, slot if not lasers else 1, e.cause)
+                sx, sy = _given(e.src)
+                deaths.append(Death(name, sx, sy, _given(e.cause), _given(e.amount)))
+                self._vanish(motions, last_motion, r, slot if not lasers else 1, _given(e.cause))
                 r.alive = False
                 r.x = r.y = r.facing = None
-                r.lives = e.amount
-                r.options = e.options
+                r.lives = _given(e.amount)
+                r.options = _given(e.options)
                 r.deaths += 1
             elif kind == "out":
                 r.out = True
                 r.powered_down = False
             elif kind == "flag":
-                r.flags = e.amount
+                r.flags = _given(e.amount)
             elif kind == "finish":
                 r.finished = (round, phase)
             elif kind == "leave":
@@ -551,32 +602,28 @@ class _Builder:
                 r.x = r.y = r.facing = None
                 r.powered_down = False
             elif kind == "archive":
-                r.archive = tuple(e.dst)
+                ax, ay = _given(e.dst)
+                r.archive = (ax, ay)
             elif kind == "repair":
-                r.damage -= e.amount
+                r.damage -= _given(e.amount)
             elif kind == "option":
-                r.options += e.amount
+                r.options += _given(e.amount)
             elif kind == "option_gained":
                 r.options += 1
-                r.option_cards += (e.card,)
+                r.option_cards += (_given(e.card),)
             elif kind == "option_lost":
                 r.options -= 1
                 cards = list(r.option_cards)
-                cards.remove(e.card)
+                cards.remove(_given(e.card))
                 r.option_cards = tuple(cards)
             elif kind == "reenter":
-                r.x, r.y = e.dst
+                r.x, r.y = _given(e.dst)
                 r.facing = e.facing
-                r.damage = e.amount
+                r.damage = _given(e.amount)
                 r.alive = True
                 pose = r.pose()
-                motions.append(Motion(e.robot, 0, pose, pose, "reenter", appears=True))
-                last_motion[e.robot] = len(motions) - 1
-            elif kind == "program":
-                self.locked.setdefault(round, {})[e.robot] = e.amount
-            elif kind == "end":
-                self.winners = tuple(e.target or ())
-                self.over = True
+                motions.append(Motion(name, 0, pose, pose, "reenter", appears=True))
+                last_motion[name] = len(motions) - 1
             # place (the builder starts from it), dealt, announce, randomized:
             # nothing to show on the board
         slots = max((m.slot for m in motions), default=-1) + 1
@@ -643,9 +690,9 @@ def _programs(events: Sequence[Event]) -> dict:
     out: dict[int, dict[str, list[str | None]]] = {}
     for e in events:
         if e.kind == "program":
-            out.setdefault(e.round, {})[e.robot] = list(e.cards)
+            out.setdefault(e.round, {})[_given(e.robot)] = list(_given(e.cards))
         elif e.kind in ("card", "randomized") and e.register is not None:
-            cards = out.setdefault(e.round, {}).setdefault(e.robot, [None] * 5)
+            cards = out.setdefault(e.round, {}).setdefault(_given(e.robot), [None] * 5)
             cards[e.register - 1] = e.card
     return {rnd: {name: tuple(cards) for name, cards in robots.items()}
             for rnd, robots in out.items()}
@@ -654,9 +701,18 @@ def _programs(events: Sequence[Event]) -> dict:
 # ---------------------------------------------------------------- playing a race
 
 
+@overload
 def play_race(scenario, seed: int = 0, robot_count: int | None = None,
               bot: str | None = None, bots: Sequence[str] | None = None,
-              checks=None) -> Timeline | tuple[Timeline, list]:
+              checks: None = None) -> Timeline: ...
+@overload
+def play_race(scenario, seed: int = 0, robot_count: int | None = None,
+              bot: str | None = None, bots: Sequence[str] | None = None, *,
+              checks: Sequence[Check]) -> tuple[Timeline, list[CheckResult]]: ...
+def play_race(scenario, seed: int = 0, robot_count: int | None = None,
+              bot: str | None = None, bots: Sequence[str] | None = None,
+              checks: Sequence[Check] | None = None
+              ) -> Timeline | tuple[Timeline, list[CheckResult]]:
     """Play a whole race with its event log and turn it into a timeline.
     With a `robot_count`, that many robots race from the first docks with
     `bots` (or `bot`), whatever robots the scenario lists; without, the
@@ -668,14 +724,12 @@ def play_race(scenario, seed: int = 0, robot_count: int | None = None,
         scenario = replace(scenario, robots=(), checks=())
     race = new_race(scenario, seed=seed, robot_count=robot_count, bot=bot,
                     bots=list(bots) if bots is not None else None)
-    results = None
-    if checks is not None:
-        from engine.analysis.scenario_checks import play_checked
-        results = play_checked(race, tuple(checks), to_end=True)
-    else:
+    if checks is None:
         race.run()
-    timeline = build_timeline(race.events, seed=seed)
-    return timeline if checks is None else (timeline, results)
+        return build_timeline(_given(race.events), seed=seed)   # new races keep a log
+    from engine.analysis.scenario_checks import play_checked
+    results = play_checked(race, tuple(checks), to_end=True)
+    return build_timeline(_given(race.events), seed=seed), results
 
 
 # ---------------------------------------------------------------- describing events
@@ -690,11 +744,13 @@ def describe(e: Event) -> str:
     who = e.robot or ""
     k = e.kind
     if k == "place":
-        state = f", damage {e.start.damage}" if e.start.damage else ""
-        state += ", powered down" if e.start.powered_down else ""
+        start = _given(e.start)
+        state = f", damage {start.damage}" if start.damage else ""
+        state += ", powered down" if start.powered_down else ""
         return f"{who} starts on {_sq(e.dst)} facing {e.facing}{state}"
     if k == "program":
-        cards = ", ".join(" ".join(card_label(c, short=True)) if c else "—" for c in e.cards)
+        cards = ", ".join(" ".join(card_label(c, short=True)) if c else "—"
+                          for c in _given(e.cards))
         locked = f" ({e.amount} locked)" if e.amount else ""
         return f"{who} programs {cards}{locked}"
     if k == "powered_down":
@@ -712,10 +768,10 @@ def describe(e: Event) -> str:
         return f"{who} plays {name}" + (f" ({priority})" if priority else "") + copy
     if k == "move":
         by = {"card": "", "push": " (pushed)", "teleport": " (teleport)"}.get(
-            e.cause, f" ({e.cause})")
+            _given(e.cause), f" ({e.cause})")
         return f"{who} moves {_sq(e.src)} → {_sq(e.dst)}{by}"
     if k == "turn":
-        how = {1: "right", 2: "around", 3: "left"}[e.amount]
+        how = {1: "right", 2: "around", 3: "left"}[_given(e.amount)]
         return f"{who} turns {how} to {e.facing}" + ("" if e.cause == "card" else f" ({e.cause})")
     if k == "laser":
         source = f"{who}'s laser" if e.robot else f"Laser at {_sq(e.src)}"

@@ -41,7 +41,8 @@ class MarkerTool(Tool):
         else:
             at = len(edit.markers(s, self.kind))
             row = self.state.marker_rows[self.kind]
-            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and row is not None and row < at:
+            shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            if shift and row is not None and row < at:
                 at = row
             self.push(edit.insert_marker(s, self.kind, at, self.make(*square)),
                       f"Add {self.label} {at + 1}")
