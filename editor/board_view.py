@@ -75,7 +75,7 @@ class BoardItem(QGraphicsItem):
         self.level_marks = False    # level numbers and contours (render.paint_board)
         self._size = (doc.scenario.board.width, doc.scenario.board.height)
         self._shown = doc.scenario
-        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self.setZValue(Z_BOARD)
         doc.changed.connect(self.on_changed)
 
@@ -156,9 +156,9 @@ class IssueOverlay(QGraphicsItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         for error in (False, True):   # errors on top
             pen = QPen(ERROR_COLOR if error else WARNING_COLOR, 4)
-            pen.setJoinStyle(Qt.MiterJoin)
+            pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
             painter.setPen(pen)
-            painter.setBrush(Qt.NoBrush)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
             for (x, y), is_error in self._squares.items():
                 if is_error == error:
                     painter.drawRect(square_rect(x, y).adjusted(2, 2, -2, -2))
@@ -170,7 +170,7 @@ def _outline_item(color: QColor, z: int, fill_alpha: int,
     pen = QPen(color, 3)
     pen.setCosmetic(True)
     if dashed:
-        pen.setStyle(Qt.DashLine)
+        pen.setStyle(Qt.PenStyle.DashLine)
     item.setPen(pen)
     fill = QColor(color)
     fill.setAlpha(fill_alpha)
@@ -200,12 +200,13 @@ class BoardView(QGraphicsView):
                      self.ghost_item):
             self.scene().addItem(item)
 
-        self.setRenderHints(QPainter.Antialiasing | QPainter.SmoothPixmapTransform)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing
+                            | QPainter.RenderHint.SmoothPixmapTransform)
         self.setMouseTracking(True)
-        self.setTransformationAnchor(QGraphicsView.AnchorViewCenter)
-        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setBackgroundBrush(QColor(58, 60, 64))
-        self.setFocusPolicy(Qt.StrongFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from = None           # viewport point where a pan started
         self._space = False
         self._hover = None
@@ -261,7 +262,7 @@ class BoardView(QGraphicsView):
         return "\n".join(texts) or None
 
     def viewportEvent(self, event) -> bool:
-        if event.type() == QEvent.ToolTip:
+        if event.type() == QEvent.Type.ToolTip:
             text = self.tooltip_at(self.square_at(self.mapToScene(event.pos())))
             if text:
                 QToolTip.showText(event.globalPos(), text, self.viewport())
@@ -290,7 +291,7 @@ class BoardView(QGraphicsView):
 
     def fit(self) -> None:
         """Zoom so that the whole board (and its margin) is in view."""
-        self.fitInView(self.sceneRect(), Qt.KeepAspectRatio)
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         self.zoomChanged.emit(self.zoom())
 
     def centre_on_square(self, x: int, y: int) -> None:
@@ -299,14 +300,14 @@ class BoardView(QGraphicsView):
     def wheelEvent(self, event) -> None:
         """Ctrl+wheel zooms keeping the scene point under the cursor where it
         is; the wheel scrolls (Shift+wheel sideways, trackpads both ways)."""
-        if event.modifiers() & Qt.ControlModifier:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() / 120
             if steps:
                 pos = event.position().toPoint()
                 anchor = self.mapToScene(pos)
-                self.setTransformationAnchor(QGraphicsView.NoAnchor)
+                self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
                 self.set_zoom(self.zoom() * 1.25 ** steps)
-                self.setTransformationAnchor(QGraphicsView.AnchorViewCenter)
+                self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
                 moved = self.mapFromScene(anchor) - pos
                 self.scroll_by(moved.x(), moved.y())
         else:
@@ -316,7 +317,7 @@ class BoardView(QGraphicsView):
                 pixels = QPoint(round(angle.x() / 120 * WHEEL_STEP),
                                 round(angle.y() / 120 * WHEEL_STEP))
             dx, dy = pixels.x(), pixels.y()
-            if event.modifiers() & Qt.ShiftModifier and not dx:
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier and not dx:
                 dx, dy = dy, 0
             self.scroll_by(-dx, -dy)
         event.accept()
@@ -327,7 +328,7 @@ class BoardView(QGraphicsView):
 
     def _start_pan(self, event) -> None:
         self._pan_from = event.position()
-        self.viewport().setCursor(Qt.ClosedHandCursor)
+        self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
 
     def _pan(self, event) -> None:
         delta = event.position() - self._pan_from
@@ -336,10 +337,11 @@ class BoardView(QGraphicsView):
 
     def _end_pan(self) -> None:
         self._pan_from = None
-        self.viewport().setCursor(Qt.OpenHandCursor if self._space else self._tool_cursor())
+        self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space
+                                  else self._tool_cursor())
 
     def _tool_cursor(self):
-        return self.tool.cursor if self.tool else Qt.ArrowCursor
+        return self.tool.cursor if self.tool else Qt.CursorShape.ArrowCursor
 
     # ------------------------------------------------------------ events
 
@@ -355,9 +357,11 @@ class BoardView(QGraphicsView):
         self.viewport().setCursor(self._tool_cursor())
 
     def mousePressEvent(self, event) -> None:
-        if event.button() == Qt.MiddleButton or (event.button() == Qt.LeftButton and self._space):
+        button = event.button()
+        if button == Qt.MouseButton.MiddleButton or (button == Qt.MouseButton.LeftButton
+                                                     and self._space):
             self._start_pan(event)
-        elif self.tool and event.button() in (Qt.LeftButton, Qt.RightButton) \
+        elif self.tool and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton) \
                 and self._pan_from is None:
             self.tool.press(self.mapToScene(event.position().toPoint()), event)
         event.accept()
@@ -376,9 +380,11 @@ class BoardView(QGraphicsView):
         event.accept()
 
     def mouseReleaseEvent(self, event) -> None:
-        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.LeftButton):
+        button = event.button()
+        if self._pan_from is not None and button in (Qt.MouseButton.MiddleButton,
+                                                     Qt.MouseButton.LeftButton):
             self._end_pan()
-        elif self.tool and event.button() in (Qt.LeftButton, Qt.RightButton):
+        elif self.tool and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
             self.tool.release(self.mapToScene(event.position().toPoint()), event)
         event.accept()
 
@@ -386,22 +392,22 @@ class BoardView(QGraphicsView):
         self.mousePressEvent(event)
 
     def keyPressEvent(self, event) -> None:
-        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
             if self._pan_from is None:
-                self.viewport().setCursor(Qt.OpenHandCursor)
+                self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             return
-        if event.key() == Qt.Key_Escape and self.tool:
+        if event.key() == Qt.Key.Key_Escape and self.tool:
             # Esc ends a drag in progress (a button is down); with none, it
             # drops the selection, as in map editors.
-            if QGuiApplication.mouseButtons() == Qt.NoButton:
+            if QGuiApplication.mouseButtons() == Qt.MouseButton.NoButton:
                 self.state.set_selection(None)
             self.tool.cancel()
             return
         super().keyPressEvent(event)
 
     def keyReleaseEvent(self, event) -> None:
-        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = False
             if self._pan_from is None:
                 self.viewport().setCursor(self._tool_cursor())

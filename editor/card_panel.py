@@ -58,14 +58,14 @@ class CardPanel(QWidget):
         self.on_screen = False                  # hidden, it runs nothing
         self._hashed: tuple = (None, None)      # (scenario, its play_hash)
         # the card scrolls: with goals it is taller than the panel's usual height
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.NoFrame)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         inner = QWidget()
-        self.scroll.setWidget(inner)
+        self.scroll_area.setWidget(inner)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.scroll)
+        outer.addWidget(self.scroll_area)
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(6, 6, 6, 6)
         self.header = QLabel()
@@ -104,14 +104,14 @@ class CardPanel(QWidget):
         self._cancel()
         if self.on_screen:
             self.timer.start()
-        self.render()
+        self.show_card()
 
     def set_on_screen(self, visible: bool) -> None:
         """Its dock shown or hidden (a tab brought to the front, or not)."""
         self.on_screen = visible
         if visible and not self.fresh and self.worker is None:
             self.timer.start()              # hidden, it was not kept up to date
-            self.render()
+            self.show_card()
 
     def show_measured(self, card: Card | None) -> None:
         """A full balance run's card; kept only if it is of the course as it is."""
@@ -119,7 +119,7 @@ class CardPanel(QWidget):
             self._cancel()
             self.timer.stop()
             self.card, self.card_hash = card, card["play_hash"]
-            self.render()
+            self.show_card()
 
     # ------------------------------------------------------------ the quick run
 
@@ -129,7 +129,7 @@ class CardPanel(QWidget):
             return                              # a measured card of this course stands
         if not scenario.docks or not scenario.flags:
             self.blocked = True
-            self.render()
+            self.show_card()
             return
         robots = robots_for(scenario.goals, len(scenario.docks))
         # no parent: a run outlives a closed window (told to stop, its result dropped)
@@ -140,7 +140,7 @@ class CardPanel(QWidget):
         worker.refused.connect(self._refused)
         self.worker = worker
         worker.start()
-        self.render()
+        self.show_card()
 
     def _estimated(self, result: BalanceResult) -> None:
         worker = self.sender()
@@ -151,13 +151,13 @@ class CardPanel(QWidget):
         self.blocked = False
         self.card = {**result["card"], "estimate": True}
         self.card_hash = self.card["play_hash"]
-        self.render()
+        self.show_card()
 
     def _failed(self, message: str) -> None:
         if self.sender() is self.worker:
             self.worker = None
             self.blocked = True
-            self.render()
+            self.show_card()
             self.header.setText(f"<b>{BLOCKED}</b> — the quick run failed: {message}")
 
     def _refused(self, problems: list) -> None:
@@ -165,7 +165,7 @@ class CardPanel(QWidget):
             self.worker = None
             self.blocked = True
             self.errors = problems
-            self.render()
+            self.show_card()
 
     def _cancel(self) -> None:
         if self.worker is not None:
@@ -184,7 +184,7 @@ class CardPanel(QWidget):
     def fresh(self) -> bool:
         return self.card_hash is not None and self.card_hash == self.course_hash()
 
-    def render(self) -> None:
+    def show_card(self) -> None:
         card = self.card
         busy = self.worker is not None or self.timer.isActive()
         if card is not None and self.fresh:

@@ -4,26 +4,37 @@ and the inspected square. None of it is part of the course or its history."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.editing.edit import MIRRORED_SIDES
+from engine.editing.transform import MIRRORED_SIDES
 from engine.model.directions import INDEX, NAMES
 from engine.model.element_kinds import NEW_VALUES, ROTATION, TILES, TILE_KEY_NAMES, new_tile
 from engine.model.scenario import Tile
 
-DEFAULT_PHASES = NEW_VALUES["phases"]
+T = TypeVar("T")
+
+
+def _new_value(key: str, kind: type[T]) -> T:
+    """The value a new element takes for `key` (of type `kind`)."""
+    value = NEW_VALUES[key]
+    assert isinstance(value, kind), (key, value)
+    return value
+
+
+DEFAULT_PHASES: tuple[int, ...] = _new_value("phases", tuple)
 
 
 @dataclass(frozen=True)
 class Brush:
     # The brush holds a value for every key a tile or an edge element takes.
     kind: str = "conveyor"          # a tile type (edge elements and markers have their tools)
-    dir: str = NEW_VALUES["dir"]
-    express: bool = NEW_VALUES["express"]
-    rotation: str = NEW_VALUES["rotation"]
+    dir: str = _new_value("dir", str)
+    express: bool = _new_value("express", bool)
+    rotation: str = _new_value("rotation", str)
     phases: tuple[int, ...] = DEFAULT_PHASES
-    beams: int = NEW_VALUES["beams"]
+    beams: int = _new_value("beams", int)
     level: int = 1                  # what the Level tool paints (0-3)
 
     def tile(self, x: int, y: int) -> Tile | None:

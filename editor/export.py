@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import (
-    QBuffer, QByteArray, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt,
+    QBuffer, QByteArray, QCoreApplication, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt,
 )
 from PySide6.QtGui import (
     QColor, QFont, QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
@@ -39,7 +39,7 @@ PNG_QUALITY = 80          # Qt's PNG "quality" is lighter compression: 2x faster
 _app = None
 
 
-def ensure_app() -> QGuiApplication:
+def ensure_app() -> QCoreApplication:
     """The running QGuiApplication, or a new one (offscreen when there is no
     display and no platform was chosen)."""
     global _app
@@ -69,7 +69,7 @@ def _description(scenario: Scenario) -> str:
 def _buffer() -> tuple[QByteArray, QBuffer]:
     data = QByteArray()
     buffer = QBuffer(data)
-    buffer.open(QIODevice.WriteOnly)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     return data, buffer
 
 
@@ -99,8 +99,8 @@ def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
                          f"large for an image; use fewer pixels per square")
     ensure_app()
     w, h, margin = picture_size(scenario, square_px)
-    image = QImage(w, h, QImage.Format_ARGB32_Premultiplied)
-    image.fill(Qt.transparent)
+    image = QImage(w, h, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     try:
         _paint_picture(painter, scenario, square_px, margin)
@@ -115,10 +115,11 @@ def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     image.setText("Description", _description(scenario))
     image.setText("Software", "Rally Forge")
     data, buffer = _buffer()
-    if not image.save(buffer, "PNG", PNG_QUALITY):
+    # the stubs ask for bytes, but PySide6 takes the format only as str
+    if not image.save(buffer, "PNG", PNG_QUALITY):  # type: ignore[call-overload]
         raise OSError("could not encode the PNG image")
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
 
 
 def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
@@ -138,7 +139,7 @@ def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
 
 
 # ---------------------------------------------------------------- PDF
@@ -186,11 +187,11 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
     """The page split for a board of board_mm (width, height) in millimetres:
     the orientation that needs fewer pages; on a tie, the one whose pages are
     fullest (the least overlap), then portrait."""
-    paper = _page_size(page_size).size(QPageSize.Millimeter)
+    paper = _page_size(page_size).size(QPageSize.Unit.Millimeter)
     pw, ph = paper.width(), paper.height()
     best, best_key = None, None
-    for orientation, (w, h) in ((QPageLayout.Portrait, (pw, ph)),
-                                (QPageLayout.Landscape, (ph, pw))):
+    for orientation, (w, h) in ((QPageLayout.Orientation.Portrait, (pw, ph)),
+                                (QPageLayout.Orientation.Landscape, (ph, pw))):
         window = (w - 2 * PAGE_MARGIN_MM, h - 2 * PAGE_MARGIN_MM - LABEL_MM)
         if min(window) <= OVERLAP_MM:
             raise ValueError("the paper is too small for the page margins")
@@ -202,6 +203,7 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
         key = (layout.pages, waste if layout.pages > 1 else 0.0)
         if best_key is None or key < best_key:
             best, best_key = layout, key
+    assert best is not None         # both orientations were measured
     return best
 
 
@@ -238,7 +240,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
     finally:
         painter.end()
     buffer.close()
-    write_bytes_atomic(path, bytes(data))
+    write_bytes_atomic(path, bytes(data.data()))
     return layout.pages
 
 
@@ -275,7 +277,7 @@ def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, 
     painter.setPen(QColor("#333333"))
     painter.drawText(QRectF(window.left() + _mm(3), window.bottom() + _mm(6.2),
                             _mm(layout.window_mm[0] - 3), _mm(LABEL_MM - 6.2)),
-                     Qt.AlignLeft | Qt.AlignTop, label)
+                     Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, label)
 
 
 def _label_font() -> QFont:
@@ -306,7 +308,7 @@ def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int,
         lines.append(("h", window.top() + _mm(layout.overlap_mm[1])))
     if r < layout.rows - 1:
         lines.append(("h", window.top() + _mm(layout.step_mm[1])))
-    pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.DashLine)
+    pen = QPen(QColor(0, 0, 0, 150), _mm(0.2), Qt.PenStyle.DashLine)
     for kind, at in lines:
         painter.setPen(pen)
         if kind == "v":
@@ -321,7 +323,7 @@ def _overlap_marks(painter: QPainter, layout: PdfLayout, window: QRectF, c: int,
 
 def _target(painter: QPainter, centre: QPointF) -> None:
     painter.setPen(QPen(QColor("#000000"), _mm(0.15)))
-    painter.setBrush(Qt.NoBrush)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawEllipse(centre, _mm(1.2), _mm(1.2))
     painter.drawLine(centre - QPointF(_mm(2), 0), centre + QPointF(_mm(2), 0))
     painter.drawLine(centre - QPointF(0, _mm(2)), centre + QPointF(0, _mm(2)))

@@ -23,9 +23,10 @@ from engine.model.problems import ERROR, Problem
 
 BIG_BYTES = 1_000_000
 SHOW_AFTER_MS = 400
-_INPUT = {QEvent.MouseButtonPress, QEvent.MouseButtonRelease, QEvent.MouseButtonDblClick,
-          QEvent.Wheel, QEvent.KeyPress, QEvent.KeyRelease, QEvent.ShortcutOverride,
-          QEvent.ContextMenu, QEvent.Drop, QEvent.Close}
+_INPUT = {QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease,
+          QEvent.Type.MouseButtonDblClick, QEvent.Type.Wheel, QEvent.Type.KeyPress,
+          QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride, QEvent.Type.ContextMenu,
+          QEvent.Type.Drop, QEvent.Type.Close}
 
 
 class _Relay(QObject):
@@ -40,7 +41,7 @@ class _HoldInput(QObject):
         self.window = window
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() == QEvent.Shortcut:
+        if event.type() == QEvent.Type.Shortcut:
             return True
         return (event.type() in _INPUT and isinstance(obj, QWidget)
                 and obj.window() is self.window)
@@ -63,8 +64,12 @@ def read_in_background(parent: QWidget, path: str | Path):
     # drop the last reference to it, it would be deleted there while its
     # queued result waits on the GUI thread (a crash).
     relay = _Relay(parent)
-    relay.done.connect(lambda read: (result.append(read), loop.quit()), Qt.QueuedConnection)
-    relay.done.connect(relay.deleteLater, Qt.QueuedConnection)
+
+    def arrived(read) -> None:
+        result.append(read)
+        loop.quit()
+    relay.done.connect(arrived, Qt.ConnectionType.QueuedConnection)
+    relay.done.connect(relay.deleteLater, Qt.ConnectionType.QueuedConnection)
 
     def work() -> None:
         try:
@@ -79,7 +84,7 @@ def read_in_background(parent: QWidget, path: str | Path):
     progress = QProgressDialog(f"Reading {Path(path).name} ({size / 1e6:.1f} MB)…", "Cancel",
                                0, 0, parent)
     progress.setWindowTitle("Opening")
-    progress.setWindowModality(Qt.WindowModal)
+    progress.setWindowModality(Qt.WindowModality.WindowModal)
     progress.setAutoReset(False)
     progress.reset()           # not shown until the timer says so
     progress.canceled.connect(loop.quit)
@@ -89,6 +94,7 @@ def read_in_background(parent: QWidget, path: str | Path):
     show.start(0 if size >= BIG_BYTES else SHOW_AFTER_MS)
     hold = _HoldInput(parent.window())
     app = QCoreApplication.instance()
+    assert app is not None          # there is a parent window
     app.installEventFilter(hold)
     threading.Thread(target=work, name="read-course", daemon=True).start()
     try:

@@ -22,7 +22,6 @@ every start, in a window of its own when this one holds a course.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import re
 from datetime import datetime
 from pathlib import Path
@@ -50,7 +49,7 @@ def settings() -> QSettings:
 
 def app_data_dir() -> Path:
     """Where autosaves go when they cannot go beside their file."""
-    base = QStandardPaths.writableLocation(QStandardPaths.GenericDataLocation)
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
     return Path(base) / "rally-forge"
 
 
@@ -130,7 +129,7 @@ class Files(QObject):
         value = settings().value("recentFiles", [])
         if isinstance(value, str):
             value = [value]
-        return [p for p in (value or []) if p]
+        return [p for p in value if p] if isinstance(value, list) else []
 
     def remember(self, path: str) -> None:
         path = str(Path(path).resolve())
@@ -295,7 +294,9 @@ class Files(QObject):
 
     def free_untitled(self) -> Path | None:
         """The first untitled backup that holds nobody's work, now this window's."""
-        for n in itertools.count(1):
+        n = 0
+        while True:
+            n += 1
             place = untitled_backup(n)
             if place.exists():
                 continue        # someone's work, perhaps not recovered yet

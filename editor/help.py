@@ -33,10 +33,11 @@ def shortcut_rows(menus: list[QMenu]) -> list[tuple[str, str, str]]:
 
     def walk(menu: QMenu, title: str) -> None:
         for action in menu.actions():
-            if action.menu() is not None:
-                walk(action.menu(), title)
+            if isinstance(submenu := action.menu(), QMenu):
+                walk(submenu, title)
             elif action.shortcuts():
-                keys = " or ".join(k.toString(QKeySequence.NativeText) for k in action.shortcuts())
+                keys = " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText)
+                                   for k in action.shortcuts())
                 rows.append((title, action_name(action), keys))
     for menu in menus:
         walk(menu, menu.title().replace("&", ""))

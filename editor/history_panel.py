@@ -8,6 +8,6 @@ from PySide6.QtWidgets import QStyle, QUndoView
 def history_view(doc) -> QUndoView:
     view = QUndoView(doc.undo_stack)
     view.setEmptyLabel("Opened")
-    view.setCleanIcon(view.style().standardIcon(QStyle.SP_DialogSaveButton))
+    view.setCleanIcon(view.style().standardIcon(QStyle.StandardPixmap.SP_DialogSaveButton))
     view.setToolTip("The row with the disk icon is the state of the saved file")
     return view

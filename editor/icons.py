@@ -16,16 +16,16 @@ BELT = render.COLORS["conveyor"]
 
 def _icon(draw) -> QIcon:
     pixmap = QPixmap(SIZE, SIZE)
-    pixmap.fill(Qt.transparent)
+    pixmap.fill(Qt.GlobalColor.transparent)
     p = QPainter(pixmap)
-    p.setRenderHint(QPainter.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
     draw(p, float(SIZE))
     p.end()
     return QIcon(pixmap)
 
 
 def _select(p: QPainter, s: float) -> None:
-    pen = QPen(INK, 2, Qt.DashLine)
+    pen = QPen(INK, 2, Qt.PenStyle.DashLine)
     p.setPen(pen)
     p.setBrush(QColor(60, 160, 255, 60))
     p.drawRect(QRectF(0.15 * s, 0.15 * s, 0.7 * s, 0.7 * s))
@@ -49,11 +49,13 @@ def _belt(p: QPainter, s: float) -> None:
     path = QPainterPath(QPointF(0.2 * s, 0.9 * s))
     path.lineTo(0.2 * s, 0.3 * s)
     path.lineTo(0.8 * s, 0.3 * s)
-    p.setPen(QPen(INK, 0.3 * s, Qt.SolidLine, Qt.FlatCap, Qt.MiterJoin))
+    p.setPen(QPen(INK, 0.3 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap,
+                  Qt.PenJoinStyle.MiterJoin))
     p.drawPath(path)
-    p.setPen(QPen(BELT, 0.2 * s, Qt.SolidLine, Qt.FlatCap, Qt.MiterJoin))
+    p.setPen(QPen(BELT, 0.2 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap,
+                  Qt.PenJoinStyle.MiterJoin))
     p.drawPath(path)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(INK)
     p.drawPolygon(QPolygonF([QPointF(0.72 * s, 0.1 * s), QPointF(0.98 * s, 0.3 * s),
                              QPointF(0.72 * s, 0.5 * s)]))
@@ -79,9 +81,9 @@ def _flood_fill(p: QPainter, s: float) -> None:
 
 
 def _eyedropper(p: QPainter, s: float) -> None:
-    p.setPen(QPen(INK, 0.14 * s, Qt.SolidLine, Qt.RoundCap))
+    p.setPen(QPen(INK, 0.14 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
     p.drawLine(QPointF(0.25 * s, 0.75 * s), QPointF(0.68 * s, 0.32 * s))
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(INK)
     p.drawEllipse(QPointF(0.75 * s, 0.25 * s), 0.14 * s, 0.14 * s)
     p.setBrush(ACCENT)

@@ -36,15 +36,15 @@ PREVIEW_PX = 200
 def library_list(paths: list[Path], square_px: int = 6) -> QListWidget:
     """The library as thumbnails with names; each item's data is its path."""
     view = QListWidget()
-    view.setViewMode(QListView.IconMode)
-    view.setResizeMode(QListView.Adjust)
-    view.setMovement(QListView.Static)
+    view.setViewMode(QListView.ViewMode.IconMode)
+    view.setResizeMode(QListView.ResizeMode.Adjust)
+    view.setMovement(QListView.Movement.Static)
     view.setIconSize(QSize(12 * square_px + 8, 12 * square_px + 8))
     view.setGridSize(QSize(12 * square_px + 36, 12 * square_px + 40))
     for path in paths:
         item = QListWidgetItem(QIcon(QPixmap.fromImage(thumbnail(path, square_px=square_px))),
                                library.load(path).name)
-        item.setData(Qt.UserRole, str(path))
+        item.setData(Qt.ItemDataRole.UserRole, str(path))
         view.addItem(item)
     return view
 
@@ -93,10 +93,11 @@ class InsertBoardDialog(QDialog):
             self.corner.addItem(label, code)
         self.preview = QLabel()
         self.preview.setMinimumSize(PREVIEW_PX + 16, PREVIEW_PX + 16)
-        self.preview.setAlignment(Qt.AlignCenter)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.info = QLabel("Choose a board of the library, or a file.")
         self.info.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout()
@@ -120,7 +121,7 @@ class InsertBoardDialog(QDialog):
     def pick(self, item: QListWidgetItem | None) -> None:
         if item is None:
             return
-        path = Path(item.data(Qt.UserRole))
+        path = Path(item.data(Qt.ItemDataRole.UserRole))
         self.other = piece(path)
         self.path.clear()
         self.update_info()
@@ -135,7 +136,8 @@ class InsertBoardDialog(QDialog):
         path = self.path.text().strip()
         if not path:
             return
-        self.library.setCurrentItem(None)
+        # Qt takes no item (nullptr) for "none current"; the stubs lack None
+        self.library.setCurrentItem(None)  # type: ignore[call-overload]
         self.other, problems = read_file(path)
         if self.other is None:
             self.info.setText(f"{Path(path).name} cannot be read: "
@@ -143,16 +145,16 @@ class InsertBoardDialog(QDialog):
         self.update_info()
 
     def update_info(self) -> None:
-        ok = self.other is not None
-        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
-        if not ok:
+        other = self.other
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(other is not None)
+        if other is None:
             self.preview.clear()
             return
-        turned = library.turned(self.other, self.turns.currentData())
+        turned = library.turned(other, self.turns.currentData())
         self.preview.setPixmap(preview_pixmap(turned))
         b = turned.board
-        self.info.setText(f"{self.other.name}: {b.width} × {b.height} squares once turned, with "
-                          f"{len(self.other.flags)} flags and {len(self.other.docks)} docks.")
+        self.info.setText(f"{other.name}: {b.width} × {b.height} squares once turned, with "
+                          f"{len(other.flags)} flags and {len(other.docks)} docks.")
 
     def accept(self) -> None:
         if self.other is None:

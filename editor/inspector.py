@@ -16,7 +16,7 @@ from engine.editing import edit
 from engine.model.directions import NAMES
 from engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_TYPES,
                                         retyped_tile)
-from engine.model.scenario import Tile
+from engine.model.scenario import MAX_LEVEL, Tile
 
 DIRECTION_NAMES = {"N": "N (up)", "E": "E (right)", "S": "S (down)", "W": "W (left)"}
 
@@ -35,7 +35,7 @@ def registers_row(phases, on_change) -> QWidget:
     row = QWidget()
     layout = QHBoxLayout(row)
     layout.setContentsMargins(0, 0, 0, 0)
-    boxes = []
+    boxes: list[QCheckBox] = []
 
     def changed():
         chosen = tuple(r + 1 for r, b in enumerate(boxes) if b.isChecked())
@@ -137,7 +137,7 @@ class Inspector(QScrollArea):
         group = QGroupBox("Level")
         form = QFormLayout(group)
         height = QSpinBox()
-        height.setRange(0, edit.MAX_LEVEL)
+        height.setRange(0, MAX_LEVEL)
         height.setValue(level)
         height.setToolTip("The square's level (0: the ground); Page Up / Page Down change "
                           "the selected squares")

@@ -30,7 +30,7 @@ from engine.validation.validator import validate_data
 
 DEBOUNCE_MS = 300
 ACCEPTED_COLOR = QColor(150, 150, 150)
-PROBLEM = Qt.UserRole
+PROBLEM = Qt.ItemDataRole.UserRole
 
 
 class _Relay(QObject):
@@ -73,7 +73,7 @@ class Validator(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self.relay = _Relay(self)
-        self.relay.done.connect(self.on_done, Qt.QueuedConnection)
+        self.relay.done.connect(self.on_done, Qt.ConnectionType.QueuedConnection)
         doc.changed.connect(lambda area: self.schedule())
         doc.scenarioReplaced.connect(self.schedule)
 
@@ -158,13 +158,13 @@ class IssuesPanel(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.setUniformRowHeights(False)
         self.tree.setWordWrap(True)
-        self.tree.setTextElideMode(Qt.ElideNone)
-        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self.context_menu)
         header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.tree.setItemDelegate(_WrappingRows(self.tree))
         header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
@@ -173,7 +173,7 @@ class IssuesPanel(QWidget):
         self.tree.currentItemChanged.connect(lambda item, _: self.show_detail(item))
         self.detail = QLabel()          # the chosen problem, whole
         self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.accept_button = QPushButton("Accept Warning")
         self.accept_button.setToolTip("Keep this warning in the file's accepted list: greyed, "
                                       "listed last, left out by `rallyforge validate`")
@@ -181,7 +181,7 @@ class IssuesPanel(QWidget):
         self.accept_button.setEnabled(False)
         row = QHBoxLayout()
         row.addWidget(self.detail, 1)
-        row.addWidget(self.accept_button, 0, Qt.AlignTop)
+        row.addWidget(self.accept_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)

@@ -40,7 +40,7 @@ from engine.editing import edit
 from engine.format.tiled.convert import import_map
 from engine.format.tiled.mapfile import MapError
 from engine.model.element_kinds import FLAG, REGISTERS, TILES
-from engine.model.scenario import Board
+from engine.model.scenario import MAX_LEVEL, Board
 
 APP_NAME = "Rally Forge"
 OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
@@ -108,7 +108,8 @@ class MainWindow(QMainWindow):
             self.files.offer_untitled_work()
         self.update_title()
         self.update_recent_menu()
-        install_preview(self).balanceMeasured.connect(self.card_panel.show_measured)
+        self.preview = install_preview(self)
+        self.preview.balanceMeasured.connect(self.card_panel.show_measured)
         self.setup_help_menu()
         self.view.fit()
         self._fitted_on_show = False
@@ -129,15 +130,15 @@ class MainWindow(QMainWindow):
 
     def setup_actions(self) -> None:
         f, k = self.files, QKeySequence
-        self.actions = {
-            "new": self.action("&New…", self.new, k.New),
+        self.menu_actions = {
+            "new": self.action("&New…", self.new, k.StandardKey.New),
             "new_from_boards": self.action("New from &Boards…", self.new_from_boards,
                                            tip="A course from library boards and a docking bay"),
             "import_map": self.action("&Import Tiled Map…", self.import_map,
                                       tip="Read a Tiled map (TMX or JSON) of this game"),
-            "open": self.action("&Open…", lambda: f.open(), k.Open),
-            "save": self.action("&Save", f.save, k.Save),
-            "save_as": self.action("Save &As…", f.save_as, k.SaveAs),
+            "open": self.action("&Open…", lambda: f.open(), k.StandardKey.Open),
+            "save": self.action("&Save", f.save, k.StandardKey.Save),
+            "save_as": self.action("Save &As…", f.save_as, k.StandardKey.SaveAs),
             "revert": self.action("&Revert", f.revert, tip="Reload the file, dropping the changes"),
             "insert_board": self.action("&Insert Board…", self.insert_board,
                                         tip="Stamp another course's board into this one"),
@@ -145,11 +146,11 @@ class MainWindow(QMainWindow):
             "export_svg": self.action("SVG Drawing…", lambda: self.export("svg")),
             "export_pdf": self.action("PDF Document…", lambda: self.export("pdf")),
             "quit": self.action("&Quit", self.close, "Ctrl+Q"),
-            "cut": self.action("Cu&t", self.selection.cut, k.Cut),
-            "copy": self.action("&Copy", self.selection.copy, k.Copy),
-            "paste": self.action("&Paste", self.paste, k.Paste),
-            "delete": self.action("&Delete", lambda: self.selection.delete(), k.Delete),
-            "select_all": self.action("Select &All", self.select_all, k.SelectAll),
+            "cut": self.action("Cu&t", self.selection.cut, k.StandardKey.Cut),
+            "copy": self.action("&Copy", self.selection.copy, k.StandardKey.Copy),
+            "paste": self.action("&Paste", self.paste, k.StandardKey.Paste),
+            "delete": self.action("&Delete", lambda: self.selection.delete(), k.StandardKey.Delete),
+            "select_all": self.action("Select &All", self.select_all, k.StandardKey.SelectAll),
             "select_none": self.action("Select &None", lambda: self.state.set_selection(None),
                                        "Ctrl+Shift+A"),
             "rotate_right": self.action("Rotate &Right", lambda: self.turn(1), "Z",
@@ -162,8 +163,8 @@ class MainWindow(QMainWindow):
                                  "Lower the selected squares one level"),
             "mirror_h": self.action("Mirror &Horizontally", lambda: self.mirror("horizontal"), "X"),
             "mirror_v": self.action("Mirror &Vertically", lambda: self.mirror("vertical"), "Y"),
-            "zoom_in": self.action("Zoom &In", self.view.zoom_in, k.ZoomIn),
-            "zoom_out": self.action("Zoom &Out", self.view.zoom_out, k.ZoomOut),
+            "zoom_in": self.action("Zoom &In", self.view.zoom_in, k.StandardKey.ZoomIn),
+            "zoom_out": self.action("Zoom &Out", self.view.zoom_out, k.StandardKey.ZoomOut),
             "zoom_fit": self.action("&Fit Board", self.view.fit, "Ctrl+0"),
             "zoom_100": self.action("&Actual Size", lambda: self.view.set_zoom(1.0), "Ctrl+1"),
             "grid": self.action("Show &Grid", self.view.board_item.set_grid, "Ctrl+G",
@@ -172,24 +173,26 @@ class MainWindow(QMainWindow):
                                        tip="Number every raised square and outline the ledges "
                                            "(always shown with the Level tool, and in exports)",
                                        checkable=True),
-            "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts, k.HelpContents),
+            "shortcuts": self.action("&Keyboard Shortcuts", self.show_shortcuts,
+                                     k.StandardKey.HelpContents),
             "format_page": self.action("The File &Format", lambda: self.show_page("format")),
             "rules_page": self.action("The &Rules", lambda: self.show_page("rules")),
             "about": self.action("&About Rally Forge", self.show_about),
         }
         self.help_windows: dict[str, help.TextWindow] = {}
-        self.actions["zoom_in"].setShortcuts([k(k.ZoomIn), k("Ctrl+=")])
+        self.menu_actions["zoom_in"].setShortcuts([k(k.StandardKey.ZoomIn), k("Ctrl+=")])
         style = self.style()
-        for name, icon in (("new", QStyle.SP_FileIcon), ("open", QStyle.SP_DialogOpenButton),
-                           ("save", QStyle.SP_DialogSaveButton)):
-            self.actions[name].setIcon(style.standardIcon(icon))
-        self.actions["grid"].setChecked(True)
+        for name, icon in (("new", QStyle.StandardPixmap.SP_FileIcon),
+                           ("open", QStyle.StandardPixmap.SP_DialogOpenButton),
+                           ("save", QStyle.StandardPixmap.SP_DialogSaveButton)):
+            self.menu_actions[name].setIcon(style.standardIcon(icon))
+        self.menu_actions["grid"].setChecked(True)
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(k.Undo)
+        undo.setShortcut(k.StandardKey.Undo)
         redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
         # Both habits on every platform (QKeySequence.Redo is one or the other).
         redo.setShortcuts([k("Ctrl+Y"), k("Ctrl+Shift+Z")])
-        self.actions["undo"], self.actions["redo"] = undo, redo
+        self.menu_actions["undo"], self.menu_actions["redo"] = undo, redo
 
         self.tool_group = QActionGroup(self)
         self.tool_group.setExclusive(True)
@@ -202,7 +205,7 @@ class MainWindow(QMainWindow):
             self.tool_actions[tool_id] = action
 
     def setup_menus(self) -> None:
-        a = self.actions
+        a = self.menu_actions
         bar = self.menuBar()
         file = self.menus["file"] = bar.addMenu("&File")
         file.addActions([a["new"], a["new_from_boards"], a["open"], a["import_map"]])
@@ -237,14 +240,14 @@ class MainWindow(QMainWindow):
 
     def setup_help_menu(self) -> None:
         """Last in the menu bar (after the Race menu of the preview)."""
-        a = self.actions
+        a = self.menu_actions
         menu = self.menus["help"] = self.menuBar().addMenu("&Help")
         menu.addActions([a["shortcuts"], a["format_page"], a["rules_page"]])
         menu.addSeparator()
         menu.addAction(a["about"])
 
     def setup_toolbars(self) -> None:
-        a = self.actions
+        a = self.menu_actions
         main = self.addToolBar("File")
         main.setObjectName("file_toolbar")
         main.setMovable(False)
@@ -254,16 +257,16 @@ class MainWindow(QMainWindow):
         main.addSeparator()
         main.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"]])
         main.setIconSize(QSize(18, 18))
-        main.setToolButtonStyle(Qt.ToolButtonTextBesideIcon)
+        main.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
 
         tools = QToolBar("Tools")
         tools.setObjectName("tools_toolbar")
         tools.setIconSize(QSize(28, 28))
         tools.setMovable(False)
         tools.addActions(list(self.tool_actions.values()))
-        self.addToolBar(Qt.LeftToolBarArea, tools)
+        self.addToolBar(Qt.ToolBarArea.LeftToolBarArea, tools)
 
-    def add_panel(self, widget, title: str, area=Qt.RightDockWidgetArea,
+    def add_panel(self, widget, title: str, area=Qt.DockWidgetArea.RightDockWidgetArea,
                   tabify_with: QDockWidget | None = None) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(title.lower().replace(" ", "_").replace("&", "and"))
@@ -275,21 +278,23 @@ class MainWindow(QMainWindow):
         return dock
 
     def setup_panels(self) -> None:
-        self.setDockOptions(QMainWindow.AnimatedDocks | QMainWindow.AllowTabbedDocks)
-        palette = self.add_panel(self.element_palette, "Palette", Qt.LeftDockWidgetArea)
-        inspector = self.add_panel(self.inspector, "Inspector", Qt.LeftDockWidgetArea)
-        scenario = self.add_panel(self.scenario_panel, "Scenario", Qt.RightDockWidgetArea)
-        self.add_panel(self.markers_panel, "Flags and Docks", Qt.RightDockWidgetArea, scenario)
-        issues = self.add_panel(self.issues, "Issues", Qt.RightDockWidgetArea)
-        self.add_panel(self.history, "History", Qt.RightDockWidgetArea, issues)
-        card = self.add_panel(self.card_panel, "Course Card", Qt.RightDockWidgetArea, issues)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks
+                            | QMainWindow.DockOption.AllowTabbedDocks)
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        palette = self.add_panel(self.element_palette, "Palette", left)
+        inspector = self.add_panel(self.inspector, "Inspector", left)
+        scenario = self.add_panel(self.scenario_panel, "Scenario", right)
+        self.add_panel(self.markers_panel, "Flags and Docks", right, scenario)
+        issues = self.add_panel(self.issues, "Issues", right)
+        self.add_panel(self.history, "History", right, issues)
+        card = self.add_panel(self.card_panel, "Course Card", right, issues)
         card.visibilityChanged.connect(self.card_panel.set_on_screen)
         self.card_panel.issuesRequested.connect(self.show_issues)
         scenario.raise_()
         issues.raise_()
-        self.resizeDocks([palette], [300], Qt.Horizontal)
-        self.resizeDocks([palette, inspector], [330, 500], Qt.Vertical)
-        self.resizeDocks([scenario], [360], Qt.Horizontal)
+        self.resizeDocks([palette], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([palette, inspector], [330, 500], Qt.Orientation.Vertical)
+        self.resizeDocks([scenario], [360], Qt.Orientation.Horizontal)
 
     def setup_status_bar(self) -> None:
         self.square_label = QLabel()
@@ -322,7 +327,7 @@ class MainWindow(QMainWindow):
 
     def show_level_marks(self) -> None:
         """Level numbers on the board: asked for in the View menu, or the Level tool in hand."""
-        self.view.board_item.set_level_marks(self.actions["level_marks"].isChecked()
+        self.view.board_item.set_level_marks(self.menu_actions["level_marks"].isChecked()
                                              or self.tool_id == "level")
 
     def request_tool(self, tool_id: str) -> None:
@@ -353,7 +358,7 @@ class MainWindow(QMainWindow):
         board = edit.shift_levels(self.doc.scenario.board, squares, delta)
         if board == self.doc.scenario.board:
             self.statusBar().showMessage(
-                f"Not raised: level {edit.MAX_LEVEL} is the highest" if delta > 0 else
+                f"Not raised: level {MAX_LEVEL} is the highest" if delta > 0 else
                 "Not lowered: the ground (level 0) is the lowest", 5000)
             return
         commands.change(self.doc, edit.with_board(self.doc.scenario, board),
@@ -379,7 +384,7 @@ class MainWindow(QMainWindow):
     def update_title(self) -> None:
         mark = "*" if self.doc.modified else ""
         self.setWindowTitle(f"{self.doc.display_name}{mark} — {APP_NAME}")
-        self.actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
+        self.menu_actions["revert"].setEnabled(self.doc.path is not None and self.doc.modified)
 
     def update_load_banner(self) -> None:
         dropped = self.doc.dropped
@@ -420,6 +425,7 @@ class MainWindow(QMainWindow):
     def show_issues(self) -> None:
         """The Issues panel in front, in this window brought to the front."""
         dock = self.findChild(QDockWidget, "issues")
+        assert dock is not None     # made in __init__
         dock.show()
         dock.raise_()
         self.raise_()
@@ -456,9 +462,9 @@ class MainWindow(QMainWindow):
         """The assembled course opens over an empty board of its size, and the
         assembly is one undo step on it."""
         dialog = NewFromBoardsDialog(self)
-        if dialog.exec() != QDialog.Accepted:
+        course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        if course is None:
             return
-        course = dialog.scenario()
         blank = replace(course, board=Board(course.board.width, course.board.height), docks=())
         if self.files.new(blank):
             commands.change(self.doc, course, "Assemble boards")
@@ -482,7 +488,7 @@ class MainWindow(QMainWindow):
     def open_recovered(self, scenario, backup) -> None:
         """Untitled work recovered at start, in a window of its own."""
         window = MainWindow(recovered=(scenario, backup))
-        window.setAttribute(Qt.WA_DeleteOnClose)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         OTHER_WINDOWS.add(window)
         window.destroyed.connect(lambda: OTHER_WINDOWS.discard(window))
         window.show()
@@ -524,7 +530,7 @@ class MainWindow(QMainWindow):
         return self.help_windows[key]
 
     def show_shortcuts(self) -> None:
-        menus = [a.menu() for a in self.menuBar().actions() if a.menu() is not None]
+        menus = [m for a in self.menuBar().actions() if isinstance(m := a.menu(), QMenu)]
         self.help_window("shortcuts", "Keyboard Shortcuts").show_text(help.shortcuts_html(menus))
 
     def show_page(self, page: str) -> None:
@@ -548,7 +554,7 @@ class MainWindow(QMainWindow):
         the Inspector and the board, until Qt got round to deleting it."""
         groups = [{d.windowTitle() for d in (dock, *self.tabifiedDockWidgets(dock))}
                   for dock in self.findChildren(QDockWidget) if self.tabifiedDockWidgets(dock)]
-        for bar in self.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly):
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
             if {bar.tabText(i) for i in range(bar.count())} not in groups:
                 bar.hide()
 

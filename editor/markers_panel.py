@@ -22,12 +22,13 @@ class MarkerList(QListWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setDragDropMode(QAbstractItemView.InternalMove)
-        self.setDefaultDropAction(Qt.MoveAction)
-        self.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.setDefaultDropAction(Qt.DropAction.MoveAction)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
 
     def supportedDropActions(self):
-        return Qt.MoveAction | Qt.CopyAction    # a drop reports "copy" so that Qt removes no row
+        # a drop reports "copy" so that Qt removes no row
+        return Qt.DropAction.MoveAction | Qt.DropAction.CopyAction
 
     def dropEvent(self, event) -> None:
         source = self.currentRow()
@@ -38,7 +39,7 @@ class MarkerList(QListWidget):
         else:
             place = self.count()
         target = place - 1 if place > source else place
-        event.setDropAction(Qt.CopyAction)
+        event.setDropAction(Qt.DropAction.CopyAction)
         event.accept()
         if source >= 0 and target != source:
             # After the drag has ended: the change rebuilds this list.
@@ -58,7 +59,8 @@ class MarkersPanel(QWidget):
             group = QGroupBox(title)
             box = QVBoxLayout(group)
             markers = MarkerList()
-            markers.moved.connect(lambda source, target, kind=kind: self.move(kind, source, target))
+            markers.moved.connect(
+                lambda source, target, kind=kind: self.renumber(kind, source, target))
             markers.currentRowChanged.connect(lambda row, kind=kind: self.show_marker(kind, row))
             buttons = QHBoxLayout()
             for text, step in (("Up", -1), ("Down", 1)):
@@ -104,7 +106,7 @@ class MarkersPanel(QWidget):
             current = markers.currentRow()
             self.state.marker_rows[kind] = current if current >= 0 else None
 
-    def move(self, kind: str, source: int, target: int) -> None:
+    def renumber(self, kind: str, source: int, target: int) -> None:
         """Renumber: the item at list row `source` becomes number target + 1."""
         commands.change(self.doc, edit.move_marker(self.doc.scenario, kind, source, target),
                         f"Renumber {kind}")
@@ -113,7 +115,7 @@ class MarkersPanel(QWidget):
     def shift(self, kind: str, step: int) -> None:
         row = self.lists[kind].currentRow()
         if row >= 0 and 0 <= row + step < self.lists[kind].count():
-            self.move(kind, row, row + step)
+            self.renumber(kind, row, row + step)
 
     def delete(self, kind: str) -> None:
         row = self.lists[kind].currentRow()

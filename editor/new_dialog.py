@@ -16,7 +16,7 @@ BAY_DOCK_ROW = 2
 
 def new_scenario(width: int, height: int, name: str = "Untitled", bay: bool = False) -> Scenario:
     """An empty course; with a bay, BAY_HEIGHT more rows at the south holding 8 docks."""
-    docks = ()
+    docks: tuple[Dock, ...] = ()
     if bay:
         left = max(0, (width - BAY_WIDTH) // 2)
         docks = tuple(Dock(left + x, height + BAY_DOCK_ROW, "N") for x in BAY_DOCK_COLUMNS
@@ -47,7 +47,8 @@ class NewDialog(QDialog):
         form.addRow("Width", self.width_box)
         form.addRow("Height", self.height_box)
         form.addRow("", self.bay)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -64,10 +64,11 @@ class NewFromBoardsDialog(QDialog):
         form.addRow("Docking bay", self.bay)
         self.preview = QLabel()
         self.preview.setMinimumSize(PREVIEW_PX + 16, PREVIEW_PX + 16)
-        self.preview.setAlignment(Qt.AlignCenter)
+        self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.info = QLabel()
         self.info.setWordWrap(True)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         left = QVBoxLayout()
@@ -102,7 +103,7 @@ class NewFromBoardsDialog(QDialog):
             self.info.setText(f"{b.width} × {b.height} squares, {len(self.course.docks)} docks. "
                               "Place the flags once it is open.")
             self.preview.setPixmap(preview_pixmap(self.course, PREVIEW_PX))
-        self.buttons.button(QDialogButtonBox.Ok).setEnabled(self.course is not None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(self.course is not None)
 
     def scenario(self) -> Scenario | None:
         """The assembled course (new courses play option cards, as File > New's)."""

@@ -55,9 +55,9 @@ def entry_options(entry: Entry) -> set[str]:
 
 def element_pixmap(kind: str, direction: str = "N", size: int = ICON, **values) -> QPixmap:
     pixmap = QPixmap(size, size)
-    pixmap.fill(Qt.transparent)
+    pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.Antialiasing)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     render.paint_element_icon(painter, QRectF(0, 0, size, size), kind, direction, **values)
     painter.end()
     return pixmap
@@ -76,12 +76,12 @@ class Palette(QWidget):
         self.tool_id = "brush"
         self._icons_dir = None      # the direction the icons show
         self.list = QListWidget()
-        self.list.setViewMode(QListWidget.IconMode)
+        self.list.setViewMode(QListWidget.ViewMode.IconMode)
         self.list.setIconSize(QSize(ICON, ICON))
         self.list.setGridSize(QSize(ICON + 12, ICON + 12))
-        self.list.setMovement(QListWidget.Static)
-        self.list.setResizeMode(QListWidget.Adjust)
-        self.list.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.list.setMovement(QListWidget.Movement.Static)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setUniformItemSizes(True)
         self.list.setFixedHeight(4 * (ICON + 12) + 8)
         self.list.setStyleSheet(LIST_STYLE)
@@ -192,7 +192,8 @@ class Palette(QWidget):
         if b.dir != self._icons_dir:
             self._icons_dir = b.dir
             for i, entry in enumerate(ENTRIES):
-                self.list.item(i).setIcon(element_icon(entry.kind, b.dir, **dict(entry.values)))
+                icon = element_icon(entry.kind, b.dir, ICON, **dict(entry.values))
+                self.list.item(i).setIcon(icon)
         index = -1 if self.tool_id == "level" else self.entry_index()   # levels are no element
         self.list.setCurrentRow(index)
         self.label.setText(ENTRIES[index].label if index >= 0 else

@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -322,7 +323,7 @@ def _build_eraser() -> QPainterPath:
     return t.map(path)
 
 
-_BUILDERS = {
+_BUILDERS: dict[str, Callable[..., QPainterPath]] = {
     "chevrons": _build_straight_chevrons,
     "curve_chevrons": _build_curve_chevrons,
     "curve_band": _build_curve_band,
@@ -361,7 +362,7 @@ def _mirrored(s: float, name: str, *args) -> QPainterPath:
 @lru_cache(maxsize=64)
 def _font(pixels: int) -> QFont:
     font = QFont("DejaVu Sans")
-    font.setStyleHint(QFont.SansSerif)
+    font.setStyleHint(QFont.StyleHint.SansSerif)
     font.setBold(True)
     font.setPixelSize(max(1, pixels))
     return font
@@ -378,7 +379,7 @@ def _text(p: QPainter, rect: QRectF, text: str, size: float, color: QColor) -> N
         font = _font(font.pixelSize() - 1)
     p.setFont(font)
     p.setPen(color)
-    p.drawText(rect, Qt.AlignCenter, text)
+    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _phases_text(phases, vertical: bool = False) -> str:
@@ -409,7 +410,7 @@ def _draw_floor(p: QPainter, s: float) -> None:
     p.setPen(QPen(_FLOOR_DARK, w))
     p.drawPolyline(QPolygonF([QPointF(b, a), QPointF(b, b), QPointF(a, b)]))
     if s >= 20:
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(_RIVET)
         r = s * 0.025
         for cx in (0.12, 0.88):
@@ -422,7 +423,7 @@ def _draw_pit(p: QPainter, s: float, joined: int) -> None:
     so that a large pit reads as one hole."""
     p.fillRect(QRectF(0, 0, s, s), COLORS["pit"])
     depth, rim = 0.16 * s, max(1.0, 0.05 * s)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     for d in range(4):
         if joined >> d & 1:
             continue
@@ -439,8 +440,8 @@ def _draw_pit(p: QPainter, s: float, joined: int) -> None:
 
 
 def _belt_rails(p: QPainter, s: float, rail: QColor, kind: str) -> None:
-    p.setBrush(Qt.NoBrush)
-    p.setPen(QPen(rail, 0.06 * s, Qt.SolidLine, Qt.FlatCap))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(rail, 0.06 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
     if kind == "straight":
         p.drawLine(QPointF(0.14 * s, 0), QPointF(0.14 * s, s))
         p.drawLine(QPointF(0.86 * s, 0), QPointF(0.86 * s, s))
@@ -465,7 +466,7 @@ def _draw_conveyor(p: QPainter, s: float, direction: str, express: bool, feeders
     bands = (["straight"] if straight else []) + sides
     for band in bands:
         _belt_rails(p, s, rail, band)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(surface)
     for band in bands:
         if band == "straight":
@@ -496,7 +497,7 @@ def _draw_gear(p: QPainter, s: float, rotation: str) -> None:
     p.setPen(QPen(_INK, max(1.0, 0.03 * s)))
     p.setBrush(COLORS["gear"])
     p.drawPath(_path(s, "gear_body"))
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(COLORS["gear_ccw" if rotation == "ccw" else "gear_cw"])
     p.drawPath(_path(s, "gear_arrow", rotation if rotation == "ccw" else "cw"))
 
@@ -540,8 +541,8 @@ def _crusher_label(p: QPainter, s: float, phases: tuple[int, ...]) -> None:
 
 def _water(p: QPainter, s: float, color: QColor) -> None:
     p.fillRect(QRectF(0, 0, s, s), color)
-    p.setBrush(Qt.NoBrush)
-    p.setPen(QPen(_WAVE, max(1.0, 0.045 * s), Qt.SolidLine, Qt.FlatCap))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(_WAVE, max(1.0, 0.045 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
     p.drawPath(_path(s, "waves"))
 
 
@@ -553,7 +554,7 @@ def _draw_current(p: QPainter, s: float, direction: str) -> None:
     _water(p, s, COLORS["current"])
     p.save()
     _turn(p, s, direction)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(255, 255, 255, 215))
     p.drawPath(_path(s, "chevrons", False))
     p.restore()
@@ -562,13 +563,14 @@ def _draw_current(p: QPainter, s: float, direction: str) -> None:
 def _draw_drain(p: QPainter, s: float) -> None:
     _water(p, s, COLORS["water"])
     c = QPointF(0.5 * s, 0.5 * s)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#2b6f96"))
     p.drawEllipse(c, 0.4 * s, 0.4 * s)
     p.setBrush(COLORS["drain"])
     p.drawEllipse(c, 0.31 * s, 0.31 * s)
-    p.setBrush(Qt.NoBrush)
-    p.setPen(QPen(QColor("#7fc6ea"), max(1.0, 0.04 * s), Qt.SolidLine, Qt.RoundCap))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(QColor("#7fc6ea"), max(1.0, 0.04 * s), Qt.PenStyle.SolidLine,
+                  Qt.PenCapStyle.RoundCap))
     p.drawPath(_path(s, "swirl"))
 
 
@@ -576,7 +578,7 @@ def _draw_teleporter(p: QPainter, s: float) -> None:
     p.fillRect(QRectF(0, 0, s, s), _TELEPORT_BASE)
     c = QPointF(0.5 * s, 0.5 * s)
     color = COLORS["teleporter"]
-    p.setBrush(Qt.NoBrush)
+    p.setBrush(Qt.BrushStyle.NoBrush)
     p.setPen(QPen(color.darker(170), 0.05 * s))
     p.drawEllipse(c, 0.42 * s, 0.42 * s)
     p.setPen(QPen(color.darker(125), 0.05 * s))
@@ -588,7 +590,7 @@ def _draw_teleporter(p: QPainter, s: float) -> None:
 
 def _draw_randomizer(p: QPainter, s: float) -> None:
     p.fillRect(QRectF(0, 0, s, s), COLORS["randomizer"])
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(COLORS["randomizer"].darker(125))
     for cx, cy in ((0.1, 0.1), (0.9, 0.1), (0.1, 0.9), (0.9, 0.9)):
         p.drawEllipse(QPointF(cx * s, cy * s), 0.05 * s, 0.05 * s)
@@ -615,13 +617,13 @@ def _draw_ramp(p: QPainter, s: float, direction: str) -> None:
     p.setBrush(QColor(255, 255, 255, 110))
     p.drawPath(_poly([(0.5 * s, 0.16 * s), (0.82 * s, 0.86 * s), (0.18 * s, 0.86 * s)]))
     p.setPen(QPen(QColor(0, 0, 0, 90), max(1.0, 0.02 * s)))
-    for k in (0.44, 0.58, 0.72):          # treads across the slope
-        half = 0.32 * (k - 0.16) / 0.7 * s
-        p.drawLine(QPointF(0.5 * s - half, k * s), QPointF(0.5 * s + half, k * s))
+    for at in (0.44, 0.58, 0.72):         # treads across the slope
+        half = 0.32 * (at - 0.16) / 0.7 * s
+        p.drawLine(QPointF(0.5 * s - half, at * s), QPointF(0.5 * s + half, at * s))
     p.restore()
 
 
-_TILE_DRAW = {
+_TILE_DRAW: dict[str, Callable[..., None]] = {
     "floor": _draw_floor,
     "pit": _draw_pit,
     "conveyor": _draw_conveyor,
@@ -670,7 +672,7 @@ def _draw_pusher(p: QPainter, s: float, direction: str, phases: tuple[int, ...])
 
 def _draw_flag(p: QPainter, s: float, number: int) -> None:
     c = QPointF(0.5 * s, 0.5 * s)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor(0, 0, 0, 80))
     p.drawEllipse(c + QPointF(0.03 * s, 0.04 * s), 0.33 * s, 0.33 * s)
     p.setBrush(QColor("#ffffff"))
@@ -689,7 +691,7 @@ def _draw_dock(p: QPainter, s: float, number: int, facing: str) -> None:
     p.drawRoundedRect(QRectF(0.08 * s, 0.08 * s, 0.84 * s, 0.84 * s), 0.06 * s, 0.06 * s)
     p.save()
     _turn(p, s, facing)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QColor("#ffd34a"))
     p.drawPath(_path(s, "dock_arrow"))
     p.restore()
@@ -698,7 +700,8 @@ def _draw_dock(p: QPainter, s: float, number: int, facing: str) -> None:
         _text(p, QRectF(0.25 * s, 0.25 * s, 0.5 * s, 0.5 * s), str(number), size, QColor("#ffffff"))
 
 
-_OVERLAY_DRAW = {"pusher": _draw_pusher, "flag": _draw_flag, "dock": _draw_dock}
+_OVERLAY_DRAW: dict[str, Callable[..., None]] = {
+    "pusher": _draw_pusher, "flag": _draw_flag, "dock": _draw_dock}
 _DRAW = {**_TILE_DRAW, **_OVERLAY_DRAW}
 
 
@@ -824,11 +827,11 @@ def _pixmap(key: tuple, px: int, grid: bool = False) -> QPixmap:
     if pix is not None:
         _PIXMAPS.move_to_end(cache_key)
         return pix
-    image = QImage(px, px, QImage.Format_ARGB32_Premultiplied)
+    image = QImage(px, px, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(0)
     p = QPainter(image)
-    p.setRenderHint(QPainter.Antialiasing)
-    p.setRenderHint(QPainter.TextAntialiasing)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
     _DRAW[key[0]](p, float(px), *key[1:])
     if grid:
         p.fillRect(QRectF(0, 0, px, 1), _GRID)
@@ -852,7 +855,7 @@ class _Stamper:
         t = painter.deviceTransform()
         engine = painter.paintEngine()
         px = s * math.hypot(t.m11(), t.m12())       # device pixels per square
-        turned = (t.type().value > QTransform.TxScale.value
+        turned = (t.type().value > QTransform.TransformationType.TxScale.value
                   or abs(abs(t.m11()) - abs(t.m22())) > 1e-6)
         self.vector = (engine is None or engine.type() in _VECTOR_ENGINES or turned
                        or px > _MAX_CACHED_PX)
@@ -933,7 +936,7 @@ def _paint_levels(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> No
     shows at a glance. A ramp's low side is no ledge (see Course._levels)."""
     board = info.board
     p.save()
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     for v in board.levels:
         if v.level > 0 and _in(v.x, v.y, x0, y0, x1, y1, 0):
             lift = QColor(_LIFT)
@@ -963,7 +966,7 @@ def _paint_level_marks(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) 
     the level's number in a badge in the top-left corner of every raised square."""
     board = info.board
     p.save()
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     for (x, y, d) in info.ledges:
         if _in(x, y, x0, y0, x1, y1):
             ex, ey = (x + 0.5 + DX[d] * 0.5) * s, (y + 0.5 + DY[d] * 0.5) * s
@@ -1027,7 +1030,7 @@ def _paint_walls(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
     board_rect = QRectF(-m, -m, board.width * s + 2 * m, board.height * s + 2 * m)
     o = max(0.02 * s, 0.6)
     p.save()
-    p.setClipRect(board_rect, Qt.IntersectClip)
+    p.setClipRect(board_rect, Qt.ClipOperation.IntersectClip)
     for r in rects:
         p.fillRect(r.adjusted(-o, -o, o, o), _INK)
     for r in rects:
@@ -1062,8 +1065,8 @@ def _paint_lasers(p: QPainter, info: _BoardInfo, s: float, x0, y0, x1, y1) -> No
             segments.append((laser, a, b))
     if not segments:
         return
-    glow = QPen(_BEAM_GLOW, 0.13 * s, Qt.SolidLine, Qt.FlatCap)
-    core = QPen(COLORS["laser"], 0.05 * s, Qt.SolidLine, Qt.FlatCap)
+    glow = QPen(_BEAM_GLOW, 0.13 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap)
+    core = QPen(COLORS["laser"], 0.05 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap)
     for pen in (glow, core):
         p.setPen(pen)
         for laser, a, b in segments:
@@ -1084,7 +1087,7 @@ def _paint_emitter(p: QPainter, s: float, laser) -> None:
     p.setPen(QPen(_INK, max(1.0, 0.02 * s)))
     p.setBrush(QColor("#3b3f46"))
     p.drawRoundedRect(QRectF(0.26 * s, 0.84 * s, 0.48 * s, 0.16 * s), 0.03 * s, 0.03 * s)
-    p.setPen(Qt.NoPen)
+    p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(COLORS["laser"])
     for off in _BEAM_OFFSETS.get(laser.beams, (0.0,)):
         cx = (0.5 + off) * s         # the turned frame's x is the beam's perpendicular
@@ -1141,9 +1144,10 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
             left, top = x0 * s - (m if x0 == 0 else 0), y0 * s - (m if y0 == 0 else 0)
             right = x1 * s + (m if x1 == board.width else 0)
             bottom = y1 * s + (m if y1 == board.height else 0)
-            painter.setClipRect(QRectF(left, top, right - left, bottom - top), Qt.IntersectClip)
-        painter.setRenderHint(QPainter.Antialiasing)
-        painter.setRenderHint(QPainter.TextAntialiasing)
+            painter.setClipRect(QRectF(left, top, right - left, bottom - top),
+                                Qt.ClipOperation.IntersectClip)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         st = _Stamper(painter, s)
         _paint_tiles(st, info, grid, x0, y0, x1, y1)
         if board.levels:
@@ -1178,10 +1182,10 @@ def paint_element_icon(painter: QPainter, rect: QRectF, element_kind: str, direc
     direction = direction if direction in INDEX else "N"
     painter.save()
     try:
-        painter.setRenderHint(QPainter.Antialiasing)
-        painter.setRenderHint(QPainter.TextAntialiasing)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         painter.translate(rect.center().x() - s / 2, rect.center().y() - s / 2)
-        painter.setClipRect(QRectF(0, 0, s, s), Qt.IntersectClip)
+        painter.setClipRect(QRectF(0, 0, s, s), Qt.ClipOperation.IntersectClip)
         _icon(painter, s, element_kind, direction, values)
     finally:
         painter.restore()
@@ -1203,7 +1207,7 @@ def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> Non
     if kind == "wall":
         board = Board(1, 1)
         p.save()
-        p.setClipRect(QRectF(0, 0, s, s), Qt.IntersectClip)
+        p.setClipRect(QRectF(0, 0, s, s), Qt.ClipOperation.IntersectClip)
         r = _wall_rect(board, *_edge_of(direction), s)
         o = max(0.02 * s, 0.6)
         p.fillRect(r.adjusted(-o, -o, o, o), _INK)
@@ -1214,9 +1218,9 @@ def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> Non
         board = Board(1, 1)
         laser = Laser(0, 0, direction, 1)
         a, b = _beam_segment(board, s, laser, 0, 0, False)
-        p.setPen(QPen(_BEAM_GLOW, 0.13 * s, Qt.SolidLine, Qt.FlatCap))
+        p.setPen(QPen(_BEAM_GLOW, 0.13 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLine(a, b)
-        p.setPen(QPen(COLORS["laser"], 0.06 * s, Qt.SolidLine, Qt.FlatCap))
+        p.setPen(QPen(COLORS["laser"], 0.06 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
         p.drawLine(a, b)
         _paint_emitter(p, s, laser)
     elif kind == "pusher":
@@ -1243,5 +1247,5 @@ def _draw_eraser(p: QPainter, s: float) -> None:
     band = QPainterPath()
     band.addRect(QRectF(-0.32 * s, -0.15 * s, 0.2 * s, 0.3 * s))
     p.drawPath(t.map(band))
-    p.setPen(QPen(_INK, max(1.0, 0.03 * s), Qt.SolidLine, Qt.RoundCap))
+    p.setPen(QPen(_INK, max(1.0, 0.03 * s), Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
     p.drawLine(QPointF(0.15 * s, 0.86 * s), QPointF(0.85 * s, 0.86 * s))

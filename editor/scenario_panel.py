@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor import commands, dialogs
+from editor.table_cell import cell
 from engine.bots import BOTS
 from engine.editing import edit, transform
 from engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
@@ -98,7 +99,9 @@ class ListCompleter(QCompleter):
         return [path.rpartition(",")[2].strip()]
 
     def pathFromIndex(self, index) -> str:
-        head = self.widget().text().rpartition(",")[0]
+        line = self.widget()
+        assert isinstance(line, QLineEdit)      # it completes a line edit
+        head = line.text().rpartition(",")[0]
         return (head + ", " if head else "") + super().pathFromIndex(index)
 
 
@@ -112,7 +115,7 @@ class CompletingDelegate(QStyledItemDelegate):
     def createEditor(self, parent, option, index):
         editor = QLineEdit(parent)
         completer = (ListCompleter if self.many else QCompleter)(self.names, editor)
-        completer.setCaseSensitivity(Qt.CaseInsensitive)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         editor.setCompleter(completer)
         # Return while the list is open reaches the line edit, not the
         # delegate: the cell is still typed in, not left as it was
@@ -121,7 +124,7 @@ class CompletingDelegate(QStyledItemDelegate):
 
     def _done(self, editor: QLineEdit) -> None:
         self.commitData.emit(editor)
-        self.closeEditor.emit(editor, QAbstractItemDelegate.NoHint)
+        self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
 
 
 def rule_schemas() -> dict:
@@ -146,7 +149,7 @@ class ResizeDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Resize Board")
         self.scenario = scenario
-        self.size = (scenario.board.width, scenario.board.height)
+        self.board_size = (scenario.board.width, scenario.board.height)
         self.spins = {}
         grid = QGridLayout()
         places = {"top": (0, 1), "left": (1, 0), "right": (1, 2), "bottom": (2, 1)}
@@ -159,9 +162,10 @@ class ResizeDialog(QDialog):
             self.spins[side] = spin
             grid.addWidget(spin, row, col)
         self.result_label = QLabel()
-        self.result_label.setAlignment(Qt.AlignCenter)
+        self.result_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         grid.addWidget(self.result_label, 1, 1)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -180,11 +184,11 @@ class ResizeDialog(QDialog):
 
     def update_result(self) -> None:
         m = self.margins()
-        w = self.size[0] + m["left"] + m["right"]
-        h = self.size[1] + m["top"] + m["bottom"]
+        w = self.board_size[0] + m["left"] + m["right"]
+        h = self.board_size[1] + m["top"] + m["bottom"]
         ok = 1 <= w <= 100 and 1 <= h <= 100
         self.result_label.setText(f"{w} × {h}" if ok else f"{w} × {h}\n(1 to 100 each way)")
-        self.buttons.button(QDialogButtonBox.Ok).setEnabled(ok)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
         lost = edit.lost_elements(self.scenario, self.resized()) if ok else {}
         self.lost_label.setText(f"This deletes {edit.count_text(lost)}." if lost else "")
 
@@ -252,7 +256,7 @@ class ScenarioPanel(QScrollArea):
         hint.setWordWrap(True)
         self.robots = QTableWidget(0, len(self.ROBOT_COLUMNS))
         self.robots.setHorizontalHeaderLabels(self.ROBOT_COLUMNS)
-        self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.robots.verticalHeader().setVisible(False)
         self.robots.setMinimumHeight(110)
         self.robots.setItemDelegateForColumn(2, CompletingDelegate(sorted(BOTS), parent=self))
@@ -293,17 +297,18 @@ class ScenarioPanel(QScrollArea):
 
     def rule_widget(self, name: str, spec: dict) -> QWidget:
         if spec.get("type") == "boolean":
-            widget = QCheckBox()
-            widget.toggled.connect(lambda on: self.set_rule(name, on))
-        elif "enum" in spec:
-            widget = QComboBox()
-            widget.addItems(spec["enum"])
-            widget.currentTextChanged.connect(lambda t: self.set_rule(name, t))
-        else:
-            widget = QSpinBox()
-            widget.setRange(spec.get("minimum", 0), spec.get("maximum", 10000))
-            widget.valueChanged.connect(lambda v: self.set_rule(name, v))
-        return widget
+            box = QCheckBox()
+            box.toggled.connect(lambda on: self.set_rule(name, on))
+            return box
+        if "enum" in spec:
+            combo = QComboBox()
+            combo.addItems(spec["enum"])
+            combo.currentTextChanged.connect(lambda t: self.set_rule(name, t))
+            return combo
+        spin = QSpinBox()
+        spin.setRange(spec.get("minimum", 0), spec.get("maximum", 10000))
+        spin.valueChanged.connect(lambda v: self.set_rule(name, v))
+        return spin
 
     def set_rule(self, name: str, value) -> None:
         if self._refreshing:
@@ -314,7 +319,7 @@ class ScenarioPanel(QScrollArea):
 
     def resize_board(self) -> None:
         dialog = ResizeDialog(self.doc.scenario, self)
-        if dialog.exec() == QDialog.Accepted:
+        if dialog.exec() == QDialog.DialogCode.Accepted:
             self.change(dialog.resized(), "Resize board")
 
     def add_robot(self) -> None:
@@ -340,7 +345,7 @@ class ScenarioPanel(QScrollArea):
             return
         row = item.row()
         robots = list(self.doc.scenario.robots)
-        name, dock, bot, options = (self.robots.item(row, c).text() for c in range(4))
+        name, dock, bot, options = (cell(self.robots, row, c).text() for c in range(4))
         try:
             if not name.strip():
                 raise ValueError("a robot needs a name")
@@ -374,7 +379,7 @@ class ScenarioPanel(QScrollArea):
                     widget.setChecked(value)
                 elif isinstance(widget, QComboBox):
                     widget.setCurrentText(value)
-                else:
+                elif isinstance(widget, QSpinBox):
                     widget.setValue(value)
             self.refresh_robots(s.robots)
         finally:
@@ -384,7 +389,7 @@ class ScenarioPanel(QScrollArea):
         rows = [(r.name, "" if r.dock is None else str(r.dock), r.bot or "",
                  options_text(r.options)) for r in robots]
         if self.robots.rowCount() == len(robots) and all(
-                self.robots.item(i, c) is not None and self.robots.item(i, c).text() == text
+                (item := self.robots.item(i, c)) is not None and item.text() == text
                 for i, row in enumerate(rows) for c, text in enumerate(row)):
             return
         self.robots.setRowCount(len(robots))

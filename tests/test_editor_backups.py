@@ -255,12 +255,12 @@ def test_new_untitled_work_never_writes_over_another_untitled_backup(make_window
     second = make_window()
     assert answers.asked == []                             # a running editor's work
     monkeypatch.setattr(dialogs, "get_new_course", lambda parent: course("New"))
-    second.actions["new"].trigger()
+    second.menu_actions["new"].trigger()
     _, second_backup = edited_backup(second)
     assert second_backup == answers.app_data / "untitled-2.autosave.json"
     assert load_file(first_backup) == first_edit
     crash(first)
-    second.actions["new"].trigger()                        # (discards the changes)
+    second.menu_actions["new"].trigger()                        # (discards the changes)
     _, third_backup = edited_backup(second)
     assert third_backup == answers.app_data / "untitled-2.autosave.json"
     assert load_file(first_backup) == first_edit           # left for the next start

@@ -174,8 +174,8 @@ def test_a_card_taller_than_its_panel_scrolls_to_its_last_line(make_window, qtbo
     panel = w.card_panel
     qtbot.waitUntil(lambda: panel.state == ESTIMATE, timeout=20000)
     panel.resize(300, 150)
-    bar = panel.scroll.verticalScrollBar()
+    bar = panel.scroll_area.verticalScrollBar()
     qtbot.waitUntil(lambda: bar.maximum() > 0)
     bar.setValue(bar.maximum())
-    bottom = panel.body.mapTo(panel.scroll.viewport(), panel.body.rect().bottomLeft()).y()
-    assert bottom <= panel.scroll.viewport().height()      # the Goals line can be seen
+    bottom = panel.body.mapTo(panel.scroll_area.viewport(), panel.body.rect().bottomLeft()).y()
+    assert bottom <= panel.scroll_area.viewport().height()      # the Goals line can be seen

@@ -70,7 +70,7 @@ def test_shortcuts_window_lists_every_key_from_the_actions(window):
     QTest.keyClick(window, Qt.Key_F1)
     text = window.help_windows["shortcuts"].browser.toPlainText()
     assert "Redo" in text and "Ctrl+Y or Ctrl+Shift+Z" in text
-    for action in [*window.actions.values(), *window.tool_actions.values(),
+    for action in [*window.menu_actions.values(), *window.tool_actions.values(),
                    *window.preview.actions.values()]:
         for key in action.shortcuts():
             assert key.toString(QKeySequence.NativeText) in text, action.text()
@@ -80,7 +80,7 @@ def test_shortcuts_window_lists_every_key_from_the_actions(window):
 def test_help_pages_and_about(window):
     menu = window.menus["help"]
     assert window.menuBar().actions()[-1].menu() is menu          # Help comes last
-    window.actions["format_page"].trigger()
+    window.menu_actions["format_page"].trigger()
     assert "E104" in window.help_windows["format"].browser.toPlainText()
     format_page = window.help_windows["format"].browser
     link = format_page.document().find("rules.md")                 # the first link to the rules
@@ -88,10 +88,10 @@ def test_help_pages_and_about(window):
     QTest.mouseClick(format_page.viewport(), Qt.LeftButton,
                      pos=format_page.cursorRect(link).center())
     assert "Moving by cards" in format_page.toPlainText()
-    window.actions["rules_page"].trigger()
+    window.menu_actions["rules_page"].trigger()
     rules = window.help_windows["rules"].browser.toPlainText()
     assert "register" in rules.lower() and "not installed" not in rules
-    window.actions["about"].trigger()
+    window.menu_actions["about"].trigger()
     about = window.help_windows["about"].browser.toPlainText()
     assert f"Rally Forge {version()}" in about
     assert version() != "unknown"

@@ -167,7 +167,7 @@ def test_the_level_tool_numbers_raised_squares_and_the_view_menu_keeps_them(wind
     QTest.keyClick(w.view, Qt.Key_B)                 # the brush: the board as it prints in colour
     assert w.tool_id == "brush"
     assert _badge_share(w.view, (3, 3)) < 0.05
-    w.actions["level_marks"].trigger()               # View > Show Level Numbers
+    w.menu_actions["level_marks"].trigger()               # View > Show Level Numbers
     assert _badge_share(w.view, (3, 3)) > 0.4
     QTest.keyClick(w.view, Qt.Key_H)
     QTest.keyClick(w.view, Qt.Key_B)

@@ -32,7 +32,7 @@ def test_brush_fills_gaps_of_a_fast_drag_and_uses_the_direction(window):
     w = window
     w.set_tool("brush")
     w.state.set_brush(kind="conveyor", dir="E", express=True)
-    w.actions["rotate_right"].trigger()          # Z: E -> S
+    w.menu_actions["rotate_right"].trigger()          # Z: E -> S
     drag_squares(w.view, [(0, 5), (6, 5)])
     b = w.doc.scenario.board
     assert [(t.x, t.y) for t in b.tiles] == [(x, 5) for x in range(7)]
@@ -161,7 +161,7 @@ def test_flags_and_docks_keep_their_numbering(window):
     w.state.set_brush(dir="E")
     click(w.view, 4.5, 11.5)                        # clicking a dock turns it
     assert w.doc.scenario.docks == (Dock(4, 11, "E"),)
-    w.markers_panel.move("flags", 1, 0)
+    w.markers_panel.renumber("flags", 1, 0)
     assert w.doc.scenario.flags == (Flag(3, 1), Flag(2, 5))
     assert w.markers_panel.lists["flags"].item(0).text().startswith("Flag 1: square 3, 1")
     w.markers_panel.lists["flags"].setCurrentRow(1)

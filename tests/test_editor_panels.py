@@ -236,7 +236,7 @@ def test_undo_history_and_the_shortcut_list_say_rule_changes_in_words(window, qt
     model = w.history.model()
     rows = [model.data(model.index(r, 0)) for r in range(model.rowCount())]
     assert rows == ["Opened", "Turn on flag gives an option", "Set starting options to 2"]
-    assert w.actions["undo"].text().replace("&", "") == "Undo Set starting options to 2"
+    assert w.menu_actions["undo"].text().replace("&", "") == "Undo Set starting options to 2"
     w.view.setFocus()
     QTest.keyClick(w, Qt.Key_F1)
     text = w.help_windows["shortcuts"].browser.toPlainText()

@@ -198,7 +198,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     qtbot.waitUntil(lambda: dialog.errors.isVisible() and not dialog.running, timeout=20000)
     assert "The course has 1 error: nothing was raced" in dialog.errors.label.text()
     assert "E301" in dialog.errors.label.text()
-    assert results == [] and dialog.result is None and not dialog.verdict.isVisible()
+    assert results == [] and dialog.measured is None and not dialog.verdict.isVisible()
     assert not dialog.save_button.isEnabled()
     assert panel.state != card_panel.MEASURED
     window.findChild(QDockWidget, "course_card").raise_()

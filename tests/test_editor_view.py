@@ -23,8 +23,8 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     window = make_window(scenario=empty_scenario(30, 30))
     v = window.view
     z = v.zoom()
-    window.actions["zoom_in"].trigger()                               # Ctrl++
-    window.actions["zoom_in"].trigger()
+    window.menu_actions["zoom_in"].trigger()                               # Ctrl++
+    window.menu_actions["zoom_in"].trigger()
     assert v.zoom() > z * 1.5
     pos = centre(v, (12, 12))
     under = v.mapToScene(pos)
@@ -32,11 +32,11 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     assert v.zoom() > z * 1.9
     assert (v.mapToScene(pos) - under).manhattanLength() < 3         # zooms around the cursor
     wheel(v, pos, -1, Qt.ControlModifier)
-    window.actions["zoom_out"].trigger()
-    window.actions["zoom_out"].trigger()
-    window.actions["zoom_out"].trigger()
+    window.menu_actions["zoom_out"].trigger()
+    window.menu_actions["zoom_out"].trigger()
+    window.menu_actions["zoom_out"].trigger()
     assert v.zoom() < z
-    window.actions["zoom_fit"].trigger()
+    window.menu_actions["zoom_fit"].trigger()
     assert abs(v.zoom() - z) < 1e-6
     assert window.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
 
@@ -102,9 +102,9 @@ def test_the_square_description_follows_an_edit_under_the_cursor(window):
 
 
 def test_grid_toggle(window):
-    window.actions["grid"].trigger()
+    window.menu_actions["grid"].trigger()
     assert not window.view.board_item.grid
-    window.actions["grid"].trigger()
+    window.menu_actions["grid"].trigger()
     assert window.view.board_item.grid
 
 

@@ -417,7 +417,7 @@ def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, previe
     dialog = set_up_balance(c, 24, "greedy", robots=3, workers=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
-    pooled = dialog.result
+    pooled = dialog.measured
     assert pooled is not None, dialog.rate.text()
     serial = run_balance(window.doc.scenario, 24, 3, "greedy", 0, workers=1)
     for key in ("races", "docks", "fairness", "length", "heatmaps", "legs", "time_trial"):

@@ -9,8 +9,13 @@ returns the PreviewController that runs them (editor/preview/controller.py).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def install_preview(window):
+if TYPE_CHECKING:
+    from .controller import PreviewController
+
+
+def install_preview(window) -> PreviewController:
     """Add the engine preview to an editor MainWindow; returns its controller
     (also kept as ``window.preview``). Installing it twice returns the first."""
     existing = getattr(window, "preview", None)

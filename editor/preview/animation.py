@@ -29,6 +29,7 @@ def robot_colors(timeline: Timeline) -> dict[str, str]:
 def rest_pose(robot: RobotResult) -> Pose | None:
     if not robot.alive:
         return None
+    assert robot.x is not None and robot.y is not None and robot.facing is not None   # on board
     return Pose(robot.x, robot.y, ANGLE[robot.facing])
 
 

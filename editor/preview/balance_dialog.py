@@ -20,8 +20,7 @@ from PySide6.QtCore import QObject, QRunnable, Qt, QThread, QThreadPool, Signal
 from PySide6.QtWidgets import (
     QButtonGroup, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
     QFrame, QProgressBar, QPushButton, QScrollArea, QSizePolicy, QSpinBox, QTabWidget,
-    QTextBrowser, QVBoxLayout,
-    QWidget,
+    QLayout, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from editor.course_errors import ErrorsBox
@@ -208,11 +207,11 @@ class BalanceDialog(QDialog):
         import engine.analysis.balance.runner  # noqa: F401
         self.scenario = None
         self.worker: BalanceWorker | None = None
-        self.result: BalanceResult | None = None
+        self.measured: BalanceResult | None = None
         self.result_scenario = None
         self.pool = QThreadPool(self)
         self.relay = _ReportRelay(self)
-        self.relay.done.connect(self._report_done, Qt.QueuedConnection)
+        self.relay.done.connect(self._report_done, Qt.ConnectionType.QueuedConnection)
         self.resize(1180, 700)
 
         outer = QHBoxLayout(self)
@@ -253,19 +252,19 @@ class BalanceDialog(QDialog):
         self.errors.showIssues.connect(self.issuesRequested.emit)
         left.addWidget(self.errors)
         self.verdict = QLabel("")
-        self.verdict.setTextFormat(Qt.RichText)
+        self.verdict.setTextFormat(Qt.TextFormat.RichText)
         self.verdict.setWordWrap(True)
         self.verdict.hide()
         left.addWidget(self.verdict)
         self.summary = QLabel("")
-        self.summary.setTextFormat(Qt.MarkdownText)
+        self.summary.setTextFormat(Qt.TextFormat.MarkdownText)
         self.summary.setWordWrap(True)
-        self.summary.setAlignment(Qt.AlignTop | Qt.AlignLeft)
-        self.summary.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Minimum)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.summary.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         scroll = QScrollArea()
         scroll.setWidget(self.summary)
         scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
         left.addWidget(scroll, 1)
 
         right = QVBoxLayout()
@@ -390,7 +389,7 @@ class BalanceDialog(QDialog):
                           f"{_clock(elapsed)} elapsed, {_clock(left)} left")
 
     def _done(self, result: BalanceResult) -> None:
-        self.result = result
+        self.measured = result
         self.result_scenario = self.scenario
         stopped = " (stopped early)" if result.get("cancelled") else ""
         self.rate.setText(f"{result['races']} of {result['planned']} races{stopped} in "
@@ -407,7 +406,7 @@ class BalanceDialog(QDialog):
 
     def _refused(self, problems: list) -> None:
         """The course has errors: they, not the figures of an earlier run."""
-        self.result = None
+        self.measured = None
         self.rate.setText("Nothing raced.")
         self.verdict.hide()
         self.summary.setText("")
@@ -467,7 +466,7 @@ class BalanceDialog(QDialog):
         from matplotlib.figure import Figure
         _drop(tab, old)
         canvas = FigureCanvasQTAgg(Figure(figsize=(6.4, 3.4), dpi=100, layout="constrained"))
-        tab.layout().addWidget(canvas)
+        _layout(tab).addWidget(canvas)
         return canvas
 
     def _draw_charts(self, result: BalanceResult) -> None:
@@ -486,7 +485,7 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ the report
 
     def ask_save_report(self) -> None:
-        if self.result is None:
+        if self.measured is None:
             return
         directory = get_report_dir(self)
         if directory:
@@ -497,7 +496,7 @@ class BalanceDialog(QDialog):
         `reportSaved` says when)."""
         self.save_button.setEnabled(False)
         self.rate.setText(f"Writing the report into {directory}…")
-        self.pool.start(_ReportJob(self.result, directory, self.result_scenario, self.relay))
+        self.pool.start(_ReportJob(self.measured, directory, self.result_scenario, self.relay))
 
     def _report_done(self, paths: list, error: str) -> None:
         self.save_button.setEnabled(True)
@@ -508,10 +507,17 @@ class BalanceDialog(QDialog):
         self.reportSaved.emit(paths)
 
 
+def _layout(tab: QWidget) -> QLayout:
+    """The layout a chart tab is made with."""
+    layout = tab.layout()
+    assert layout is not None
+    return layout
+
+
 def _drop(tab: QWidget, canvas) -> None:
     """Take a chart off its tab."""
     if canvas is not None:
-        tab.layout().removeWidget(canvas)
+        _layout(tab).removeWidget(canvas)
         canvas.deleteLater()
 
 

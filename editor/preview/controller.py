@@ -12,7 +12,7 @@ board never shows a race on a course that no longer exists.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from engine.model.element_kinds import DEATH_CAUSES
@@ -77,8 +77,9 @@ class PreviewController(QObject):
         w = self.window
         scenario_dock = w.findChild(QDockWidget, "scenario")
         issues_dock = w.findChild(QDockWidget, "issues")
-        self.dock = w.add_panel(self.panel, "Race", Qt.RightDockWidgetArea, scenario_dock)
-        self.log_dock = w.add_panel(self.log, "Race Log", Qt.RightDockWidgetArea, issues_dock)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.dock = w.add_panel(self.panel, "Race", right, scenario_dock)
+        self.log_dock = w.add_panel(self.log, "Race Log", right, issues_dock)
         # the editing panels stay in front until a race is shown
         scenario_dock.raise_()
         issues_dock.raise_()
@@ -284,7 +285,7 @@ class PreviewController(QObject):
         if self.dock.isFloating() or self.log_dock.isFloating():
             return
         if self.dock.width() < 430:
-            w.resizeDocks([self.dock], [430], Qt.Horizontal)
+            w.resizeDocks([self.dock], [430], Qt.Orientation.Horizontal)
             QTimer.singleShot(0, self.view, self.view.fit)     # not once the window is gone
 
     def end_playback(self, reason: str | None, rerun: bool = True) -> None:
@@ -457,15 +458,17 @@ class PreviewController(QObject):
 
     def apply_suggestion(self, searched, suggestion) -> None:
         """Apply a suggestion as one undo step, if it still fits the course."""
+        dialog = self.suggest_dialog
+        assert dialog is not None               # the suggestion came from it
         after = self._fitting(searched, suggestion)
         if after is None:
-            self.suggest_dialog.status.setText("The course has changed since the search: "
+            dialog.status.setText("The course has changed since the search: "
                                                "search again for suggestions that fit it.")
             return
         from editor import commands
         words = "; ".join(e["words"] for e in suggestion["edits"])
         commands.change(self.doc, after, f"Suggested fix: {words}")
-        self.suggest_dialog.status.setText(f"Applied: {words}. Undo takes it back.")
+        dialog.status.setText(f"Applied: {words}. Undo takes it back.")
 
     # ------------------------------------------------------------ closing
 

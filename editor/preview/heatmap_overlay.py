@@ -27,7 +27,7 @@ from engine.analysis.card.build import loop_line
 from engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import Grid, Heatmaps
+    from engine.analysis.balance.types import Chain, Grid, Heatmaps
     from engine.analysis.card.types import ReentryLoop
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
@@ -38,6 +38,9 @@ DEATH_RAMP = ((0.0, QColor(255, 240, 120)), (0.35, QColor(255, 160, 30)),
 OCCUPANCY_RAMP = ((0.0, QColor(200, 240, 255)), (0.5, QColor(40, 150, 230)),
                   (1.0, QColor(10, 30, 140)))
 ALPHA = 0.62
+# the legend's text, at either side
+_LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+_RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 MODES = ("deaths", "deaths_by_cause", "occupancy") + tuple(f"deaths:{c}" for c in DEATH_CAUSES)
 
@@ -146,8 +149,8 @@ class HeatmapOverlay(QGraphicsItem):
         value = h["deaths"][y][x] or 0.0
         if value > 0:
             texts.append(f"{value:.1f} deaths per 100 races here:")
-            chains = next((sq["why"] for sq in h.get("chains", ())
-                           if (sq["x"], sq["y"]) == (x, y)), [])
+            chains: list[Chain] = next((sq["why"] for sq in h.get("chains", ())
+                                       if (sq["x"], sq["y"]) == (x, y)), [])
             texts += [f"  {w['chain']} ({w['per_100_races']:.1f})" for w in chains]
         texts += [loop_line(loop) for loop in self.loops if (loop["x"], loop["y"]) == (x, y)]
         return "\n".join(texts) or None
@@ -174,9 +177,9 @@ class HeatmapOverlay(QGraphicsItem):
                 text = f"{v:.0f}" if v >= 10 else f"{v:.1f}"
                 box = QRectF(rect.left(), rect.bottom() - 20, SQUARE, 18)
                 p.setPen(QColor(0, 0, 0, 200))
-                p.drawText(box.translated(1, 1), Qt.AlignCenter, text)
+                p.drawText(box.translated(1, 1), Qt.AlignmentFlag.AlignCenter, text)
                 p.setPen(QColor(255, 255, 255))
-                p.drawText(box, Qt.AlignCenter, text)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class HeatmapLegend(QWidget):
@@ -192,7 +195,7 @@ class HeatmapLegend(QWidget):
         self.mode: str | None = None
         self.peak = 0.0
         self.note = ""
-        self.setAttribute(Qt.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         self.resize(250, 74)
         view.viewport().installEventFilter(self)     # the strip follows the viewport
         self.hide()
@@ -217,7 +220,7 @@ class HeatmapLegend(QWidget):
             self.view.setViewportMargins(0, 0, 0, height)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Resize:
+        if event.type() == QEvent.Type.Resize:
             self._place()
         return False
 
@@ -230,7 +233,7 @@ class HeatmapLegend(QWidget):
 
     def paintEvent(self, event) -> None:
         p = QPainter(self)
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(QColor(255, 255, 255, 60)))
         p.setBrush(QColor(25, 27, 31, 225))
         p.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), 7, 7)
@@ -239,7 +242,7 @@ class HeatmapLegend(QWidget):
         font.setBold(True)
         p.setFont(font)
         p.setPen(QColor(255, 255, 255))
-        p.drawText(QRectF(10, 6, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+        p.drawText(QRectF(10, 6, self.width() - 20, 16), _LEFT,
                    mode_title(self.mode or ""))
         font.setBold(False)
         font.setPixelSize(11)
@@ -248,13 +251,13 @@ class HeatmapLegend(QWidget):
             for i, cause in enumerate(DEATH_CAUSES):
                 col, row = divmod(i, 3)
                 x, y = 10 + col * 120, 26 + row * 15
-                p.setPen(Qt.NoPen)
+                p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(CAUSE_COLORS[cause])
                 p.drawRoundedRect(QRectF(x, y + 2, 14, 12), 2, 2)
                 p.setPen(QColor(230, 230, 230))
-                p.drawText(QRectF(x + 20, y, 100, 16), Qt.AlignLeft | Qt.AlignVCenter,
+                p.drawText(QRectF(x + 20, y, 100, 16), _LEFT,
                            CAUSE_NAMES[cause])
-            p.drawText(QRectF(10, 73, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+            p.drawText(QRectF(10, 73, self.width() - 20, 16), _LEFT,
                        f"stronger colour: more deaths (up to {self.peak:.1f})")
             note_at = 89
         else:
@@ -262,7 +265,7 @@ class HeatmapLegend(QWidget):
             self._paint_ramp(p)
         if self.note:
             p.setPen(QColor(255, 210, 120))
-            p.drawText(QRectF(10, note_at, self.width() - 20, 16), Qt.AlignLeft | Qt.AlignVCenter,
+            p.drawText(QRectF(10, note_at, self.width() - 20, 16), _LEFT,
                        self.note)
 
     def _paint_ramp(self, p: QPainter) -> None:
@@ -275,6 +278,6 @@ class HeatmapLegend(QWidget):
         p.setBrush(gradient)
         p.drawRect(bar)
         p.setPen(QColor(230, 230, 230))
-        p.drawText(QRectF(10, 44, 80, 16), Qt.AlignLeft | Qt.AlignVCenter, "0")
-        p.drawText(QRectF(self.width() - 130, 44, 120, 16), Qt.AlignRight | Qt.AlignVCenter,
+        p.drawText(QRectF(10, 44, 80, 16), _LEFT, "0")
+        p.drawText(QRectF(self.width() - 130, 44, 120, 16), _RIGHT,
                    f"{self.peak:.1f}")

@@ -30,7 +30,7 @@ class Player(QObject):
         self.playing = False
         self._stop_at: int | None = None    # stepping: stop when this frame has played
         self._timer = QTimer(self)
-        self._timer.setTimerType(Qt.PreciseTimer)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
         self._timer.setInterval(round(1000 / FPS))
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
@@ -148,6 +148,7 @@ class Player(QObject):
 
     def _tick(self) -> None:
         elapsed = self._clock.restart() * self.speed      # ms of race time
+        assert self.timeline is not None        # the timer runs only while one plays
         frames = self.timeline.frames
         while True:
             if self.u >= 1.0:

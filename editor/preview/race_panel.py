@@ -32,14 +32,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.table_cell import cell
 from engine.analysis.narration import (card_label, fire_control_locks, frame_label,
                                        last_option_uses, log_line)
-from engine.analysis.replay import option_charges
+from engine.analysis.replay import Timeline, option_charges
 from engine.model.option_cards import BY_ID
 from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
 from .animation import ROBOT_COLORS, robot_colors
-
 from .player import SPEEDS
 
 MAX_ROBOTS = 8
@@ -99,9 +99,9 @@ def options_html(cards: tuple[str, ...], spent: dict[str, int], count: int,
 
 def swatch(color: str | QColor, size: int = 12, text: str = "") -> QIcon:
     pm = QPixmap(size, size)
-    pm.fill(Qt.transparent)
+    pm.fill(Qt.GlobalColor.transparent)
     p = QPainter(pm)
-    p.setRenderHint(QPainter.Antialiasing)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
     p.setPen(QColor(20, 22, 26))
     p.setBrush(QColor(color))
     p.drawEllipse(1, 1, size - 2, size - 2)
@@ -111,15 +111,15 @@ def swatch(color: str | QColor, size: int = 12, text: str = "") -> QIcon:
         f.setBold(True)
         p.setFont(f)
         p.setPen(QColor(255, 255, 255))
-        p.drawText(pm.rect(), Qt.AlignCenter, text)
+        p.drawText(pm.rect(), Qt.AlignmentFlag.AlignCenter, text)
     p.end()
     return QIcon(pm)
 
 
 def _line() -> QFrame:
     line = QFrame()
-    line.setFrameShape(QFrame.HLine)
-    line.setFrameShadow(QFrame.Sunken)
+    line.setFrameShape(QFrame.Shape.HLine)
+    line.setFrameShadow(QFrame.Shadow.Sunken)
     return line
 
 
@@ -149,7 +149,7 @@ class RacePanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.timeline = None
+        self.timeline: Timeline | None = None
         self._scenario_has_robots = False
         self._docks = 0
         self._updating_slider = False
@@ -190,7 +190,7 @@ class RacePanel(QWidget):
         self.each_bot.setToolTip("Choose a bot for each robot")
         setup.addWidget(QLabel("Bots"), 2, 0)
         setup.addWidget(self.all_bots, 2, 1)
-        setup.addWidget(self.each_bot, 2, 2, 1, 2, Qt.AlignLeft)
+        setup.addWidget(self.each_bot, 2, 2, 1, 2, Qt.AlignmentFlag.AlignLeft)
         setup.setColumnStretch(3, 1)
         layout.addLayout(setup)
 
@@ -206,7 +206,7 @@ class RacePanel(QWidget):
             combo.addItems(_bot_names())
             combo.setCurrentText(_default_bot())
             combo.setToolTip(f"The bot that programs robot {i + 1}")
-            combo.setSizeAdjustPolicy(QComboBox.AdjustToContents)
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.activated.connect(self._bots_changed)
             row, col = divmod(i, 2)
             self.bot_grid.addWidget(label, row, col * 2)
@@ -223,14 +223,14 @@ class RacePanel(QWidget):
         self.run_button.setDefault(True)
         self.status = QLabel("No race yet.")
         self.status.setWordWrap(True)
-        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.status, 1)
         layout.addLayout(run_row)
 
         # the course changed under the race
         self.banner = QFrame()
-        self.banner.setFrameShape(QFrame.StyledPanel)
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
         self.banner.setStyleSheet("QFrame { background: #fff3cd; color: #5c4400; "
                                   "border: 1px solid #e0c36a; border-radius: 4px; }")
         banner = QHBoxLayout(self.banner)
@@ -256,22 +256,23 @@ class RacePanel(QWidget):
                 b.setIcon(style.standardIcon(icon))
             if text:
                 b.setText(text)
-                b.setToolButtonStyle(Qt.ToolButtonTextBesideIcon if icon is not None
-                                     else Qt.ToolButtonTextOnly)
+                b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon if icon is not None
+                                     else Qt.ToolButtonStyle.ToolButtonTextOnly)
             b.setToolTip(tip)
             b.setAutoRaise(True)
             b.clicked.connect(signal.emit)
             transport.addWidget(b)
             return b
-        self.start_button = button(QStyle.SP_MediaSkipBackward, "", "To the start", self.toStart)
-        self.back_button = button(QStyle.SP_MediaSeekBackward, "", "Step back (Shift+F7)",
+        icons = QStyle.StandardPixmap
+        self.start_button = button(icons.SP_MediaSkipBackward, "", "To the start", self.toStart)
+        self.back_button = button(icons.SP_MediaSeekBackward, "", "Step back (Shift+F7)",
                                   self.stepBack)
-        self.play_button = button(QStyle.SP_MediaPlay, "", "Play / pause (F6)", self.playToggled)
-        self.step_button = button(QStyle.SP_MediaSeekForward, "", "Step: one card, belt, "
+        self.play_button = button(icons.SP_MediaPlay, "", "Play / pause (F6)", self.playToggled)
+        self.step_button = button(icons.SP_MediaSeekForward, "", "Step: one card, belt, "
                                   "pusher, gear, laser or checkpoint step (F7)", self.stepForward)
         self.register_button = button(None, "Reg ▸", "Step one register (F8)", self.stepRegister)
         self.round_button = button(None, "Round ▸", "Step one round (F9)", self.stepRound)
-        self.end_button = button(QStyle.SP_MediaSkipForward, "", "To the end", self.toEnd)
+        self.end_button = button(icons.SP_MediaSkipForward, "", "To the end", self.toEnd)
         transport.addStretch(1)
         self.speed = QComboBox()
         for s in SPEEDS:
@@ -281,7 +282,7 @@ class RacePanel(QWidget):
         transport.addWidget(self.speed)
         layout.addLayout(transport)
 
-        self.slider = QSlider(Qt.Horizontal)
+        self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
         self.slider.setToolTip("Scrub through the race")
         layout.addWidget(self.slider)
@@ -299,35 +300,41 @@ class RacePanel(QWidget):
         self.cards.setToolTip("Program cards of the round on screen; the register being "
                               "played is highlighted, locked registers (by damage or Fire "
                               "Control) are orange")
-        self.cards.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.cards.setSelectionMode(QAbstractItemView.NoSelection)
-        self.cards.setFocusPolicy(Qt.NoFocus)
-        self.cards.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.cards.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.cards.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.cards.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.cards.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.cards.verticalHeader().setDefaultSectionSize(32)
         small = QFont(self.cards.font())
         small.setPixelSize(11)
         self.cards.setFont(small)
         self.cards.setWordWrap(True)
         self.cards.setIconSize(QSize(14, 14))
-        self.cards.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+        self.cards.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         layout.addWidget(self.cards, 3)
 
         self.robots = QTableWidget(0, 6)
         self.robots.setHorizontalHeaderLabels(["Damage", "Lives", "Flags", "Archive", "State",
                                                "Options"])
-        self.robots.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.robots.setSelectionMode(QAbstractItemView.NoSelection)
-        self.robots.setFocusPolicy(Qt.NoFocus)
+        self.robots.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.robots.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.robots.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         header = self.robots.horizontalHeader()
         # Card names are the longest texts: the Options column takes what the
         # others leave, and names too long for it are shortened (whole in the tooltip).
         for c in range(5):
-            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(5, QHeaderView.Stretch)
-        header.sectionResized.connect(lambda c, old, new: c == 5 and self._fit_options())
-        self._options: dict[int, tuple] = {}     # row -> what options_html shows there
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+
+        def refit(column: int, old: int, new: int) -> None:
+            if column == 5:
+                self._fit_options()
+        header.sectionResized.connect(refit)
+        # row -> what options_html shows there (its arguments)
+        self._options: dict[int, tuple[tuple[str, ...], dict[str, int], int,
+                                       dict[str, str] | None]] = {}
         # (a scroll bar that came and went with the rows' heights would change the room)
-        self.robots.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
+        self.robots.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.robots.verticalHeader().setDefaultSectionSize(22)
         self.robots.setIconSize(QSize(14, 14))
         layout.addWidget(self.robots, 2)
@@ -414,7 +421,8 @@ class RacePanel(QWidget):
         self.banner.show()
 
     def set_playing(self, playing: bool) -> None:
-        icon = QStyle.SP_MediaPause if playing else QStyle.SP_MediaPlay
+        icon = QStyle.StandardPixmap.SP_MediaPause if playing \
+            else QStyle.StandardPixmap.SP_MediaPlay
         self.play_button.setIcon(self.style().standardIcon(icon))
 
     # ------------------------------------------------------------ the race on screen
@@ -452,15 +460,16 @@ class RacePanel(QWidget):
                 head = QTableWidgetItem(swatch(colors[name], 14, str(row + 1)), name)
                 table.setVerticalHeaderItem(row, head)
             options = QLabel()
-            options.setTextFormat(Qt.RichText)
+            options.setTextFormat(Qt.TextFormat.RichText)
             options.setContentsMargins(4, 0, 4, 0)
             self.robots.setCellWidget(row, 5, options)
             for c in range(5):
                 self.cards.setItem(row, c, QTableWidgetItem())
                 self.robots.setItem(row, c, QTableWidgetItem())
-                self.robots.item(row, c).setTextAlignment(
-                    Qt.AlignCenter if c < 3 else Qt.AlignVCenter | Qt.AlignLeft)
-                self.cards.item(row, c).setTextAlignment(Qt.AlignCenter)
+                cell(self.robots, row, c).setTextAlignment(
+                    Qt.AlignmentFlag.AlignCenter if c < 3
+                    else Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft)
+                cell(self.cards, row, c).setTextAlignment(Qt.AlignmentFlag.AlignCenter)
 
     def show_frame(self, i: int) -> None:
         t = self.timeline
@@ -471,12 +480,10 @@ class RacePanel(QWidget):
         self.slider.setValue(i)
         self._updating_slider = False
         self.where.setText(f"{frame_label(frame)}   ({i + 1}/{len(t)})")
-        self._show_cards(frame)
-        self._show_robots(frame)
+        self._show_cards(t, frame)
+        self._show_robots(t, frame)
 
-    def _show_cards(self, frame) -> None:
-        t = self.timeline
-        colors = robot_colors(t)
+    def _show_cards(self, t: Timeline, frame) -> None:
         cards, locked = t.program(frame.index)
         held = fire_control_locks(t.events, frame.events[1]) if t.fire_control_locked else {}
         if frame.phase == 0 or frame.round == 0:
@@ -498,7 +505,7 @@ class RacePanel(QWidget):
             locks = locked.get(name, 0)
             fired = held.get(name, {})
             for c in range(5):
-                item = self.cards.item(row, c)
+                item = cell(self.cards, row, c)
                 kind, priority = card_label(program[c], short=True)
                 text = f"{kind}\n{priority}" if priority else kind
                 by_damage = c >= 5 - locks and program[c] is not None
@@ -513,7 +520,7 @@ class RacePanel(QWidget):
                 item.setToolTip(tip)
                 if c + 1 == active:
                     current = frame.step == "move" and frame.actor == name
-                    item.setBackground(QBrush(QColor(colors[name]).lighter(170)
+                    item.setBackground(QBrush(QColor(robot_colors(t)[name]).lighter(170)
                                               if current else _ACTIVE))
                     item.setForeground(QBrush(QColor(20, 20, 20)))
                     item.setFont(bold)
@@ -526,10 +533,10 @@ class RacePanel(QWidget):
                     item.setForeground(QBrush(_PLAYED) if c + 1 < active else QBrush())
                     item.setFont(plain)
 
-    def _show_robots(self, frame) -> None:
+    def _show_robots(self, t: Timeline, frame) -> None:
         held = any(r.option_cards for r in frame.robots)
-        spent = option_charges(self.timeline.events, frame.events[1]) if held else {}
-        last = last_option_uses(self.timeline.events, frame.events[1]) if held else {}
+        spent = option_charges(t.events, frame.events[1]) if held else {}
+        last = last_option_uses(t.events, frame.events[1]) if held else {}
         for row, r in enumerate(frame.robots):
             self._options[row] = (r.option_cards, spent.get(r.name, {}), r.options,
                                   last.get(r.name))
@@ -546,10 +553,10 @@ class RacePanel(QWidget):
             values = (f"{r.damage}", f"{r.lives}", f"{r.flags}",
                       f"{r.archive[0]},{r.archive[1]}", state)
             for c, v in enumerate(values):
-                item = self.robots.item(row, c)
+                item = cell(self.robots, row, c)
                 if item.text() != v:
                     item.setText(v)
-            damage = self.robots.item(row, 0)
+            damage = cell(self.robots, row, 0)
             damage.setForeground(QBrush(_FAIL) if r.damage >= 5 else QBrush())
         self._fit_options()
 
@@ -609,26 +616,26 @@ class EventModel(QAbstractListModel):
                        if timeline is not None else {})
         self._icons = {n: swatch(c, 10) for n, c in self.colors.items()}
         blank = QPixmap(10, 10)
-        blank.fill(Qt.transparent)
+        blank.fill(Qt.GlobalColor.transparent)
         self._blank = QIcon(blank)
         self.endResetModel()
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.events)
 
-    def data(self, index, role=Qt.DisplayRole):
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         e = self.events[index.row()]
-        if role == Qt.DisplayRole:
+        if role == Qt.ItemDataRole.DisplayRole:
             return log_line(e)
-        if role == Qt.DecorationRole:
+        if role == Qt.ItemDataRole.DecorationRole:
             return self._icons.get(e.robot, self._blank)
-        if role == Qt.ForegroundRole and e.kind in ("dealt", "place", "archive"):
+        if role == Qt.ItemDataRole.ForegroundRole and e.kind in ("dealt", "place", "archive"):
             return QBrush(QColor(120, 120, 120))
-        if role == Qt.ForegroundRole and e.kind in ("destroyed", "out"):
+        if role == Qt.ItemDataRole.ForegroundRole and e.kind in ("destroyed", "out"):
             return QBrush(_FAIL)
-        if role == Qt.FontRole and e.kind in ("card", "finish", "end", "flag"):
+        if role == Qt.ItemDataRole.FontRole and e.kind in ("card", "finish", "end", "flag"):
             f = QFont()
             f.setBold(True)
             return f
@@ -654,8 +661,8 @@ class RaceLogPanel(QWidget):
         self.events = QListView()
         self.events.setModel(self.model)
         self.events.setUniformItemSizes(True)
-        self.events.setSelectionMode(QAbstractItemView.ExtendedSelection)
-        self.events.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.events.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.events.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.events.setIconSize(QSize(10, 10))
         self.events.clicked.connect(lambda index: self.eventActivated.emit(index.row()))
         self.events.activated.connect(lambda index: self.eventActivated.emit(index.row()))
@@ -684,9 +691,9 @@ class RaceLogPanel(QWidget):
         self.detail = QTableWidget(0, 3)
         self.detail.setHorizontalHeaderLabels(["", "Expected", "Actual"])
         self.detail.verticalHeader().hide()
-        self.detail.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.detail.setSelectionMode(QAbstractItemView.NoSelection)
-        self.detail.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.detail.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.detail.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.detail.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.detail.verticalHeader().setDefaultSectionSize(20)
         tl.addWidget(self.detail, 1)
         self.tabs.addTab(tests, "Course tests")
@@ -707,13 +714,13 @@ class RaceLogPanel(QWidget):
         if stop <= start:
             sel.clearSelection()
             target = self.model.index(min(start, len(self.model.events) - 1))
-            self.events.scrollTo(target, QAbstractItemView.PositionAtCenter)
+            self.events.scrollTo(target, QAbstractItemView.ScrollHint.PositionAtCenter)
             return
         top, bottom = self.model.index(start), self.model.index(stop - 1)
-        sel.select(QItemSelection(top, bottom), QItemSelectionModel.ClearAndSelect)
-        sel.setCurrentIndex(top, QItemSelectionModel.NoUpdate)
-        self.events.scrollTo(bottom, QAbstractItemView.EnsureVisible)
-        self.events.scrollTo(top, QAbstractItemView.EnsureVisible)
+        sel.select(QItemSelection(top, bottom), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        sel.setCurrentIndex(top, QItemSelectionModel.SelectionFlag.NoUpdate)
+        self.events.scrollTo(bottom, QAbstractItemView.ScrollHint.EnsureVisible)
+        self.events.scrollTo(top, QAbstractItemView.ScrollHint.EnsureVisible)
 
     # ------------------------------------------------------------ checks
 

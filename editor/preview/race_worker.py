@@ -70,8 +70,8 @@ class RaceWorker(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(2)
         self.relay = _Relay(self)
-        self.relay.done.connect(self._done, Qt.QueuedConnection)
-        self.relay.failed.connect(self._failed, Qt.QueuedConnection)
+        self.relay.done.connect(self._done, Qt.ConnectionType.QueuedConnection)
+        self.relay.failed.connect(self._failed, Qt.ConnectionType.QueuedConnection)
         self.number = 0
         self.request: RaceRequest | None = None
         self.busy = False

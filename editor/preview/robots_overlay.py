@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from editor.board_view import Z_EXTRA
 from editor.render import SQUARE
 
-from engine.analysis.replay import Pose, Timeline
+from engine.analysis.replay import Death, Motion, Pose, Timeline
 
 from .animation import beam_segment, poses, robot_colors
 
@@ -63,7 +63,7 @@ class RobotBody(QGraphicsItem):
         self.color = color
         self.number = number
         self.powered_down = False
-        self.setCacheMode(QGraphicsItem.ItemCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.ItemCoordinateCache)
 
     def boundingRect(self) -> QRectF:
         r = RADIUS + 8
@@ -75,19 +75,20 @@ class RobotBody(QGraphicsItem):
             self.update()
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         r = RADIUS
         color = QColor(self.color)
         if self.powered_down:
             color = color.darker(160)
         # shadow
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(0, 0, 0, 90))
         p.drawEllipse(QPointF(2.5, 3.5), r, r)
         # nose: a wedge that shows the facing
         nose = QPolygonF([QPointF(0, -r - 11), QPointF(r * 0.72, -r * 0.45),
                           QPointF(-r * 0.72, -r * 0.45)])
-        p.setPen(QPen(_INK, 2.5, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin))
+        p.setPen(QPen(_INK, 2.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                      Qt.PenJoinStyle.RoundJoin))
         p.setBrush(_WHITE)
         p.drawPolygon(nose)
         # body
@@ -95,16 +96,16 @@ class RobotBody(QGraphicsItem):
         p.setPen(QPen(_INK, 2.5))
         p.drawEllipse(QPointF(0, 0), r, r)
         p.setPen(QPen(color.lighter(150), 2))
-        p.setBrush(Qt.NoBrush)
+        p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(QPointF(0, 0), r - 3.5, r - 3.5)
         # eye slit towards the front
-        p.setPen(Qt.NoPen)
+        p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(255, 255, 255, 230))
         p.drawRoundedRect(QRectF(-r * 0.5, -r * 0.62, r, r * 0.22), 3, 3)
         if self.powered_down:
-            pen = QPen(_WHITE, 2, Qt.DashLine)
+            pen = QPen(_WHITE, 2, Qt.PenStyle.DashLine)
             p.setPen(pen)
-            p.setBrush(Qt.NoBrush)
+            p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawEllipse(QPointF(0, 0), r + 4, r + 4)
 
 
@@ -117,7 +118,7 @@ class RobotTag(QGraphicsItem):
         self.number = str(number)
         self.color = color
         self.damage = 0
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._name_font = _font(11.5)
         self._number_font = _font(15)
         fm = QFontMetricsF(self._name_font)
@@ -133,15 +134,15 @@ class RobotTag(QGraphicsItem):
             self.update()
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
-        p.setRenderHint(QPainter.TextAntialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         # number in the middle of the body
         p.setFont(self._number_font)
         p.setPen(_INK)
         box = QRectF(-RADIUS, -RADIUS * 0.25, 2 * RADIUS, RADIUS * 1.05)
-        p.drawText(box.translated(1, 1), Qt.AlignCenter, self.number)
+        p.drawText(box.translated(1, 1), Qt.AlignmentFlag.AlignCenter, self.number)
         p.setPen(_WHITE)
-        p.drawText(box, Qt.AlignCenter, self.number)
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.number)
         # name tag under the body
         w = self._name_w
         tag = QRectF(-w / 2, RADIUS + 3, w, 16)
@@ -150,7 +151,7 @@ class RobotTag(QGraphicsItem):
         p.drawRoundedRect(tag, 5, 5)
         p.setFont(self._name_font)
         p.setPen(_WHITE)
-        p.drawText(tag, Qt.AlignCenter, self.name)
+        p.drawText(tag, Qt.AlignmentFlag.AlignCenter, self.name)
         # damage badge
         if self.damage:
             c = QPointF(RADIUS * 0.8, -RADIUS * 0.8)
@@ -158,7 +159,8 @@ class RobotTag(QGraphicsItem):
             p.setBrush(QColor(200, 20, 30))
             p.drawEllipse(c, 9, 9)
             p.setFont(_font(11))
-            p.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignCenter, str(self.damage))
+            p.drawText(QRectF(c.x() - 9, c.y() - 9, 18, 18), Qt.AlignmentFlag.AlignCenter,
+                       str(self.damage))
 
 
 class RobotMarker:
@@ -220,7 +222,7 @@ class ArchiveMarkers(QGraphicsItem):
         return self._bounds
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setFont(self._font)
         shared: dict[tuple[int, int], int] = {}
         for i, a in enumerate(self.archives):
@@ -236,7 +238,7 @@ class ArchiveMarkers(QGraphicsItem):
             p.setBrush(self.colors[i])
             p.drawPolygon(d)
             p.setPen(_WHITE)
-            p.drawText(QRectF(cx - 8, cy - 8, 16, 16), Qt.AlignCenter, str(i + 1))
+            p.drawText(QRectF(cx - 8, cy - 8, 16, 16), Qt.AlignmentFlag.AlignCenter, str(i + 1))
 
 
 class Beams(QGraphicsItem):
@@ -278,7 +280,7 @@ class Beams(QGraphicsItem):
     def paint(self, p: QPainter, option, widget=None) -> None:
         if not self.lines or self.glow <= 0:
             return
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         for a, c, beams, board, hit in self.lines:
             end = a + (c - a) * self.progress
             width = 3.0 + 2.0 * beams if board else 3.0
@@ -287,18 +289,19 @@ class Beams(QGraphicsItem):
                 width = max(2.0, width - 1.5)
             glow = QColor(_BEAM)
             glow.setAlphaF(0.28 * strength)
-            p.setPen(QPen(glow, width + 9, Qt.SolidLine, Qt.RoundCap))
+            p.setPen(QPen(glow, width + 9, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
             p.drawLine(a, end)
             core = QColor(_BEAM)
             core.setAlphaF(0.95 * strength)
-            p.setPen(QPen(core, width, Qt.SolidLine, Qt.RoundCap))
+            p.setPen(QPen(core, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
             p.drawLine(a, end)
             inner = QColor(_BEAM_CORE)
             inner.setAlphaF(0.9 * strength)
-            p.setPen(QPen(inner, max(1.0, width / 3), Qt.SolidLine, Qt.RoundCap))
+            p.setPen(QPen(inner, max(1.0, width / 3), Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.RoundCap))
             p.drawLine(a, end)
             if hit and self.progress >= 1.0:
-                p.setPen(Qt.NoPen)
+                p.setPen(Qt.PenStyle.NoPen)
                 spark = QColor(255, 220, 120)
                 spark.setAlphaF(0.85 * self.glow)
                 p.setBrush(spark)
@@ -313,7 +316,7 @@ class Trails(QGraphicsItem):
         super().__init__()
         self.colors = colors
         self.setZValue(Z_TRAILS)
-        self.paths: list[tuple[QPainterPath, QColor, bool, QPointF, float]] = []
+        self.paths: list[tuple[QPainterPath, QColor, bool, QPointF, float, bool]] = []
         self._bounds = QRectF()
 
     def set_motions(self, motions, earlier=()) -> None:
@@ -346,14 +349,16 @@ class Trails(QGraphicsItem):
         return self._bounds
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         for path, color, pushed, tip, angle, strong in self.paths:
             c = QColor(color)
             c.setAlpha(210 if strong else 110)
-            p.setPen(QPen(QColor(0, 0, 0, 110 if strong else 45), 8, Qt.SolidLine, Qt.RoundCap))
-            p.setBrush(Qt.NoBrush)
+            p.setPen(QPen(QColor(0, 0, 0, 110 if strong else 45), 8, Qt.PenStyle.SolidLine,
+                          Qt.PenCapStyle.RoundCap))
+            p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawPath(path)
-            pen = QPen(c, 5, Qt.DashLine if pushed else Qt.SolidLine, Qt.RoundCap)
+            pen = QPen(c, 5, Qt.PenStyle.DashLine if pushed else Qt.PenStyle.SolidLine,
+                       Qt.PenCapStyle.RoundCap)
             p.setPen(pen)
             p.drawPath(path)
             # arrow head short of the centre, under the robot's nose
@@ -375,11 +380,11 @@ class Wrecks(QGraphicsItem):
         super().__init__()
         self.colors = colors
         self.setZValue(Z_WRECKS)
-        self.marks: list[tuple[object, bool]] = []
+        self.marks: list[tuple[Death, bool]] = []
         self._bounds = QRectF()
         self._font = _font(10)
 
-    def set_deaths(self, marks: list[tuple[object, bool]]) -> None:
+    def set_deaths(self, marks: list[tuple[Death, bool]]) -> None:
         self.prepareGeometryChange()
         self.marks = marks
         bounds = QRectF()
@@ -392,7 +397,7 @@ class Wrecks(QGraphicsItem):
         return self._bounds
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setFont(self._font)
         for d, fresh in self.marks:
             c = _centre(d.x, d.y)
@@ -400,21 +405,22 @@ class Wrecks(QGraphicsItem):
             color = QColor(self.colors.get(d.robot, _WHITE))
             color.setAlpha(255 if fresh else 150)
             for pen in (QPen(QColor(0, 0, 0, 170 if fresh else 90), 9 if fresh else 6,
-                             Qt.SolidLine, Qt.RoundCap),
-                        QPen(color, 5 if fresh else 3, Qt.SolidLine, Qt.RoundCap)):
+                             Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap),
+                        QPen(color, 5 if fresh else 3, Qt.PenStyle.SolidLine,
+                             Qt.PenCapStyle.RoundCap)):
                 p.setPen(pen)
                 p.drawLine(c + QPointF(-r, -r), c + QPointF(r, r))
                 p.drawLine(c + QPointF(-r, r), c + QPointF(r, -r))
             if fresh:
                 text = "laser" if d.cause == "damage" else d.cause
                 box = QRectF(d.x * S + 2, d.y * S + 2, S - 4, 14)
-                p.setPen(Qt.NoPen)
+                p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(QColor(0, 0, 0, 170))
                 fm = QFontMetricsF(self._font)
                 w = fm.horizontalAdvance(text) + 8
                 p.drawRoundedRect(QRectF(box.center().x() - w / 2, box.top(), w, 14), 4, 4)
                 p.setPen(_WHITE)
-                p.drawText(box, Qt.AlignCenter, text)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class Expectation(QGraphicsItem):
@@ -439,10 +445,10 @@ class Expectation(QGraphicsItem):
         return QRectF(-S * 0.9, -S * 0.6, S * 1.8, S * 1.2)
 
     def paint(self, p: QPainter, option, widget=None) -> None:
-        p.setRenderHint(QPainter.Antialiasing)
-        pen = QPen(_WHITE, 3, Qt.DashLine)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(_WHITE, 3, Qt.PenStyle.DashLine)
         p.setPen(QPen(QColor(0, 0, 0, 160), 6))
-        p.setBrush(Qt.NoBrush)
+        p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(QPointF(0, 0), RADIUS + 2, RADIUS + 2)
         p.setPen(pen)
         p.drawEllipse(QPointF(0, 0), RADIUS + 2, RADIUS + 2)
@@ -459,11 +465,11 @@ class Expectation(QGraphicsItem):
             fm = QFontMetricsF(p.font())
             w = fm.horizontalAdvance(self.text) + 10
             box = QRectF(-w / 2, -S * 0.5 - 2, w, 16)
-            p.setPen(Qt.NoPen)
+            p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(QColor(200, 30, 40, 230))
             p.drawRoundedRect(box, 5, 5)
             p.setPen(_WHITE)
-            p.drawText(box, Qt.AlignCenter, self.text)
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text)
 
 
 class RaceOverlay:
@@ -521,7 +527,7 @@ class RaceOverlay:
         frame = t.frames[i]
         if i != self.frame_index:
             self.frame_index = i
-            self._enter_frame(i)
+            self._enter_frame(t, i)
         now = poses(t, i, u)
         for r in frame.robots:
             marker = self.markers[r.name]
@@ -532,30 +538,33 @@ class RaceOverlay:
             marker = self.markers[r.name]
             marker.tag.set_damage(r.damage if r.alive else 0)
             marker.body.set_powered_down(r.powered_down)
-        if frame.beams:
+        if frame.beams and self.beams is not None:
             self.beams.set_progress(min(1.0, u * 3.0), 1.0 if u >= 1.0 else
                                     0.55 + 0.45 * abs(math.sin(u * math.pi * 3)))
 
-    def _enter_frame(self, i: int) -> None:
-        t = self.timeline
+    def _enter_frame(self, t: Timeline, i: int) -> None:
+        archives, beams, trails, wrecks = self.archives, self.beams, self.trails, self.wrecks
+        # made with the timeline
+        assert archives is not None and beams is not None and trails is not None \
+            and wrecks is not None
         frame = t.frames[i]
-        self.archives.set_archives([r.archive for r in frame.robots])
-        self.beams.set_beams(frame.beams)
-        self.beams.set_progress(1.0, 1.0)
-        earlier = []
+        archives.set_archives([r.archive for r in frame.robots])
+        beams.set_beams(frame.beams)
+        beams.set_progress(1.0, 1.0)
+        earlier: list[Motion] = []
         if frame.register is not None:
             k = i - 1
             while k > 0 and t.frames[k].round == frame.round and \
                     t.frames[k].register == frame.register:
                 earlier.extend(t.frames[k].motions)
                 k -= 1
-        self.trails.set_motions(frame.motions, earlier)
+        trails.set_motions(frame.motions, earlier)
         marks = []
         for f in t.frames[max(0, i - 200):i + 1]:
             if f.round == frame.round:
                 for d in f.deaths:
                     marks.append((d, f.index == i))
-        self.wrecks.set_deaths(marks)
+        wrecks.set_deaths(marks)
 
     # ------------------------------------------------------------ checks
 

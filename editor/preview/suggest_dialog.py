@@ -71,7 +71,7 @@ class SuggestDialog(QDialog):
         import engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
         self.worker: SuggestWorker | None = None
         self.scenario: Scenario | None = None
-        self.result: dict | None = None
+        self.found: dict | None = None
         self.resize(620, 560)
 
         layout = QVBoxLayout(self)
@@ -203,7 +203,7 @@ class SuggestDialog(QDialog):
 
     def _done(self, result: dict) -> None:
         from engine.analysis.suggest.effect_words import effect_lines
-        self.result = result
+        self.found = result
         self.progress.setValue(self.progress.maximum())
         if result["cancelled"]:
             self.status.setText(f"Stopped after {result['races']} races: " + (
@@ -252,7 +252,7 @@ class SuggestDialog(QDialog):
     # ------------------------------------------------------------ choosing
 
     def clear_suggestions(self) -> None:
-        self.result = None
+        self.found = None
         self.list.clear()
         self.apply_button.setEnabled(False)
         self.previewRequested.emit(None, None)
@@ -260,9 +260,9 @@ class SuggestDialog(QDialog):
     def chosen(self) -> dict | None:
         """The chosen suggestion of the result."""
         row = self.list.currentRow()
-        if self.result is None or self.scenario is None or row < 0:
+        if self.found is None or self.scenario is None or row < 0:
             return None
-        return self.result["suggestions"][row]
+        return self.found["suggestions"][row]
 
     def _chosen(self, row: int) -> None:
         chosen = self.chosen()

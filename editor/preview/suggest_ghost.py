@@ -3,13 +3,15 @@ as they would be after it, translucent, inside a dashed outline, over the
 course as it is (a scene item, Z_PREVIEW)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from editor.board_view import SQUARE, Z_PREVIEW, square_rect
 from editor.render import paint_board
-from engine.model.scenario import Scenario
+from engine.model.scenario import Dock, Flag, Scenario
 
 GHOST_OPACITY = 0.75
 OUTLINE = QColor(0, 170, 200)
@@ -28,13 +30,21 @@ def changed_squares(before: Scenario, after: Scenario) -> list[tuple[int, int]]:
                 squares.add((x, y))
     for item in set(a.lasers) ^ set(b.lasers) | set(a.pushers) ^ set(b.pushers):
         squares.add((item.x, item.y))
-    for old_list, new_list in ((before.docks, after.docks), (before.flags, after.flags)):
-        for old, new in zip(old_list, new_list):
-            if old != new:
-                squares.update({(old.x, old.y), (new.x, new.y)})
-        extra = old_list[len(new_list):] + new_list[len(old_list):]    # removed or added
-        squares.update((m.x, m.y) for m in extra)
+    squares |= _markers_changed(before.docks, after.docks) | _markers_changed(before.flags,
+                                                                             after.flags)
     return sorted(squares)
+
+
+def _markers_changed(old_list: Sequence[Dock | Flag],
+                     new_list: Sequence[Dock | Flag]) -> set[tuple[int, int]]:
+    """The squares of markers moved, removed or added."""
+    squares: set[tuple[int, int]] = set()
+    for old, new in zip(old_list, new_list):
+        if old != new:
+            squares.update({(old.x, old.y), (new.x, new.y)})
+    for m in [*old_list[len(new_list):], *new_list[len(old_list):]]:   # removed or added
+        squares.add((m.x, m.y))
+    return squares
 
 
 class SuggestionGhost(QGraphicsItem):
@@ -68,10 +78,10 @@ class SuggestionGhost(QGraphicsItem):
         for x, y in self.squares:
             paint_board(painter, self.after, area=(x, y, x + 1, y + 1), level_marks=False)
         painter.setOpacity(1.0)
-        pen = QPen(OUTLINE, 4, Qt.DashLine)
+        pen = QPen(OUTLINE, 4, Qt.PenStyle.DashLine)
         pen.setCosmetic(True)
         painter.setPen(pen)
-        painter.setBrush(Qt.NoBrush)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
         for x, y in self.squares:
             painter.drawRect(square_rect(x, y).adjusted(2, 2, -2, -2))
         painter.restore()

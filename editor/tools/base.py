@@ -53,7 +53,7 @@ class Tool:
     name = ""           # shown in menus and the toolbar
     key = ""            # keyboard shortcut
     tip = ""
-    cursor = Qt.CrossCursor
+    cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, doc, view, state):
         self.doc = doc
@@ -75,7 +75,7 @@ class Tool:
         self.stroke = None
         self.view.clear_preview()
 
-    def hover_square(self, pos: QPointF):
+    def hover_square(self, pos: QPointF) -> tuple[int, int] | None:
         """The square under pos (None off the board), outlined as the hover preview."""
         square = self.view.square_at(pos)
         self.view.show_preview(square_path([square]) if square else None)
@@ -105,7 +105,7 @@ class DragTool(Tool):
 
     def __init__(self, doc, view, state):
         super().__init__(doc, view, state)
-        self.last = None
+        self.last: tuple[int, int] | None = None
 
     def release(self, pos: QPointF, event) -> None:
         super().release(pos, event)

@@ -26,26 +26,29 @@ class BeltTool(DragTool):
         return new_tile(x, y, kind, dir=d, express=self.express)
 
     def press(self, pos, event) -> None:
-        square = self.view.square_at(pos)
-        if event.button() != Qt.LeftButton or square is None:
+        square: tuple[int, int] | None = self.view.square_at(pos)
+        if event.button() != Qt.MouseButton.LeftButton or square is None:
             return
         self.begin_stroke()
         self.last = square
-        self.express = self.state.brush.express or bool(event.modifiers() & Qt.ShiftModifier)
+        self.express = self.state.brush.express or bool(
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
         existing = self.scenario.board.tile_at(*square)
         d = existing.dir if existing and existing.dir else self.state.brush.dir
         self.lay({square: self.belt(*square, d)})
 
     def move(self, pos, event) -> None:
-        square = self.hover_square(pos)
-        if self.stroke is None or square is None or square == self.last:
+        square, last = self.hover_square(pos), self.last
+        if self.stroke is None or square is None or last is None or square == last:
             return
         changes = {}
-        for step in steps_between(self.last, square):
-            d = direction_name(step[0] - self.last[0], step[1] - self.last[1])
-            changes[self.last] = self.belt(*self.last, d)
+        for step in steps_between(last, square):
+            d = direction_name(step[0] - last[0], step[1] - last[1])
+            assert d is not None        # each step is to a neighbour
+            changes[last] = self.belt(*last, d)
             changes[step] = self.belt(*step, d)
-            self.last = step
+            last = step
+        self.last = last
         self.lay(changes)
 
     def lay(self, changes) -> None:

@@ -22,7 +22,7 @@ class BrushTool(DragTool):
 
     def press(self, pos, event) -> None:
         square = self.view.square_at(pos)
-        if event.button() == Qt.RightButton:
+        if event.button() == Qt.MouseButton.RightButton:
             if square:
                 self.state.set_brush(self.state.brush.of_tile(self.scenario.board.tile_at(*square),
                                                               self.state.brush))

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from editor.board_view import edge_path
 from engine.editing import edit
 from engine.model.directions import INDEX, NAMES, opposite
-from engine.model.scenario import Laser, Pusher
+from engine.model.scenario import Board, Laser, Pusher
 from .base import Tool
 
 
@@ -23,7 +23,7 @@ class EdgeElementTool(Tool):
         d = NAMES[opposite(INDEX[side])]
         board = self.scenario.board
         existing = self.existing(board, x, y, d)
-        if event.button() == Qt.RightButton or existing:
+        if event.button() == Qt.MouseButton.RightButton or existing:
             board = self.remove(board, x, y, d)
             text = f"Remove {self.kind}"
         else:
@@ -36,6 +36,16 @@ class EdgeElementTool(Tool):
     def move(self, pos, event) -> None:
         edge = self.view.edge_at(pos)
         self.view.show_preview(edge_path(*edge) if edge else None)
+
+    # What each kind of edge element says about its own board entries.
+    def existing(self, board: Board, x: int, y: int, d: str) -> bool:
+        raise NotImplementedError
+
+    def place(self, board: Board, x: int, y: int, d: str) -> Board:
+        raise NotImplementedError
+
+    def remove(self, board: Board, x: int, y: int, d: str) -> Board:
+        raise NotImplementedError
 
 
 class LaserTool(EdgeElementTool):

@@ -25,13 +25,13 @@ class LevelTool(DragTool):
 
     def press(self, pos, event) -> None:
         square = self.view.square_at(pos)
-        self.level = 0 if event.button() == Qt.RightButton else self.state.brush.level
+        self.level = 0 if event.button() == Qt.MouseButton.RightButton else self.state.brush.level
         if square is None:
             return
-        if event.modifiers() & Qt.ControlModifier:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             region = edit.level_region(self.scenario.board, *square)
             self.paint(region, f"Flood level {self.level}")
-        elif event.modifiers() & Qt.ShiftModifier:
+        elif event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             self.corner = square
             self.view.show_preview(rect_path(rect_between(square, square)))
         else:

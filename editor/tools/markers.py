@@ -32,7 +32,7 @@ class MarkerTool(Tool):
         s = self.scenario
         index = edit.marker_at(s, self.kind, *square)
         self.state.inspect(square)
-        if event.button() == Qt.RightButton:
+        if event.button() == Qt.MouseButton.RightButton:
             if index is not None:
                 self.push(edit.remove_marker(s, self.kind, index),
                           f"Remove {self.label} {index + 1}")
@@ -41,7 +41,8 @@ class MarkerTool(Tool):
         else:
             at = len(edit.markers(s, self.kind))
             row = self.state.marker_rows[self.kind]
-            if event.modifiers() & Qt.ShiftModifier and row is not None and row < at:
+            shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            if shift and row is not None and row < at:
                 at = row
             self.push(edit.insert_marker(s, self.kind, at, self.make(*square)),
                       f"Add {self.label} {at + 1}")

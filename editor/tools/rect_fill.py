@@ -25,7 +25,7 @@ class RectFillTool(Tool):
 
     def press(self, pos, event) -> None:
         self.start = self.view.square_at(pos)
-        self.erase = event.button() == Qt.RightButton
+        self.erase = event.button() == Qt.MouseButton.RightButton
         if self.start:
             self.view.show_preview(rect_path(rect_between(self.start, self.start)))
 

@@ -46,7 +46,7 @@ class WallTool(DragTool):
         # A wall carrying a laser or pusher counts as there (it goes with them).
         board = self.scenario.board
         walled = edit.listed_walls(board, *edge) or edit.mounted_on(board, *edge)
-        self.present = event.button() == Qt.LeftButton and not walled
+        self.present = event.button() == Qt.MouseButton.LeftButton and not walled
         self.origin = pos
         self.last = edge
         self.set(edge)

@@ -35,10 +35,14 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from engine.model.events import Event
+from engine.model.scenario import Check, Scenario
 from engine.rules.outcome import RobotResult
+
+if TYPE_CHECKING:
+    from engine.analysis.scenario_checks import CheckResult
 
 ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
 
@@ -532,9 +536,18 @@ def _programs(events: Sequence[Event]) -> dict:
 # ---------------------------------------------------------------- playing a race
 
 
-def play_race(scenario, seed: int = 0, robot_count: int | None = None,
+@overload
+def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
               bot: str | None = None, bots: Sequence[str] | None = None,
-              checks=None) -> Timeline | tuple[Timeline, list]:
+              checks: None = None) -> Timeline: ...
+@overload
+def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
+              bot: str | None = None, bots: Sequence[str] | None = None, *,
+              checks: Sequence[Check]) -> tuple[Timeline, list[CheckResult]]: ...
+def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
+              bot: str | None = None, bots: Sequence[str] | None = None,
+              checks: Sequence[Check] | None = None
+              ) -> Timeline | tuple[Timeline, list[CheckResult]]:
     """Play a whole race with its event log and turn it into a timeline.
     With a `robot_count`, that many robots race from the first docks with
     `bots` (or `bot`), whatever robots the scenario lists; without, the
