@@ -78,21 +78,22 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
             if log:
                 floor.emit("repair", robot, amount=1)
         if course.upgrade[sq] and not robot.powered_down:
-            if floor.option_deck is not None:
-                gain(floor, robot, "upgrade")
-            else:
-                robot.options += 1
-                if log:
-                    floor.emit("option", robot, amount=1)
+            _give_option(floor, robot, "upgrade")
     for robot in floor.flag_gifts:          # even if destroyed or powered down since (6.3)
-        if floor.option_deck is not None:
-            gain(floor, robot, "flag")
-        else:
-            robot.options += 1
-            if log:
-                floor.emit("option", robot, amount=1)
+        _give_option(floor, robot, "flag")
     floor.flag_gifts.clear()
     return repaired
+
+
+def _give_option(floor: Floor, robot: RobotState, why: str) -> None:
+    """An option card for the robot: dealt from the deck when options are
+    played, else counted."""
+    if floor.option_deck is not None:
+        gain(floor, robot, why)
+    else:
+        robot.options += 1
+        if floor.events is not None:
+            floor.emit("option", robot, amount=1)
 
 
 def reenter(floor: Floor, robots: list[RobotState]) -> None:
