@@ -23,8 +23,8 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive,
-                               problem_line, race_count, trial_count, write_line)
+from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
+                               positive, problem_line, race_count, trial_count, write_line)
 
 HELP = "race a course many times and report how fair its docks are"
 
@@ -39,12 +39,7 @@ def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOT
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="master seed; race i gets its own seed derived from it (default 0)")
-    parser.add_argument("--workers", type=positive, metavar="W",
-                        help="worker processes, or Dask workers with --scheduler local "
-                             "(default: every core)")
-    parser.add_argument("--scheduler", metavar="ADDR",
-                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
-                             "(needs pip install .[cluster]; default: none, local processes)")
+    add_worker_arguments(parser)
     parser.add_argument("--max-rounds", type=positive, metavar="R",
                         help="end undecided races after R rounds (default: the course's rule)")
     parser.add_argument("--json", dest="json_out", metavar="OUT",

@@ -53,7 +53,7 @@ def whole_number(minimum: int, maximum: int | None = None):
 
 positive = whole_number(1)
 natural = whole_number(0)
-race_count = whole_number(1, MAX_RACES)        # (what a run may plan: engine/analysis/balance/plan.py)
+race_count = whole_number(1, MAX_RACES)     # what a run may plan (analysis/balance/plan.py)
 trial_count = whole_number(0, MAX_TRIALS)
 
 RACES = 1000        # races of a course card, and of balance and compare unless told
@@ -117,3 +117,13 @@ def write_course(path: str, text: str) -> bool:
         print(f"{path}: error: cannot write the course ({exc.strerror or exc})", file=sys.stderr)
         return False
     return True
+
+
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    """--workers and --scheduler: where the races are played."""
+    parser.add_argument("--workers", type=positive, metavar="W",
+                        help="worker processes, or Dask workers with --scheduler local "
+                             "(default: every core)")
+    parser.add_argument("--scheduler", metavar="ADDR",
+                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
+                             "(needs pip install .[cluster]; default: none, local processes)")

@@ -19,7 +19,8 @@ from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
 from engine.analysis.suggest.effect_words import effect_lines, points
 from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from engine.cli.common import OPTIONS_HELP, bot_help, positive, whole_number, write_line
+from engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, positive, whole_number,
+                               write_line)
 from engine.format.schema import goal_problem
 from engine.model.scenario import Goals
 
@@ -65,12 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="master seed: the same seed gives the same suggestions (default 0)")
-    parser.add_argument("--workers", type=positive, metavar="W",
-                        help="worker processes, or Dask workers with --scheduler local "
-                             "(default: every core)")
-    parser.add_argument("--scheduler", metavar="ADDR",
-                        help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
-                             "(default: none, local processes)")
+    add_worker_arguments(parser)
     parser.add_argument("--options", choices=("played", "counted"), help=OPTIONS_HELP)
     parser.add_argument("--json", dest="json_out", metavar="OUT",
                         help="write the full result as JSON to OUT ('-' for stdout)")
