@@ -113,7 +113,7 @@ class LoneModel:
         level = 0
         while frontier.size:
             level += 1
-            found = sources[_gather(first, frontier)]
+            found = sources[gather(first, frontier)]
             found = found[dist[found] == UNREACHABLE]
             dist[found] = level
             frontier = _distinct(found, dist.size)
@@ -171,7 +171,7 @@ class LoneModel:
         frontier = starts
         while frontier.size:
             found = np.zeros(within.size, dtype=bool)
-            found[sources[_gather(first, frontier)]] = True
+            found[sources[gather(first, frontier)]] = True
             found &= within
             found &= ~led
             led |= found
@@ -225,7 +225,7 @@ def _distinct(states: np.ndarray, size: int) -> np.ndarray:
     return np.flatnonzero(seen)
 
 
-def _gather(first: np.ndarray, states: np.ndarray) -> np.ndarray:
+def gather(first: np.ndarray, states: np.ndarray) -> np.ndarray:
     """The positions first[s] .. first[s + 1] - 1 of every state s in `states`,
     in one array (the neighbours of a frontier in a compressed adjacency list)."""
     counts = first[states + 1] - first[states]

@@ -23,7 +23,7 @@ from engine.analysis.suggest.edits import Edit, apply_all
 from engine.analysis.suggest.score import Target
 from engine.model.directions import DX, DY, INDEX
 from engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
-from engine.rules.lone import DESTROYED, LoneModel, _gather
+from engine.rules.lone import DESTROYED, LoneModel, gather
 
 Square = tuple[int, int]
 
@@ -65,7 +65,7 @@ class Pace:
                 frontier = np.unique(pending.pop(level))
                 frontier = frontier[dist[frontier] == level]
                 for cost, (sources, first) in self.graphs:
-                    found = np.unique(sources[_gather(first, frontier)])
+                    found = np.unique(sources[gather(first, frontier)])
                     found = found[dist[found] > level + cost]
                     if found.size:
                         dist[found] = level + cost
