@@ -6,7 +6,9 @@ side in the same run: each figure is measured in both source trees by turns
   on / off at most 2x), and the log's cost against the old one's;
 - aware: the aware bot's median decision, CPU ms, 2 aware and 2 search
   robots on the standard course (goal: at most 5 ms), with the same wins
-  and deaths;
+  and deaths; measured after some untimed races (what the bots keep per
+  course filled, as in a balance run of hundreds of races) and from a
+  fresh process (empty, as in a short run);
 - balance: `rallyforge balance --races N --workers 2` with search bots,
   wall seconds (goal: 5x faster), and its JSON the same but for its timing.
 
@@ -14,7 +16,8 @@ The old tree is `git archive BASE` of this repository, unpacked in a
 temporary folder (skipped, with a line saying so, when git or the commit is
 not there).
 
-    python -m bench.bench_speed [--races N] [--aware-races N] [--event-races N] [--base COMMIT]
+    python -m bench.bench_speed [--races N] [--aware-races N] [--aware-warm N]
+                                [--event-races N] [--base COMMIT]
 """
 from __future__ import annotations
 
@@ -58,8 +61,8 @@ def _run(tree: Path, argv: list[str]) -> subprocess.CompletedProcess:
                           text=True, check=True)
 
 
-def measure(tree: Path, what: str, count: int) -> dict:
-    return json.loads(_run(tree, [str(CHILD), what, str(count)]).stdout)
+def measure(tree: Path, what: str, *counts: int) -> dict:
+    return json.loads(_run(tree, [str(CHILD), what, *map(str, counts)]).stdout)
 
 
 def balance(tree: Path, races: int, out: Path) -> float:
@@ -86,7 +89,9 @@ def same_races(a: Path, b: Path) -> bool:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_speed", description=__doc__)
     parser.add_argument("--races", type=int, default=1000, help="balance races (default 1000)")
-    parser.add_argument("--aware-races", type=int, default=30)
+    parser.add_argument("--aware-races", type=int, default=30, help="timed races (default 30)")
+    parser.add_argument("--aware-warm", type=int, default=20,
+                        help="untimed races before them (default 20)")
     parser.add_argument("--event-races", type=int, default=150)
     parser.add_argument("--base", default=BASE, help=f"the commit before (default {BASE})")
     args = parser.parse_args(argv)
@@ -109,13 +114,16 @@ def main(argv: list[str] | None = None) -> None:
               f"{ev['old']['off'] / ev['new']['off']:.2f}x ({args.event_races} races of 8 "
               f"random bots, least CPU of 6 runs each)", flush=True)
 
-        aw = {name: measure(tree, "aware", args.aware_races) for name, tree in trees}
-        same = all(aw["old"][k] == aw["new"][k] for k in ("wins", "deaths", "decisions"))
-        print(f"  aware decision median: new {aw['new']['median_ms']:.2f} ms, old "
-              f"{aw['old']['median_ms']:.2f} ms CPU: {aw['old']['median_ms'] / aw['new']['median_ms']:.2f}x "
-              f"(goal: <= 5 ms); {args.aware_races} races, wins and deaths "
-              f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
-              flush=True)
+        for warm in (args.aware_warm, 0):
+            aw = {name: measure(tree, "aware", args.aware_races, warm) for name, tree in trees}
+            same = all(aw["old"][k] == aw["new"][k] for k in ("wins", "deaths", "decisions"))
+            how = f"after {warm} untimed races" if warm else "from a fresh process"
+            print(f"  aware decision median, {how}: new {aw['new']['median_ms']:.2f} ms, old "
+                  f"{aw['old']['median_ms']:.2f} ms CPU: "
+                  f"{aw['old']['median_ms'] / aw['new']['median_ms']:.2f}x (goal: <= 5 ms); "
+                  f"{args.aware_races} races, wins and deaths "
+                  f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
+                  flush=True)
 
         walls: dict[str, list[float]] = {"old": [], "new": []}
         for rep in range(2):

@@ -4,7 +4,7 @@ one or the one before), so it uses only what both trees' engines have.
 Prints one line of JSON.
 
     python bench/side_by_side.py events RACES
-    python bench/side_by_side.py aware RACES
+    python bench/side_by_side.py aware RACES [WARM]
 """
 from __future__ import annotations
 
@@ -51,23 +51,30 @@ def events(races: int) -> dict:
     return {"off": min(off), "on": min(on)}
 
 
-def aware(races: int) -> dict:
+def aware(races: int, warm: int = 0) -> dict:
     """Races of 2 aware and 2 search robots (as bench/bench_aware.py):
-    the aware decisions' median CPU ms, and each bot's wins and deaths."""
+    the aware decisions' median CPU ms, and each bot's wins and deaths.
+    With `warm`, that many other races are played first, untimed: what the
+    bots keep per course (the programs of a hand, the two-round values of a
+    state) is then as a long balance run has it, not empty as in a fresh
+    process. The timed races are the same either way."""
     derive_seed, rotation, make_bot, new_race, load_file = _engine()
     scenario = replace(load_file(COURSE), robots=(), checks=())
     docks = scenario.docks
     times: list[float] = []
     wins = {"aware": 0.0, "search": 0.0}
     deaths = {"aware": 0, "search": 0}
-    for i in range(races):
+    for i in [*range(races, races + warm), *range(races)]:
+        timed = i < races
         kinds = [("aware", "search")[(j + i) % 2] for j in range(4)]
-        bots = [Timed(make_bot(k), times, time.thread_time) if k == "aware" else make_bot(k)
-                for k in kinds]
+        bots = [Timed(make_bot(k), times if timed else [], time.thread_time)
+                if k == "aware" else make_bot(k) for k in kinds]
         lineup = tuple(docks[d - 1] for d in rotation(i, 4, len(docks)))
         race = new_race(replace(scenario, docks=lineup), seed=derive_seed(0, "race", i),
                         robot_count=4, bots=bots, record_events=False)
         outcome = race.run()
+        if not timed:
+            continue
         for robot, kind in zip(race.robots, kinds):
             deaths[kind] += robot.deaths
             if robot.name in outcome.winners:
@@ -77,5 +84,5 @@ def aware(races: int) -> dict:
 
 
 if __name__ == "__main__":
-    measure, count = sys.argv[1], int(sys.argv[2])
-    print(json.dumps({"events": events, "aware": aware}[measure](count)))
+    measure, counts = sys.argv[1], [int(n) for n in sys.argv[2:]]
+    print(json.dumps({"events": events, "aware": aware}[measure](*counts)))

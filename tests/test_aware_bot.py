@@ -238,6 +238,32 @@ def test_a_look_ahead_play_from_the_saved_round_is_a_race_of_its_own(course):
         assert played == [_state(r) for r in _fresh_round(view, robots, programs)]
 
 
+@pytest.mark.parametrize("course", ["standard-course", "waterworks", "gauntlet"])
+def test_programs_that_begin_alike_end_as_each_played_alone(course):
+    """A decision's programs share the registers they begin with (played
+    once, saved within the round and put back): each ends as a round set up
+    for it alone, on a course with randomizers (waterworks) too."""
+    from engine.bots.aware import _Plan, _Round
+    scenario = load_file(ROOT / "scenarios" / f"{course}.json")
+    race = new_race(replace(scenario, robots=(), checks=()), seed=5, robot_count=4, bot="search",
+                    record_events=False)
+    race.play_round()
+    rng = random.Random(8)
+    robots = [r for r in race.robots if r.sq >= 0]
+    view = race.controllers[robots[0].index].view
+    view.robot = robots[0]
+    ahead = _Round(view, robots[1:])
+    for _ in range(12):
+        theirs = [rng.sample(DECK, 5) for _ in robots[1:]]
+        base = rng.sample(DECK, 5)
+        mine = [base[:k] + rng.sample([c for c in DECK if c not in base], 5 - k)
+                for k in rng.choices(range(6), k=7)]
+        mine.append(base[:2] + [None, base[3], base[4]])        # an empty register ends it
+        ends = ahead.play_each(_Plan(mine), theirs, lambda ends: [_state(r) for r in ends])
+        assert ends == [[_state(r) for r in _fresh_round(view, robots, [program] + theirs)]
+                        for program in mine]
+
+
 def test_a_restored_race_plays_on_as_it_did():
     scenario = load_file(ROOT / "scenarios" / "standard-course.json")
     race = new_race(replace(scenario, robots=(), checks=()), seed=4, robot_count=4, bot="random",

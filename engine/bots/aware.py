@@ -21,8 +21,10 @@ Look-ahead. With another robot near, the TOP best candidates are played,
 registers 1 to 5, by a real ``engine.race.Race`` holding every robot on the
 board where it stands, with each sample of predicted programs (options
 counted, not played; no clean-up): one race set up per decision, its round
-dealt, saved and restored before each play (Race.save), so a play costs
-five registers. A program is judged by what its robot's
+dealt and saved (Race.save), and put back before each play. The programs
+are played in card order, and the registers a program shares with the one
+before are not played again: the race is put back to where they end (about
+a third of the registers a decision would play). A program is judged by what its robot's
 end is worth (two rounds, as above), summed over the samples with the worst
 one counted WORST times more (a push into a pit in one sample is what loses
 races), so pushes into pits or off the board, robot lasers and being
@@ -44,7 +46,8 @@ the way of a push.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -73,6 +76,8 @@ WORST = 1           # extra weight of the worst sample (a push into a pit the ot
 POWER_ROUNDS = 2    # rounds with its damage that one round without is worth more than: power down
 STILL_DEATHS = 2    # samples destroying it standing still that forbid powering down
 
+T = TypeVar("T")
+
 
 def _chebyshev(width: int, a: int, b: int) -> int:
     return max(abs(a % width - b % width), abs(a // width - b // width))
@@ -97,18 +102,16 @@ class AwareBot(SearchBot):
             samples = [self._predict(view, hand, others, rng) for _ in range(SAMPLES)]
             ahead_round = _Round(view, others)
 
-            def judge(i: int) -> tuple[float, bool]:
-                ends = [self._ahead(view, tables,
-                                    _program(robot, program_cards(int(chosen[i]), m, groups),
-                                             free_registers), others, predicted, ahead_round)
-                        for predicted in samples]
-                return judged([v for v, _ in ends]), any(d for _, d in ends)
+            def judge(picks: np.ndarray) -> list[tuple[float, bool]]:
+                programs = [_program(robot, program_cards(int(chosen[i]), m, groups),
+                                     free_registers) for i in picks]
+                return self._judged_ahead(view, tables, programs, others, samples, ahead_round)
 
             order = order[:TOP]
-            ahead = [judge(i) for i in order]
+            ahead = judge(order)
             if all(d for _, d in ahead):     # destroyed in some sample, every one
                 extra = self._elsewhere(view, layered, score, groups, m, free_registers, order)
-                ahead += [judge(i) for i in extra]
+                ahead += judge(extra)
                 order = np.concatenate((order, extra))
             pick = int(order[int(np.argmax([v for v, _ in ahead]))])  # first of equals
         else:
@@ -220,6 +223,17 @@ class AwareBot(SearchBot):
             out[other.index] = program
         return out
 
+    def _judged_ahead(self, view: BotView, tables: Tables, programs: list[list[Card | None]],
+                      others: list[RobotState], samples: list[dict[int, list[Card | None]]],
+                      ahead_round: _Round) -> list[tuple[float, bool]]:
+        """Each program's worth over the samples (``judged``), and whether it
+        is destroyed in any of them."""
+        plan = _Plan(programs)
+        ends = [self._ahead_each(view, tables, plan, others, predicted, ahead_round)
+                for predicted in samples]
+        return [(judged([sample[i][0] for sample in ends]), any(sample[i][1] for sample in ends))
+                for i in range(len(programs))]
+
     def _ahead(self, view: BotView, tables: Tables, program: list[Card | None],
                others: list[RobotState], predicted: dict[int, list[Card | None]],
                ahead_round: _Round | None = None) -> tuple[float, bool]:
@@ -227,18 +241,28 @@ class AwareBot(SearchBot):
         playing `predicted`: what the round is worth to it, and whether it
         was destroyed. `ahead_round`: the round of these robots, set up once
         for every program and sample of a decision (else set up here)."""
+        return self._ahead_each(view, tables, _Plan([program]), others, predicted,
+                                ahead_round)[0]
+
+    def _ahead_each(self, view: BotView, tables: Tables, plan: _Plan,
+                    others: list[RobotState], predicted: dict[int, list[Card | None]],
+                    ahead_round: _Round | None = None) -> list[tuple[float, bool]]:
+        """``_ahead`` of each program of `plan`, against the same prediction."""
         robot = view.robot
         if ahead_round is None:
             ahead_round = _Round(view, others)
-        ends = ahead_round.play([program] + [predicted[r.index] for r in others])
         layered = tables.layered()
-        me = ends[0]
-        value = _worth(layered, view, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
-        # the others' loss is this robot's gain (the same samples for every program)
-        rivals = list(zip(ends[1:], others))
-        return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
-                - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals),
-                bool(me.deaths))
+
+        def worth(ends: list[RobotState]) -> tuple[float, bool]:
+            me = ends[0]
+            value = _worth(layered, view, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
+            # the others' loss is this robot's gain (the same samples for every program)
+            rivals = list(zip(ends[1:], others))
+            return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
+                    - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals),
+                    bool(me.deaths))
+
+        return ahead_round.play_each(plan, [predicted[r.index] for r in others], worth)
 
 
 def _program(robot: RobotState, cards: list[Card], free_registers: list[int]
@@ -283,26 +307,80 @@ class _Round:
         self.race = Race(_round_scenario(view, [view.robot] + others), seed=0,
                          record_events=False)
         self.race.start_round()
-        self.start = self.race.save()
+        self.start = self.race.save(within_round=True)
 
     def play(self, programs: list[list[Card | None]]) -> list[RobotState]:
         """The robots at the end of the round (or of the race, when one
         finishes with finish "first"), each playing its program: its cards up
         to the first empty register."""
+        return self.play_each(_Plan(programs[:1]), programs[1:], list)[0]
+
+    def play_each(self, plan: _Plan, theirs: list[list[Card | None]],
+                  judge: Callable[[list[RobotState]], T]) -> list[T]:
+        """``judge`` of the robots at the end of the round (as ``play``) for
+        each of this robot's programs in `plan`, the others playing
+        `theirs`: the registers programs share are played once, saved, and
+        put back for the next program."""
         race = self.race
-        race.restore(self.start)
-        for robot, program in zip(race.robots, programs):
-            cards: list[Card | None] = []
-            for card in program[:5]:
-                if card is None:
-                    break
-                cards.append(resolve(card))
-            robot.registers = cards + [None] * (5 - len(cards))
-        for _ in range(5):
-            race.play_register()
-            if race.over:
-                break
-        return race.robots
+        fixed = [_registers(p) for p in theirs]
+        out: list[T | None] = [None] * len(plan.registers)
+        path = [self.start]         # path[d]: the race after d registers of the program before
+        for i, shared, keep in plan.steps:
+            registers = plan.registers[i]
+            depth = min(shared, len(path) - 1)
+            del path[depth + 1:]
+            race.restore(path[depth])
+            robots = race.robots
+            if depth == 0:
+                for robot, program in zip(robots[1:], fixed):
+                    robot.registers = list(program)
+            robots[0].registers[depth:] = registers[depth:]
+            played = depth
+            while played < 5 and not race.over:
+                race.play_register()
+                played += 1
+                if played <= keep and played == len(path):
+                    path.append(race.save(within_round=True))
+            out[i] = judge(robots)
+        return out  # type: ignore[return-value]
+
+
+class _Plan:
+    """The order in which to play a robot's programs so that those that begin
+    alike (about a third of a decision's registers) share what they have in
+    common: in card order, each with the registers it shares with the
+    program before (played from there) and with the one after (saved on the
+    way)."""
+
+    def __init__(self, programs: list[list[Card | None]]):
+        self.registers = [_registers(p) for p in programs]
+        order = sorted(range(len(programs)), key=lambda i: [_order(c) for c in self.registers[i]])
+        shared = [0] + [_shared(self.registers[a], self.registers[b])
+                        for a, b in zip(order, order[1:])]
+        self.steps = list(zip(order, shared, shared[1:] + [0]))
+
+
+def _registers(program: list[Card | None]) -> list[Card | None]:
+    """The five registers a program plays: its cards up to the first empty
+    register (their priorities resolved), then none."""
+    cards: list[Card | None] = []
+    for card in program[:5]:
+        if card is None:
+            break
+        cards.append(resolve(card))
+    return cards + [None] * (5 - len(cards))
+
+
+def _order(card: Card | None) -> tuple[str, int]:
+    return ("", -1) if card is None else (card.kind, card.priority or 0)
+
+
+def _shared(a: list[Card | None], b: list[Card | None]) -> int:
+    """How many registers two programs have alike from the first."""
+    n = 0
+    while n < 5 and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:

@@ -48,8 +48,8 @@ def _card_text(card: Card | None) -> str | None:
 
 
 class Saved(NamedTuple):
-    """A race's state (Race.save)."""
-    rng: tuple
+    """A race's state (Race.save); ``rng`` None when left out (``within_round``)."""
+    rng: tuple | None
     deck: tuple[list[Card], int, bool]
     floor: tuple
     race: tuple
@@ -188,21 +188,25 @@ class Race:
                         if first is not None and r.finished == first)
         return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
 
-    def save(self) -> Saved:
+    def save(self, within_round: bool = False) -> Saved:
         """The race's state now, for ``restore`` to play on from it again (a
         bot's look-ahead plays one round many ways). Not with option cards
-        played nor with events recorded: their state is not saved."""
+        played nor with events recorded: their state is not saved.
+        `within_round`: the state is only played on to the end of this
+        round. Within a round only a randomizer's draw uses the generator, so
+        on a course without randomizers its state (625 numbers) is left out."""
         assert not self.played and self.floor.events is None, "save: no option cards, no log"
         deck = self.deck
-        return Saved(self.rng.getstate(), (list(deck.cards), deck.top, deck.settled),
-                     self.floor.saved(),
+        rng = None if within_round and not self.course.has_randomizer else self.rng.getstate()
+        return Saved(rng, (list(deck.cards), deck.top, deck.settled), self.floor.saved(),
                      (self.round, self.register, self.over, self._between_rounds,
                       self._finishers, self.cards_played))
 
     def restore(self, saved: Saved) -> None:
         """Put the race back in a state from ``save``."""
         deck = self.deck
-        self.rng.setstate(saved.rng)
+        if saved.rng is not None:
+            self.rng.setstate(saved.rng)
         cards, deck.top, deck.settled = saved.deck
         deck.cards = list(cards)
         self.floor.restore(saved.floor)
