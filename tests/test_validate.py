@@ -13,8 +13,8 @@ import pytest
 from engine.format.loader import load_dict, load_file, read_dict
 from engine.model.element_kinds import DEADLY_TYPES
 from engine.model.problems import ERROR, ScenarioError, WARNING
-from engine.model.scenario import (Board, Card, Entry, Laser, Placement, ProgramRound, Pusher,
-                                   RobotSpec, Tile, Wall)
+from engine.model.scenario import (Board, Card, Entry, Laser, Level, Placement, ProgramRound,
+                                   Pusher, RobotSpec, Tile, Wall)
 from engine.rules import reach
 from engine.validation.validator import (CHECKS, Places, __doc__ as VALIDATE_DOC, course_problems,
                                          flags_on_moving_squares, unreachable_flags, validate_data,
@@ -399,6 +399,53 @@ def test_laser_mounting_walls_close_a_way(base):
                                 lasers=(Laser(5, 1, "E"),))      # mounted on the W side
     problems = course_problems(dataclasses.replace(base, board=board))
     assert "E312" in codes(problems)
+
+
+def with_board(scenario, tiles=(), walls=(), levels=()):
+    board = dataclasses.replace(scenario.board, tiles=scenario.board.tiles + tuple(tiles),
+                                walls=scenario.board.walls + tuple(walls),
+                                levels=scenario.board.levels + tuple(levels))
+    return dataclasses.replace(scenario, board=board)
+
+
+def test_a_flag_on_a_belt_that_carries_robots_off_it(base):
+    """Flag 1 at (5, 1) on a conveyor running east: robots drive onto it, and
+    the belt carries them off before flags count. The message says so, not
+    that the way is closed."""
+    belt = Tile(5, 1, "conveyor", dir="E")
+    problems = unreachable_flags(with_board(base, [belt]))
+    assert [(p.code, p.x, p.y) for p in problems] == [("E312", 5, 1)] * 2     # from each dock
+    assert ("robots get next to it, but the conveyor it stands on carries them off before flags "
+            "count and no belt or pusher leaves one there (flags do not move with belts); move "
+            "the flag off the conveyor") in problems[0].message
+    # a wall ahead of the belt, or a belt that ends on the flag, leaves robots on it
+    assert unreachable_flags(with_board(base, [belt], [Wall(5, 1, "E")])) == []
+    assert unreachable_flags(with_board(base, [belt, Tile(4, 1, "conveyor", dir="E")])) == []
+
+
+def test_a_flag_on_a_belt_with_no_way_onto_it_is_closed_off(base):
+    """Where no robot can get onto the flag's square, the belt is not the
+    reason: the message is the one of a closed way."""
+    # the belt under flag 1 runs east into (6, 1), and the two squares are walled in together
+    walls = [Wall(5, 1, "N"), Wall(5, 1, "W"), Wall(5, 1, "S"),
+             Wall(6, 1, "N"), Wall(6, 1, "E"), Wall(6, 1, "S")]
+    problems = unreachable_flags(with_board(base, [Tile(5, 1, "conveyor", dir="E")], walls))
+    assert [(p.code, p.x, p.y) for p in problems[:2]] == [("E312", 5, 1)] * 2   # from each dock
+    assert "walls, ledges, pits or board elements close it off" in problems[0].message
+    # walled on three sides with the belt running into a wall, it would keep a robot; its one
+    # open neighbour is a teleporter, which robots reach (from north or south) but leave only by
+    # jumping over the flag, and the pit west of it stops a move across it
+    past = with_board(base, [Tile(5, 1, "conveyor", dir="E"), Tile(4, 1, "teleporter"),
+                             Tile(3, 1, "pit")],
+                      [Wall(5, 1, "N"), Wall(5, 1, "E"), Wall(5, 1, "S")])
+    problems = unreachable_flags(past)
+    assert [(p.code, p.x, p.y) for p in problems[:2]] == [("E312", 5, 1)] * 2
+    assert "close it off" in problems[0].message
+    # on a square one level up, the belt carries robots down off it, but none climbs up to it
+    raised = with_board(base, [Tile(5, 1, "conveyor", dir="E")], levels=[Level(5, 1, 1)])
+    problems = unreachable_flags(raised)
+    assert [(p.code, p.x, p.y) for p in problems[:2]] == [("E312", 5, 1)] * 2
+    assert "close it off" in problems[0].message
 
 
 def walk(board: Board, start) -> set:

@@ -645,13 +645,35 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
         if not (usable(source.x, source.y) and usable(target.x, target.y)):
             continue
         if not can_reach((source.x, source.y), (target.x, target.y)):
+            belt = _belt_carrying_off(board, target, reached[(source.x, source.y)])
+            why = (f"robots get next to it, but the {belt} it stands on carries them off before "
+                   f"flags count and no belt or pusher leaves one there (flags do not move with "
+                   f"belts); move the flag off the {belt}" if belt else
+                   "walls, ledges, pits or board elements close it off; open a way or move one "
+                   "of them")
             out.append(_error("E312", f"flag {at.number('flags', k)} at ({target.x}, {target.y}) "
                                       f"cannot be reached from {source_name} at ({source.x}, "
-                                      f"{source.y}): walls, ledges, pits or board elements close "
-                                      f"it off; "
-                                      f"open a way or move one of them", at.pointer("flags", k),
+                                      f"{source.y}): {why}", at.pointer("flags", k),
                               target.x, target.y))
     return out
+
+
+def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]]) -> str | None:
+    """The type of the belt under an unreachable flag when the way to it is
+    open (a reached square next to it, with no wall or ledge between) and the
+    belt carries a robot on it away (no wall ahead): the belt, not a closed
+    way, keeps robots from stopping there. None otherwise."""
+    tile = board.tile_at(flag.x, flag.y)
+    if tile is None or tile.type not in BELT_TYPES or tile.dir not in INDEX \
+            or board.blocked(flag.x, flag.y, INDEX[tile.dir]):
+        return None
+    level = board.level_at(flag.x, flag.y)
+    for d in range(4):
+        x, y = flag.x + DX[d], flag.y + DY[d]
+        if ((x, y) in reached and not board.blocked(flag.x, flag.y, d)
+                and board.level_at(x, y) == level):
+            return tile.type
+    return None
 
 
 def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
