@@ -10,6 +10,8 @@ import pytest
 from engine.analysis.suggest import applied, suggest
 from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
 from engine.analysis.suggest.edits import Edit, apply_all
+from engine.analysis.suggest.types import Suggestion, SuggestResult
+from engine.format.typed_json import mismatch
 from engine.analysis.suggest.score import Record, Target, measures, paired_change
 from engine.cli.main import main
 from engine.format.loader import dumps, load_dict, load_file
@@ -206,6 +208,10 @@ def test_command_line(tmp_path, capsys):
     text = capsys.readouterr().out
     result = json.loads(report.read_text())
     first = result["suggestions"][0]
+    # the JSON is the typed result: every field of its type, and no other
+    assert mismatch(result, SuggestResult) is None
+    assert set(result) == set(SuggestResult.__annotations__)
+    assert set(first) == set(Suggestion.__annotations__)
     assert f"1. {first['edits'][0]['words']}" in text
     assert "gap between the best and worst dock" in text
     # fair docks the only goal: the other measures follow, marked as no goal

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from engine.analysis.suggest.types import Suggestion, SuggestResult
 from editor.course_errors import ErrorsBox
 from engine.model.problems import ScenarioError
 from engine.model.scenario import Goals, Scenario
@@ -71,7 +72,7 @@ class SuggestDialog(QDialog):
         import engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
         self.worker: SuggestWorker | None = None
         self.scenario: Scenario | None = None
-        self.found: dict | None = None
+        self.found: SuggestResult | None = None
         self.resize(620, 560)
 
         layout = QVBoxLayout(self)
@@ -201,7 +202,7 @@ class SuggestDialog(QDialog):
         self.progress.setValue(done)
         self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
 
-    def _done(self, result: dict) -> None:
+    def _done(self, result: SuggestResult) -> None:
         from engine.analysis.suggest.effect_words import effect_lines
         self.found = result
         self.progress.setValue(self.progress.maximum())
@@ -257,7 +258,7 @@ class SuggestDialog(QDialog):
         self.apply_button.setEnabled(False)
         self.previewRequested.emit(None, None)
 
-    def chosen(self) -> dict | None:
+    def chosen(self) -> Suggestion | None:
         """The chosen suggestion of the result."""
         row = self.list.currentRow()
         if self.found is None or self.scenario is None or row < 0:

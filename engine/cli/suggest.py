@@ -17,6 +17,7 @@ import argparse
 
 from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
 from engine.analysis.suggest.effect_words import effect_lines, points
+from engine.analysis.suggest.types import SuggestResult
 from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
 from engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, positive, whole_number,
@@ -132,7 +133,7 @@ def run(args) -> int:
     return 130 if result["cancelled"] else 0
 
 
-def text(result: dict) -> str:
+def text(result: SuggestResult) -> str:
     goals = result["goals"]
     wanted = (["fair docks"] if goals["fair"] else []) + \
         ([f"a {goals['length']} race"] if "length" in goals else []) + \

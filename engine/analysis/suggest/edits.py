@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from engine.analysis.suggest.types import EditJson
 from engine.editing import edit
 from engine.model.scenario import Scenario
 
@@ -56,11 +57,11 @@ class Edit:
     def apply(self, s: Scenario) -> Scenario:
         return APPLY[self.kind](s, *self.args)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> EditJson:
         return {"kind": self.kind, "args": _jsonable(self.args), "words": self.words}
 
     @classmethod
-    def from_json(cls, doc: dict) -> "Edit":
+    def from_json(cls, doc: EditJson) -> "Edit":
         return cls(doc["kind"], _tupled(doc["args"]))
 
 

@@ -3,6 +3,7 @@ editor: each measure before -> after with the 95% interval of its change."""
 from __future__ import annotations
 
 from engine.analysis.figures import ends_and_change
+from engine.analysis.suggest.types import Change, Effect, SuggestResult
 
 
 def points(x: float) -> str:
@@ -20,26 +21,26 @@ def _signed_hundredths(x: float) -> str:
     return f"{round(x, 2) + 0.0:+.2f}"
 
 
-def _gap_line(g: dict) -> str:
+def _gap_line(g: Change) -> str:
     lo, hi = g["ci"]
     old, new, change = ends_and_change(100 * g["old"], 100 * g["new"])
     return (f"gap between the best and worst dock {old} -> {new} points "
             f"(change {change}, 95% interval {_signed(lo)} to {_signed(hi)})")
 
 
-def _rounds_line(m: dict) -> str:
+def _rounds_line(m: Change) -> str:
     lo, hi = m["ci"]
     return (f"median race {m['old']:g} -> {m['new']:g} rounds (95% interval of the change "
             f"{lo:+g} to {hi:+g})")
 
 
-def _deaths_line(d: dict) -> str:
+def _deaths_line(d: Change) -> str:
     lo, hi = d["ci"]
     return (f"deadliest leg {d['old']:.2f} -> {d['new']:.2f} deaths per robot (95% interval of "
             f"the change {_signed_hundredths(lo)} to {_signed_hundredths(hi)})")
 
 
-def effect_lines(result: dict, effect: dict) -> list[str]:
+def effect_lines(result: SuggestResult, effect: Effect) -> list[str]:
     """The expected effect of a suggestion in words: on each goal, then on
     the measures that are no goal (so that a fix for one thing does not
     hide what it costs in another)."""

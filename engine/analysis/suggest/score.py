@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.analysis.card import timemodel
+from engine.analysis.suggest.types import Effect, Measures
 from engine.model.scenario import Goals
 
 BOOTSTRAP = 200
@@ -59,7 +60,7 @@ class Target:
         return timemodel.wanted_rounds(self.goals, self.robots)
 
 
-def measures(records: Sequence[Record], target: Target) -> dict[str, float]:
+def measures(records: Sequence[Record], target: Target) -> Measures:
     """The goal measures of a set of races: gap and spread of dock win rates,
     median rounds, worst leg's deaths per robot; and the total shortfall."""
     used = [0] * (target.docks + 1)
@@ -131,7 +132,7 @@ def side_effects(old: dict[str, float], new: dict[str, float], target: Target) -
 
 
 def paired_change(old: Sequence[Record], new: Sequence[Record], target: Target,
-                  seed: int) -> dict[str, dict[str, float | list[float]]]:
+                  seed: int) -> Effect:
     """Each measure's change from `old` to `new` (races matched by place):
     {measure: {old, new, change, ci}} with a 95% paired bootstrap interval."""
     n = min(len(old), len(new))
@@ -145,7 +146,7 @@ def paired_change(old: Sequence[Record], new: Sequence[Record], target: Target,
         b = measures([new[i] for i in pick], target)
         for k in draws:
             draws[k].append(b[k] - a[k])
-    out: dict[str, dict[str, float | list[float]]] = {}
+    out: Effect = {}
     for k in m_old:
         ds = sorted(draws[k])
         ci = [ds[int(0.025 * len(ds))], ds[min(len(ds) - 1, int(0.975 * len(ds)))]] if ds \

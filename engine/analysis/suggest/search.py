@@ -25,6 +25,7 @@ from engine.analysis.suggest.candidates import Diagnosis, candidates, is_accepta
 from engine.analysis.suggest.edits import Edit, apply_all
 from engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
 from engine.analysis.suggest.screen import Sight, screen, why
+from engine.analysis.suggest.types import Effect, GoalsJson, Suggestion, SuggestResult
 from engine.model.scenario import Goals, Scenario, robots_for
 from engine.validation.validator import refuse_errors
 
@@ -208,7 +209,7 @@ class Search:
                 n *= 2
         return alive
 
-    def effect(self, v: int) -> dict:
+    def effect(self, v: int) -> Effect:
         """Version v's paired change from the course as it is (score.paired_change)."""
         if v not in self.effects:
             n = len(self.races[v])
@@ -280,7 +281,7 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
             workers: int | None = None, scheduler: str | None = None,
             local_processes: bool = True,
             progress: Callable[[int, int, float], None] | None = None,
-            should_stop: Callable[[], bool] | None = None) -> dict:
+            should_stop: Callable[[], bool] | None = None) -> SuggestResult:
     """Search for edits that bring `scenario` closer to `goals` (default: the
     course's own, else fair docks) for `robots` robots (default: the goals',
     else 4 or every dock if fewer), within about `budget` races. See
@@ -306,17 +307,13 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     return report(search, ranked, cancelled)
 
 
-def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
-    """The result as a JSON-ready dict: goals, robots, seed, budget, races
-    (played), cancelled, before (the course's measures on its races; None
-    when stopped before any was played),
-    suggestions [{rank, edits [{kind, args, words}], races, clear (the
-    interval of the change lies below zero), effect {measure: {old, new,
-    change, ci}}}] best first, only those that bring the course
-    closer to its goals. A cancelled search ranks the edits of the last
-    stage it finished, on their races so far."""
+def report(search: Search, ranked: list[int], cancelled: bool) -> SuggestResult:
+    """The result (types.SuggestResult), JSON-ready: its suggestions best
+    first, only those that bring the course closer to its goals. A
+    cancelled search ranks the edits of the last stage it finished, on
+    their races so far."""
     target = search.target
-    out: dict = {
+    out: SuggestResult = {
         "scenario": search.scenario.name, "goals": _goals_json(target.goals),
         "robots": target.robots, "bot": search.bot, "seed": search.seed,
         "budget": search.budget, "races": search.played, "cancelled": cancelled,
@@ -342,15 +339,18 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> dict:
     return out
 
 
-def _goals_json(g: Goals) -> dict:
-    out: dict = {"fair": g.fair}
-    for key in ("length", "rounds", "deaths_per_leg"):
-        if getattr(g, key) is not None:
-            out[key] = getattr(g, key)
+def _goals_json(g: Goals) -> GoalsJson:
+    out: GoalsJson = {"fair": g.fair}
+    if g.length is not None:
+        out["length"] = g.length
+    if g.rounds is not None:
+        out["rounds"] = g.rounds
+    if g.deaths_per_leg is not None:
+        out["deaths_per_leg"] = g.deaths_per_leg
     return out
 
 
-def applied(scenario: Scenario, suggestion: dict) -> Scenario:
+def applied(scenario: Scenario, suggestion: Suggestion) -> Scenario:
     """The course with a suggestion of a ``suggest`` result applied."""
     return apply_all(scenario, tuple(Edit.from_json(e) for e in suggestion["edits"]))
 
