@@ -1,4 +1,4 @@
-"""File > Insert Board: attach a board of the library (scenarios/boards/),
+"""File > Insert Board: attach a board of the library (engine/editing/boards/),
 or another course's board from a file, turned in quarter turns (Z / Shift+Z),
 to one side of this one, flush with a corner; the board grows to make room
 (engine.transform.insert_board). A preview shows the board as turned. One

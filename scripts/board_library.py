@@ -1,4 +1,4 @@
-"""Build the board library, scenarios/boards/, from the published maps of the
+"""Build the board library, engine/editing/boards/, from the published maps of the
 open-source projects of this game, and cross-check every board.
 
     python -m scripts.board_library [--check]
@@ -15,7 +15,7 @@ what disagreed. The snapshots are read from /work/.mirror (see `fetch`);
 nothing of theirs is kept in the project.
 
 With --check nothing is written: the script only says whether the files
-in scenarios/boards/ are what it would write.
+in engine/editing/boards/ are what it would write.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ MIRROR = Path("/work/.mirror")
 BLODIGE = MIRROR / "inf112-v19+Blodige-roboter/repo"
 GBAHNS = MIRROR / "gbahns+robotmadness/repo"
 CALIBRATION = Path("/work/shared/calibration")
-LIBRARY = Path(__file__).resolve().parents[1] / "scenarios" / "boards"
+LIBRARY = Path(__file__).resolve().parents[1] / "engine" / "editing" / "boards"
 GAME = ("Board of the RoboRally board game, 2005 edition (Richard Garfield; Wizards of the Coast / "
         "Avalon Hill). Board layout read by Rally Forge's Tiled importer from the map of "
         "inf112-v19/Blodige-roboter (MIT licence).")

@@ -1,4 +1,4 @@
-"""The board library (scenarios/boards/, engine/editing/library.py) and
+"""The board library (engine/editing/boards/, engine/editing/library.py) and
 `rallyforge assemble`: every board validates and renders, the README shows
 each, and assembled courses have the boards where they were asked for."""
 from __future__ import annotations

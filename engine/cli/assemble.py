@@ -1,5 +1,5 @@
 """`rallyforge assemble BOARD[:TURN] ... --bay BAY[:TURN] -o COURSE.json`: a
-course from library boards (scenarios/boards/), as File > New from Boards
+course from library boards (engine/editing/boards/), as File > New from Boards
 makes it.
 
 BOARD is a library board's file name without .json (``chess``,

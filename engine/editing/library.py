@@ -1,5 +1,5 @@
 """The board library: the factory boards and docking bays of the game, one
-course file each in ``scenarios/boards/``, and courses assembled from them.
+course file each in ``boards/`` beside this module (package data), and courses assembled from them.
 
 A library file is a whole course so that it validates and races on its own:
 a factory board carries one flag and one dock (marked as the library's, in
@@ -16,7 +16,7 @@ from engine.editing.transform import insert_board, rotate_board, rotate_markers
 from engine.format.loader import read_file
 from engine.model.scenario import Scenario
 
-LIBRARY = Path(__file__).resolve().parents[2] / "scenarios" / "boards"
+LIBRARY = Path(__file__).resolve().parent / "boards"
 BAY_PREFIX = "docking-bay"
 ARRANGEMENTS = ("side", "stack", "grid")      # side by side, stacked, two by two
 
