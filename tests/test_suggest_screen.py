@@ -2,12 +2,13 @@
 candidates before any race, the reasons given, the side effects counted;
 and on the planted courses of tests/fixtures (a fair course made unfair,
 long or deadly by one edit), the top suggestion undoes most of the edit."""
+import math
 from pathlib import Path
 
 import pytest
 
 from engine.analysis.suggest import applied, search, suggest
-from engine.analysis.suggest.candidates import Diagnosis, candidates, shortlist
+from engine.analysis.suggest.candidates import Diagnosis, candidates, docking_area, shortlist
 from engine.analysis.suggest.edits import Edit, apply_all
 from engine.analysis.suggest.score import Target, side_effects
 from engine.analysis.suggest.screen import FAR, numbers, screen, sight, why
@@ -20,6 +21,8 @@ STANDARD = load_file(ROOT / "scenarios" / "standard-course.json")
 TUTORIAL = load_file(ROOT / "scenarios" / "tutorial.json")
 FIXTURES = Path(__file__).parent / "fixtures"
 FAIR = Target(Goals(), 4, 8)
+UNFAIR_TUTORIAL = load_file(FIXTURES / "planted-unfair-tutorial.json")  # dock 4 before flag 1
+FAIR4 = Target(Goals(), 4, 4)
 
 
 def first_run(s, winner: int) -> Diagnosis:
@@ -55,13 +58,43 @@ def test_the_model_ranks_an_undo_of_a_planted_edit_first(planted):
     winner = {"move_dock": 8, "move_flag": 5, "add_wall": 2}[planted.kind]
     found = candidates(s, Goals(), first_run(s, winner))
     base, ranked = screen(s, FAIR, first_run(s, winner), found)
-    fair = sight(STANDARD).spread()
-    assert base.spread() > fair
-    assert ranked[0].sight.spread() - fair <= (base.spread() - fair) / 2    # most of it undone
+    fair = sight(STANDARD).spread(base)
+    assert base.spread(base) > fair
+    assert ranked[0].sight.spread(base) - fair <= (base.spread(base) - fair) / 2   # most undone
     raced = shortlist(s, [r.edit for r in ranked], search.RACED, search.PER_GROUP)
     if planted.kind == "add_wall":
         assert Edit("remove_wall", ((5, 15), "N")) in raced
-    assert all(sight(apply_all(s, (e,))).spread() < base.spread() for e in raced[:8])
+    assert all(sight(apply_all(s, (e,))).spread(base) < base.spread(base) for e in raced[:8])
+
+
+def test_the_docks_unevenness_is_in_steps_lengthening_every_lead_alike_barely_changes_it():
+    s, diagnosis = UNFAIR_TUTORIAL, first_run(UNFAIR_TUTORIAL, 4)
+    base, ranked = screen(s, FAIR4, diagnosis, candidates(s, Goals(), diagnosis))
+    away = next(r for r in ranked if r.edit == Edit("move_flag", (1, (5, 3), (5, 0))))
+    assert [b - a for a, b in zip(base.leads, away.sight.leads)] == [3] * 4    # every lead longer
+    longer = away.sight.steps / base.steps                                     # 13.25 / 10.25
+    # the same head start, only spread over a longer race (as a share of each
+    # version's own mean lead it would fall by 10.25 / 13.25, a quarter)
+    assert away.sight.spread(base) == pytest.approx(base.spread(base) / math.sqrt(longer))
+    assert away.sight.spread(base) > 0.85 * base.spread(base)
+    back = ranked[0]                                    # dock 4 back among the others
+    assert back.edit.kind == "move_dock" and back.edit.args[0] == 4
+    assert min(base.leads[:3]) <= back.sight.leads[3] <= max(base.leads[:3])
+    assert back.sight.spread(base) < base.spread(base) / 3 and back.score < away.score
+
+
+def test_of_edits_the_model_sees_alike_those_that_put_the_odd_dock_back_in_line_come_first():
+    s, diagnosis = UNFAIR_TUTORIAL, first_run(UNFAIR_TUTORIAL, 4)
+    rows = {d.y for d in s.docks[:3]}                   # docks 1-3 stand on rows 10 and 11
+    area = docking_area(s, 4)
+    in_line = [q for q in area if q[1] in rows]
+    assert 0 < len(in_line) < len(area) and area[:len(in_line)] == in_line
+    base, ranked = screen(s, FAIR4, diagnosis, candidates(s, Goals(), diagnosis))
+    top = ranked[0].edit                                # not a square a row ahead of the others
+    assert top.kind == "move_dock" and top.args[0] == 4 and top.args[2][1] in rows
+    swaps = [Edit("swap_docks", (1, 2)), Edit("swap_docks", (1, 4))]    # the same leads, renumbered
+    _, tied = screen(s, FAIR4, diagnosis, swaps)
+    assert tied[0].score == tied[1].score and tied[0].edit == swaps[1]  # the one touching dock 4
 
 
 def test_why_speaks_of_steps_to_the_flag_and_first_races():
@@ -124,7 +157,8 @@ def test_fair_goal_the_top_suggestion_puts_the_forward_dock_back_among_the_other
     result = suggest(s, budget=240, seed=2, workers=1)
     top = result["suggestions"][0]
     fixed, planted, fair = sight(applied(s, top)), sight(s), sight(TUTORIAL)
-    assert fixed.spread() - fair.spread() <= (planted.spread() - fair.spread()) / 2
+    assert fixed.spread(planted) - fair.spread(planted) <= \
+        (planted.spread(planted) - fair.spread(planted)) / 2
     assert top["effect"]["gap"]["change"] < 0
     assert top["why"].startswith(f"dock 4 is {planted.leads[3]:.0f} steps from flag 1; docks 1-3 "
                                  f"are {min(fair.leads[:3]):.0f}-{max(fair.leads[:3]):.0f}")

@@ -140,13 +140,19 @@ def _faces_pit(s: Scenario, square: Square, facing: str) -> bool:
 
 def docking_area(s: Scenario, number: int) -> list[Square]:
     """The squares where dock `number` could stand among the others: the
-    rows and columns the other docks span, and one more on each side."""
+    rows and columns the other docks span, and one more on each side; those
+    in the docks' lines first (the rows where they stand when they spread
+    across, else the columns), so that of places the lone-robot model sees
+    alike, one in line with the others comes before one a row ahead."""
     others = [d for i, d in enumerate(s.docks) if i != number - 1]
     if not others:
         return []
     xs, ys = [d.x for d in others], [d.y for d in others]
-    return [(x, y) for y in range(min(ys) - 1, max(ys) + 2)
+    across = max(xs) - min(xs) >= max(ys) - min(ys)
+    lines = set(ys if across else xs)
+    area = [(x, y) for y in range(min(ys) - 1, max(ys) + 2)
             for x in range(min(xs) - 1, max(xs) + 2)]
+    return sorted(area, key=lambda q: q[1 if across else 0] not in lines)
 
 
 def dock_edits(s: Scenario, win_rates: tuple[float, ...]) -> list[Edit]:

@@ -8,6 +8,20 @@ wins more often; a course of many steps is long.
 ``screen`` predicts each candidate's shortfall from these steps and from
 the first run's findings (the median race length, where robots died) and
 ranks the candidates by it; ``why`` says in one line what the model saw.
+
+How uneven the docks are (``Sight.spread``) is the spread of their steps to
+flag 1, in steps, on a scale fixed by the course as it is (its mean lead),
+so that a candidate looks fairer by bringing the docks' steps closer
+together, not by lengthening every lead (as a share of the candidate's own
+mean lead, moving flag 1 away from every dock looked fairer). A head start
+does count for less in a longer race, whose rounds vary more: as the square
+root of how much longer the race is, a middle way between what races show
+(on the standard course with a dock moved 3 squares before flag 1, flag 1
+moved to a far corner cuts the gap between docks from 40 to 10 points; on
+the tutorial, raced in 2 rounds, flag 1 moved 3 squares further from every
+dock changes nothing), and the longer race pays its side effect. Of candidates the model sees
+alike, those that touch the odd dock (whose first races' win rate is the
+farthest from the others') come first.
 """
 from __future__ import annotations
 
@@ -110,15 +124,23 @@ class Sight:
     @property
     def steps(self) -> float:
         """A race's steps: the mean lead and the later legs."""
-        return sum(self.leads) / len(self.leads) + sum(self.legs) if self.leads else 0.0
+        return self.mean_lead + sum(self.legs)
 
-    def spread(self) -> float:
-        """The leads' spread around their mean, as a share of the mean."""
-        finite = [x for x in self.leads if x < FAR]
-        if len(finite) < len(self.leads):
+    @property
+    def mean_lead(self) -> float:
+        return sum(self.leads) / len(self.leads) if self.leads else 0.0
+
+    def spread(self, base: Sight) -> float:
+        """The leads' spread (root mean square around their mean, in steps)
+        as a share of the mean lead of `base` (the course as it is, the same
+        for every version), over the square root of how much longer than
+        `base` a race is (see the module notes)."""
+        if FAR in self.leads:
             return FAR
-        mean = sum(finite) / len(finite)
-        return math.sqrt(sum((x - mean) ** 2 for x in finite) / len(finite)) / max(mean, 1.0)
+        mean = self.mean_lead
+        steps = math.sqrt(sum((x - mean) ** 2 for x in self.leads) / len(self.leads))
+        longer = math.sqrt(self.steps / base.steps) if 0 < base.steps < FAR else 1.0
+        return steps / max(base.mean_lead, 1.0) / longer
 
 
 def sight(s: Scenario) -> Sight:
@@ -142,9 +164,11 @@ class Screened:
 def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
            edits: Sequence[Edit]) -> tuple[Sight, list[Screened]]:
     """The course's sight and every edit with its predicted shortfall, best
-    first (ties: in the order given). Edits after which a flag is out of
-    reach from a dock or flag that reached it are left out."""
+    first (ties: the edits that touch the odd dock first, then in the order
+    given). Edits after which a flag is out of reach from a dock or flag that
+    reached it are left out."""
     base = sight(s)
+    odd = _odd_marks(s, base, diagnosis) if target.goals.fair else frozenset()
     total_deaths = sum(n for _, n in diagnosis.deaths)
     out = []
     for e in edits:
@@ -153,8 +177,29 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
             continue
         spared = relieved(s, e, diagnosis) / total_deaths if total_deaths else 0.0
         out.append(Screened(e, predicted(base, seen, spared, target, diagnosis), seen))
-    order = sorted(range(len(out)), key=lambda i: (out[i].score, i))
+    order = sorted(range(len(out)), key=lambda i: (out[i].score, not out[i].edit.touches & odd, i))
     return base, [out[i] for i in order]
+
+
+def _odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> frozenset:
+    """What an edit touches when it touches the odd dock: the dock, its square."""
+    if len(base.leads) < 2:
+        return frozenset()
+    i = odd_dock(base.leads, diagnosis.win_rates)
+    return frozenset({("dock", i + 1), ("square", (s.docks[i].x, s.docks[i].y))})
+
+
+def odd_dock(leads: Sequence[float], rates: Sequence[float]) -> int:
+    """The dock (from 0) whose first races' win rate is the farthest from the
+    others' median (without them, whose steps to flag 1 are); the first of equals."""
+    measure = rates if len(rates) == len(leads) else leads
+    docks = range(len(leads))
+
+    def off(i: int) -> float:
+        others = sorted(measure[j] for j in docks if j != i)
+        return abs(measure[i] - others[len(others) // 2])
+
+    return max(docks, key=lambda i: (off(i), -i))
 
 
 def _unreached(seen: Sight) -> int:
@@ -168,7 +213,7 @@ def predicted(base: Sight, seen: Sight, spared: float, target: Target,
     goals = target.goals
     total = 0.0
     if goals.fair:
-        total += FAIR_WEIGHT * seen.spread()
+        total += FAIR_WEIGHT * seen.spread(base)
     ratio = seen.steps / base.steps if base.steps else 1.0
     band = target.rounds_range()
     if band is not None:
@@ -275,7 +320,7 @@ def _xy(square: Square) -> str:
 
 
 def _legs(seen: Sight) -> str:
-    return ", ".join(f"{x:.0f}" for x in ((sum(seen.leads) / len(seen.leads),) + seen.legs))
+    return ", ".join(f"{x:.0f}" for x in ((seen.mean_lead,) + seen.legs))
 
 
 def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis, these: str) -> str:
@@ -284,16 +329,10 @@ def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis, these: str) -> s
     farthest from the others' (else, whose steps are)."""
     leads, rates = base.leads, diagnosis.win_rates
     docks = range(len(leads))
-    measure = rates if len(rates) == len(leads) else leads
-
-    def off(i: int) -> float:
-        others = sorted(measure[j] for j in docks if j != i)
-        return abs(measure[i] - others[len(others) // 2])
-
-    odd = max(docks, key=lambda i: (off(i), -i))
+    odd = odd_dock(leads, rates)
     rest = [j for j in docks if j != odd]
     won = ""
-    if measure is rates:
+    if len(rates) == len(leads):
         won = (f" (first races: dock {odd + 1} wins {100 * rates[odd]:.0f}%, the others "
                f"{_span([100 * rates[j] for j in rest])}%)")
     return (f"dock {odd + 1} is {leads[odd]:.0f} steps from flag 1; docks "
