@@ -4,7 +4,10 @@ on the board and applied as one undo step; Cancel stops a search; the
 balance dialog opens the search."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 from PySide6.QtCore import Qt
 
@@ -16,11 +19,21 @@ from engine.format.loader import load_file
 from engine.model.scenario import Flag
 from tests.editor_support import answers, make_window  # noqa: F401
 
-UNFAIR = Path(__file__).parent / "fixtures" / "unfair-standard.json"
+FIXTURE = Path(__file__).parent / "fixtures" / "unfair-standard.json"
 
 
-def search(qtbot, make_window, budget=700):
-    window = make_window(UNFAIR)
+@pytest.fixture
+def unfair(tmp_path) -> Path:
+    """A copy of the fixture: a course file open in an editor window is
+    locked for its backup, and the tests of another worker process open the
+    same course at the same time."""
+    copy = tmp_path / FIXTURE.name
+    shutil.copyfile(FIXTURE, copy)
+    return copy
+
+
+def search(qtbot, make_window, path: Path, budget=700):
+    window = make_window(path)
     controller = install_preview(window)
     dialog = controller.open_suggest()
     dialog.budget.setValue(budget)
@@ -38,8 +51,8 @@ def choose(qtbot, dialog, row: int) -> None:
     qtbot.mouseClick(dialog.list.viewport(), Qt.LeftButton, pos=rect.center())
 
 
-def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_window):
-    window, controller, dialog, result = search(qtbot, make_window)
+def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_window, unfair):
+    window, controller, dialog, result = search(qtbot, make_window, unfair)
     assert result["suggestions"] and dialog.list.count() == len(result["suggestions"])
     assert dialog.list.item(0).text().startswith("1. " + result["suggestions"][0]["edits"][0]["words"])
     before = window.doc.scenario
@@ -49,7 +62,7 @@ def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_win
     assert ghost.isVisible() and ghost.squares                  # previewed, the course untouched
     assert window.doc.scenario is before
     qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
-    expected = applied(load_file(UNFAIR), result["suggestions"][0])
+    expected = applied(load_file(unfair), result["suggestions"][0])
     assert window.doc.scenario == expected
     assert window.doc.undo_stack.count() == steps + 1
     assert not ghost.isVisible()
@@ -76,8 +89,8 @@ def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_win
     assert "changed since the search" in dialog.status.text()
 
 
-def test_cancel_stops_a_search(qtbot, make_window):
-    window = make_window(UNFAIR)
+def test_cancel_stops_a_search(qtbot, make_window, unfair):
+    window = make_window(unfair)
     controller = install_preview(window)
     dialog = controller.open_suggest()
     dialog.budget.setValue(100_000)
@@ -91,8 +104,8 @@ def test_cancel_stops_a_search(qtbot, make_window):
     assert "Stopped" in dialog.status.text()
 
 
-def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window):
-    window = make_window(UNFAIR)
+def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window, unfair):
+    window = make_window(unfair)
     controller = install_preview(window)
     balance = controller.open_balance()
     balance.robots.setValue(3)
@@ -102,9 +115,9 @@ def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window):
     assert dialog.robots.value() == 3 and dialog.worker is None     # ready, not started
 
 
-def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window):
+def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window, unfair):
     from PySide6.QtTest import QTest
-    window = make_window(UNFAIR)
+    window = make_window(unfair)
     dialog = install_preview(window).open_suggest()
     box = dialog.budget
     assert "at least 100" in box.toolTip()

@@ -97,6 +97,26 @@ def test_of_edits_the_model_sees_alike_those_that_put_the_odd_dock_back_in_line_
     assert tied[0].score == tied[1].score and tied[0].edit == swaps[1]  # the one touching dock 4
 
 
+def test_the_best_edits_touching_the_dock_the_first_races_single_out_are_raced():
+    """A wall before dock 1 of the gauntlet reads to the model as more even
+    steps to flag 1, so its removal ranks far below the edits raced; the
+    first races say dock 1 wins least, so the best edit of each kind that
+    touches it is raced all the same."""
+    gauntlet = load_file(ROOT / "scenarios" / "gauntlet.json")
+    wall, undo = (Edit(kind, ((5, 13), "N")) for kind in ("add_wall", "remove_wall"))
+    walled = apply_all(gauntlet, (wall,))
+    rates = [0.26] * len(walled.docks)
+    rates[0] = 0.19                                             # dock 1, at (5, 13)
+    diagnosis = Diagnosis(tuple(rates), (), (0.2,) * len(walled.flags), 9.0)
+    target = Target(Goals(fair=True), 4, len(walled.docks))
+    _, ranked = screen(walled, target, diagnosis, candidates(walled, target.goals, diagnosis))
+    assert [r.edit for r in ranked].index(undo) > search.RACED
+    found = search.Search(walled, Goals(fair=True), 4, 6000, 0, "search", 1, None, True, None,
+                          None)
+    raced = found.shortlist(diagnosis)
+    assert undo in raced and len(raced) == search.RACED
+
+
 def test_why_speaks_of_steps_to_the_flag_and_first_races():
     s = apply_all(STANDARD, (PLANTED["dock forward"],))
     back = Edit("move_dock", (8, (5, 7), (10, 12)))

@@ -168,7 +168,7 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
     given). Edits after which a flag is out of reach from a dock or flag that
     reached it are left out."""
     base = sight(s)
-    odd = _odd_marks(s, base, diagnosis) if target.goals.fair else frozenset()
+    odd = odd_marks(s, base, diagnosis) if target.goals.fair else frozenset()
     total_deaths = sum(n for _, n in diagnosis.deaths)
     out = []
     for e in edits:
@@ -181,7 +181,7 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
     return base, [out[i] for i in order]
 
 
-def _odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> frozenset:
+def odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> frozenset:
     """What an edit touches when it touches the odd dock: the dock, its square."""
     if len(base.leads) < 2:
         return frozenset()

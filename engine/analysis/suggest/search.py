@@ -24,7 +24,7 @@ from engine.analysis.balance.runner import default_workers, run
 from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
 from engine.analysis.suggest.edits import Edit, apply_all
 from engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
-from engine.analysis.suggest.screen import Sight, screen, why
+from engine.analysis.suggest.screen import Sight, odd_marks, screen, why
 from engine.analysis.suggest.types import Effect, GoalsJson, Suggestion, SuggestResult
 from engine.model.scenario import Goals, Scenario, robots_for
 from engine.validation.validator import refuse_errors
@@ -38,6 +38,11 @@ SURVIVORS = 4               # halving stops at this many
 MAX_COMBINED = 3
 RACED = 24                  # candidates raced, the model's best
 PER_GROUP = 8               # of them at most this many of one group (candidates.shortlist)
+# Of them, with fair docks a goal: the best edit of each group that touches
+# the odd dock (screen.odd_dock), up to this many, whatever the model
+# predicts. The first races say which dock is off even where the model sees
+# nothing: a wall before a dock can read as more even steps to flag 1.
+ODD_RACED = 6
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,12 @@ class Search:
         every = candidates(self.scenario, self.target.goals, diagnosis)
         base, ranked = screen(self.scenario, self.target, diagnosis, every)
         self.screened, self.seen = len(every), (diagnosis, base)
-        return shortlist(self.scenario, (r.edit for r in ranked), RACED, PER_GROUP)
+        edits = [r.edit for r in ranked]
+        odd = odd_marks(self.scenario, base, diagnosis) if self.target.goals.fair else frozenset()
+        kept = shortlist(self.scenario, (e for e in edits if e.touches & odd), ODD_RACED, 1)
+        chosen = shortlist(self.scenario, kept + [e for e in edits if e not in kept], RACED,
+                           PER_GROUP)
+        return sorted(chosen, key=edits.index)
 
     def reason(self, v: int) -> str:
         """Why version v was tried, in one line (screen.why)."""
