@@ -115,6 +115,12 @@ def test_the_best_edits_touching_the_dock_the_first_races_single_out_are_raced()
                           None)
     raced = found.shortlist(diagnosis)
     assert undo in raced and len(raced) == search.RACED
+    # why, when the model sees no change in steps: what the first races said of that dock
+    side = Edit("add_wall", ((5, 13), "E"))
+    assert sight(apply_all(walled, (side,))).leads == sight(walled).leads
+    assert why(walled, target, diagnosis, sight(walled), (side,)).startswith(
+        "dock 1 wins 19% of the first races, the others 26%; this edit changes what stands at "
+        "dock 1")
 
 
 def test_why_speaks_of_steps_to_the_flag_and_first_races():

@@ -310,7 +310,16 @@ def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight,
         return (f"the leg to flag {leg + 1} is the deadliest ({diagnosis.leg_deaths[leg]:.2f} "
                 f"deaths per robot in the first races); {these} change the way there")
     if goals.fair and diagnosis.win_rates:
-        return (f"docks win {_span([100 * r for r in diagnosis.win_rates])}% of the first races; "
+        rates = diagnosis.win_rates
+        if len(rates) == len(base.leads) > 1 and \
+                any(e.touches & odd_marks(s, base, diagnosis) for e in edits):
+            odd = odd_dock(base.leads, rates)
+            others = [100 * r for j, r in enumerate(rates) if j != odd]
+            return (f"dock {odd + 1} wins {100 * rates[odd]:.0f}% of the first races, the others "
+                    f"{_span(others)}%; {these} change{'s' if len(edits) == 1 else ''} what stands "
+                    f"at dock {odd + 1}, where the lone-robot model sees no change in the steps "
+                    f"to flag 1: the races judge it")
+        return (f"docks win {_span([100 * r for r in rates])}% of the first races; "
                 f"the lone-robot model sees no change in their steps to flag 1")
     return f"the lone-robot model sees no change from {these}; the races judge it"
 
