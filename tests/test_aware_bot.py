@@ -212,6 +212,19 @@ def _state(robot):
             robot.finished, robot.out, robot.registers)
 
 
+def _after_a_round(course: str, seed: int) -> tuple[BotView, list[RobotState]]:
+    """A race of 4 search robots on an example course after its first round:
+    the view of the first robot on the board, and the robots on the board."""
+    scenario = load_file(ROOT / "scenarios" / f"{course}.json")
+    race = new_race(replace(scenario, robots=(), checks=()), seed=seed, robot_count=4,
+                    bot="search", record_events=False)
+    race.play_round()
+    robots = [r for r in race.robots if r.sq >= 0]
+    view = race.controllers[robots[0].index].view
+    view.robot = robots[0]
+    return view, robots
+
+
 @pytest.mark.parametrize("course", ["standard-course", "waterworks", "gauntlet"])
 def test_a_look_ahead_play_from_the_saved_round_is_a_race_of_its_own(course):
     """Every play of one round (restored from its start) ends as a race set
@@ -219,17 +232,11 @@ def test_a_look_ahead_play_from_the_saved_round_is_a_race_of_its_own(course):
     empty before a card (the cards after it are not played), a randomizer's
     draw from the round's deck."""
     from engine.bots.aware import _Round
-    scenario = load_file(ROOT / "scenarios" / f"{course}.json")
-    race = new_race(replace(scenario, robots=(), checks=()), seed=11, robot_count=4, bot="search",
-                    record_events=False)
-    race.play_round()
+    view, robots = _after_a_round(course, seed=11)
     rng = random.Random(3)
-    robots = [r for r in race.robots if r.sq >= 0]
     for robot in robots:
         robot.damage = rng.choice((0, 2, 5, 7))
         robot.registers = rng.sample(DECK, 5)
-    view = race.controllers[robots[0].index].view
-    view.robot = robots[0]
     ahead = _Round(view, robots[1:])
     for _ in range(25):
         programs = [[None if rng.random() < 0.15 else card for card in rng.sample(DECK, 5)]
@@ -244,14 +251,8 @@ def test_programs_that_begin_alike_end_as_each_played_alone(course):
     once, saved within the round and put back): each ends as a round set up
     for it alone, on a course with randomizers (waterworks) too."""
     from engine.bots.aware import _Plan, _Round
-    scenario = load_file(ROOT / "scenarios" / f"{course}.json")
-    race = new_race(replace(scenario, robots=(), checks=()), seed=5, robot_count=4, bot="search",
-                    record_events=False)
-    race.play_round()
+    view, robots = _after_a_round(course, seed=5)
     rng = random.Random(8)
-    robots = [r for r in race.robots if r.sq >= 0]
-    view = race.controllers[robots[0].index].view
-    view.robot = robots[0]
     ahead = _Round(view, robots[1:])
     for _ in range(12):
         theirs = [rng.sample(DECK, 5) for _ in robots[1:]]
