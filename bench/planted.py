@@ -10,7 +10,8 @@ whether ``suggest`` finds the edit that undoes it.
 writes it.
 
 ``python -m bench.planted measure [COURSE ...] [--budget RACES] [--workers W]``
-measures suggest on every plant of the example courses named (default: all):
+measures suggest on every plant of the example courses named, or of course
+files given by their paths (default: every example course):
 it plants the course, runs ``suggest`` on it (seed 0, timed on the wall
 clock), applies the top suggestion, and balances the original, planted and
 fixed courses on fresh seeds (800 races of 4 robots, seed 9001), printing a
@@ -131,6 +132,11 @@ def gap(scenario, workers: int) -> float:
     return max(rates) - min(rates)
 
 
+def course_path(course: str) -> Path:
+    """An example course by name ("tutorial"), or any course file by its path."""
+    return Path(course) if course.endswith(".json") else SCENARIOS / f"{course}.json"
+
+
 def measure(course: str, how: str, budget: int, workers: int,
             original: float | None = None) -> Row:
     """Plant `how` on the example course `course`, search, apply the top
@@ -138,7 +144,7 @@ def measure(course: str, how: str, budget: int, workers: int,
     gap, when already measured)."""
     from engine.analysis.suggest import applied, suggest
     from engine.format.loader import load_file
-    scenario = load_file(SCENARIOS / f"{course}.json")
+    scenario = load_file(course_path(course))
     planted, edit = plant(scenario, how)
     wall = time.perf_counter()
     result = suggest(planted, budget=budget, workers=workers)
@@ -146,7 +152,7 @@ def measure(course: str, how: str, budget: int, workers: int,
     load = os.getloadavg()[0]
     top = result["suggestions"][0] if result["suggestions"] else None
     before = gap(planted, workers)
-    return Row(course, how, edit.words,
+    return Row(Path(course).stem, how, edit.words,
                gap(scenario, workers) if original is None else original, before,
                gap(applied(planted, top), workers) if top else before, wall, load,
                result["races"], result["screened"], result["candidates"],
@@ -203,10 +209,11 @@ def arguments(prog: str, pairs_help: str) -> argparse.ArgumentParser:
 def main(argv: list[str]) -> None:
     if argv[:1] == ["measure"]:
         parser = arguments("python -m bench.planted measure",
-                           "example courses (default: all of scenarios/)")
+                           "example courses by name, or course files (default: all of "
+                           "scenarios/)")
         args = parser.parse_args(argv[1:])
         known = sorted(p.stem for p in SCENARIOS.glob("*.json"))
-        unknown = [c for c in args.names if c not in known]
+        unknown = [c for c in args.names if c not in known and not course_path(c).is_file()]
         if unknown:
             parser.error(f"no example course {', '.join(unknown)} (known: {', '.join(known)})")
         courses = args.names or known
