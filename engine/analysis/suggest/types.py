@@ -1,5 +1,5 @@
-"""The shape of a ``suggest`` result (search.report makes it; its JSON is
-what `rallyforge suggest --json` writes, see docs/format.md)."""
+"""The shape of a ``suggest`` result (search.report makes it): what
+`rallyforge suggest --json` writes (README, "The command line")."""
 from __future__ import annotations
 
 from typing import Annotated, NotRequired, TypedDict
