@@ -236,6 +236,33 @@ def test_ctrl_c_stops_cleanly_and_still_reports(tmp_path):
     assert "Balance report" in stdout
 
 
+def test_a_stopped_pools_thread_that_fails_prints_nothing_and_others_still_do(monkeypatch):
+    """When a run stops, its pool's workers are stopped under the pool's own
+    thread, which can then fail (a broken pipe: rare, a matter of timing);
+    that failure printed a traceback after the report. Other threads' failures
+    still reach the hook that prints them."""
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+    from engine.analysis.balance import runner
+    printed: list = []
+    monkeypatch.setattr(threading, "excepthook", printed.append)    # what prints them
+    monkeypatch.setattr(runner, "_other_hook", threading.excepthook)
+
+    def failing() -> None:
+        raise BrokenPipeError("the workers are gone")
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        assert pool.submit(int, "7").result() == 7      # the pool's thread runs now
+        runner._stop_workers(pool)
+        assert pool._executor_manager_thread in runner._STOPPED     # type: ignore[attr-defined]
+    stopped, other = threading.Thread(target=failing), threading.Thread(target=failing)
+    runner._quiet_when_failing(stopped)
+    for thread in (stopped, other):
+        thread.start()
+        thread.join()
+    assert [(args.thread, args.exc_type) for args in printed] == [(other, BrokenPipeError)]
+
+
 def interrupt(argv: list[str], tmp_path, presses: int = 1, progress: str = "races:"):
     """Run the command line in a process group of its own, and press Ctrl+C
     (SIGINT to the whole group, as a terminal does) `presses` times once the

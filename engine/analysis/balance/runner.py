@@ -35,6 +35,7 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -261,11 +262,35 @@ def _ctrl_c_deferred():
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        _quiet_when_failing(manager)
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         try:
             process.terminate()
         except (OSError, ValueError):       # already gone
             pass
+
+
+# The threads of pools whose workers were stopped on purpose. What such a
+# thread fails with as its workers vanish under it (a pipe broken, a future
+# already cancelled: rare, a matter of timing) is no news to the designer,
+# who pressed Cancel or Ctrl+C: it printed a traceback after the report.
+_STOPPED: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+_other_hook = threading.excepthook
+
+
+def _quiet_when_failing(thread: threading.Thread) -> None:
+    global _other_hook
+    if threading.excepthook is not _unless_stopped:
+        _other_hook, threading.excepthook = threading.excepthook, _unless_stopped
+    _STOPPED.add(thread)
+
+
+def _unless_stopped(args) -> None:
+    """``threading.excepthook``: silent for the threads of stopped pools."""
+    if args.thread not in _STOPPED:
+        _other_hook(args)
 
 
 # ---------------------------------------------------------------- dask
