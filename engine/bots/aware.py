@@ -24,10 +24,10 @@ counted, not played; no clean-up): one race set up per decision, its round
 dealt and saved (Race.save), and put back before each play. The programs
 are played in card order, and the registers a program shares with the one
 before are not played again: the race is put back to where they end (about
-a third of the registers a decision would play). A program is judged by what its robot's
-end is worth (two rounds, as above), summed over the samples with the worst
-one counted WORST times more (a push into a pit in one sample is what loses
-races), so pushes into pits or off the board, robot lasers and being
+a third of the registers a decision would play). A program is judged by
+what its robot's end is worth (two rounds, as above), summed over the
+samples with the worst one counted WORST times more (a push into a pit in
+one sample is what loses races), so pushes into pits or off the board, robot lasers and being
 blocked all count; plus PUSH_GAIN for each other robot destroyed on the way
 and RIVALRY times the progress the others lose (a push that pays: every
 program meets the same samples, so what the others would have done anyway
@@ -45,8 +45,8 @@ the way of a push.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
