@@ -21,18 +21,18 @@ Look-ahead. With another robot near, the TOP best candidates are played,
 registers 1 to 5, by a real ``engine.race.Race`` holding every robot on the
 board where it stands, with each sample of predicted programs (options
 counted, not played; no clean-up): one race set up per decision, its round
-dealt and saved (Race.save), and put back before each play. The programs
-are played in card order, and the registers a program shares with the one
-before are not played again: the race is put back to where they end (about
-a third of the registers a decision would play). A program is judged by
-what its robot's end is worth (two rounds, as above), summed over the
-samples with the worst one counted WORST times more (a push into a pit in
-one sample is what loses races), so pushes into pits or off the board, robot lasers and being
-blocked all count; plus PUSH_GAIN for each other robot destroyed on the way
-and RIVALRY times the progress the others lose (a push that pays: every
-program meets the same samples, so what the others would have done anyway
-cancels out). Among equals the better program alone wins. When each of
-the TOP is destroyed in some sample, the best programs to WIDEN other
+dealt and saved (Race.save), and put back before each play. The programs are
+played in card order, and the registers a program shares with the one before
+are not played again: the race is put back to where they end (about a third
+of the registers a decision would play). A program is judged by what its
+robot's end is worth (two rounds, as above), summed over the samples with
+the worst one counted WORST times more (a push into a pit in one sample is
+what loses races), so pushes into pits or off the board, robot lasers and
+being blocked all count; plus PUSH_GAIN for each other robot destroyed on
+the way and RIVALRY times the progress the others lose (a push that pays:
+every program meets the same samples, so what the others would have done
+anyway cancels out). Among equals the better program alone wins. When each
+of the TOP is destroyed in some sample, the best programs to WIDEN other
 squares are played ahead too: the best way to the flag may lead past the
 others, and a detour can be the way to stay in the race.
 
