@@ -22,7 +22,7 @@ course's own checks.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -78,18 +78,23 @@ def candidates(s: Scenario, goals: Goals, diagnosis: Diagnosis) -> list[Edit]:
 
 
 def shortlist(s: Scenario, ranked: Iterable[Edit], count: int,
-              per_group: int | None = None) -> list[Edit]:
+              per_group: int | None = None, chosen: Sequence[Edit] = ()) -> list[Edit]:
     """The first `count` acceptable edits of `ranked`, at most `per_group` of
     one group (the same kind on the same dock, flag or element), so that one
-    idea the model likes does not crowd out every other."""
+    idea the model likes does not crowd out every other. `chosen`: edits
+    kept already (acceptable, a shortlist's): the result begins with them,
+    they count in their groups, and `ranked` is not asked for them again."""
+    kept = list(chosen)[:count]
+    groups: Counter = Counter((e.kind, e.args[0]) for e in kept)
+    if len(kept) == count:
+        return kept
     before = _warnings(s)
     failing = _failing_checks(s)
     per_group = per_group or count
-    groups: Counter = Counter()
-    kept: list[Edit] = []
     for e in ranked:
         group = (e.kind, e.args[0])
-        if groups[group] >= per_group or not is_acceptable(s, (e,), before, failing):
+        if e in kept or groups[group] >= per_group or \
+                not is_acceptable(s, (e,), before, failing):
             continue
         groups[group] += 1
         kept.append(e)

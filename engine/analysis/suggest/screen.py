@@ -19,9 +19,9 @@ root of how much longer the race is, a middle way between what races show
 (on the standard course with a dock moved 3 squares before flag 1, flag 1
 moved to a far corner cuts the gap between docks from 40 to 10 points; on
 the tutorial, raced in 2 rounds, flag 1 moved 3 squares further from every
-dock changes nothing), and the longer race pays its side effect. Of candidates the model sees
-alike, those that touch the odd dock (whose first races' win rate is the
-farthest from the others') come first.
+dock changes nothing), and the longer race pays its side effect. Of
+candidates the model sees alike, those that touch the odd dock (whose first
+races' win rate is the farthest from the others') come first.
 """
 from __future__ import annotations
 

@@ -143,8 +143,7 @@ class Search:
         edits = [r.edit for r in ranked]
         odd = odd_marks(self.scenario, base, diagnosis) if self.target.goals.fair else frozenset()
         kept = shortlist(self.scenario, (e for e in edits if e.touches & odd), ODD_RACED, 1)
-        chosen = shortlist(self.scenario, kept + [e for e in edits if e not in kept], RACED,
-                           PER_GROUP)
+        chosen = shortlist(self.scenario, edits, RACED, PER_GROUP, chosen=kept)
         return sorted(chosen, key=edits.index)
 
     def reason(self, v: int) -> str:
