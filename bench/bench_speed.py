@@ -9,6 +9,8 @@ side in the same run: each figure is measured in both source trees by turns
   and deaths; measured after some untimed races (what the bots keep per
   course filled, as in a balance run of hundreds of races) and from a
   fresh process (empty, as in a short run);
+- search: races of 4 search bots, CPU seconds, and in this tree without its
+  compiled loop too (engine/bots/_play.c; numpy does the same);
 - balance: `rallyforge balance --races N --workers 2` with search bots,
   wall seconds (goal: 5x faster), and its JSON the same but for its timing;
   then a run of 1 race, the cost of a run whatever its races (start-up,
@@ -20,7 +22,7 @@ temporary folder (skipped, with a line saying so, when git or the commit is
 not there).
 
     python -m bench.bench_speed [--races N] [--aware-races N] [--aware-warm N]
-                                [--event-races N] [--base COMMIT]
+                                [--event-races N] [--search-races N] [--base COMMIT]
 """
 from __future__ import annotations
 
@@ -64,8 +66,8 @@ def _run(tree: Path, argv: list[str]) -> subprocess.CompletedProcess:
                           text=True, check=True)
 
 
-def measure(tree: Path, what: str, *counts: int) -> dict:
-    return json.loads(_run(tree, [str(CHILD), what, *map(str, counts)]).stdout)
+def measure(tree: Path, what: str, *args: int | str) -> dict:
+    return json.loads(_run(tree, [str(CHILD), what, *map(str, args)]).stdout)
 
 
 def balance(tree: Path, races: int, out: Path) -> float:
@@ -96,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--aware-warm", type=int, default=20,
                         help="untimed races before them (default 20)")
     parser.add_argument("--event-races", type=int, default=150)
+    parser.add_argument("--search-races", type=int, default=300)
     parser.add_argument("--base", default=BASE, help=f"the commit before (default {BASE})")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="rallyforge-bench-") as tmp:
@@ -127,6 +130,16 @@ def main(argv: list[str] | None = None) -> None:
                   f"{args.aware_races} races, wins and deaths "
                   f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
                   flush=True)
+
+        cpu: dict[str, list[float]] = {"old": [], "new": [], "numpy": []}
+        for _ in range(2):
+            for name, tree, how in (("old", old, []), ("new", ROOT, []), ("numpy", ROOT, ["numpy"])):
+                cpu[name].append(measure(tree, "search", args.search_races, *how)["cpu"])
+        least = {name: min(times) for name, times in cpu.items()}
+        print(f"  search-bot races ({args.search_races}, 4 robots): new {least['new']:.2f} s, "
+              f"old {least['old']:.2f} s CPU: {least['old'] / least['new']:.2f}x; new without "
+              f"its compiled loop {least['numpy']:.2f} s: {least['old'] / least['numpy']:.2f}x",
+              flush=True)
 
         walls: dict[str, list[float]] = {"old": [], "new": []}
         fixed: dict[str, list[float]] = {"old": [], "new": []}
