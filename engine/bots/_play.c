@@ -301,30 +301,38 @@ typedef struct {
     int bad;
 } Walk;
 
+/* A program played to its last row, ending at x with `taken`: the fixed
+ * registers after the rows, then its score. */
+static void leaf(Walk *w, long x, long taken)
+{
+    const Plan *p = w->p;
+    for (long r = p->m; r < 5 && !w->bad; r++)
+        w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
+    if (w->bad)
+        return;
+    if (w->n >= w->s->out.shape[0]) {
+        w->bad = 1;
+        return;
+    }
+    w->bad = score_one(w->s, x, taken, (int64_t *)w->s->out.buf + w->n);
+    w->n++;
+}
+
 static void walk(Walk *w, long depth, long x, long taken)
 {
     const Plan *p = w->p;
-    if (depth == p->m) {
-        for (long r = p->m; r < 5 && !w->bad; r++)     /* the fixed registers after the rows */
-            w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
-        if (w->bad)
-            return;
-        if (w->n >= w->s->out.shape[0]) {
-            w->bad = 1;
-            return;
-        }
-        w->bad = score_one(w->s, x, taken, (int64_t *)w->s->out.buf + w->n);
-        w->n++;
-        return;
-    }
     for (long k = 0; k < KINDS && !w->bad; k++) {
         if (w->counts[k] > 0) {
             long x2 = x, taken2 = taken;
             if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
                 return;
-            w->counts[k]--;
-            walk(w, depth + 1, x2, taken2);
-            w->counts[k]++;
+            if (depth + 1 == p->m) {
+                leaf(w, x2, taken2);
+            } else {
+                w->counts[k]--;
+                walk(w, depth + 1, x2, taken2);
+                w->counts[k]++;
+            }
         }
     }
 }
