@@ -377,12 +377,14 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
     return w.bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
-/* Append to `out` every sequence of `left` more kinds after `prefix` that the
- * counts allow, ascending. */
+/* Every sequence of `left` more kinds after `prefix` that the counts allow,
+ * ascending: appended to `out` when it is not NULL, counted in *n. */
 static void enumerate(long counts[KINDS], long prefix, long left, int64_t *out, Py_ssize_t *n)
 {
     if (left == 0) {
-        out[(*n)++] = prefix;
+        if (out != NULL)
+            out[*n] = prefix;
+        (*n)++;
         return;
     }
     for (int k = 0; k < KINDS; k++) {
@@ -394,13 +396,13 @@ static void enumerate(long counts[KINDS], long prefix, long left, int64_t *out, 
     }
 }
 
-/* programs(counts, m, out): the numbers of the distinct kind sequences of
- * length m that a hand with `counts` cards of each kind can play, ascending,
- * into `out` (an int64 array of at least 7 ** m); returns how many. */
+/* programs(counts, m): the numbers of the distinct kind sequences of length m
+ * that a hand with `counts` cards of each kind can play, ascending, as the
+ * bytes of native int64s. */
 static PyObject *programs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "programs: expected 3 arguments");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "programs: expected 2 arguments");
         return NULL;
     }
     long counts[KINDS];
@@ -413,22 +415,14 @@ static PyObject *programs(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "m: expected 1 to 5 registers");
         return NULL;
     }
-    Py_buffer out;
-    if (get(args[2], &out, PyBUF_WRITABLE, 8, 1, "out") < 0)
-        return NULL;
-    long most = 1;
-    for (long r = 0; r < m; r++)
-        most *= KINDS;
     Py_ssize_t n = 0;
-    int room = out.shape[0] >= most;
-    if (room)
-        enumerate(counts, 0, m, out.buf, &n);
-    PyBuffer_Release(&out);
-    if (!room) {
-        PyErr_SetString(PyExc_ValueError, "out: shorter than 7 ** m");
+    enumerate(counts, 0, m, NULL, &n);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    if (out == NULL)
         return NULL;
-    }
-    return PyLong_FromSsize_t(n);
+    n = 0;
+    enumerate(counts, 0, m, (int64_t *)PyBytes_AS_STRING(out), &n);
+    return out;
 }
 
 /* best(score, out): the indices of the highest score, ascending, into `out`
@@ -468,7 +462,7 @@ static PyObject *best(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef methods[] = {
     {"best", (PyCFunction)(void (*)(void))best, METH_FASTCALL, "best(score, out) -> n"},
     {"programs", (PyCFunction)(void (*)(void))programs, METH_FASTCALL,
-     "programs(counts, m, out) -> n"},
+     "programs(counts, m) -> bytes of int64"},
     {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
      "play(end, dmg, seqs, m, slots, X, x0, x_out, taken_out)"},
     {"score", (PyCFunction)(void (*)(void))score, METH_FASTCALL,

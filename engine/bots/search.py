@@ -107,8 +107,7 @@ def candidates(counts: list[int], m: int) -> np.ndarray:
     distinct sequence that the hand (`counts` per kind) can play, in
     lexicographic order (ascending)."""
     if compiled is not None:
-        out = np.empty(KINDS ** m, np.int64)
-        return out[:compiled.programs(counts, m, out)].copy()
+        return np.frombuffer(compiled.programs(counts, m), np.int64)
     packed = _SEQUENCES[m][1]
     hand = _GUARD
     for k, c in enumerate(counts):
@@ -262,9 +261,15 @@ def survival_scores(tables: Tables, state: int, programs: Programs, slots: list[
     return np.where(dead, -(LAST_LIFE if lives <= 1 else DEATH), 0) - DAMAGE * taken
 
 
+# register_slots with nothing locked, per m (shared: not to be changed)
+_UNLOCKED = [[*range(m), *[~NONE] * (5 - m)] for m in range(6)]
+
+
 def register_slots(view: BotView, free_registers: list[int], m: int) -> list[int]:
     """Per register, the row of the program that fills it, or ~kind of the
     card a locked register plays (NONE when it has none)."""
+    if len(free_registers) == 5:            # nothing locked (the commonest)
+        return _UNLOCKED[m]
     locked = locked_kinds(view, free_registers)
     free = sorted(free_registers)[:m]
     slots = []
