@@ -26,10 +26,6 @@ from pathlib import Path
 from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
                                positive, problem_line, race_count, trial_count, write_line)
 
-HELP = "race a course many times and report how fair its docks are"
-
-
-
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
     """The options balance and compare share."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Collection
 
-from engine.cli.common import silence_stdout
 from engine.version import COMMANDS, version
 
 MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
@@ -22,22 +22,44 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """--version, the installed version looked up only when asked for."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"{parser.prog} {version()}\n")
+
+
+def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The command line. Only the `commands` given get their options (their
+    modules are imported: a moment); the others are listed with their help."""
     parser = _Parser(prog="rallyforge", description=__doc__.splitlines()[0])
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
-        module = importlib.import_module(f"engine.cli.{MODULES.get(name, name)}")
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(command)
-        command.set_defaults(handler=module.run)
+    for name, help_line in COMMANDS.items():
+        command = sub.add_parser(name, help=help_line, description=help_line)
+        if name in commands:
+            module = importlib.import_module(f"engine.cli.{MODULES.get(name, name)}")
+            module.add_arguments(command)
+            command.set_defaults(handler=module.run)
     return parser
 
 
+def command_named(argv: list[str]) -> str | None:
+    """The command a command line runs: its first word that is not an option
+    (the top level's options take no value), or None."""
+    words = [word for word in argv if word == "-" or not word.startswith("-")]
+    return words[0] if words else None
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser().parse_args(argv)      # (imports the commands: a moment)
+        args = build_parser({command_named(argv)} & COMMANDS.keys()).parse_args(argv)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -45,6 +67,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
     except BrokenPipeError:
+        from engine.cli.common import silence_stdout
         silence_stdout()
     return status
-
