@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 a problem with the input or a failed check, 2 bad usage
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Collection
@@ -57,6 +58,8 @@ def command_named(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line `argv` (default: this program's), return its exit code."""
+    program = argv is None        # (else a caller that goes on: a test, a script)
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = build_parser({command_named(argv)} & COMMANDS.keys()).parse_args(argv)
@@ -69,4 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         from engine.cli.common import silence_stdout
         silence_stdout()
+    if program:
+        # The process ends next: its last garbage collections, over every
+        # object the engine, numpy and scipy made, took 0.07 s at exit and
+        # free nothing anyone needs (the outputs are written and closed).
+        gc.freeze()
     return status
