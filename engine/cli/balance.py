@@ -158,14 +158,17 @@ def write_json(result: Mapping[str, object], out: str) -> None:
 
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
-    """Run a plan with the progress bar; returns the RunOutcome."""
+    """Run a plan with the progress bar; returns the RunOutcome. (Its result's
+    statistics need scipy.special: imported while the workers start.)"""
+    from engine.analysis import stats
     from engine.analysis.balance.play import RaceTask
     from engine.analysis.balance.progress import ProgressBar
     from engine.analysis.balance.runner import run
     task = RaceTask(scenario, bot, max_rounds=args.max_rounds)
     bar = None if args.quiet else ProgressBar(label)
     try:
-        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar)
+        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar,
+                   meanwhile=stats.prepare)
     finally:
         if bar is not None:
             bar.close()
