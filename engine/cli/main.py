@@ -31,7 +31,8 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=f"{parser.prog} {version()}\n")
+        print(f"{parser.prog} {version()}")
+        parser.exit()
 
 
 def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
@@ -62,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     program = argv is None        # (else a caller that goes on: a test, a script)
     argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser({command_named(argv)} & COMMANDS.keys()).parse_args(argv)
+        named = command_named(argv)
+        args = build_parser([named] if named in COMMANDS else []).parse_args(argv)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
