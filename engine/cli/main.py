@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Collection
 
@@ -62,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line `argv` (default: this program's), return its exit code."""
     program = argv is None        # (else a caller that goes on: a test, a script)
     argv = sys.argv[1:] if argv is None else argv
+    if program:
+        # One thread for OpenBLAS, in this process and the workers it starts
+        # (unless told otherwise): the engine calls no BLAS routine, and the
+        # threads it starts as numpy and scipy are imported spun on the cores
+        # the workers race on (0.2 s of CPU in a short balance run).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         named = command_named(argv)
         args = build_parser([named] if named in COMMANDS else []).parse_args(argv)
