@@ -1,7 +1,8 @@
 """What a command line run costs before and after its work: it imports its
 own command only (the top level's help lists every command without them),
-a valid file is read without jsonschema, and the program skips its last
-garbage collections at exit, which a caller that goes on keeps."""
+a valid file is read without jsonschema, and the program (not a caller
+of main() that goes on) gives OpenBLAS one thread and skips its last
+garbage collections at exit."""
 from __future__ import annotations
 
 import gc
@@ -19,10 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "scenarios" / "tutorial.json"
 
 
-def python(code: str) -> str:
+def python(code: str, **env: str) -> str:
     """What `code` prints, run by a fresh interpreter on this checkout."""
+    environ = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+                          env={**environ, "PYTHONPATH": str(ROOT), **env}, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -87,3 +89,22 @@ def test_only_the_program_skips_its_last_garbage_collections(capsys):
         "code = main()\n"
         "print(code, gc.get_freeze_count() > 0)")
     assert frozen.splitlines()[-1] == "0 True"      # (after validate's own lines)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+@pytest.mark.parametrize("given", [None, "2"])
+def test_the_program_gives_openblas_one_thread_unless_told(given, monkeypatch):
+    """Set before numpy is imported: no OpenBLAS thread besides the main one
+    (a number given is kept: with 2, numpy starts one more where there are
+    two cores); a caller of main() keeps its own settings."""
+    said = python("import os, sys\n"
+                  "from engine.cli.main import main\n"
+                  f"sys.argv = ['rallyforge', 'validate', {str(TUTORIAL)!r}]\n"
+                  "main()\n"
+                  "print(len(os.listdir('/proc/self/task')), 'numpy' in sys.modules)",
+                  **({"OPENBLAS_NUM_THREADS": given} if given else {}))
+    threads = min(int(given or 1), len(os.sched_getaffinity(0)))
+    assert said.splitlines()[-1] == f"{threads} True"
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert main(["validate", str(TUTORIAL)]) == 0
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
