@@ -648,3 +648,20 @@ def test_ctrl_c_during_the_callers_work_stops_the_run_with_nothing_played():
     while multiprocessing.active_children() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+                    reason="no fork server")
+@pytest.mark.parametrize("workers, scheduler, started",
+                         [(2, None, True), (1, None, False), (2, "local", False)])
+def test_the_fork_server_starts_early_only_for_worker_processes(workers, scheduler, started):
+    """``start_workers_soon`` (the command line calls it before reading the
+    course) starts the fork server where ``run`` may use worker processes:
+    not for one worker, nor on Dask."""
+    code = ("from multiprocessing import forkserver\n"
+            "from engine.analysis.balance.runner import start_workers_soon\n"
+            f"start_workers_soon({workers}, {scheduler!r})\n"
+            "print(forkserver._forkserver._forkserver_pid is not None)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert done.stdout.strip() == str(started), done.stderr

@@ -175,14 +175,14 @@ def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races")
 
 
 def run(args) -> int:
+    from engine.analysis.balance.runner import BackendError, default_workers, start_workers_soon
+    second_ctrl_c_quits()
+    start_workers_soon(args.workers or default_workers(), args.scheduler)   # (first: see there)
     from engine.analysis.balance import balance
     from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import with_options
     from engine.analysis.balance.progress import ProgressBar
     from engine.analysis.balance.report import markdown, write_report
-    from engine.analysis.balance.runner import BackendError
-
-    from engine.analysis.balance.play import with_options
-    second_ctrl_c_quits()
     scenario = load(args.file)
     if scenario is None:
         return 1

@@ -115,6 +115,15 @@ def default_chunk_size(jobs: int, workers: int) -> int:
     return max(1, min(25, math.ceil(jobs / (max(1, workers) * 8))))
 
 
+def start_workers_soon(workers: int, scheduler: str | None = None) -> None:
+    """Start now, when ``run`` may play on local worker processes (more than
+    one worker, no Dask), the fork server they come from: it imports the
+    engine first (0.25 s), meanwhile the caller reads its course. (``run``
+    starts it otherwise.)"""
+    if workers > 1 and not scheduler:
+        _context()
+
+
 def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
         chunk_size: int | None = None, progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
