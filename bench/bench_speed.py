@@ -10,16 +10,14 @@ side in the same run: each figure is measured in both source trees by turns
   course filled, as in a balance run of hundreds of races) and from a
   fresh process (empty, as in a short run);
 - balance: `rallyforge balance --races N --workers 2` with search bots,
-  wall seconds (goal: 5x faster), and its JSON the same but for its timing;
-  and the same with 1 race: what a run costs besides its races (starting,
-  the worker processes, the statistics, stopping).
+  wall seconds (goal: 5x faster), and its JSON the same but for its timing.
 
 The old tree is `git archive BASE` of this repository, unpacked in a
 temporary folder (skipped, with a line saying so, when git or the commit is
 not there).
 
-    python -m bench.bench_speed [--races N] [--short-races N] [--aware-races N]
-                                [--aware-warm N] [--event-races N] [--base COMMIT]
+    python -m bench.bench_speed [--races N] [--aware-races N] [--aware-warm N]
+                                [--event-races N] [--base COMMIT]
 """
 from __future__ import annotations
 
@@ -75,18 +73,6 @@ def balance(tree: Path, races: int, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def balances(trees, races: int, runs: int, tmp: Path) -> tuple[float, float, bool]:
-    """The least wall seconds of `runs` balance runs in each tree, by turns
-    (old, new, old, new...), and whether all counted the same races."""
-    walls: dict[str, list[float]] = {"old": [], "new": []}
-    for rep in range(runs):
-        for name, tree in trees:
-            walls[name].append(balance(tree, races, tmp / f"{name}{rep}.json"))
-    same = all(same_races(tmp / "old0.json", tmp / f"{name}{rep}.json")
-               for name in walls for rep in range(runs))
-    return min(walls["old"]), min(walls["new"]), same
-
-
 def same_races(a: Path, b: Path) -> bool:
     """Whether two balance JSON files count the same races: each dock's races
     and wins, the rounds' histogram and each leg's robots and deaths. (What the
@@ -103,8 +89,6 @@ def same_races(a: Path, b: Path) -> bool:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_speed", description=__doc__)
     parser.add_argument("--races", type=int, default=1000, help="balance races (default 1000)")
-    parser.add_argument("--short-races", type=int, default=1,
-                        help="races of the short balance run (default 1)")
     parser.add_argument("--aware-races", type=int, default=30, help="timed races (default 30)")
     parser.add_argument("--aware-warm", type=int, default=20,
                         help="untimed races before them (default 20)")
@@ -141,15 +125,17 @@ def main(argv: list[str] | None = None) -> None:
                   f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
                   flush=True)
 
-        old_s, new_s, same = balances(trees, args.races, 2, Path(tmp))
+        walls: dict[str, list[float]] = {"old": [], "new": []}
+        for rep in range(2):
+            for name, tree in trees:
+                walls[name].append(balance(tree, args.races, Path(tmp) / f"{name}{rep}.json"))
+        same = all(same_races(Path(tmp) / "old0.json", Path(tmp) / f"{name}{rep}.json")
+                   for name in walls for rep in range(2))
+        old_s, new_s = min(walls["old"]), min(walls["new"])
         print(f"  search balance, {args.races} races on 2 workers: new {new_s:.1f} s, old "
               f"{old_s:.1f} s wall: {old_s / new_s:.2f}x (goal: 5x); "
               f"{'the same races' if same else 'DIFFERENT races'} (wins, rounds, deaths)",
               flush=True)
-        old_s, new_s, same = balances(trees, args.short_races, 5, Path(tmp))
-        print(f"  search balance, {args.short_races} race(s) on 2 workers (its cost besides "
-              f"the races): new {new_s:.2f} s, old {old_s:.2f} s wall: {old_s / new_s:.2f}x, "
-              f"least of 5; {'the same races' if same else 'DIFFERENT races'}", flush=True)
 
 
 if __name__ == "__main__":
