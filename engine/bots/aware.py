@@ -52,8 +52,8 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from engine.bots.next_round import next_round
-from engine.bots.search import (DAMAGE, SearchBot, dead_values, hand_programs, play_programs,
-                                program_cards, register_slots)
+from engine.bots.search import (DAMAGE, SearchBot, best_programs, dead_values, hand_programs,
+                                play_programs, program_cards, register_slots)
 from engine.model.program_cards import DECK, resolve
 from engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
 from engine.rules.cleanup import lock_count
@@ -164,8 +164,8 @@ class AwareBot(SearchBot):
         """The best program alone to each square none of `order` ends on,
         the WIDEN best of them."""
         robot = view.robot
-        cand = hand_programs(layered, [len(g) for g in groups], m)[1]
-        x, _ = play_programs(layered, layered.extended(robot), cand,
+        x, _ = play_programs(layered, layered.extended(robot),
+                             hand_programs([len(g) for g in groups], m),
                              register_slots(view, free_registers, m))
         square = np.where(x < layered.FIN, (x % layered.S) // 4, -1)
         taken = set(square[order].tolist())
@@ -185,14 +185,12 @@ class AwareBot(SearchBot):
         is worth counting the next round (engine/bots/next_round.py)."""
         robot = view.robot
         order = np.argsort(-score, kind="stable")[:CANDIDATES]
-        best = score.max()
-        ties = np.flatnonzero(score == best)
+        ties = best_programs(score)
         if ties.size > 1:           # the search bot's pick among equals, then the rest
             first = int(ties[rng.randrange(ties.size)])
             order = np.concatenate(([first], order[order != first]))[:CANDIDATES]
-        counts = [len(g) for g in groups]
-        cand = hand_programs(layered, counts, m)[1][:, order]
-        x, taken = play_programs(layered, layered.extended(robot), cand,
+        x, taken = play_programs(layered, layered.extended(robot),
+                                 hand_programs([len(g) for g in groups], m)[order],
                                  register_slots(view, free_registers, m))
         values = next_round(layered, view.rules)
         worth = [values.worth(int(a), int(t), robot.flags, robot.damage, robot.lives,

@@ -30,7 +30,8 @@ import random
 import numpy as np
 
 from engine.bots.common import by_kind
-from engine.bots.search import DAMAGE, LAST_LIFE, hand_programs, score_programs
+from engine.bots.search import (DAMAGE, LAST_LIFE, Programs, concatenated, hand_programs,
+                                score_programs)
 from engine.bots.tables import Layered, NONE
 from engine.model.program_cards import DECK
 from engine.model.scenario import Rules
@@ -52,7 +53,7 @@ class NextRound:
         self._counts = {size: [[len(g) for g in by_kind(hand[:size])] for hand in self.hands]
                         for size in range(1, rules.hand_size + 1)}
         self._memo: dict[tuple, float] = {}
-        self._batches: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._batches: dict[tuple[int, int], tuple[Programs, np.ndarray]] = {}
 
     def alive(self, x: int, damage: int, lives: int, archive: int) -> float:
         """The mean best score of the next round from extended state `x`
@@ -69,8 +70,8 @@ class NextRound:
             value = float(layered.to_go[x])     # nothing to program: the board moves it
         else:
             slots = list(range(m)) + [~NONE] * (5 - m)
-            cand, starts = self._programs(size, m)
-            scores = score_programs(layered, state, flags, damage, lives, archive, cand, slots,
+            programs, starts = self._programs(size, m)
+            scores = score_programs(layered, state, flags, damage, lives, archive, programs, slots,
                                     rules.destroy_at_damage, to_go=True)
             total = 0.0
             for best in np.maximum.reduceat(scores, starts).tolist():  # each hand's, in order
@@ -81,14 +82,14 @@ class NextRound:
         self._memo[key] = value
         return value
 
-    def _programs(self, size: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    def _programs(self, size: int, m: int) -> tuple[Programs, np.ndarray]:
         """The programs of m registers of every hand of `size` cards, side by
         side (scored in one go), and where each hand's begin."""
         found = self._batches.get((size, m))
         if found is None:
-            cands = [hand_programs(self.layered, counts, m)[1] for counts in self._counts[size]]
-            starts = np.cumsum([0] + [c.shape[1] for c in cands[:-1]])
-            found = self._batches[size, m] = (np.concatenate(cands, axis=1), starts)
+            hands = [hand_programs(counts, m) for counts in self._counts[size]]
+            starts = np.cumsum([0] + [h.seqs.size for h in hands[:-1]])
+            found = self._batches[size, m] = (concatenated(hands), starts)
         return found
 
     def worth(self, x: int, taken: int, flags_before: int, damage: int, lives: int,

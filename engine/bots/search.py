@@ -8,20 +8,24 @@ registers has at most 9!/4! = 15,120 orderings, and typically 1,000-3,000
 distinct kind sequences). All of them are scored, exactly: no beam, no
 bound, no sampling.
 
-How, in about 0.3 ms. Every kind sequence of length m (7^m of them,
-m <= 5) is enumerated once per process, with its kind counts packed five
-bits per kind. A hand's counts, packed the same way with a guard bit above
-each field, admit exactly the sequences whose subtraction leaves every guard
-bit set: one vectorised test over the 16,807 sequences picks them out (and
-the result is kept for the next hand with the same cards). The chosen
-sequences are then played register by register as numpy gathers on the
-lone-robot model laid out flat, with the flags touched folded into the
-state (engine/bots/tables.py, ``Layered``): per register, one gather for
-the next state (square, facing, flags touched, finished or destroyed) and
-one for the board-laser damage. Locked registers play their cards,
-registers with no card only the board elements. One simplification: a
-robot whose laser damage over the round reaches the limit counts as
-destroyed, whatever register that happens in.
+How. A program is numbered by its kind sequence, the kinds of its m
+registers as the digits of a base-7 number (7^m of them, m <= 5). Where the
+compiled loop is built (engine/bots/_play.c, at install: a decision in about
+half the time), it enumerates a hand's sequences and plays each, register by
+register, on the lone-robot model laid out flat, with the flags touched
+folded into the state (engine/bots/tables.py, ``Layered``): per register,
+one look-up for the next state (square, facing, flags touched, finished or
+destroyed) and one for the board-laser damage. Without it numpy does the
+same, with the same integers: every sequence's kind counts are packed five
+bits per kind once per process; a hand's counts, packed the same way with a
+guard bit above each field, admit exactly the sequences whose subtraction
+leaves every guard bit set (one vectorised test over the 16,807 sequences),
+and the chosen ones are played as one gather per register and table over all
+of them. Either way a hand's sequences are kept for the next hand with the
+same cards. Locked registers play their cards, registers with no card only
+the board elements. One simplification: a robot whose laser damage over the
+round reaches the limit counts as destroyed, whatever register that happens
+in.
 
 The score, in registers (integers, so ties are exact):
 
@@ -57,7 +61,13 @@ from engine.model.scenario import Card
 if TYPE_CHECKING:
     import random
 
+    from engine.bots import _play as compiled       # (its signatures: _play.pyi)
     from engine.rules.bot_view import BotView
+else:
+    try:
+        from engine.bots import _play as compiled    # engine/bots/_play.c, when it could be built
+    except ImportError:     # then numpy does the same
+        compiled = None
 
 FLAG = 1000
 DEATH = 10
@@ -67,10 +77,11 @@ DAMAGE = 1
 RECOMPILE_DRAWS = 8
 
 # Hands seen before skip the enumeration: the distinct programs of up to
-# this many hand compositions are kept per course (about 18 kB each; 1,000
-# races on the standard course meet about 5,000 compositions, the commonest
-# first).
+# this many hand compositions are kept per process, for every course (about
+# 16 kB each; 1,000 races on the standard course meet about 5,000
+# compositions, the commonest first).
 PROGRAM_CACHE = 4096
+_PROGRAMS: dict[tuple[int, ...], Programs] = {}
 
 # Value tables kept per course (engine/bots/tables.py Layered), one per
 # robot's flags touched, archive and last life: up to this many numbers (16 MB).
@@ -92,9 +103,12 @@ _SEQUENCES = {m: _sequences(m) for m in range(1, 6)}
 
 
 def candidates(counts: list[int], m: int) -> np.ndarray:
-    """The indices (into the 7^m kind sequences of length m) of every
+    """The numbers (indices into the 7^m kind sequences of length m) of every
     distinct sequence that the hand (`counts` per kind) can play, in
-    lexicographic order."""
+    lexicographic order (ascending)."""
+    if compiled is not None:
+        out = np.empty(KINDS ** m, np.int64)
+        return out[:compiled.programs(counts, m, out)].copy()
     packed = _SEQUENCES[m][1]
     hand = _GUARD
     for k, c in enumerate(counts):
@@ -102,28 +116,42 @@ def candidates(counts: list[int], m: int) -> np.ndarray:
     return np.flatnonzero(((hand - packed) & _GUARD) == _GUARD)
 
 
-def hand_programs(layered: Layered, counts: list[int], m: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct programs of m registers of a hand (`counts` per kind):
-    their kind sequence numbers and their offsets (``cand`` of
-    score_programs), kept on the tables for the next hand alike."""
+class Programs:
+    """Programs of m registers: their kind sequence numbers (``candidates``),
+    the first register's kind the most significant base-7 digit; `counts`,
+    per kind, when they are every program of a hand with those cards. For
+    numpy (no compiled loop), their per-register row offsets in tables of X
+    extended states, kind * X, (m, n), kept per X."""
+    __slots__ = ("seqs", "m", "counts", "_offsets")
+
+    def __init__(self, seqs: np.ndarray, m: int, counts: list[int] | None = None):
+        self.seqs, self.m, self.counts = seqs, m, counts
+        self._offsets: dict[int, np.ndarray] = {}
+
+    def __getitem__(self, index: np.ndarray) -> Programs:
+        return Programs(self.seqs[index], self.m)
+
+    def offsets(self, X: int) -> np.ndarray:
+        found = self._offsets.get(X)
+        if found is None:
+            found = self._offsets[X] = _SEQUENCES[self.m][0][:, self.seqs] * X
+        return found
+
+
+def concatenated(batches: list[Programs]) -> Programs:
+    return Programs(np.concatenate([b.seqs for b in batches]), batches[0].m)
+
+
+def hand_programs(counts: list[int], m: int) -> Programs:
+    """The distinct programs of m registers of a hand (`counts` per kind),
+    kept for the next hand alike."""
     key = (m, *counts)
-    found = layered.programs.get(key)
+    found = _PROGRAMS.get(key)
     if found is None:
-        chosen = candidates(counts, m)
-        found = (chosen, sequence_offsets(layered, m)[:, chosen].astype(np.int32))
-        if len(layered.programs) < PROGRAM_CACHE:
-            layered.programs[key] = found
+        found = Programs(candidates(counts, m), m, counts)
+        if len(_PROGRAMS) < PROGRAM_CACHE:
+            _PROGRAMS[key] = found
     return found
-
-
-def sequence_offsets(layered: Layered, m: int) -> np.ndarray:
-    """kind * X for every kind sequence of length m: the row offsets of the
-    layered tables (kept on them, one array per m)."""
-    cache = layered.__dict__.setdefault("_offsets", {})
-    offsets = cache.get(m)
-    if offsets is None:
-        offsets = cache[m] = np.ascontiguousarray(_SEQUENCES[m][0] * layered.X)
-    return offsets
 
 
 def dead_values(layered: Layered, flags: int, lives: int, archive: int) -> np.ndarray:
@@ -141,12 +169,19 @@ def dead_values(layered: Layered, flags: int, lives: int, archive: int) -> np.nd
     return np.array(out, dtype=np.int64)
 
 
-def play_programs(layered: Layered, x0: int, cand: np.ndarray,
+def play_programs(layered: Layered, x0: int, programs: Programs,
                   slots: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Where each program ends from extended state `x0` (the layered
     tables' extended states) and the board-laser damage it takes on the
-    way; `cand` and `slots` as for score_programs."""
+    way; `programs` and `slots` as for score_programs."""
     X = layered.X
+    if compiled is not None:
+        n = programs.seqs.size
+        ends, damage = np.empty(n, np.int32), np.empty(n, np.int32)
+        compiled.play(layered.end_all, layered.dmg_all, programs.seqs, programs.m, slots, X, x0,
+                      ends, damage)
+        return ends, damage
+    cand = programs.offsets(X)
     # numbers until the first row spreads them out
     x: np.ndarray | np.integer | int = x0
     taken: np.ndarray | np.integer | int = 0
@@ -159,19 +194,30 @@ def play_programs(layered: Layered, x0: int, cand: np.ndarray,
 
 
 def score_programs(layered: Layered, state: int, flags: int, damage: int, lives: int,
-                   archive: int, cand: np.ndarray, slots: list[int],
+                   archive: int, programs: Programs, slots: list[int],
                    destroy_at: int, to_go: bool = False) -> np.ndarray:
-    """The score of each program. `cand` is (m, n): per free register row,
-    the kind offsets (kind * X) of each program; `slots` gives, per
-    register, the row of `cand` that fills it, or a fixed kind as ~kind
-    (a locked card, or NONE). At least one register is a row. `to_go`:
-    on the scale of registers to go to the finish (Layered.to_go) instead
-    of 1000 a flag."""
-    x, taken = play_programs(layered, flags * layered.S + state, cand, slots)
+    """The score of each program. `slots` gives, per register, the row of
+    the programs (0 to m - 1) that fills it, or a fixed kind as ~kind (a
+    locked card, or NONE). At least one register is a row. `to_go`: on the
+    scale of registers to go to the finish (Layered.to_go) instead of 1000
+    a flag."""
+    x0 = flags * layered.S + state
     dead, value = _values(layered, flags, lives <= 1, archive, to_go)
-    score = value.take(x) - DAMAGE * taken
     # damage reaching the limit destroys it (judged on the round's total)
     room = destroy_at - damage
+    if compiled is not None:
+        m, counts, L = programs.m, programs.counts, layered
+        score = np.empty(programs.seqs.size, np.int64)
+        if counts is not None and slots[:m] == list(range(m)) and all(s < 0 for s in slots[m:]):
+            # a whole hand, its rows first: played as a tree, shared beginnings once
+            compiled.score_hand(L.end_all, L.dmg_all, counts, m, slots, L.X, x0, value, dead, room,
+                                L.S, L.FIN, DAMAGE, score)
+        else:
+            compiled.score(L.end_all, L.dmg_all, programs.seqs, m, slots, L.X, x0, value, dead,
+                           room, L.S, L.FIN, DAMAGE, score)
+        return score
+    x, taken = play_programs(layered, x0, programs, slots)
+    score = value.take(x) - DAMAGE * taken
     if taken.max() >= room:
         over = (taken >= room) & (x < layered.FIN)
         score = np.where(over, dead.take(x // layered.S), score)
@@ -198,14 +244,13 @@ def _values(layered: Layered, flags: int, last_life: bool, archive: int, to_go: 
     return found
 
 
-def survival_scores(tables: Tables, state: int, kinds: np.ndarray, slots: list[int],
+def survival_scores(tables: Tables, state: int, programs: Programs, slots: list[int],
                     damage: int, lives: int, destroy_at: int) -> np.ndarray:
     """The score of each program for a robot with no flag left to touch:
-    the death penalty if it is destroyed, minus the damage taken. `kinds`
-    is (m, n), the card kind of each program per free register row; `slots`
-    as for score_programs."""
+    the death penalty if it is destroyed, minus the damage taken;
+    `programs` and `slots` as for score_programs."""
     S2 = tables.S2
-    cand = kinds * S2
+    cand = programs.offsets(S2)
     # numbers until the first row spreads them out
     x: np.ndarray | np.integer | int = state
     taken: np.ndarray | np.integer | int = 0
@@ -237,7 +282,18 @@ def register_slots(view: BotView, free_registers: list[int], m: int) -> list[int
 
 def sequence_kinds(sequence: int, m: int) -> list[int]:
     """The card kinds of kind sequence number `sequence` of length m."""
-    return _SEQUENCES[m][0][:, sequence].tolist()
+    kinds = [0] * m
+    for j in range(m - 1, -1, -1):
+        sequence, kinds[j] = divmod(sequence, KINDS)
+    return kinds
+
+
+def best_programs(score: np.ndarray) -> np.ndarray:
+    """The indices of the highest score, ascending."""
+    if compiled is not None:
+        out = np.empty(score.size, np.int64)
+        return out[:compiled.best(score, out)]
+    return np.flatnonzero(score == score.max())
 
 
 def program_cards(sequence: int, m: int, groups: list[list]) -> list[Card]:
@@ -266,7 +322,7 @@ class SearchBot:
         if not hand or not free_registers:
             return []
         chosen, score, groups, m = self.scored(view, hand, free_registers)
-        best = np.flatnonzero(score == score.max())
+        best = best_programs(score)
         pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
         return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
                             hand, m)
@@ -319,16 +375,16 @@ class SearchBot:
         counts = [len(g) for g in groups]
         m = min(len(free_registers), len(hand))
         layered = tables.layered()
-        chosen, cand = hand_programs(layered, counts, m)
+        programs = hand_programs(counts, m)
         slots = register_slots(view, free_registers, m)
         state = robot.sq * 4 + robot.facing
         if robot.flags < layered.F:
             score = score_programs(layered, state, robot.flags, damage, robot.lives,
-                                   robot.archive, cand, slots, view.rules.destroy_at_damage)
+                                   robot.archive, programs, slots, view.rules.destroy_at_damage)
         else:       # every flag touched already (a starting value): stay alive
-            score = survival_scores(tables, state, cand // layered.X, slots, damage,
-                                    robot.lives, view.rules.destroy_at_damage)
-        return chosen, score, groups, m
+            score = survival_scores(tables, state, programs, slots, damage, robot.lives,
+                                    view.rules.destroy_at_damage)
+        return programs.seqs, score, groups, m
 
     def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]

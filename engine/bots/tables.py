@@ -115,7 +115,8 @@ class Layered:
     and s a board state, or ``t * S + n`` (destroyed with t flags touched);
     then five absorbing states FIN + r, "finished in register r". With X
     extended states and kind k, ``end[r][k * X + x]`` is the extended state
-    after register r and ``dmg[r][k * X + x]`` the board-laser damage taken.
+    after register r and ``dmg[r][k * X + x]`` the board-laser damage taken
+    (rows of ``end_all`` and ``dmg_all``, (5, kinds * X)).
     ``value[x]`` scores where a program ends: 1000 per flag touched minus
     the registers left to the next flag; a finish scores 1000 * F plus one
     per register to spare. The destroyed states' values depend on the robot
@@ -133,9 +134,9 @@ class Layered:
         self.FIN = F * S
         X = self.X = F * S + 5
         kinds = TABLE_KINDS
-        end_rows: list[np.ndarray] = []
-        dmg_rows: list[np.ndarray] = []
-        dmg_made: dict[bytes, int] = {}
+        # (5, kinds * X) each, rows per register (the compiled loop reads them whole)
+        self.end_all = np.empty((5, kinds * X), dtype=np.int32)
+        self.dmg_all = np.empty((5, kinds * X), dtype=np.int32)
         for r in range(5):
             # every register has its own end array (a finish in register r
             # leads to FIN + r); registers with alike damage share theirs
@@ -153,18 +154,13 @@ class Layered:
                 end[:, base:base + n] = layer
                 end[:, base + n] = base + n
             end[:, self.FIN:] = np.arange(self.FIN, X)
-            end_rows.append(np.ascontiguousarray(end.ravel()))
-            key = tables.dmg[r].tobytes()
-            if key in dmg_made:
-                dmg_rows.append(dmg_rows[dmg_made[key]])
-                continue
-            dmg_made[key] = r
+            self.end_all[r] = end.ravel()
             dmg = np.zeros((kinds, X), dtype=np.int32)
             for t in range(F):
                 dmg[:, t * S:t * S + n] = tables.dmg[r, :, :n]
-            dmg_rows.append(np.ascontiguousarray(dmg.ravel()))
-        self.end = end_rows
-        self.dmg = dmg_rows
+            self.dmg_all[r] = dmg.ravel()
+        self.end = list(self.end_all)
+        self.dmg = list(self.dmg_all)
         value = np.zeros(X, dtype=np.int64)
         for t in range(F):
             value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n]
@@ -188,7 +184,6 @@ class Layered:
         layer_offset = np.full(X, self.offset[F], dtype=np.int64)
         layer_offset[:F * S] = np.repeat(self.offset[:F], S)
         self.to_go = value - layer_offset
-        self.programs: dict[tuple, tuple] = {}     # the search bot's cache of hands' programs
 
     def extended(self, robot: RobotState) -> int:
         """The extended state of a robot (engine/rules/state.py RobotState): its

@@ -35,12 +35,10 @@ def convey(floor: Floor, movers: list[RobotState], cause: str) -> bool:
             # off the board: a key of its own (only this square leads there this way)
             intents[robot] = to if to >= 0 else -3 - sq
     while intents:
-        count: dict[int, int] = {}
-        for to in intents.values():
-            count[to] = count.get(to, 0) + 1
+        targets = list(intents.values())
         dropped = []
         for robot, to in intents.items():
-            if count[to] > 1:
+            if targets.count(to) > 1:
                 dropped.append(robot)
             elif to >= 0:
                 there = occ[to]

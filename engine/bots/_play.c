@@ -1,0 +1,483 @@
+/* The search bot's inner loop in C (engine/bots/search.py): a hand's programs
+ * played register by register on the layered tables, one program at a time,
+ * instead of one numpy gather per register over all programs. The numbers
+ * are the same integers numpy computes; search.py falls back to numpy when
+ * this module is not built.
+ *
+ * A program is its kind sequence's number: the kinds of its m registers as
+ * the digits of a base-7 number, the first register's the most significant.
+ * Arrays arrive through the buffer protocol (no numpy headers): the tables
+ * `end` and `dmg` are C-contiguous (5, kinds * X) int32, programs 1-D int64;
+ * outputs are C-contiguous and written in place. Every index is checked: a
+ * bad one raises IndexError, never reads memory outside an array.
+ *
+ * The calls share their first seven arguments: end, dmg, the programs (an
+ * int64 array of numbers, or for score_hand the hand's 7 kind counts), m,
+ * slots (per register: the row of the program, 0 to m - 1, that fills it,
+ * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define KINDS 7
+
+typedef struct {
+    Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
+    long counts[KINDS];         /* only for score_hand */
+    long m, X, x0, width;       /* width: kinds * X, a table row */
+    long slots[5];
+} Plan;
+
+typedef struct {                /* how an end is scored (score, score_hand) */
+    Py_buffer value, dead, out;
+    long room, S, fin, weight;
+} Scoring;
+
+/* Whether a buffer holds signed integers of `size` bytes in `ndim` dimensions. */
+static int check(Py_buffer *b, Py_ssize_t size, int ndim, const char *name)
+{
+    const char *f = b->format ? b->format : "B";
+    char kind = f[strlen(f) - 1];
+    if (b->ndim != ndim || b->itemsize != size || (kind != 'i' && kind != 'l' && kind != 'q')) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a %d-D array of %zd-byte integers",
+                     name, ndim, size);
+        return -1;
+    }
+    return 0;
+}
+
+static int get(PyObject *o, Py_buffer *b, int flags, Py_ssize_t size, int ndim, const char *name)
+{
+    if (PyObject_GetBuffer(o, b, flags | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (check(b, size, ndim, name) < 0) {
+        PyBuffer_Release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* The 7 non-negative ints of a sequence into `out`. */
+static int kind_counts(PyObject *o, long out[KINDS])
+{
+    PyObject *seq = PySequence_Fast(o, "counts: expected a sequence");
+    if (seq == NULL)
+        return -1;
+    int bad = PySequence_Fast_GET_SIZE(seq) != KINDS;
+    for (int k = 0; k < KINDS && !bad; k++) {
+        out[k] = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        bad = out[k] < 0;
+    }
+    Py_DECREF(seq);
+    if (PyErr_Occurred())
+        return -1;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "counts: expected 7 counts of cards, one per kind");
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Plan *p)
+{
+    PyBuffer_Release(&p->end);
+    PyBuffer_Release(&p->dmg);
+    if (p->seqs.obj != NULL)
+        PyBuffer_Release(&p->seqs);
+}
+
+/* The seven shared arguments; `hand`: args[2] is the hand's counts, not numbers. */
+static int plan(Plan *p, PyObject *const *args, int hand)
+{
+    p->seqs.obj = NULL;
+    if (get(args[0], &p->end, 0, 4, 2, "end") < 0)
+        return -1;
+    if (get(args[1], &p->dmg, 0, 4, 2, "dmg") < 0) {
+        PyBuffer_Release(&p->end);
+        return -1;
+    }
+    if (hand ? kind_counts(args[2], p->counts) < 0 : get(args[2], &p->seqs, 0, 8, 1, "seqs") < 0)
+        goto fail;
+    if (p->end.shape[0] != 5 || p->dmg.shape[0] != 5 || p->end.shape[1] != p->dmg.shape[1]) {
+        PyErr_SetString(PyExc_ValueError, "end and dmg: expected two (5, kinds * X) tables");
+        goto fail;
+    }
+    p->width = (long)p->end.shape[1];
+    p->m = PyLong_AsLong(args[3]);
+    if (PyErr_Occurred())
+        goto fail;
+    if (p->m < 1 || p->m > 5) {
+        PyErr_SetString(PyExc_ValueError, "m: expected 1 to 5 registers");
+        goto fail;
+    }
+    PyObject *slots = PySequence_Fast(args[4], "slots: expected a sequence");
+    if (slots == NULL)
+        goto fail;
+    if (PySequence_Fast_GET_SIZE(slots) != 5) {
+        Py_DECREF(slots);
+        PyErr_SetString(PyExc_ValueError, "slots: expected 5 registers");
+        goto fail;
+    }
+    for (int r = 0; r < 5; r++)
+        p->slots[r] = PyLong_AsLong(PySequence_Fast_GET_ITEM(slots, r));
+    Py_DECREF(slots);
+    p->X = PyLong_AsLong(args[5]);
+    p->x0 = PyLong_AsLong(args[6]);
+    if (PyErr_Occurred())
+        goto fail;
+    for (int r = 0; r < 5; r++) {
+        if (p->slots[r] >= p->m) {
+            PyErr_SetString(PyExc_IndexError, "slots: a row beyond the programs' m");
+            goto fail;
+        }
+    }
+    return 0;
+fail:
+    release(p);
+    return -1;
+}
+
+/* Register r played with `kind` from state *x: its damage added to *taken.
+ * 0, or -1 when the index is out of range. */
+static inline int step(const Plan *p, int r, long kind, long *x, long *taken)
+{
+    long idx = kind * p->X + *x;
+    if (idx < 0 || idx >= p->width)
+        return -1;
+    *taken += ((const int32_t *)p->dmg.buf)[r * p->width + idx];
+    *x = ((const int32_t *)p->end.buf)[r * p->width + idx];
+    return 0;
+}
+
+/* Program i (of `seqs`): its end state and damage; 0, or -1 out of range. */
+static inline int play_one(const Plan *p, Py_ssize_t i, long *x, long *taken)
+{
+    long digit[5], q = (long)((const int64_t *)p->seqs.buf)[i];
+    for (long j = p->m - 1; j >= 0; j--) {
+        digit[j] = q % KINDS;
+        q /= KINDS;
+    }
+    *x = p->x0;
+    *taken = 0;
+    for (int r = 0; r < 5; r++) {
+        long s = p->slots[r];
+        if (step(p, r, s >= 0 ? digit[s] : ~s, x, taken) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *out_of_range(void)
+{
+    PyErr_SetString(PyExc_IndexError, "a table index out of range");
+    return NULL;
+}
+
+/* args[7..13]: value, dead, room, S, FIN, damage_weight, score_out (of n). */
+static int scoring(Scoring *s, PyObject *const *args, Py_ssize_t n)
+{
+    if (get(args[7], &s->value, 0, 8, 1, "value") < 0)
+        return -1;
+    if (get(args[8], &s->dead, 0, 8, 1, "dead") < 0) {
+        PyBuffer_Release(&s->value);
+        return -1;
+    }
+    if (get(args[13], &s->out, PyBUF_WRITABLE, 8, 1, "score_out") < 0) {
+        PyBuffer_Release(&s->dead);
+        PyBuffer_Release(&s->value);
+        return -1;
+    }
+    s->room = PyLong_AsLong(args[9]);
+    s->S = PyLong_AsLong(args[10]);
+    s->fin = PyLong_AsLong(args[11]);
+    s->weight = PyLong_AsLong(args[12]);
+    if (!PyErr_Occurred() && (s->out.shape[0] != n || s->S <= 0))
+        PyErr_SetString(PyExc_ValueError, "score_out: expected one score per program; S > 0");
+    if (PyErr_Occurred()) {
+        PyBuffer_Release(&s->out);
+        PyBuffer_Release(&s->dead);
+        PyBuffer_Release(&s->value);
+        return -1;
+    }
+    return 0;
+}
+
+/* The score of ending at x with `taken` damage: value[x] - weight * taken,
+ * or dead[x // S] when the damage reaches `room` before a finish (x < FIN).
+ * 0, or -1 out of range. */
+static inline int score_one(const Scoring *s, long x, long taken, int64_t *out)
+{
+    if (x < 0 || x >= s->value.shape[0])
+        return -1;
+    if (taken >= s->room && x < s->fin) {
+        if (x / s->S >= s->dead.shape[0])
+            return -1;
+        *out = ((const int64_t *)s->dead.buf)[x / s->S];
+    } else {
+        *out = ((const int64_t *)s->value.buf)[x] - s->weight * taken;
+    }
+    return 0;
+}
+
+static void release_scoring(Scoring *s)
+{
+    PyBuffer_Release(&s->out);
+    PyBuffer_Release(&s->dead);
+    PyBuffer_Release(&s->value);
+}
+
+/* play(end, dmg, seqs, m, slots, X, x0, x_out, taken_out): each program's end
+ * state and board-laser damage, into two int32 arrays of n. */
+static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "play: expected 9 arguments");
+        return NULL;
+    }
+    Plan p;
+    if (plan(&p, args, 0) < 0)
+        return NULL;
+    Py_buffer xs, ts;
+    Py_ssize_t n = p.seqs.shape[0];
+    if (get(args[7], &xs, PyBUF_WRITABLE, 4, 1, "x_out") < 0) {
+        release(&p);
+        return NULL;
+    }
+    if (get(args[8], &ts, PyBUF_WRITABLE, 4, 1, "taken_out") < 0) {
+        PyBuffer_Release(&xs);
+        release(&p);
+        return NULL;
+    }
+    int bad = xs.shape[0] != n || ts.shape[0] != n;
+    int32_t *xo = xs.buf, *to = ts.buf;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        long x, taken;
+        bad = play_one(&p, i, &x, &taken) < 0;
+        xo[i] = (int32_t)x;
+        to[i] = (int32_t)taken;
+    }
+    PyBuffer_Release(&xs);
+    PyBuffer_Release(&ts);
+    release(&p);
+    return bad ? out_of_range() : Py_NewRef(Py_None);
+}
+
+/* score(end, dmg, seqs, m, slots, X, x0, value, dead, room, S, FIN,
+ * damage_weight, score_out): each program's score (score_one) into n int64. */
+static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "score: expected 14 arguments");
+        return NULL;
+    }
+    Plan p;
+    if (plan(&p, args, 0) < 0)
+        return NULL;
+    Scoring s;
+    Py_ssize_t n = p.seqs.shape[0];
+    if (scoring(&s, args, n) < 0) {
+        release(&p);
+        return NULL;
+    }
+    int bad = 0;
+    int64_t *out = s.out.buf;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        long x, taken;
+        bad = play_one(&p, i, &x, &taken) < 0 || score_one(&s, x, taken, out + i) < 0;
+    }
+    release_scoring(&s);
+    release(&p);
+    return bad ? out_of_range() : Py_NewRef(Py_None);
+}
+
+/* score_hand's walk: the hand's sequences in ascending order, depth first, so
+ * that programs with a prefix in common play it once. */
+typedef struct {
+    const Plan *p;
+    const Scoring *s;
+    long counts[KINDS];
+    Py_ssize_t n;       /* programs scored so far */
+    int bad;
+} Walk;
+
+static void walk(Walk *w, long depth, long x, long taken)
+{
+    const Plan *p = w->p;
+    if (depth == p->m) {
+        for (long r = p->m; r < 5 && !w->bad; r++)     /* the fixed registers after the rows */
+            w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
+        if (w->bad)
+            return;
+        if (w->n >= w->s->out.shape[0]) {
+            w->bad = 1;
+            return;
+        }
+        w->bad = score_one(w->s, x, taken, (int64_t *)w->s->out.buf + w->n);
+        w->n++;
+        return;
+    }
+    for (long k = 0; k < KINDS && !w->bad; k++) {
+        if (w->counts[k] > 0) {
+            long x2 = x, taken2 = taken;
+            if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
+                return;
+            w->counts[k]--;
+            walk(w, depth + 1, x2, taken2);
+            w->counts[k]++;
+        }
+    }
+}
+
+/* score_hand(end, dmg, counts, m, slots, X, x0, value, dead, room, S, FIN,
+ * damage_weight, score_out): the score of every distinct program of the hand
+ * (`counts` cards per kind), in the order of ``programs``; the rows fill
+ * the first m registers (slots[r] == r). score_out holds exactly their number. */
+static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "score_hand: expected 14 arguments");
+        return NULL;
+    }
+    Plan p;
+    if (plan(&p, args, 1) < 0)
+        return NULL;
+    for (long r = 0; r < 5; r++) {
+        if (r < p.m ? p.slots[r] != r : p.slots[r] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");
+            release(&p);
+            return NULL;
+        }
+    }
+    Scoring s;
+    PyObject *out = args[13];
+    Py_ssize_t n = PyObject_Length(out);
+    if (n < 0 || scoring(&s, args, n) < 0) {
+        release(&p);
+        return NULL;
+    }
+    Walk w = {&p, &s, {0}, 0, 0};
+    memcpy(w.counts, p.counts, sizeof w.counts);
+    walk(&w, 0, p.x0, 0);
+    int short_out = !w.bad && w.n != n;
+    release_scoring(&s);
+    release(&p);
+    if (short_out) {
+        PyErr_SetString(PyExc_ValueError, "score_out: not one score per program of the hand");
+        return NULL;
+    }
+    return w.bad ? out_of_range() : Py_NewRef(Py_None);
+}
+
+/* Append to `out` every sequence of `left` more kinds after `prefix` that the
+ * counts allow, ascending. */
+static void enumerate(long counts[KINDS], long prefix, long left, int64_t *out, Py_ssize_t *n)
+{
+    if (left == 0) {
+        out[(*n)++] = prefix;
+        return;
+    }
+    for (int k = 0; k < KINDS; k++) {
+        if (counts[k] > 0) {
+            counts[k]--;
+            enumerate(counts, prefix * KINDS + k, left - 1, out, n);
+            counts[k]++;
+        }
+    }
+}
+
+/* programs(counts, m, out): the numbers of the distinct kind sequences of
+ * length m that a hand with `counts` cards of each kind can play, ascending,
+ * into `out` (an int64 array of at least 7 ** m); returns how many. */
+static PyObject *programs(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "programs: expected 3 arguments");
+        return NULL;
+    }
+    long counts[KINDS];
+    if (kind_counts(args[0], counts) < 0)
+        return NULL;
+    long m = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (m < 1 || m > 5) {
+        PyErr_SetString(PyExc_ValueError, "m: expected 1 to 5 registers");
+        return NULL;
+    }
+    Py_buffer out;
+    if (get(args[2], &out, PyBUF_WRITABLE, 8, 1, "out") < 0)
+        return NULL;
+    long most = 1;
+    for (long r = 0; r < m; r++)
+        most *= KINDS;
+    Py_ssize_t n = 0;
+    int room = out.shape[0] >= most;
+    if (room)
+        enumerate(counts, 0, m, out.buf, &n);
+    PyBuffer_Release(&out);
+    if (!room) {
+        PyErr_SetString(PyExc_ValueError, "out: shorter than 7 ** m");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(n);
+}
+
+/* best(score, out): the indices of the highest score, ascending, into `out`
+ * (int64, at least as long); returns how many. */
+static PyObject *best(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "best: expected 2 arguments");
+        return NULL;
+    }
+    Py_buffer score, out;
+    if (get(args[0], &score, 0, 8, 1, "score") < 0)
+        return NULL;
+    if (get(args[1], &out, PyBUF_WRITABLE, 8, 1, "out") < 0) {
+        PyBuffer_Release(&score);
+        return NULL;
+    }
+    const int64_t *s = score.buf;
+    int64_t *o = out.buf;
+    Py_ssize_t n = 0, size = score.shape[0];
+    int room = out.shape[0] >= size && size > 0;
+    for (Py_ssize_t i = 0; i < size && room; i++) {
+        if (n == 0 || s[i] > s[o[0]])
+            n = 0;
+        if (n == 0 || s[i] == s[o[0]])
+            o[n++] = i;
+    }
+    PyBuffer_Release(&out);
+    PyBuffer_Release(&score);
+    if (!room) {
+        PyErr_SetString(PyExc_ValueError, "best: an empty score, or out shorter than it");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(n);
+}
+
+static PyMethodDef methods[] = {
+    {"best", (PyCFunction)(void (*)(void))best, METH_FASTCALL, "best(score, out) -> n"},
+    {"programs", (PyCFunction)(void (*)(void))programs, METH_FASTCALL,
+     "programs(counts, m, out) -> n"},
+    {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
+     "play(end, dmg, seqs, m, slots, X, x0, x_out, taken_out)"},
+    {"score", (PyCFunction)(void (*)(void))score, METH_FASTCALL,
+     "score(end, dmg, seqs, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
+     "score_out)"},
+    {"score_hand", (PyCFunction)(void (*)(void))score_hand, METH_FASTCALL,
+     "score_hand(end, dmg, counts, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
+     "score_out)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_play", "The search bot's inner loop (engine/bots/search.py).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__play(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,153 @@
+"""The search bot's compiled inner loop (engine/bots/_play.c) against its
+numpy version (engine/bots/search.py), on the board of every rule case and
+example course: the same programs, end states, damage and scores, and the
+same races; bad arguments raise, never crash."""
+from __future__ import annotations
+
+import random
+import shutil
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.bots import new_race, search
+from engine.bots.common import by_kind
+from engine.bots.search import (Programs, best_programs, candidates, hand_programs, play_programs,
+                                score_programs)
+from engine.bots.tables import NONE, tables_for
+from engine.format.loader import load_file
+from engine.model.program_cards import DECK
+from engine.rules.bot_view import BotView
+from engine.rules.course import compile_course
+from engine.rules.state import RobotState
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSES = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
+built = search.compiled is not None
+
+
+def test_the_loop_is_built_wherever_a_c_compiler_is():
+    if shutil.which(sysconfig.get_config_var("CC").split()[0]) is None:
+        pytest.skip("no C compiler here: the bots use numpy")
+    assert built, "make's install builds engine/bots/_play.c (setup.py)"
+
+
+def numpy_too(monkeypatch, call):
+    """`call()` with the compiled loop, then with numpy."""
+    compiled = call()
+    with monkeypatch.context() as patched:
+        patched.setattr(search, "compiled", None)
+        return compiled, call()
+
+
+def same(a, b) -> bool:
+    if isinstance(a, tuple):
+        return all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a.dtype.kind == b.dtype.kind and a.shape == b.shape and bool((a == b).all())
+
+
+def situations(path: Path, count: int):
+    """A course's layered tables with robots at random places, random hands,
+    damage and locked cards: (layered, rules, robot, programs, slots)."""
+    scenario = load_file(path)
+    if not scenario.flags:
+        return
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    rng = random.Random(path.name)
+    for _ in range(count):
+        sq = rng.randrange(course.size)
+        damage = rng.choice([0, 0, 1, 3, 5, 6, 8, 9])
+        robot = RobotState(0, "me", sq, rng.randrange(4), damage=damage,
+                           flags=rng.randrange(len(flags)), lives=rng.choice([1, 3]))
+        robot.archive = rng.randrange(course.size)
+        view = BotView(scenario.board, course, flags, scenario.rules, robot)
+        layered = tables_for(view).layered()
+        hand = rng.sample(DECK, max(1, 9 - damage))
+        locked = max(0, damage - 4)
+        m = min(5 - locked, len(hand)) if locked < 5 else 1
+        counts = [len(g) for g in by_kind(hand)]
+        fixed = [~rng.choice([*range(7), NONE]) for _ in range(5 - m)]
+        yield layered, scenario.rules, robot, hand_programs(counts, m), list(range(m)) + fixed
+
+
+@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.parametrize("path", COURSES, ids=lambda p: p.name)
+def test_compiled_and_numpy_agree_on_every_board(monkeypatch, path):
+    for layered, rules, robot, programs, slots in situations(path, 6):
+        counts = [len(g) for g in by_kind(random.Random(robot.sq).sample(DECK, 9))]
+        got, want = numpy_too(monkeypatch, lambda: candidates(counts, programs.m))
+        assert same(got, want)
+        x0 = robot.flags * layered.S + robot.sq * 4 + robot.facing
+        got, want = numpy_too(monkeypatch, lambda: play_programs(layered, x0, programs, slots))
+        assert same(got, want)
+        # a whole hand (played as a tree), and the same programs one by one
+        for chosen in (programs, Programs(programs.seqs, programs.m)):
+            for to_go in (False, True):
+                def score():
+                    return score_programs(layered, robot.sq * 4 + robot.facing, robot.flags,
+                                          robot.damage, robot.lives, robot.archive, chosen,
+                                          slots, rules.destroy_at_damage, to_go)
+                got, want = numpy_too(monkeypatch, score)
+                assert same(got, want), (path.name, to_go)
+                got, want = numpy_too(monkeypatch, lambda: best_programs(want))
+                assert same(got, want)          # the best, ties and all
+
+
+@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.parametrize("name", ["standard-course", "gauntlet", "highlands"])
+def test_races_are_the_same_with_and_without_it(monkeypatch, name):
+    scenario = load_file(ROOT / "scenarios" / f"{name}.json")
+
+    def races():
+        out = []
+        for seed in range(3):
+            race = new_race(scenario, seed=seed, robot_count=4, bot="search", record_events=False)
+            outcome = race.run()
+            out.append((outcome.winners, outcome.rounds,
+                        [(r.sq, r.facing, r.flags, r.damage, r.deaths) for r in race.robots]))
+        return out
+
+    with_it, without = numpy_too(monkeypatch, races)
+    assert with_it == without
+
+
+@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+def test_bad_arguments_raise_and_never_read_outside_the_tables():
+    layered, rules, robot, programs, slots = next(situations(ROOT / "scenarios" / "tutorial.json", 1))
+    n = programs.seqs.size
+    ends, damage = np.empty(n, np.int32), np.empty(n, np.int32)
+    args = [layered.end_all, layered.dmg_all, programs.seqs, programs.m, slots, layered.X, 0,
+            ends, damage]
+    search.compiled.play(*args)                                 # as the bot calls it
+    bad = {
+        2: (programs.seqs.astype(np.int32), TypeError),         # programs of the wrong width
+        3: (6, ValueError),                                     # more registers than five
+        4: ([programs.m] * 5, IndexError),                      # a row the programs lack
+        6: (layered.end_all.shape[1], IndexError),              # a state beyond the tables
+        7: (np.empty(n + 1, np.int32), IndexError),             # an output of the wrong size
+    }
+    for at, (value, error) in bad.items():
+        with pytest.raises(error):
+            search.compiled.play(*args[:at], value, *args[at + 1:])
+    with pytest.raises(IndexError):                             # a kind beyond the tables
+        search.compiled.play(*args[:4], [~99] * 5, *args[5:])
+    with pytest.raises(TypeError):
+        search.compiled.play(*args[:-1])
+    scoring = [np.zeros(layered.X, np.int64), np.zeros(9, np.int64), 10, layered.S, layered.FIN, 1]
+    hand = [args[0], args[1], programs.counts, programs.m, slots, layered.X, 0, *scoring]
+    search.compiled.score_hand(*hand, np.empty(n, np.int64))
+    with pytest.raises(ValueError):                             # one score too many
+        search.compiled.score_hand(*hand, np.empty(n + 1, np.int64))
+    with pytest.raises(ValueError):                             # rows not filling the first registers
+        search.compiled.score_hand(*hand[:4], slots[::-1], *hand[5:], np.empty(n, np.int64))
+    with pytest.raises(ValueError):
+        search.compiled.programs([1] * 7, 5, np.empty(100, np.int64))   # out too short for 7^5
+    with pytest.raises(ValueError):
+        search.compiled.best(np.empty(0, np.int64), np.empty(0, np.int64))  # no program at all
+
+
+def test_hands_alike_share_their_programs():
+    assert hand_programs([2, 1, 1, 1, 1, 1, 2], 5) is hand_programs([2, 1, 1, 1, 1, 1, 2], 5)
