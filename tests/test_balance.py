@@ -608,3 +608,60 @@ def test_ctrl_c_while_the_workers_start_is_acted_on_once_they_have():
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_the_callers_work_is_done_while_the_worker_processes_start():
+    """``meanwhile`` (a balance run imports scipy.special with it) runs once,
+    in this process, before any chunk comes back, when the jobs go to
+    worker processes; played here, they leave no wait to fill: not called."""
+    plan = make_plan(8, 2, 2, trials=0)
+    for workers, wanted in ((2, [0]), (1, [])):
+        seen: list = []
+        calls: list = []
+        outcome = run(Numbers(), plan.jobs, workers=workers, chunk_size=2,
+                      progress=lambda *done: seen.append(done),
+                      meanwhile=lambda: calls.append(len(seen)))
+        assert calls == wanted, workers
+        assert [result for _, result in outcome.results] == list(range(8))
+        assert not outcome.cancelled and len(seen) == 4
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+def test_ctrl_c_during_the_callers_work_stops_the_run_with_nothing_played():
+    """A press while ``meanwhile`` runs (the workers starting) is acted on
+    as one while the pool starts: the run ends cancelled, not with an
+    exception, and its workers are stopped."""
+    import multiprocessing
+    plan = make_plan(8, 2, 2, trials=0)
+
+    def press():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)                # (the handler runs between instructions)
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        outcome = run(Numbers(), plan.jobs, workers=2, chunk_size=2, meanwhile=press)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert outcome.cancelled and outcome.results == []
+    deadline = time.monotonic() + 10
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+                    reason="no fork server")
+@pytest.mark.parametrize("workers, scheduler, started",
+                         [(2, None, True), (1, None, False), (2, "local", False)])
+def test_the_fork_server_starts_early_only_for_worker_processes(workers, scheduler, started):
+    """``start_workers_soon`` (the command line calls it before reading the
+    course) starts the fork server where ``run`` may use worker processes:
+    not for one worker, nor on Dask."""
+    code = ("from multiprocessing import forkserver\n"
+            "from engine.analysis.balance.runner import start_workers_soon\n"
+            f"start_workers_soon({workers}, {scheduler!r})\n"
+            "print(forkserver._forkserver._forkserver_pid is not None)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
+    assert done.stdout.strip() == str(started), done.stderr

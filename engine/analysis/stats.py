@@ -31,6 +31,12 @@ def _special():
     return special
 
 
+def prepare() -> None:
+    """Import scipy.special now rather than at the first chi-square: for a
+    caller waiting on other processes, e.g. worker processes starting."""
+    _special()
+
+
 # ---------------------------------------------------------------- proportions
 
 def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:

@@ -28,7 +28,6 @@ from engine.format.loader import dumps
 from engine.model.scenario import Flag
 from engine.validation.validator import validate_data
 
-HELP = "lay library boards and a docking bay out as one course"
 TURNS = {"0": 0, "90": 1, "180": 2, "270": 3}
 
 

@@ -26,10 +26,6 @@ from pathlib import Path
 from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
                                positive, problem_line, race_count, trial_count, write_line)
 
-HELP = "race a course many times and report how fair its docks are"
-
-
-
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
     """The options balance and compare share."""
@@ -162,28 +158,31 @@ def write_json(result: Mapping[str, object], out: str) -> None:
 
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
-    """Run a plan with the progress bar; returns the RunOutcome."""
+    """Run a plan with the progress bar; returns the RunOutcome. (Its result's
+    statistics need scipy.special: imported while the workers start.)"""
+    from engine.analysis import stats
     from engine.analysis.balance.play import RaceTask
     from engine.analysis.balance.progress import ProgressBar
     from engine.analysis.balance.runner import run
     task = RaceTask(scenario, bot, max_rounds=args.max_rounds)
     bar = None if args.quiet else ProgressBar(label)
     try:
-        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar)
+        return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar,
+                   meanwhile=stats.prepare)
     finally:
         if bar is not None:
             bar.close()
 
 
 def run(args) -> int:
+    from engine.analysis.balance.runner import BackendError, default_workers, start_workers_soon
+    second_ctrl_c_quits()
+    start_workers_soon(args.workers or default_workers(), args.scheduler)   # (first: see there)
     from engine.analysis.balance import balance
     from engine.analysis.balance.plan import make_plan
+    from engine.analysis.balance.play import with_options
     from engine.analysis.balance.progress import ProgressBar
     from engine.analysis.balance.report import markdown, write_report
-    from engine.analysis.balance.runner import BackendError
-
-    from engine.analysis.balance.play import with_options
-    second_ctrl_c_quits()
     scenario = load(args.file)
     if scenario is None:
         return 1

@@ -29,8 +29,6 @@ from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, posit
 if TYPE_CHECKING:
     from engine.analysis.card.types import Card
 
-HELP = "how long, how hard and how fair a course is: race it and print its card"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")

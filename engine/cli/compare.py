@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                                Options)
 
-HELP = "race two versions of a course on the same seeds and report what changed"
-
 
 class BriefLength(TypedDict):
     median: float | None

@@ -30,8 +30,6 @@ from engine.cli.balance import UsageError, error, robots_fit
 from engine.cli.common import bot_help, positive, problem_line, write_line
 from engine.validation.validator import read_valid_file
 
-HELP = "play a scenario with its scripted robots or with bots, and show the outcome"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="a scenario file")

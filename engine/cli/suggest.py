@@ -25,8 +25,6 @@ from engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, pos
 from engine.format.schema import goal_problem
 from engine.model.scenario import Goals
 
-HELP = "search for small edits that make a course fairer or the length you want"
-
 
 def goal(text: str) -> tuple[str, object]:
     """An argparse type: one goal as (key, value)."""

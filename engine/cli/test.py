@@ -18,8 +18,6 @@ from engine.analysis.scenario_checks import CheckResult, run_checks
 from engine.cli.common import expand_paths, problem_line, write_line
 from engine.validation.validator import read_valid_file
 
-HELP = "play scenario files' scripted checks and compare them (exit 1 on any failure)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",

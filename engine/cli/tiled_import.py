@@ -25,8 +25,6 @@ from engine.format.tiled.convert import import_map
 from engine.format.tiled.mapfile import MapError
 from engine.validation.validator import validate_data
 
-HELP = "read a Tiled map (TMX or Tiled JSON) of this game as a course"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("map", metavar="MAP", help="a Tiled map: .tmx or Tiled .json")

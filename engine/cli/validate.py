@@ -31,8 +31,6 @@ from engine.cli.common import expand_paths, problem_line, write_line
 from engine.model.problems import ERROR, INFO, Problem, WARNING
 from engine.validation.validator import read_valid_file
 
-HELP = "check scenario files: schema, structure and course (exit 1 on any error)"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH",

@@ -73,14 +73,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
 
 from engine.model.option_cards import entry_problem
 from engine.model.problems import ERROR, Problem, pointer, pointer_parts
+
+if TYPE_CHECKING:       # (imported when first needed: _jsonschema_validator)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["MAX_LISTED", "SCHEMA", "goal_problem", "schema_check", "schema_path", "schema_problems",
            "validator", "readable_path", "whole_numbers", "within_bounds"]
@@ -122,7 +124,14 @@ _TILE_SCHEMAS: dict[int, str] = {id(definition): kind for kind, definition in _t
 @cache
 def validator() -> Draft202012Validator:
     """The one Draft 2020-12 validator of the scenario schema, built on first use."""
-    return Draft202012Validator(SCHEMA)
+    return _jsonschema_validator(SCHEMA)
+
+
+def _jsonschema_validator(schema: dict) -> Draft202012Validator:
+    """jsonschema's validator of `schema`. jsonschema is imported only here
+    (0.05 s): it words the problems of a document, which a valid one lacks."""
+    from jsonschema import Draft202012Validator
+    return Draft202012Validator(schema)
 
 
 # ---------------------------------------------------------------- entry point
@@ -239,6 +248,7 @@ def _problem(data: dict, path: list, code: str, message: str) -> Problem:
 
 def _leaves(error: ValidationError) -> list[ValidationError]:
     """The error itself, or for a failed anyOf/oneOf the deepest useful one inside."""
+    from jsonschema.exceptions import best_match
     while error.context:
         error = best_match(error.context)
     return [error]
@@ -482,7 +492,7 @@ def _not_finite(path: list, value: object) -> str:
 
 @cache
 def _goals_validator() -> Draft202012Validator:
-    return Draft202012Validator({**_DEFS["goals"], "$defs": _DEFS})
+    return _jsonschema_validator({**_DEFS["goals"], "$defs": _DEFS})
 
 
 def goal_problem(key: str, value: object) -> str | None:
@@ -614,7 +624,7 @@ def _item_screen(path: tuple) -> jsonschema_rs.Draft202012Validator:
 @cache
 def _item_validator(path: tuple) -> Draft202012Validator:
     """jsonschema's validator of an item of the big list at ``path``."""
-    return Draft202012Validator(_item_schema(path))
+    return _jsonschema_validator(_item_schema(path))
 
 
 def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:

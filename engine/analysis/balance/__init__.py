@@ -35,6 +35,7 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     waiting for worker processes. The result is the same for any chunk size
     and worker count. A course with errors is not raced: ScenarioError
     lists them (engine/validation/validator.py ``refuse_errors``)."""
+    from engine.analysis import stats
     from engine.analysis.balance.aggregate import aggregate
     from engine.analysis.balance.plan import make_plan
     from engine.analysis.balance.play import RaceTask, default_bot, split_results
@@ -47,7 +48,7 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)
     outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
                   scheduler=scheduler, chunk_size=chunk_size,
-                  progress=progress, should_stop=should_stop)
+                  progress=progress, should_stop=should_stop, meanwhile=stats.prepare)
     played, trial_results = split_results(outcome.results)
     return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
                      planned=plan.races, elapsed_s=outcome.elapsed_s,
