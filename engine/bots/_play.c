@@ -87,9 +87,15 @@ static void release(Plan *p)
         PyBuffer_Release(&p->seqs);
 }
 
-/* The seven shared arguments; `hand`: args[2] is the hand's counts, not numbers. */
-static int plan(Plan *p, PyObject *const *args, int hand)
+/* The seven shared arguments of a call `name` that takes `wanted` in all;
+ * `hand`: args[2] is the hand's counts, not numbers. */
+static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted,
+                const char *name, int hand)
 {
+    if (nargs != wanted) {
+        PyErr_Format(PyExc_TypeError, "%s: expected %zd arguments", name, wanted);
+        return -1;
+    }
     p->seqs.obj = NULL;
     if (get(args[0], &p->end, 0, 4, 2, "end") < 0)
         return -1;
@@ -231,12 +237,8 @@ static void release_scoring(Scoring *s)
  * state and board-laser damage, into two int32 arrays of n. */
 static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 9) {
-        PyErr_SetString(PyExc_TypeError, "play: expected 9 arguments");
-        return NULL;
-    }
     Plan p;
-    if (plan(&p, args, 0) < 0)
+    if (plan(&p, args, nargs, 9, "play", 0) < 0)
         return NULL;
     Py_buffer xs, ts;
     Py_ssize_t n = p.seqs.shape[0];
@@ -267,12 +269,8 @@ static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * damage_weight, score_out): each program's score (score_one) into n int64. */
 static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "score: expected 14 arguments");
-        return NULL;
-    }
     Plan p;
-    if (plan(&p, args, 0) < 0)
+    if (plan(&p, args, nargs, 14, "score", 0) < 0)
         return NULL;
     Scoring s;
     Py_ssize_t n = p.seqs.shape[0];
@@ -343,12 +341,8 @@ static void walk(Walk *w, long depth, long x, long taken)
  * the first m registers (slots[r] == r). score_out holds exactly their number. */
 static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "score_hand: expected 14 arguments");
-        return NULL;
-    }
     Plan p;
-    if (plan(&p, args, 1) < 0)
+    if (plan(&p, args, nargs, 14, "score_hand", 1) < 0)
         return NULL;
     for (long r = 0; r < 5; r++) {
         if (r < p.m ? p.slots[r] != r : p.slots[r] >= 0) {
@@ -476,7 +470,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_play", "The search bot's inner loop (engine/bots/search.py).", -1,
-    methods,
+    methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__play(void)
