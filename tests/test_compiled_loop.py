@@ -14,8 +14,8 @@ import pytest
 
 from engine.bots import new_race, search
 from engine.bots.common import by_kind
-from engine.bots.search import (Programs, best_programs, candidates, hand_programs, play_programs,
-                                score_programs)
+from engine.bots.search import (Hands, Programs, best_of_hands, best_programs, candidates,
+                                hand_programs, play_programs, score_programs)
 from engine.bots.tables import NONE, tables_for
 from engine.format.loader import load_file
 from engine.model.program_cards import DECK
@@ -94,6 +94,14 @@ def test_compiled_and_numpy_agree_on_every_board(monkeypatch, path):
                 assert same(got, want), (path.name, to_go)
                 got, want = numpy_too(monkeypatch, lambda: best_programs(want))
                 assert same(got, want)          # the best, ties and all
+        if slots[programs.m:] == [~NONE] * (5 - programs.m):     # as the next round's hands
+            rng = random.Random(robot.sq)
+            hands = Hands([programs] + [hand_programs([len(g) for g in by_kind(
+                rng.sample(DECK, 9))], programs.m) for _ in range(3)])
+            got, want = numpy_too(monkeypatch, lambda: best_of_hands(
+                layered, robot.sq * 4 + robot.facing, robot.flags, robot.damage, robot.lives,
+                robot.archive, hands, slots, rules.destroy_at_damage, True))
+            assert got == want
 
 
 @pytest.mark.skipif(not built, reason="the compiled loop is not built here")
@@ -143,6 +151,12 @@ def test_bad_arguments_raise_and_never_read_outside_the_tables():
         search.compiled.score_hand(*hand, np.empty(n + 1, np.int64))
     with pytest.raises(ValueError):                             # rows not filling the first registers
         search.compiled.score_hand(*hand[:4], slots[::-1], *hand[5:], np.empty(n, np.int64))
+    bests = [hand[0], hand[1], [programs.counts], *hand[3:]]
+    assert len(search.compiled.best_of_hands(*bests)) == 1     # one best per hand
+    with pytest.raises(ValueError):                             # a hand too small for m cards
+        search.compiled.best_of_hands(*bests[:2], [[0] * 7], *bests[3:])
+    with pytest.raises(TypeError):                              # hands not a list of counts
+        search.compiled.best_of_hands(*bests[:2], 7, *bests[3:])
     with pytest.raises(ValueError):
         search.compiled.programs([1] * 6, 5)                    # a kind's count missing
     with pytest.raises(ValueError):

@@ -12,7 +12,8 @@
  * bad one raises IndexError, never reads memory outside an array.
  *
  * The calls share their first seven arguments: end, dmg, the programs (an
- * int64 array of numbers, or for score_hand the hand's 7 kind counts), m,
+ * int64 array of numbers; for score_hand the hand's 7 kind counts; for
+ * best_of_hands a list of such counts), m,
  * slots (per register: the row of the program, 0 to m - 1, that fills it,
  * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
 #define PY_SSIZE_T_CLEAN
@@ -29,7 +30,7 @@ typedef struct {
     long slots[5];
 } Plan;
 
-typedef struct {                /* how an end is scored (score, score_hand) */
+typedef struct {                /* how an end is scored; out: none for best_of_hands */
     Py_buffer value, dead, out;
     long room, S, fin, weight;
 } Scoring;
@@ -88,7 +89,8 @@ static void release(Plan *p)
 }
 
 /* The seven shared arguments of a call `name` that takes `wanted` in all;
- * `hand`: args[2] is the hand's counts, not numbers. */
+ * `hand`: args[2] is the hand's counts (1), not numbers (0), or read by the
+ * caller (2). */
 static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wanted,
                 const char *name, int hand)
 {
@@ -103,7 +105,8 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
         PyBuffer_Release(&p->end);
         return -1;
     }
-    if (hand ? kind_counts(args[2], p->counts) < 0 : get(args[2], &p->seqs, 0, 8, 1, "seqs") < 0)
+    if (hand == 1 ? kind_counts(args[2], p->counts) < 0
+        : hand == 0 && get(args[2], &p->seqs, 0, 8, 1, "seqs") < 0)
         goto fail;
     if (p->end.shape[0] != 5 || p->dmg.shape[0] != 5 || p->end.shape[1] != p->dmg.shape[1]) {
         PyErr_SetString(PyExc_ValueError, "end and dmg: expected two (5, kinds * X) tables");
@@ -180,16 +183,26 @@ static PyObject *out_of_range(void)
     return NULL;
 }
 
-/* args[7..13]: value, dead, room, S, FIN, damage_weight, score_out (of n). */
-static int scoring(Scoring *s, PyObject *const *args, Py_ssize_t n)
+static void release_scoring(Scoring *s)
 {
+    if (s->out.obj != NULL)
+        PyBuffer_Release(&s->out);
+    PyBuffer_Release(&s->dead);
+    PyBuffer_Release(&s->value);
+}
+
+/* args[7..12]: value, dead, room, S, FIN, damage_weight; then `out`, n
+ * scores to write (NULL: none, only the best is kept). */
+static int scoring(Scoring *s, PyObject *const *args, PyObject *out, Py_ssize_t n)
+{
+    s->out.obj = NULL;
     if (get(args[7], &s->value, 0, 8, 1, "value") < 0)
         return -1;
     if (get(args[8], &s->dead, 0, 8, 1, "dead") < 0) {
         PyBuffer_Release(&s->value);
         return -1;
     }
-    if (get(args[13], &s->out, PyBUF_WRITABLE, 8, 1, "score_out") < 0) {
+    if (out != NULL && get(out, &s->out, PyBUF_WRITABLE, 8, 1, "score_out") < 0) {
         PyBuffer_Release(&s->dead);
         PyBuffer_Release(&s->value);
         return -1;
@@ -198,12 +211,10 @@ static int scoring(Scoring *s, PyObject *const *args, Py_ssize_t n)
     s->S = PyLong_AsLong(args[10]);
     s->fin = PyLong_AsLong(args[11]);
     s->weight = PyLong_AsLong(args[12]);
-    if (!PyErr_Occurred() && (s->out.shape[0] != n || s->S <= 0))
+    if (!PyErr_Occurred() && ((out != NULL && s->out.shape[0] != n) || s->S <= 0))
         PyErr_SetString(PyExc_ValueError, "score_out: expected one score per program; S > 0");
     if (PyErr_Occurred()) {
-        PyBuffer_Release(&s->out);
-        PyBuffer_Release(&s->dead);
-        PyBuffer_Release(&s->value);
+        release_scoring(s);
         return -1;
     }
     return 0;
@@ -224,13 +235,6 @@ static inline int score_one(const Scoring *s, long x, long taken, int64_t *out)
         *out = ((const int64_t *)s->value.buf)[x] - s->weight * taken;
     }
     return 0;
-}
-
-static void release_scoring(Scoring *s)
-{
-    PyBuffer_Release(&s->out);
-    PyBuffer_Release(&s->dead);
-    PyBuffer_Release(&s->value);
 }
 
 /* play(end, dmg, seqs, m, slots, X, x0, x_out, taken_out): each program's end
@@ -274,7 +278,7 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     Scoring s;
     Py_ssize_t n = p.seqs.shape[0];
-    if (scoring(&s, args, n) < 0) {
+    if (scoring(&s, args, args[13], n) < 0) {
         release(&p);
         return NULL;
     }
@@ -289,15 +293,18 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
-/* score_hand's walk: the hand's sequences in ascending order, depth first, so
- * that programs with a prefix in common play it once. */
+/* A hand's walk: its sequences in ascending order, depth first, so that
+ * programs with a prefix in common play it once. */
 typedef struct {
     const Plan *p;
     const Scoring *s;
     long counts[KINDS];
     Py_ssize_t n;       /* programs scored so far */
+    int64_t best;       /* the best score so far (with no score_out) */
     int bad;
 } Walk;
+
+static void walk(Walk *w, long depth, long x, long taken);
 
 /* A program played to its last row, ending at x with `taken`: the fixed
  * registers after the rows, then its score. */
@@ -306,14 +313,40 @@ static void leaf(Walk *w, long x, long taken)
     const Plan *p = w->p;
     for (long r = p->m; r < 5 && !w->bad; r++)
         w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
-    if (w->bad)
+    int64_t score;
+    if (w->bad || (w->bad = score_one(w->s, x, taken, &score) < 0))
         return;
-    if (w->n >= w->s->out.shape[0]) {
+    if (w->s->out.obj == NULL) {
+        if (w->n == 0 || score > w->best)
+            w->best = score;
+    } else if (w->n < w->s->out.shape[0]) {
+        ((int64_t *)w->s->out.buf)[w->n] = score;
+    } else {
         w->bad = 1;
         return;
     }
-    w->bad = score_one(w->s, x, taken, (int64_t *)w->s->out.buf + w->n);
     w->n++;
+}
+
+/* Walk the hand of `counts` from the plan's start. */
+static void walk_hand(Walk *w, const long counts[KINDS])
+{
+    memcpy(w->counts, counts, sizeof w->counts);
+    w->n = 0;
+    walk(w, 0, w->p->x0, 0);
+}
+
+/* Whether the rows fill the first m registers and fixed cards the rest;
+ * else a ValueError. */
+static int rows_first(const Plan *p)
+{
+    for (long r = 0; r < 5; r++) {
+        if (r < p->m ? p->slots[r] != r : p->slots[r] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static void walk(Walk *w, long depth, long x, long taken)
@@ -344,23 +377,15 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
     Plan p;
     if (plan(&p, args, nargs, 14, "score_hand", 1) < 0)
         return NULL;
-    for (long r = 0; r < 5; r++) {
-        if (r < p.m ? p.slots[r] != r : p.slots[r] >= 0) {
-            PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");
-            release(&p);
-            return NULL;
-        }
-    }
     Scoring s;
     PyObject *out = args[13];
     Py_ssize_t n = PyObject_Length(out);
-    if (n < 0 || scoring(&s, args, n) < 0) {
+    if (rows_first(&p) < 0 || n < 0 || scoring(&s, args, out, n) < 0) {
         release(&p);
         return NULL;
     }
-    Walk w = {&p, &s, {0}, 0, 0};
-    memcpy(w.counts, p.counts, sizeof w.counts);
-    walk(&w, 0, p.x0, 0);
+    Walk w = {&p, &s, {0}, 0, 0, 0};
+    walk_hand(&w, p.counts);
     int short_out = !w.bad && w.n != n;
     release_scoring(&s);
     release(&p);
@@ -369,6 +394,45 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
         return NULL;
     }
     return w.bad ? out_of_range() : Py_NewRef(Py_None);
+}
+
+/* best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN,
+ * damage_weight): per hand (`hands`: a list of kind counts), the best score of
+ * its programs (as score_hand), a list of ints. */
+static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Plan p;
+    if (plan(&p, args, nargs, 13, "best_of_hands", 2) < 0)
+        return NULL;
+    Scoring s;
+    if (rows_first(&p) < 0 || scoring(&s, args, NULL, 0) < 0) {
+        release(&p);
+        return NULL;
+    }
+    PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
+    PyObject *bests = hands == NULL ? NULL : PyList_New(PySequence_Fast_GET_SIZE(hands));
+    Walk w = {&p, &s, {0}, 0, 0, 0};
+    for (Py_ssize_t i = 0; bests != NULL && i < PyList_GET_SIZE(bests); i++) {
+        long counts[KINDS];
+        PyObject *best = NULL;
+        if (kind_counts(PySequence_Fast_GET_ITEM(hands, i), counts) == 0) {
+            walk_hand(&w, counts);
+            if (w.bad)
+                out_of_range();
+            else if (w.n == 0)
+                PyErr_SetString(PyExc_ValueError, "hands: a hand with no program of m cards");
+            else
+                best = PyLong_FromLongLong(w.best);
+        }
+        if (best == NULL)
+            Py_CLEAR(bests);
+        else
+            PyList_SET_ITEM(bests, i, best);
+    }
+    Py_XDECREF(hands);
+    release_scoring(&s);
+    release(&p);
+    return bests;
 }
 
 /* Every sequence of `left` more kinds after `prefix` that the counts allow,
@@ -462,6 +526,9 @@ static PyMethodDef methods[] = {
     {"score", (PyCFunction)(void (*)(void))score, METH_FASTCALL,
      "score(end, dmg, seqs, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
      "score_out)"},
+    {"best_of_hands", (PyCFunction)(void (*)(void))best_of_hands, METH_FASTCALL,
+     "best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN, "
+     "damage_weight) -> list"},
     {"score_hand", (PyCFunction)(void (*)(void))score_hand, METH_FASTCALL,
      "score_hand(end, dmg, counts, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
      "score_out)"},

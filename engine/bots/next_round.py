@@ -30,8 +30,7 @@ import random
 import numpy as np
 
 from engine.bots.common import by_kind
-from engine.bots.search import (DAMAGE, LAST_LIFE, Programs, concatenated, hand_programs,
-                                score_programs)
+from engine.bots.search import DAMAGE, LAST_LIFE, Hands, best_of_hands, hand_programs
 from engine.bots.tables import Layered, NONE
 from engine.model.program_cards import DECK
 from engine.model.scenario import Rules
@@ -53,7 +52,7 @@ class NextRound:
         self._counts = {size: [[len(g) for g in by_kind(hand[:size])] for hand in self.hands]
                         for size in range(1, rules.hand_size + 1)}
         self._memo: dict[tuple, float] = {}
-        self._batches: dict[tuple[int, int], tuple[Programs, np.ndarray]] = {}
+        self._hands: dict[tuple[int, int], Hands] = {}
 
     def alive(self, x: int, damage: int, lives: int, archive: int) -> float:
         """The mean best score of the next round from extended state `x`
@@ -70,11 +69,10 @@ class NextRound:
             value = float(layered.to_go[x])     # nothing to program: the board moves it
         else:
             slots = list(range(m)) + [~NONE] * (5 - m)
-            programs, starts = self._programs(size, m)
-            scores = score_programs(layered, state, flags, damage, lives, archive, programs, slots,
-                                    rules.destroy_at_damage, to_go=True)
             total = 0.0
-            for best in np.maximum.reduceat(scores, starts).tolist():  # each hand's, in order
+            for best in best_of_hands(layered, state, flags, damage, lives, archive,
+                                      self._programs(size, m), slots, rules.destroy_at_damage,
+                                      to_go=True):      # each hand's, in order
                 total += float(best)
             value = total / HANDS
         if len(self._memo) >= MEMO:
@@ -82,14 +80,12 @@ class NextRound:
         self._memo[key] = value
         return value
 
-    def _programs(self, size: int, m: int) -> tuple[Programs, np.ndarray]:
-        """The programs of m registers of every hand of `size` cards, side by
-        side (scored in one go), and where each hand's begin."""
-        found = self._batches.get((size, m))
+    def _programs(self, size: int, m: int) -> Hands:
+        """The programs of m registers of every hand of `size` cards."""
+        found = self._hands.get((size, m))
         if found is None:
-            hands = [hand_programs(counts, m) for counts in self._counts[size]]
-            starts = np.cumsum([0] + [h.seqs.size for h in hands[:-1]])
-            found = self._batches[size, m] = (concatenated(hands), starts)
+            found = self._hands[size, m] = Hands([hand_programs(counts, m)
+                                                  for counts in self._counts[size]])
         return found
 
     def worth(self, x: int, taken: int, flags_before: int, damage: int, lives: int,

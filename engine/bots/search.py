@@ -137,8 +137,15 @@ class Programs:
         return found
 
 
-def concatenated(batches: list[Programs]) -> Programs:
-    return Programs(np.concatenate([b.seqs for b in batches]), batches[0].m)
+class Hands:
+    """Several hands' programs of m registers (each from hand_programs), and
+    for numpy all of them side by side, with where each hand's begin."""
+
+    def __init__(self, hands: list[Programs]):
+        self.counts = [h.counts for h in hands]
+        self.m = hands[0].m
+        self.all = Programs(np.concatenate([h.seqs for h in hands]), self.m)
+        self.starts = np.cumsum([0] + [h.seqs.size for h in hands[:-1]])
 
 
 def hand_programs(counts: list[int], m: int) -> Programs:
@@ -221,6 +228,22 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
         over = (taken >= room) & (x < layered.FIN)
         score = np.where(over, dead.take(x // layered.S), score)
     return score
+
+
+def best_of_hands(layered: Layered, state: int, flags: int, damage: int, lives: int,
+                  archive: int, hands: Hands, slots: list[int], destroy_at: int,
+                  to_go: bool = False) -> list[int]:
+    """The best score of each hand's programs (as score_programs; `slots`
+    with the rows first)."""
+    if compiled is None:
+        scores = score_programs(layered, state, flags, damage, lives, archive, hands.all, slots,
+                                destroy_at, to_go)
+        return np.maximum.reduceat(scores, hands.starts).tolist()
+    dead, value = _values(layered, flags, lives <= 1, archive, to_go)
+    L = layered
+    return compiled.best_of_hands(L.end_all, L.dmg_all, hands.counts, hands.m, slots, L.X,
+                                  flags * L.S + state, value, dead, destroy_at - damage, L.S,
+                                  L.FIN, DAMAGE)
 
 
 def _values(layered: Layered, flags: int, last_life: bool, archive: int, to_go: bool
