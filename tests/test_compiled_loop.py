@@ -18,7 +18,7 @@ from engine.bots.search import (Hands, Programs, best_of_hands, best_programs, c
                                 hand_programs, play_programs, score_programs)
 from engine.bots.tables import NONE, tables_for
 from engine.format.loader import load_file
-from engine.model.program_cards import DECK
+from engine.model.program_cards import DECK, KIND_CODE
 from engine.rules.bot_view import BotView
 from engine.rules.course import compile_course
 from engine.rules.state import RobotState
@@ -48,9 +48,11 @@ def same(a, b) -> bool:
     return a.dtype.kind == b.dtype.kind and a.shape == b.shape and bool((a == b).all())
 
 
-def situations(path: Path, count: int):
-    """A course's layered tables with robots at random places, random hands,
-    damage and locked cards: (layered, rules, robot, programs, slots)."""
+def robots(path: Path, count: int, damages: list[int], all_flags: bool = False):
+    """`count` views of a robot of the course at a random square, facing,
+    damage (of `damages`), flags touched (up to all of them with
+    `all_flags`), lives and archive; with the generator that placed them.
+    Nothing for a course with no flag."""
     scenario = load_file(path)
     if not scenario.flags:
         return
@@ -58,19 +60,25 @@ def situations(path: Path, count: int):
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
     rng = random.Random(path.name)
     for _ in range(count):
-        sq = rng.randrange(course.size)
-        damage = rng.choice([0, 0, 1, 3, 5, 6, 8, 9])
-        robot = RobotState(0, "me", sq, rng.randrange(4), damage=damage,
-                           flags=rng.randrange(len(flags)), lives=rng.choice([1, 3]))
+        robot = RobotState(0, "me", rng.randrange(course.size), rng.randrange(4),
+                           damage=rng.choice(damages),
+                           flags=rng.randrange(len(flags) + all_flags), lives=rng.choice([1, 3]))
         robot.archive = rng.randrange(course.size)
-        view = BotView(scenario.board, course, flags, scenario.rules, robot)
+        yield BotView(scenario.board, course, flags, scenario.rules, robot), rng
+
+
+def situations(path: Path, count: int):
+    """A course's layered tables with robots at random places, random hands,
+    damage and locked cards: (layered, rules, robot, programs, slots)."""
+    for view, rng in robots(path, count, [0, 0, 1, 3, 5, 6, 8, 9]):
+        robot, damage = view.robot, view.robot.damage
         layered = tables_for(view).layered()
         hand = rng.sample(DECK, max(1, 9 - damage))
         locked = max(0, damage - 4)
         m = min(5 - locked, len(hand)) if locked < 5 else 1
         counts = [len(g) for g in by_kind(hand)]
         fixed = [~rng.choice([*range(7), NONE]) for _ in range(5 - m)]
-        yield layered, scenario.rules, robot, hand_programs(counts, m), list(range(m)) + fixed
+        yield layered, view.rules, robot, hand_programs(counts, m), list(range(m)) + fixed
 
 
 @pytest.mark.skipif(not built, reason="the compiled loop is not built here")
@@ -102,6 +110,30 @@ def test_compiled_and_numpy_agree_on_every_board(monkeypatch, path):
                 layered, robot.sq * 4 + robot.facing, robot.flags, robot.damage, robot.lives,
                 robot.archive, hands, slots, rules.destroy_at_damage, True))
             assert got == want
+
+
+@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.parametrize("path", COURSES, ids=lambda p: p.name)
+def test_a_decision_is_the_same_with_and_without_it(monkeypatch, path):
+    """The search bot's program, the compiled loop deciding in one call or
+    numpy scoring and Python picking: the same cards, and the race's
+    generator drawn from alike (ties are broken with it)."""
+    for view, rng in robots(path, 12, [0, 0, 2, 5, 6, 8], all_flags=True):
+        damage = view.robot.damage
+        cards = rng.sample(DECK, 14)
+        locked = max(0, damage - 4)
+        for i in range(5 - locked, 5):
+            view.robot.registers[i] = cards.pop()
+        hand, free = cards[:max(1, 9 - damage)], list(range(1, 6 - locked))
+        seed = rng.random()
+
+        def decide():
+            draws = random.Random(seed)
+            return search.SearchBot().program(view, hand, free, draws), draws.getstate()
+
+        (got, got_state), (want, want_state) = numpy_too(monkeypatch, decide)
+        assert [id(c) for c in got] == [id(c) for c in want]
+        assert got_state == want_state
 
 
 @pytest.mark.skipif(not built, reason="the compiled loop is not built here")
@@ -157,6 +189,16 @@ def test_bad_arguments_raise_and_never_read_outside_the_tables():
         search.compiled.best_of_hands(*bests[:2], [[0] * 7], *bests[3:])
     with pytest.raises(TypeError):                              # hands not a list of counts
         search.compiled.best_of_hands(*bests[:2], 7, *bests[3:])
+    hand = [c for c in DECK if c.kind in ("move1", "left")][:programs.m]
+    decide = [args[0], args[1], hand, programs.m, slots, layered.X, 0, *scoring, KIND_CODE,
+              random.Random(0)]
+    assert len(search.compiled.decide(*decide)) == programs.m
+    with pytest.raises(TypeError):                              # no table of kind codes
+        search.compiled.decide(*decide[:13], None, decide[14])
+    with pytest.raises(ValueError):                             # a card of no program kind
+        search.compiled.decide(*decide[:13], {}, decide[14])
+    with pytest.raises(ValueError):                             # fewer cards than registers
+        search.compiled.decide(*decide[:2], hand[:programs.m - 1], *decide[3:])
     with pytest.raises(ValueError):
         search.compiled.programs([1] * 6, 5)                    # a kind's count missing
     with pytest.raises(ValueError):

@@ -294,21 +294,29 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* A hand's walk: its sequences in ascending order, depth first, so that
- * programs with a prefix in common play it once. */
+ * programs with a prefix in common play it once. What it keeps: every score
+ * (into the Scoring's out), the best score only, or the best score and the
+ * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
+enum { SCORES, BEST, TIES };
+#define MOST_PROGRAMS 16807
+
 typedef struct {
     const Plan *p;
     const Scoring *s;
+    int mode;
     long counts[KINDS];
     Py_ssize_t n;       /* programs scored so far */
-    int64_t best;       /* the best score so far (with no score_out) */
+    int64_t best;       /* the best score so far (BEST, TIES) */
+    int64_t *ties;      /* TIES: the best programs' numbers, ascending */
+    Py_ssize_t nties;
     int bad;
 } Walk;
 
-static void walk(Walk *w, long depth, long x, long taken);
+static void walk(Walk *w, long depth, long x, long taken, long seq);
 
-/* A program played to its last row, ending at x with `taken`: the fixed
- * registers after the rows, then its score. */
-static void leaf(Walk *w, long x, long taken)
+/* Program `seq`, played to its last row, ending at x with `taken`: the
+ * fixed registers after the rows, then its score. */
+static void leaf(Walk *w, long x, long taken, long seq)
 {
     const Plan *p = w->p;
     for (long r = p->m; r < 5 && !w->bad; r++)
@@ -316,14 +324,19 @@ static void leaf(Walk *w, long x, long taken)
     int64_t score;
     if (w->bad || (w->bad = score_one(w->s, x, taken, &score) < 0))
         return;
-    if (w->s->out.obj == NULL) {
-        if (w->n == 0 || score > w->best)
-            w->best = score;
-    } else if (w->n < w->s->out.shape[0]) {
+    if (w->mode == SCORES) {
+        if (w->n >= w->s->out.shape[0]) {
+            w->bad = 1;
+            return;
+        }
         ((int64_t *)w->s->out.buf)[w->n] = score;
     } else {
-        w->bad = 1;
-        return;
+        if (w->n == 0 || score > w->best) {
+            w->best = score;
+            w->nties = 0;
+        }
+        if (w->mode == TIES && score == w->best)
+            w->ties[w->nties++] = seq;
     }
     w->n++;
 }
@@ -333,7 +346,7 @@ static void walk_hand(Walk *w, const long counts[KINDS])
 {
     memcpy(w->counts, counts, sizeof w->counts);
     w->n = 0;
-    walk(w, 0, w->p->x0, 0);
+    walk(w, 0, w->p->x0, 0, 0);
 }
 
 /* Whether the rows fill the first m registers and fixed cards the rest;
@@ -349,7 +362,7 @@ static int rows_first(const Plan *p)
     return 0;
 }
 
-static void walk(Walk *w, long depth, long x, long taken)
+static void walk(Walk *w, long depth, long x, long taken, long seq)
 {
     const Plan *p = w->p;
     for (long k = 0; k < KINDS && !w->bad; k++) {
@@ -358,10 +371,10 @@ static void walk(Walk *w, long depth, long x, long taken)
             if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
                 return;
             if (depth + 1 == p->m) {
-                leaf(w, x2, taken2);
+                leaf(w, x2, taken2, seq * KINDS + k);
             } else {
                 w->counts[k]--;
-                walk(w, depth + 1, x2, taken2);
+                walk(w, depth + 1, x2, taken2, seq * KINDS + k);
                 w->counts[k]++;
             }
         }
@@ -384,7 +397,7 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
         release(&p);
         return NULL;
     }
-    Walk w = {&p, &s, {0}, 0, 0, 0};
+    Walk w = {&p, &s, SCORES, {0}, 0, 0, NULL, 0, 0};
     walk_hand(&w, p.counts);
     int short_out = !w.bad && w.n != n;
     release_scoring(&s);
@@ -411,7 +424,7 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
     }
     PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
     PyObject *bests = hands == NULL ? NULL : PyList_New(PySequence_Fast_GET_SIZE(hands));
-    Walk w = {&p, &s, {0}, 0, 0, 0};
+    Walk w = {&p, &s, BEST, {0}, 0, 0, NULL, 0, 0};
     for (Py_ssize_t i = 0; bests != NULL && i < PyList_GET_SIZE(bests); i++) {
         long counts[KINDS];
         PyObject *best = NULL;
@@ -433,6 +446,132 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
     release_scoring(&s);
     release(&p);
     return bests;
+}
+
+/* The cards of a hand per kind, each kind's highest priority first (a card
+ * with no priority counts as 0; equal ones keep the hand's order, as a
+ * stable sort). Borrowed references: the hand holds them. */
+#define MOST_CARDS 64
+
+typedef struct {
+    PyObject *card[KINDS][MOST_CARDS];
+    long priority[KINDS][MOST_CARDS];
+    long counts[KINDS];
+} Groups;
+
+static int group(Groups *g, PyObject *hand, PyObject *kind_code)
+{
+    memset(g->counts, 0, sizeof g->counts);
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(hand);
+    if (size > MOST_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "hand: too many cards");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *card = PySequence_Fast_GET_ITEM(hand, i);
+        PyObject *kind = PyObject_GetAttrString(card, "kind");
+        PyObject *code = kind == NULL ? NULL : PyDict_GetItemWithError(kind_code, kind);
+        Py_XDECREF(kind);
+        long k = code == NULL ? -1 : PyLong_AsLong(code);
+        PyObject *value = code == NULL ? NULL : PyObject_GetAttrString(card, "priority");
+        long priority = value == NULL || value == Py_None ? 0 : PyLong_AsLong(value);
+        Py_XDECREF(value);
+        if (PyErr_Occurred())
+            return -1;
+        if (code == NULL || k < 0 || k >= KINDS) {
+            PyErr_SetString(PyExc_ValueError, "hand: a card of no program kind");
+            return -1;
+        }
+        long at = g->counts[k]++;
+        while (at > 0 && g->priority[k][at - 1] < priority) {     /* after those as high */
+            g->card[k][at] = g->card[k][at - 1];
+            g->priority[k][at] = g->priority[k][at - 1];
+            at--;
+        }
+        g->card[k][at] = card;
+        g->priority[k][at] = priority;
+    }
+    return 0;
+}
+
+/* rng.randrange(count) as an index, or -1 with an error. */
+static Py_ssize_t randrange(PyObject *rng, Py_ssize_t count)
+{
+    PyObject *got = PyObject_CallMethod(rng, "randrange", "n", count);
+    Py_ssize_t r = got == NULL ? -1 : PyLong_AsSsize_t(got);
+    Py_XDECREF(got);
+    if (r < 0 || r >= count) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rng.randrange: out of range");
+        return -1;
+    }
+    return r;
+}
+
+static int64_t ties_found[MOST_PROGRAMS];
+
+/* decide(end, dmg, hand, m, slots, X, x0, value, dead, room, S, FIN,
+ * damage_weight, kind_code, rng): the search bot's program of m cards from
+ * `hand` (a list of cards; kind_code maps a card's kind to its code): the
+ * best score of its distinct programs (as score_hand), among equals the one
+ * rng.randrange(count) picks (called only when there are several), each
+ * kind's cards highest priority first. */
+static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    Plan p;
+    if (plan(&p, args, nargs, 15, "decide", 2) < 0)
+        return NULL;
+    Scoring s;
+    if (rows_first(&p) < 0 || scoring(&s, args, NULL, 0) < 0) {
+        release(&p);
+        return NULL;
+    }
+    PyObject *result = NULL, *hand = PySequence_Fast(args[2], "hand: expected a sequence");
+    Groups g;
+    int64_t *mine = NULL;
+    if (hand == NULL || !PyDict_Check(args[13])) {
+        if (hand != NULL)
+            PyErr_SetString(PyExc_TypeError, "kind_code: expected a dict");
+        goto done;
+    }
+    if (group(&g, hand, args[13]) < 0)
+        goto done;
+    Walk w = {&p, &s, TIES, {0}, 0, 0, ties_found, 0, 0};
+    walk_hand(&w, g.counts);
+    if (w.bad) {
+        out_of_range();
+        goto done;
+    }
+    if (w.n == 0) {
+        PyErr_SetString(PyExc_ValueError, "hand: fewer cards than m");
+        goto done;
+    }
+    /* the rng is Python code, which may let another thread walk: keep ours */
+    mine = PyMem_Malloc(w.nties * sizeof(int64_t));
+    if (mine == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(mine, ties_found, w.nties * sizeof(int64_t));
+    Py_ssize_t pick = w.nties > 1 ? randrange(args[14], w.nties) : 0;
+    if (pick < 0)
+        goto done;
+    long digit[5], seq = (long)mine[pick], taken[KINDS] = {0};
+    for (long j = p.m - 1; j >= 0; j--) {
+        digit[j] = seq % KINDS;
+        seq /= KINDS;
+    }
+    result = PyList_New(p.m);
+    for (long j = 0; result != NULL && j < p.m; j++) {
+        PyObject *card = g.card[digit[j]][taken[digit[j]]++];
+        PyList_SET_ITEM(result, j, Py_NewRef(card));
+    }
+done:
+    PyMem_Free(mine);
+    Py_XDECREF(hand);
+    release_scoring(&s);
+    release(&p);
+    return result;
 }
 
 /* Every sequence of `left` more kinds after `prefix` that the counts allow,
@@ -526,6 +665,9 @@ static PyMethodDef methods[] = {
     {"score", (PyCFunction)(void (*)(void))score, METH_FASTCALL,
      "score(end, dmg, seqs, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
      "score_out)"},
+    {"decide", (PyCFunction)(void (*)(void))decide, METH_FASTCALL,
+     "decide(end, dmg, hand, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
+     "kind_code, rng) -> list of m cards"},
     {"best_of_hands", (PyCFunction)(void (*)(void))best_of_hands, METH_FASTCALL,
      "best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN, "
      "damage_weight) -> list"},

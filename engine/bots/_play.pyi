@@ -1,4 +1,5 @@
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,3 +17,7 @@ def best_of_hands(end: np.ndarray, dmg: np.ndarray, hands: Sequence[Sequence[int
                   m: int, slots: Sequence[int], X: int, x0: int, value: np.ndarray,
                   dead: np.ndarray, room: int, S: int, FIN: int,
                   damage_weight: int) -> list[int]: ...
+def decide(end: np.ndarray, dmg: np.ndarray, hand: Sequence[object], m: int,
+           slots: Sequence[int], X: int, x0: int, value: np.ndarray, dead: np.ndarray,
+           room: int, S: int, FIN: int, damage_weight: int, kind_code: dict[str, int],
+           rng: object) -> list[Any]: ...

@@ -55,7 +55,7 @@ import numpy as np
 from engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
 from engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
-from engine.model.program_cards import DECK
+from engine.model.program_cards import DECK, KIND_CODE
 from engine.model.scenario import Card
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     if compiled is not None:
         m, counts, L = programs.m, programs.counts, layered
         score = np.empty(programs.seqs.size, np.int64)
-        if counts is not None and slots[:m] == list(range(m)) and all(s < 0 for s in slots[m:]):
+        if counts is not None and rows_first(slots, m):
             # a whole hand, its rows first: played as a tree, shared beginnings once
             compiled.score_hand(L.end_all, L.dmg_all, counts, m, slots, L.X, x0, value, dead, room,
                                 L.S, L.FIN, DAMAGE, score)
@@ -228,6 +228,11 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
         over = (taken >= room) & (x < layered.FIN)
         score = np.where(over, dead.take(x // layered.S), score)
     return score
+
+
+def rows_first(slots: list[int], m: int) -> bool:
+    """Whether the programs' rows fill the first m registers, fixed cards the rest."""
+    return slots[:m] == _UNLOCKED[m][:m] and all(s < 0 for s in slots[m:])
 
 
 def best_of_hands(layered: Layered, state: int, flags: int, damage: int, lives: int,
@@ -349,11 +354,31 @@ class SearchBot:
                 rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
             return []
-        chosen, score, groups, m = self.scored(view, hand, free_registers)
-        best = best_programs(score)
-        pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
-        return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
-                            hand, m)
+        m = min(len(free_registers), len(hand))
+        program = self._decided(view, hand, free_registers, m, rng)
+        if program is None:
+            chosen, score, groups, m = self.scored(view, hand, free_registers)
+            best = best_programs(score)
+            pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
+            program = program_cards(int(chosen[pick]), m, groups)
+        return self.planned(view, program, free_registers, hand, m)
+
+    def _decided(self, view: BotView, hand: list[Card], free_registers: list[int], m: int,
+                 rng: random.Random) -> list[Card] | None:
+        """The program the compiled loop picks, all in one call, as ``program``
+        would from ``scored``; None where it does not apply (not built, every
+        flag touched, locked registers before free ones)."""
+        robot = view.robot
+        layered = self.tables(view).layered()
+        slots = register_slots(view, free_registers, m)
+        if compiled is None or robot.flags >= layered.F or not rows_first(slots, m):
+            return None
+        dead, value = _values(layered, robot.flags, robot.lives <= 1, robot.archive, False)
+        L = layered
+        return compiled.decide(L.end_all, L.dmg_all, hand, m, slots, L.X,
+                               robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
+                               view.rules.destroy_at_damage - robot.damage, L.S, L.FIN, DAMAGE,
+                               KIND_CODE, rng)
 
     def planned(self, view: BotView, program: list[Card], free_registers: list[int],
                 hand: list[Card], m: int) -> list[Card]:
