@@ -37,11 +37,13 @@ RANDOMIZER_BIT = 64
 
 
 class BoardLaser:
-    __slots__ = ("square", "dir", "beams", "beam")
+    __slots__ = ("square", "dir", "beams", "beam", "missed")
 
     def __init__(self, square: int, dir: int, beams: int, beam: tuple[int, ...]):
         self.square, self.dir, self.beams = square, dir, beams
         self.beam = beam        # its own square, then every square up to the first wall or edge
+        # its shot in the event log when it strikes nobody (engine/model/events.py Beam)
+        self.missed = (square, dir, beam, -1, None, beams, "board")
 
 
 class Course:

@@ -44,9 +44,8 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
         for k, laser in enumerate(lasers):
             lit = struck.get(k)
             record((*moment, "laser", None,
-                    (laser.square, laser.dir, laser.beam, lit.sq, lit.name, laser.beams,
-                     "board") if lit else
-                    (laser.square, laser.dir, laser.beam, -1, None, laser.beams, "board")))
+                    laser.missed if lit is None else
+                    (laser.square, laser.dir, laser.beam, lit.sq, lit.name, laser.beams, "board")))
     if floor.rules.robot_lasers:
         # The first robot on a line of sight (Course.sight) is found with a
         # few integer operations, inlined here: this is the engine's hottest loop.
