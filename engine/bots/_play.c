@@ -159,14 +159,20 @@ static inline int step(const Plan *p, int r, long kind, long *x, long *taken)
     return 0;
 }
 
+/* The m kinds of program `seq`, the first register's first. */
+static inline void kinds_of(long seq, long m, long digit[5])
+{
+    for (long j = m - 1; j >= 0; j--) {
+        digit[j] = seq % KINDS;
+        seq /= KINDS;
+    }
+}
+
 /* Program i (of `seqs`): its end state and damage; 0, or -1 out of range. */
 static inline int play_one(const Plan *p, Py_ssize_t i, long *x, long *taken)
 {
-    long digit[5], q = (long)((const int64_t *)p->seqs.buf)[i];
-    for (long j = p->m - 1; j >= 0; j--) {
-        digit[j] = q % KINDS;
-        q /= KINDS;
-    }
+    long digit[5];
+    kinds_of((long)((const int64_t *)p->seqs.buf)[i], p->m, digit);
     *x = p->x0;
     *taken = 0;
     for (int r = 0; r < 5; r++) {
@@ -349,15 +355,26 @@ static void walk_hand(Walk *w, const long counts[KINDS])
     walk(w, 0, w->p->x0, 0, 0);
 }
 
-/* Whether the rows fill the first m registers and fixed cards the rest;
- * else a ValueError. */
-static int rows_first(const Plan *p)
+/* The arguments of a call that walks hands (score_hand, best_of_hands,
+ * decide; plan's `hand` as there): the plan, its rows filling the first m
+ * registers and fixed cards the rest (else a ValueError), and the scoring,
+ * into `out` (NULL: none). 0, or -1 with nothing held. */
+static int hand_call(Plan *p, Scoring *s, PyObject *const *args, Py_ssize_t nargs,
+                     Py_ssize_t wanted, const char *name, int hand, PyObject *out)
 {
+    if (plan(p, args, nargs, wanted, name, hand) < 0)
+        return -1;
     for (long r = 0; r < 5; r++) {
         if (r < p->m ? p->slots[r] != r : p->slots[r] >= 0) {
             PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");
+            release(p);
             return -1;
         }
+    }
+    Py_ssize_t n = out == NULL ? 0 : PyObject_Length(out);
+    if (n < 0 || scoring(s, args, out, n) < 0) {
+        release(p);
+        return -1;
     }
     return 0;
 }
@@ -388,15 +405,10 @@ static void walk(Walk *w, long depth, long x, long taken, long seq)
 static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
-    if (plan(&p, args, nargs, 14, "score_hand", 1) < 0)
-        return NULL;
     Scoring s;
-    PyObject *out = args[13];
-    Py_ssize_t n = PyObject_Length(out);
-    if (rows_first(&p) < 0 || n < 0 || scoring(&s, args, out, n) < 0) {
-        release(&p);
+    if (hand_call(&p, &s, args, nargs, 14, "score_hand", 1, args[13]) < 0)
         return NULL;
-    }
+    Py_ssize_t n = s.out.shape[0];
     Walk w = {&p, &s, SCORES, {0}, 0, 0, NULL, 0, 0};
     walk_hand(&w, p.counts);
     int short_out = !w.bad && w.n != n;
@@ -415,13 +427,9 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
 static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
-    if (plan(&p, args, nargs, 13, "best_of_hands", 2) < 0)
-        return NULL;
     Scoring s;
-    if (rows_first(&p) < 0 || scoring(&s, args, NULL, 0) < 0) {
-        release(&p);
+    if (hand_call(&p, &s, args, nargs, 13, "best_of_hands", 2, NULL) < 0)
         return NULL;
-    }
     PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
     PyObject *bests = hands == NULL ? NULL : PyList_New(PySequence_Fast_GET_SIZE(hands));
     Walk w = {&p, &s, BEST, {0}, 0, 0, NULL, 0, 0};
@@ -519,13 +527,9 @@ static int64_t ties_found[MOST_PROGRAMS];
 static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
-    if (plan(&p, args, nargs, 15, "decide", 2) < 0)
-        return NULL;
     Scoring s;
-    if (rows_first(&p) < 0 || scoring(&s, args, NULL, 0) < 0) {
-        release(&p);
+    if (hand_call(&p, &s, args, nargs, 15, "decide", 2, NULL) < 0)
         return NULL;
-    }
     PyObject *result = NULL, *hand = PySequence_Fast(args[2], "hand: expected a sequence");
     Groups g;
     int64_t *mine = NULL;
@@ -556,11 +560,8 @@ static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t pick = w.nties > 1 ? randrange(args[14], w.nties) : 0;
     if (pick < 0)
         goto done;
-    long digit[5], seq = (long)mine[pick], taken[KINDS] = {0};
-    for (long j = p.m - 1; j >= 0; j--) {
-        digit[j] = seq % KINDS;
-        seq /= KINDS;
-    }
+    long digit[5], taken[KINDS] = {0};
+    kinds_of((long)mine[pick], p.m, digit);
     result = PyList_New(p.m);
     for (long j = 0; result != NULL && j < p.m; j++) {
         PyObject *card = g.card[digit[j]][taken[digit[j]]++];

@@ -208,9 +208,7 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     scale of registers to go to the finish (Layered.to_go) instead of 1000
     a flag."""
     x0 = flags * layered.S + state
-    dead, value = _values(layered, flags, lives <= 1, archive, to_go)
-    # damage reaching the limit destroys it (judged on the round's total)
-    room = destroy_at - damage
+    value, dead, room = _scale(layered, flags, damage, lives, archive, destroy_at, to_go)
     if compiled is not None:
         m, counts, L = programs.m, programs.counts, layered
         score = np.empty(programs.seqs.size, np.int64)
@@ -230,6 +228,15 @@ def score_programs(layered: Layered, state: int, flags: int, damage: int, lives:
     return score
 
 
+def _scale(layered: Layered, flags: int, damage: int, lives: int, archive: int,
+           destroy_at: int, to_go: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """What an end is scored with: ``_values``' value of every extended state
+    and dead values, and the damage a round may add before it destroys the
+    robot (judged on the round's total)."""
+    dead, value = _values(layered, flags, lives <= 1, archive, to_go)
+    return value, dead, destroy_at - damage
+
+
 def rows_first(slots: list[int], m: int) -> bool:
     """Whether the programs' rows fill the first m registers, fixed cards the rest."""
     return slots[:m] == _UNLOCKED[m][:m] and all(s < 0 for s in slots[m:])
@@ -244,11 +251,10 @@ def best_of_hands(layered: Layered, state: int, flags: int, damage: int, lives: 
         scores = score_programs(layered, state, flags, damage, lives, archive, hands.all, slots,
                                 destroy_at, to_go)
         return np.maximum.reduceat(scores, hands.starts).tolist()
-    dead, value = _values(layered, flags, lives <= 1, archive, to_go)
+    value, dead, room = _scale(layered, flags, damage, lives, archive, destroy_at, to_go)
     L = layered
     return compiled.best_of_hands(L.end_all, L.dmg_all, hands.counts, hands.m, slots, L.X,
-                                  flags * L.S + state, value, dead, destroy_at - damage, L.S,
-                                  L.FIN, DAMAGE)
+                                  flags * L.S + state, value, dead, room, L.S, L.FIN, DAMAGE)
 
 
 def _values(layered: Layered, flags: int, last_life: bool, archive: int, to_go: bool
@@ -368,17 +374,18 @@ class SearchBot:
         """The program the compiled loop picks, all in one call, as ``program``
         would from ``scored``; None where it does not apply (not built, every
         flag touched, locked registers before free ones)."""
-        robot = view.robot
-        layered = self.tables(view).layered()
-        slots = register_slots(view, free_registers, m)
-        if compiled is None or robot.flags >= layered.F or not rows_first(slots, m):
+        if compiled is None:
             return None
-        dead, value = _values(layered, robot.flags, robot.lives <= 1, robot.archive, False)
-        L = layered
+        robot = view.robot
+        L = self.tables(view).layered()
+        slots = register_slots(view, free_registers, m)
+        if robot.flags >= L.F or not rows_first(slots, m):
+            return None
+        value, dead, room = _scale(L, robot.flags, robot.damage, robot.lives, robot.archive,
+                                   view.rules.destroy_at_damage, False)
         return compiled.decide(L.end_all, L.dmg_all, hand, m, slots, L.X,
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
-                               view.rules.destroy_at_damage - robot.damage, L.S, L.FIN, DAMAGE,
-                               KIND_CODE, rng)
+                               room, L.S, L.FIN, DAMAGE, KIND_CODE, rng)
 
     def planned(self, view: BotView, program: list[Card], free_registers: list[int],
                 hand: list[Card], m: int) -> list[Card]:
