@@ -36,6 +36,14 @@ def _engine():
     return derive_seed, rotation, make_bot, new_race, load_file
 
 
+def _cpu(new_race, scenario, seeds, **race) -> float:
+    """CPU seconds of the races of `seeds`, each made with `race`'s options."""
+    start = time.process_time()
+    for seed in seeds:
+        new_race(scenario, seed=seed, **race).run()
+    return time.process_time() - start
+
+
 def events(races: int) -> dict:
     """CPU seconds of `races` races of 8 random bots, events off and on,
     by turns three times: the lists of each."""
@@ -43,10 +51,8 @@ def events(races: int) -> dict:
     scenario = load_file(COURSE)
 
     def play(record: bool) -> float:
-        start = time.process_time()
-        for seed in range(races):
-            new_race(scenario, seed=seed, robot_count=8, bot="random", record_events=record).run()
-        return time.process_time() - start
+        return _cpu(new_race, scenario, range(races), robot_count=8, bot="random",
+                    record_events=record)
 
     off, on = zip(*((play(False), play(True)) for _ in range(3)))
     return {"off": list(off), "on": list(on)}
@@ -95,10 +101,7 @@ def search(races: int, numpy: bool = False) -> dict:
     scenario = load_file(COURSE)
 
     def play(seeds: range) -> float:
-        start = time.process_time()
-        for seed in seeds:
-            new_race(scenario, seed=seed, robot_count=4, bot="search", record_events=False).run()
-        return time.process_time() - start
+        return _cpu(new_race, scenario, seeds, robot_count=4, bot="search", record_events=False)
 
     play(range(races, races + 20))
     return {"cpu": min(play(range(races)) for _ in range(3))}
