@@ -16,24 +16,7 @@
  * best_of_hands a list of such counts), m,
  * slots (per register: the row of the program, 0 to m - 1, that fills it,
  * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stdint.h>
-#include <string.h>
-
-#define KINDS 7
-
-typedef struct {
-    Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
-    long counts[KINDS];         /* only for score_hand */
-    long m, X, x0, width;       /* width: kinds * X, a table row */
-    long slots[5];
-} Plan;
-
-typedef struct {                /* how an end is scored; out: none for best_of_hands */
-    Py_buffer value, dead, out;
-    long room, S, fin, weight;
-} Scoring;
+#include "_play.h"
 
 /* Whether a buffer holds signed integers of `size` bytes in `ndim` dimensions. */
 static int check(Py_buffer *b, Py_ssize_t size, int ndim, const char *name)
@@ -157,15 +140,6 @@ static inline int step(const Plan *p, int r, long kind, long *x, long *taken)
     *taken += ((const int32_t *)p->dmg.buf)[r * p->width + idx];
     *x = ((const int32_t *)p->end.buf)[r * p->width + idx];
     return 0;
-}
-
-/* The m kinds of program `seq`, the first register's first. */
-static inline void kinds_of(long seq, long m, long digit[5])
-{
-    for (long j = m - 1; j >= 0; j--) {
-        digit[j] = seq % KINDS;
-        seq /= KINDS;
-    }
 }
 
 /* Program i (of `seqs`): its end state and damage; 0, or -1 out of range. */
@@ -299,25 +273,6 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
-/* A hand's walk: its sequences in ascending order, depth first, so that
- * programs with a prefix in common play it once. What it keeps: every score
- * (into the Scoring's out), the best score only, or the best score and the
- * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
-enum { SCORES, BEST, TIES };
-#define MOST_PROGRAMS 16807
-
-typedef struct {
-    const Plan *p;
-    const Scoring *s;
-    int mode;
-    long counts[KINDS];
-    Py_ssize_t n;       /* programs scored so far */
-    int64_t best;       /* the best score so far (BEST, TIES) */
-    int64_t *ties;      /* TIES: the best programs' numbers, ascending */
-    Py_ssize_t nties;
-    int bad;
-} Walk;
-
 static void walk(Walk *w, long depth, long x, long taken, long seq);
 
 /* Program `seq`, played to its last row, ending at x with `taken`: the
@@ -348,7 +303,7 @@ static void leaf(Walk *w, long x, long taken, long seq)
 }
 
 /* Walk the hand of `counts` from the plan's start. */
-static void walk_hand(Walk *w, const long counts[KINDS])
+void walk_hand(Walk *w, const long counts[KINDS])
 {
     memcpy(w->counts, counts, sizeof w->counts);
     w->n = 0;
@@ -503,7 +458,7 @@ static int group(Groups *g, PyObject *hand, PyObject *kind_code)
 }
 
 /* rng.randrange(count) as an index, or -1 with an error. */
-static Py_ssize_t randrange(PyObject *rng, Py_ssize_t count)
+Py_ssize_t randrange(PyObject *rng, Py_ssize_t count)
 {
     PyObject *got = PyObject_CallMethod(rng, "randrange", "n", count);
     Py_ssize_t r = got == NULL ? -1 : PyLong_AsSsize_t(got);
@@ -675,11 +630,15 @@ static PyMethodDef methods[] = {
     {"score_hand", (PyCFunction)(void (*)(void))score_hand, METH_FASTCALL,
      "score_hand(end, dmg, counts, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
      "score_out)"},
+    {"race_course", (PyCFunction)race_course, METH_O,
+     "race_course(spec: dict) -> the capsule race() plays on (_race.c)"},
+    {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
+     "race(course, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_play", "The search bot's inner loop (engine/bots/search.py).", -1,
+    PyModuleDef_HEAD_INIT, "_play", "The search bot's inner loop (engine/bots/search.py) and its races (_race.c).", -1,
     methods, NULL, NULL, NULL, NULL,
 };
 

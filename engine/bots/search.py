@@ -61,8 +61,9 @@ from engine.model.scenario import Card
 if TYPE_CHECKING:
     import random
 
-    from engine.bots import _play as compiled       # (its signatures: _play.pyi)
+    from engine.bots import _play                   # (its signatures: _play.pyi)
     from engine.rules.bot_view import BotView
+    compiled = _play                                # (a name other modules may read)
 else:
     try:
         from engine.bots import _play as compiled    # engine/bots/_play.c, when it could be built

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from engine.analysis.balance.plan import Job, RACE
 from engine.analysis.balance.summary import Death, RaceSummary, TrialSummary
-from engine.bots import new_race
+from engine.bots import compiled_race, new_race
 from engine.model.scenario import RobotSpec, Scenario
 from engine.rules.race import Race
 
@@ -66,7 +66,16 @@ def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
 
 
 def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -> RaceSummary:
-    """Play one race and summarise it (winners, rounds, flags, deaths, occupancy)."""
+    """Play one race and summarise it (winners, rounds, flags, deaths, occupancy):
+    in compiled code where it applies (engine/bots/compiled_race.py), the
+    same race."""
+    if compiled_race.applies(scenario, bot, len(docks)):
+        return compiled_summary(scenario, seed, docks)
+    return engine_summary(scenario, seed, docks, bot)
+
+
+def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -> RaceSummary:
+    """play_race's summary of the race played by the Python engine, its hooks recording."""
     course_size = scenario.board.width * scenario.board.height
     width = scenario.board.width
     occupancy = [0] * course_size
@@ -118,6 +127,32 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
     )
 
 
+def compiled_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
+    """play_race's summary of the compiled race."""
+    race = compiled_race.play(scenario, seed, docks)
+    width = scenario.board.width
+
+    def xy(sq: int) -> tuple[int, int] | None:
+        return None if sq < 0 else (sq % width, sq // width)
+
+    finishes = [f for f in race.finished if f is not None]
+    first = min(finishes) if finishes else None
+    return RaceSummary(
+        seed=seed,
+        docks=tuple(docks),
+        winners=tuple(i for i, f in enumerate(race.finished) if first is not None and f == first),
+        rounds=race.rounds,
+        finish_round=tuple(f[0] if f else None for f in race.finished),
+        flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
+        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, d.cause, d.leg,
+                           d.agent, xy(d.origin), xy(d.reenters)) for d in race.deaths),
+        occupancy=tuple(race.occupancy),
+        upgrades=(),
+        held_option=(False,) * len(docks),
+        options_used=(),
+    )
+
+
 def death_record(robot, round_: int, square: int, cause: str, width: int) -> Death:
     """The summary of a robot's destruction (the race's death hook's
     arguments, the round and the board's width): where, why, what sent it
@@ -132,6 +167,15 @@ def death_record(robot, round_: int, square: int, cause: str, width: int) -> Dea
 
 def play_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:
     """One robot alone on `dock`: the round it finishes in (None if never)."""
+    if compiled_race.applies(scenario, bot, 1):
+        solo = compiled_race.play(scenario, seed, (dock,))
+        finished = solo.finished[0]
+        return TrialSummary(seed, dock, finished[0] if finished else None, solo.rounds)
+    return engine_trial(scenario, seed, dock, bot)
+
+
+def engine_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:
+    """play_trial's summary of the race played by the Python engine."""
     race = new_race(lineup(scenario, (dock,), bot), seed=seed, record_events=False)
     outcome = race.run()
     robot = race.floor.robots[0]

@@ -1,0 +1,63 @@
+/* What the two halves of engine.bots._play share: the search bot's walk of a
+ * hand (_play.c) and the compiled race that calls it (_race.c). */
+#ifndef RALLYFORGE_PLAY_H
+#define RALLYFORGE_PLAY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define KINDS 7
+
+typedef struct {
+    Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
+    long counts[KINDS];         /* only for score_hand */
+    long m, X, x0, width;       /* width: kinds * X, a table row */
+    long slots[5];
+} Plan;
+
+typedef struct {                /* how an end is scored; out: none for best_of_hands */
+    Py_buffer value, dead, out;
+    long room, S, fin, weight;
+} Scoring;
+
+/* A hand's walk: its sequences in ascending order, depth first, so that
+ * programs with a prefix in common play it once. What it keeps: every score
+ * (into the Scoring's out), the best score only, or the best score and the
+ * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
+enum { SCORES, BEST, TIES };
+#define MOST_PROGRAMS 16807
+
+typedef struct {
+    const Plan *p;
+    const Scoring *s;
+    int mode;
+    long counts[KINDS];
+    Py_ssize_t n;       /* programs scored so far */
+    int64_t best;       /* the best score so far (BEST, TIES) */
+    int64_t *ties;      /* TIES: the best programs' numbers, ascending */
+    Py_ssize_t nties;
+    int bad;            /* a table index was out of range */
+} Walk;
+
+/* Walk the hand of `counts` from the plan's start. */
+void walk_hand(Walk *w, const long counts[KINDS]);
+
+/* rng.randrange(count) as an index, or -1 with an error. */
+Py_ssize_t randrange(PyObject *rng, Py_ssize_t count);
+
+/* The m kinds of program `seq`, the first register's first. */
+static inline void kinds_of(long seq, long m, long digit[5])
+{
+    for (long j = m - 1; j >= 0; j--) {
+        digit[j] = seq % KINDS;
+        seq /= KINDS;
+    }
+}
+
+/* _race.c */
+PyObject *race_course(PyObject *self, PyObject *spec);
+PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+#endif

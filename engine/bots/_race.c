@@ -1,0 +1,1241 @@
+/* A whole race of search bots in C, for balance runs: the rules of
+ * engine/rules (race.py, movement.py, conveyors.py, board_elements.py,
+ * lasers.py, checkpoints.py, cleanup.py, programming.py) and the search
+ * bot's choices (engine/bots/search.py, common.py), step for step, on a
+ * course without levels and with option cards counted, not played. The
+ * same seed gives the same race as the Python engine, number for number:
+ * tests/test_compiled_race.py plays both on every example course and rule
+ * case board. engine/bots/compiled_race.py says where it applies and reads
+ * what it returns.
+ *
+ * race_course(spec) turns a dict of flat tables (made by compiled_race.py
+ * from the compiled course, the rules and the bot's tables) into a capsule,
+ * checking every index once; race(course, rng, robots) plays a race with the
+ * race's random.Random (its getrandbits, as the Python code draws from it) and returns what a balance run keeps of it. */
+#include "_play.h"
+
+#define MOST_ROBOTS 64
+#define DECK_SIZE 84
+#define RANDOM_SPAN (1ULL << 60)    /* programming.py _RANDOM_SPAN */
+
+enum { OFF_BOARD = -1, WALL = -2 };
+/* Course.hot bits (engine/rules/course.py) */
+enum { EXPRESS_BIT = 1, CONVEYOR_BIT = 2, CURRENT_BIT = 4, PUSHER_BIT = 8, GEAR_BIT = 16,
+       CRUSHER_BIT = 32, RANDOMIZER_BIT = 64 };
+/* what a square does to a card played on it (spec "square") */
+enum { TELEPORTER = 1, SLOW = 2, RANDOMIZER = 4 };
+/* card kinds (program_cards.py) */
+enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
+/* causes of destruction; a deadly square's own cause is its spec "death" code (3 on) */
+enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
+/* what sent a robot to its destruction (state.py Blame); NOBODY: None */
+enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT, BY_TELEPORT,
+       BY_LASER, BY_ROBOT_LASER, BY_CRUSHER };
+
+static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
+
+typedef struct {
+    long w, h, n, F, lasers, has_randomizer;
+    int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flag_at, *flags;
+    int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
+    int *laser_square, *laser_beams;
+    int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
+    int *dist;                              /* F * n: path distance to flag t+1, -1 none */
+    int *card_kind, *card_priority;
+    long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
+        any_flag, teleport_back, max_rounds, finish_first;
+    /* the search bot (engine/bots/tables.py Layered) */
+    Py_buffer end, dmg;
+    long X, S, FIN, width;
+    int64_t *value;
+    int *from_square, *repair_dist;
+    long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
+} Course;
+
+typedef struct {
+    int sq, facing, damage, lives, flags, archive;
+    int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
+    int reg[5];                 /* card numbers (DECK order), -1 empty */
+    long death_seq;
+} Robot;
+
+typedef struct {
+    const Course *c;
+    Robot r[MOST_ROBOTS];
+    int count, *occ;            /* occ: the robot on each square, -1 none */
+    long moment;
+    int round, over, outs, finishers;
+    int deck[DECK_SIZE], deck_size, top;
+    PyObject *getrandbits, *deaths;
+    int *flag_rounds;           /* count * F */
+    long *occupancy;
+    int64_t *value, *ties;
+    int *order, *near_place, *near_robot;  /* per board laser, for fire() */
+    int failed;                 /* a Python error is set: unwind */
+} Race;
+
+/* ------------------------------------------------------------ the course */
+
+static void free_course(Course *c)
+{
+    int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
+                      &c->archive_point, &c->flag_at, &c->flags, &c->pushers, &c->laser_square,
+                      &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
+                      &c->card_kind, &c->card_priority, &c->from_square, &c->repair_dist};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(*arrays[i]);
+    PyMem_Free(c->value);
+    if (c->end.obj != NULL)
+        PyBuffer_Release(&c->end);
+    if (c->dmg.obj != NULL)
+        PyBuffer_Release(&c->dmg);
+    PyMem_Free(c);
+}
+
+static void capsule_gone(PyObject *capsule)
+{
+    free_course(PyCapsule_GetPointer(capsule, "rallyforge.race_course"));
+}
+
+static PyObject *item(PyObject *spec, const char *key)
+{
+    PyObject *o = PyDict_GetItemString(spec, key);
+    if (o == NULL)
+        PyErr_Format(PyExc_KeyError, "race_course: no %s", key);
+    return o;
+}
+
+static long number(PyObject *spec, const char *key, int *bad)
+{
+    PyObject *o = *bad ? NULL : item(spec, key);
+    long v = o == NULL ? -1 : PyLong_AsLong(o);
+    *bad |= PyErr_Occurred() != NULL;
+    return v;
+}
+
+/* spec[key]: a sequence of `size` ints (any size when size < 0, given in
+ * *got), each lo..hi, copied; NULL with an error otherwise. */
+static int *ints(PyObject *spec, const char *key, Py_ssize_t size, long lo, long hi,
+                 Py_ssize_t *got, int *bad)
+{
+    PyObject *o = *bad ? NULL : item(spec, key);
+    PyObject *seq = o == NULL ? NULL : PySequence_Fast(o, "race_course: expected a sequence");
+    int *out = NULL;
+    if (seq != NULL) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (size >= 0 && n != size)
+            PyErr_Format(PyExc_ValueError, "race_course: %s: expected %zd numbers", key, size);
+        else if ((out = PyMem_Malloc((n ? n : 1) * sizeof(int))) == NULL)
+            PyErr_NoMemory();
+        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+            if (PyErr_Occurred() || v < lo || v > hi) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_ValueError, "race_course: %s[%zd] = %ld is out of range",
+                                 key, i, v);
+                PyMem_Free(out);
+                out = NULL;
+            } else {
+                out[i] = (int)v;
+            }
+        }
+        if (got != NULL)
+            *got = n;
+        Py_DECREF(seq);
+    }
+    *bad |= out == NULL;
+    return out;
+}
+
+static int table(PyObject *spec, const char *key, Py_buffer *b, int *bad)
+{
+    PyObject *o = *bad ? NULL : item(spec, key);
+    if (o == NULL || PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        *bad = 1;
+        return -1;
+    }
+    if (b->ndim != 2 || b->itemsize != 4 || b->shape[0] != 5) {
+        PyErr_Format(PyExc_ValueError, "race_course: %s: expected a (5, kinds * X) int32 table",
+                     key);
+        PyBuffer_Release(b);
+        b->obj = NULL;
+        *bad = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* race_course(spec): the capsule race() plays on (see compiled_race.py for
+ * the keys). */
+PyObject *race_course(PyObject *self, PyObject *spec)
+{
+    if (!PyDict_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "race_course: expected a dict");
+        return NULL;
+    }
+    Course *c = PyMem_Calloc(1, sizeof(Course));
+    if (c == NULL)
+        return PyErr_NoMemory();
+    int bad = 0;
+    c->w = number(spec, "width", &bad);
+    c->h = number(spec, "height", &bad);
+    c->F = number(spec, "flag_count", &bad);
+    if (!bad && (c->w < 1 || c->h < 1 || c->w > 4096 || c->h > 4096 || c->F < 1 || c->F > 64)) {
+        PyErr_SetString(PyExc_ValueError, "race_course: a bad size or flag count");
+        bad = 1;
+    }
+    long n = c->n = c->w * c->h, F = c->F;
+    Py_ssize_t got = 0;
+    c->target = ints(spec, "target", 4 * n, WALL, n - 1, NULL, &bad);
+    c->death = ints(spec, "death", n, 0, 255, NULL, &bad);
+    c->square = ints(spec, "square", n, 0, 7, NULL, &bad);
+    for (long s = 0; s < n && !bad; s++)
+        c->has_randomizer |= c->square[s] & RANDOMIZER;
+    c->belt = ints(spec, "belt", n, -1, 3, NULL, &bad);
+    c->gear = ints(spec, "gear", n, 0, 3, NULL, &bad);
+    c->hot = ints(spec, "hot", 6 * n, 0, 127, NULL, &bad);
+    c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
+    c->flag_at = ints(spec, "flag_at", n, 0, F, NULL, &bad);
+    c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
+    c->pushers = ints(spec, "pushers", -1, 0, n - 1, &got, &bad);
+    int *starts = ints(spec, "pusher_start", 7, 0, got, NULL, &bad);
+    if (starts != NULL) {
+        memcpy(c->pusher_start, starts, sizeof c->pusher_start);
+        PyMem_Free(starts);
+        bad = c->pusher_start[0] != 0 || c->pusher_start[6] != got;
+        for (int r = 0; r < 6 && !bad; r++)
+            bad = c->pusher_start[r] > c->pusher_start[r + 1] || c->pusher_start[r + 1] % 2;
+        for (int i = 1; i < got && !bad; i += 2)
+            bad = c->pushers[i] > 3;
+        if (bad)
+            PyErr_SetString(PyExc_ValueError, "race_course: bad pushers");
+    }
+    c->laser_square = ints(spec, "laser_square", -1, 0, n - 1, &got, &bad);
+    c->lasers = got;
+    c->laser_beams = ints(spec, "laser_beams", c->lasers, 0, 1000, NULL, &bad);
+    c->beam_start = ints(spec, "beam_start", n + 1, 0, INT_MAX, NULL, &bad);
+    Py_ssize_t beams = 0;
+    c->beam_k = ints(spec, "beam_k", -1, 0, c->lasers - 1, &beams, &bad);
+    c->beam_place = ints(spec, "beam_place", beams, 0, n, NULL, &bad);
+    for (long s = 0; s < n && !bad; s++)
+        bad = c->beam_start[s] > c->beam_start[s + 1] || c->beam_start[n] != beams;
+    if (bad && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "race_course: bad beam_start");
+    c->dist = ints(spec, "dist", F * n, -1, INT_MAX, NULL, &bad);
+    c->card_kind = ints(spec, "card_kind", DECK_SIZE, 0, KINDS - 1, NULL, &bad);
+    c->card_priority = ints(spec, "card_priority", DECK_SIZE, 0, INT_MAX, NULL, &bad);
+    long *rules[] = {&c->lives, &c->hand_size, &c->destroy_at, &c->lock_from, &c->respawn,
+                     &c->robot_lasers, &c->flags_repair, &c->any_flag, &c->teleport_back,
+                     &c->max_rounds, &c->finish_first, &c->X, &c->S, &c->FIN, &c->flag_value,
+                     &c->death_penalty, &c->last_life_penalty, &c->damage_weight, &c->far,
+                     &c->unreachable};
+    const char *names[] = {"lives", "hand_size", "destroy_at", "lock_from", "respawn",
+                           "robot_lasers", "flags_repair", "any_flag", "teleport_back",
+                           "max_rounds", "finish_first", "X", "S", "FIN", "flag_value",
+                           "death_penalty", "last_life_penalty", "damage_weight", "far",
+                           "unreachable"};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        *rules[i] = number(spec, names[i], &bad);
+    if (!bad && (c->S != 4 * n + 1 || c->FIN != F * c->S || c->X != c->FIN + 5
+                 || c->destroy_at < 1 || c->hand_size < 0 || c->hand_size > DECK_SIZE)) {
+        PyErr_SetString(PyExc_ValueError, "race_course: bad rules or table sizes");
+        bad = 1;
+    }
+    c->from_square = ints(spec, "from_square", F * n, INT_MIN, INT_MAX, NULL, &bad);
+    c->repair_dist = ints(spec, "repair_dist", 4 * n + 2, INT_MIN, INT_MAX, NULL, &bad);
+    Py_buffer value = {0};
+    PyObject *o = bad ? NULL : item(spec, "value");
+    if (o != NULL && PyObject_GetBuffer(o, &value, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
+        if (value.ndim == 1 && value.itemsize == 8 && value.shape[0] == c->X
+            && (c->value = PyMem_Malloc(c->X * sizeof(int64_t))) != NULL)
+            memcpy(c->value, value.buf, c->X * sizeof(int64_t));
+        else if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "race_course: value: expected X int64");
+        PyBuffer_Release(&value);
+    }
+    bad |= c->value == NULL;
+    if (!bad && table(spec, "end", &c->end, &bad) == 0 && table(spec, "dmg", &c->dmg, &bad) == 0) {
+        c->width = (long)c->end.shape[1];
+        if (c->dmg.shape[1] != c->width || c->width != (KINDS + 1) * c->X) {
+            PyErr_SetString(PyExc_ValueError, "race_course: end and dmg: expected (5, 8 * X)");
+            bad = 1;
+        }
+    }
+    if (bad) {
+        free_course(c);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(c, "rallyforge.race_course", capsule_gone);
+    if (capsule == NULL)
+        free_course(c);
+    return capsule;
+}
+
+/* ------------------------------------------------------------ dying and moving */
+
+static int lock_count(const Course *c, int damage)                    /* cleanup.py */
+{
+    long k = damage - c->lock_from + 1;
+    return k < 0 ? 0 : k > 5 ? 5 : (int)k;
+}
+
+/* Floor.destroy, with the balance run's death record. */
+static void destroy(Race *R, Robot *b, int cause, int square, int agent, int origin)
+{
+    if (b->sq >= 0 && R->occ[b->sq] == b - R->r)
+        R->occ[b->sq] = -1;
+    b->sq = -1;
+    b->destroyed = 1;
+    b->death_seq = R->moment;
+    b->lives--;
+    if (b->lives <= 0) {
+        b->out = 1;
+        b->powered_down = b->announced = 0;
+        R->outs++;
+    }
+    if (R->failed)
+        return;
+    PyObject *death = Py_BuildValue("(iiiiiiii)", (int)(b - R->r), R->round, square, cause,
+                                    b->flags + 1, agent, origin, b->out ? -1 : b->archive);
+    if (death == NULL || PyList_Append(R->deaths, death) < 0)
+        R->failed = 1;
+    Py_XDECREF(death);
+}
+
+/* Floor.put: onto `square` from `came_from` (off the board when < 0). */
+static void put(Race *R, Robot *b, int square, int came_from, int by)
+{
+    if (square < 0) {
+        b->sq = -1;
+        destroy(R, b, OFF_THE_BOARD, came_from, by, came_from);
+        return;
+    }
+    b->sq = square;
+    int cause = R->c->death[square];
+    if (cause == 0)
+        R->occ[square] = (int)(b - R->r);
+    else
+        destroy(R, b, cause, square, by, came_from);
+}
+
+/* movement.py step: one square towards d, onto a square known to be free. */
+static void step(Race *R, Robot *b, int d, int by)
+{
+    int src = b->sq, dst = R->c->target[src * 4 + d];
+    R->occ[src] = -1;
+    put(R, b, dst, src, by);
+}
+
+/* movement.py push: whether the robot moved and is still on the board. */
+static int push(Race *R, Robot *b, int d, int by)
+{
+    const int *target = R->c->target;
+    int ahead = target[b->sq * 4 + d];
+    if (ahead == WALL)
+        return 0;
+    if (ahead >= 0 && R->occ[ahead] >= 0) {
+        int line[MOST_ROBOTS], count = 0, square = ahead;
+        while (R->occ[square] >= 0) {           /* _line */
+            line[count++] = R->occ[square];
+            int beyond = target[square * 4 + d];
+            if (beyond == WALL)
+                return 0;
+            if (beyond < 0)
+                break;
+            square = beyond;
+        }
+        while (count > 0)
+            step(R, &R->r[line[--count]], d, BY_PUSH);
+    }
+    step(R, b, d, by);
+    return b->sq >= 0;
+}
+
+static void turn(Robot *b, int quarter_turns)
+{
+    b->facing = (b->facing + quarter_turns) & 3;
+}
+
+/* movement.py jump: a movement card started on a teleporter (3.7). */
+static void jump(Race *R, Robot *b, int d, int distance)
+{
+    const Course *c = R->c;
+    int start = b->sq, x = start % c->w, y = start / c->w;
+    R->occ[start] = -1;
+    int tx = x + DX[d] * distance, ty = y + DY[d] * distance;
+    if (tx < 0 || tx >= c->w || ty < 0 || ty >= c->h) {
+        put(R, b, OFF_BOARD, start, BY_TELEPORT);
+        return;
+    }
+    int square = ty * (int)c->w + tx;
+    while (R->occ[square] >= 0) {
+        int beyond = c->target[square * 4 + d];
+        if (beyond == WALL) {                   /* _search_back */
+            int found = start;
+            for (int k = distance - 1; k > 0; k--) {
+                int s = (y + DY[d] * k) * (int)c->w + x + DX[d] * k;
+                if (R->occ[s] < 0) {
+                    found = s;
+                    break;
+                }
+            }
+            square = found;
+            break;
+        }
+        if (beyond == OFF_BOARD) {
+            put(R, b, OFF_BOARD, square, BY_TELEPORT);
+            return;
+        }
+        square = beyond;
+    }
+    put(R, b, square, start, BY_TELEPORT);
+}
+
+/* movement.py play_card. */
+static void play_card(Race *R, Robot *b, int kind)
+{
+    static const int turns[3] = {3, 1, 2}, jumps[3] = {3, 4, 5};
+    if (kind >= LEFT) {
+        turn(b, turns[kind - LEFT]);
+        return;
+    }
+    int d = kind == BACK ? (b->facing + 2) & 3 : b->facing;
+    int steps = kind == BACK ? 1 : kind + 1;
+    int square = R->c->square[b->sq];
+    if (square & TELEPORTER) {
+        jump(R, b, d, kind == BACK ? (int)R->c->teleport_back : jumps[kind]);
+        return;
+    }
+    if (square & SLOW)
+        steps--;
+    for (int i = 0; i < steps; i++)
+        if (!push(R, b, d, BY_CARD))
+            return;
+}
+
+/* ------------------------------------------------------------ board elements */
+
+/* conveyors.py _carry: already lifted off its square. */
+static void carry(Race *R, Robot *b, int to, int by)
+{
+    const int *belt = R->c->belt;
+    int src = b->sq, d = belt[src];
+    put(R, b, to, src, by);
+    if (b->sq >= 0 && belt[to] >= 0 && belt[to] != d)
+        turn(b, (belt[to] - d) & 3);
+}
+
+/* conveyors.py convey: movers in robot order; whether anyone moved. */
+static int convey(Race *R, const int *movers, int count, int by)
+{
+    const int *target = R->c->target, *belt = R->c->belt;
+    if (count == 1) {
+        Robot *b = &R->r[movers[0]];
+        int to = target[b->sq * 4 + belt[b->sq]];
+        if (to == WALL || (to >= 0 && R->occ[to] >= 0))
+            return 0;
+        R->occ[b->sq] = -1;
+        carry(R, b, to, by);
+        return 1;
+    }
+    int who[MOST_ROBOTS], to[MOST_ROBOTS], n = 0;
+    for (int i = 0; i < count; i++) {
+        Robot *b = &R->r[movers[i]];
+        int t = target[b->sq * 4 + belt[b->sq]];
+        if (t != WALL) {
+            who[n] = movers[i];
+            to[n] = t >= 0 ? t : -3 - b->sq;    /* off the board: a key of its own */
+            n++;
+        }
+    }
+    while (n > 0) {
+        int drop[MOST_ROBOTS], dropped = 0;
+        for (int i = 0; i < n; i++) {
+            int same = 0;
+            for (int j = 0; j < n; j++)
+                same += to[j] == to[i];
+            int out = same > 1;
+            if (!out && to[i] >= 0) {
+                int there = R->occ[to[i]];
+                if (there >= 0) {
+                    int k = 0;
+                    while (k < n && who[k] != there)
+                        k++;
+                    /* standing still, or a swap */
+                    out = k == n || to[k] == R->r[who[i]].sq;
+                }
+            }
+            drop[i] = out;
+            dropped += out;
+        }
+        if (!dropped)
+            break;
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            if (!drop[i]) {
+                who[kept] = who[i];
+                to[kept++] = to[i];
+            }
+        }
+        n = kept;
+    }
+    if (n == 0)
+        return 0;
+    for (int i = 0; i < n; i++)
+        R->occ[R->r[who[i]].sq] = -1;
+    for (int i = 0; i < n; i++)
+        carry(R, &R->r[who[i]], to[i] < 0 ? -1 : to[i], by);
+    return 1;
+}
+
+static int hot_mask(const Race *R, const int *hot)
+{
+    int mask = 0;
+    for (int i = 0; i < R->count; i++)
+        if (R->r[i].sq >= 0)
+            mask |= hot[R->r[i].sq];
+    return mask;
+}
+
+/* board_elements.py board_elements: steps C1-C6. */
+static void board_elements(Race *R, int reg)
+{
+    static const int bits[3] = {EXPRESS_BIT, CONVEYOR_BIT, CURRENT_BIT};
+    static const int causes[3] = {BY_EXPRESS, BY_CONVEYOR, BY_CURRENT};
+    const Course *c = R->c;
+    const int *hot = c->hot + reg * c->n;
+    int mask = hot_mask(R, hot);
+    if (!(mask & ~RANDOMIZER_BIT))
+        return;
+    for (int k = 0; k < 3; k++) {
+        if (mask & bits[k]) {
+            R->moment++;
+            int movers[MOST_ROBOTS], count = 0;
+            for (int i = 0; i < R->count; i++)
+                if (R->r[i].sq >= 0 && hot[R->r[i].sq] & bits[k])
+                    movers[count++] = i;
+            if (convey(R, movers, count, causes[k]))
+                mask = hot_mask(R, hot);
+        }
+    }
+    if (mask & PUSHER_BIT) {
+        R->moment++;
+        int standing[MOST_ROBOTS * 2], count = 0;
+        for (int i = c->pusher_start[reg]; i < c->pusher_start[reg + 1]; i += 2) {
+            int who = R->occ[c->pushers[i]];
+            if (who >= 0 && count < MOST_ROBOTS * 2 - 2) {
+                standing[count++] = i;
+                standing[count++] = who;
+            }
+        }
+        for (int j = 0; j < count; j += 2) {
+            int i = standing[j], sq = c->pushers[i];
+            if (R->occ[sq] == standing[j + 1]) {
+                R->moment++;
+                push(R, &R->r[standing[j + 1]], c->pushers[i + 1], BY_PUSHER);
+            }
+        }
+        mask = hot_mask(R, hot);
+    }
+    if (mask & GEAR_BIT) {
+        R->moment++;
+        for (int i = 0; i < R->count; i++)
+            if (R->r[i].sq >= 0 && c->gear[R->r[i].sq])
+                turn(&R->r[i], c->gear[R->r[i].sq]);
+    }
+    if (mask & CRUSHER_BIT) {
+        R->moment++;
+        for (int i = 0; i < R->count; i++) {
+            Robot *b = &R->r[i];
+            if (b->sq >= 0 && hot[b->sq] & CRUSHER_BIT)
+                destroy(R, b, CRUSHED, b->sq, BY_CRUSHER, b->sq);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ lasers, flags */
+
+/* lasers.py fire: the robots on the board, in robot order. */
+static void fire(Race *R, const int *on, int count)
+{
+    const Course *c = R->c;
+    if (count == 0)
+        return;
+    /* board_laser_targets: per laser the nearest robot on its beam; `order`
+     * the lasers in the order they were first found (the dict's order) */
+    int *order = R->order, *near_place = R->near_place, *near_robot = R->near_robot, found = 0;
+    for (long k = 0; k < c->lasers; k++)
+        near_robot[k] = -1;
+    for (int i = 0; i < count; i++) {
+        int sq = R->r[on[i]].sq;
+        for (int e = c->beam_start[sq]; e < c->beam_start[sq + 1]; e++) {
+            int k = c->beam_k[e], place = c->beam_place[e];
+            if (near_robot[k] < 0) {
+                order[found++] = k;
+                near_robot[k] = on[i];
+                near_place[k] = place;
+            } else if (place < near_place[k]) {
+                near_robot[k] = on[i];
+                near_place[k] = place;
+            }
+        }
+    }
+    for (int j = 0; j < found; j++)
+        R->r[near_robot[order[j]]].pending += c->laser_beams[order[j]];
+    int hit = found > 0;
+    if (c->robot_lasers) {
+        for (int i = 0; i < count; i++) {
+            Robot *shooter = &R->r[on[i]];
+            if (shooter->powered_down)
+                continue;
+            int d = shooter->facing, s = c->target[shooter->sq * 4 + d];
+            while (s >= 0 && R->occ[s] < 0)
+                s = c->target[s * 4 + d];
+            if (s >= 0) {
+                R->r[R->occ[s]].pending += 1;
+                hit = 1;
+            }
+        }
+    }
+    int doomed[MOST_ROBOTS], shot_too[MOST_ROBOTS], dying = 0;
+    for (int i = 0; i < count; i++) {
+        Robot *b = &R->r[on[i]];
+        int shot = hit && b->pending > 0;
+        if (shot) {
+            long damage = b->damage + b->pending;
+            b->damage = (int)(damage < c->destroy_at ? damage : c->destroy_at);
+            b->pending = 0;
+        }
+        if (b->damage >= c->destroy_at) {
+            doomed[dying] = on[i];
+            shot_too[dying++] = shot;
+        }
+    }
+    for (int i = 0; i < dying; i++) {
+        Robot *b = &R->r[doomed[i]];
+        int agent = NOBODY, origin = -1;                    /* shot_by */
+        for (int j = 0; j < found && agent == NOBODY; j++) {
+            if (near_robot[order[j]] == doomed[i]) {
+                agent = BY_LASER;
+                origin = c->laser_square[order[j]];
+            }
+        }
+        if (agent == NOBODY && shot_too[i])
+            agent = BY_ROBOT_LASER;
+        destroy(R, b, DAMAGED, b->sq, agent, origin);
+    }
+}
+
+/* checkpoints.py touch: the robots that finished, into `finished`. */
+static int touch(Race *R, const int *on, int count, int reg, int *finished)
+{
+    const Course *c = R->c;
+    int done = 0;
+    for (int i = 0; i < count; i++) {
+        Robot *b = &R->r[on[i]];
+        int sq = b->sq;
+        if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
+            continue;
+        int moves_archive;
+        if (b->flags < c->F && sq == c->flags[b->flags]) {
+            R->flag_rounds[on[i] * c->F + b->flags] = R->round;
+            b->flags++;
+            if (b->flags == c->F) {
+                b->fin_round = R->round;
+                b->fin_reg = reg;
+                finished[done++] = on[i];
+            }
+            moves_archive = 1;
+        } else {
+            moves_archive = c->archive_point[sq] || (c->any_flag && c->flag_at[sq] > 0);
+        }
+        if (moves_archive)
+            b->archive = sq;
+    }
+    return done;
+}
+
+/* ------------------------------------------------------------ the deck */
+
+/* rng.getrandbits(bits), or sets R->failed. */
+static unsigned long long random_bits(Race *R, int bits)
+{
+    PyObject *got = PyObject_CallFunction(R->getrandbits, "i", bits);
+    unsigned long long r = got == NULL ? 0 : PyLong_AsUnsignedLongLong(got);
+    Py_XDECREF(got);
+    if (PyErr_Occurred())
+        R->failed = 1;
+    return r;
+}
+
+static int bit_length(unsigned long long n)
+{
+    int bits = 0;
+    while (bits < 64 && (n >> bits) != 0)
+        bits++;
+    return bits;
+}
+
+/* rng.randrange(n) for n >= 1 as random.Random computes it
+ * (_randbelow_with_getrandbits: n.bit_length() bits until below n);
+ * tests/test_compiled_race.py holds the two to the same races. */
+static Py_ssize_t random_below(Race *R, Py_ssize_t n)
+{
+    int bits = bit_length((unsigned long long)n);
+    unsigned long long r;
+    do
+        r = random_bits(R, bits);
+    while (!R->failed && r >= (unsigned long long)n);
+    return R->failed ? -1 : (Py_ssize_t)r;
+}
+
+/* Deck.deal: up to n cards into `out`, Fisher-Yates steps done as they are
+ * taken, several per random number (programming.py _plan); how many, or -1. */
+static int deal(Race *R, int n, int *out)
+{
+    int size = R->deck_size, top = R->top, end = top + n < size ? top + n : size;
+    int i = top;
+    while (i < end) {
+        int first = i;
+        unsigned long long span = 1;
+        while (i < end && (i == first || span <= (RANDOM_SPAN - 1) / (unsigned)(size - i))) {
+            span *= (unsigned)(size - i);
+            i++;
+        }
+        int bits = bit_length(span);
+        unsigned long long r;
+        do
+            r = random_bits(R, bits);
+        while (!R->failed && r >= span);
+        if (R->failed)
+            return -1;
+        for (int j = first; j < i; j++) {
+            unsigned choices = (unsigned)(size - j);
+            int pick = (int)(r % choices) + j;
+            r /= choices;
+            int card = R->deck[j];
+            R->deck[j] = R->deck[pick];
+            R->deck[pick] = card;
+        }
+    }
+    memcpy(out, R->deck + top, (end - top) * sizeof(int));
+    R->top = end;
+    return end - top;
+}
+
+static int draw(Race *R)
+{
+    int card;
+    return deal(R, 1, &card) == 1 ? card : -1;
+}
+
+/* ------------------------------------------------------------ the search bot */
+
+/* SearchBot.program via the compiled decision (search.py _decided): the
+ * first `free` registers from `hand`. -1 with an error. */
+static int program(Race *R, Robot *b, const int *hand, int size, int free)
+{
+    const Course *c = R->c;
+    for (int i = 0; i < free; i++)
+        b->reg[i] = -1;
+    if (size == 0 || free == 0)
+        return 0;
+    int m = free < size ? free : size;
+    Plan p;
+    p.end = c->end;
+    p.dmg = c->dmg;
+    p.seqs.obj = NULL;
+    p.m = m;
+    p.X = c->X;
+    p.width = c->width;
+    p.x0 = b->flags * c->S + b->sq * 4 + b->facing;
+    for (int r = 0; r < 5; r++)             /* register_slots: rows first */
+        p.slots[r] = r < m ? r : r < free || b->reg[r] < 0 ? ~NO_CARD
+                                                           : ~c->card_kind[b->reg[r]];
+    /* search.py _values: the destroyed states' values for this robot */
+    int64_t dead[65];
+    long penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
+    for (long t = 0; t <= c->F; t++) {
+        int back = t > b->flags ? c->flags[t - 1] : b->archive;
+        long left = t < c->F ? c->from_square[t * c->n + back] : 0;
+        dead[t] = c->flag_value * t - left - penalty;
+        if (t < c->F)
+            R->value[t * c->S + c->S - 1] = dead[t];
+    }
+    Py_ssize_t X = c->X, F1 = c->F + 1;
+    Scoring s;
+    memset(&s, 0, sizeof s);
+    s.value.buf = R->value;
+    s.value.shape = &X;
+    s.dead.buf = dead;
+    s.dead.shape = &F1;
+    s.room = c->destroy_at - b->damage;
+    s.S = c->S;
+    s.fin = c->FIN;
+    s.weight = c->damage_weight;
+    /* the hand per kind, highest priority first (common.py by_kind) */
+    int group[KINDS][DECK_SIZE];
+    long counts[KINDS] = {0};
+    for (int i = 0; i < size; i++) {
+        int card = hand[i], k = c->card_kind[card], at = (int)counts[k]++;
+        while (at > 0 && c->card_priority[group[k][at - 1]] < c->card_priority[card]) {
+            group[k][at] = group[k][at - 1];
+            at--;
+        }
+        group[k][at] = card;
+    }
+    Walk w = {&p, &s, TIES, {0}, 0, 0, R->ties, 0, 0};
+    walk_hand(&w, counts);
+    if (w.bad || w.n == 0) {
+        PyErr_SetString(PyExc_IndexError, "race: a table index out of range");
+        R->failed = 1;
+        return -1;
+    }
+    Py_ssize_t pick = w.nties > 1 ? random_below(R, w.nties) : 0;
+    if (pick < 0)
+        return -1;
+    long digit[5];
+    int taken[KINDS] = {0};
+    kinds_of((long)R->ties[pick], m, digit);
+    for (int j = 0; j < m; j++)
+        b->reg[j] = group[digit[j]][taken[digit[j]]++];
+    return 0;
+}
+
+/* common.py should_power_down */
+static int powers_down(const Race *R, const Robot *b)
+{
+    if (b->sq < 0)
+        return 0;
+    int locked = lock_count(R->c, b->damage);
+    if (locked >= 4)
+        return 1;
+    if (locked >= 2) {
+        long far = R->c->repair_dist[b->sq * 4 + b->facing];
+        return far > R->c->far || far >= R->c->unreachable;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the round */
+
+static int in_race(const Robot *b)
+{
+    return !b->out && b->fin_round == 0;
+}
+
+static void start_round(Race *R)
+{
+    const Course *c = R->c;
+    R->round++;
+    R->moment++;                                            /* power down (2.1) */
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (!in_race(b))
+            continue;
+        b->powered_down = b->announced;
+        b->announced = b->decided = 0;
+        if (b->powered_down) {
+            if (R->round > 1)
+                b->damage = 0;
+            for (int r = 0; r < 5; r++)
+                b->reg[r] = -1;
+        }
+    }
+    R->moment++;                                            /* deal (2.2) */
+    int held[DECK_SIZE] = {0};
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (in_race(b) && b->damage >= c->lock_from)
+            for (int r = 5 - lock_count(c, b->damage); r < 5; r++)
+                if (b->reg[r] >= 0)
+                    held[b->reg[r]] = 1;
+    }
+    R->deck_size = R->top = 0;
+    for (int card = 0; card < DECK_SIZE; card++)
+        if (!held[card])
+            R->deck[R->deck_size++] = card;
+    int playing[MOST_ROBOTS], sizes[MOST_ROBOTS], count = 0, total = 0;
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (in_race(b) && b->sq >= 0 && !b->powered_down) {
+            long size = c->hand_size - b->damage;
+            sizes[count] = size > 0 ? (int)size : 0;
+            total += sizes[count];
+            playing[count++] = i;
+        }
+    }
+    int cards[MOST_ROBOTS * DECK_SIZE];
+    int dealt = deal(R, total, cards);
+    if (dealt < 0)
+        return;
+    R->moment++;                                            /* program (2.3) */
+    int top = 0;
+    for (int j = 0; j < count; j++) {
+        Robot *b = &R->r[playing[j]];
+        int size = sizes[j] < dealt - top ? sizes[j] : dealt - top;
+        int free = 5 - lock_count(c, b->damage);
+        if (program(R, b, cards + top, size, free) < 0)
+            return;
+        top += size;
+        for (int r = free; r < 5; r++)
+            if (b->reg[r] < 0 && (b->reg[r] = draw(R)) < 0 && R->failed)
+                return;
+    }
+    R->moment++;                                            /* announce (2.4) */
+    for (int j = 0; j < count; j++) {
+        Robot *b = &R->r[playing[j]];
+        b->announced = powers_down(R, b);
+        b->decided = 1;
+    }
+}
+
+static void end_race(Race *R)
+{
+    R->over = 1;
+}
+
+static void play_register(Race *R, int reg)
+{
+    const Course *c = R->c;
+    int slot = reg - 1;
+    int outs = R->outs;
+    if (c->has_randomizer) {                                /* A */
+        R->moment++;
+        for (int i = 0; i < R->count; i++) {
+            Robot *b = &R->r[i];
+            if (b->sq >= 0 && c->square[b->sq] & RANDOMIZER && b->reg[slot] >= 0) {
+                int card = draw(R);
+                if (R->failed)
+                    return;
+                if (card >= 0)
+                    b->reg[slot] = card;
+            }
+        }
+    }
+    R->moment++;                                            /* B */
+    int actors[MOST_ROBOTS], count = 0;
+    for (int i = 0; i < R->count; i++) {
+        if (R->r[i].sq >= 0 && R->r[i].reg[slot] >= 0) {
+            int at = count++;
+            int priority = c->card_priority[R->r[i].reg[slot]];
+            while (at > 0 && c->card_priority[R->r[actors[at - 1]].reg[slot]] < priority) {
+                actors[at] = actors[at - 1];
+                at--;
+            }
+            actors[at] = i;
+        }
+    }
+    for (int j = 0; j < count; j++) {
+        Robot *b = &R->r[actors[j]];
+        if (b->sq >= 0) {
+            R->moment++;
+            play_card(R, b, c->card_kind[b->reg[slot]]);
+        }
+    }
+    board_elements(R, reg);                                 /* C */
+    R->moment++;                                            /* D */
+    int on[MOST_ROBOTS], onboard = 0;
+    for (int i = 0; i < R->count; i++)
+        if (R->r[i].sq >= 0)
+            on[onboard++] = i;
+    fire(R, on, onboard);
+    R->moment++;                                            /* E */
+    int finished[MOST_ROBOTS];
+    int done = touch(R, on, onboard, reg, finished);
+    if (done) {                                             /* race.py _finish */
+        R->finishers += done;
+        if (c->finish_first) {
+            end_race(R);
+        } else {
+            for (int j = 0; j < done; j++) {
+                Robot *b = &R->r[finished[j]];
+                R->occ[b->sq] = -1;
+                b->sq = -1;
+                b->powered_down = b->announced = 0;
+            }
+        }
+    }
+    for (int i = 0; i < R->count; i++)                      /* on_register_end */
+        if (R->r[i].sq >= 0)
+            R->occupancy[R->r[i].sq]++;
+    if ((done || R->outs != outs) && !R->over) {
+        int left = 0;
+        for (int i = 0; i < R->count; i++)
+            left |= in_race(&R->r[i]);
+        if (!left)
+            end_race(R);
+    }
+}
+
+/* cleanup.py ring(k), rank by rank: the offset of square `rank` at distance k. */
+static void ring_at(int k, int rank, int *dx, int *dy)
+{
+    if (rank <= k) {                                        /* north edge, east half */
+        *dx = rank;
+        *dy = -k;
+        return;
+    }
+    rank -= k + 1;
+    if (rank < 2 * k) {                                     /* east edge */
+        *dx = k;
+        *dy = -k + 1 + rank;
+        return;
+    }
+    rank -= 2 * k;
+    if (rank < 2 * k) {                                     /* south edge */
+        *dx = k - 1 - rank;
+        *dy = k;
+        return;
+    }
+    rank -= 2 * k;
+    if (rank < 2 * k) {                                     /* west edge */
+        *dx = -k;
+        *dy = k - 1 - rank;
+        return;
+    }
+    rank -= 2 * k;                                          /* north edge, west half */
+    *dx = -k + 1 + rank;
+    *dy = -k;
+}
+
+/* cleanup.py _entry_square: -1 when the board is full. */
+static int entry_square(const Race *R, const Robot *b)
+{
+    const Course *c = R->c;
+    if (R->occ[b->archive] < 0)
+        return b->archive;
+    const int *dist = b->flags < c->F ? c->dist + b->flags * c->n : NULL;
+    int x = b->archive % (int)c->w, y = b->archive / (int)c->w;
+    long most = c->w > c->h ? c->w : c->h;
+    for (int k = 1; k < most; k++) {
+        long best_key = 0;
+        int best = -1;
+        for (int rank = 0; rank < 8 * k; rank++) {
+            int dx, dy;
+            ring_at(k, rank, &dx, &dy);
+            int sx = x + dx, sy = y + dy;
+            if (sx < 0 || sx >= c->w || sy < 0 || sy >= c->h)
+                continue;
+            int square = sy * (int)c->w + sx;
+            if (R->occ[square] >= 0 || c->death[square])
+                continue;
+            long d = dist != NULL && dist[square] >= 0 ? dist[square] : c->n;
+            long key = d * 8 * most + rank;
+            if (best < 0 || key < best_key) {
+                best_key = key;
+                best = square;
+            }
+        }
+        if (best >= 0)
+            return best;
+    }
+    return -1;
+}
+
+/* cleanup.py _entry_facing */
+static int entry_facing(const Race *R, const Robot *b, int square)
+{
+    const Course *c = R->c;
+    const int *dist = b->flags < c->F ? c->dist + b->flags * c->n : NULL;
+    if (dist != NULL && dist[square] < 0)
+        dist = NULL;
+    long key[4];
+    int ranked[4];
+    for (int d = 0; d < 4; d++) {
+        int neighbour = c->target[square * 4 + d];
+        if (dist == NULL)
+            key[d] = 0;
+        else if (neighbour < 0 || c->death[neighbour])
+            key[d] = 2 * c->n + 2;
+        else if (dist[neighbour] < 0)
+            key[d] = 2 * c->n + 1;
+        else
+            key[d] = dist[neighbour] + 1;
+        int at = d;
+        while (at > 0 && key[ranked[at - 1]] > key[d]) {    /* ties keep N, E, S, W */
+            ranked[at] = ranked[at - 1];
+            at--;
+        }
+        ranked[at] = d;
+    }
+    for (int j = 0; j < 4; j++) {
+        int d = ranked[j], s = square, barred = 0;
+        for (int k = 0; k < 3 && !barred; k++) {
+            s = c->target[s * 4 + d];
+            if (s < 0)
+                break;
+            barred = R->occ[s] >= 0;
+        }
+        if (!barred)
+            return d;
+    }
+    return ranked[0];
+}
+
+static void clean_up(Race *R)
+{
+    const Course *c = R->c;
+    R->moment++;                                            /* repairs (7.1) */
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (b->sq >= 0 && b->damage
+            && (c->archive_point[b->sq] || (c->flags_repair && c->flag_at[b->sq])))
+            b->damage--;
+    }
+    R->moment++;                                            /* registers (7.2) */
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (!b->out)
+            for (int r = 0; r < 5 - lock_count(c, b->damage); r++)
+                b->reg[r] = -1;
+    }
+    R->moment++;                                            /* power down choice (7.3) */
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (in_race(b) && !b->decided) {
+            b->announced = powers_down(R, b);
+            b->decided = 1;
+        }
+    }
+    R->moment++;                                            /* re-entry (7.4) */
+    int waiting[MOST_ROBOTS], count = 0;
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        if (!(b->destroyed && !b->out))
+            continue;
+        int at = count++;
+        while (at > 0 && R->r[waiting[at - 1]].death_seq > b->death_seq) {
+            waiting[at] = waiting[at - 1];
+            at--;
+        }
+        waiting[at] = i;
+    }
+    for (int j = 0; j < count; j++) {
+        Robot *b = &R->r[waiting[j]];
+        int square = entry_square(R, b);
+        if (square < 0)
+            continue;
+        b->sq = square;
+        b->facing = entry_facing(R, b, square);
+        b->damage = (int)(c->respawn < c->destroy_at ? c->respawn : c->destroy_at);
+        b->destroyed = 0;
+        R->occ[square] = waiting[j];
+    }
+    if (R->round >= c->max_rounds)
+        end_race(R);
+}
+
+/* ------------------------------------------------------------ a race */
+
+/* race(course, rng, robots): robots a sequence of (square, facing, damage,
+ * lives, flags, powered_down), in robot order. Returns (rounds, finished,
+ * flag_rounds, deaths, occupancy): per robot (round, register) of its
+ * finish or None; per robot the round of each flag it touched; each death
+ * as (robot, round, square, cause, leg, agent, origin, re-entry square or
+ * -1 when out), cause and agent as numbered above; per square the robots
+ * that stood there at the end of a register. */
+PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 3 arguments");
+        return NULL;
+    }
+    const Course *c = PyCapsule_GetPointer(args[0], "rallyforge.race_course");
+    if (c == NULL)
+        return NULL;
+    PyObject *robots = PySequence_Fast(args[2], "race: robots: expected a sequence");
+    if (robots == NULL)
+        return NULL;
+    Race *R = PyMem_Calloc(1, sizeof(Race));
+    PyObject *result = NULL;
+    if (R == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    R->c = c;
+    R->count = (int)PySequence_Fast_GET_SIZE(robots);
+    if (R->count < 1 || R->count > MOST_ROBOTS) {
+        PyErr_SetString(PyExc_ValueError, "race: 1 to 64 robots");
+        goto done;
+    }
+    R->occ = PyMem_Malloc(c->n * sizeof(int));
+    R->occupancy = PyMem_Calloc(c->n, sizeof(long));
+    R->flag_rounds = PyMem_Calloc(R->count * c->F, sizeof(int));
+    R->value = PyMem_Malloc(c->X * sizeof(int64_t));
+    R->ties = PyMem_Malloc(MOST_PROGRAMS * sizeof(int64_t));
+    R->order = PyMem_Malloc((3 * c->lasers + 1) * sizeof(int));
+    R->near_place = R->order + c->lasers;
+    R->near_robot = R->near_place + c->lasers;
+    R->deaths = PyList_New(0);
+    R->getrandbits = PyObject_GetAttrString(args[1], "getrandbits");
+    if (R->getrandbits == NULL || R->deaths == NULL)
+        goto done;
+    if (!R->occ || !R->occupancy || !R->flag_rounds || !R->value || !R->ties || !R->order) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(R->value, c->value, c->X * sizeof(int64_t));
+    for (long s = 0; s < c->n; s++)
+        R->occ[s] = -1;
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        int powered_down = 0;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip", &b->sq, &b->facing,
+                              &b->damage, &b->lives, &b->flags, &powered_down))
+            goto done;
+        if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
+            || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
+            PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
+            goto done;
+        }
+        if (b->damage > c->destroy_at)
+            b->damage = (int)c->destroy_at;
+        b->archive = b->sq;
+        b->powered_down = b->announced = powered_down;
+        for (int r = 0; r < 5; r++)
+            b->reg[r] = -1;
+        R->occ[b->sq] = i;
+    }
+    while (!R->over && !R->failed) {                        /* Race.run */
+        start_round(R);
+        for (int reg = 1; reg <= 5 && !R->over && !R->failed; reg++)
+            play_register(R, reg);
+        if (!R->over && !R->failed)
+            clean_up(R);
+    }
+    if (R->failed)
+        goto done;
+    PyObject *finished = PyList_New(R->count), *flags = PyList_New(R->count);
+    PyObject *occupancy = PyList_New(c->n);
+    for (int i = 0; finished && flags && i < R->count; i++) {
+        Robot *b = &R->r[i];
+        PyList_SET_ITEM(finished, i, b->fin_round ? Py_BuildValue("(ii)", b->fin_round, b->fin_reg)
+                                                  : Py_NewRef(Py_None));
+        PyObject *rounds = PyList_New(b->flags);
+        for (int t = 0; rounds != NULL && t < b->flags; t++)
+            PyList_SET_ITEM(rounds, t, PyLong_FromLong(R->flag_rounds[i * c->F + t]));
+        PyList_SET_ITEM(flags, i, rounds);
+    }
+    for (long s = 0; occupancy != NULL && s < c->n; s++)
+        PyList_SET_ITEM(occupancy, s, PyLong_FromLong(R->occupancy[s]));
+    if (finished && flags && occupancy && !PyErr_Occurred())
+        result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
+    Py_XDECREF(finished);
+    Py_XDECREF(flags);
+    Py_XDECREF(occupancy);
+done:
+    if (R != NULL) {
+        Py_XDECREF(R->getrandbits);
+        Py_XDECREF(R->deaths);
+        PyMem_Free(R->occ);
+        PyMem_Free(R->occupancy);
+        PyMem_Free(R->flag_rounds);
+        PyMem_Free(R->value);
+        PyMem_Free(R->ties);
+        PyMem_Free(R->order);
+        PyMem_Free(R);
+    }
+    Py_DECREF(robots);
+    return result;
+}
