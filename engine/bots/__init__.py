@@ -3,6 +3,8 @@ they answer is engine/rules/bot_view.py).
 
 Register a bot class in ``BOTS``; ``DEFAULT_BOT`` names the one used when
 none is named. ``new_race`` makes a race with bots named or given.
+``compiled_race`` plays whole races of search bots in C for balance runs
+(engine/bots/_race.c), where it applies.
 """
 from __future__ import annotations
 

@@ -12,4 +12,9 @@ cards: ``option_holding`` (the option deck, gaining and losing cards),
 (Mechanical Arm's reach).
 ``lone`` (what each card does to a robot alone), ``reach`` and ``paths`` are
 the board's geometry as robots move on it.
+
+Balance runs of search bots play these rules in C as well
+(engine/bots/_race.c, on courses without levels and with option cards
+counted): a change to a rule here is made there too, and
+tests/test_compiled_race.py fails until the two play the same races.
 """
