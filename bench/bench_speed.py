@@ -138,15 +138,17 @@ def main(argv: list[str] | None = None) -> None:
                   f"{'the same' if same else 'DIFFERENT'}: {aw['new']['wins']} {aw['new']['deaths']}",
                   flush=True)
 
-        cpu: dict[str, list[float]] = {"old": [], "new": [], "numpy": []}
+        cpu: dict[str, list[float]] = {"old": [], "new": [], "numpy": [], "compiled": []}
         for _ in range(2):
-            for name, tree, how in (("old", old, []), ("new", ROOT, []), ("numpy", ROOT, ["numpy"])):
+            for name, tree, how in (("old", old, []), ("new", ROOT, []), ("numpy", ROOT, ["numpy"]),
+                                    ("compiled", ROOT, ["compiled"])):
                 cpu[name].append(measure(tree, "search", args.search_races, *how)["cpu"])
         least = {name: min(times) for name, times in cpu.items()}
         print(f"  search-bot races ({args.search_races}, 4 robots): new {least['new']:.2f} s, "
               f"old {least['old']:.2f} s CPU: {least['old'] / least['new']:.2f}x; new without "
-              f"its compiled loop {least['numpy']:.2f} s: {least['old'] / least['numpy']:.2f}x",
-              flush=True)
+              f"its compiled loop {least['numpy']:.2f} s: {least['old'] / least['numpy']:.2f}x; "
+              f"the same races in C, as balance runs play them, {least['compiled']:.3f} s: "
+              f"{least['old'] / least['compiled']:.1f}x", flush=True)
 
         walls: dict[str, list[float]] = {"old": [], "new": []}
         fixed: dict[str, list[float]] = {"old": [], "new": []}

@@ -5,7 +5,7 @@ Prints one line of JSON.
 
     python bench/side_by_side.py events RACES
     python bench/side_by_side.py aware RACES [WARM]
-    python bench/side_by_side.py search RACES [numpy]
+    python bench/side_by_side.py search RACES [numpy | compiled]
 """
 from __future__ import annotations
 
@@ -90,17 +90,24 @@ def aware(races: int, warm: int = 0) -> dict:
             "wins": wins, "deaths": deaths}
 
 
-def search(races: int, numpy: bool = False) -> dict:
+def search(races: int, how: str = "") -> dict:
     """CPU seconds of `races` races of 4 search bots on the standard course
-    (after 20 untimed ones), the least of 3 runs; `numpy`: without the
-    compiled loop of this tree's search bot, where it has one."""
+    (after 20 untimed ones), the least of 3 runs; `how`: "numpy" without the
+    compiled loop of this tree's search bot, "compiled" the same races as
+    balance runs play them, in C (engine/bots/compiled_race.py)."""
     _, _, _, new_race, load_file = _engine()
-    if numpy:
+    if how == "numpy":
         from engine.bots import search as module
         module.compiled = None
-    scenario = load_file(COURSE)
+    scenario = replace(load_file(COURSE), robots=(), checks=())
 
     def play(seeds: range) -> float:
+        if how == "compiled":
+            from engine.bots import compiled_race
+            start = time.process_time()
+            for seed in seeds:
+                compiled_race.play(scenario, seed, (1, 2, 3, 4))
+            return time.process_time() - start
         return _cpu(new_race, scenario, seeds, robot_count=4, bot="search", record_events=False)
 
     play(range(races, races + 20))
@@ -110,6 +117,6 @@ def search(races: int, numpy: bool = False) -> dict:
 if __name__ == "__main__":
     measure, args = sys.argv[1], sys.argv[2:]
     if measure == "search":
-        print(json.dumps(search(int(args[0]), args[1:] == ["numpy"])))
+        print(json.dumps(search(int(args[0]), *args[1:])))
     else:
         print(json.dumps({"events": events, "aware": aware}[measure](*map(int, args))))
