@@ -158,7 +158,7 @@ def write_json(result: Mapping[str, object], out: str) -> None:
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
     """Run a plan with the progress bar; returns the RunOutcome. (Its result's
-    statistics need scipy.special: imported while the workers start.)"""
+    statistics need scipy.special: imported while the workers start or play.)"""
     from engine.analysis import stats
     from engine.analysis.balance.play import RaceTask
     from engine.analysis.balance.progress import ProgressBar

@@ -135,8 +135,9 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         should_stop: Callable[[], bool] | None = None,
         local_processes: bool = True, meanwhile: Callable[[], None] | None = None) -> RunOutcome:
     """Play the jobs (see the module's notes). `meanwhile` is work of the
-    caller's done while worker processes start (they take a moment to import
-    the engine), or not at all when there are none."""
+    caller's done while worker processes start (from a fork server, which
+    takes a moment to import the engine) or, forked from this process, play
+    their first chunks; not at all when there are none."""
     workers = max(1, workers)
     size = chunk_size or default_chunk_size(len(jobs), workers)
     chunks = Chunks(jobs, size)
