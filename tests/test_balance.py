@@ -579,16 +579,40 @@ def test_races_past_the_bound_are_bad_usage(capsys):
 
 @pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
                     reason="no fork server")
-def test_workers_ignore_ctrl_c_from_their_first_instruction():
+def test_workers_ignore_ctrl_c_from_their_first_instruction(monkeypatch):
     """A press while the pool starts, before a worker's initializer ran (or
     while the fork server imports the engine), printed its traceback: the
-    fork server starts ignoring SIGINT, and the workers it forks with it."""
+    fork server starts ignoring SIGINT, and the workers it forks with it.
+    (The fork server is what a process with other threads uses.)"""
     from concurrent.futures import ProcessPoolExecutor
-    from engine.analysis.balance.runner import _context
+    from engine.analysis.balance import runner
+    monkeypatch.setattr(runner, "_alone", lambda: False)
     here = signal.getsignal(signal.SIGINT)
-    with ProcessPoolExecutor(1, mp_context=_context()) as pool:      # (no initializer)
+    context = runner._context()
+    assert context.get_start_method() == "forkserver"
+    with ProcessPoolExecutor(1, mp_context=context) as pool:      # (no initializer)
         assert pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
     assert signal.getsignal(signal.SIGINT) is here != signal.SIG_IGN    # this process: not
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_workers_forked_from_this_process_ignore_ctrl_c_from_their_first_instruction():
+    """Workers forked from the calling process (where it has no other
+    thread) ignore SIGINT before they run a line of their own; another
+    child forked by this process, and this process itself, do not."""
+    from engine.analysis.balance.runner import _forking_deaf_workers
+
+    def child_ignores_ctrl_c() -> bool:
+        pid = os.fork()
+        if pid == 0:                        # (the child reports and quits at once)
+            os._exit(0 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN else 1)
+        return os.waitpid(pid, 0)[1] == 0
+
+    here = signal.getsignal(signal.SIGINT)
+    with _forking_deaf_workers():
+        assert child_ignores_ctrl_c()
+    assert not child_ignores_ctrl_c()
+    assert signal.getsignal(signal.SIGINT) is here != signal.SIG_IGN
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
@@ -650,18 +674,53 @@ def test_ctrl_c_during_the_callers_work_stops_the_run_with_nothing_played():
     assert not multiprocessing.active_children()
 
 
+# A thread of this process's own, waiting until the process ends (Python code
+# run by the tests below; the fork server is for processes with threads).
+A_THREAD = "import threading\nthreading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+
+
 @pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
                     reason="no fork server")
-@pytest.mark.parametrize("workers, scheduler, started",
-                         [(2, None, True), (1, None, False), (2, "local", False)])
-def test_the_fork_server_starts_early_only_for_worker_processes(workers, scheduler, started):
+@pytest.mark.parametrize("workers, scheduler, threads, started",
+                         [(2, None, True, True), (1, None, True, False),
+                          (2, "local", True, False), (2, None, False, False)])
+def test_the_fork_server_starts_early_only_for_worker_processes(workers, scheduler, threads,
+                                                                started):
     """``start_workers_soon`` (the command line calls it before reading the
-    course) starts the fork server where ``run`` may use worker processes:
-    not for one worker, nor on Dask."""
-    code = ("from multiprocessing import forkserver\n"
+    course) starts the fork server where ``run`` may use worker processes
+    from it: not for one worker, nor on Dask, nor in a process with no
+    other thread (which forks its workers itself)."""
+    code = ((A_THREAD if threads else "") +
+            "from multiprocessing import forkserver\n"
             "from engine.analysis.balance.runner import start_workers_soon\n"
             f"start_workers_soon({workers}, {scheduler!r})\n"
             "print(forkserver._forkserver._forkserver_pid is not None)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=60)
     assert done.stdout.strip() == str(started), done.stderr
+
+
+@pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
+                    reason="no fork server")
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_process_alone_forks_its_workers_and_one_with_threads_uses_the_fork_server(threads):
+    """The workers of a process with no other thread (the command line) are
+    forked from it: no fork server starts, and they play what they were
+    given; next to a thread of its own they come from the fork server.
+    The results are the same either way. (OpenBLAS is given one thread, as
+    the command line does: else numpy starts more as it is imported.)"""
+    code = ((A_THREAD if threads else "") +
+            "from multiprocessing import forkserver\n"
+            "from engine.analysis.balance.plan import make_plan\n"
+            "from engine.analysis.balance.runner import run\n"
+            "from tests.test_balance import Numbers\n"
+            "outcome = run(Numbers(), make_plan(8, 2, 2, trials=1).jobs, workers=2, chunk_size=2)\n"
+            "print([result for _, result in outcome.results], outcome.cancelled)\n"
+            "print(forkserver._forkserver._forkserver_pid is not None)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1"),
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    played, server = done.stdout.split("\n")[:2]
+    assert played == f"{list(range(8)) + [0, 0]} False"
+    assert server == str(threads)

@@ -1,11 +1,14 @@
 """What a command line run costs before and after its work: it imports its
 own command only (the top level's help lists every command without them),
-a valid file is read without jsonschema, and the program (not a caller
-of main() that goes on) gives OpenBLAS one thread and skips its last
-garbage collections at exit."""
+a race command's options name the bots without importing them, a valid
+file is read without jsonschema, the program (not a caller of main() that
+goes on) gives OpenBLAS one thread and skips its last garbage collections
+at exit, and a balance run forks its workers from itself (no fork server
+importing the engine a second time)."""
 from __future__ import annotations
 
 import gc
+import json
 import os
 import subprocess
 import sys
@@ -13,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
+from engine.cli.common import bot_help
 from engine.cli.main import build_parser, command_named, main
 from engine.version import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "scenarios" / "tutorial.json"
+DUEL = ROOT / "tests" / "fixtures" / "balance" / "duel.json"
 
 
 def python(code: str, **env: str) -> str:
@@ -56,6 +61,45 @@ def test_the_help_is_the_same_whichever_commands_are_imported(capsys):
     assert done.value.code == 0
     shown = " ".join(capsys.readouterr().out.split())
     assert all(f"{name} {line}" in shown for name, line in COMMANDS.items())
+
+
+@pytest.mark.parametrize("command", ["balance", "card", "compare"])
+def test_a_race_commands_options_name_the_bots_without_importing_them(command):
+    """The --bot help lists the bots by the model's names (importing the
+    bots imports numpy and builds their tables: a tenth of a second)."""
+    said = python("import sys\n"
+                  "from engine.cli.main import build_parser\n"
+                  f"parser = build_parser([{command!r}])\n"
+                  "print('engine.bots' in sys.modules, 'numpy' in sys.modules)")
+    assert said == "False False"
+
+
+def test_the_bots_the_command_line_names_are_the_bots():
+    from engine.bots import BOTS, DEFAULT_BOT
+    from engine.model.scenario import BOT_NAMES, DEFAULT_BOT as NAMED_DEFAULT
+    assert sorted(BOT_NAMES) == sorted(BOTS)
+    assert NAMED_DEFAULT == DEFAULT_BOT in BOTS
+    assert bot_help("the bot") == f"the bot: {', '.join(sorted(BOTS))} (default: {DEFAULT_BOT})"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_a_balance_run_forks_its_workers_from_itself(tmp_path):
+    """With OpenBLAS at one thread the program has no other thread, so its
+    workers are forked from it, with the engine it imported: neither a fork
+    server (a second interpreter importing the engine) nor the resource
+    tracker that comes with it starts. Its result is a run on 2 workers."""
+    out = tmp_path / "duel.json"
+    said = python("import sys\n"
+                  "from multiprocessing import forkserver, resource_tracker\n"
+                  "from engine.cli.main import main\n"
+                  f"sys.argv = ['rallyforge', 'balance', {str(DUEL)!r}, '--races', '6',\n"
+                  f"            '--workers', '2', '--quiet', '--json', {str(out)!r}]\n"
+                  "code = main()\n"
+                  "print(code, forkserver._forkserver._forkserver_pid,\n"
+                  "      resource_tracker._resource_tracker._pid)")
+    assert said.splitlines()[-1] == "0 None None"
+    result = json.loads(out.read_text())
+    assert result["races"] == 6 and not result["cancelled"]
 
 
 def test_the_command_is_the_first_word_that_is_not_an_option():

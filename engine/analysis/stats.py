@@ -33,7 +33,8 @@ def _special():
 
 def prepare() -> None:
     """Import scipy.special now rather than at the first chi-square: for a
-    caller waiting on other processes, e.g. worker processes starting."""
+    caller waiting on other processes, e.g. worker processes starting or
+    playing."""
     _special()
 
 

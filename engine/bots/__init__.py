@@ -1,10 +1,12 @@
 """Bots: who programs a robot that has no scripted cards (the interface
 they answer is engine/rules/bot_view.py).
 
-Register a bot class in ``BOTS``; ``DEFAULT_BOT`` names the one used when
-none is named. ``new_race`` makes a race with bots named or given.
-``compiled_race`` plays whole races of search bots in C for balance runs
-(engine/bots/_race.c), where it applies.
+Register a bot class in ``BOTS``, under a name of
+engine/model/scenario.py ``BOT_NAMES`` (the list files and the command line
+are checked against without importing the bots); ``DEFAULT_BOT`` (named
+there too) is the one used when none is named. ``new_race`` makes a race
+with bots named or given. ``compiled_race`` plays whole races of search bots
+in C for balance runs (engine/bots/_race.c), where it applies.
 """
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ from engine.bots.greedy import GreedyBot
 from engine.bots.option_policy import OptionPolicy
 from engine.bots.random_bot import RandomBot
 from engine.bots.search import SearchBot
-from engine.model.scenario import BOT_NAMES, Scenario
+from engine.model.scenario import BOT_NAMES, DEFAULT_BOT as DEFAULT_BOT, Scenario
 from engine.rules.bot_view import Bot
 from engine.rules.race import Race
 
-BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot)))
-DEFAULT_BOT = "search"
+BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot),
+                                  strict=True))
 
 
 def make_bot(name: str) -> Bot:

@@ -81,18 +81,17 @@ def settings(args, scenario, robots: int | None = None) -> dict:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
     ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``)."""
-    from engine.analysis.balance.play import bot_names, default_bot
     from engine.analysis.balance.runner import default_workers
-    from engine.model.scenario import robots_for
+    from engine.model.scenario import BOT_NAMES, DEFAULT_BOT, robots_for
     docks = len(scenario.docks)
     if docks < 1:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
     said = "--robots" if args.robots is not None else "robots"
     robots = robots or args.robots or robots_for(scenario.goals, docks)
     robots_fit(robots, scenario, said)
-    bot = args.bot or default_bot()
-    if bot not in bot_names():
-        raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(bot_names())})")
+    bot = args.bot or DEFAULT_BOT
+    if bot not in BOT_NAMES:
+        raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(sorted(BOT_NAMES))})")
     workers = args.workers or default_workers()
     return {"robots": robots, "bot": bot, "workers": workers}
 
@@ -159,7 +158,7 @@ def write_json(result: Mapping[str, object], out: str) -> None:
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
     """Run a plan with the progress bar; returns the RunOutcome. (Its result's
-    statistics need scipy.special: imported while the workers start.)"""
+    statistics need scipy.special: imported while the workers start or play.)"""
     from engine.analysis import stats
     from engine.analysis.balance.play import RaceTask
     from engine.analysis.balance.progress import ProgressBar

@@ -10,6 +10,7 @@ import sys
 from engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
 from engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
 from engine.model.problems import Problem
+from engine.model.scenario import BOT_NAMES, DEFAULT_BOT
 
 
 def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
@@ -63,9 +64,9 @@ OPTIONS_HELP = ("play option cards (played) or only count them (counted), whatev
 
 
 def bot_help(what: str = "the bot every robot uses") -> str:
-    """The --bot help: the bots by name and the default."""
-    from engine.bots import BOTS, DEFAULT_BOT
-    return f"{what}: {', '.join(sorted(BOTS))} (default: {DEFAULT_BOT})"
+    """The --bot help: the bots by name and the default (named in the model,
+    which the bots' registry follows: importing the bots takes a moment)."""
+    return f"{what}: {', '.join(sorted(BOT_NAMES))} (default: {DEFAULT_BOT})"
 
 
 def problem_line(name: str, p: Problem) -> str:

@@ -327,8 +327,11 @@ class Placement:
     note: str | None = None
 
 
-# The bots a file may name for a robot (engine/bots makes them).
+# The bots a file may name for a robot (engine/bots makes them), and the one
+# a robot gets when none is named: the list the command line's help and
+# checks read without importing the bots (numpy and their tables).
 BOT_NAMES = ("random", "greedy", "search", "aware")
+DEFAULT_BOT = "search"
 
 
 @dataclass(frozen=True)

