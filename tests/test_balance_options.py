@@ -33,7 +33,7 @@ def test_options_switch_and_the_reported_mode(tmp_path):
 
 def summary(winners, held, upgrades=(), used=()) -> RaceSummary:
     return RaceSummary(seed=0, docks=(1, 2), winners=winners, rounds=5, finish_round=(None, None),
-                       flag_rounds=((), ()), deaths=(), occupancy=(), upgrades=upgrades,
+                       flag_rounds=((), ()), deaths=(), occupancy=b"", upgrades=upgrades,
                        held_option=held, options_used=used)
 
 

@@ -110,7 +110,7 @@ def test_a_robot_moved_by_another_robots_weapon_names_it():
 
 def _summary(deaths: list[Death], rounds: int = 10) -> RaceSummary:
     return RaceSummary(seed=0, docks=(1,), winners=(), rounds=rounds, finish_round=(None,),
-                       flag_rounds=((),), deaths=tuple(deaths), occupancy=())
+                       flag_rounds=((),), deaths=tuple(deaths), occupancy=b"")
 
 
 def _death(round_: int, archive=(2, 2), robot=0) -> Death:

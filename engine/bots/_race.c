@@ -1134,7 +1134,7 @@ static void clean_up(Race *R)
  * finish or None; per robot the round of each flag it touched; each death
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
  * -1 when out), cause and agent as numbered above; per square the robots
- * that stood there at the end of a register. */
+ * that stood there at the end of a register, as little-endian uint32s. */
 PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -1207,7 +1207,8 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (R->failed)
         goto done;
     PyObject *finished = PyList_New(R->count), *flags = PyList_New(R->count);
-    PyObject *occupancy = PyList_New(c->n);
+    /* one little-endian unsigned 32-bit count per square (summary.py pack_counts) */
+    PyObject *occupancy = PyBytes_FromStringAndSize(NULL, c->n * 4);
     for (int i = 0; finished && flags && i < R->count; i++) {
         Robot *b = &R->r[i];
         PyList_SET_ITEM(finished, i, b->fin_round ? Py_BuildValue("(ii)", b->fin_round, b->fin_reg)
@@ -1217,8 +1218,12 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             PyList_SET_ITEM(rounds, t, PyLong_FromLong(R->flag_rounds[i * c->F + t]));
         PyList_SET_ITEM(flags, i, rounds);
     }
-    for (long s = 0; occupancy != NULL && s < c->n; s++)
-        PyList_SET_ITEM(occupancy, s, PyLong_FromLong(R->occupancy[s]));
+    for (long s = 0; occupancy != NULL && s < c->n; s++) {
+        unsigned char *at = (unsigned char *)PyBytes_AS_STRING(occupancy) + 4 * s;
+        unsigned long count = (unsigned long)R->occupancy[s];
+        for (int byte = 0; byte < 4; byte++)
+            at[byte] = (unsigned char)(count >> (8 * byte));
+    }
     if (finished && flags && occupancy && !PyErr_Occurred())
         result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
     Py_XDECREF(finished);

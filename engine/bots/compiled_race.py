@@ -55,7 +55,7 @@ class CompiledRace(NamedTuple):
     finished: list[tuple[int, int] | None]      # per robot: (round, register) of its finish
     flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
     deaths: list[Death]
-    occupancy: list[int]                        # per square: robots there at a register's end
+    occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
 
 
 class _Built(NamedTuple):

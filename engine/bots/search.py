@@ -47,6 +47,7 @@ repair within 5 registers, or four or more locked wherever it is.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import TYPE_CHECKING
 
@@ -92,7 +93,11 @@ _FIELD = 5
 _GUARD = sum(1 << (_FIELD * k + _FIELD - 1) for k in range(KINDS))
 
 
+@functools.cache
 def _sequences(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every kind sequence of length m, (m, 7^m) in ascending order, and
+    their kind counts packed (made on first use: the compiled loop needs
+    neither)."""
     seqs = np.array(list(itertools.product(range(KINDS), repeat=m)), dtype=np.intp).T
     packed = np.zeros(seqs.shape[1], dtype=np.int64)
     for j in range(m):
@@ -100,7 +105,6 @@ def _sequences(m: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(seqs), packed
 
 
-_SEQUENCES = {m: _sequences(m) for m in range(1, 6)}
 
 
 def candidates(counts: list[int], m: int) -> np.ndarray:
@@ -109,7 +113,7 @@ def candidates(counts: list[int], m: int) -> np.ndarray:
     lexicographic order (ascending)."""
     if compiled is not None:
         return np.frombuffer(compiled.programs(counts, m), np.int64)
-    packed = _SEQUENCES[m][1]
+    packed = _sequences(m)[1]
     hand = _GUARD
     for k, c in enumerate(counts):
         hand |= min(c, 15) << (_FIELD * k)
@@ -134,7 +138,7 @@ class Programs:
     def offsets(self, X: int) -> np.ndarray:
         found = self._offsets.get(X)
         if found is None:
-            found = self._offsets[X] = _SEQUENCES[self.m][0][:, self.seqs] * X
+            found = self._offsets[X] = _sequences(self.m)[0][:, self.seqs] * X
         return found
 
 

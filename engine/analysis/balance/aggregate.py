@@ -10,8 +10,10 @@ import math
 from collections import Counter
 from fractions import Fraction
 
+import numpy as np
+
 from engine.analysis import stats
-from engine.analysis.balance.summary import RaceSummary, TrialSummary
+from engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
 from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                            Grid, Heatmaps, Holders, Leg, Measured, Options,
                                            RaceLength, TimeTrial)
@@ -268,8 +270,9 @@ def heatmaps(races: list[RaceSummary], width: int, height: int) -> Heatmaps:
                 i = death.y * width + death.x
                 deaths[i] += 1
                 by_cause.setdefault(death.cause, [0] * size)[i] += 1
-    # (square by square over every race at once: a tenth of the time of a loop)
-    occupancy = [sum(counts) for counts in zip(*(r.occupancy for r in races))] or [0] * size
+    packed = [r.occupancy for r in races if r.occupancy]
+    occupancy = (np.frombuffer(b"".join(packed), COUNT).reshape(len(packed), size).sum(axis=0)
+                 .tolist() if packed else [0] * size)
     n = len(races)
 
     def grid(counts: list[int]) -> Grid:

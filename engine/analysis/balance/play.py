@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.analysis.balance.plan import Job, RACE
-from engine.analysis.balance.summary import Death, RaceSummary, TrialSummary
+from engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
 from engine.bots import compiled_race, new_race
 from engine.model.scenario import RobotSpec, Scenario
 from engine.rules.race import Race
@@ -120,7 +120,7 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
         finish_round=tuple(r.finished[0] if r.finished else None for r in robots),
         flag_rounds=tuple(tuple(f) for f in flag_rounds),
         deaths=tuple(deaths),
-        occupancy=tuple(occupancy),
+        occupancy=pack_counts(occupancy),
         upgrades=tuple(upgrades),
         held_option=tuple(held),
         options_used=tuple(sorted(used.items())),
@@ -146,7 +146,7 @@ def compiled_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> R
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
         deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, d.cause, d.leg,
                            d.agent, xy(d.origin), xy(d.reenters)) for d in race.deaths),
-        occupancy=tuple(race.occupancy),
+        occupancy=race.occupancy,
         upgrades=(),
         held_option=(False,) * len(docks),
         options_used=(),

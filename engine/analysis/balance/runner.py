@@ -86,11 +86,14 @@ def default_workers() -> int:
 
 
 class Chunks(Sequence[list[Job]]):
-    """The jobs cut into chunks of `size`, each made when asked for (a plan's
-    jobs are: engine/analysis/balance/plan.py ``Jobs``)."""
+    """The jobs cut into chunks of `size`, each made when first asked for (a
+    plan's jobs are: engine/analysis/balance/plan.py ``Jobs``) and kept: a
+    chunk is asked for when it is sent, when its results come back and when
+    they are paired with it (the results hold its jobs anyway)."""
 
     def __init__(self, jobs: Sequence[Job], size: int):
         self.jobs, self.size = jobs, size
+        self._made: dict[int, list[Job]] = {}
 
     def __len__(self) -> int:
         return -(-len(self.jobs) // self.size)
@@ -106,7 +109,10 @@ class Chunks(Sequence[list[Job]]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if not 0 <= index < len(self):
             raise IndexError("chunk index out of range")
-        return list(self.jobs[index * self.size:(index + 1) * self.size])
+        made = self._made.get(index)
+        if made is None:
+            made = self._made[index] = list(self.jobs[index * self.size:(index + 1) * self.size])
+        return made
 
 
 def races_in(jobs: Sequence[Job]) -> int:

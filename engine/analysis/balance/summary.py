@@ -6,8 +6,18 @@ is the 1-based dock robot i started on. Rounds are 1-based.
 """
 from __future__ import annotations
 
+import struct
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+# RaceSummary.occupancy: one unsigned 32-bit count per square, little-endian
+# (a few hundred bytes a race, where a tuple of ints pickles to kilobytes)
+COUNT = "<u4"
+
+
+def pack_counts(counts: Sequence[int]) -> bytes:
+    """Counts per square as RaceSummary.occupancy holds them."""
+    return struct.pack(f"<{len(counts)}I", *counts)
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,7 @@ class RaceSummary:
     finish_round: tuple[int | None, ...]        # per robot
     flag_rounds: tuple[tuple[int, ...], ...]    # per robot, the round each flag was touched
     deaths: tuple[Death, ...]
-    occupancy: tuple[int, ...]                  # per square (y * width + x): register ends
+    occupancy: bytes                            # per square (y * width + x): register ends (pack_counts)
     # played option cards: squares (x, y) where an upgrade gave a card, per
     # robot whether it ever held one, and each card's uses
     upgrades: tuple[tuple[int, int], ...] = ()
