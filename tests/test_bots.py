@@ -73,8 +73,8 @@ def test_candidates_are_the_distinct_orderings():
     code = {k: i for i, k in enumerate(kinds)}
     counts = [hand.count(k) for k in kinds]
     expected = {tuple(code[c] for c in p) for p in permutations(hand, 5)}
-    from engine.bots.search import _SEQUENCES
-    got = {tuple(col) for col in _SEQUENCES[5][0][:, candidates(counts, 5)].T.tolist()}
+    from engine.bots.search import _sequences
+    got = {tuple(col) for col in _sequences(5)[0][:, candidates(counts, 5)].T.tolist()}
     assert got == expected
     assert len(got) < 9 * 8 * 7 * 6 * 5             # duplicates of a kind dropped
 
