@@ -700,6 +700,45 @@ def test_the_fork_server_starts_early_only_for_worker_processes(workers, schedul
     assert done.stdout.strip() == str(started), done.stderr
 
 
+# In a process alone (workers forked from it): `meanwhile` waits for chunks to
+# come back, which only the run's own loop takes in; then it fails or not.
+MEANWHILE = """
+import sys, time
+from engine.analysis.balance.plan import make_plan
+from engine.analysis.balance.runner import run
+from tests.test_balance import Numbers
+seen = []
+def meanwhile():
+    deadline = time.monotonic() + 20
+    while len(seen) < 12 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    print("fed", len(seen) >= 12, flush=True)
+    if sys.argv[1] == "fail":
+        raise LookupError("scipy is missing")
+try:
+    outcome = run(Numbers(), make_plan(40, 2, 2, trials=0).jobs, workers=2, chunk_size=2,
+                  progress=lambda *done: seen.append(done), meanwhile=meanwhile)
+    print("played", [r for _, r in outcome.results] == list(range(40)))
+except LookupError as exc:
+    print("raised", exc)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork")
+@pytest.mark.parametrize("how", ["ok", "fail"])
+def test_workers_forked_from_this_process_are_kept_fed_during_the_callers_work(how):
+    """The caller's work (a balance run imports scipy.special, 0.15 s) runs
+    on a thread of its own once the workers are forked, while the run keeps
+    sending them chunks: they played their first chunks and waited for it
+    before. What it raises is raised by ``run``."""
+    done = subprocess.run([sys.executable, "-c", MEANWHILE, how], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1"))
+    assert done.returncode == 0, done.stderr
+    last = "played True" if how == "ok" else "raised scipy is missing"
+    assert done.stdout.split("\n")[:2] == ["fed True", last], done.stdout + done.stderr
+
+
 @pytest.mark.skipif("forkserver" not in __import__("multiprocessing").get_all_start_methods(),
                     reason="no fork server")
 @pytest.mark.parametrize("threads", [False, True])

@@ -142,8 +142,9 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         local_processes: bool = True, meanwhile: Callable[[], None] | None = None) -> RunOutcome:
     """Play the jobs (see the module's notes). `meanwhile` is work of the
     caller's done while worker processes start (from a fork server, which
-    takes a moment to import the engine) or, forked from this process, play
-    their first chunks; not at all when there are none."""
+    takes a moment to import the engine) or, forked from this process, on a
+    thread of its own while they play (what it raises, ``run`` raises); not
+    at all when there are none."""
     workers = max(1, workers)
     size = chunk_size or default_chunk_size(len(jobs), workers)
     chunks = Chunks(jobs, size)
@@ -276,6 +277,7 @@ def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
 
     ended = False
     pool = None
+    aside: _Aside | None = None
     try:
         with _ctrl_c_deferred():    # the workers start (first submits) whole, then a press counts
             context = _context()
@@ -288,7 +290,9 @@ def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
             with _forking_deaf_workers():
                 fill(pool)              # (forked: all of them at the first submit)
             if meanwhile is not None and forked:
-                meanwhile()             # (while they play their first chunks)
+                # on a thread of its own, while this one keeps the workers fed:
+                # they would play their first chunks and wait
+                aside = _Aside(meanwhile)
         while pending:
             # a short timeout, so that a cancel is noticed while chunks run
             done, _ = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
@@ -297,8 +301,12 @@ def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
             if stop():
                 break
             fill(pool)
+        if aside is not None:
+            aside.join_raising()
         ended = True
     finally:
+        if aside is not None:
+            aside.join()
         # chunks still pending are dropped with their workers, stopped rather
         # than waited for (a chunk can take minutes on a big course, and the
         # interpreter would wait at exit); after a Ctrl+C too, so that none is
@@ -310,6 +318,28 @@ def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
             pool.shutdown(wait=False)
         elif pool is not None:
             pool.shutdown()
+
+
+class _Aside(threading.Thread):
+    """`work` run on a thread of its own, started at once; join_raising()
+    waits for it and raises what it raised."""
+
+    def __init__(self, work: Callable[[], None]):
+        super().__init__(name="rallyforge-meanwhile")
+        self.work = work
+        self.error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.work()
+        except BaseException as exc:        # raised again in the caller's thread
+            self.error = exc
+
+    def join_raising(self) -> None:
+        self.join()
+        if self.error is not None:
+            raise self.error
 
 
 @contextlib.contextmanager
