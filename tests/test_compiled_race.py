@@ -154,6 +154,19 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert not compiled_race.applies(played, "search", 4)
 
 
+def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
+    """An old build of the compiled part (the search bot's loop alone, not yet
+    built again by the install) is not asked for races it does not have."""
+    from engine.analysis.balance import balance
+    scenario = load_file(ROOT / "scenarios" / "tutorial.json")
+    before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0)
+    loop_only = type("LoopOnly", (), {"decide": getattr(search.compiled, "decide", None)})()
+    monkeypatch.setattr(search, "compiled", loop_only)
+    assert not compiled_race.applies(board(ROOT / "scenarios" / "tutorial.json", {}), "search", 2)
+    monkeypatch.setattr(search, "compiled", None)
+    assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0) == before
+
+
 def test_a_balance_run_gives_the_same_result_either_way(monkeypatch):
     from engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "waterworks.json")

@@ -2,7 +2,7 @@
 balance runs: the same races as engine/rules/race.py with the search bot,
 seed for seed, about ten times as fast.
 
-It applies (``applies``) where the compiled module is built, every robot
+It applies (``applies``) where the compiled part is built, every robot
 is a search bot starting from a dock, option cards are counted rather than
 played and the course has no levels; a balance run plays every other race
 with the Python engine. tests/test_compiled_race.py plays both engines on
@@ -71,8 +71,14 @@ _known: dict[int, tuple[Scenario, _Built | None]] = {}
 
 def applies(scenario: Scenario, bot: str, robots: int) -> bool:
     """Whether ``play`` can race `scenario` with that many `bot` robots."""
-    return (bot == "search" and robots <= MOST_ROBOTS and search.compiled is not None
+    return (bot == "search" and robots <= MOST_ROBOTS and built()
             and _racer(scenario) is not None)
+
+
+def built() -> bool:
+    """Whether the compiled part has its races (a build of engine/bots/_play.c
+    from before them has not, until the install builds it again)."""
+    return hasattr(search.compiled, "race")
 
 
 def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
@@ -102,16 +108,16 @@ def _racer(scenario: Scenario) -> _Built | None:
     if known is not None and known[0] is scenario:
         return known[1]
     rules = scenario.rules
-    built = None
-    if (search.compiled is not None and rules.options != "played"
+    found = None
+    if (built() and rules.options != "played"
             and rules.finish in ("first", "all")
             and 1 <= len(scenario.flags) <= MOST_FLAGS
             and not compile_course(scenario.board).levelled):
-        built = _build(scenario)
+        found = _build(scenario)
     if len(_known) > 16:
         _known.clear()
-    _known[id(scenario)] = (scenario, built)
-    return built
+    _known[id(scenario)] = (scenario, found)
+    return found
 
 
 def _build(scenario: Scenario) -> _Built:
