@@ -7,6 +7,23 @@ from pathlib import Path
 STANDARD = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
 
 
+def peak_mb() -> float:
+    """This process's peak memory, MB: its own high-water mark where Linux
+    tells it (/proc/self/status VmHWM), else getrusage's ru_maxrss, which a
+    process started by another (spawned: forked, then exec'd) inherits
+    from it when the other was bigger: `python -m bench` ran the upgrade
+    board in a fresh process and reported the 315 MB of every bench before."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def course_and_runs(prog: str, description: str, races: int, argv: list[str]):
     """Parse `[COURSE] [--races N] [--workers W]` and load the course: the
     arguments and the scenario, or None (with a line saying so) when the

@@ -10,12 +10,11 @@ worker under 300 MB.
 from __future__ import annotations
 
 import random
-import resource
 import statistics
 import sys
 import time
 
-from bench import course_and_runs
+from bench import course_and_runs, peak_mb
 from engine.analysis.balance.plan import make_plan
 from engine.analysis.balance.play import RaceTask
 from engine.analysis.balance.runner import run
@@ -27,8 +26,8 @@ class MeasuredTask(RaceTask):
 
     def play(self, jobs):
         results = super().play(jobs)
-        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        return [(r, peak_mb) for r in results]
+        peak = peak_mb()
+        return [(r, peak) for r in results]
 
 
 def decision_times(scenario, hands: int = 500, seed: int = 1,

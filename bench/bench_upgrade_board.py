@@ -10,10 +10,11 @@ process (tables and the lone-robot model built from nothing).
 from __future__ import annotations
 
 import multiprocessing
-import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+from bench import peak_mb
 
 
 def upgrade_board(size: int = 100) -> dict:
@@ -39,7 +40,7 @@ def one_round(size: int = 100) -> tuple[float, float]:
     race = new_race(scenario, seed=1, robot_count=1, bot="search", record_events=False)
     race.play_round()
     wall = time.perf_counter() - start
-    return wall, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return wall, peak_mb()
 
 
 def main(argv: list[str] | None = None) -> None:
