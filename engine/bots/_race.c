@@ -817,6 +817,13 @@ static int powers_down(const Race *R, const Robot *b)
     return 0;
 }
 
+/* race.py _choose_power_down */
+static void choose_power_down(const Race *R, Robot *b)
+{
+    b->announced = powers_down(R, b);
+    b->decided = 1;
+}
+
 /* ------------------------------------------------------------ the round */
 
 static int in_race(const Robot *b)
@@ -883,11 +890,8 @@ static void start_round(Race *R)
                 return;
     }
     R->moment++;                                            /* announce (2.4) */
-    for (int j = 0; j < count; j++) {
-        Robot *b = &R->r[playing[j]];
-        b->announced = powers_down(R, b);
-        b->decided = 1;
-    }
+    for (int j = 0; j < count; j++)
+        choose_power_down(R, &R->r[playing[j]]);
 }
 
 static void end_race(Race *R)
@@ -999,13 +1003,20 @@ static void ring_at(int k, int rank, int *dx, int *dy)
     *dy = -k;
 }
 
+/* cleanup.py _next_flag_distances: per square, the path distance to the
+ * robot's next flag (-1 none); NULL when it has touched them all. */
+static const int *next_flag_dist(const Course *c, const Robot *b)
+{
+    return b->flags < c->F ? c->dist + b->flags * c->n : NULL;
+}
+
 /* cleanup.py _entry_square: -1 when the board is full. */
 static int entry_square(const Race *R, const Robot *b)
 {
     const Course *c = R->c;
     if (R->occ[b->archive] < 0)
         return b->archive;
-    const int *dist = b->flags < c->F ? c->dist + b->flags * c->n : NULL;
+    const int *dist = next_flag_dist(c, b);
     int x = b->archive % (int)c->w, y = b->archive / (int)c->w;
     long most = c->w > c->h ? c->w : c->h;
     for (int k = 1; k < most; k++) {
@@ -1037,7 +1048,7 @@ static int entry_square(const Race *R, const Robot *b)
 static int entry_facing(const Race *R, const Robot *b, int square)
 {
     const Course *c = R->c;
-    const int *dist = b->flags < c->F ? c->dist + b->flags * c->n : NULL;
+    const int *dist = next_flag_dist(c, b);
     if (dist != NULL && dist[square] < 0)
         dist = NULL;
     long key[4];
@@ -1093,10 +1104,8 @@ static void clean_up(Race *R)
     R->moment++;                                            /* power down choice (7.3) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (in_race(b) && !b->decided) {
-            b->announced = powers_down(R, b);
-            b->decided = 1;
-        }
+        if (in_race(b) && !b->decided)
+            choose_power_down(R, b);
     }
     R->moment++;                                            /* re-entry (7.4) */
     int waiting[MOST_ROBOTS], count = 0;

@@ -1,6 +1,7 @@
 """What a race comes to: each robot's public state, the winners, the rounds."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.model.directions import NAMES
@@ -46,6 +47,17 @@ class RobotResult:
                          if self.finished else None),
             "deaths": self.deaths,
         }
+
+
+def first_finishers(finished: Sequence[tuple[int, int] | None]) -> tuple[int, ...]:
+    """The robots (by place in `finished`, each robot's (round, register) of
+    its finish or None) that share the earliest finish: the winners, none
+    when nobody finished."""
+    finishes = [f for f in finished if f is not None]
+    if not finishes:
+        return ()
+    first = min(finishes)
+    return tuple(i for i, f in enumerate(finished) if f == first)
 
 
 @dataclass(frozen=True)

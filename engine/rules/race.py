@@ -31,7 +31,7 @@ from engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, us
 from engine.rules.option_play import (before_reveal, play_register_cards, recompile,
                                       release_with_options, stabilize, take_flywheel)
 from engine.rules.option_weapons import fire_with_options
-from engine.rules.outcome import Outcome, RobotResult
+from engine.rules.outcome import Outcome, RobotResult, first_finishers
 from engine.rules.programming import Controller, Deck
 from engine.rules.state import DeathHook, Floor, OptionHook, RobotState
 
@@ -182,10 +182,8 @@ class Race:
         return tuple(RobotResult.of(r, self.course) for r in self.floor.robots)
 
     def outcome(self) -> Outcome:
-        finishes = [r.finished for r in self.floor.robots if r.finished is not None]
-        first = min(finishes) if finishes else None
-        winners = tuple(r.name for r in self.floor.robots
-                        if first is not None and r.finished == first)
+        robots = self.floor.robots
+        winners = tuple(robots[i].name for i in first_finishers([r.finished for r in robots]))
         return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
 
     def save(self, within_round: bool = False) -> Saved:

@@ -17,6 +17,7 @@ from engine.analysis.balance.plan import Job, RACE
 from engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
 from engine.bots import compiled_race, new_race
 from engine.model.scenario import RobotSpec, Scenario
+from engine.rules.outcome import first_finishers
 from engine.rules.race import Race
 
 
@@ -131,21 +132,16 @@ def compiled_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> R
     """play_race's summary of the compiled race."""
     race = compiled_race.play(scenario, seed, docks)
     width = scenario.board.width
-
-    def xy(sq: int) -> tuple[int, int] | None:
-        return None if sq < 0 else (sq % width, sq // width)
-
-    finishes = [f for f in race.finished if f is not None]
-    first = min(finishes) if finishes else None
     return RaceSummary(
         seed=seed,
         docks=tuple(docks),
-        winners=tuple(i for i, f in enumerate(race.finished) if first is not None and f == first),
+        winners=first_finishers(race.finished),
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
         deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, d.cause, d.leg,
-                           d.agent, xy(d.origin), xy(d.reenters)) for d in race.deaths),
+                           d.agent, square_xy(d.origin, width), square_xy(d.reenters, width))
+                     for d in race.deaths),
         occupancy=race.occupancy,
         upgrades=(),
         held_option=(False,) * len(docks),
@@ -157,12 +153,15 @@ def death_record(robot, round_: int, square: int, cause: str, width: int) -> Dea
     """The summary of a robot's destruction (the race's death hook's
     arguments, the round and the board's width): where, why, what sent it
     there (``robot.killed_by``) and where it re-enters."""
-    def xy(sq: int) -> tuple[int, int] | None:
-        return None if sq < 0 else (sq % width, sq // width)
-
     agent, origin = robot.killed_by or (None, -1)
     return Death(robot.index, round_, square % width, square // width, cause, robot.flags + 1,
-                 agent, xy(origin), None if robot.out else xy(robot.archive))
+                 agent, square_xy(origin, width),
+                 None if robot.out else square_xy(robot.archive, width))
+
+
+def square_xy(square: int, width: int) -> tuple[int, int] | None:
+    """(x, y) of a square number; None for none (-1)."""
+    return None if square < 0 else (square % width, square // width)
 
 
 def play_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:
