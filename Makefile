@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# mypy reads the folders by their installed names (rallyforge.engine, ...): see setup.py
+TYPECHECK := build/typecheck/rallyforge
 EXAMPLE ?= scenarios/standard-course.json
 
 .PHONY: run test bench lint clean
@@ -15,10 +17,14 @@ $(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine
 	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
 	touch $(STAMP)
 
+$(TYPECHECK):
+	mkdir -p $(TYPECHECK)
+	for folder in engine editor schema; do ln -sfn ../../../$$folder $(TYPECHECK)/$$folder; done
+
 run: $(STAMP)
 	$(BIN)/rallyforge-editor $(EXAMPLE)
 
-test: $(STAMP)
+test: $(STAMP) | $(TYPECHECK)
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
 	$(BIN)/mypy
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2 -q

@@ -33,7 +33,7 @@ def course_and_runs(prog: str, description: str, races: int, argv: list[str]):
     parser.add_argument("--races", type=int, default=races)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    from engine.format.loader import load_file
+    from rallyforge.engine.format.loader import load_file
     path = Path(args.course)
     if not path.exists():
         print(f"{prog}: {path} not found; skipped")

@@ -43,9 +43,9 @@ class Timed:
 
 def play(job: tuple[str, int, int]) -> dict:
     """Races first..first+count-1 of a course: wins, deaths and push deaths per bot."""
-    from engine.analysis.balance.plan import derive_seed, rotation
-    from engine.bots import make_bot, new_race
-    from engine.format.loader import load_file
+    from rallyforge.engine.analysis.balance.plan import derive_seed, rotation
+    from rallyforge.engine.bots import make_bot, new_race
+    from rallyforge.engine.format.loader import load_file
     path, first, count = job
     scenario = replace(load_file(path), robots=(), checks=())
     docks_all = scenario.docks
@@ -100,7 +100,7 @@ def head_to_head(path: str, races: int, workers: int) -> dict:
 
 
 def line(name: str, t: dict) -> str:
-    from engine.analysis import stats
+    from rallyforge.engine.analysis import stats
     won = t["wins"]["aware"] + t["wins"]["search"]
     share = t["wins"]["aware"] / won if won else 0.0
     lo, hi = stats.wilson(t["wins"]["aware"], won)

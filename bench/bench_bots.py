@@ -15,9 +15,9 @@ import sys
 import time
 
 from bench import course_and_runs, peak_mb
-from engine.analysis.balance.plan import make_plan
-from engine.analysis.balance.play import RaceTask
-from engine.analysis.balance.runner import run
+from rallyforge.engine.analysis.balance.plan import make_plan
+from rallyforge.engine.analysis.balance.play import RaceTask
+from rallyforge.engine.analysis.balance.runner import run
 
 
 
@@ -35,11 +35,11 @@ def decision_times(scenario, hands: int = 500, seed: int = 1,
     """(median, 90th percentile, median CPU) ms of search decisions: 9-card
     hands into 5 registers from random squares, facings and flags; the robot
     holds the option `cards`."""
-    from engine.bots import make_bot
-    from engine.model.program_cards import DECK
-    from engine.rules.bot_view import BotView
-    from engine.rules.course import compile_course
-    from engine.rules.state import RobotState
+    from rallyforge.engine.bots import make_bot
+    from rallyforge.engine.model.program_cards import DECK
+    from rallyforge.engine.rules.bot_view import BotView
+    from rallyforge.engine.rules.course import compile_course
+    from rallyforge.engine.rules.state import RobotState
     course = compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
     rng = random.Random(seed)

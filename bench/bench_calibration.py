@@ -24,8 +24,8 @@ def main(argv: list[str]) -> None:
     if not (args.dir / "README.md").exists():
         print(f"bench_calibration: {args.dir} not found; skipped")
         return
-    from engine.analysis.balance import balance
-    from engine.format.loader import load_file
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.format.loader import load_file
     print(f"card classes on the calibration courses ({args.races} races each):")
     print(f"{'course':22} {'players':>7} {'printed length':>15} {'card length':>24} "
           f"{'printed difficulty':>19} {'card difficulty':>24}")

@@ -29,7 +29,7 @@ def _app():
 
 
 def _window(path=None, scenario=None):
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
     app = _app()
     window = MainWindow(path=str(path) if path else None)
     if scenario is not None:
@@ -65,7 +65,7 @@ def paint_times(n: int = 100, squares=(16, 64)) -> list[tuple[int, float]]:
     """Seconds to paint the n x n course of every element at each square size."""
     from PySide6.QtGui import QImage, QPainter
 
-    from editor import render
+    from rallyforge.editor import render
     from tests.test_render import big_course
     _app()
     scenario = big_course(n)
@@ -82,7 +82,7 @@ def paint_times(n: int = 100, squares=(16, 64)) -> list[tuple[int, float]]:
 
 def brush_drag_time() -> float:
     """Seconds for a conveyor brush drag over 50 squares of an empty 24x28 course."""
-    from editor.document import empty_scenario
+    from rallyforge.editor.document import empty_scenario
     from tests.editor_support import centre, drag
     window = _window(scenario=empty_scenario(24, 28))
     window.set_tool("brush")
@@ -101,7 +101,7 @@ def brush_drag_time() -> float:
 def preview_times(robots: int = 8) -> tuple[float, float]:
     """(seconds until a race of `robots` search robots is ready to play as the
     worker measures it, ms per overlay frame over 200 frames x 4 steps)."""
-    from editor.preview import install_preview
+    from rallyforge.editor.preview import install_preview
     window = _window(FACTORY)
     c = install_preview(window)
     c.panel.robot_count.setValue(robots)
@@ -123,7 +123,7 @@ def preview_times(robots: int = 8) -> tuple[float, float]:
 
 
 def balance_dialog(window, races: int, bot: str):
-    from editor.preview import install_preview
+    from rallyforge.editor.preview import install_preview
     c = install_preview(window)
     c.panel.robot_count.setValue(4)
     dialog = c.open_balance()

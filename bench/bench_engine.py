@@ -20,11 +20,11 @@ import tracemalloc
 from pathlib import Path
 
 from bench import STANDARD
-from engine.bots import new_race
-from engine.format.loader import load_dict, load_file
-from engine.model.scenario import Board, Flag, Scenario, Tile
-from engine.rules.course import compile_course
-from engine.rules.lone import LoneModel, _build
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_dict, load_file
+from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.lone import LoneModel, _build
 
 
 

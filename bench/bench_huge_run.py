@@ -46,7 +46,7 @@ def main(argv: list[str]) -> None:
     course = argv[0] if argv else str(ROOT / "scenarios" / "standard-course.json")
     seconds = float(argv[1]) if len(argv) > 1 else 60.0
     workers = argv[2] if len(argv) > 2 else "2"
-    command = [sys.executable, "-m", "engine.cli", "balance", course, "--races", "100000000",
+    command = [sys.executable, "-m", "rallyforge.engine.cli", "balance", course, "--races", "100000000",
                "--workers", workers]
     with tempfile.TemporaryFile("w+") as progress:
         started = time.monotonic()

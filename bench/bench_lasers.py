@@ -14,12 +14,12 @@ import time
 
 from bench import STANDARD
 from bench.bench_validate import build_course
-from engine.format.loader import load_dict, load_file
-from engine.model.scenario import Board, Rules
-from engine.rules.course import compile_course
-from engine.rules.lasers import fire
-from engine.rules.option_weapons import fire_with_options
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.format.loader import load_dict, load_file
+from rallyforge.engine.model.scenario import Board, Rules
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.lasers import fire
+from rallyforge.engine.rules.option_weapons import fire_with_options
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def laser_cost(board: Board, options: bool = False, robots: int = 8, rounds: int = 3000,

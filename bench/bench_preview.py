@@ -24,8 +24,8 @@ from bench import course_and_runs
 def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "search"):
     """Seconds to play a race with its event log and build its frames: the
     first one (the bot builds its tables) and the median of the rest."""
-    from engine.analysis.replay import build_timeline, play_race
-    from engine.bots import new_race
+    from rallyforge.engine.analysis.replay import build_timeline, play_race
+    from rallyforge.engine.bots import new_race
     times, race_times, frames = [], [], []
     for seed in seeds:
         t0 = time.perf_counter()
@@ -47,7 +47,7 @@ def prepare_times(scenario, seeds=range(1, 8), robots: int = 4, bot: str = "sear
 
 def pose_cost(timeline, samples: int = 4) -> float:
     """Microseconds to compute every robot's pose for one animation frame."""
-    from editor.preview.animation import poses
+    from rallyforge.editor.preview.animation import poses
     n = 0
     t0 = time.perf_counter()
     for f in timeline.frames:
@@ -64,9 +64,9 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
     app = QApplication.instance() or QApplication([])
-    from editor.main_window import MainWindow
-    from editor.preview import install_preview
-    from engine.analysis.replay import play_race
+    from rallyforge.editor.main_window import MainWindow
+    from rallyforge.editor.preview import install_preview
+    from rallyforge.engine.analysis.replay import play_race
     window = MainWindow(path=str(path))
     preview = install_preview(window)
     window.show()
@@ -102,7 +102,7 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
 
 def balance_time(scenario, races: int, workers: int, robots: int = 4, bot: str = "search"):
     """Wall seconds of the dialog's balance run, its result, and its chunk size."""
-    from editor.preview.balance_dialog import chunk_size, run_balance
+    from rallyforge.editor.preview.balance_dialog import chunk_size, run_balance
     chunk = chunk_size(workers)
     t0 = time.perf_counter()
     result = run_balance(scenario, races, robots, bot, 0, workers=workers, chunk=chunk)
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"    of which the race {race_s * 1e3:.0f} ms, the frames {build_s * 1e3:.1f} ms "
           f"({frames:.0f} frames)")
 
-    from engine.analysis.replay import play_race
+    from rallyforge.engine.analysis.replay import play_race
     timeline = play_race(scenario, seed=1, robot_count=4, bot="search")
     print(f"  robot poses per animation frame: {pose_cost(timeline):.1f} µs")
     items, painted, whole, n = screen_cost(Path(args.course))

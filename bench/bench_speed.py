@@ -76,7 +76,7 @@ def measure(tree: Path, what: str, *args: int | str) -> dict:
 def balance(tree: Path, races: int, out: Path) -> float:
     """Wall seconds of a search-bot balance run; its JSON goes to `out`."""
     start = time.perf_counter()
-    _run(tree, ["-m", "engine.cli", "balance", COURSE, "--races", str(races), "--workers", "2",
+    _run(tree, ["-m", "rallyforge.engine.cli", "balance", COURSE, "--races", str(races), "--workers", "2",
                 "--bot", "search", "--quiet", "--json", str(out)])
     return time.perf_counter() - start
 

@@ -33,8 +33,8 @@ def upgrade_board(size: int = 100) -> dict:
 
 def one_round(size: int = 100) -> tuple[float, float]:
     """(wall seconds, peak MB of the process) of one round of one search robot."""
-    from engine.bots import new_race
-    from engine.format.loader import load_dict
+    from rallyforge.engine.bots import new_race
+    from rallyforge.engine.format.loader import load_dict
     scenario = load_dict(upgrade_board(size))
     start = time.perf_counter()
     race = new_race(scenario, seed=1, robot_count=1, bot="search", record_events=False)

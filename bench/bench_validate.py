@@ -91,7 +91,7 @@ def _best_seconds(check, size: int, repeat: int) -> float:
 def bench_validate(size: int = 100, repeat: int = 3) -> float:
     """Print and return the best time of validate_data (schema, loader and
     course checks) on a parsed document."""
-    from engine.validation.validator import validate_data
+    from rallyforge.engine.validation.validator import validate_data
 
     best = _best_seconds(validate_data, size, repeat)
     print(f"validate {size}x{size}: {best:.3f} s")
@@ -100,7 +100,7 @@ def bench_validate(size: int = 100, repeat: int = 3) -> float:
 
 def bench_schema(size: int = 100, repeat: int = 5) -> float:
     """Print and return the best time of the schema tier alone (engine/format/schema.py)."""
-    from engine.format.schema import schema_problems
+    from rallyforge.engine.format.schema import schema_problems
 
     best = _best_seconds(schema_problems, size, repeat)
     print(f"schema tier {size}x{size}: {best * 1e3:.1f} ms")
@@ -110,7 +110,7 @@ def bench_schema(size: int = 100, repeat: int = 5) -> float:
 def ten_mb_course(broken: bool) -> dict:
     """build_course(100) grown to just under the 10 MB limit with scripts and
     checks; `broken`: every tile, wall and card of it wrong."""
-    from engine.format.loader import MAX_FILE_BYTES
+    from rallyforge.engine.format.loader import MAX_FILE_BYTES
     doc = build_course(100)
     cards: list = ["move1:500", "move2:700", "left:90", "right:100", "uturn:20"]
     if broken:
@@ -131,7 +131,7 @@ def ten_mb_course(broken: bool) -> dict:
 
 def bench_ten_mb() -> None:
     """Print the time of validate_file on a file at the size limit, valid and broken."""
-    from engine.validation.validator import validate_file
+    from rallyforge.engine.validation.validator import validate_file
     with tempfile.TemporaryDirectory() as folder:
         for broken in (False, True):
             path = Path(folder) / "big.json"

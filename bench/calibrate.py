@@ -54,10 +54,10 @@ def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: 
     """What the simulator measures on one course: median rounds (read
     between whole rounds), table minutes (engine/analysis/card/timemodel.py), deaths
     per robot per leg (pooled over the legs), the mean flag score."""
-    from engine.analysis.balance import balance
-    from engine.analysis.card import timemodel
-    from engine.analysis.card.flags import course_score, flag_scores
-    from engine.format.loader import load_file
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.analysis.card import timemodel
+    from rallyforge.engine.analysis.card.flags import course_score, flag_scores
+    from rallyforge.engine.format.loader import load_file
     scenario = load_file(path)
     result = balance(scenario, races, players, bot, seed, workers=workers)
     rounds = result["length"]["median_between"]

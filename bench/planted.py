@@ -44,9 +44,9 @@ CLEAR = 2.0                 # standard errors of a difference that make a plant 
 
 def plant(s, how: str):
     """The course `s` with the edit `how` (one of PLANTS), and that edit."""
-    from engine.analysis.suggest.candidates import FLAG_SQUARES, is_acceptable
-    from engine.analysis.suggest.edits import Edit, apply_all
-    from engine.model.directions import DX, DY, INDEX, NAMES
+    from rallyforge.engine.analysis.suggest.candidates import FLAG_SQUARES, is_acceptable
+    from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+    from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
     dock = s.docks[0]
     if how == "wall-blocks-dock":
         tries = sorted((Edit("add_wall", ((d.x, d.y), side)) for d in s.docks for side in NAMES
@@ -81,8 +81,8 @@ def plant(s, how: str):
 def _delay(s, wall) -> float:
     """How many steps more the wall's dock needs to flag 1 than before,
     less the most it delays any other dock (engine/analysis/suggest/screen.py)."""
-    from engine.analysis.suggest.edits import apply_all
-    from engine.analysis.suggest.screen import sight
+    from rallyforge.engine.analysis.suggest.edits import apply_all
+    from rallyforge.engine.analysis.suggest.screen import sight
     before, after = sight(s).leads, sight(apply_all(s, (wall,))).leads
     changes = [b - a for a, b in zip(before, after)]
     mine = next(i for i, d in enumerate(s.docks) if (d.x, d.y) == wall.args[0])
@@ -125,7 +125,7 @@ class Row:
 
 def gap(scenario, workers: int) -> float:
     """The gap between the best and worst docks' win rates on a fresh balance run."""
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     result = balance(scenario, FRESH_RACES, robots=ROBOTS, seed=FRESH_SEED, workers=workers,
                      trials=1)
     rates = [d["win_rate"] for d in result["docks"] if d["races"]]
@@ -142,8 +142,8 @@ def measure(course: str, how: str, budget: int, workers: int,
     """Plant `how` on the example course `course`, search, apply the top
     suggestion and balance the three versions (`original`: the original's
     gap, when already measured)."""
-    from engine.analysis.suggest import applied, suggest
-    from engine.format.loader import load_file
+    from rallyforge.engine.analysis.suggest import applied, suggest
+    from rallyforge.engine.format.loader import load_file
     scenario = load_file(course_path(course))
     planted, edit = plant(scenario, how)
     wall = time.perf_counter()
@@ -198,7 +198,7 @@ def measure_all(pairs: list[tuple[str, str]], budget: int, workers: int) -> list
 
 
 def arguments(prog: str, pairs_help: str) -> argparse.ArgumentParser:
-    from engine.analysis.suggest import DEFAULT_BUDGET
+    from rallyforge.engine.analysis.suggest import DEFAULT_BUDGET
     parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("names", nargs="*", help=pairs_help)
     parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
@@ -219,7 +219,7 @@ def main(argv: list[str]) -> None:
         courses = args.names or known
         measure_all([(c, how) for c in courses for how in PLANTS], args.budget, args.workers)
         return
-    from engine.format.loader import load_file, save_file
+    from rallyforge.engine.format.loader import load_file, save_file
     course, how, out = argv
     planted, edit = plant(load_file(course), how)
     save_file(planted, out)

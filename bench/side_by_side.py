@@ -25,14 +25,14 @@ def _engine():
     """What both trees' engines have, under today's names: the tree before
     the engine's layers (588c1f8) made races with Race and the bots' names."""
     try:
-        from engine.analysis.balance.plan import derive_seed, rotation
-        from engine.bots import make_bot, new_race
-        from engine.format.loader import load_file
+        from rallyforge.engine.analysis.balance.plan import derive_seed, rotation
+        from rallyforge.engine.bots import make_bot, new_race
+        from rallyforge.engine.format.loader import load_file
     except ImportError:
-        from engine.balance.plan import derive_seed, rotation
-        from engine.bots import make_bot
-        from engine.loader import load_file
-        from engine.race import Race as new_race
+        from rallyforge.engine.balance.plan import derive_seed, rotation
+        from rallyforge.engine.bots import make_bot
+        from rallyforge.engine.loader import load_file
+        from rallyforge.engine.race import Race as new_race
     return derive_seed, rotation, make_bot, new_race, load_file
 
 
@@ -97,13 +97,13 @@ def search(races: int, how: str = "") -> dict:
     balance runs play them, in C (engine/bots/compiled_race.py)."""
     _, _, _, new_race, load_file = _engine()
     if how == "numpy":
-        from engine.bots import search as module
+        from rallyforge.engine.bots import search as module
         module.compiled = None
     scenario = replace(load_file(COURSE), robots=(), checks=())
 
     def play(seeds: range) -> float:
         if how == "compiled":
-            from engine.bots import compiled_race
+            from rallyforge.engine.bots import compiled_race
             start = time.process_time()
             for seed in seeds:
                 compiled_race.play(scenario, seed, (1, 2, 3, 4))

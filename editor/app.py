@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.version import version
+from rallyforge.engine.version import version
 
 PROG = "rallyforge-editor"
 
@@ -84,9 +84,9 @@ def export_command(source: str, out: str, square_mm: float = 25.0, square_px: in
                    paper: str = "A4") -> int:
     """Export a scenario file's board; a one-line message and 1 on failure.
     A QGuiApplication is created on use (offscreen when there is no display)."""
-    from editor import export
-    from engine.format.loader import load_file
-    from engine.model.problems import ScenarioError
+    from rallyforge.editor import export
+    from rallyforge.engine.format.loader import load_file
+    from rallyforge.engine.model.problems import ScenarioError
 
     suffix = Path(out).suffix.lower()
     if suffix not in export.EXTENSIONS:
@@ -123,7 +123,7 @@ def run_window(path: str | None = None) -> int:
     app.setApplicationName("Rally Forge")
     app.setOrganizationName("Rally Forge")
     try:
-        from editor.main_window import MainWindow
+        from rallyforge.editor.main_window import MainWindow
     except ImportError as error:
         return _fail(f"the editor window is not available: {error}")
     window = MainWindow(path=path)

@@ -1,4 +1,4 @@
-"""Pictures of the board library (engine.editing.library) for the editor's dialogs
+"""Pictures of the board library (rallyforge.engine.editing.library) for the editor's dialogs
 and the README: what a library file brings to a course, turned as chosen."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from editor.export import render_image
-from engine.editing import library
+from rallyforge.editor.export import render_image
+from rallyforge.engine.editing import library
 
 
 def piece(path: Path, quarter_turns: int = 0):

@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem, QToolTip,
 )
 
-from editor import render
-from engine.analysis.card.flags import flag_scores
-from engine.editing import edit
-from engine.model.directions import DX, DY, INDEX, NAMES
+from rallyforge.editor import render
+from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
 
 SQUARE = render.SQUARE
 Z_BOARD, Z_ISSUES, Z_EXTRA, Z_SELECTION, Z_PREVIEW = 0, 10, 15, 20, 30

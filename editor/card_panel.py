@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from editor.course_errors import ErrorsBox
-from editor.preview.balance_dialog import BalanceWorker, keep_alive
-from engine.analysis.balance.play import default_bot
-from engine.analysis.card.build import judged, lines, readable
-from engine.format.stored_card import play_hash
-from engine.model.scenario import robots_for
-from engine.validation.validator import race_errors
+from rallyforge.editor.course_errors import ErrorsBox
+from rallyforge.editor.preview.balance_dialog import BalanceWorker, keep_alive
+from rallyforge.engine.analysis.balance.play import default_bot
+from rallyforge.engine.analysis.card.build import judged, lines, readable
+from rallyforge.engine.format.stored_card import play_hash
+from rallyforge.engine.model.scenario import robots_for
+from rallyforge.engine.validation.validator import race_errors
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import BalanceResult
-    from engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.balance.types import BalanceResult
+    from rallyforge.engine.analysis.card.types import Card
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts

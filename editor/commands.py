@@ -11,7 +11,7 @@ import itertools
 
 from PySide6.QtGui import QUndoCommand
 
-from engine.model.scenario import Scenario
+from rallyforge.engine.model.scenario import Scenario
 
 MERGE_ID = 1
 _strokes = itertools.count(1)

@@ -8,7 +8,7 @@ import html
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
 
-from engine.model.problems import Problem
+from rallyforge.engine.model.problems import Problem
 
 SHOWN = 4           # errors listed; the Issues panel has them all
 

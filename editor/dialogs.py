@@ -1,5 +1,5 @@
 """Every question and message box of the editor, as small functions, so that
-tests can replace them (monkeypatch editor.dialogs.NAME) and never block."""
+tests can replace them (monkeypatch rallyforge.editor.dialogs.NAME) and never block."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -119,7 +119,7 @@ def get_pdf_options(parent, square_mm: float = 25.0, paper: str = "A4"):
         QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
     )
 
-    from editor.export import PAPERS
+    from rallyforge.editor.export import PAPERS
     dialog = QDialog(parent)
     dialog.setWindowTitle("Export PDF")
     size = QDoubleSpinBox()
@@ -145,6 +145,6 @@ def get_pdf_options(parent, square_mm: float = 25.0, paper: str = "A4"):
 
 def get_new_course(parent):
     """The course of File > New, or None when cancelled."""
-    from editor.new_dialog import NewDialog
+    from rallyforge.editor.new_dialog import NewDialog
     dialog = NewDialog(parent)
     return dialog.scenario() if dialog.exec() == NewDialog.DialogCode.Accepted else None

@@ -14,9 +14,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from engine.editing import edit
-from engine.model.problems import Problem
-from engine.model.scenario import Board, Scenario
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.problems import Problem
+from rallyforge.engine.model.scenario import Board, Scenario
 
 
 # The pointer of a list item of the file: a tile, wall, flag, robot...

@@ -8,10 +8,10 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.editing.transform import MIRRORED_SIDES
-from engine.model.directions import INDEX, NAMES
-from engine.model.element_kinds import NEW_VALUES, ROTATION, TILES, TILE_KEY_NAMES, new_tile
-from engine.model.scenario import Tile
+from rallyforge.engine.editing.transform import MIRRORED_SIDES
+from rallyforge.engine.model.directions import INDEX, NAMES
+from rallyforge.engine.model.element_kinds import NEW_VALUES, ROTATION, TILES, TILE_KEY_NAMES, new_tile
+from rallyforge.engine.model.scenario import Tile
 
 T = TypeVar("T")
 

@@ -21,9 +21,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from editor import render
-from engine.format.loader import write_bytes_atomic
-from engine.model.scenario import Scenario
+from rallyforge.editor import render
+from rallyforge.engine.format.loader import write_bytes_atomic
+from rallyforge.engine.model.scenario import Scenario
 
 EXTENSIONS = (".png", ".svg", ".pdf")
 A4 = QPageSize.PageSizeId.A4

@@ -18,8 +18,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from engine.format.loader import read_file
-from engine.model.problems import ERROR, Problem
+from rallyforge.engine.format.loader import read_file
+from rallyforge.engine.model.problems import ERROR, Problem
 
 BIG_BYTES = 1_000_000
 SHOW_AFTER_MS = 400

@@ -1,6 +1,6 @@
 """Files: new, open, save, save as, revert, recent files and automatic backups.
 
-Saving goes through engine.loader.save_file: a temporary file beside the
+Saving goes through rallyforge.engine.loader.save_file: a temporary file beside the
 target, flushed, then renamed over it, so a crash never leaves half a file.
 Before writing over the course's own file, saving checks that the file is
 still what this window read or last wrote (a digest of its bytes): when
@@ -28,14 +28,14 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 
-from editor import commands, dialogs
-from editor.backup_lock import BackupLocks, Owner
-from editor.file_reader import read_in_background
-from engine.analysis.card.build import kept_judged
-from engine.format.loader import AUTOSAVE_SUFFIX
-from engine.editing import edit
-from engine.format.loader import dumps, read_file, save_file, write_text_atomic
-from engine.model.scenario import Scenario
+from rallyforge.editor import commands, dialogs
+from rallyforge.editor.backup_lock import BackupLocks, Owner
+from rallyforge.editor.file_reader import read_in_background
+from rallyforge.engine.analysis.card.build import kept_judged
+from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX
+from rallyforge.engine.editing import edit
+from rallyforge.engine.format.loader import dumps, read_file, save_file, write_text_atomic
+from rallyforge.engine.model.scenario import Scenario
 
 AUTOSAVE_MS = 60_000
 RECENT_MAX = 10

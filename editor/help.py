@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDialog, QMenu, QTextBrowser, QVBoxLayout
 
-from engine.version import COMMANDS, version
+from rallyforge.engine.version import COMMANDS, version
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {"format": ("The File Format", "format.md"), "rules": ("The Rules", "rules.md")}

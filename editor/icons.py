@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
-from editor import render
-from editor.palette import element_icon
+from rallyforge.editor import render
+from rallyforge.editor.palette import element_icon
 
 SIZE = 32
 INK = QColor("#2b2f36")

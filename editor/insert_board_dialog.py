@@ -1,11 +1,11 @@
 """File > Insert Board: attach a board of the library (engine/editing/boards/),
 or another course's board from a file, turned in quarter turns (Z / Shift+Z),
 to one side of this one, flush with a corner; the board grows to make room
-(engine.transform.insert_board). A preview shows the board as turned. One
+(rallyforge.engine.transform.insert_board). A preview shows the board as turned. One
 undo step.
 
 A library factory board brings its board only, a docking bay its docks too
-(engine.editing.library.part); a course from a file brings its flags and docks."""
+(rallyforge.engine.editing.library.part); a course from a file brings its flags and docks."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QListView, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout,
 )
 
-from editor import commands, dialogs
-from editor.board_library import piece, thumbnail
-from editor.export import render_image
-from engine.editing import edit, library
-from engine.editing.transform import insert_board
-from engine.format.loader import read_file
+from rallyforge.editor import commands, dialogs
+from rallyforge.editor.board_library import piece, thumbnail
+from rallyforge.editor.export import render_image
+from rallyforge.engine.editing import edit, library
+from rallyforge.engine.editing.transform import insert_board
+from rallyforge.engine.format.loader import read_file
 
 CORNERS = (
     ("sw", "Below, flush with the west edge"), ("se", "Below, flush with the east edge"),

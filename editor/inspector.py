@@ -11,12 +11,12 @@ from PySide6.QtWidgets import (
     QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from editor import commands
-from engine.editing import edit
-from engine.model.directions import NAMES
-from engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_TYPES,
+from rallyforge.editor import commands
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_TYPES,
                                         retyped_tile)
-from engine.model.scenario import MAX_LEVEL, Tile
+from rallyforge.engine.model.scenario import MAX_LEVEL, Tile
 
 DIRECTION_NAMES = {"N": "N (up)", "E": "E (right)", "S": "S (down)", "W": "W (left)"}
 

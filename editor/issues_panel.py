@@ -2,7 +2,7 @@
 
 After each change a timer waits for a pause (DEBOUNCE_MS), then the validator
 runs in a worker thread on the saved-file form of the course
-(engine.loader.to_dict), so typing and painting never wait for it; a result
+(rallyforge.engine.loader.to_dict), so typing and painting never wait for it; a result
 that arrives after a newer change has started another run is dropped. The
 panel lists errors and warnings with their codes; clicking one selects its
 square and centres it. Problems found when the file was opened stay listed
@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
-from editor import commands
-from engine.format.loader import to_dict
-from engine.model.option_cards import card_name
-from engine.model.problems import ERROR, Problem, WARNING, pointer_parts
-from engine.model.scenario import Accept, Scenario
-from engine.validation.validator import validate_data
+from rallyforge.editor import commands
+from rallyforge.engine.format.loader import to_dict
+from rallyforge.engine.model.option_cards import card_name
+from rallyforge.engine.model.problems import ERROR, Problem, WARNING, pointer_parts
+from rallyforge.engine.model.scenario import Accept, Scenario
+from rallyforge.engine.validation.validator import validate_data
 
 DEBOUNCE_MS = 300
 ACCEPTED_COLOR = QColor(150, 150, 150)

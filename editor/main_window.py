@@ -18,29 +18,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import commands, dialogs, export, help
-from editor.board_view import BoardView
-from editor.card_panel import CardPanel
-from editor.document import Document
-from editor.edit_state import EditState
-from editor.files import Files
-from editor.history_panel import history_view
-from editor.icons import tool_icon
-from editor.insert_board_dialog import InsertBoardDialog
-from editor.new_from_boards_dialog import NewFromBoardsDialog
-from editor.inspector import Inspector
-from editor.issues_panel import IssuesPanel
-from editor.markers_panel import MarkersPanel
-from editor.palette import Palette
-from editor.preview import install_preview
-from editor.scenario_panel import ScenarioPanel
-from editor.selection import SelectionActions
-from editor.tools import PAINT_TOOLS, TOOLS
-from engine.editing import edit
-from engine.format.tiled.convert import import_map
-from engine.format.tiled.mapfile import MapError
-from engine.model.element_kinds import FLAG, REGISTERS, TILES
-from engine.model.scenario import MAX_LEVEL, Board
+from rallyforge.editor import commands, dialogs, export, help
+from rallyforge.editor.board_view import BoardView
+from rallyforge.editor.card_panel import CardPanel
+from rallyforge.editor.document import Document
+from rallyforge.editor.edit_state import EditState
+from rallyforge.editor.files import Files
+from rallyforge.editor.history_panel import history_view
+from rallyforge.editor.icons import tool_icon
+from rallyforge.editor.insert_board_dialog import InsertBoardDialog
+from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
+from rallyforge.editor.inspector import Inspector
+from rallyforge.editor.issues_panel import IssuesPanel
+from rallyforge.editor.markers_panel import MarkersPanel
+from rallyforge.editor.palette import Palette
+from rallyforge.editor.preview import install_preview
+from rallyforge.editor.scenario_panel import ScenarioPanel
+from rallyforge.editor.selection import SelectionActions
+from rallyforge.editor.tools import PAINT_TOOLS, TOOLS
+from rallyforge.engine.editing import edit
+from rallyforge.engine.format.tiled.convert import import_map
+from rallyforge.engine.format.tiled.mapfile import MapError
+from rallyforge.engine.model.element_kinds import FLAG, REGISTERS, TILES
+from rallyforge.engine.model.scenario import MAX_LEVEL, Board
 
 APP_NAME = "Rally Forge"
 OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)

@@ -9,9 +9,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from editor import commands
-from engine.analysis.card.flags import flag_scores
-from engine.editing import edit
+from rallyforge.editor import commands
+from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.editing import edit
 
 
 class MarkerList(QListWidget):

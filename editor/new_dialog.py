@@ -6,7 +6,7 @@ from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QSpinBox, QVBoxLayout,
 )
 
-from engine.model.scenario import Board, Dock, Rules, Scenario
+from rallyforge.engine.model.scenario import Board, Dock, Rules, Scenario
 
 BAY_WIDTH, BAY_HEIGHT = 12, 4
 # Bay columns of docks 1 to 8: from the middle outwards, on the bay's third row.

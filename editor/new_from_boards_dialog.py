@@ -1,7 +1,7 @@
 """File > New from Boards: up to four factory boards of the library, each
 turned as chosen, laid side by side, stacked or two by two, with a docking
 bay below them; a live picture of the course as it will open
-(engine.editing.library.assemble). The course opens with the bay's docks, ready for
+(rallyforge.engine.editing.library.assemble). The course opens with the bay's docks, ready for
 flags."""
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from editor.insert_board_dialog import add_turn_keys, preview_pixmap, turn_choices
-from engine.editing import library
-from engine.model.scenario import Rules, Scenario
+from rallyforge.editor.insert_board_dialog import add_turn_keys, preview_pixmap, turn_choices
+from rallyforge.engine.editing import library
+from rallyforge.engine.model.scenario import Rules, Scenario
 
 SLOTS = 4
 ARRANGEMENTS = (("side", "Side by side"), ("stack", "Stacked"), ("grid", "Two by two"))

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from editor import render
-from engine.model.directions import NAMES
-from engine.model.element_kinds import EDGES, EDGE_LIST, NEW_VALUES, TILES, TILE_LIST
+from rallyforge.editor import render
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.element_kinds import EDGES, EDGE_LIST, NEW_VALUES, TILES, TILE_LIST
 
 
 class Entry(NamedTuple):

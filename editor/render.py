@@ -41,10 +41,10 @@ from PySide6.QtGui import (
     QPolygonF, QTransform,
 )
 
-from engine.model.directions import DX, DY, INDEX, NAMES, left, opposite, right
-from engine.model.element_kinds import new_tile, tile_values
-from engine.model.scenario import Board, Scenario
-from engine.rules.beams import board_beams
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, left, opposite, right
+from rallyforge.engine.model.element_kinds import new_tile, tile_values
+from rallyforge.engine.model.scenario import Board, Scenario
+from rallyforge.engine.rules.beams import board_beams
 
 SQUARE = 64
 
@@ -1214,7 +1214,7 @@ def _icon(p: QPainter, s: float, kind: str, direction: str, values: dict) -> Non
         p.fillRect(r, COLORS["wall"])
         p.restore()
     elif kind == "laser":
-        from engine.model.scenario import Laser
+        from rallyforge.engine.model.scenario import Laser
         board = Board(1, 1)
         laser = Laser(0, 0, direction, 1)
         a, b = _beam_segment(board, s, laser, 0, 0, False)

@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from editor import commands, dialogs
-from editor.table_cell import cell
-from engine.bots import BOTS
-from engine.editing import edit, transform
-from engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
-from engine.model.scenario import RULE_NAMES, RobotSpec, Rules
+from rallyforge.editor import commands, dialogs
+from rallyforge.editor.table_cell import cell
+from rallyforge.engine.bots import BOTS
+from rallyforge.engine.editing import edit, transform
+from rallyforge.engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
+from rallyforge.engine.model.scenario import RULE_NAMES, RobotSpec, Rules
 
 
 OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "
@@ -129,7 +129,7 @@ class CompletingDelegate(QStyledItemDelegate):
 
 def rule_schemas() -> dict:
     """Title, range, default and description of each rule, from the JSON Schema."""
-    text = resources.files("schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
+    text = resources.files("rallyforge.schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
     return json.loads(text)["$defs"]["rules"]["properties"]
 
 

@@ -2,8 +2,8 @@
 rotate and mirror. The clipboard is the editor's own (a Clip of engine/editing/edit.py)."""
 from __future__ import annotations
 
-from editor import commands
-from engine.editing import edit
+from rallyforge.editor import commands
+from rallyforge.engine.editing import edit
 
 
 class SelectionActions:

@@ -1,6 +1,6 @@
 """Rally Forge's engine, for scripts: read, check, save and race courses.
 
-    from engine import balance, load, new_race, save, validate
+    from rallyforge.engine import balance, load, new_race, save, validate
 
     problems = validate("course.json")      # [] for a clean file (Problem: code, message, place)
     course = load("course.json")            # a Scenario; raises ScenarioError with the problems
@@ -8,7 +8,7 @@
     result = balance(course, 200, robots=4, bot="greedy")   # the `rallyforge balance --json` dict
     save(course, "copy.json")
 
-Every name loads on first use; everything else in engine.* is the engine's
+Every name loads on first use; everything else in rallyforge.engine.* is the engine's
 own and may change. The engine's packages are layers, each importing only
 the ones below it: cli > analysis > bots, editing, validation > rules >
 format > model (see their docstrings).
@@ -18,14 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.analysis.balance import balance
-    from engine.bots import new_race
-    from engine.format.loader import load_file as load, save_file as save
-    from engine.model.problems import Problem, ScenarioError
-    from engine.model.scenario import Scenario
-    from engine.rules.outcome import Outcome
-    from engine.rules.race import Race
-    from engine.validation.validator import validate_file as validate
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.bots import new_race
+    from rallyforge.engine.format.loader import load_file as load, save_file as save
+    from rallyforge.engine.model.problems import Problem, ScenarioError
+    from rallyforge.engine.model.scenario import Scenario
+    from rallyforge.engine.rules.outcome import Outcome
+    from rallyforge.engine.rules.race import Race
+    from rallyforge.engine.validation.validator import validate_file as validate
 
 __all__ = ["Outcome", "Problem", "Race", "Scenario", "ScenarioError", "balance", "load",
            "new_race", "save", "validate"]
@@ -46,7 +46,7 @@ _LAZY = {
 
 def __getattr__(name: str) -> object:
     if name not in _LAZY:
-        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+        raise AttributeError(f"module 'rallyforge.engine' has no attribute {name!r}")
     from importlib import import_module
     module, attribute = _LAZY[name]
     value = getattr(import_module(f".{module}", __name__), attribute)

@@ -28,14 +28,14 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.editing.edit import canonical
-from engine.editing.transform import extract, rotate_board, rotate_markers
-from engine.format.loader import dumps, read_file, write_text_atomic
-from engine.format.tiled.convert import import_map
-from engine.model.directions import INDEX, step
-from engine.model.scenario import (Accept, Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall,
+from rallyforge.engine.editing.edit import canonical
+from rallyforge.engine.editing.transform import extract, rotate_board, rotate_markers
+from rallyforge.engine.format.loader import dumps, read_file, write_text_atomic
+from rallyforge.engine.format.tiled.convert import import_map
+from rallyforge.engine.model.directions import INDEX, step
+from rallyforge.engine.model.scenario import (Accept, Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall,
                                    edge_key)
-from engine.validation.validator import validate_data
+from rallyforge.engine.validation.validator import validate_data
 
 MIRROR = Path("/work/.mirror")
 BLODIGE = MIRROR / "inf112-v19+Blodige-roboter/repo"

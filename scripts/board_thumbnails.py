@@ -8,9 +8,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from editor.board_library import piece
-from editor.export import export_png
-from engine.editing.library import board_files
+from rallyforge.editor.board_library import piece
+from rallyforge.editor.export import export_png
+from rallyforge.engine.editing.library import board_files
 
 TARGET = Path(__file__).resolve().parents[1] / "docs" / "boards"
 

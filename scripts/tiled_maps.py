@@ -16,9 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engine.format.loader import dumps
-from engine.format.tiled.convert import import_map
-from engine.validation.validator import validate_data
+from rallyforge.engine.format.loader import dumps
+from rallyforge.engine.format.tiled.convert import import_map
+from rallyforge.engine.validation.validator import validate_data
 
 PROJECTS = (("inf112-v19/Blodige-roboter", "/work/.mirror/inf112-v19+Blodige-roboter/repo",
              "assets/maps/", ".tmx"),

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from editor.render import SQUARE
+from rallyforge.editor.render import SQUARE
 
 
 class Answers:
@@ -32,7 +32,7 @@ class Answers:
 def crash(window) -> None:
     """As if the window's editor had been killed: its backups and their locks
     stay on disk, and their owner is gone."""
-    from editor import backup_lock
+    from rallyforge.editor import backup_lock
     window.files.timer.stop()
     backup_lock.LIVE_KEYS.discard(window.files.locks.me.key)
 
@@ -41,7 +41,7 @@ def crash(window) -> None:
 def answers(monkeypatch, tmp_path):
     """Every dialog answered from here; the application data folder (backups
     of untitled work) this test's own, as answers.app_data."""
-    from editor import dialogs, files
+    from rallyforge.editor import dialogs, files
     a = Answers()
     a.app_data = tmp_path / "app-data"
     monkeypatch.setattr(files, "app_data_dir", lambda: a.app_data)
@@ -71,7 +71,7 @@ def answers(monkeypatch, tmp_path):
 
 @pytest.fixture
 def make_window(qtbot, answers):
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
 
     def make(path=None, scenario=None):
         w = MainWindow(path=str(path) if path else None)

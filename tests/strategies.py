@@ -51,7 +51,7 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from engine.model.element_kinds import (DEADLY_TYPES, DIRECTION, FLAG, REGISTERS, ROTATION, TILES,
+from rallyforge.engine.model.element_kinds import (DEADLY_TYPES, DIRECTION, FLAG, REGISTERS, ROTATION, TILES,
                                         TILE_TYPES)
 
 DIRECTIONS = ("N", "E", "S", "W")

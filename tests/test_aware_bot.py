@@ -9,19 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.analysis.balance import balance
-from engine.bots import make_bot, new_race
-from engine.bots.aware import AwareBot, TOP, WIDEN, _program, judged
-from engine.bots.search import program_cards
-from engine.format.loader import load_file
-from engine.model.directions import E, N, S
-from engine.model.program_cards import DECK
-from engine.model.scenario import (Board, Card, Dock, Entry, Flag, Placement, ProgramRound,
+from rallyforge.engine.analysis.balance import balance
+from rallyforge.engine.bots import make_bot, new_race
+from rallyforge.engine.bots.aware import AwareBot, TOP, WIDEN, _program, judged
+from rallyforge.engine.bots.search import program_cards
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.directions import E, N, S
+from rallyforge.engine.model.program_cards import DECK
+from rallyforge.engine.model.scenario import (Board, Card, Dock, Entry, Flag, Placement, ProgramRound,
                                    RobotSpec, Scenario, Tile)
-from engine.rules.bot_view import BotView
-from engine.rules.course import compile_course
-from engine.rules.race import Race
-from engine.rules.state import RobotState
+from rallyforge.engine.rules.bot_view import BotView
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.race import Race
+from rallyforge.engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -231,7 +231,7 @@ def test_a_look_ahead_play_from_the_saved_round_is_a_race_of_its_own(course):
     up for those programs alone: damage locking registers, a register left
     empty before a card (the cards after it are not played), a randomizer's
     draw from the round's deck."""
-    from engine.bots.aware import _Round
+    from rallyforge.engine.bots.aware import _Round
     view, robots = _after_a_round(course, seed=11)
     rng = random.Random(3)
     for robot in robots:
@@ -250,7 +250,7 @@ def test_programs_that_begin_alike_end_as_each_played_alone(course):
     """A decision's programs share the registers they begin with (played
     once, saved within the round and put back): each ends as a round set up
     for it alone, on a course with randomizers (waterworks) too."""
-    from engine.bots.aware import _Plan, _Round
+    from rallyforge.engine.bots.aware import _Plan, _Round
     view, robots = _after_a_round(course, seed=5)
     rng = random.Random(8)
     ahead = _Round(view, robots[1:])

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.balance.aggregate import aggregate
-from engine.analysis.balance.plan import RACE, TRIAL, derive_seed, make_plan
-from engine.analysis.balance.play import RaceTask, lineup, split_results
-from engine.analysis.balance.runner import run
-from engine.bots import new_race
-from engine.cli.main import main
-from engine.format.loader import load_file
-from engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.analysis.balance.aggregate import aggregate
+from rallyforge.engine.analysis.balance.plan import RACE, TRIAL, derive_seed, make_plan
+from rallyforge.engine.analysis.balance.play import RaceTask, lineup, split_results
+from rallyforge.engine.analysis.balance.runner import run
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
@@ -56,7 +56,7 @@ def test_seeds_are_derived_stably():
     races = [j for j in plan.jobs if j.kind == RACE]
     assert [j.number for j in races] == list(range(50))
     assert all(j.seed == derive_seed(42, j.kind, j.number) for j in plan.jobs)
-    code = ("from engine.analysis.balance.plan import make_plan; "
+    code = ("from rallyforge.engine.analysis.balance.plan import make_plan; "
             "print([j.seed for j in make_plan(50, 3, 8, seed=42).jobs])")
     other = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                            env=dict(os.environ, PYTHONHASHSEED="12345"), check=True)
@@ -217,7 +217,7 @@ def test_ctrl_c_stops_cleanly_and_still_reports(tmp_path):
     out = tmp_path / "partial.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engine.cli", "balance", str(DUEL), "--races", "100000",
+        [sys.executable, "-m", "rallyforge.engine.cli", "balance", str(DUEL), "--races", "100000",
          "--robots", "2", "--workers", "2", "--json", str(out)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -243,7 +243,7 @@ def test_a_stopped_pools_thread_that_fails_prints_nothing_and_others_still_do(mo
     still reach the hook that prints them."""
     import threading
     from concurrent.futures import ProcessPoolExecutor
-    from engine.analysis.balance import runner
+    from rallyforge.engine.analysis.balance import runner
     printed: list = []
     monkeypatch.setattr(threading, "excepthook", printed.append)    # what prints them
     monkeypatch.setattr(runner, "_other_hook", threading.excepthook)
@@ -268,7 +268,7 @@ def interrupt(argv: list[str], tmp_path, presses: int = 1, progress: str = "race
     (SIGINT to the whole group, as a terminal does) `presses` times once the
     races are under way. Returns (exit code, stdout, stderr)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", *argv], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "rallyforge.engine.cli", *argv], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -308,7 +308,7 @@ def test_the_dask_logs_are_quiet_once_ctrl_c_is_pressed(caplog):
     and loop's logs from the press on, and only then."""
     import logging
 
-    from engine.analysis.balance.runner import _dask_quiet_after_ctrl_c
+    from rallyforge.engine.analysis.balance.runner import _dask_quiet_after_ctrl_c
     loop_log = logging.getLogger("tornado.application")
     client_log = logging.getLogger("distributed.client")
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -366,7 +366,7 @@ def test_a_stopped_run_stops_the_workers_of_its_dropped_chunks(tmp_path):
 
 
 def test_unwritable_outputs_are_found_before_any_race(tmp_path, capsys, monkeypatch):
-    from engine.analysis.balance import runner
+    from rallyforge.engine.analysis.balance import runner
 
     def no_races(*args, **kwargs):
         raise AssertionError("races were played")
@@ -418,7 +418,7 @@ def test_compare_small_runs_give_honest_intervals():
     """Few races: t intervals, and no zero-width interval unless every race
     came out the same on both courses."""
     from types import SimpleNamespace
-    from engine.cli.compare import compare
+    from rallyforge.engine.cli.compare import compare
 
     def run_of(winners, rounds):
         races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True)
@@ -446,7 +446,7 @@ def test_compare_small_runs_give_honest_intervals():
 
 def test_progress_bar_in_a_log_prints_every_tenth():
     import io
-    from engine.analysis.balance.progress import ProgressBar
+    from rallyforge.engine.analysis.balance.progress import ProgressBar
     stream = io.StringIO()
     bar = ProgressBar("races", stream=stream)
     for done in range(0, 101, 5):
@@ -496,8 +496,8 @@ def test_each_command_says_its_own_robots_default(capsys):
 def test_every_help_lists_the_choices_and_defaults_in_words(capsys):
     """Every option that takes a value says its default and names its choices
     (bots included), save the outputs, which are written only when asked."""
-    from engine.bots import BOTS
-    from engine.cli.main import COMMANDS, build_parser
+    from rallyforge.engine.bots import BOTS
+    from rallyforge.engine.cli.main import COMMANDS, build_parser
     outputs = {"--json", "--out", "--apply", "--report"}
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     for name in COMMANDS:
@@ -565,7 +565,7 @@ def test_a_huge_run_starts_at_once_and_stops_with_what_it_played():
 
 
 def test_races_past_the_bound_are_bad_usage(capsys):
-    from engine.analysis.balance.plan import MAX_RACES
+    from rallyforge.engine.analysis.balance.plan import MAX_RACES
     for command in (["balance", str(DUEL)], ["card", str(DUEL)],
                     ["compare", str(DUEL), str(DUEL)]):
         with pytest.raises(SystemExit) as exc:
@@ -585,7 +585,7 @@ def test_workers_ignore_ctrl_c_from_their_first_instruction(monkeypatch):
     fork server starts ignoring SIGINT, and the workers it forks with it.
     (The fork server is what a process with other threads uses.)"""
     from concurrent.futures import ProcessPoolExecutor
-    from engine.analysis.balance import runner
+    from rallyforge.engine.analysis.balance import runner
     monkeypatch.setattr(runner, "_alone", lambda: False)
     here = signal.getsignal(signal.SIGINT)
     context = runner._context()
@@ -600,7 +600,7 @@ def test_workers_forked_from_this_process_ignore_ctrl_c_from_their_first_instruc
     """Workers forked from the calling process (where it has no other
     thread) ignore SIGINT before they run a line of their own; another
     child forked by this process, and this process itself, do not."""
-    from engine.analysis.balance.runner import _forking_deaf_workers
+    from rallyforge.engine.analysis.balance.runner import _forking_deaf_workers
 
     def child_ignores_ctrl_c() -> bool:
         pid = os.fork()
@@ -619,7 +619,7 @@ def test_workers_forked_from_this_process_ignore_ctrl_c_from_their_first_instruc
 def test_ctrl_c_while_the_workers_start_is_acted_on_once_they_have():
     """A press half way through starting the pool left a worker starting up
     with this process gone (its traceback printed): the press waits."""
-    from engine.analysis.balance.runner import _ctrl_c_deferred
+    from rallyforge.engine.analysis.balance.runner import _ctrl_c_deferred
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     finished = []
     try:
@@ -692,7 +692,7 @@ def test_the_fork_server_starts_early_only_for_worker_processes(workers, schedul
     other thread (which forks its workers itself)."""
     code = ((A_THREAD if threads else "") +
             "from multiprocessing import forkserver\n"
-            "from engine.analysis.balance.runner import start_workers_soon\n"
+            "from rallyforge.engine.analysis.balance.runner import start_workers_soon\n"
             f"start_workers_soon({workers}, {scheduler!r})\n"
             "print(forkserver._forkserver._forkserver_pid is not None)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
@@ -704,8 +704,8 @@ def test_the_fork_server_starts_early_only_for_worker_processes(workers, schedul
 # come back, which only the run's own loop takes in; then it fails or not.
 MEANWHILE = """
 import sys, time
-from engine.analysis.balance.plan import make_plan
-from engine.analysis.balance.runner import run
+from rallyforge.engine.analysis.balance.plan import make_plan
+from rallyforge.engine.analysis.balance.runner import run
 from tests.test_balance import Numbers
 seen = []
 def meanwhile():
@@ -750,8 +750,8 @@ def test_a_process_alone_forks_its_workers_and_one_with_threads_uses_the_fork_se
     the command line does: else numpy starts more as it is imported.)"""
     code = ((A_THREAD if threads else "") +
             "from multiprocessing import forkserver\n"
-            "from engine.analysis.balance.plan import make_plan\n"
-            "from engine.analysis.balance.runner import run\n"
+            "from rallyforge.engine.analysis.balance.plan import make_plan\n"
+            "from rallyforge.engine.analysis.balance.runner import run\n"
             "from tests.test_balance import Numbers\n"
             "outcome = run(Numbers(), make_plan(8, 2, 2, trials=1).jobs, workers=2, chunk_size=2)\n"
             "print([result for _, result in outcome.results], outcome.cancelled)\n"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from engine.analysis.balance.aggregate import options
-from engine.analysis.balance.report import markdown
-from engine.analysis.balance.summary import RaceSummary
-from engine.cli.main import main
-from engine.format.loader import load_file
+from rallyforge.engine.analysis.balance.aggregate import options
+from rallyforge.engine.analysis.balance.report import markdown
+from rallyforge.engine.analysis.balance.summary import RaceSummary
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_file
 from tests.test_balance import ROOT
 
 STANDARD = ROOT / "scenarios" / "standard-course.json"

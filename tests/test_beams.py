@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine.model.scenario import Board, Laser, Pusher, Rules, Wall
-from engine.rules.beams import board_beams, ray
-from engine.rules.course import Course
-from engine.rules.lasers import fire
-from engine.rules.option_weapons import fire_with_options
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.scenario import Board, Laser, Pusher, Rules, Wall
+from rallyforge.engine.rules.beams import board_beams, ray
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.lasers import fire
+from rallyforge.engine.rules.option_weapons import fire_with_options
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def squares(board: Board, cells) -> tuple[int, ...]:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from editor.board_library import thumbnail
-from engine.cli.main import main
-from engine.editing import library
-from engine.editing.transform import rotate_board
-from engine.model.scenario import Dock
-from engine.validation.validator import read_valid_file
+from rallyforge.editor.board_library import thumbnail
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.editing import library
+from rallyforge.engine.editing.transform import rotate_board
+from rallyforge.engine.model.scenario import Dock
+from rallyforge.engine.validation.validator import read_valid_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = library.board_files()
@@ -131,7 +131,7 @@ def test_the_assembled_course_races_and_has_a_card(tmp_path, capsys):
 
 
 def test_the_sources_are_settled_by_their_majority_and_each_disagreement_is_said():
-    from engine.model.scenario import Board, Tile, Wall
+    from rallyforge.engine.model.scenario import Board, Tile, Wall
     from scripts.board_library import elements, settle
     ours = Board(3, 3, tiles=(Tile(0, 0, "pit"),), walls=(Wall(1, 1, "N"),))
     second = Board(3, 3, tiles=(Tile(0, 0, "repair"),), walls=(Wall(1, 1, "N"), Wall(2, 2, "W")))

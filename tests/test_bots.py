@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import BOTS, DEFAULT_BOT, make_bot, new_race
-from engine.bots.search import candidates
-from engine.bots.tables import tables_for
-from engine.format.loader import load_file
-from engine.model.program_cards import DECK
-from engine.model.scenario import Card, RobotSpec
-from engine.rules.bot_view import BotView
-from engine.rules.course import compile_course
-from engine.rules.state import RobotState
+from rallyforge.engine.bots import BOTS, DEFAULT_BOT, make_bot, new_race
+from rallyforge.engine.bots.search import candidates
+from rallyforge.engine.bots.tables import tables_for
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.program_cards import DECK
+from rallyforge.engine.model.scenario import Card, RobotSpec
+from rallyforge.engine.rules.bot_view import BotView
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
@@ -73,7 +73,7 @@ def test_candidates_are_the_distinct_orderings():
     code = {k: i for i, k in enumerate(kinds)}
     counts = [hand.count(k) for k in kinds]
     expected = {tuple(code[c] for c in p) for p in permutations(hand, 5)}
-    from engine.bots.search import _sequences
+    from rallyforge.engine.bots.search import _sequences
     got = {tuple(col) for col in _sequences(5)[0][:, candidates(counts, 5)].T.tolist()}
     assert got == expected
     assert len(got) < 9 * 8 * 7 * 6 * 5             # duplicates of a kind dropped
@@ -81,7 +81,7 @@ def test_candidates_are_the_distinct_orderings():
 
 def play_out(tables, view, program):
     """The lone-model states after each register of a program."""
-    from engine.model.program_cards import KIND_CODE
+    from rallyforge.engine.model.program_cards import KIND_CODE
     s = view.robot.sq * 4 + view.robot.facing
     states = []
     for r, card in enumerate(program):
@@ -141,7 +141,7 @@ def test_a_race_refuses_more_starting_flags_than_the_course_has(duel):
 
 
 def race_summary(scenario, seed, bot):
-    from engine.analysis.balance.play import play_race
+    from rallyforge.engine.analysis.balance.play import play_race
     return play_race(scenario, seed, (1, 2), bot)
 
 
@@ -199,8 +199,8 @@ def test_search_beats_greedy_beats_random(duel):
 @pytest.mark.skipif(not STANDARD.exists(), reason="the standard course is not there yet")
 def test_search_finishes_the_standard_course():
     """Completion above 90% within 30 rounds, 4 search robots."""
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import RaceTask, split_results
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import RaceTask, split_results
     scenario = load_file(STANDARD)
     task = RaceTask(scenario, "search", max_rounds=30)
     plan = make_plan(24, 4, len(scenario.docks), seed=1, trials=0)
@@ -214,8 +214,8 @@ EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_search_finishes_the_example_courses(path):
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import RaceTask, split_results
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import RaceTask, split_results
     scenario = load_file(path)
     robots = min(4, len(scenario.docks))
     task = RaceTask(scenario, "search", max_rounds=40)
@@ -227,8 +227,8 @@ def test_search_finishes_the_example_courses(path):
 
 @pytest.mark.parametrize("name", ["greedy", "search"])
 def test_bots_finish_the_test_courses(name):
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import RaceTask, split_results
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import RaceTask, split_results
     for course in ("duel.json", "symmetric.json", "biased.json"):
         scenario = load_file(FIXTURES / course)
         task = RaceTask(scenario, name, max_rounds=30)
@@ -241,8 +241,8 @@ def test_tables_search_once_for_every_repair_square_together(monkeypatch):
     """A board covered in upgrade squares: one search per flag and one for all
     the repair squares (not one per square: 100x100 such squares took a
     minute and gigabytes), giving the distance to the nearest."""
-    from engine.model.scenario import Board, Flag, Scenario, Tile
-    from engine.rules.lone import LoneModel
+    from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
+    from rallyforge.engine.rules.lone import LoneModel
     board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
                                 if (x, y) not in ((0, 0), (11, 11), (5, 5))))
     scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())

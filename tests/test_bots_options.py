@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from engine.bots import make_bot, new_race
-from engine.rules.bot_view import BotView
-from engine.format.loader import load_dict
-from engine.model.scenario import Card
-from engine.rules.course import compile_course
-from engine.rules.state import RobotState
+from rallyforge.engine.bots import make_bot, new_race
+from rallyforge.engine.rules.bot_view import BotView
+from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.model.scenario import Card
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.state import RobotState
 
 HAND = [Card("move1", 500), Card("left", 70), Card("right", 80), Card("uturn", 10),
         Card("back", 430), Card("move2", 700), Card("move3", 800), Card("left", 90),
@@ -178,7 +178,7 @@ def test_the_search_bot_takes_the_flywheel_card_when_a_program_is_better_with_it
 
 
 def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():
-    from engine.model.program_cards import DECK
+    from rallyforge.engine.model.program_cards import DECK
     turns = [c for c in DECK if c.kind in ("left", "right")][:9]
     bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["recompile"])
     view = bot._view
@@ -252,7 +252,7 @@ def test_a_bot_locks_the_revealed_register_whose_card_takes_the_target_on():
     (["brakes"], 9, None),                      # the laser's point destroys it: damage
 ])
 def test_a_bots_fire_control_choice(cards, damage, choice):
-    from engine.bots.option_policy import OptionPolicy
+    from rallyforge.engine.bots.option_policy import OptionPolicy
     race = _duel((1, 2, "E"), (4, 2, "N"), [_Fixed(), _Fixed()])
     race.play_register()
     shooter, target = race.robots

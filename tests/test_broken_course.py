@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.analysis.balance import runner
-from engine.analysis.suggest import search, suggest
-from engine.cli.main import main
-from engine.format.loader import load_file
-from engine.model.problems import ScenarioError
-from engine.model.scenario import RobotSpec
-from engine.validation.validator import course_problems, validate_file
+from rallyforge import engine
+from rallyforge.engine.analysis.balance import runner
+from rallyforge.engine.analysis.suggest import search, suggest
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.problems import ScenarioError
+from rallyforge.engine.model.scenario import RobotSpec
+from rallyforge.engine.validation.validator import course_problems, validate_file
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 FLAG_ON_PIT = FIXTURES / "invalid" / "flag-on-pit.json"
@@ -74,7 +74,7 @@ def test_scripts_get_the_errors_not_numbers(no_race):
 def test_a_what_if_on_options_drops_the_checks_it_would_break():
     """--options counted on a course with an option_cards check races (the
     check is the file's test of its played options, not part of a race)."""
-    from engine.analysis.balance.play import with_options
+    from rallyforge.engine.analysis.balance.play import with_options
     course = load_file(FIXTURES.parent / "rules" / "o2-superior-archive-copy.json")
     assert any("option_cards" in c.expected for c in course.checks)
     assert not engine.balance(with_options(course, "counted"), 1, 2, "random")["cancelled"]

@@ -6,8 +6,8 @@ import pytest
 
 from bench import calibrate
 from bench.calibrate import Course, courses, fit, fitted_edges, least_squares, read_measures
-from engine.analysis.card import build, timemodel
-from engine.bots import DEFAULT_BOT
+from rallyforge.engine.analysis.card import build, timemodel
+from rallyforge.engine.bots import DEFAULT_BOT
 
 
 def test_least_squares_finds_the_line_and_the_plane():

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.card import build, timemodel
-from engine.cli.main import main
-from engine.format.loader import dumps, load_dict, load_file
-from engine.format.stored_card import play_hash, stale, with_card
-from engine.model.scenario import Goals, Tile, robots_for
-from engine.validation.validator import course_problems
+from rallyforge.engine.analysis.card import build, timemodel
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import dumps, load_dict, load_file
+from rallyforge.engine.format.stored_card import play_hash, stale, with_card
+from rallyforge.engine.model.scenario import Goals, Tile, robots_for
+from rallyforge.engine.validation.validator import course_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "scenarios").glob("*.json"))
@@ -99,7 +99,7 @@ def test_length_class_and_time_from_the_median(open_course):
 
 
 def test_the_rounds_interval_does_not_collapse_while_the_races_disagree():
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     result = balance(load_file(TUTORIAL), 60)
     assert len(result["length"]["histogram"]) > 1               # the races disagree
     assert result["length"]["median_ci"][0] == result["length"]["median_ci"][1]   # whole rounds
@@ -293,7 +293,7 @@ def test_stored_without_a_card_is_an_error(capsys):
 
 
 def test_the_schema_wants_a_hash(open_course):
-    from engine.validation.validator import validate_data
+    from rallyforge.engine.validation.validator import validate_data
     doc = json.loads(dumps(with_card(open_course, {"play_hash": "x"})))
     assert [p.pointer for p in validate_data(doc) if p.is_error] == ["/card/play_hash"]
 
@@ -326,7 +326,7 @@ def test_the_balance_report_says_how_the_course_meets_its_goals(tmp_path, capsys
 
 
 def test_the_balance_function_races_the_goals_robots():
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     course = replace(load_file(TUTORIAL), goals=Goals(robots=2))
     assert balance(course, 4)["robots"] == 2
     assert balance(course, 4, robots=3)["robots"] == 3
@@ -366,7 +366,7 @@ def test_a_length_goal_and_a_rounds_goal_are_both_judged(open_course):
 
 def stop_after_first_chunk(monkeypatch):
     """Ctrl+C pressed while the second chunk of races is played."""
-    from engine.analysis.balance.play import RaceTask
+    from rallyforge.engine.analysis.balance.play import RaceTask
     play = RaceTask.play
     calls = []
 
@@ -445,8 +445,8 @@ def test_every_card_of_the_cards_type_can_be_shown():
 
     from hypothesis import given, settings, strategies as st
 
-    from engine.analysis.card.types import Card
-    from engine.format.typed_json import Items
+    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.format.typed_json import Items
 
     def values(kind):
         origin, args = get_origin(kind), get_args(kind)
@@ -484,8 +484,8 @@ def test_the_card_type_and_the_schema_list_the_same_fields():
     fields only earlier versions wrote."""
     from typing import Annotated, get_args, get_origin, get_type_hints, is_typeddict
 
-    from engine.analysis.card.types import Card
-    from engine.format.schema import schema_path
+    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.format.schema import schema_path
 
     def typed_dicts(kind):         # the TypedDict inside X | None, list[X], NotRequired[X]
         if is_typeddict(kind):

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.card.flags import course_score, flag_scores
-from engine.cli.main import main
-from engine.format.loader import load_dict
+from rallyforge.engine.analysis.card.flags import course_score, flag_scores
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 

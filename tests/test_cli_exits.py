@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.main import main
+from rallyforge.engine.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "scenarios" / "tutorial.json"       # 4 docks
@@ -56,7 +56,7 @@ def test_a_closed_pipe_is_no_error_for_a_real_process():
     read, write = os.pipe()
     os.close(read)
     try:
-        done = subprocess.run([sys.executable, "-m", "engine.cli", *COMMANDS["balance"][0]],
+        done = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", *COMMANDS["balance"][0]],
                               cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                               stdout=write, stderr=subprocess.PIPE, text=True, timeout=300)
     finally:

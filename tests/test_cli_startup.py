@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.common import bot_help
-from engine.cli.main import build_parser, command_named, main
-from engine.version import COMMANDS
+from rallyforge.engine.cli.common import bot_help
+from rallyforge.engine.cli.main import build_parser, command_named, main
+from rallyforge.engine.version import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "scenarios" / "tutorial.json"
@@ -40,11 +40,11 @@ def python(code: str, **env: str) -> str:
 def test_a_command_line_imports_its_own_command_only(argv, module):
     imported = python(
         "import sys\n"
-        "from engine.cli.main import main\n"
+        "from rallyforge.engine.cli.main import main\n"
         f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('engine.cli.'))))")
-    commands = set(imported.splitlines()[-1].split()) - {"engine.cli.main", "engine.cli.common"}
-    assert commands == ({f"engine.cli.{module}"} if module else set())
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('rallyforge.engine.cli.'))))")
+    commands = set(imported.splitlines()[-1].split()) - {"rallyforge.engine.cli.main", "rallyforge.engine.cli.common"}
+    assert commands == ({f"rallyforge.engine.cli.{module}"} if module else set())
 
 
 def test_the_help_is_the_same_whichever_commands_are_imported(capsys):
@@ -68,15 +68,15 @@ def test_a_race_commands_options_name_the_bots_without_importing_them(command):
     """The --bot help lists the bots by the model's names (importing the
     bots imports numpy and builds their tables: a tenth of a second)."""
     said = python("import sys\n"
-                  "from engine.cli.main import build_parser\n"
+                  "from rallyforge.engine.cli.main import build_parser\n"
                   f"parser = build_parser([{command!r}])\n"
-                  "print('engine.bots' in sys.modules, 'numpy' in sys.modules)")
+                  "print('rallyforge.engine.bots' in sys.modules, 'numpy' in sys.modules)")
     assert said == "False False"
 
 
 def test_the_bots_the_command_line_names_are_the_bots():
-    from engine.bots import BOTS, DEFAULT_BOT
-    from engine.model.scenario import BOT_NAMES, DEFAULT_BOT as NAMED_DEFAULT
+    from rallyforge.engine.bots import BOTS, DEFAULT_BOT
+    from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT as NAMED_DEFAULT
     assert sorted(BOT_NAMES) == sorted(BOTS)
     assert NAMED_DEFAULT == DEFAULT_BOT in BOTS
     assert bot_help("the bot") == f"the bot: {', '.join(sorted(BOTS))} (default: {DEFAULT_BOT})"
@@ -91,7 +91,7 @@ def test_a_balance_run_forks_its_workers_from_itself(tmp_path):
     out = tmp_path / "duel.json"
     said = python("import sys\n"
                   "from multiprocessing import forkserver, resource_tracker\n"
-                  "from engine.cli.main import main\n"
+                  "from rallyforge.engine.cli.main import main\n"
                   f"sys.argv = ['rallyforge', 'balance', {str(DUEL)!r}, '--races', '6',\n"
                   f"            '--workers', '2', '--quiet', '--json', {str(out)!r}]\n"
                   "code = main()\n"
@@ -113,7 +113,7 @@ def test_the_command_is_the_first_word_that_is_not_an_option():
 def test_a_valid_file_is_read_without_jsonschema_and_a_broken_one_worded_with_it():
     said = python(
         "import sys\n"
-        "from engine.validation.validator import read_valid_file, validate_data\n"
+        "from rallyforge.engine.validation.validator import read_valid_file, validate_data\n"
         f"scenario, problems = read_valid_file({str(TUTORIAL)!r})\n"
         "print(scenario is not None, problems == [], 'jsonschema' in sys.modules)\n"
         "problems = validate_data({'board': {'width': 'wide'}})\n"
@@ -128,7 +128,7 @@ def test_only_the_program_skips_its_last_garbage_collections(capsys):
     assert gc.get_freeze_count() == before
     frozen = python(
         "import gc, sys\n"
-        "from engine.cli.main import main\n"
+        "from rallyforge.engine.cli.main import main\n"
         f"sys.argv = ['rallyforge', 'validate', {str(TUTORIAL)!r}]\n"
         "code = main()\n"
         "print(code, gc.get_freeze_count() > 0)")
@@ -142,7 +142,7 @@ def test_the_program_gives_openblas_one_thread_unless_told(given, monkeypatch):
     (a number given is kept: with 2, numpy starts one more where there are
     two cores); a caller of main() keeps its own settings."""
     said = python("import os, sys\n"
-                  "from engine.cli.main import main\n"
+                  "from rallyforge.engine.cli.main import main\n"
                   f"sys.argv = ['rallyforge', 'validate', {str(TUTORIAL)!r}]\n"
                   "main()\n"
                   "print(len(os.listdir('/proc/self/task')), 'numpy' in sys.modules)",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.main import main
-from engine.format.loader import MAX_FILE_BYTES
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -168,7 +168,7 @@ def test_bad_usage_exits_2(capsys, argv):
 
 
 def test_a_crash_in_the_validator_is_a_problem_not_a_traceback(capsys, in_tests, monkeypatch):
-    from engine.cli import validate as command
+    from rallyforge.engine.cli import validate as command
 
     def broken(path):
         raise KeyError("oops")
@@ -186,7 +186,7 @@ def test_subprocess_validates_the_examples(tmp_path):
     if not list(scenarios.glob("*.json")):
         pytest.skip("no example scenarios yet")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "validate", "scenarios"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate", "scenarios"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr
     lines = done.stdout.splitlines()
@@ -200,9 +200,9 @@ def test_subprocess_validates_the_examples(tmp_path):
 def test_subprocess_exit_codes(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     shutil.copy(FIXTURES / "invalid" / "flag-on-pit.json", tmp_path / "pit.json")
-    bad = subprocess.run([sys.executable, "-m", "engine.cli", "validate", str(tmp_path)],
+    bad = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate", str(tmp_path)],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    usage = subprocess.run([sys.executable, "-m", "engine.cli", "validate"],
+    usage = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate"],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert (bad.returncode, usage.returncode) == (1, 2)
     assert "error E301" in bad.stdout and "Traceback" not in bad.stderr + usage.stderr
@@ -242,7 +242,7 @@ def test_a_closed_output_pipe_keeps_the_exit_code(tmp_path):
     path = tmp_path / "many-errors.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "engine.cli", "validate", str(path)],
+    proc = subprocess.Popen([sys.executable, "-m", "rallyforge.engine.cli", "validate", str(path)],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert b"error E201" in proc.stdout.readline()

@@ -12,16 +12,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.bots import new_race, search
-from engine.bots.common import by_kind
-from engine.bots.search import (Hands, Programs, best_of_hands, best_programs, candidates,
+from rallyforge.engine.bots import new_race, search
+from rallyforge.engine.bots.common import by_kind
+from rallyforge.engine.bots.search import (Hands, Programs, best_of_hands, best_programs, candidates,
                                 hand_programs, play_programs, score_programs)
-from engine.bots.tables import NONE, tables_for
-from engine.format.loader import load_file
-from engine.model.program_cards import DECK, KIND_CODE
-from engine.rules.bot_view import BotView
-from engine.rules.course import compile_course
-from engine.rules.state import RobotState
+from rallyforge.engine.bots.tables import NONE, tables_for
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.rules.bot_view import BotView
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSES = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.balance import play
-from engine.bots import compiled_race, search
-from engine.format.loader import load_file
-from engine.model.scenario import Scenario
+from rallyforge.engine.analysis.balance import play
+from rallyforge.engine.bots import compiled_race, search
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
@@ -67,7 +67,7 @@ def test_the_same_races_as_the_python_engine(path, variant):
 
 
 def compile_levelled(scenario: Scenario) -> bool:
-    from engine.rules.course import compile_course
+    from rallyforge.engine.rules.course import compile_course
     return compile_course(scenario.board).levelled
 
 
@@ -89,7 +89,7 @@ def crowded_board(rng: random.Random) -> Scenario:
     """A small random board packed with elements, its docks anywhere (on
     belts, gears, teleporters...), so that robots meet head-on on belts,
     in lasers' beams and at re-entry far more often than on real courses."""
-    from engine.format.loader import load_dict
+    from rallyforge.engine.format.loader import load_dict
     w, h = rng.randint(5, 8), rng.randint(5, 8)
     squares = rng.sample([(x, y) for x in range(w) for y in range(h)], w * h)
     dirs = "NESW"
@@ -157,7 +157,7 @@ def test_balance_runs_use_it_only_where_it_applies():
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
     """An old build of the compiled part (the search bot's loop alone, not yet
     built again by the install) is not asked for races it does not have."""
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "tutorial.json")
     before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0)
     loop_only = type("LoopOnly", (), {"decide": getattr(search.compiled, "decide", None)})()
@@ -168,7 +168,7 @@ def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
 
 
 def test_a_balance_run_gives_the_same_result_either_way(monkeypatch):
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "waterworks.json")
     first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0)
     monkeypatch.setattr(compiled_race, "applies", lambda *args: False)

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from editor.app import build_parser as editor_parser
-from engine.analysis.scenario_checks import run_checks
-from engine.cli.main import COMMANDS, build_parser
-from engine.format.loader import load_dict
-from engine.format.schema import SCHEMA
-from engine.validation.validator import validate_data
+from rallyforge.editor.app import build_parser as editor_parser
+from rallyforge.engine.analysis.scenario_checks import run_checks
+from rallyforge.engine.cli.main import COMMANDS, build_parser
+from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.format.schema import SCHEMA
+from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -1,9 +1,9 @@
 """engine/editing/edit.py: the pure edits behind every editor command."""
 import pytest
 
-from engine.editing import edit, transform
-from engine.format.loader import dumps, read_dict, to_dict
-from engine.model.scenario import (Board, Check, Dock, Flag, Laser, Placement, Pusher, RobotSpec,
+from rallyforge.engine.editing import edit, transform
+from rallyforge.engine.format.loader import dumps, read_dict, to_dict
+from rallyforge.engine.model.scenario import (Board, Check, Dock, Flag, Laser, Placement, Pusher, RobotSpec,
                                    Rules, Scenario, Tile, Wall)
 
 

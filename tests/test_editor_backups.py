@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from editor import backup_lock
-from editor.backup_lock import BackupLocks, lock_path
-from engine.format.loader import load_file, save_file
-from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
+from rallyforge.editor import backup_lock
+from rallyforge.editor.backup_lock import BackupLocks, lock_path
+from rallyforge.engine.format.loader import load_file, save_file
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, crash, make_window, window,
 )
@@ -72,7 +72,7 @@ def other_editor(tmp_path):
     started = []
 
     def start(backup):
-        code = ("import sys; from pathlib import Path; from editor.backup_lock import BackupLocks\n"
+        code = ("import sys; from pathlib import Path; from rallyforge.editor.backup_lock import BackupLocks\n"
                 f"assert BackupLocks().take(Path({str(backup)!r})) is None\n"
                 "print('held', flush=True); sys.stdin.read()\n")
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, text=True,
@@ -88,7 +88,7 @@ def other_editor(tmp_path):
 
 def test_a_file_open_in_another_editor_says_so_until_that_editor_is_gone(
         make_window, answers, tmp_path, other_editor, monkeypatch):
-    from editor import dialogs
+    from rallyforge.editor import dialogs
     path = saved(tmp_path)
     backup = tmp_path / "c1.json.autosave.json"
     save_file(course("Their unsaved work"), backup)
@@ -227,7 +227,7 @@ def test_a_backup_holding_nothing_new_goes_without_a_question(make_window, answe
 # ------------------------------------------------------------ untitled work
 
 def test_untitled_work_is_offered_at_start_whatever_file_opens(make_window, answers, tmp_path):
-    from editor.main_window import OTHER_WINDOWS
+    from rallyforge.editor.main_window import OTHER_WINDOWS
     untitled = make_window(scenario=course("Sketch"))
     sketch, backup = edited_backup(untitled)
     assert backup == answers.app_data / "untitled.autosave.json"
@@ -249,7 +249,7 @@ def test_untitled_work_is_offered_at_start_whatever_file_opens(make_window, answ
 
 def test_new_untitled_work_never_writes_over_another_untitled_backup(make_window, answers,
                                                                      monkeypatch):
-    from editor import dialogs
+    from rallyforge.editor import dialogs
     first = make_window(scenario=course("First"))
     first_edit, first_backup = edited_backup(first)
     second = make_window()
@@ -267,7 +267,7 @@ def test_new_untitled_work_never_writes_over_another_untitled_backup(make_window
 
 
 def test_untitled_work_is_restored_in_a_window_started_without_a_file(make_window, answers):
-    from editor.main_window import OTHER_WINDOWS
+    from rallyforge.editor.main_window import OTHER_WINDOWS
     untitled = make_window(scenario=course("Sketch"))
     sketch, backup = edited_backup(untitled)
     crash(untitled)
@@ -316,7 +316,7 @@ def test_a_window_deleted_without_closing_leaves_its_file_free(make_window, answ
     backup any more: the next window opens the file without a question."""
     from PySide6.QtCore import QEvent
 
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
     path = saved(tmp_path)
     first = MainWindow(path=str(path))
     assert lock_path(tmp_path / "c1.json.autosave.json").exists()

@@ -7,13 +7,13 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from editor.insert_board_dialog import InsertBoardDialog
-from editor.new_from_boards_dialog import NewFromBoardsDialog
-from engine.cli.main import main
-from engine.editing import library
-from engine.editing.transform import rotate_board
-from engine.format.loader import save_file
-from engine.model.scenario import Flag
+from rallyforge.editor.insert_board_dialog import InsertBoardDialog
+from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.editing import library
+from rallyforge.engine.editing.transform import rotate_board
+from rallyforge.engine.format.loader import save_file
+from rallyforge.engine.model.scenario import Flag
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 from tests.test_editor_painting import click
 
@@ -166,7 +166,7 @@ def test_import_tiled_map_opens_the_course_and_refuses_a_non_map(window, answers
 
 
 def test_import_tiled_map_shows_what_could_not_be_placed(window, answers, tmp_path, monkeypatch):
-    from editor import dialogs
+    from rallyforge.editor import dialogs
     from tests.test_tiled_import import FLAG1, DOCK1, grid, tmx
     shown = []
     monkeypatch.setattr(dialogs, "show_warning",

@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionSpinBox
 
-from editor.new_dialog import new_scenario
-from editor.palette import ENTRIES
-from engine.format.loader import load_file
-from engine.model.directions import INDEX, NAMES, opposite
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.editor.new_dialog import new_scenario
+from rallyforge.editor.palette import ENTRIES
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.directions import INDEX, NAMES, opposite
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
 from tests.editor_support import answers, click, make_window  # noqa: F401  (fixtures)
 
 STANDARD = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from editor import card_panel
-from editor.card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
-from editor.palette import ENTRIES
-from engine.format.stored_card import play_hash
-from engine.model.scenario import Board, Dock, Flag, Scenario
+from rallyforge.editor import card_panel
+from rallyforge.editor.card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
+from rallyforge.editor.palette import ENTRIES
+from rallyforge.engine.format.stored_card import play_hash
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario
 from tests.editor_support import answers, drag_squares, make_window  # noqa: F401  (fixtures)
 
 
@@ -85,7 +85,7 @@ def test_a_result_for_an_earlier_course_is_dropped(make_window, qtbot, quick):
 
 
 def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, quick):
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     w = card_shown(make_window, qtbot)
     panel = w.card_panel
     result = balance(w.doc.scenario, 8)
@@ -105,7 +105,7 @@ def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, qu
 def test_the_estimate_is_for_the_goals_robots_and_says_how_it_meets_them(make_window, qtbot, quick):
     from dataclasses import replace
 
-    from engine.model.scenario import Goals
+    from rallyforge.engine.model.scenario import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=2, length="long")))
     w.card_panel.parentWidget().raise_()
     panel = w.card_panel
@@ -119,15 +119,15 @@ def test_the_estimate_is_for_the_goals_robots_and_says_how_it_meets_them(make_wi
 def test_the_balance_dialog_races_the_goals_robots(make_window):
     from dataclasses import replace
 
-    from editor.preview import install_preview
-    from engine.model.scenario import Goals
+    from rallyforge.editor.preview import install_preview
+    from rallyforge.engine.model.scenario import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=3)))
     assert install_preview(w).open_balance().robots.value() == 3
 
 
 def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window, qtbot, quick):
-    from engine.analysis.balance import balance
-    from engine.format.stored_card import with_card
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.format.stored_card import with_card
     kept = balance(course(), 8)["card"]
     w = make_window(scenario=with_card(course(), kept))
     w.card_panel.parentWidget().raise_()
@@ -142,9 +142,9 @@ def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window
 def test_a_kept_card_is_judged_against_the_goals_the_course_has_now(make_window, qtbot, quick):
     from dataclasses import replace
 
-    from engine.analysis.balance import balance
-    from engine.format.stored_card import with_card
-    from engine.model.scenario import Goals
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.format.stored_card import with_card
+    from rallyforge.engine.model.scenario import Goals
     kept = balance(course(), 8)["card"]                 # measured without goals
     goals = Goals(length="long", fair=False)
     w = make_window(scenario=with_card(replace(course(), goals=goals), kept))
@@ -156,7 +156,7 @@ def test_a_kept_card_is_judged_against_the_goals_the_course_has_now(make_window,
 
 
 def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick):
-    from engine.format.stored_card import with_card
+    from rallyforge.engine.format.stored_card import with_card
     w = make_window(scenario=with_card(course(), {"play_hash": play_hash(course())}))
     w.card_panel.parentWidget().raise_()
     panel = w.card_panel
@@ -167,7 +167,7 @@ def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick)
 def test_a_card_taller_than_its_panel_scrolls_to_its_last_line(make_window, qtbot, quick):
     from dataclasses import replace
 
-    from engine.model.scenario import Goals
+    from rallyforge.engine.model.scenario import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=2, length="long")))
     dock = w.card_panel.parentWidget()
     dock.raise_()

@@ -5,8 +5,8 @@ import xml.etree.ElementTree as ET
 
 from PySide6.QtGui import QColor, QImage
 
-from editor import export, render
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Wall
+from rallyforge.editor import export, render
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Wall
 from tests.editor_support import answers, make_window  # noqa: F401
 
 EDGES = Scenario("Edges", Board(4, 4, walls=(Wall(0, 0, "N"), Wall(1, 0, "N"), Wall(3, 2, "E"),
@@ -50,7 +50,7 @@ def pdf_pages(path) -> int:
 
 
 def test_pdf_needs_as_few_pages_as_it_can_with_a_choice_of_paper(make_window, answers, tmp_path):
-    from editor.document import empty_scenario
+    from rallyforge.editor.document import empty_scenario
     w = make_window(scenario=empty_scenario(12, 12))
     out = exported(w, answers, tmp_path, "pdf", square_mm=25.0, paper="A3")
     assert pdf_pages(out) == 2                                       # 30 cm square on A3

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt, QThread, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QProgressDialog, QPushButton
 
-from editor import file_reader
-from engine.format.loader import save_file
-from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
+from rallyforge.editor import file_reader
+from rallyforge.engine.format.loader import save_file
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import answers, click, make_window, window  # noqa: F401  (fixtures)
 
 

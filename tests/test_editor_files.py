@@ -4,9 +4,9 @@ Insert Board and Export."""
 import os
 from pathlib import Path
 
-from editor.new_dialog import new_scenario
-from engine.format.loader import load_file, save_file
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
+from rallyforge.editor.new_dialog import new_scenario
+from rallyforge.engine.format.loader import load_file, save_file
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, crash, drag_squares, make_window, window,
 )
@@ -186,7 +186,7 @@ def test_autosave_timer_fires(make_window, qtbot, tmp_path, answers):
 
 
 def test_new_course_with_a_docking_bay(window, answers, monkeypatch):
-    from editor import dialogs
+    from rallyforge.editor import dialogs
     click(window.view, 1.5, 1.5)
     monkeypatch.setattr(dialogs, "get_new_course", lambda parent: new_scenario(12, 12, "Fresh", bay=True))
     window.menu_actions["new"].trigger()
@@ -198,7 +198,7 @@ def test_new_course_with_a_docking_bay(window, answers, monkeypatch):
 
 
 def test_insert_board_is_one_undo_step(window, tmp_path):
-    from editor.insert_board_dialog import InsertBoardDialog
+    from rallyforge.editor.insert_board_dialog import InsertBoardDialog
     bay = tmp_path / "bay.json"
     save_file(new_scenario(12, 0, "Bay", bay=True), bay)
     before = window.doc.scenario
@@ -214,7 +214,7 @@ def test_insert_board_is_one_undo_step(window, tmp_path):
 
 
 def test_export_asks_the_square_size_for_pdf(window, answers, tmp_path, monkeypatch):
-    from editor import export
+    from rallyforge.editor import export
     calls = []
     monkeypatch.setattr(export, "export", lambda scenario, path, **kw: calls.append((path, kw)))
     answers.save_path = str(tmp_path / "course")

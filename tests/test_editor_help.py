@@ -6,10 +6,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 
-from editor import app
-from engine.cli import main as cli
-from engine.model.scenario import Board, Scenario
-from engine.version import version
+from rallyforge.editor import app
+from rallyforge.engine.cli import main as cli
+from rallyforge.engine.model.scenario import Board, Scenario
+from rallyforge.engine.version import version
 from tests.editor_support import answers, click, make_window, window  # noqa: F401
 
 

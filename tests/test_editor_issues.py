@@ -4,8 +4,8 @@ outlines the squares with problems."""
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtTest import QTest
 
-from editor import issues_panel
-from engine.model.scenario import Board, Dock, Flag, Scenario, Tile
+from rallyforge.editor import issues_panel
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, make_window, window,
 )
@@ -76,7 +76,7 @@ def test_validation_runs_off_the_gui_thread(make_window, qtbot, monkeypatch):
 def belts_off_the_board(tmp_path):
     """Five belts run off the east edge (W405 each); two are accepted by the file."""
     import json
-    from engine.format.loader import save_file
+    from rallyforge.engine.format.loader import save_file
     tiles = tuple(Tile(11, y, "conveyor", dir="E") for y in range(5))
     path = tmp_path / "exits.json"
     save_file(Scenario("Exits", Board(12, 12, tiles=tiles), (Flag(5, 5), Flag(8, 8)),
@@ -176,8 +176,8 @@ def test_a_robots_problem_names_the_robot_and_its_card_in_words(make_window, qtb
 
 
 def test_pointers_read_as_words():
-    from engine.model.problems import Problem
-    from engine.model.scenario import RobotSpec
+    from rallyforge.engine.model.problems import Problem
+    from rallyforge.engine.model.scenario import RobotSpec
     s = Scenario("c", Board(4, 4), (Flag(0, 0),), (Dock(0, 3, "N"),),
                  robots=(RobotSpec("Ada", options=("crab-legs",)),))
     where = [issues_panel.location(Problem("error", "E", "m", pointer), s) for pointer in (

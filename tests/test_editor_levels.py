@@ -7,8 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
 
-from editor import render
-from engine.model.scenario import Board, Dock, Flag, Level, Scenario, Tile
+from rallyforge.editor import render
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Level, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, drag_squares, make_window, window,
 )
@@ -111,15 +111,15 @@ def test_higher_squares_are_lighter_and_the_low_side_of_a_ledge_is_shadowed(qapp
 
 
 def _motions(path: str, cause: str):
-    from engine.analysis.replay import play_race
-    from engine.format.loader import load_file
+    from rallyforge.engine.analysis.replay import play_race
+    from rallyforge.engine.format.loader import load_file
     timeline = play_race(load_file(path))
     return timeline, [(i, m) for i, f in enumerate(timeline.frames) for m in f.motions
                       if m.cause == cause]
 
 
 def test_the_preview_shows_a_slide_up_the_foot_and_back():
-    from editor.preview.animation import interpolate, poses
+    from rallyforge.editor.preview.animation import interpolate, poses
     timeline, slides = _motions("tests/rules/L3-ramp-up-by-card.json", "slide")
     i, slide = next((i, m) for i, m in slides if m.robot == "One")
     assert (slide.src.x, slide.src.y, slide.dst.x, slide.dst.y) == (1, 0, 2, 0)
@@ -129,7 +129,7 @@ def test_the_preview_shows_a_slide_up_the_foot_and_back():
 
 
 def test_the_preview_shows_a_fall_as_a_drop_and_counts_its_damage():
-    from editor.preview.animation import interpolate
+    from rallyforge.editor.preview.animation import interpolate
     timeline, falls = _motions("tests/rules/L2-fall-by-card.json", "fall")
     i, fall = next((i, m) for i, m in falls if m.robot == "Two down")
     assert interpolate(fall, 0.5).scale < 0.8 and interpolate(fall, 1.0).scale == 1.0
@@ -175,7 +175,7 @@ def test_the_level_tool_numbers_raised_squares_and_the_view_menu_keeps_them(wind
 
 
 def test_exports_number_levels_and_outline_ledges_in_grey(qapp, tmp_path):
-    from editor import export
+    from rallyforge.editor import export
     board = Board(3, 1, levels=(Level(1, 0, 1), Level(2, 0, 2)))
     scenario = Scenario("levels", board, (Flag(0, 0),), (Dock(0, 0, "N"),))
     s = 60

@@ -4,7 +4,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from engine.model.scenario import Board, Dock, Flag, Scenario, Tile, Wall
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario, Tile, Wall
 from tests.editor_support import answers, centre, drag_squares, make_window  # noqa: F401
 
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import new_race
-from engine.format.loader import dumps, load_file, parse_json
-from engine.model.events import Event
-from editor.new_dialog import new_scenario
-from editor.preview.race_panel import options_html
-from engine.analysis.narration import describe, last_option_uses
-from engine.analysis.replay import option_charges
-from editor.scenario_panel import options_text, parse_options
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import dumps, load_file, parse_json
+from rallyforge.engine.model.events import Event
+from rallyforge.editor.new_dialog import new_scenario
+from rallyforge.editor.preview.race_panel import options_html
+from rallyforge.engine.analysis.narration import describe, last_option_uses
+from rallyforge.engine.analysis.replay import option_charges
+from rallyforge.editor.scenario_panel import options_text, parse_options
 
 RULES = Path(__file__).parent / "rules"
 

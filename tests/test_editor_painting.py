@@ -4,8 +4,8 @@ one undo step, undo and redo exact."""
 
 from PySide6.QtCore import Qt
 
-from editor.document import empty_scenario
-from engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
+from rallyforge.editor.document import empty_scenario
+from rallyforge.engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, centre, click, drag, drag_squares, make_window, point, window,
 )

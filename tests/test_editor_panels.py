@@ -5,9 +5,9 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QGroupBox, QSpinBox
 
-from editor import scenario_panel
-from editor.palette import ENTRIES
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile
+from rallyforge.editor import scenario_panel
+from rallyforge.editor.palette import ENTRIES
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, drag_squares, make_window, point, window,
 )

@@ -2,9 +2,9 @@
 colours at known squares (render.COLORS at render.sample_point)."""
 from PySide6.QtGui import QColor
 
-from editor import render
-from engine.model.element_kinds import TILE_TYPES, new_tile
-from engine.model.scenario import Board, Dock, Flag, Laser, Scenario, Tile, Wall
+from rallyforge.editor import render
+from rallyforge.engine.model.element_kinds import TILE_TYPES, new_tile
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Scenario, Tile, Wall
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 
 KINDS = tuple(t for t in TILE_TYPES if t != "floor")
@@ -51,8 +51,8 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
     from pathlib import Path
 
     import pytest
-    from engine.format.loader import load_file
-    from engine.rules.beams import board_beams
+    from rallyforge.engine.format.loader import load_file
+    from rallyforge.engine.rules.beams import board_beams
 
     path = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
     if not path.exists():
@@ -87,7 +87,7 @@ def test_chevrons_on_a_belt_curve_follow_the_curve(window):
     more on the inside)."""
     import math
     from tests.editor_support import drag_squares
-    from editor import render
+    from rallyforge.editor import render
     w = window
     w.set_tool("belt")
     drag_squares(w.view, [(1, 5), (2, 5), (3, 5), (4, 5), (4, 4), (4, 3)])

@@ -2,7 +2,7 @@
 copy, paste and delete, each one undo step."""
 from PySide6.QtTest import QTest
 
-from engine.model.scenario import Board, Dock, Flag, Scenario, Tile, Wall
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario, Tile, Wall
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, centre, click, drag_squares, make_window,
 )

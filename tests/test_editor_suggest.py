@@ -11,12 +11,12 @@ import pytest
 
 from PySide6.QtCore import Qt
 
-from editor import commands
-from editor.preview import install_preview
-from engine.analysis.suggest import applied
-from engine.editing import edit
-from engine.format.loader import load_file
-from engine.model.scenario import Flag
+from rallyforge.editor import commands
+from rallyforge.editor.preview import install_preview
+from rallyforge.engine.analysis.suggest import applied
+from rallyforge.engine.editing import edit
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.scenario import Flag
 from tests.editor_support import answers, make_window  # noqa: F401
 
 FIXTURE = Path(__file__).parent / "fixtures" / "unfair-standard.json"
@@ -134,8 +134,8 @@ def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window, unfai
 
 
 def test_the_preview_marks_the_square_of_a_removed_flag_and_of_a_cleared_hazard():
-    from editor.preview.suggest_ghost import changed_squares
-    from engine.analysis.suggest.edits import Edit
+    from rallyforge.editor.preview.suggest_ghost import changed_squares
+    from rallyforge.engine.analysis.suggest.edits import Edit
     s = load_file(Path(__file__).parent.parent / "scenarios" / "standard-course.json")
     assert changed_squares(s, Edit("remove_flag", (3, (0, 5))).apply(s)) == [(0, 5)]
     assert changed_squares(s, Edit("remove_flag", (2, (9, 1))).apply(s)) == [(0, 5), (9, 1)]

@@ -6,8 +6,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QGroupBox
 
-from editor.palette import ENTRIES
-from engine.model.scenario import Board, Pusher, Scenario, Tile
+from rallyforge.editor.palette import ENTRIES
+from rallyforge.engine.model.scenario import Board, Pusher, Scenario, Tile
 from tests.editor_support import answers, click, drag, make_window, point, window  # noqa: F401
 
 

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLineEdit
 
-from editor.preview import install_preview
-from engine.bots import new_race
+from rallyforge.editor.preview import install_preview
+from rallyforge.engine.bots import new_race
 from tests.editor_support import answers, make_window, window  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,11 +164,11 @@ def click(qtbot, button) -> None:
 
 
 def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_path, monkeypatch):
-    from editor import card_panel
-    from engine import balance
-    from engine.analysis.card.build import card
-    from engine.format.loader import read_dict, read_json, save_file
-    from engine.format.stored_card import play_hash, with_card
+    from rallyforge.editor import card_panel
+    from rallyforge.engine import balance
+    from rallyforge.engine.analysis.card.build import card
+    from rallyforge.engine.format.loader import read_dict, read_json, save_file
+    from rallyforge.engine.format.stored_card import play_hash, with_card
     monkeypatch.setattr(card_panel, "ESTIMATE_RACES", 8)
     monkeypatch.setattr(card_panel, "DELAY_MS", 10)
     # a card kept in the file, measured on it by a version that raced broken courses
@@ -243,7 +243,7 @@ def test_a_course_nobody_finishes_says_so(qtbot, opened):
     assert "judged once 20 races are won" in verdict
     assert "Not settled" not in verdict and "bias" not in verdict
     assert "fair course" not in dialog.summary.text()      # no dock judged against a fair share
-    from editor.preview.balance_dialog import VERDICT_STYLE
+    from rallyforge.editor.preview.balance_dialog import VERDICT_STYLE
     _, ink, paper = VERDICT_STYLE["few_wins"]
     assert f"background:{paper}; color:{ink}" in verdict
     axes = dialog.win_canvas.figure.axes[0]

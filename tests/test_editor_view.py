@@ -7,7 +7,7 @@ from PySide6.QtGui import QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from editor.document import empty_scenario
+from rallyforge.editor.document import empty_scenario
 from tests.editor_support import answers, centre, drag, make_window, window  # noqa: F401
 
 
@@ -109,7 +109,7 @@ def test_grid_toggle(window):
 
 
 def test_open_and_open_recent_fit_the_board(make_window, answers, tmp_path):
-    from engine.format.loader import save_file
+    from rallyforge.engine.format.loader import save_file
     big, small = tmp_path / "marathon.json", tmp_path / "small.json"
     save_file(empty_scenario(60, 40), big)
     save_file(empty_scenario(6, 6), small)
@@ -139,7 +139,7 @@ def test_dock_tabs_show_only_where_docks_are_tabbed(qtbot, answers, size):
     window first shows (the layout's left-over tab bar is deleted only later)."""
     from PySide6.QtCore import QRect
     from PySide6.QtWidgets import QDockWidget, QTabBar
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(*size)

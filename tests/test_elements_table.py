@@ -13,17 +13,17 @@ from hypothesis.errors import NoSuchExample
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFormLayout, QGroupBox
 
-from editor import render
-from editor.palette import ENTRIES
-from editor.preview import heatmap_overlay
-from engine.analysis.narration import STEP_NAMES
-from engine.analysis.replay import play_race
-from engine.format.loader import dumps, load_dict, to_dict
-from engine.format.schema import SCHEMA, schema_problems
-from engine.model.element_kinds import (CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, Key, TILE_LIST,
+from rallyforge.editor import render
+from rallyforge.editor.palette import ENTRIES
+from rallyforge.editor.preview import heatmap_overlay
+from rallyforge.engine.analysis.narration import STEP_NAMES
+from rallyforge.engine.analysis.replay import play_race
+from rallyforge.engine.format.loader import dumps, load_dict, to_dict
+from rallyforge.engine.format.schema import SCHEMA, schema_problems
+from rallyforge.engine.model.element_kinds import (CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, Key, TILE_LIST,
                                         TileType, VALUE_KINDS, new_tile)
-from engine.model.scenario import Board, Dock, Flag, Scenario
-from engine.rules import lone
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario
+from rallyforge.engine.rules import lone
 from tests import strategies
 from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import new_race
-from engine.format.loader import load_file
-from engine.model.events import Event, EventLog
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.events import Event, EventLog
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

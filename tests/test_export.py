@@ -10,11 +10,11 @@ import pytest
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from editor import export as ex
-from editor import render
-from editor.app import main
-from engine.format.loader import save_file
-from engine.model.scenario import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
+from rallyforge.editor import export as ex
+from rallyforge.editor import render
+from rallyforge.editor.app import main
+from rallyforge.engine.format.loader import save_file
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
 
 
 def course(width: int = 12, height: int = 12, name: str = "Export test") -> Scenario:
@@ -265,10 +265,10 @@ def test_cli_bad_usage_is_2(argv, capsys):
 
 
 def test_cli_opens_the_window(qapp, course_file):
-    pytest.importorskip("editor.main_window")
+    pytest.importorskip("rallyforge.editor.main_window")
     from PySide6.QtCore import QTimer
 
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
 
     def quit_once_shown():
         # (The window reads its file in an event loop of its own before it is

@@ -2,12 +2,12 @@
 enough races are won, and the report's verdict leads with how few were."""
 from __future__ import annotations
 
-from engine.analysis.balance.aggregate import WINS_PER_DOCK, fairness
-from engine.analysis.balance.report import few_wins, markdown, win_rate_top
+from rallyforge.engine.analysis.balance.aggregate import WINS_PER_DOCK, fairness
+from rallyforge.engine.analysis.balance.report import few_wins, markdown, win_rate_top
 
 
 def docks(wins: list[int], races: int, decided: int) -> list[dict]:
-    from engine.analysis.stats import wilson
+    from rallyforge.engine.analysis.stats import wilson
     return [{"dock": i + 1, "races": races, "wins": w, "win_rate": w / races,
              "ci": list(wilson(w, races)), "decided": decided,
              "share": w / decided if decided else 0.0,

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.card import timemodel
-from engine.format.loader import dumps, load_dict
-from engine.model.scenario import Goals
-from engine.validation.validator import validate_data
+from rallyforge.engine.analysis.card import timemodel
+from rallyforge.engine.format.loader import dumps, load_dict
+from rallyforge.engine.model.scenario import Goals
+from rallyforge.engine.validation.validator import validate_data
 
 STANDARD = Path(__file__).parent.parent / "scenarios" / "standard-course.json"
 

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import new_race
-from engine.format.loader import dumps, load_dict, load_file, read_dict
-from engine.model.directions import NAMES
-from engine.model.program_cards import KIND_CODE
-from engine.model.scenario import CARD_KINDS, Level
-from engine.rules.course import compile_course
-from engine.rules.lone import LoneModel, NO_CARD
-from engine.rules.reach import reachable_from
-from engine.validation.validator import validate_data
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import dumps, load_dict, load_file, read_dict
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.program_cards import KIND_CODE
+from rallyforge.engine.model.scenario import CARD_KINDS, Level
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.lone import LoneModel, NO_CARD
+from rallyforge.engine.rules.reach import reachable_from
+from rallyforge.engine.validation.validator import validate_data
 
 from .test_lone import race_result
 
@@ -218,7 +218,7 @@ def test_levels_and_ramps_round_trip_in_canonical_order():
 
 
 def test_the_levelled_example_validates_clean_and_its_checks_pass():
-    from engine.cli.test import check_file
+    from rallyforge.engine.cli.test import check_file
     path = Path(__file__).parent.parent / "scenarios" / "highlands.json"
     assert validate_data(json.loads(path.read_text(encoding="utf-8"))) == []
     ok, lines = check_file(str(path))
@@ -239,7 +239,7 @@ def _floor(doc: dict):
 def test_option_moves_climb_ramps_as_cards_do():
     """levels.md 4.2: an option's move (Fourth Gear, Reverse Gears...) spends
     two steps up a ramp and slides back with only one."""
-    from engine.rules.option_play import steps
+    from rallyforge.engine.rules.option_play import steps
     doc = course([(2, 0, 1), (3, 0, 1), (4, 0, 1), (5, 0, 1)],
                  tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}],
                  robots=[{"name": "A", "at": {"x": 1, "y": 0, "facing": "E"}}])
@@ -253,8 +253,8 @@ def test_option_moves_climb_ramps_as_cards_do():
 def test_weapons_and_the_arm_stop_at_level_changes():
     """levels.md 4.12: even a High-Power Laser stops at a ledge; the
     Mechanical Arm treats a level change as a wall."""
-    from engine.rules.option_arm import arm_reach
-    from engine.rules.option_weapons import trace
+    from rallyforge.engine.rules.option_arm import arm_reach
+    from rallyforge.engine.rules.option_weapons import trace
     doc = course([(0, 0, 1), (1, 0, 1)], walls=[{"x": 1, "y": 1, "side": "E"}],
                  robots=[{"name": "A", "at": {"x": 0, "y": 0, "facing": "E"}},
                          {"name": "B", "at": {"x": 3, "y": 0, "facing": "N"}},
@@ -285,7 +285,7 @@ def test_a_teleporter_jump_ignores_levels_but_its_search_stops_at_a_ledge_up():
 
 
 def _validate_lines(tmp_path, capsys, doc: dict) -> list[str]:
-    from engine.cli.main import main
+    from rallyforge.engine.cli.main import main
     path = tmp_path / "course.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     main(["validate", str(path)])

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.format import loader
-from engine.format.loader import (MAX_FILE_BYTES, dumps, load_dict, load_file, read_dict, read_file,
+from rallyforge.engine.format import loader
+from rallyforge.engine.format.loader import (MAX_FILE_BYTES, dumps, load_dict, load_file, read_dict, read_file,
                                   read_json, save_file, to_dict)
-from engine.model.element_kinds import EDGE_LIST, TILE_LIST, new_tile
-from engine.model.problems import ScenarioError
-from engine.model.scenario import (Board, Card, Check, Dock, Entry, Flag, Laser, Level, Placement,
+from rallyforge.engine.model.element_kinds import EDGE_LIST, TILE_LIST, new_tile
+from rallyforge.engine.model.problems import ScenarioError
+from rallyforge.engine.model.scenario import (Board, Card, Check, Dock, Entry, Flag, Laser, Level, Placement,
                                    ProgramRound, Pusher, RobotSpec, Rules, Scenario, Tile)
-from engine.validation.validator import validate_data
+from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -286,7 +286,7 @@ ALL_FILES = SCENARIOS + sorted(FIXTURES.glob("invalid/*.json")) + sorted(FIXTURE
 def test_schema_and_loader_agree(path):
     """A file the schema accepts is built whole: the loader drops only what
     it names (off the board, two on a square); one it rejects does not load."""
-    from engine.format.schema import schema_problems
+    from rallyforge.engine.format.schema import schema_problems
     from tests.test_mutation import silently_dropped
     data = json.loads(path.read_text(encoding="utf-8"))
     if schema_problems(data):

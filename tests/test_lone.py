@@ -8,16 +8,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from engine.bots import new_race
-from engine.format.loader import load_dict, load_file
-from engine.model.directions import NAMES
-from engine.model.program_cards import HIGHEST
-from engine.model.scenario import Board, CARD_KINDS, Card, Laser, Tile
-from engine.rules.course import RANDOMIZER, compile_course
-from engine.rules.lone import (CAUSES, DESTROYED, KINDS, LoneModel, LoneRobot, NO_CARD, UNREACHABLE,
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_dict, load_file
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.program_cards import HIGHEST
+from rallyforge.engine.model.scenario import Board, CARD_KINDS, Card, Laser, Tile
+from rallyforge.engine.rules.course import RANDOMIZER, compile_course
+from rallyforge.engine.rules.lone import (CAUSES, DESTROYED, KINDS, LoneModel, LoneRobot, NO_CARD, UNREACHABLE,
                                card_part)
-from engine.rules.movement import play_card
-from engine.rules.reach import reachable_from
+from rallyforge.engine.rules.movement import play_card
+from rallyforge.engine.rules.reach import reachable_from
 
 W, H = 7, 7
 

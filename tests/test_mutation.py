@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.format.loader import dumps, load_dict, load_file, read_dict, read_file, to_dict
-from engine.model.problems import Problem, ScenarioError
-from engine.validation.validator import validate_data, validate_file
+from rallyforge.engine.format.loader import dumps, load_dict, load_file, read_dict, read_file, to_dict
+from rallyforge.engine.model.problems import Problem, ScenarioError
+from rallyforge.engine.validation.validator import validate_data, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots.next_round import FINISH_SOONER, next_round
-from engine.bots.search import SearchBot
-from engine.format.loader import load_file
-from engine.model.directions import N
-from engine.rules.bot_view import BotView
-from engine.rules.course import compile_course
-from engine.rules.state import RobotState
+from rallyforge.engine.bots.next_round import FINISH_SOONER, next_round
+from rallyforge.engine.bots.search import SearchBot
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.directions import N
+from rallyforge.engine.rules.bot_view import BotView
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.main import main
-from engine.format.loader import dumps, load_dict, read_dict
-from engine.format.schema import SCHEMA, _walk_schema
-from engine.model.problems import ScenarioError
-from engine.rules import lone
-from engine.validation.validator import validate_data
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import dumps, load_dict, read_dict
+from rallyforge.engine.format.schema import SCHEMA, _walk_schema
+from rallyforge.engine.model.problems import ScenarioError
+from rallyforge.engine.rules import lone
+from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -199,7 +199,7 @@ def test_the_card_command_never_prints_nan(tmp_path, capsys):
 def test_the_lone_robot_cache_keeps_rules_of_other_number_types_apart():
     """A script may build Rules(fall_damage=2.0) itself: what it gets does not
     hang on whether the model for fall_damage 2 was built first."""
-    from engine.model.scenario import Rules
+    from rallyforge.engine.model.scenario import Rules
     board = load_dict(json.loads((ROOT / "scenarios" / "highlands.json").read_text())).board
 
     def built(rules: Rules) -> object:

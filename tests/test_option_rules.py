@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.scenario_checks import run_checks
-from engine.bots import new_race
-from engine.cli.main import main
-from engine.format.loader import load_dict, read_json
-from engine.model.option_cards import OPTION_IDS
+from rallyforge.engine.analysis.scenario_checks import run_checks
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_dict, read_json
+from rallyforge.engine.model.option_cards import OPTION_IDS
 
 RULES = Path(__file__).parent / "rules"
 CASES = sorted(RULES.glob("o[267]-*.json"))
@@ -114,7 +114,7 @@ def test_the_arm_is_used_only_when_it_changes_something():
 def test_a_script_with_every_form_of_the_option_syntax_runs(capsys):
     """tests/fixtures/options-every-syntax.json: every register form, weapon
     and round choice of options.md 3 is valid and makes its use in a race."""
-    from engine.validation.validator import validate_data
+    from rallyforge.engine.validation.validator import validate_data
     path = Path(__file__).parent / "fixtures" / "options-every-syntax.json"
     data, _ = read_json(path)
     assert validate_data(data) == []

@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from engine.format.loader import dumps, load_dict, parse_json
-from engine.validation.validator import validate_data
+from rallyforge.engine.format.loader import dumps, load_dict, parse_json
+from rallyforge.engine.validation.validator import validate_data
 
 
 def course(**robot) -> dict:

@@ -22,7 +22,7 @@ def test_every_data_file_of_the_packages_is_declared_package_data():
 
 
 def test_the_board_library_lives_inside_the_engine_package():
-    from engine.editing import library
+    from rallyforge.engine.editing import library
     boards = library.board_files()
     assert len(boards) >= 10
     assert all((ROOT / "engine").resolve() in p.resolve().parents for p in boards)

@@ -15,13 +15,13 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from editor import commands
-from editor.preview import install_preview
-from editor.preview.heatmap_overlay import MODES
-from editor.render import SQUARE
-from engine.bots import new_race
-from engine.editing import edit, transform
-from engine.model.scenario import Pusher
+from rallyforge.editor import commands
+from rallyforge.editor.preview import install_preview
+from rallyforge.editor.preview.heatmap_overlay import MODES
+from rallyforge.editor.render import SQUARE
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.editing import edit, transform
+from rallyforge.engine.model.scenario import Pusher
 from tests.editor_support import answers, make_window  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -245,8 +245,8 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     assert result["races"] == 16 and not result["cancelled"]
     assert dialog.results.isEnabled() and dialog.summary.text()
     # the verdict box wears the colours of the result's own verdict (or of too few wins)
-    from editor.preview.balance_dialog import VERDICT_STYLE
-    from engine.analysis.balance.report import few_wins
+    from rallyforge.editor.preview.balance_dialog import VERDICT_STYLE
+    from rallyforge.engine.analysis.balance.report import few_wins
     _, ink, paper = VERDICT_STYLE["few_wins" if few_wins(result) else result["fairness"]["verdict"]]
     assert f"background:{paper}; color:{ink}" in dialog.verdict.text()
     assert dialog.win_canvas is not None and dialog.win_canvas.figure.axes
@@ -267,8 +267,8 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     qtbot.mouseClick(dialog.heat_buttons.buttons()[0], Qt.LeftButton)    # "Nothing"
     assert not h.isVisible() and not c.legend.isVisible()
     # the report: the same files as `rallyforge balance --report`
-    from engine.analysis.balance.report import CHARTS
-    monkeypatch.setattr("editor.preview.balance_dialog.get_report_dir",
+    from rallyforge.engine.analysis.balance.report import CHARTS
+    monkeypatch.setattr("rallyforge.editor.preview.balance_dialog.get_report_dir",
                         lambda parent, start="": str(tmp_path))
     with qtbot.waitSignal(dialog.reportSaved, timeout=30000) as saved:
         qtbot.mouseClick(dialog.save_button, Qt.LeftButton)
@@ -325,7 +325,7 @@ def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
     run below is held midway until the window has shown it (progress on the
     bar, a timer tick while the race worker is busy), which could never happen
     if the work blocked the event loop."""
-    from editor.preview import balance_dialog, race_worker
+    from rallyforge.editor.preview import balance_dialog, race_worker
     window, c = preview()
     shown = threading.Event()
     threads = []
@@ -412,7 +412,7 @@ def test_eight_robots_on_the_factory_course_are_shown_frame_by_frame(qtbot, prev
 
 
 def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, preview):
-    from editor.preview.balance_dialog import run_balance
+    from rallyforge.editor.preview.balance_dialog import run_balance
     window, c = preview()
     dialog = set_up_balance(c, 24, "greedy", robots=3, workers=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
@@ -493,7 +493,7 @@ def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
     window of its own: the test deletes it.)"""
     from PySide6.QtCore import QCoreApplication, QEvent
 
-    from editor.main_window import MainWindow
+    from rallyforge.editor.main_window import MainWindow
     copy = tmp_path / FACTORY.name
     shutil.copyfile(FACTORY, copy)
     window = MainWindow(path=str(copy))
@@ -546,7 +546,7 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 800)])
 def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot, preview, size):
     from PySide6.QtGui import QTextDocumentFragment
-    from engine.model.option_cards import BY_ID
+    from rallyforge.engine.model.option_cards import BY_ID
     window, c = preview(FIXTURES / "preview" / "options-showcase.json")
     window.resize(*size)
     c.dock.raise_()

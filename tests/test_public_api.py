@@ -9,15 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import engine
-from engine.analysis.balance import balance as balance_function
-from engine.bots import new_race
-from engine.format.loader import load_file, save_file
-from engine.model.problems import Problem, ScenarioError
-from engine.model.scenario import Scenario
-from engine.rules.outcome import Outcome
-from engine.rules.race import Race
-from engine.validation.validator import validate_file
+from rallyforge import engine
+from rallyforge.engine.analysis.balance import balance as balance_function
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_file, save_file
+from rallyforge.engine.model.problems import Problem, ScenarioError
+from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.rules.outcome import Outcome
+from rallyforge.engine.rules.race import Race
+from rallyforge.engine.validation.validator import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = ROOT / "scenarios" / "standard-course.json"
@@ -38,24 +38,24 @@ def test_engine_exports_what_a_script_needs():
     assert (engine.Race, engine.Scenario, engine.Outcome) == (Race, Scenario, Outcome)
     assert engine.new_race is new_race
     assert (engine.Problem, engine.ScenarioError) == (Problem, ScenarioError)
-    for module in ("engine.analysis.balance.report", "engine.validation.validator"):
+    for module in ("rallyforge.engine.analysis.balance.report", "rallyforge.engine.validation.validator"):
         importlib.import_module(module)                 # a module does not take the name
-    from engine import balance, validate
+    from rallyforge.engine import balance, validate
     assert (balance, validate) == (balance_function, validate_file)
 
 
 def test_the_model_layer_loads_no_validator_and_no_numpy():
-    code = ("import sys, engine.model.scenario; print(sorted(m for m in sys.modules "
+    code = ("import sys, rallyforge.engine.model.scenario; print(sorted(m for m in sys.modules "
             "if m.split('.')[0] in ('jsonschema', 'jsonschema_rs', 'numpy') "
-            "or m.startswith('engine.') and not m.startswith('engine.model')))")
+            "or m.startswith('rallyforge.engine.') and not m.startswith('rallyforge.engine.model')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.strip()
     assert out == "[]"
 
 
 def test_importing_the_engine_loads_the_rest_on_first_use():
-    code = ("import sys, engine; print('engine.rules.race' in sys.modules); "
-            "engine.Race; print('engine.rules.race' in sys.modules)")
+    code = ("import sys; from rallyforge import engine; print('rallyforge.engine.rules.race' in sys.modules); "
+            "engine.Race; print('rallyforge.engine.rules.race' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == ["False", "True"]

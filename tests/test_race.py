@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.scenario_checks import play_checked, run_checks
-from engine.bots import new_race
-from engine.cli.main import main
-from engine.format.loader import load_dict
-from engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.analysis.scenario_checks import play_checked, run_checks
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 ROOT = Path(__file__).parent.parent
 RULES = Path(__file__).parent / "rules"

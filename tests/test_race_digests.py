@@ -34,7 +34,7 @@ BALANCE = ["scenarios/standard-course.json", "--races", "40", "--workers", "1", 
 
 
 def _cli(argv: list[str]) -> str:
-    from engine.cli.main import main
+    from rallyforge.engine.cli.main import main
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(argv)

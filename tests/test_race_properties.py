@@ -17,9 +17,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from engine.bots import new_race
-from engine.format.loader import load_dict
-from engine.rules.race import Race
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.rules.race import Race
 from tests.strategies import scenarios
 
 ROOT = Path(__file__).parent.parent

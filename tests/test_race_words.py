@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from editor.preview import install_preview
-from engine.cli.main import main
+from rallyforge.editor.preview import install_preview
+from rallyforge.engine.cli.main import main
 from tests.editor_support import answers, make_window  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 
-from editor import render
-from engine.model.directions import DX, DY, INDEX
-from engine.model.element_kinds import TILE_TYPES, new_tile
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
+from rallyforge.editor import render
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.element_kinds import TILE_TYPES, new_tile
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 
 S = render.SQUARE
 

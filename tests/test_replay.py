@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from editor.preview.animation import interpolate, poses, rest_pose
-from engine.analysis.narration import describe, frame_label
-from engine.analysis.replay import CLEANUP, END, Motion, Pose, build_timeline, play_race
-from engine.bots import new_race
-from engine.format.loader import load_dict, load_file
+from rallyforge.editor.preview.animation import interpolate, poses, rest_pose
+from rallyforge.engine.analysis.narration import describe, frame_label
+from rallyforge.engine.analysis.replay import CLEANUP, END, Motion, Pose, build_timeline, play_race
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import load_dict, load_file
 
 ROOT = Path(__file__).parent
 FACTORY = ROOT / "fixtures" / "preview" / "factory.json"

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from engine.format import schema as schema_module
-from engine.format.schema import SCHEMA, schema_path, schema_problems, validator
-from engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_LIST,
+from rallyforge.engine.format import schema as schema_module
+from rallyforge.engine.format.schema import SCHEMA, schema_path, schema_problems, validator
+from rallyforge.engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_LIST,
                                         TILE_TYPES)
-from engine.model.problems import ERROR, Problem
+from rallyforge.engine.model.problems import ERROR, Problem
 
 from .strategies import scenarios
 
@@ -641,14 +641,14 @@ def test_a_list_longer_than_its_bound_is_one_problem_and_checked_up_to_the_bound
 
 
 def test_every_list_of_the_format_is_bounded():
-    from engine.format.schema import _list_bounds
+    from rallyforge.engine.format.schema import _list_bounds
     unbounded = [path for path, (limit, _) in _list_bounds(SCHEMA).items()
                  if limit == float("inf")]
     assert unbounded == []
 
 
 def test_repeats_are_found_in_one_pass():
-    from engine.format.schema import _NOTHING, _repeated
+    from rallyforge.engine.format.schema import _NOTHING, _repeated
     assert _repeated(list(range(100_000)) + [5]) == 5
     assert _repeated([1, True]) is _NOTHING and _repeated([1, 1.0]) == 1.0
     assert _repeated([{"a": [1]}, {"a": [1.0]}]) == {"a": [1.0]}
@@ -669,8 +669,8 @@ def _many_broken_tiles(count: int) -> dict:
 
 
 def test_problems_past_the_bound_are_summed_up_in_one_and_their_items_skipped():
-    from engine.format.loader import read_dict
-    from engine.format.schema import MAX_LISTED
+    from rallyforge.engine.format.loader import read_dict
+    from rallyforge.engine.format.schema import MAX_LISTED
 
     doc = _many_broken_tiles(1200)
     problems = schema_problems(doc)
@@ -704,6 +704,6 @@ def test_an_item_cut_short_by_the_bound_is_named():
 
 
 def test_as_many_problems_as_the_bound_are_all_listed():
-    from engine.format.schema import MAX_LISTED
+    from rallyforge.engine.format.schema import MAX_LISTED
     problems = schema_problems(_many_broken_tiles(MAX_LISTED - 4))
     assert len(problems) == MAX_LISTED and "E109" not in {p.code for p in problems}

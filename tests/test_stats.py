@@ -1,11 +1,11 @@
-"""engine.analysis.stats against values worked out by hand or by closed forms."""
+"""rallyforge.engine.analysis.stats against values worked out by hand or by closed forms."""
 import json
 import math
 from pathlib import Path
 
 import pytest
 
-from engine.analysis import stats
+from rallyforge.engine.analysis import stats
 
 
 def test_wilson_known_values():

@@ -7,17 +7,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.analysis.suggest import applied, suggest
-from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
-from engine.analysis.suggest.edits import Edit, apply_all
-from engine.analysis.suggest.types import Suggestion, SuggestResult
-from engine.format.typed_json import mismatch
-from engine.analysis.suggest.score import Record, Target, measures, paired_change
-from engine.cli.main import main
-from engine.format.loader import dumps, load_dict, load_file
-from engine.model.directions import DX, DY, INDEX
-from engine.model.scenario import Goals
-from engine.validation.validator import course_problems
+from rallyforge.engine.analysis.suggest import applied, suggest
+from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
+from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.analysis.suggest.types import Suggestion, SuggestResult
+from rallyforge.engine.format.typed_json import mismatch
+from rallyforge.engine.analysis.suggest.score import Record, Target, measures, paired_change
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import dumps, load_dict, load_file
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.scenario import Goals
+from rallyforge.engine.validation.validator import course_problems
 
 ROOT = Path(__file__).parent.parent
 STANDARD = ROOT / "scenarios" / "standard-course.json"
@@ -145,7 +145,7 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
 
 
 def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced():
-    from engine.analysis.suggest.search import Search
+    from rallyforge.engine.analysis.suggest.search import Search
     s = load_file(UNFAIR)
     found = candidates(s, Goals(), diagnosis_for(s, 8, 2))
     move8 = Edit("move_dock", (8, (3, 9), (3, 11)))
@@ -172,7 +172,7 @@ def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced(
 
 
 def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
-    from engine.cli.suggest import text
+    from rallyforge.engine.cli.suggest import text
     s = load_file(UNFAIR)
     calls = []
     result = suggest(s, budget=700, workers=1, should_stop=lambda: bool(calls.append(1)) or
@@ -182,7 +182,7 @@ def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
 
 
 def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
-    from engine.cli.suggest import text
+    from rallyforge.engine.cli.suggest import text
     s = load_file(UNFAIR)
     whole = suggest(s, budget=700, seed=3, workers=1)
     played = []
@@ -223,7 +223,7 @@ def test_command_line(tmp_path, capsys):
 
 
 def test_effects_never_read_minus_zero():
-    from engine.analysis.suggest.effect_words import effect_lines
+    from rallyforge.engine.analysis.suggest.effect_words import effect_lines
     result = {"goals": {"fair": True, "deaths_per_leg": 0.5}}
     effect = {"gap": {"old": 0.3, "new": 0.1, "change": -0.2, "ci": [-0.3, -0.004]},
               "median_rounds": {"old": 7, "new": 7, "change": 0, "ci": [0.0, 1.0]},
@@ -255,7 +255,7 @@ class _nothing:
 
 
 def test_goals_from_the_command_line_replace_the_files():
-    from engine.cli.suggest import goal, goals_of
+    from rallyforge.engine.cli.suggest import goal, goals_of
 
     s = load_file(UNFAIR)
     given = SimpleNamespace(goal=[goal("length=medium"), goal("deaths<=0.5")])
@@ -276,15 +276,15 @@ def test_goals_asking_more_robots_than_docks_race_as_many_as_the_card_does():
 
 def test_printed_figures_add_up(monkeypatch, capsys):
     """27.36 -> 24.53 points reads 27 -> 25, change -2 (not -3)."""
-    import engine.analysis.suggest
-    real = engine.analysis.suggest.suggest
+    import rallyforge.engine.analysis.suggest
+    real = rallyforge.engine.analysis.suggest.suggest
 
     def with_the_issues_figures(*args, **kwargs):
         result = real(*args, **kwargs)
         gap = result["suggestions"][0]["effect"]["gap"]
         gap.update(old=0.2736, new=0.2453, change=-0.0283)
         return result
-    monkeypatch.setattr(engine.analysis.suggest, "suggest", with_the_issues_figures)
+    monkeypatch.setattr(rallyforge.engine.analysis.suggest, "suggest", with_the_issues_figures)
     code = main(["suggest", str(UNFAIR), "--budget", "700", "--bot", "greedy", "--workers", "1",
                  "--quiet"])
     assert code == 0
@@ -311,7 +311,7 @@ def test_the_budget_help_says_its_least(capsys):
 
 
 def test_a_search_stopped_before_the_courses_first_races_says_nothing_was_measured():
-    from engine.cli.suggest import text
+    from rallyforge.engine.cli.suggest import text
     result = suggest(load_file(UNFAIR), budget=700, workers=1, should_stop=lambda: True)
     assert result["cancelled"] and result["races"] == 0 and result["before"] is None
     printed = text(result)
@@ -328,7 +328,7 @@ def test_a_search_stopped_before_the_courses_first_races_says_nothing_was_measur
     ("rounds=0", {"rounds": 0}),
 ])
 def test_goals_on_the_command_line_have_the_files_bounds_and_words(given, goals, capsys):
-    from engine.validation.validator import validate_data
+    from rallyforge.engine.validation.validator import validate_data
     with pytest.raises(SystemExit) as exc:
         main(["suggest", str(UNFAIR), "--quiet", "--goal", given])
     assert exc.value.code == 2

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.suggest import applied, search, suggest
-from engine.analysis.suggest.candidates import Diagnosis, candidates, docking_area, shortlist
-from engine.analysis.suggest.edits import Edit, apply_all
-from engine.analysis.suggest.score import Target, side_effects
-from engine.analysis.suggest.screen import FAR, numbers, screen, sight, why
-from engine.cli.suggest import text
-from engine.format.loader import load_file
-from engine.model.scenario import Goals
+from rallyforge.engine.analysis.suggest import applied, search, suggest
+from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, docking_area, shortlist
+from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.analysis.suggest.score import Target, side_effects
+from rallyforge.engine.analysis.suggest.screen import FAR, numbers, screen, sight, why
+from rallyforge.engine.cli.suggest import text
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.model.scenario import Goals
 
 ROOT = Path(__file__).parent.parent
 STANDARD = load_file(ROOT / "scenarios" / "standard-course.json")
@@ -157,7 +157,7 @@ def test_side_effects_count_what_no_goal_asks_about():
 
 
 def test_a_fix_that_lengthens_the_race_ranks_below_an_equal_one_that_does_not():
-    from engine.analysis.suggest.score import Record
+    from rallyforge.engine.analysis.suggest.score import Record
     s = load_file(ROOT / "scenarios" / "tutorial.json")
     found = search.Search(s, Goals(), 4, 100, 0, "random", 1, None, True, None, None)
     unfair = [Record((1, 2, 3, 4), (1,), 10, (4,), ())] * 3 + [Record((1, 2, 3, 4), (2,), 10, (4,), ())]

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli.main import main
-from engine.format.loader import dumps
-from engine.format.tiled.convert import import_map, orient
-from engine.format.tiled.mapfile import FLIP_D, FLIP_H, FLIP_V, MapError, read_map
-from engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
-from engine.validation.validator import validate_data
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.loader import dumps
+from rallyforge.engine.format.tiled.convert import import_map, orient
+from rallyforge.engine.format.tiled.mapfile import FLIP_D, FLIP_H, FLIP_V, MapError, read_map
+from rallyforge.engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
+from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -192,7 +192,7 @@ def test_the_command_writes_a_course_that_validates(tmp_path, capsys):
     out = tmp_path / "out.json"
     assert main(["import", str(write(tmp_path, "m.tmx", small_map())), "-o", str(out)]) == 0
     assert "1 flags, 2 docks; 0 warnings" in capsys.readouterr().err
-    proc = subprocess.run([sys.executable, "-m", "engine.cli", "validate", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate", str(out)],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
 
@@ -240,7 +240,7 @@ def test_real_published_maps_import_with_no_unmapped_tile(tmp_path_factory):
 
 
 def test_the_mapping_example_of_the_docs_is_a_mapping_that_reads(tmp_path, monkeypatch):
-    from engine.format.tiled import tilesets
+    from rallyforge.engine.format.tiled import tilesets
     text = (ROOT / "docs" / "tiled-import.md").read_text("utf-8")
     example = text.split("```json\n", 1)[1].split("```", 1)[0]
     (tmp_path / "mine.json").write_text(example, encoding="utf-8")

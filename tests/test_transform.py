@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.editing.transform import (clear_region, extract, insert_board, mirror_board,
+from rallyforge.engine.editing.transform import (clear_region, extract, insert_board, mirror_board,
                                       mirror_point, resize, rotate_board, rotate_point, stamp)
-from engine.format.loader import load_dict
-from engine.model.directions import INDEX, NAMES
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.model.directions import INDEX, NAMES
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
 from tests.strategies import scenarios
 
 SIDES = ("N", "E", "S", "W")
@@ -232,7 +232,7 @@ def test_insert_skips_markers_on_taken_squares():
 
 
 def test_insert_board_moves_robots_and_checks_with_the_course():
-    from engine.model.scenario import Check, Placement, RobotSpec
+    from rallyforge.engine.model.scenario import Check, Placement, RobotSpec
     main = replace(main_board(), robots=(RobotSpec("A", at=Placement(2, 2, "N")),),
                    checks=(Check(1, "A", expect=(("x", 2), ("y", 3), ("archive", (2, 2)))),))
     out = insert_board(main, docking_bay(), "nw", 0)

@@ -5,7 +5,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 import pytest
 
-from engine.format.typed_json import Items, mismatch
+from rallyforge.engine.format.typed_json import Items, mismatch
 
 Pair = Annotated[list[float | None], Items(2)]
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.format.loader import load_dict, load_file, read_dict
-from engine.model.element_kinds import DEADLY_TYPES
-from engine.model.problems import ERROR, ScenarioError, WARNING
-from engine.model.scenario import (Board, Card, Entry, Laser, Level, Placement, ProgramRound,
+from rallyforge.engine.format.loader import load_dict, load_file, read_dict
+from rallyforge.engine.model.element_kinds import DEADLY_TYPES
+from rallyforge.engine.model.problems import ERROR, ScenarioError, WARNING
+from rallyforge.engine.model.scenario import (Board, Card, Entry, Laser, Level, Placement, ProgramRound,
                                    Pusher, RobotSpec, Tile, Wall)
-from engine.rules import reach
-from engine.validation.validator import (CHECKS, Places, __doc__ as VALIDATE_DOC, course_problems,
+from rallyforge.engine.rules import reach
+from rallyforge.engine.validation.validator import (CHECKS, Places, __doc__ as VALIDATE_DOC, course_problems,
                                          flags_on_moving_squares, unreachable_flags, validate_data,
                                          validate_file)
 
@@ -217,7 +217,7 @@ def test_good_priorities_pass(base):
     (0, 1, "/checks/0/register"), (6, 1, "/checks/0/register"), (None, 0, "/checks/0/round"),
 ])
 def test_check_moments_on_a_model(base, register, round_, pointer):
-    from engine.model.scenario import Check
+    from rallyforge.engine.model.scenario import Check
     scenario = dataclasses.replace(base, checks=(Check(round_, "Alpha", register),))
     problems = course_problems(scenario)
     assert codes(problems) == ["E311"]
@@ -225,7 +225,7 @@ def test_check_moments_on_a_model(base, register, round_, pointer):
 
 
 def test_check_on_a_course_without_robots(base):
-    from engine.model.scenario import Check
+    from rallyforge.engine.model.scenario import Check
     scenario = dataclasses.replace(base, robots=(), checks=(Check(1, "Alpha"),))
     problems = course_problems(scenario)
     assert codes(problems) == ["E310"]
@@ -537,7 +537,7 @@ def test_example_scenarios_have_no_errors(path):
 @pytest.mark.skipif(not SCENARIOS, reason="no example scenarios yet")
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.name for p in SCENARIOS])
 def test_schema_and_loader_agree_on_examples(path):
-    from engine.format.schema import schema_problems
+    from rallyforge.engine.format.schema import schema_problems
     data = json.loads(path.read_text(encoding="utf-8"))
     scenario, problems = read_dict(data)
     assert schema_problems(data) == []

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis.balance import balance
-from engine.analysis.balance.play import death_record
-from engine.analysis.balance.report import markdown
-from engine.analysis.balance.summary import Death, RaceSummary
-from engine.analysis.balance.why import LOOP_REENTRIES, chain, chains, reentry_loops
-from engine.analysis.card import build
-from engine.format.loader import load_dict, load_file
-from engine.rules.race import Race
+from rallyforge.engine.analysis.balance import balance
+from rallyforge.engine.analysis.balance.play import death_record
+from rallyforge.engine.analysis.balance.report import markdown
+from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
+from rallyforge.engine.analysis.balance.why import LOOP_REENTRIES, chain, chains, reentry_loops
+from rallyforge.engine.analysis.card import build
+from rallyforge.engine.format.loader import load_dict, load_file
+from rallyforge.engine.rules.race import Race
 
 
 def course(tiles=(), robots=(), lasers=(), pushers=(), levels=(), walls=(), width=5, height=5,

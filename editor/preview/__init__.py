@@ -1,7 +1,7 @@
 """The engine preview: watch a race on the board, run the course tests, run
 a balance check and see its heatmaps.
 
-    from editor.preview import install_preview
+    from rallyforge.editor.preview import install_preview
     preview = install_preview(window)       # at the end of MainWindow.__init__
 
 adds the Race and Race Log docks and the Race menu to a MainWindow and

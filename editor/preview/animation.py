@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 
-from engine.analysis.replay import ANGLE, Beam, Motion, Pose, Timeline
-from engine.model.directions import DX, DY, INDEX
-from engine.model.element_kinds import FALL_CAUSES
-from engine.rules.outcome import RobotResult
+from rallyforge.engine.analysis.replay import ANGLE, Beam, Motion, Pose, Timeline
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.element_kinds import FALL_CAUSES
+from rallyforge.engine.rules.outcome import RobotResult
 
 # Robot colours, in robot order.
 ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",

@@ -2,13 +2,13 @@
 results: win rate per dock with 95% intervals, the verdict in plain words,
 race length, heatmaps on the board, and the report on disk.
 
-The races go through engine.analysis.balance.balance, in worker processes when
+The races go through rallyforge.engine.analysis.balance.balance, in worker processes when
 more than one worker is asked for, else in the thread itself. Progress and
 Cancel go through its ``progress`` and ``should_stop``; the plan is cut
 into small chunks, and the wait for worker processes asks ``should_stop``
 as it goes, so that Cancel is answered within a fraction of a second.
 "Save report…" writes the
-same files as ``rallyforge balance --report DIR`` (engine.analysis.balance.report).
+same files as ``rallyforge balance --report DIR`` (rallyforge.engine.analysis.balance.report).
 """
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
     QLayout, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from editor.course_errors import ErrorsBox
-from engine.model.problems import ScenarioError
-from engine.model.scenario import robots_for
+from rallyforge.editor.course_errors import ErrorsBox
+from rallyforge.engine.model.problems import ScenarioError
+from rallyforge.engine.model.scenario import robots_for
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import BalanceResult
+    from rallyforge.engine.analysis.balance.types import BalanceResult
 
 # Cancel is asked between chunks, so chunks are small: one job in this
 # process (a loop: no cost), a few in worker processes (each chunk is a round
@@ -55,9 +55,9 @@ def chunk_size(workers: int) -> int:
 def run_balance(scenario, races: int, robots: int, bot: str, seed: int = 0, *,
                 workers: int = 1, chunk: int | None = None, progress=None,
                 should_stop=None) -> BalanceResult:
-    """engine.analysis.balance.balance in small chunks (for a quick Cancel): the
+    """rallyforge.engine.analysis.balance.balance in small chunks (for a quick Cancel): the
     result is the same for any chunk size."""
-    from engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance import balance
     return balance(scenario, races, robots, bot, seed, workers=workers,
                    chunk_size=chunk or chunk_size(workers), progress=progress,
                    should_stop=should_stop)
@@ -151,7 +151,7 @@ class _ReportJob(QRunnable):
         self.relay = relay
 
     def run(self) -> None:
-        from engine.analysis.balance.report import write_report
+        from rallyforge.engine.analysis.balance.report import write_report
         try:
             paths = write_report(*self.args)
         except OSError as exc:
@@ -202,9 +202,9 @@ class BalanceDialog(QDialog):
         # worker an import holds the interpreter and freezes the window, and
         # at the end of a run it would delay the result (and Cancel).
         import matplotlib.backends.backend_qtagg  # noqa: F401
-        import engine.analysis.balance.aggregate  # noqa: F401
-        import engine.analysis.balance.play  # noqa: F401
-        import engine.analysis.balance.runner  # noqa: F401
+        import rallyforge.engine.analysis.balance.aggregate  # noqa: F401
+        import rallyforge.engine.analysis.balance.play  # noqa: F401
+        import rallyforge.engine.analysis.balance.runner  # noqa: F401
         self.scenario = None
         self.worker: BalanceWorker | None = None
         self.measured: BalanceResult | None = None
@@ -224,7 +224,7 @@ class BalanceDialog(QDialog):
         self.races.setSingleStep(50)
         self.robots = QSpinBox()
         self.robots.setRange(1, 8)
-        from engine.bots import BOTS, DEFAULT_BOT
+        from rallyforge.engine.bots import BOTS, DEFAULT_BOT
         self.bot = QComboBox()
         self.bot.addItems(sorted(BOTS))
         self.bot.setCurrentText(DEFAULT_BOT)
@@ -441,7 +441,7 @@ class BalanceDialog(QDialog):
     # ------------------------------------------------------------ results
 
     def show_result(self, result: BalanceResult) -> None:
-        from engine.analysis.balance.report import few_wins, markdown
+        from rallyforge.engine.analysis.balance.report import few_wins, markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
         if few_wins(result):        # the verdict leads with that, and waits for more wins
@@ -559,7 +559,7 @@ def draw_win_rates(fig, result: BalanceResult) -> None:
     fair = 1.0 / k if k else 0.0
     # Red and light blue only for docks the verdict calls out: a bar never
     # contradicts the verdict.
-    from engine.analysis.balance.report import dock_stands_apart, win_rate_top
+    from rallyforge.engine.analysis.balance.report import dock_stands_apart, win_rate_top
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
     ax.bar(xs, rates, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
     if k:
@@ -580,7 +580,7 @@ def draw_win_rates(fig, result: BalanceResult) -> None:
 
 
 def draw_race_length(fig, result: BalanceResult) -> None:
-    from engine.analysis.balance.report import quartile_marks
+    from rallyforge.engine.analysis.balance.report import quartile_marks
     ax = fig.add_subplot()
     length = result["length"]
     hist = length["histogram"]

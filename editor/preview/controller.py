@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 from .heatmap_overlay import CAUSE_NAMES, HeatmapLegend, HeatmapOverlay, mode_title
 from .player import Player
@@ -450,7 +450,7 @@ class PreviewController(QObject):
         if suggestion is None or searched is None or \
                 race_inputs(searched) != race_inputs(self.doc.scenario):
             return None
-        from engine.analysis.suggest import applied
+        from rallyforge.engine.analysis.suggest import applied
         return applied(self.doc.scenario, suggestion)
 
     def preview_suggestion(self, searched, suggestion) -> None:
@@ -465,7 +465,7 @@ class PreviewController(QObject):
             dialog.status.setText("The course has changed since the search: "
                                                "search again for suggestions that fit it.")
             return
-        from editor import commands
+        from rallyforge.editor import commands
         words = "; ".join(e["words"] for e in suggestion["edits"])
         commands.change(self.doc, after, f"Suggested fix: {words}")
         dialog.status.setText(f"Applied: {words}. Undo takes it back.")

@@ -21,14 +21,14 @@ from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
-from editor.board_view import Z_EXTRA
-from editor.render import SQUARE
-from engine.analysis.card.build import loop_line
-from engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
+from rallyforge.editor.board_view import Z_EXTRA
+from rallyforge.editor.render import SQUARE
+from rallyforge.engine.analysis.card.build import loop_line
+from rallyforge.engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import Chain, Grid, Heatmaps
-    from engine.analysis.card.types import ReentryLoop
+    from rallyforge.engine.analysis.balance.types import Chain, Grid, Heatmaps
+    from rallyforge.engine.analysis.card.types import ReentryLoop
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
 CAUSE_NAMES = {c.name: c.label for c in CAUSE_LIST}

@@ -32,12 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.table_cell import cell
-from engine.analysis.narration import (card_label, fire_control_locks, frame_label,
+from rallyforge.editor.table_cell import cell
+from rallyforge.engine.analysis.narration import (card_label, fire_control_locks, frame_label,
                                        last_option_uses, log_line)
-from engine.analysis.replay import Timeline, option_charges
-from engine.model.option_cards import BY_ID
-from engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
+from rallyforge.engine.analysis.replay import Timeline, option_charges
+from rallyforge.engine.model.option_cards import BY_ID
+from rallyforge.engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
 from .animation import ROBOT_COLORS, robot_colors
 from .player import SPEEDS
@@ -124,12 +124,12 @@ def _line() -> QFrame:
 
 
 def _bot_names() -> list[str]:
-    from engine.bots import BOTS
+    from rallyforge.engine.bots import BOTS
     return sorted(BOTS)
 
 
 def _default_bot() -> str:
-    from engine.bots import DEFAULT_BOT
+    from rallyforge.engine.bots import DEFAULT_BOT
     return DEFAULT_BOT
 
 

@@ -14,7 +14,7 @@ import time
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
 
-from engine.analysis.replay import play_race
+from rallyforge.engine.analysis.replay import play_race
 
 
 class _Relay(QObject):

@@ -21,10 +21,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem
 
-from editor.board_view import Z_EXTRA
-from editor.render import SQUARE
+from rallyforge.editor.board_view import Z_EXTRA
+from rallyforge.editor.render import SQUARE
 
-from engine.analysis.replay import Death, Motion, Pose, Timeline
+from rallyforge.engine.analysis.replay import Death, Motion, Pose, Timeline
 
 from .animation import beam_segment, poses, robot_colors
 

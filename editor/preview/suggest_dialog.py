@@ -1,4 +1,4 @@
-"""Suggest Fixes: engine.analysis.suggest in a worker thread (progress, Cancel with
+"""Suggest Fixes: rallyforge.engine.analysis.suggest in a worker thread (progress, Cancel with
 the ranking so far), the ranked edits it finds, one previewed on the board
 when chosen, and applied as one undo step.
 
@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
 )
 
-from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
-from engine.analysis.suggest.types import Suggestion, SuggestResult
-from editor.course_errors import ErrorsBox
-from engine.model.problems import ScenarioError
-from engine.model.scenario import Goals, Scenario
+from rallyforge.engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from rallyforge.engine.analysis.suggest.types import Suggestion, SuggestResult
+from rallyforge.editor.course_errors import ErrorsBox
+from rallyforge.engine.model.problems import ScenarioError
+from rallyforge.engine.model.scenario import Goals, Scenario
 
 from .balance_dialog import _clock, _cores, add_run_controls
 
@@ -43,7 +43,7 @@ class SuggestWorker(QThread):
         self._stop.set()
 
     def run(self) -> None:
-        from engine.analysis.suggest import suggest
+        from rallyforge.engine.analysis.suggest import suggest
         try:
             result = suggest(*self.args, workers=self.workers,
                              progress=lambda d, t, e: self.progressed.emit(d, t, e),
@@ -69,7 +69,7 @@ class SuggestDialog(QDialog):
         self.setWindowTitle("Suggest Fixes")
         self.setModal(False)
         self.scenario_source = scenario_source
-        import engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
+        import rallyforge.engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
         self.worker: SuggestWorker | None = None
         self.scenario: Scenario | None = None
         self.found: SuggestResult | None = None
@@ -91,7 +91,7 @@ class SuggestDialog(QDialog):
         self.robots.setRange(1, 8)
         self.robots.setValue(4)
         self.budget = QSpinBox()
-        from engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
+        from rallyforge.engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
         self.budget.setRange(MIN_BUDGET, 1_000_000)
         self.budget.setSingleStep(1000)
         self.budget.setValue(DEFAULT_BUDGET)
@@ -203,7 +203,7 @@ class SuggestDialog(QDialog):
         self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
 
     def _done(self, result: SuggestResult) -> None:
-        from engine.analysis.suggest.effect_words import effect_lines
+        from rallyforge.engine.analysis.suggest.effect_words import effect_lines
         self.found = result
         self.progress.setValue(self.progress.maximum())
         if result["cancelled"]:

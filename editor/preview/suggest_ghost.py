@@ -9,9 +9,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from editor.board_view import SQUARE, Z_PREVIEW, square_rect
-from editor.render import paint_board
-from engine.model.scenario import Dock, Flag, Scenario
+from rallyforge.editor.board_view import SQUARE, Z_PREVIEW, square_rect
+from rallyforge.editor.render import paint_board
+from rallyforge.engine.model.scenario import Dock, Flag, Scenario
 
 GHOST_OPACITY = 0.75
 OUTLINE = QColor(0, 170, 200)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
 
-from editor import commands
-from editor.board_view import square_path
-from engine.model.scenario import Scenario
+from rallyforge.editor import commands
+from rallyforge.editor.board_view import square_path
+from rallyforge.engine.model.scenario import Scenario
 
 
 def squares_between(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import direction_name
-from engine.editing import edit
-from engine.model.element_kinds import TILES, new_tile
-from engine.model.scenario import Tile
+from rallyforge.editor.board_view import direction_name
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.element_kinds import TILES, new_tile
+from rallyforge.engine.model.scenario import Tile
 from .base import DragTool, area_of, steps_between
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import SQUARE
-from editor.palette import element_pixmap
-from engine.editing import edit
+from rallyforge.editor.board_view import SQUARE
+from rallyforge.editor.palette import element_pixmap
+from rallyforge.engine.editing import edit
 from .base import DragTool, area_of
 
 

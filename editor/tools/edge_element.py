@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import edge_path
-from engine.editing import edit
-from engine.model.directions import INDEX, NAMES, opposite
-from engine.model.scenario import Board, Laser, Pusher
+from rallyforge.editor.board_view import edge_path
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.directions import INDEX, NAMES, opposite
+from rallyforge.engine.model.scenario import Board, Laser, Pusher
 from .base import Tool
 
 

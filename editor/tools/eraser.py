@@ -2,7 +2,7 @@
 lasers and pusher (walls, flags and docks stay)."""
 from __future__ import annotations
 
-from engine.editing import edit
+from rallyforge.engine.editing import edit
 from .base import DragTool, area_of
 
 

@@ -2,7 +2,7 @@
 clicked one with the brush's element."""
 from __future__ import annotations
 
-from engine.editing import edit
+from rallyforge.engine.editing import edit
 from .base import Tool, area_of
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import rect_path
-from engine.editing import edit
+from rallyforge.editor.board_view import rect_path
+from rallyforge.engine.editing import edit
 from .base import DragTool, area_of
 from .rect_fill import rect_between
 

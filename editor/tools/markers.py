@@ -9,8 +9,8 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from engine.editing import edit
-from engine.model.scenario import Dock, Flag
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.scenario import Dock, Flag
 from .base import Tool
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import rect_path
-from engine.editing import edit
+from rallyforge.editor.board_view import rect_path
+from rallyforge.engine.editing import edit
 from .base import Tool
 
 

@@ -4,7 +4,7 @@ selects one square and shows it in the inspector. Cut, copy, paste, delete,
 rotate (Z, Shift+Z) and mirror (X, Y) act on the selection (editor/selection.py)."""
 from __future__ import annotations
 
-from engine.editing import edit
+from rallyforge.engine.editing import edit
 from .base import Tool
 from .rect_fill import rect_between
 

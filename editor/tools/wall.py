@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from editor.board_view import SQUARE, edge_path
-from engine.editing import edit
+from rallyforge.editor.board_view import SQUARE, edge_path
+from rallyforge.engine.editing import edit
 from .base import DragTool
 
 NEAR = 0.3      # a drag picks up edges closer than this (in squares)

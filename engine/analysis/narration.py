@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from engine.analysis.replay import CLEANUP_STEPS, Frame
-from engine.model.events import Event
-from engine.model.option_cards import BY_ID, WEAPONS
+from rallyforge.engine.analysis.replay import CLEANUP_STEPS, Frame
+from rallyforge.engine.model.events import Event
+from rallyforge.engine.model.option_cards import BY_ID, WEAPONS
 
 STEP_NAMES = {
     "setup": "Start", "round": "Programs", "reveal": "Randomizers", "move": "Card",

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
-from engine.model.events import Event
-from engine.model.scenario import Check, Scenario
-from engine.rules.outcome import RobotResult
+from rallyforge.engine.model.events import Event
+from rallyforge.engine.model.scenario import Check, Scenario
+from rallyforge.engine.rules.outcome import RobotResult
 
 if TYPE_CHECKING:
-    from engine.analysis.scenario_checks import CheckResult
+    from rallyforge.engine.analysis.scenario_checks import CheckResult
 
 ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
 
@@ -553,8 +553,8 @@ def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
     `bots` (or `bot`), whatever robots the scenario lists; without, the
     scenario's robots (or the default number of default bots). With
     `checks`, the scenario's checks are compared on the way
-    (engine.checks.play_checked) and (timeline, results) is returned."""
-    from engine.bots import new_race
+    (rallyforge.engine.checks.play_checked) and (timeline, results) is returned."""
+    from rallyforge.engine.bots import new_race
     if robot_count is not None:
         scenario = replace(scenario, robots=(), checks=())
     race = new_race(scenario, seed=seed, robot_count=robot_count, bot=bot,
@@ -562,7 +562,7 @@ def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
     if checks is None:
         race.run()
         return build_timeline(race.events or (), seed=seed)
-    from engine.analysis.scenario_checks import play_checked
+    from rallyforge.engine.analysis.scenario_checks import play_checked
     results = play_checked(race, tuple(checks), to_end=True)
     return build_timeline(race.events or (), seed=seed), results
 

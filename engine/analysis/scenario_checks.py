@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.bots import new_race
-from engine.model.scenario import Check
-from engine.rules.outcome import RobotResult
-from engine.rules.race import Race
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.model.scenario import Check
+from rallyforge.engine.rules.outcome import RobotResult
+from rallyforge.engine.rules.race import Race
 
 _END_OF_ROUND = 6       # sorts a round's end after its five registers
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.bots.aware import AwareBot
-from engine.bots.greedy import GreedyBot
-from engine.bots.option_policy import OptionPolicy
-from engine.bots.random_bot import RandomBot
-from engine.bots.search import SearchBot
-from engine.model.scenario import BOT_NAMES, DEFAULT_BOT as DEFAULT_BOT, Scenario
-from engine.rules.bot_view import Bot
-from engine.rules.race import Race
+from rallyforge.engine.bots.aware import AwareBot
+from rallyforge.engine.bots.greedy import GreedyBot
+from rallyforge.engine.bots.option_policy import OptionPolicy
+from rallyforge.engine.bots.random_bot import RandomBot
+from rallyforge.engine.bots.search import SearchBot
+from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT as DEFAULT_BOT, Scenario
+from rallyforge.engine.rules.bot_view import Bot
+from rallyforge.engine.rules.race import Race
 
 BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot),
                                   strict=True))

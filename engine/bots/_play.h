@@ -1,4 +1,4 @@
-/* What the two halves of engine.bots._play share: the search bot's walk of a
+/* What the two halves of rallyforge.engine.bots._play share: the search bot's walk of a
  * hand (_play.c) and the compiled race that calls it (_race.c). */
 #ifndef RALLYFORGE_PLAY_H
 #define RALLYFORGE_PLAY_H

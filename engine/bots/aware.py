@@ -18,7 +18,7 @@ other robot's damage allows, and for each the search bot's choice for that
 robot is taken as its program; locked registers play their cards.
 
 Look-ahead. With another robot near, the TOP best candidates are played,
-registers 1 to 5, by a real ``engine.race.Race`` holding every robot on the
+registers 1 to 5, by a real ``rallyforge.engine.race.Race`` holding every robot on the
 board where it stands, with each sample of predicted programs (options
 counted, not played; no clean-up): one race set up per decision, its round
 dealt and saved (Race.save), and put back before each play. The programs are
@@ -51,19 +51,19 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from engine.bots.next_round import next_round
-from engine.bots.search import (DAMAGE, SearchBot, best_programs, dead_values, hand_programs,
+from rallyforge.engine.bots.next_round import next_round
+from rallyforge.engine.bots.search import (DAMAGE, SearchBot, best_programs, dead_values, hand_programs,
                                 play_programs, program_cards, register_slots)
-from engine.model.program_cards import DECK, resolve
-from engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
-from engine.rules.cleanup import lock_count
+from rallyforge.engine.model.program_cards import DECK, resolve
+from rallyforge.engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
+from rallyforge.engine.rules.cleanup import lock_count
 
 if TYPE_CHECKING:
     import random
 
-    from engine.bots.tables import Tables
-    from engine.rules.bot_view import BotView
-    from engine.rules.state import RobotState
+    from rallyforge.engine.bots.tables import Tables
+    from rallyforge.engine.rules.bot_view import BotView
+    from rallyforge.engine.rules.state import RobotState
 
 CANDIDATES = 16     # the search bot's best programs valued two rounds ahead
 TOP = 8             # programs played ahead
@@ -201,7 +201,7 @@ class AwareBot(SearchBot):
                  rng: random.Random) -> dict[int, list[Card | None]]:
         """One guess at the others' programs: a hand drawn for each from the
         cards this bot does not hold, programmed by the search bot."""
-        from engine.rules.bot_view import BotView
+        from rallyforge.engine.rules.bot_view import BotView
         mine = set(map(id, hand))
         pool = [c for c in DECK if id(c) not in mine]
         out = {}
@@ -301,7 +301,7 @@ class _Round:
     back to that moment before each play."""
 
     def __init__(self, view: BotView, others: list[RobotState]):
-        from engine.rules.race import Race  # the race module uses the bots: import it late
+        from rallyforge.engine.rules.race import Race  # the race module uses the bots: import it late
         self.race = Race(_round_scenario(view, [view.robot] + others), seed=0,
                          record_events=False)
         self.race.start_round()

@@ -2,9 +2,9 @@
 view, choosing cards of a kind from the hand, and the power-down rule."""
 from __future__ import annotations
 
-from engine.bots.tables import KINDS, Tables, UNREACHABLE
-from engine.model.program_cards import KIND_CODE
-from engine.rules.cleanup import lock_count
+from rallyforge.engine.bots.tables import KINDS, Tables, UNREACHABLE
+from rallyforge.engine.model.program_cards import KIND_CODE
+from rallyforge.engine.rules.cleanup import lock_count
 
 # Power down when damage has locked two registers (damage 6 by default) and
 # no repair is within a round's reach, or when damage is one short of

@@ -17,15 +17,15 @@ import random
 from types import SimpleNamespace
 from typing import NamedTuple
 
-from engine.bots.common import POWER_DOWN_FAR
-from engine.bots import search
-from engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
-from engine.bots.tables import UNREACHABLE, tables_for
-from engine.model.directions import INDEX
-from engine.model.program_cards import DECK, KIND_CODE
-from engine.model.scenario import Scenario
-from engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
-from engine.rules.paths import distances_to
+from rallyforge.engine.bots.common import POWER_DOWN_FAR
+from rallyforge.engine.bots import search
+from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
+from rallyforge.engine.bots.tables import UNREACHABLE, tables_for
+from rallyforge.engine.model.directions import INDEX
+from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
+from rallyforge.engine.rules.paths import distances_to
 
 # _race.c's numbers for a death's cause (then each deadly square's own, in
 # the order the course's squares first name them) and for what sent the

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.bots.common import by_kind, cards_for, locked_kinds, robot_state, should_power_down
-from engine.bots.tables import KINDS, NONE, tables_for
-from engine.model.scenario import Card
+from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, robot_state, should_power_down
+from rallyforge.engine.bots.tables import KINDS, NONE, tables_for
+from rallyforge.engine.model.scenario import Card
 
 if TYPE_CHECKING:
     import random
 
-    from engine.rules.bot_view import BotView
+    from rallyforge.engine.rules.bot_view import BotView
 
 FLAG = 1000.0
 DEATH = -10000.0

@@ -29,12 +29,12 @@ import random
 
 import numpy as np
 
-from engine.bots.common import by_kind
-from engine.bots.search import DAMAGE, LAST_LIFE, Hands, best_of_hands, hand_programs
-from engine.bots.tables import Layered, NONE
-from engine.model.program_cards import DECK
-from engine.model.scenario import Rules
-from engine.rules.cleanup import lock_count
+from rallyforge.engine.bots.common import by_kind
+from rallyforge.engine.bots.search import DAMAGE, LAST_LIFE, Hands, best_of_hands, hand_programs
+from rallyforge.engine.bots.tables import Layered, NONE
+from rallyforge.engine.model.program_cards import DECK
+from rallyforge.engine.model.scenario import Rules
+from rallyforge.engine.rules.cleanup import lock_count
 
 HANDS = 12
 HAND_SEED = 2005        # the hands dealt once per course (any fixed number)

@@ -16,14 +16,14 @@ states do.
 """
 from __future__ import annotations
 
-from engine.bots.tables import Layered, Tables, UNREACHABLE
-from engine.model.option_cards import OPTION_IDS, USE_KINDS
-from engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
-from engine.model.scenario import Card
-from engine.rules.board_elements import board_elements
-from engine.rules.lone import LoneRobot
-from engine.rules.option_holding import OptionDeck, RobotOptions
-from engine.rules.option_play import play_with_options
+from rallyforge.engine.bots.tables import Layered, Tables, UNREACHABLE
+from rallyforge.engine.model.option_cards import OPTION_IDS, USE_KINDS
+from rallyforge.engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
+from rallyforge.engine.model.scenario import Card
+from rallyforge.engine.rules.board_elements import board_elements
+from rallyforge.engine.rules.lone import LoneRobot
+from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions
+from rallyforge.engine.rules.option_play import play_with_options
 
 # the cards the search bot plans with
 PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",

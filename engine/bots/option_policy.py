@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE3, priority
-from engine.model.scenario import Card
-from engine.rules.course import OFF_BOARD, WALL
-from engine.rules.option_holding import has
-from engine.rules.option_play import locked
-from engine.rules.paths import UNREACHABLE, distances_to
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE3, priority
+from rallyforge.engine.model.scenario import Card
+from rallyforge.engine.rules.course import OFF_BOARD, WALL
+from rallyforge.engine.rules.option_holding import has
+from rallyforge.engine.rules.option_play import locked
+from rallyforge.engine.rules.paths import UNREACHABLE, distances_to
+from rallyforge.engine.rules.state import Floor, RobotState
 
 # How much a bot values each card when it must give one up (higher: kept
 # longer). A bot's ranking, not a rule (options.md 4).

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.model.scenario import Card
+from rallyforge.engine.model.scenario import Card
 
 if TYPE_CHECKING:
     import random
 
-    from engine.rules.bot_view import BotView
+    from rallyforge.engine.rules.bot_view import BotView
 
 
 class RandomBot:

@@ -53,21 +53,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
-from engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
-from engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
-from engine.model.program_cards import DECK, KIND_CODE
-from engine.model.scenario import Card
+from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
+from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
+from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
+from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.model.scenario import Card
 
 if TYPE_CHECKING:
     import random
 
-    from engine.bots import _play                   # (its signatures: _play.pyi)
-    from engine.rules.bot_view import BotView
+    from rallyforge.engine.bots import _play                   # (its signatures: _play.pyi)
+    from rallyforge.engine.rules.bot_view import BotView
     compiled = _play                                # (a name other modules may read)
 else:
     try:
-        from engine.bots import _play as compiled    # engine/bots/_play.c, when it could be built
+        from rallyforge.engine.bots import _play as compiled    # engine/bots/_play.c, when it could be built
     except ImportError:     # then numpy does the same
         compiled = None
 

@@ -38,12 +38,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.model.scenario import Rules
-from engine.rules.course import Course
-from engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
+from rallyforge.engine.model.scenario import Rules
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
 
 if TYPE_CHECKING:
-    from engine.rules.state import RobotState
+    from rallyforge.engine.rules.state import RobotState
 
 KINDS = 7                   # card kinds, in deck.KIND_CODE order
 NONE = NO_CARD              # the "kind" of a register with no card: board elements only

@@ -1,6 +1,6 @@
-"""`python -m engine.cli`: the `rallyforge` command line."""
+"""`python -m rallyforge.engine.cli`: the `rallyforge` command line."""
 import sys
 
-from engine.cli.main import main
+from rallyforge.engine.cli.main import main
 
 sys.exit(main())

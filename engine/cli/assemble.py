@@ -22,11 +22,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from engine.cli.common import problem_line, write_course
-from engine.editing.library import ARRANGEMENTS, LibraryError, assemble as build, find, is_bay, load
-from engine.format.loader import dumps
-from engine.model.scenario import Flag
-from engine.validation.validator import validate_data
+from rallyforge.engine.cli.common import problem_line, write_course
+from rallyforge.engine.editing.library import ARRANGEMENTS, LibraryError, assemble as build, find, is_bay, load
+from rallyforge.engine.format.loader import dumps
+from rallyforge.engine.model.scenario import Flag
+from rallyforge.engine.validation.validator import validate_data
 
 TURNS = {"0": 0, "90": 1, "180": 2, "270": 3}
 

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
+from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
                                positive, problem_line, race_count, trial_count, write_line)
 
 
@@ -67,7 +67,7 @@ def error(message: str, code: int) -> int:
 def load(path: str):
     """The scenario of a file, or None after listing its errors as
     ``validate`` lists them: a course with errors is never raced."""
-    from engine.validation.validator import read_valid_file
+    from rallyforge.engine.validation.validator import read_valid_file
     scenario, problems = read_valid_file(path)
     if scenario is None:
         print(f"rallyforge: {path}: the course has errors; nothing raced:", file=sys.stderr)
@@ -81,8 +81,8 @@ def settings(args, scenario, robots: int | None = None) -> dict:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
     ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``)."""
-    from engine.analysis.balance.runner import default_workers
-    from engine.model.scenario import BOT_NAMES, DEFAULT_BOT, robots_for
+    from rallyforge.engine.analysis.balance.runner import default_workers
+    from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT, robots_for
     docks = len(scenario.docks)
     if docks < 1:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
@@ -152,17 +152,17 @@ def write_json(result: Mapping[str, object], out: str) -> None:
     if out == "-":
         write_line(text)
     else:
-        from engine.format.loader import write_text_atomic
+        from rallyforge.engine.format.loader import write_text_atomic
         write_text_atomic(out, text + "\n")
 
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
     """Run a plan with the progress bar; returns the RunOutcome. (Its result's
     statistics need scipy.special: imported while the workers start or play.)"""
-    from engine.analysis import stats
-    from engine.analysis.balance.play import RaceTask
-    from engine.analysis.balance.progress import ProgressBar
-    from engine.analysis.balance.runner import run
+    from rallyforge.engine.analysis import stats
+    from rallyforge.engine.analysis.balance.play import RaceTask
+    from rallyforge.engine.analysis.balance.progress import ProgressBar
+    from rallyforge.engine.analysis.balance.runner import run
     task = RaceTask(scenario, bot, max_rounds=args.max_rounds)
     bar = None if args.quiet else ProgressBar(label)
     try:
@@ -174,14 +174,14 @@ def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races")
 
 
 def run(args) -> int:
-    from engine.analysis.balance.runner import BackendError, default_workers, start_workers_soon
+    from rallyforge.engine.analysis.balance.runner import BackendError, default_workers, start_workers_soon
     second_ctrl_c_quits()
     start_workers_soon(args.workers or default_workers(), args.scheduler)   # (first: see there)
-    from engine.analysis.balance import balance
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import with_options
-    from engine.analysis.balance.progress import ProgressBar
-    from engine.analysis.balance.report import markdown, write_report
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import with_options
+    from rallyforge.engine.analysis.balance.progress import ProgressBar
+    from rallyforge.engine.analysis.balance.report import markdown, write_report
     scenario = load(args.file)
     if scenario is None:
         return 1

@@ -22,12 +22,12 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from engine.cli.balance import UsageError, error, load, second_ctrl_c_quits, settings
-from engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, race_count,
+from rallyforge.engine.cli.balance import UsageError, error, load, second_ctrl_c_quits, settings
+from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, race_count,
                                write_line)
 
 if TYPE_CHECKING:
-    from engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.card.types import Card
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,8 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.analysis.card.build import card, damage, judged, readable
-    from engine.format.stored_card import stale
+    from rallyforge.engine.analysis.card.build import card, damage, judged, readable
+    from rallyforge.engine.format.stored_card import stale
     scenario = load(args.file)
     if scenario is None:
         return 1
@@ -71,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
         run_settings = settings(args, scenario)
     except UsageError as exc:
         return error(str(exc), 2)
-    from engine.analysis.balance import balance
-    from engine.analysis.balance.play import with_options
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.analysis.balance.play import with_options
     scenario = with_options(scenario, args.options)
     second_ctrl_c_quits()
     result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
         return 130
     the_card = card(scenario, result)
     if args.store:
-        from engine.format.loader import save_file
-        from engine.format.stored_card import with_card
+        from rallyforge.engine.format.loader import save_file
+        from rallyforge.engine.format.stored_card import with_card
         try:
             save_file(with_card(scenario, the_card), args.file)
         except OSError as exc:
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print(the_card: Card, as_json: bool) -> None:
-    from engine.analysis.card.build import lines
+    from rallyforge.engine.analysis.card.build import lines
     if as_json:
         write_line(json.dumps(the_card, indent=2, ensure_ascii=False, allow_nan=False))
         return

@@ -7,10 +7,10 @@ import argparse
 import os
 import sys
 
-from engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
-from engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
-from engine.model.problems import Problem
-from engine.model.scenario import BOT_NAMES, DEFAULT_BOT
+from rallyforge.engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
+from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
+from rallyforge.engine.model.problems import Problem
+from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT
 
 
 def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:

@@ -23,13 +23,13 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.analysis.figures import ends_and_change
-from engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
+from rallyforge.engine.analysis.figures import ends_and_change
+from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
-from engine.cli.common import write_line
+from rallyforge.engine.cli.common import write_line
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
+    from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                                Options)
 
 
@@ -118,7 +118,7 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
             max_rounds: int) -> Comparison:
     """The paired comparison of two runs of one plan (races matched by index);
     no race of either run lasts more than `max_rounds` rounds."""
-    from engine.analysis.stats import paired_interval
+    from rallyforge.engine.analysis.stats import paired_interval
     pairs = list(zip(old_races, new_races))
     # Races that all came out the same on both courses (as identical courses
     # do, the engine being deterministic) differ by exactly zero: no interval.
@@ -209,10 +209,10 @@ def text(result: Comparison) -> str:
 
 
 def run(args) -> int:
-    from engine.analysis.balance.aggregate import aggregate
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import split_results, with_options
-    from engine.analysis.balance.runner import BackendError
+    from rallyforge.engine.analysis.balance.aggregate import aggregate
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import split_results, with_options
+    from rallyforge.engine.analysis.balance.runner import BackendError
 
     second_ctrl_c_quits()
     old_sc = load(args.old)

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Collection
 
-from engine.version import COMMANDS, version
+from rallyforge.engine.version import COMMANDS, version
 
 MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
 
@@ -46,7 +46,7 @@ def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.Argume
     for name, help_line in COMMANDS.items():
         command = sub.add_parser(name, help=help_line, description=help_line)
         if name in commands:
-            module = importlib.import_module(f"engine.cli.{MODULES.get(name, name)}")
+            module = importlib.import_module(f"rallyforge.engine.cli.{MODULES.get(name, name)}")
             module.add_arguments(command)
             command.set_defaults(handler=module.run)
     return parser
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
     except BrokenPipeError:
-        from engine.cli.common import silence_stdout
+        from rallyforge.engine.cli.common import silence_stdout
         silence_stdout()
     if program:
         # The process ends next: its last garbage collections, over every

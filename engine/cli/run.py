@@ -23,12 +23,12 @@ import argparse
 import dataclasses
 import json
 
-from engine.analysis.narration import log_line
-from engine.analysis.scenario_checks import play_checked
-from engine.bots import BOTS, DEFAULT_BOT, new_race
-from engine.cli.balance import UsageError, error, robots_fit
-from engine.cli.common import bot_help, positive, problem_line, write_line
-from engine.validation.validator import read_valid_file
+from rallyforge.engine.analysis.narration import log_line
+from rallyforge.engine.analysis.scenario_checks import play_checked
+from rallyforge.engine.bots import BOTS, DEFAULT_BOT, new_race
+from rallyforge.engine.cli.balance import UsageError, error, robots_fit
+from rallyforge.engine.cli.common import bot_help, positive, problem_line, write_line
+from rallyforge.engine.validation.validator import read_valid_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

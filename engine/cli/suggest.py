@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import argparse
 
-from engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
-from engine.analysis.suggest.effect_words import effect_lines, points
-from engine.analysis.suggest.types import SuggestResult
-from engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
+from rallyforge.engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from rallyforge.engine.analysis.suggest.effect_words import effect_lines, points
+from rallyforge.engine.analysis.suggest.types import SuggestResult
+from rallyforge.engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, positive, whole_number,
+from rallyforge.engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, positive, whole_number,
                                write_line)
-from engine.format.schema import goal_problem
-from engine.model.scenario import Goals
+from rallyforge.engine.format.schema import goal_problem
+from rallyforge.engine.model.scenario import Goals
 
 
 def goal(text: str) -> tuple[str, object]:
@@ -48,7 +48,7 @@ def goal(text: str) -> tuple[str, object]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
+    from rallyforge.engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
     parser.add_argument("file", help="the scenario file")
     parser.add_argument("--goal", type=goal, action="append", metavar="GOAL",
                         help="fair, length=short|medium|long, rounds=N or deaths<=X (deaths per "
@@ -84,11 +84,11 @@ def goals_of(args, scenario) -> Goals:
 
 
 def run(args) -> int:
-    from engine.analysis.balance.play import with_options
-    from engine.analysis.balance.progress import ProgressBar
-    from engine.analysis.balance.runner import BackendError
-    from engine.analysis.suggest import applied, suggest
-    from engine.format.loader import save_file
+    from rallyforge.engine.analysis.balance.play import with_options
+    from rallyforge.engine.analysis.balance.progress import ProgressBar
+    from rallyforge.engine.analysis.balance.runner import BackendError
+    from rallyforge.engine.analysis.suggest import applied, suggest
+    from rallyforge.engine.format.loader import save_file
     if (args.apply is None) != (args.out is None):
         return error("--apply N and --out FILE go together", 2)
     second_ctrl_c_quits()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 
-from engine.analysis.scenario_checks import CheckResult, run_checks
-from engine.cli.common import expand_paths, problem_line, write_line
-from engine.validation.validator import read_valid_file
+from rallyforge.engine.analysis.scenario_checks import CheckResult, run_checks
+from rallyforge.engine.cli.common import expand_paths, problem_line, write_line
+from rallyforge.engine.validation.validator import read_valid_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

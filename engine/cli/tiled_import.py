@@ -19,11 +19,11 @@ import argparse
 import json
 import sys
 
-from engine.cli.common import problem_line, write_course, write_line
-from engine.format.loader import dumps
-from engine.format.tiled.convert import import_map
-from engine.format.tiled.mapfile import MapError
-from engine.validation.validator import validate_data
+from rallyforge.engine.cli.common import problem_line, write_course, write_line
+from rallyforge.engine.format.loader import dumps
+from rallyforge.engine.format.tiled.convert import import_map
+from rallyforge.engine.format.tiled.mapfile import MapError
+from rallyforge.engine.validation.validator import validate_data
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

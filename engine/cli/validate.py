@@ -26,10 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.analysis.card.flags import flag_scores
-from engine.cli.common import expand_paths, problem_line, write_line
-from engine.model.problems import ERROR, INFO, Problem, WARNING
-from engine.validation.validator import read_valid_file
+from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.cli.common import expand_paths, problem_line, write_line
+from rallyforge.engine.model.problems import ERROR, INFO, Problem, WARNING
+from rallyforge.engine.validation.validator import read_valid_file
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

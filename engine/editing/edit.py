@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.editing import transform
-from engine.editing.transform import MIRRORED_SIDES, other_side
-from engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from engine.model.scenario import (Board, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
+from rallyforge.engine.editing import transform
+from rallyforge.engine.editing.transform import MIRRORED_SIDES, other_side
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
+from rallyforge.engine.model.scenario import (Board, Dock, Flag, Laser, Level, MAX_LEVEL, Pusher,
                                    RobotSpec, Rules, Scenario, Tile, Wall, board_order, edge_key)
 
 Square = tuple[int, int]
@@ -285,7 +285,7 @@ def set_robots(s: Scenario, robots: Sequence[RobotSpec]) -> Scenario:
 
 # ---------------------------------------------------------------- regions (the editor's selection)
 # Rectangles here are inclusive (x0, y0, x1, y1), as the editor selects them;
-# engine.editing.transform takes half-open ones.
+# rallyforge.engine.editing.transform takes half-open ones.
 
 @dataclass(frozen=True)
 class Clip:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from engine.editing.edit import canonical
-from engine.editing.transform import insert_board, rotate_board, rotate_markers
-from engine.format.loader import read_file
-from engine.model.scenario import Scenario
+from rallyforge.engine.editing.edit import canonical
+from rallyforge.engine.editing.transform import insert_board, rotate_board, rotate_markers
+from rallyforge.engine.format.loader import read_file
+from rallyforge.engine.model.scenario import Scenario
 
 LIBRARY = Path(__file__).resolve().parent / "boards"
 BAY_PREFIX = "docking-bay"

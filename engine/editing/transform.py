@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from engine.model.scenario import Board, Check, Dock, Flag, Scenario, Wall, board_order, edge_key
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
+from rallyforge.engine.model.scenario import Board, Check, Dock, Flag, Scenario, Wall, board_order, edge_key
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}

@@ -32,10 +32,10 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from engine.format.schema import schema_check, whole_numbers, within_bounds
-from engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
-from engine.model.problems import ERROR, Problem, ScenarioError
-from engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry, Flag, Goals,
+from rallyforge.engine.format.schema import schema_check, whole_numbers, within_bounds
+from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
+from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
+from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry, Flag, Goals,
                                    Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
                                    Scenario, StoredCard, Tile, board_order)
 

@@ -77,8 +77,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import jsonschema_rs
 
-from engine.model.option_cards import entry_problem
-from engine.model.problems import ERROR, Problem, pointer, pointer_parts
+from rallyforge.engine.model.option_cards import entry_problem
+from rallyforge.engine.model.problems import ERROR, Problem, pointer, pointer_parts
 
 if TYPE_CHECKING:       # (imported when first needed: _jsonschema_validator)
     from jsonschema import Draft202012Validator
@@ -92,10 +92,10 @@ _RESOURCE = "scenario.schema.json"
 
 def schema_path() -> Path:
     """Where the schema file lives (inside the ``schema`` package)."""
-    return Path(str(files("schema").joinpath(_RESOURCE)))
+    return Path(str(files("rallyforge.schema").joinpath(_RESOURCE)))
 
 
-SCHEMA: dict = json.loads(files("schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
+SCHEMA: dict = json.loads(files("rallyforge.schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
 
 # Facts the messages need, read from the schema so that they cannot drift from it.
 _DEFS = SCHEMA["$defs"]

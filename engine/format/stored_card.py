@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.model.scenario import Scenario, StoredCard
+from rallyforge.engine.model.scenario import Scenario, StoredCard
 
 PLAY_KEYS = ("board", "flags", "docks", "rules")
 
@@ -28,7 +28,7 @@ def _without_notes(value: object) -> object:
 
 
 def play_hash(scenario: Scenario) -> str:
-    from engine.format.loader import to_dict  # the loader reads cards: import it late
+    from rallyforge.engine.format.loader import to_dict  # the loader reads cards: import it late
     doc = to_dict(scenario)
     play: dict[str, Any] = {key: _without_notes(doc.get(key, {})) for key in PLAY_KEYS}
     play["rules"] = scenario.rules.changed()        # the options default spelled out

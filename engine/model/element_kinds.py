@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.model.scenario import Laser, Pusher, Tile, Wall
+from rallyforge.engine.model.scenario import Laser, Pusher, Tile, Wall
 
 # Kinds of key value; the loader reads and writes each kind in one way, the
 # editor offers one control per kind.

@@ -81,7 +81,7 @@ import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
-from engine.model.directions import NAMES
+from rallyforge.engine.model.directions import NAMES
 
 Square = tuple[int, int]
 

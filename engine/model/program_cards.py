@@ -5,7 +5,7 @@ shared, so a hand or a register holds the same objects race after race.
 """
 from __future__ import annotations
 
-from engine.model.scenario import CARD_KINDS, Card
+from rallyforge.engine.model.scenario import CARD_KINDS, Card
 
 # kind: (count, first priority, step)
 _SERIES = {

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
 
-from engine.model.directions import INDEX, NAMES, opposite
+from rallyforge.engine.model.directions import INDEX, NAMES, opposite
 
 CARD_KINDS = ("move1", "move2", "move3", "back", "left", "right", "uturn")
 

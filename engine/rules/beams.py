@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.model.directions import DX, DY, INDEX
-from engine.model.scenario import Board, Laser
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.scenario import Board, Laser
 
 
 def ray(board: Board, square: int, d: int) -> tuple[int, ...]:

@@ -1,12 +1,12 @@
 """Board elements (rule 2.5 C): belts, then pushers, gears and crushers."""
 from __future__ import annotations
 
-from engine.rules.conveyors import convey
-from engine.rules.course import (CONVEYOR_BIT, CRUSHER_BIT, CURRENT_BIT, EXPRESS_BIT, GEAR_BIT,
+from rallyforge.engine.rules.conveyors import convey
+from rallyforge.engine.rules.course import (CONVEYOR_BIT, CRUSHER_BIT, CURRENT_BIT, EXPRESS_BIT, GEAR_BIT,
                                  PUSHER_BIT, RANDOMIZER_BIT)
-from engine.rules.movement import push, turn
-from engine.rules.option_holding import steady
-from engine.rules.state import Floor
+from rallyforge.engine.rules.movement import push, turn
+from rallyforge.engine.rules.option_holding import steady
+from rallyforge.engine.rules.state import Floor
 
 # C1-C3. Express squares carry CONVEYOR_BIT too, so C2 moves whoever stands
 # on any belt after C1: a robot carried off the belts in C1 stops (rule 4.3).

@@ -22,12 +22,12 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Protocol
 
-from engine.model.scenario import Board, Card, Rules
-from engine.rules.course import Course
-from engine.rules.state import RobotState
+from rallyforge.engine.model.scenario import Board, Card, Rules
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.state import RobotState
 
 if TYPE_CHECKING:
-    from engine.rules.state import Floor
+    from rallyforge.engine.rules.state import Floor
 
 
 class BotView:

@@ -1,9 +1,9 @@
 """Checkpoints (rules 6): flags touched in order, finishing, archive markers."""
 from __future__ import annotations
 
-from engine.rules.option_arm import arm_square
-from engine.rules.option_holding import used
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.option_arm import arm_square
+from rallyforge.engine.rules.option_holding import used
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotState]:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.model.directions import NAMES
-from engine.model.scenario import Rules
-from engine.rules.option_arm import arm_square
-from engine.rules.option_holding import gain, used
-from engine.rules.paths import UNREACHABLE, distances_to
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.scenario import Rules
+from rallyforge.engine.rules.option_arm import arm_square
+from rallyforge.engine.rules.option_holding import gain, used
+from rallyforge.engine.rules.paths import UNREACHABLE, distances_to
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def ring(k: int) -> list[tuple[int, int]]:

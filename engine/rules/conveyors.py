@@ -2,10 +2,10 @@
 square intends one square along it, and the intentions are resolved together."""
 from __future__ import annotations
 
-from engine.rules.course import WALL
-from engine.rules.movement import land, turn
-from engine.rules.option_holding import steady
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.course import WALL
+from rallyforge.engine.rules.movement import land, turn
+from rallyforge.engine.rules.option_holding import steady
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def convey(floor: Floor, movers: list[RobotState], cause: str) -> bool:

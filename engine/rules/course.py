@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.model.directions import DX, DY, INDEX
-from engine.model.element_kinds import TILE_LIST
-from engine.model.scenario import Board
-from engine.rules.beams import board_beams, ray
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.element_kinds import TILE_LIST
+from rallyforge.engine.model.scenario import Board
+from rallyforge.engine.rules.beams import board_beams, ray
 
 # Tile codes, in elements_table.TILE_LIST order; the rules code names those it treats.
 TILE_CODE = {t.name: i for i, t in enumerate(TILE_LIST)}

@@ -2,8 +2,8 @@
 is added up, then robots at `destroy_at_damage` are destroyed."""
 from __future__ import annotations
 
-from engine.rules.course import Course
-from engine.rules.state import Blame, Floor, RobotState
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.state import Blame, Floor, RobotState
 
 
 def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:

@@ -37,14 +37,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from engine.model.directions import NAMES
-from engine.model.element_kinds import BOARD_CAUSES
-from engine.model.program_cards import BACK, LEFT
-from engine.model.scenario import Board, CARD_KINDS, Rules
-from engine.rules.board_elements import board_elements
-from engine.rules.course import CURRENT, Course, RANDOMIZER_BIT, TELEPORTER, WATER, compile_course
-from engine.rules.movement import play_card, push
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.model.element_kinds import BOARD_CAUSES
+from rallyforge.engine.model.program_cards import BACK, LEFT
+from rallyforge.engine.model.scenario import Board, CARD_KINDS, Rules
+from rallyforge.engine.rules.board_elements import board_elements
+from rallyforge.engine.rules.course import CURRENT, Course, RANDOMIZER_BIT, TELEPORTER, WATER, compile_course
+from rallyforge.engine.rules.movement import play_card, push
+from rallyforge.engine.rules.state import Floor, RobotState
 
 KINDS = CARD_KINDS + ("none",)      # "none": a register without a card (board elements only)
 NO_CARD = len(CARD_KINDS)

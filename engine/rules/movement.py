@@ -5,11 +5,11 @@ on levelled boards falls down ledges and climbs up ramps (levels.md).
 """
 from __future__ import annotations
 
-from engine.model.directions import DX, DY
-from engine.model.program_cards import BACK, LEFT
-from engine.rules.course import CURRENT, OFF_BOARD, TELEPORTER, WALL, WATER
-from engine.rules.option_holding import hurt_now
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.directions import DX, DY
+from rallyforge.engine.model.program_cards import BACK, LEFT
+from rallyforge.engine.rules.course import CURRENT, OFF_BOARD, TELEPORTER, WALL, WATER
+from rallyforge.engine.rules.option_holding import hurt_now
+from rallyforge.engine.rules.state import Floor, RobotState
 
 # Quarter turns clockwise of left, right, uturn (card codes LEFT.. in order).
 _TURNS = (3, 1, 2)

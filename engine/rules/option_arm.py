@@ -4,10 +4,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.rules.option_holding import has
+from rallyforge.engine.rules.option_holding import has
 
 if TYPE_CHECKING:
-    from engine.rules.state import Floor, RobotState
+    from rallyforge.engine.rules.state import Floor, RobotState
 
 
 def arm_reach(floor: Floor, sq: int) -> list[int]:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from engine.model.option_cards import OPTION_IDS
-from engine.model.scenario import Card
+from rallyforge.engine.model.option_cards import OPTION_IDS
+from rallyforge.engine.model.scenario import Card
 
 if TYPE_CHECKING:
-    from engine.rules.bot_view import OptionChoices
-    from engine.rules.state import Floor, RobotState
+    from rallyforge.engine.rules.bot_view import OptionChoices
+    from rallyforge.engine.rules.state import Floor, RobotState
 
 COAT_POINTS = 3
 HOWITZER_SHOTS = 5

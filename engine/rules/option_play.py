@@ -12,19 +12,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
-from engine.model.scenario import Card, ProgramRound
-from engine.rules.cleanup import lock_count
-from engine.rules.course import CURRENT, TELEPORTER, WATER
-from engine.rules.movement import card_step, jump, turn
-from engine.rules.option_holding import has, hurt_now, ignored, opts, used
+from rallyforge.engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
+from rallyforge.engine.model.scenario import Card, ProgramRound
+from rallyforge.engine.rules.cleanup import lock_count
+from rallyforge.engine.rules.course import CURRENT, TELEPORTER, WATER
+from rallyforge.engine.rules.movement import card_step, jump, turn
+from rallyforge.engine.rules.option_holding import has, hurt_now, ignored, opts, used
 
 # Quarter turns clockwise of a pair's rotate card.
 _TURNS = {"left": 3, "right": 1, "uturn": 2}
 
 if TYPE_CHECKING:
-    from engine.rules.programming import Deck
-    from engine.rules.state import Floor, RobotState
+    from rallyforge.engine.rules.programming import Deck
+    from rallyforge.engine.rules.state import Floor, RobotState
 
 # ---------------------------------------------------------------- movement (2.5 B)
 

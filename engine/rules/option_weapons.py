@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.model.directions import DX, DY, NAMES
-from engine.model.option_cards import BY_ID
-from engine.rules.course import OFF_BOARD, WALL
-from engine.rules.lasers import board_laser_targets, shot_by
-from engine.rules.movement import push, step
-from engine.rules.option_holding import (HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
+from rallyforge.engine.model.directions import DX, DY, NAMES
+from rallyforge.engine.model.option_cards import BY_ID
+from rallyforge.engine.rules.course import OFF_BOARD, WALL
+from rallyforge.engine.rules.lasers import board_laser_targets, shot_by
+from rallyforge.engine.rules.movement import push, step
+from rallyforge.engine.rules.option_holding import (HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
                                          used)
-from engine.rules.option_play import locked, replace_card
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.option_play import locked, replace_card
+from rallyforge.engine.rules.state import Floor, RobotState
 
 if TYPE_CHECKING:
-    from engine.rules.programming import Deck
+    from rallyforge.engine.rules.programming import Deck
 
 MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.model.directions import NAMES
-from engine.rules.course import Course
-from engine.rules.state import RobotState
+from rallyforge.engine.model.directions import NAMES
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.state import RobotState
 
 
 @dataclass(frozen=True)

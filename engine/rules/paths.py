@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 from functools import lru_cache
 
-from engine.rules.course import Course
+from rallyforge.engine.rules.course import Course
 
 UNREACHABLE = -1
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from engine.model.program_cards import DECK, resolve
-from engine.model.scenario import Card, ProgramRound, Rules
-from engine.rules.bot_view import Bot, BotView, OptionChoices
-from engine.rules.cleanup import lock_count
-from engine.rules.option_play import bot_flywheel, set_plan, use_stabilizer
-from engine.rules.state import Floor, RobotState
+from rallyforge.engine.model.program_cards import DECK, resolve
+from rallyforge.engine.model.scenario import Card, ProgramRound, Rules
+from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
+from rallyforge.engine.rules.cleanup import lock_count
+from rallyforge.engine.rules.option_play import bot_flywheel, set_plan, use_stabilizer
+from rallyforge.engine.rules.state import Floor, RobotState
 
 
 class Deck:

@@ -16,24 +16,24 @@ import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from engine.model.directions import INDEX, NAMES
-from engine.model.events import EventLog, Start
-from engine.model.program_cards import DECK, KIND_CODE
-from engine.model.scenario import Card, Scenario
-from engine.rules.board_elements import board_elements
-from engine.rules.bot_view import Bot, BotView, OptionChoices
-from engine.rules.checkpoints import touch
-from engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
-from engine.rules.course import RANDOMIZER, compile_course
-from engine.rules.lasers import fire
-from engine.rules.movement import play_card
-from engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
-from engine.rules.option_play import (before_reveal, play_register_cards, recompile,
+from rallyforge.engine.model.directions import INDEX, NAMES
+from rallyforge.engine.model.events import EventLog, Start
+from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.model.scenario import Card, Scenario
+from rallyforge.engine.rules.board_elements import board_elements
+from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
+from rallyforge.engine.rules.checkpoints import touch
+from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
+from rallyforge.engine.rules.course import RANDOMIZER, compile_course
+from rallyforge.engine.rules.lasers import fire
+from rallyforge.engine.rules.movement import play_card
+from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
+from rallyforge.engine.rules.option_play import (before_reveal, play_register_cards, recompile,
                                       release_with_options, stabilize, take_flywheel)
-from engine.rules.option_weapons import fire_with_options
-from engine.rules.outcome import Outcome, RobotResult, first_finishers
-from engine.rules.programming import Controller, Deck
-from engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.option_weapons import fire_with_options
+from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
+from rallyforge.engine.rules.programming import Controller, Deck
+from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
 
 # The deck's cards' text in the event log, made once: a long log shares the
 # strings. Found by the card object (a card's own hash is a Python call).
@@ -65,7 +65,7 @@ class Race:
         bot (None: its script only); when it lists none, one robot per bot
         stands on docks 1..k. A bot makes its option choices with its own
         ``option_choices``, else the race's (none: a script's choices).
-        engine.bots.new_race makes the bots by name, with the bots' choices."""
+        rallyforge.engine.bots.new_race makes the bots by name, with the bots' choices."""
         self.scenario = scenario
         self.seed = seed
         self.rules = scenario.rules
@@ -149,7 +149,7 @@ class Race:
                 robot_bot = bots[i] if bots else None
                 if spec.bot and robot_bot is None:
                     raise ValueError(f"robot {spec.name!r} names the bot {spec.bot!r}: make the "
-                                     "race with engine.bots.new_race")
+                                     "race with rallyforge.engine.bots.new_race")
                 yield spec.name, start, spec, robot_bot
             return
         if len(bots) > len(s.docks):

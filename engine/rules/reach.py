@@ -14,8 +14,8 @@ from collections.abc import Iterable, Set as AbstractSet
 
 import numpy as np
 
-from engine.model.scenario import Board, Rules
-from engine.rules.lone import LoneModel
+from rallyforge.engine.model.scenario import Board, Rules
+from rallyforge.engine.rules.lone import LoneModel
 
 
 def reachable_from(board: Board, starts: Iterable[tuple[int, int]],

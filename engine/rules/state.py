@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.model.directions import DX, DY, NAMES
-from engine.model.events import EventLog
-from engine.model.scenario import Card, Rules
-from engine.rules.course import Course
-from engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
+from rallyforge.engine.model.directions import DX, DY, NAMES
+from rallyforge.engine.model.events import EventLog
+from rallyforge.engine.model.scenario import Card, Rules
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
 
 
 class RobotState:

@@ -65,16 +65,16 @@ import os
 from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
 
-from engine.format.loader import board_indexes, read_dict, read_json
-from engine.format.schema import within_bounds
-from engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
-from engine.model.option_cards import BY_ID, card_name
-from engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
-from engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
+from rallyforge.engine.format.loader import board_indexes, read_dict, read_json
+from rallyforge.engine.format.schema import within_bounds
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
+from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
+from rallyforge.engine.model.option_cards import BY_ID, card_name
+from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
+from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
                                    Pusher, Scenario, edge_key)
-from engine.rules import reach
-from engine.rules.beams import board_beams
+from rallyforge.engine.rules import reach
+from rallyforge.engine.rules.beams import board_beams
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -961,7 +961,7 @@ def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
 
 def stale_card(s: Scenario, at: Places) -> list[Problem]:
     """W416: the stored card's hash is not the course's: what affects play changed."""
-    from engine.format.stored_card import stale
+    from rallyforge.engine.format.stored_card import stale
     if not stale(s):
         return []
     return [_warning("W416", "the course card kept in the file was measured before the board, "

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import BalanceResult
-    from engine.model.scenario import Scenario
+    from rallyforge.engine.analysis.balance.types import BalanceResult
+    from rallyforge.engine.model.scenario import Scenario
 
 
 def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str | None = None,
@@ -35,13 +35,13 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     waiting for worker processes. The result is the same for any chunk size
     and worker count. A course with errors is not raced: ScenarioError
     lists them (engine/validation/validator.py ``refuse_errors``)."""
-    from engine.analysis import stats
-    from engine.analysis.balance.aggregate import aggregate
-    from engine.analysis.balance.plan import make_plan
-    from engine.analysis.balance.play import RaceTask, default_bot, split_results
-    from engine.analysis.balance.runner import run
-    from engine.model.scenario import robots_for
-    from engine.validation.validator import refuse_errors
+    from rallyforge.engine.analysis import stats
+    from rallyforge.engine.analysis.balance.aggregate import aggregate
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, split_results
+    from rallyforge.engine.analysis.balance.runner import run
+    from rallyforge.engine.model.scenario import robots_for
+    from rallyforge.engine.validation.validator import refuse_errors
     refuse_errors(scenario)
     robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
     bot = bot or default_bot()

@@ -12,14 +12,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from engine.analysis import stats
-from engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
-from engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
+from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
+from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                            Grid, Heatmaps, Holders, Leg, Measured, Options,
                                            RaceLength, TimeTrial)
-from engine.analysis.balance.why import chains, reentry_loops
-from engine.analysis.card.build import card
-from engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.analysis.balance.why import chains, reentry_loops
+from rallyforge.engine.analysis.card.build import card
+from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 FAIR_MARGIN = 0.05
 ALPHA = 0.05

@@ -13,21 +13,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.analysis.balance.plan import Job, RACE
-from engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
-from engine.bots import compiled_race, new_race
-from engine.model.scenario import RobotSpec, Scenario
-from engine.rules.outcome import first_finishers
-from engine.rules.race import Race
+from rallyforge.engine.analysis.balance.plan import Job, RACE
+from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
+from rallyforge.engine.bots import compiled_race, new_race
+from rallyforge.engine.model.scenario import RobotSpec, Scenario
+from rallyforge.engine.rules.outcome import first_finishers
+from rallyforge.engine.rules.race import Race
 
 
 def bot_names() -> list[str]:
-    from engine.bots import BOTS
+    from rallyforge.engine.bots import BOTS
     return sorted(BOTS)
 
 
 def default_bot() -> str:
-    from engine.bots import DEFAULT_BOT
+    from rallyforge.engine.bots import DEFAULT_BOT
     return DEFAULT_BOT
 
 

@@ -9,11 +9,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from engine.analysis.card.build import lines as card_lines, loop_line
-from engine.model.element_kinds import DEADLY_TYPES
+from rallyforge.engine.analysis.card.build import lines as card_lines, loop_line
+from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
+    from rallyforge.engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
 
 CHARTS = {
     "win_rates": "win_rates.png",

@@ -1,7 +1,7 @@
 """Running a plan: serially, over local worker processes, or over Dask.
 
 A *task* is a picklable object with ``play(jobs) -> list`` (one result per
-job, in order); ``engine.analysis.balance.play.RaceTask`` is the real one. The plan's
+job, in order); ``rallyforge.engine.analysis.balance.play.RaceTask`` is the real one. The plan's
 jobs are cut into chunks; chunks run wherever the backend puts them, and
 results come back in plan order, so whatever is built from them is the same
 for every backend and worker count.
@@ -46,7 +46,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Protocol, overload
 
-from engine.analysis.balance.plan import Job, Jobs, RACE
+from rallyforge.engine.analysis.balance.plan import Job, Jobs, RACE
 
 
 class Task(Protocol):
@@ -206,7 +206,7 @@ def _context():
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["engine.analysis.balance.play"])
+        ctx.set_forkserver_preload(["rallyforge.engine.analysis.balance.play"])
         _start_deaf_forkserver()
         return ctx
     return multiprocessing.get_context("spawn")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from engine.analysis.card.types import Bounds, Card, Interval, ReentryLoop
+from rallyforge.engine.analysis.card.types import Bounds, Card, Interval, ReentryLoop
 
 Grid = list[list[float]]                # [y][x], per 100 races
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from engine.analysis import stats
-from engine.analysis.balance.summary import Death, RaceSummary
-from engine.analysis.balance.types import SquareChains
-from engine.analysis.card.types import ReentryLoop
+from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
+from rallyforge.engine.analysis.balance.types import SquareChains
+from rallyforge.engine.analysis.card.types import ReentryLoop
 
 # A re-entry loop: robots re-entering at an archive point die again within
 # one round in at least this share of their re-entries (the share's 95%

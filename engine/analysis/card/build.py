@@ -18,17 +18,17 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeGuard
 
-from engine.analysis import stats
-from engine.analysis.card import timemodel
-from engine.analysis.card.flags import course_score, flag_scores
-from engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
+from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.card import timemodel
+from rallyforge.engine.analysis.card.flags import course_score, flag_scores
+from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
                                         GoalCheck, GoalVerdicts, Interval, Length, ReentryLoop)
-from engine.format.stored_card import play_hash, with_card
-from engine.format.typed_json import mismatch
-from engine.model.scenario import Goals, Scenario
+from rallyforge.engine.format.stored_card import play_hash, with_card
+from rallyforge.engine.format.typed_json import mismatch
+from rallyforge.engine.model.scenario import Goals, Scenario
 
 if TYPE_CHECKING:
-    from engine.analysis.balance.types import Measured
+    from rallyforge.engine.analysis.balance.types import Measured
 
 DIFFICULTY = ("easy", "medium", "hard", "expert")
 # A class's upper bound (exclusive) in deaths per robot per leg of the

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.analysis.card.types import FlagScore as FlagScoreData
-from engine.model.directions import DX, DY, INDEX, NAMES
-from engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES
-from engine.model.scenario import Scenario
-from engine.rules.beams import board_beams
+from rallyforge.engine.analysis.card.types import FlagScore as FlagScoreData
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
+from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES
+from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.rules.beams import board_beams
 
 PIT = 2
 TELEPORTER = 2

@@ -19,7 +19,7 @@ hour at a table) is one that bots finish in under SHORT_UNDER of these minutes.
 """
 from __future__ import annotations
 
-from engine.model.scenario import Goals
+from rallyforge.engine.model.scenario import Goals
 
 SETUP = 5.0                 # minutes: set-up and explaining the course
 PROGRAMMING = 2.0           # minutes per round: deal, read, program

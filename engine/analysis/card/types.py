@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, NotRequired, TypedDict
 
-from engine.format.typed_json import Items
+from rallyforge.engine.format.typed_json import Items
 
 # a 95% interval [low, high]; None: that end is never reached
 Interval = Annotated[list[float | None], Items(2)]

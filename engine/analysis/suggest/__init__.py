@@ -12,6 +12,6 @@ thread; ``should_stop`` for a Cancel button, ``progress`` for a bar).
 """
 from __future__ import annotations
 
-from engine.analysis.suggest.search import DEFAULT_BUDGET, MIN_BUDGET, applied, suggest
+from rallyforge.engine.analysis.suggest.search import DEFAULT_BUDGET, MIN_BUDGET, applied, suggest
 
 __all__ = ["DEFAULT_BUDGET", "MIN_BUDGET", "applied", "suggest"]

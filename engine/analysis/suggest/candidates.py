@@ -26,12 +26,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.analysis.scenario_checks import run_checks
-from engine.analysis.suggest.edits import Edit, apply_all
-from engine.model.directions import DX, DY, INDEX, NAMES
-from engine.model.scenario import Goals, Scenario
-from engine.rules.beams import board_beams
-from engine.validation.validator import course_problems
+from rallyforge.engine.analysis.scenario_checks import run_checks
+from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
+from rallyforge.engine.model.scenario import Goals, Scenario
+from rallyforge.engine.rules.beams import board_beams
+from rallyforge.engine.validation.validator import course_problems
 
 Square = tuple[int, int]
 

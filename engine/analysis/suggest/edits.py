@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engine.analysis.suggest.types import EditJson
-from engine.editing import edit
-from engine.model.scenario import Scenario
+from rallyforge.engine.analysis.suggest.types import EditJson
+from rallyforge.engine.editing import edit
+from rallyforge.engine.model.scenario import Scenario
 
 Square = tuple[int, int]
 

@@ -2,8 +2,8 @@
 editor: each measure before -> after with the 95% interval of its change."""
 from __future__ import annotations
 
-from engine.analysis.figures import ends_and_change
-from engine.analysis.suggest.types import Change, Effect, SuggestResult
+from rallyforge.engine.analysis.figures import ends_and_change
+from rallyforge.engine.analysis.suggest.types import Change, Effect, SuggestResult
 
 
 def points(x: float) -> str:

@@ -28,9 +28,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.analysis.card import timemodel
-from engine.analysis.suggest.types import Effect, Measures
-from engine.model.scenario import Goals
+from rallyforge.engine.analysis.card import timemodel
+from rallyforge.engine.analysis.suggest.types import Effect, Measures
+from rallyforge.engine.model.scenario import Goals
 
 BOOTSTRAP = 200
 SIDE_WEIGHT = 0.1           # of a side effect, against the goals' shortfall

@@ -32,12 +32,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.analysis.suggest.candidates import Diagnosis
-from engine.analysis.suggest.edits import Edit, apply_all
-from engine.analysis.suggest.score import Target
-from engine.model.directions import DX, DY, INDEX
-from engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
-from engine.rules.lone import DESTROYED, LoneModel, gather
+from rallyforge.engine.analysis.suggest.candidates import Diagnosis
+from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.analysis.suggest.score import Target
+from rallyforge.engine.model.directions import DX, DY, INDEX
+from rallyforge.engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
+from rallyforge.engine.rules.lone import DESTROYED, LoneModel, gather
 
 Square = tuple[int, int]
 
@@ -254,7 +254,7 @@ def relieved_squares(s: Scenario, e: Edit) -> set[Square]:
 
 
 def beam_squares(board: Board, square: Square, fires: str) -> list[Square]:
-    from engine.rules.beams import board_beams
+    from rallyforge.engine.rules.beams import board_beams
     for beam in board_beams(board):
         if (beam.laser.x, beam.laser.y, beam.laser.dir) == (*square, fires):
             return [(q % board.width, q // board.width) for q in beam.squares]

@@ -18,16 +18,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.analysis.balance.plan import Job, RACE, derive_seed, rotation
-from engine.analysis.balance.play import RaceTask, default_bot, play_race
-from engine.analysis.balance.runner import default_workers, run
-from engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
-from engine.analysis.suggest.edits import Edit, apply_all
-from engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
-from engine.analysis.suggest.screen import Sight, odd_marks, screen, why
-from engine.analysis.suggest.types import Effect, GoalsJson, Suggestion, SuggestResult
-from engine.model.scenario import Goals, Scenario, robots_for
-from engine.validation.validator import refuse_errors
+from rallyforge.engine.analysis.balance.plan import Job, RACE, derive_seed, rotation
+from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, play_race
+from rallyforge.engine.analysis.balance.runner import default_workers, run
+from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
+from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
+from rallyforge.engine.analysis.suggest.screen import Sight, odd_marks, screen, why
+from rallyforge.engine.analysis.suggest.types import Effect, GoalsJson, Suggestion, SuggestResult
+from rallyforge.engine.model.scenario import Goals, Scenario, robots_for
+from rallyforge.engine.validation.validator import refuse_errors
 
 DEFAULT_BUDGET = 6000
 # The least budget a search keeps to: the first look at the course and one

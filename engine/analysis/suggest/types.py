@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, NotRequired, TypedDict
 
-from engine.format.typed_json import Items
+from rallyforge.engine.format.typed_json import Items
 
 # The measures of a set of races (score.measures): gap, spread, median_rounds,
 # worst_leg_deaths and shortfall.

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset,
+from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset,
                                          read_map)
-from engine.format.tiled.tilesets import mapping_for
-from engine.model.directions import INDEX, NAMES, opposite, step
-from engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.format.tiled.tilesets import mapping_for
+from rallyforge.engine.model.directions import INDEX, NAMES, opposite, step
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
 
 _TRANSPOSE = {"N": "W", "W": "N", "S": "E", "E": "S"}
 _MIRROR_H = {"E": "W", "W": "E"}

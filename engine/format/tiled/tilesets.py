@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from engine.format.tiled.mapfile import Tileset
+from rallyforge.engine.format.tiled.mapfile import Tileset
 
 FOLDER = Path(__file__).with_name("tilesets")
 MEANING_KEYS = {"tile", "dir", "express", "rotation", "phases", "walls", "laser", "pusher",
