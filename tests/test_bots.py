@@ -196,7 +196,6 @@ def test_search_beats_greedy_beats_random(duel):
     assert wins["greedy"] > wins["random"]
 
 
-@pytest.mark.skipif(not STANDARD.exists(), reason="the standard course is not there yet")
 def test_search_finishes_the_standard_course():
     """Completion above 90% within 30 rounds, 4 search robots."""
     from rallyforge.engine.analysis.balance.plan import make_plan

@@ -265,7 +265,6 @@ def test_cli_bad_usage_is_2(argv, capsys):
 
 
 def test_cli_opens_the_window(qapp, course_file):
-    pytest.importorskip("rallyforge.editor.main_window")
     from PySide6.QtCore import QTimer
 
     from rallyforge.editor.main_window import MainWindow
