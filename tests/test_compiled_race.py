@@ -7,7 +7,7 @@ arguments raise, never crash."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import field, fields, make_dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -15,7 +15,8 @@ import pytest
 from rallyforge.engine.analysis.balance import play
 from rallyforge.engine.bots import compiled_race, search
 from rallyforge.engine.format.loader import load_file
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
+from rallyforge.engine.model.scenario import Board, Level, Rules, Scenario, Tile
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
@@ -241,3 +242,119 @@ def test_bad_races_are_refused():
         search.compiled.race(course, object(), [start])
     rounds, *_ = search.compiled.race(course, rng, [start])
     assert rounds >= 1, "a good race still plays after the refusals"
+
+
+# ------------------------------------------------- what it plays, what it refuses
+
+def unlisted(tiles=TILE_LIST, edges=EDGE_LIST, classes=tuple(compiled_race.FIELDS)) -> list[str]:
+    """Every tile kind, edge element and model field the compiled race's
+    table does not say it plays or refuses (a kind whose keys are not all
+    played must be refused whole)."""
+    out = []
+    for kinds, played, refused in ((tiles, compiled_race.PLAYED_TILES, compiled_race.REFUSED_TILES),
+                                   (edges, compiled_race.PLAYED_EDGES, compiled_race.REFUSED_EDGES)):
+        for kind in kinds:
+            keys = {key.name for key in kind.keys}
+            if kind.name in refused:
+                continue
+            if kind.name not in played:
+                out.append(f"the {kind.name!r} element")
+            elif set(played[kind.name]) != keys:
+                out.append(f"the {kind.name!r} element's keys {sorted(keys)}")
+    for cls in classes:
+        listed = compiled_race.FIELDS.get(cls, {})
+        out += [f"{cls.__name__}.{f.name}" for f in fields(cls) if f.name not in listed]
+    return out
+
+
+def test_every_element_and_rule_is_played_or_refused():
+    """A rule, course key or element added to the Python rules only must not
+    be raced by the C as if it were not there."""
+    missing = unlisted()
+    assert not missing, (
+        f"{', '.join(missing)}: neither played by the compiled race (engine/bots/_race.c) nor "
+        "refused. List it in engine/bots/compiled_race.py: a field in FIELDS as REFUSED, a tile "
+        "kind in REFUSED_TILES, an edge in REFUSED_EDGES (Python then plays courses that use "
+        "it), or as PLAYED once _race.c plays it and tests/test_compiled_race.py compares it")
+    assert set(compiled_race.FIELDS) >= {Scenario, Board, Rules}
+
+
+def test_a_made_up_element_or_rule_is_caught(monkeypatch):
+    """The check above on a tile kind, an edge and a Rules field nobody has heard of."""
+    imagined = TileType("imagined", "Imagined")
+    assert unlisted(tiles=TILE_LIST + (imagined,)) == ["the 'imagined' element"]
+    beam = replace(EDGE_LIST[1], name="beam")
+    assert unlisted(edges=EDGE_LIST + (beam,)) == ["the 'beam' element"]
+    keyed = replace(TILE_LIST[2], keys=TILE_LIST[2].keys + (Key("speed", COUNT, new=1),))
+    assert unlisted(tiles=(keyed,)) == ["the 'conveyor' element's keys ['dir', 'express', 'speed']"]
+    grown = _grown_rules()
+    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    assert unlisted(classes=(grown,)) == ["Rules.slippery"]
+
+
+def _grown_rules():
+    """Rules with a field the compiled race's table has not heard of."""
+    return make_dataclass("Rules", [("slippery", bool, field(default=False))], bases=(Rules,),
+                          frozen=True)
+
+
+@needs_built
+def test_what_it_does_not_play_is_refused(monkeypatch):
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None and compiled_race.applies(standard, "search", 4)
+    grown = _grown_rules()
+    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    at_default = replace(standard, rules=grown())
+    assert compiled_race.applies(at_default, "search", 4), "a new rule at its default changes nothing"
+    used = replace(standard, rules=grown(slippery=True))
+    assert compiled_race.python_reason(used, "search", 4) == "Rules.slippery = True"
+    imagined = replace(standard, board=replace(standard.board, tiles=standard.board.tiles
+                                               + (Tile(0, 0, "imagined"),)))
+    assert compiled_race.python_reason(imagined, "search", 4) == "a imagined tile"
+    for rules in ({"options": "played"}, {"finish": "never"}):
+        changed = replace(standard, rules=replace(standard.rules, **rules))
+        assert not compiled_race.applies(changed, "search", 4), rules
+    levelled = replace(standard, board=replace(standard.board, levels=(Level(1, 1, 1),)))
+    assert compiled_race.python_reason(levelled, "search", 4).startswith("Board.levels")
+
+
+# courses of one to three squares with a pusher facing each way (race_course
+# once took the pushers' directions for squares and refused S and W there)
+TINY = [(w, h, facing, x) for w, h in ((1, 1), (2, 1), (1, 3), (3, 1)) for facing in "NESW"
+        for x in range(w)]
+
+
+@needs_built
+@pytest.mark.parametrize("width, height, facing, x", TINY)
+def test_tiny_courses_with_a_pusher_race(width, height, facing, x):
+    from rallyforge.engine.format.loader import load_dict
+    scenario = load_dict({
+        "format": "rally-scenario", "version": 1, "name": "tiny",
+        "board": {"width": width, "height": height,
+                  "pushers": [{"x": x, "y": 0, "dir": facing, "phases": [1, 3, 5]}]},
+        "flags": [{"x": width - 1, "y": height - 1}], "docks": [{"x": 0, "y": 0, "facing": "E"}],
+        "rules": {"max_rounds": 6}})
+    assert compiled_race.python_reason(scenario, "search", 1) is None
+    for seed in range(3):
+        assert (play.compiled_summary(scenario, seed, (1,))
+                == play.engine_summary(scenario, seed, (1,), "search"))
+
+
+def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
+    """A check of race_course failing is no crash: Python plays the course."""
+    from rallyforge.engine.analysis.balance import balance
+    scenario = load_file(ROOT / "scenarios" / "tutorial.json")
+    before = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0)
+
+    def refuse(spec):
+        raise ValueError("race_course: pushers[1] = 3 is out of range")
+
+    monkeypatch.setattr(search, "compiled", type("Refusing", (), {
+        "race_course": staticmethod(refuse), "race": None,
+        "decide": getattr(search.compiled, "decide", None)})())
+    compiled_race._known.clear()
+    compiled_race._built.clear()
+    assert compiled_race.python_reason(scenario, "search", 2) == (
+        "race_course: race_course: pushers[1] = 3 is out of range")
+    after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0)
+    assert after == before

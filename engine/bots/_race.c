@@ -197,7 +197,8 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
     c->flag_at = ints(spec, "flag_at", n, 0, F, NULL, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
-    c->pushers = ints(spec, "pushers", -1, 0, n - 1, &got, &bad);
+    /* (square, direction) pairs: each number 0..n-1 or 0..3, checked apart below */
+    c->pushers = ints(spec, "pushers", -1, 0, n - 1 > 3 ? n - 1 : 3, &got, &bad);
     int *starts = ints(spec, "pusher_start", 7, 0, got, NULL, &bad);
     if (starts != NULL) {
         memcpy(c->pusher_start, starts, sizeof c->pusher_start);
@@ -205,8 +206,8 @@ PyObject *race_course(PyObject *self, PyObject *spec)
         bad = c->pusher_start[0] != 0 || c->pusher_start[6] != got;
         for (int r = 0; r < 6 && !bad; r++)
             bad = c->pusher_start[r] > c->pusher_start[r + 1] || c->pusher_start[r + 1] % 2;
-        for (int i = 1; i < got && !bad; i += 2)
-            bad = c->pushers[i] > 3;
+        for (int i = 0; i + 1 < got && !bad; i += 2)
+            bad = c->pushers[i] >= n || c->pushers[i + 1] > 3;
         if (bad)
             PyErr_SetString(PyExc_ValueError, "race_course: bad pushers");
     }
