@@ -6,7 +6,11 @@ square; where it does not apply, balance runs play the Python engine; bad
 arguments raise, never crash."""
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
 from dataclasses import field, fields, make_dataclass, replace
 from pathlib import Path
 
@@ -160,20 +164,20 @@ def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
     built again by the install) is not asked for races it does not have."""
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "tutorial.json")
-    before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0)
+    before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None)
     loop_only = type("LoopOnly", (), {"decide": getattr(search.compiled, "decide", None)})()
     monkeypatch.setattr(search, "compiled", loop_only)
     assert not compiled_race.applies(board(ROOT / "scenarios" / "tutorial.json", {}), "search", 2)
     monkeypatch.setattr(search, "compiled", None)
-    assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0) == before
+    assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None) == before
 
 
 def test_a_balance_run_gives_the_same_result_either_way(monkeypatch):
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "waterworks.json")
-    first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0)
+    first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
     monkeypatch.setattr(compiled_race, "applies", lambda *args: False)
-    second = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0)
+    second = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
     assert first == second
 
 
@@ -344,7 +348,7 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
     """A check of race_course failing is no crash: Python plays the course."""
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "tutorial.json")
-    before = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0)
+    before = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
 
     def refuse(spec):
         raise ValueError("race_course: pushers[1] = 3 is out of range")
@@ -356,5 +360,44 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
     compiled_race._built.clear()
     assert compiled_race.python_reason(scenario, "search", 2) == (
         "race_course: race_course: pushers[1] = 3 is out of range")
-    after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0)
+    after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
     assert after == before
+
+
+# ------------------------------------------------------------ the switch
+
+def _balance(path: Path, env: dict[str, str], *extra: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "balance", str(path),
+                           "--races", "12", "--robots", "3", "--workers", "1", "--quiet",
+                           "--json", "-", *extra],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_built
+@pytest.mark.parametrize("name", ["standard-course.json", "waterworks.json"])
+def test_the_switch_plays_python_with_the_same_result(name):
+    """RALLYFORGE_COMPILED=0: the Python engine races, and the balance JSON
+    is the same but for the engine's name and the time."""
+    path = ROOT / "scenarios" / name
+    env = {k: v for k, v in os.environ.items() if k != search.COMPILED_SWITCH}
+    compiled = _balance(path, env)
+    python = _balance(path, {**env, search.COMPILED_SWITCH: "0"})
+    assert (compiled.pop("engine"), python.pop("engine")) == ("compiled", "python")
+    compiled.pop("elapsed_s"), python.pop("elapsed_s")
+    assert compiled == python
+
+
+def test_the_switch_rules_out_the_whole_compiled_part():
+    code = ("from rallyforge.engine.bots import search, compiled_race; "
+            "print(search.compiled is None, compiled_race.built())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, search.COMPILED_SWITCH: "0"}, timeout=120)
+    assert done.stdout.split() == ["True", "False"], done.stderr
+
+
+def test_the_help_names_the_switch():
+    from rallyforge.engine.cli.main import build_parser
+    assert search.COMPILED_SWITCH + "=0" in build_parser([]).format_help()
+    assert search.COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()
