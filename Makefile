@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 TYPECHECK := build/typecheck/rallyforge
 EXAMPLE ?= scenarios/standard-course.json
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench soak sanitize lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ test: $(STAMP) | $(TYPECHECK)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# the compiled race against the Python engine on random courses, MINUTES long
+MINUTES ?= 10
+soak: $(STAMP)
+	$(BIN)/python -m bench.soak_compiled --minutes $(MINUTES)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache

@@ -1,9 +1,11 @@
 """The compiled race of search bots (engine/bots/_race.c) against the Python
 engine (engine/rules/race.py with engine/bots/search.py): on the board of
-every rule case and example course, under the rules as written and as
-changed one way or another, the same races, death for death and square for
-square; where it does not apply, balance runs play the Python engine; bad
-arguments raise, never crash."""
+every rule case and example course, under rules drawn at random, the same
+races, death for death and square for square (random courses:
+tests/test_compiled_differential.py); what it does not play it refuses, and
+a test fails for anything it neither plays nor refuses; where it does not
+apply, balance runs play the Python engine; RALLYFORGE_COMPILED=0 rules it
+out; bad arguments raise, never crash."""
 from __future__ import annotations
 
 import json
@@ -21,18 +23,12 @@ from rallyforge.engine.bots import compiled_race, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
 from rallyforge.engine.model.scenario import Board, Level, Rules, Scenario, Tile
+from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
 built = search.compiled is not None
-needs_built = pytest.mark.skipif(not built, reason="the compiled part is not built here")
-
-# Rules changed so that each one the compiled race reads is tried off its default.
-VARIANTS = [{}, {"finish": "all"}, {"robot_lasers": False},
-            {"flags_repair": False, "archive_on_any_flag": False}, {"lives": 1},
-            {"hand_size": 5, "lock_from_damage": 3}, {"max_rounds": 3},
-            {"teleport_backup_distance": 4}, {"respawn_damage": 0, "destroy_at_damage": 6},
-            {"lives": 5, "finish": "all", "robot_lasers": False}]
+needs_built = pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 
 
 def board(path: Path, variant: dict) -> Scenario | None:
@@ -46,9 +42,12 @@ def board(path: Path, variant: dict) -> Scenario | None:
 
 
 def cases() -> list:
+    """Every board with rules drawn at random, all together (tests/random_courses.py)."""
     out = []
     for i, path in enumerate(BOARDS):
-        out.append(pytest.param(path, VARIANTS[i % len(VARIANTS)], id=path.stem))
+        variant = random_courses.rules(random.Random(i), rounds=12)
+        variant.pop("options")
+        out.append(pytest.param(path, variant, id=path.stem))
     return out
 
 
@@ -58,8 +57,9 @@ def test_the_same_races_as_the_python_engine(path, variant):
     scenario = board(path, variant)
     if scenario is None:
         pytest.skip("no docks or no flags")
-    if not compiled_race.applies(scenario, "search", 1):
-        assert compile_levelled(scenario), "only levelled boards are left to the Python engine"
+    why = compiled_race.python_reason(scenario, "search", 1)
+    if why is not None:
+        assert why.startswith("Board.levels") or why == "a ramp tile", why
         return
     docks = len(scenario.docks)
     for seed in range(3):
@@ -69,11 +69,6 @@ def test_the_same_races_as_the_python_engine(path, variant):
                 == play.engine_summary(scenario, seed, lineup, "search")), (seed, lineup)
         assert (play.play_trial(scenario, seed, lineup[0], "search")
                 == play.engine_trial(scenario, seed, lineup[0], "search"))
-
-
-def compile_levelled(scenario: Scenario) -> bool:
-    from rallyforge.engine.rules.course import compile_course
-    return compile_course(scenario.board).levelled
 
 
 @needs_built
@@ -88,63 +83,6 @@ def test_long_races_with_every_dock_stay_the_same():
             compiled = play.compiled_summary(scenario, seed, docks)
             assert compiled == play.engine_summary(scenario, seed, docks, "search"), (name, seed)
             assert compiled.deaths, "races with deaths to compare"
-
-
-def crowded_board(rng: random.Random) -> Scenario:
-    """A small random board packed with elements, its docks anywhere (on
-    belts, gears, teleporters...), so that robots meet head-on on belts,
-    in lasers' beams and at re-entry far more often than on real courses."""
-    from rallyforge.engine.format.loader import load_dict
-    w, h = rng.randint(5, 8), rng.randint(5, 8)
-    squares = rng.sample([(x, y) for x in range(w) for y in range(h)], w * h)
-    dirs = "NESW"
-    tiles = []
-    safe = []                                   # squares a robot may start or a flag stand on
-    for x, y in squares:
-        kind = rng.choice(["floor"] * 4 + ["conveyor"] * 5 + ["pit", "gear", "crusher", "water",
-                                                                "current", "teleporter", "repair",
-                                                                "randomizer", "drain"])
-        tile: dict = {"x": x, "y": y, "type": kind}
-        if kind in ("conveyor", "current"):
-            tile["dir"] = rng.choice(dirs)
-            tile["express"] = kind == "conveyor" and rng.random() < 0.4
-            if not tile["express"]:
-                del tile["express"]
-        elif kind == "gear":
-            tile["rotation"] = rng.choice(["cw", "ccw"])
-        elif kind == "crusher":
-            tile["phases"] = sorted(rng.sample(range(1, 6), rng.randint(1, 3)))
-        if kind not in ("pit", "drain"):
-            safe.append((x, y))
-        if kind != "floor":
-            tiles.append(tile)
-    walls = [{"x": x, "y": y, "side": rng.choice(dirs)} for x, y in rng.sample(squares, w)]
-    lasers = [{"x": x, "y": y, "dir": rng.choice(dirs), "beams": rng.randint(1, 3)}
-              for x, y in rng.sample(squares, 3)]
-    pushers = [{"x": x, "y": y, "dir": rng.choice(dirs),
-                "phases": sorted(rng.sample(range(1, 6), rng.randint(1, 3)))}
-               for x, y in rng.sample(squares, 3)]
-    picked = rng.sample(safe, min(len(safe), 9))
-    flags = [{"x": x, "y": y} for x, y in picked[:rng.randint(1, 3)]]
-    docks = [{"x": x, "y": y, "facing": rng.choice(dirs)} for x, y in picked[len(flags):]]
-    return load_dict({"format": "rally-scenario", "version": 1, "name": "crowded",
-                      "board": {"width": w, "height": h, "tiles": tiles, "walls": walls,
-                                "lasers": lasers, "pushers": pushers},
-                      "flags": flags, "docks": docks,
-                      "rules": {"max_rounds": 12, "lives": rng.randint(1, 4),
-                                "finish": rng.choice(["first", "all"])}})
-
-
-@needs_built
-@pytest.mark.parametrize("board_seed", range(0, 80, 8))
-def test_the_same_races_on_crowded_random_boards(board_seed):
-    for k in range(board_seed, board_seed + 8):
-        scenario = crowded_board(random.Random(k))
-        if len(scenario.docks) < 2:
-            continue
-        docks = tuple(range(1, len(scenario.docks) + 1))
-        assert (play.compiled_summary(scenario, k, docks)
-                == play.engine_summary(scenario, k, docks, "search")), k
 
 
 def test_balance_runs_use_it_only_where_it_applies():
