@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h | $(BIN)/python
+$(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h engine/bots/_limits.h | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
 	touch $(STAMP)
 

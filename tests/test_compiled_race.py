@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from dataclasses import field, fields, make_dataclass, replace
@@ -154,12 +155,73 @@ def spec() -> dict:
     (lambda s: s.update(value=s["value"][:-1]), ValueError),
     (lambda s: s.update(end=s["end"][:, :-8]), ValueError),
     (lambda s: s.update(pusher_start=[0, 0, 0, 0, 0, 0, 1]), ValueError),
+    (lambda s: s.update(pushers=[0, 4] + s["pushers"][2:]), ValueError),      # a direction past W
+    (lambda s: s.update(end=s["end"].view("float32")), ValueError),          # int32-sized floats
+    (lambda s: s.update(end=s["end"].astype(">i4")), ValueError),            # not native order
+    (lambda s: s.update(value=s["value"].view("float64")), ValueError),
+    (lambda s: s.update(width=4097, height=1), ValueError),
 ])
 def test_a_bad_course_is_refused(change, error):
     given = spec()
     change(given)
     with pytest.raises(error):
         search.compiled.race_course(given)
+
+
+SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
+           "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
+           "flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
+           "unreachable")
+
+
+@needs_built
+@pytest.mark.parametrize("name", SCALARS)
+def test_every_scalar_rule_is_range_checked(name):
+    given = spec()
+    assert set(SCALARS) <= set(given), "every scalar compiled_race passes is tried here"
+    for wrong in (-1, 2 ** 40):
+        with pytest.raises((ValueError, OverflowError), match=name):
+            search.compiled.race_course(dict(given, **{name: wrong}))
+    search.compiled.race_course(given)
+
+
+def test_the_scalars_tried_are_all_compiled_race_passes():
+    numbers = {key for key, v in spec().items() if isinstance(v, (int, bool))}
+    assert numbers - set(SCALARS) == {"width", "height", "flag_count", "X", "S", "FIN"}
+
+
+@needs_built
+def test_the_limits_are_the_headers():
+    """engine/bots/_limits.h is the one place of the compiled part's limits:
+    the module exports them and compiled_race reads them."""
+    header = (ROOT / "engine" / "bots" / "_limits.h").read_text()
+    defined = dict(re.findall(r"#define (MOST_\w+) (\d+)", header))
+    for name in ("MOST_ROBOTS", "MOST_FLAGS", "MOST_SIDE"):
+        assert getattr(search.compiled, name) == getattr(compiled_race, name) == int(defined[name])
+    grep = [p.name for p in (ROOT / "engine" / "bots").glob("_*.c")
+            if re.search(r"#define MOST_|\b64 robots|> 64\b", p.read_text())]
+    assert not grep, f"limits defined outside _limits.h in {grep}"
+
+
+@needs_built
+def test_64_robots_on_pushers_are_all_pushed():
+    """64 powered-down robots in a column, each on a pusher pushing E in
+    register 1: all of them move, the last included (the compiled race once
+    kept room for 63 and left the 64th standing)."""
+    from rallyforge.engine.format.loader import load_dict
+    scenario = load_dict({
+        "format": "rally-scenario", "version": 1, "name": "pushers",
+        "board": {"width": 3, "height": 64,
+                  "pushers": [{"x": 0, "y": y, "dir": "E", "phases": [1]} for y in range(64)]},
+        "flags": [{"x": 2, "y": 0}], "docks": [{"x": 2, "y": 63, "facing": "E"}],
+        "rules": {"max_rounds": 1, "robot_lasers": False}})
+    course = compiled_race._racer(scenario)[0]
+    assert course is not None
+    robots = [(y * 3, 1, 0, 3, 0, True) for y in range(64)]
+    *_, deaths, occupancy = search.compiled.race(course.capsule, random.Random(0), robots)
+    stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(3 * 64)]
+    assert not deaths
+    assert stood == [0, 5, 0] * 64, "every robot at x = 1 at the end of every register"
 
 
 @needs_built
@@ -292,7 +354,7 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
         raise ValueError("race_course: pushers[1] = 3 is out of range")
 
     monkeypatch.setattr(search, "compiled", type("Refusing", (), {
-        "race_course": staticmethod(refuse), "race": None,
+        "race_course": staticmethod(refuse), "race": None, "MOST_ROBOTS": 64,
         "decide": getattr(search.compiled, "decide", None)})())
     compiled_race._known.clear()
     compiled_race._built.clear()

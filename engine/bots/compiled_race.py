@@ -37,8 +37,11 @@ from rallyforge.engine.rules.paths import distances_to
 CAUSES = ("off board", "crusher", "damage")
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher")
-MOST_ROBOTS = 64
-MOST_FLAGS = 64
+# the compiled part's limits (engine/bots/_limits.h, exported by the module;
+# 0 where it is not built, and then nothing races in C)
+MOST_ROBOTS: int = getattr(search.compiled, "MOST_ROBOTS", 0)
+MOST_FLAGS: int = getattr(search.compiled, "MOST_FLAGS", 0)
+MOST_SIDE: int = getattr(search.compiled, "MOST_SIDE", 0)
 # what _race.c's "square" bits say of a square
 _TELEPORTER, _SLOW, _RANDOMIZER = 1, 2, 4
 
@@ -121,6 +124,8 @@ def refusal(scenario: Scenario) -> str | None:
             return f"a {kind.name}"
     if not 1 <= len(scenario.flags) <= MOST_FLAGS:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
+    if max(board.width, board.height) > MOST_SIDE:
+        return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
     return None
 
 
@@ -179,17 +184,18 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
     robots; None when ``play`` does."""
     if bot != "search":
         return f"the {bot} bot"
-    if robots > MOST_ROBOTS:
-        return f"{robots} robots (1 to {MOST_ROBOTS} race in C)"
     if not built():
         return "the compiled part is not built"
+    if robots > MOST_ROBOTS:
+        return f"{robots} robots (1 to {MOST_ROBOTS} race in C)"
     return _racer(scenario)[1]
 
 
 def built() -> bool:
-    """Whether the compiled part has its races (a build of engine/bots/_play.c
-    from before them has not, until the install builds it again)."""
-    return hasattr(search.compiled, "race")
+    """Whether the compiled part has its races and limits (a build of
+    engine/bots/_play.c from before them has not, until the install builds
+    it again)."""
+    return hasattr(search.compiled, "race") and hasattr(search.compiled, "MOST_ROBOTS")
 
 
 def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
