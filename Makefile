@@ -7,13 +7,13 @@ STAMP := $(VENV)/.installed
 TYPECHECK := build/typecheck/rallyforge
 EXAMPLE ?= scenarios/standard-course.json
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench soak sanitize lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h | $(BIN)/python
+$(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h engine/bots/_limits.h | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
 	touch $(STAMP)
 
@@ -31,6 +31,34 @@ test: $(STAMP) | $(TYPECHECK)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The comparisons of the compiled part with the Python engine, run on a build of it
+# with AddressSanitizer and UndefinedBehaviorSanitizer (gcc or clang): the package
+# copied into build/sanitize (the editable install maps rallyforge.engine to engine/,
+# a folder on PYTHONPATH comes first), the sanitized extension built there, every
+# allocation through malloc (PYTHONMALLOC) so that ASan sees it; any finding stops the run.
+SANITIZE := build/sanitize
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+sanitize: $(STAMP)
+	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)/rallyforge
+	cp -r engine $(SANITIZE)/rallyforge/engine && rm -f $(SANITIZE)/rallyforge/engine/bots/*.so
+	for folder in editor schema; do ln -s ../../../$$folder $(SANITIZE)/rallyforge/$$folder; done
+	CFLAGS="$(SANITIZERS) -g" LDFLAGS="$(SANITIZERS)" $(BIN)/python setup.py -q build_ext \
+		--force --build-lib $(SANITIZE) --build-temp $(SANITIZE)/temp
+	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		PYTHONPATH=$(SANITIZE) QT_QPA_PLATFORM=offscreen $(BIN)/python -c \
+		"import rallyforge.engine.bots._play as m; assert m.__file__.startswith('$(CURDIR)/$(SANITIZE)/'), m.__file__"
+	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		PYTHONPATH=$(SANITIZE) QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -x \
+		--capture=sys -p no:cacheprovider tests/test_compiled_race.py \
+		tests/test_compiled_differential.py tests/test_compiled_loop.py
+
+# the compiled race against the Python engine on random courses, MINUTES long
+MINUTES ?= 10
+soak: $(STAMP)
+	$(BIN)/python -m bench.soak_compiled --minutes $(MINUTES)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache

@@ -19,5 +19,5 @@ PACKAGES = [name for folder in FOLDERS
 setup(package_dir=PACKAGE_DIR, packages=PACKAGES,
       ext_modules=[Extension("rallyforge.engine.bots._play",
                              ["engine/bots/_play.c", "engine/bots/_race.c"],
-                             depends=["engine/bots/_play.h"], optional=True,
+                             depends=["engine/bots/_play.h", "engine/bots/_limits.h"], optional=True,
                              extra_compile_args=["-O2"])])

@@ -3,8 +3,10 @@ folder, and property tests never fail on timing."""
 import atexit
 import os
 import shutil
+import sysconfig
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -22,3 +24,20 @@ settings.register_profile("rallyforge", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow],
                           derandomize=bool(os.environ.get("CI")))
 settings.load_profile("rallyforge")
+
+
+@pytest.fixture
+def compiled_part():
+    """The compiled part (engine/bots/_play.c, _race.c): a test that needs it
+    fails where a C compiler is found and it is not built, and is skipped
+    where none is (or where RALLYFORGE_COMPILED=0 rules it out)."""
+    from rallyforge.engine.bots import compiled_race, search
+    if compiled_race.built():
+        return search.compiled
+    if os.environ.get(search.COMPILED_SWITCH) == "0":
+        pytest.skip(f"{search.COMPILED_SWITCH}=0 rules the compiled part out")
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler):
+        pytest.fail(f"a C compiler ({compiler}) is here, but the compiled part is not built: "
+                    "rm .venv/.installed; make .venv/.installed")
+    pytest.skip("no C compiler here: the compiled part cannot be built")

@@ -110,7 +110,7 @@ def test_same_result_for_any_worker_count_and_dask():
         assert not outcome.cancelled
         races, trials = split_results(outcome.results)
         results.append(without_time(aggregate(scenario, races, trials, robots=2,
-                                               bot="search", seed=3)))
+                                               bot="search", seed=3, engine="python")))
     assert results[0] == results[1] == results[2]
 
 
@@ -207,8 +207,8 @@ def test_cancel_returns_what_was_played():
     assert [job.index for job, _ in outcome.results] == list(range(12))
     assert seen == [4, 8, 12]
     races, trials = split_results(outcome.results)
-    result = aggregate(scenario, races, trials, robots=2, bot="greedy", seed=0, planned=40,
-                       cancelled=True)
+    result = aggregate(scenario, races, trials, robots=2, bot="greedy", seed=0, engine="python",
+                       planned=40, cancelled=True)
     assert result["races"] == 12 and result["planned"] == 40 and result["cancelled"]
 
 

@@ -5,8 +5,6 @@ same races; bad arguments raise, never crash."""
 from __future__ import annotations
 
 import random
-import shutil
-import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -25,13 +23,10 @@ from rallyforge.engine.rules.state import RobotState
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSES = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
-built = search.compiled is not None
 
 
-def test_the_loop_is_built_wherever_a_c_compiler_is():
-    if shutil.which(sysconfig.get_config_var("CC").split()[0]) is None:
-        pytest.skip("no C compiler here: the bots use numpy")
-    assert built, "make's install builds engine/bots/_play.c (setup.py)"
+def test_the_loop_is_built_wherever_a_c_compiler_is(compiled_part):
+    assert compiled_part is search.compiled is not None, "setup.py builds engine/bots/_play.c"
 
 
 def numpy_too(monkeypatch, call):
@@ -81,7 +76,7 @@ def situations(path: Path, count: int):
         yield layered, view.rules, robot, hand_programs(counts, m), list(range(m)) + fixed
 
 
-@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 @pytest.mark.parametrize("path", COURSES, ids=lambda p: p.name)
 def test_compiled_and_numpy_agree_on_every_board(monkeypatch, path):
     for layered, rules, robot, programs, slots in situations(path, 6):
@@ -112,7 +107,7 @@ def test_compiled_and_numpy_agree_on_every_board(monkeypatch, path):
             assert got == want
 
 
-@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 @pytest.mark.parametrize("path", COURSES, ids=lambda p: p.name)
 def test_a_decision_is_the_same_with_and_without_it(monkeypatch, path):
     """The search bot's program, the compiled loop deciding in one call or
@@ -136,7 +131,7 @@ def test_a_decision_is_the_same_with_and_without_it(monkeypatch, path):
         assert got_state == want_state
 
 
-@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 @pytest.mark.parametrize("name", ["standard-course", "gauntlet", "highlands"])
 def test_races_are_the_same_with_and_without_it(monkeypatch, name):
     scenario = load_file(ROOT / "scenarios" / f"{name}.json")
@@ -154,7 +149,7 @@ def test_races_are_the_same_with_and_without_it(monkeypatch, name):
     assert with_it == without
 
 
-@pytest.mark.skipif(not built, reason="the compiled loop is not built here")
+@pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 def test_bad_arguments_raise_and_never_read_outside_the_tables():
     layered, rules, robot, programs, slots = next(situations(ROOT / "scenarios" / "tutorial.json", 1))
     n = programs.seqs.size

@@ -1,13 +1,20 @@
 """The compiled race of search bots (engine/bots/_race.c) against the Python
 engine (engine/rules/race.py with engine/bots/search.py): on the board of
-every rule case and example course, under the rules as written and as
-changed one way or another, the same races, death for death and square for
-square; where it does not apply, balance runs play the Python engine; bad
-arguments raise, never crash."""
+every rule case and example course, under rules drawn at random, the same
+races, death for death and square for square (random courses:
+tests/test_compiled_differential.py); what it does not play it refuses, and
+a test fails for anything it neither plays nor refuses; where it does not
+apply, balance runs play the Python engine; RALLYFORGE_COMPILED=0 rules it
+out; bad arguments raise, never crash."""
 from __future__ import annotations
 
+import json
+import os
 import random
-from dataclasses import replace
+import re
+import subprocess
+import sys
+from dataclasses import field, fields, make_dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -15,19 +22,14 @@ import pytest
 from rallyforge.engine.analysis.balance import play
 from rallyforge.engine.bots import compiled_race, search
 from rallyforge.engine.format.loader import load_file
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
+from rallyforge.engine.model.scenario import Board, Level, Rules, Scenario, Tile
+from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
 built = search.compiled is not None
-needs_built = pytest.mark.skipif(not built, reason="the compiled part is not built here")
-
-# Rules changed so that each one the compiled race reads is tried off its default.
-VARIANTS = [{}, {"finish": "all"}, {"robot_lasers": False},
-            {"flags_repair": False, "archive_on_any_flag": False}, {"lives": 1},
-            {"hand_size": 5, "lock_from_damage": 3}, {"max_rounds": 3},
-            {"teleport_backup_distance": 4}, {"respawn_damage": 0, "destroy_at_damage": 6},
-            {"lives": 5, "finish": "all", "robot_lasers": False}]
+needs_built = pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 
 
 def board(path: Path, variant: dict) -> Scenario | None:
@@ -41,9 +43,12 @@ def board(path: Path, variant: dict) -> Scenario | None:
 
 
 def cases() -> list:
+    """Every board with rules drawn at random, all together (tests/random_courses.py)."""
     out = []
     for i, path in enumerate(BOARDS):
-        out.append(pytest.param(path, VARIANTS[i % len(VARIANTS)], id=path.stem))
+        variant = random_courses.rules(random.Random(i), rounds=12)
+        variant.pop("options")
+        out.append(pytest.param(path, variant, id=path.stem))
     return out
 
 
@@ -53,8 +58,9 @@ def test_the_same_races_as_the_python_engine(path, variant):
     scenario = board(path, variant)
     if scenario is None:
         pytest.skip("no docks or no flags")
-    if not compiled_race.applies(scenario, "search", 1):
-        assert compile_levelled(scenario), "only levelled boards are left to the Python engine"
+    why = compiled_race.python_reason(scenario, "search", 1)
+    if why is not None:
+        assert why.startswith("Board.levels") or why == "a ramp tile", why
         return
     docks = len(scenario.docks)
     for seed in range(3):
@@ -64,11 +70,6 @@ def test_the_same_races_as_the_python_engine(path, variant):
                 == play.engine_summary(scenario, seed, lineup, "search")), (seed, lineup)
         assert (play.play_trial(scenario, seed, lineup[0], "search")
                 == play.engine_trial(scenario, seed, lineup[0], "search"))
-
-
-def compile_levelled(scenario: Scenario) -> bool:
-    from rallyforge.engine.rules.course import compile_course
-    return compile_course(scenario.board).levelled
 
 
 @needs_built
@@ -83,63 +84,6 @@ def test_long_races_with_every_dock_stay_the_same():
             compiled = play.compiled_summary(scenario, seed, docks)
             assert compiled == play.engine_summary(scenario, seed, docks, "search"), (name, seed)
             assert compiled.deaths, "races with deaths to compare"
-
-
-def crowded_board(rng: random.Random) -> Scenario:
-    """A small random board packed with elements, its docks anywhere (on
-    belts, gears, teleporters...), so that robots meet head-on on belts,
-    in lasers' beams and at re-entry far more often than on real courses."""
-    from rallyforge.engine.format.loader import load_dict
-    w, h = rng.randint(5, 8), rng.randint(5, 8)
-    squares = rng.sample([(x, y) for x in range(w) for y in range(h)], w * h)
-    dirs = "NESW"
-    tiles = []
-    safe = []                                   # squares a robot may start or a flag stand on
-    for x, y in squares:
-        kind = rng.choice(["floor"] * 4 + ["conveyor"] * 5 + ["pit", "gear", "crusher", "water",
-                                                                "current", "teleporter", "repair",
-                                                                "randomizer", "drain"])
-        tile: dict = {"x": x, "y": y, "type": kind}
-        if kind in ("conveyor", "current"):
-            tile["dir"] = rng.choice(dirs)
-            tile["express"] = kind == "conveyor" and rng.random() < 0.4
-            if not tile["express"]:
-                del tile["express"]
-        elif kind == "gear":
-            tile["rotation"] = rng.choice(["cw", "ccw"])
-        elif kind == "crusher":
-            tile["phases"] = sorted(rng.sample(range(1, 6), rng.randint(1, 3)))
-        if kind not in ("pit", "drain"):
-            safe.append((x, y))
-        if kind != "floor":
-            tiles.append(tile)
-    walls = [{"x": x, "y": y, "side": rng.choice(dirs)} for x, y in rng.sample(squares, w)]
-    lasers = [{"x": x, "y": y, "dir": rng.choice(dirs), "beams": rng.randint(1, 3)}
-              for x, y in rng.sample(squares, 3)]
-    pushers = [{"x": x, "y": y, "dir": rng.choice(dirs),
-                "phases": sorted(rng.sample(range(1, 6), rng.randint(1, 3)))}
-               for x, y in rng.sample(squares, 3)]
-    picked = rng.sample(safe, min(len(safe), 9))
-    flags = [{"x": x, "y": y} for x, y in picked[:rng.randint(1, 3)]]
-    docks = [{"x": x, "y": y, "facing": rng.choice(dirs)} for x, y in picked[len(flags):]]
-    return load_dict({"format": "rally-scenario", "version": 1, "name": "crowded",
-                      "board": {"width": w, "height": h, "tiles": tiles, "walls": walls,
-                                "lasers": lasers, "pushers": pushers},
-                      "flags": flags, "docks": docks,
-                      "rules": {"max_rounds": 12, "lives": rng.randint(1, 4),
-                                "finish": rng.choice(["first", "all"])}})
-
-
-@needs_built
-@pytest.mark.parametrize("board_seed", range(0, 80, 8))
-def test_the_same_races_on_crowded_random_boards(board_seed):
-    for k in range(board_seed, board_seed + 8):
-        scenario = crowded_board(random.Random(k))
-        if len(scenario.docks) < 2:
-            continue
-        docks = tuple(range(1, len(scenario.docks) + 1))
-        assert (play.compiled_summary(scenario, k, docks)
-                == play.engine_summary(scenario, k, docks, "search")), k
 
 
 def test_balance_runs_use_it_only_where_it_applies():
@@ -159,20 +103,20 @@ def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
     built again by the install) is not asked for races it does not have."""
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "tutorial.json")
-    before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0)
+    before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None)
     loop_only = type("LoopOnly", (), {"decide": getattr(search.compiled, "decide", None)})()
     monkeypatch.setattr(search, "compiled", loop_only)
     assert not compiled_race.applies(board(ROOT / "scenarios" / "tutorial.json", {}), "search", 2)
     monkeypatch.setattr(search, "compiled", None)
-    assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0) == before
+    assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None) == before
 
 
 def test_a_balance_run_gives_the_same_result_either_way(monkeypatch):
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "waterworks.json")
-    first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0)
+    first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
     monkeypatch.setattr(compiled_race, "applies", lambda *args: False)
-    second = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0)
+    second = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
     assert first == second
 
 
@@ -211,12 +155,73 @@ def spec() -> dict:
     (lambda s: s.update(value=s["value"][:-1]), ValueError),
     (lambda s: s.update(end=s["end"][:, :-8]), ValueError),
     (lambda s: s.update(pusher_start=[0, 0, 0, 0, 0, 0, 1]), ValueError),
+    (lambda s: s.update(pushers=[0, 4] + s["pushers"][2:]), ValueError),      # a direction past W
+    (lambda s: s.update(end=s["end"].view("float32")), ValueError),          # int32-sized floats
+    (lambda s: s.update(end=s["end"].astype(">i4")), ValueError),            # not native order
+    (lambda s: s.update(value=s["value"].view("float64")), ValueError),
+    (lambda s: s.update(width=4097, height=1), ValueError),
 ])
 def test_a_bad_course_is_refused(change, error):
     given = spec()
     change(given)
     with pytest.raises(error):
         search.compiled.race_course(given)
+
+
+SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
+           "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
+           "flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
+           "unreachable")
+
+
+@needs_built
+@pytest.mark.parametrize("name", SCALARS)
+def test_every_scalar_rule_is_range_checked(name):
+    given = spec()
+    assert set(SCALARS) <= set(given), "every scalar compiled_race passes is tried here"
+    for wrong in (-1, 2 ** 40):
+        with pytest.raises((ValueError, OverflowError), match=name):
+            search.compiled.race_course(dict(given, **{name: wrong}))
+    search.compiled.race_course(given)
+
+
+def test_the_scalars_tried_are_all_compiled_race_passes():
+    numbers = {key for key, v in spec().items() if isinstance(v, (int, bool))}
+    assert numbers - set(SCALARS) == {"width", "height", "flag_count", "X", "S", "FIN"}
+
+
+@needs_built
+def test_the_limits_are_the_headers():
+    """engine/bots/_limits.h is the one place of the compiled part's limits:
+    the module exports them and compiled_race reads them."""
+    header = (ROOT / "engine" / "bots" / "_limits.h").read_text()
+    defined = dict(re.findall(r"#define (MOST_\w+) (\d+)", header))
+    for name in ("MOST_ROBOTS", "MOST_FLAGS", "MOST_SIDE"):
+        assert getattr(search.compiled, name) == getattr(compiled_race, name) == int(defined[name])
+    grep = [p.name for p in (ROOT / "engine" / "bots").glob("_*.c")
+            if re.search(r"#define MOST_|\b64 robots|> 64\b", p.read_text())]
+    assert not grep, f"limits defined outside _limits.h in {grep}"
+
+
+@needs_built
+def test_64_robots_on_pushers_are_all_pushed():
+    """64 powered-down robots in a column, each on a pusher pushing E in
+    register 1: all of them move, the last included (the compiled race once
+    kept room for 63 and left the 64th standing)."""
+    from rallyforge.engine.format.loader import load_dict
+    scenario = load_dict({
+        "format": "rally-scenario", "version": 1, "name": "pushers",
+        "board": {"width": 3, "height": 64,
+                  "pushers": [{"x": 0, "y": y, "dir": "E", "phases": [1]} for y in range(64)]},
+        "flags": [{"x": 2, "y": 0}], "docks": [{"x": 2, "y": 63, "facing": "E"}],
+        "rules": {"max_rounds": 1, "robot_lasers": False}})
+    course = compiled_race._racer(scenario)[0]
+    assert course is not None
+    robots = [(y * 3, 1, 0, 3, 0, True) for y in range(64)]
+    *_, deaths, occupancy = search.compiled.race(course.capsule, random.Random(0), robots)
+    stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(3 * 64)]
+    assert not deaths
+    assert stood == [0, 5, 0] * 64, "every robot at x = 1 at the end of every register"
 
 
 @needs_built
@@ -241,3 +246,158 @@ def test_bad_races_are_refused():
         search.compiled.race(course, object(), [start])
     rounds, *_ = search.compiled.race(course, rng, [start])
     assert rounds >= 1, "a good race still plays after the refusals"
+
+
+# ------------------------------------------------- what it plays, what it refuses
+
+def unlisted(tiles=TILE_LIST, edges=EDGE_LIST, classes=tuple(compiled_race.FIELDS)) -> list[str]:
+    """Every tile kind, edge element and model field the compiled race's
+    table does not say it plays or refuses (a kind whose keys are not all
+    played must be refused whole)."""
+    out = []
+    for kinds, played, refused in ((tiles, compiled_race.PLAYED_TILES, compiled_race.REFUSED_TILES),
+                                   (edges, compiled_race.PLAYED_EDGES, compiled_race.REFUSED_EDGES)):
+        for kind in kinds:
+            keys = {key.name for key in kind.keys}
+            if kind.name in refused:
+                continue
+            if kind.name not in played:
+                out.append(f"the {kind.name!r} element")
+            elif set(played[kind.name]) != keys:
+                out.append(f"the {kind.name!r} element's keys {sorted(keys)}")
+    for cls in classes:
+        listed = compiled_race.FIELDS.get(cls, {})
+        out += [f"{cls.__name__}.{f.name}" for f in fields(cls) if f.name not in listed]
+    return out
+
+
+def test_every_element_and_rule_is_played_or_refused():
+    """A rule, course key or element added to the Python rules only must not
+    be raced by the C as if it were not there."""
+    missing = unlisted()
+    assert not missing, (
+        f"{', '.join(missing)}: neither played by the compiled race (engine/bots/_race.c) nor "
+        "refused. List it in engine/bots/compiled_race.py: a field in FIELDS as REFUSED, a tile "
+        "kind in REFUSED_TILES, an edge in REFUSED_EDGES (Python then plays courses that use "
+        "it), or as PLAYED once _race.c plays it and tests/test_compiled_race.py compares it")
+    assert set(compiled_race.FIELDS) >= {Scenario, Board, Rules}
+
+
+def test_a_made_up_element_or_rule_is_caught(monkeypatch):
+    """The check above on a tile kind, an edge and a Rules field nobody has heard of."""
+    imagined = TileType("imagined", "Imagined")
+    assert unlisted(tiles=TILE_LIST + (imagined,)) == ["the 'imagined' element"]
+    beam = replace(EDGE_LIST[1], name="beam")
+    assert unlisted(edges=EDGE_LIST + (beam,)) == ["the 'beam' element"]
+    keyed = replace(TILE_LIST[2], keys=TILE_LIST[2].keys + (Key("speed", COUNT, new=1),))
+    assert unlisted(tiles=(keyed,)) == ["the 'conveyor' element's keys ['dir', 'express', 'speed']"]
+    grown = _grown_rules()
+    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    assert unlisted(classes=(grown,)) == ["Rules.slippery"]
+
+
+def _grown_rules():
+    """Rules with a field the compiled race's table has not heard of."""
+    return make_dataclass("Rules", [("slippery", bool, field(default=False))], bases=(Rules,),
+                          frozen=True)
+
+
+@needs_built
+def test_what_it_does_not_play_is_refused(monkeypatch):
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None and compiled_race.applies(standard, "search", 4)
+    grown = _grown_rules()
+    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    at_default = replace(standard, rules=grown())
+    assert compiled_race.applies(at_default, "search", 4), "a new rule at its default changes nothing"
+    used = replace(standard, rules=grown(slippery=True))
+    assert compiled_race.python_reason(used, "search", 4) == "Rules.slippery = True"
+    imagined = replace(standard, board=replace(standard.board, tiles=standard.board.tiles
+                                               + (Tile(0, 0, "imagined"),)))
+    assert compiled_race.python_reason(imagined, "search", 4) == "a imagined tile"
+    for rules in ({"options": "played"}, {"finish": "never"}):
+        changed = replace(standard, rules=replace(standard.rules, **rules))
+        assert not compiled_race.applies(changed, "search", 4), rules
+    levelled = replace(standard, board=replace(standard.board, levels=(Level(1, 1, 1),)))
+    assert compiled_race.python_reason(levelled, "search", 4).startswith("Board.levels")
+
+
+# courses of one to three squares with a pusher facing each way (race_course
+# once took the pushers' directions for squares and refused S and W there)
+TINY = [(w, h, facing, x) for w, h in ((1, 1), (2, 1), (1, 3), (3, 1)) for facing in "NESW"
+        for x in range(w)]
+
+
+@needs_built
+@pytest.mark.parametrize("width, height, facing, x", TINY)
+def test_tiny_courses_with_a_pusher_race(width, height, facing, x):
+    from rallyforge.engine.format.loader import load_dict
+    scenario = load_dict({
+        "format": "rally-scenario", "version": 1, "name": "tiny",
+        "board": {"width": width, "height": height,
+                  "pushers": [{"x": x, "y": 0, "dir": facing, "phases": [1, 3, 5]}]},
+        "flags": [{"x": width - 1, "y": height - 1}], "docks": [{"x": 0, "y": 0, "facing": "E"}],
+        "rules": {"max_rounds": 6}})
+    assert compiled_race.python_reason(scenario, "search", 1) is None
+    for seed in range(3):
+        assert (play.compiled_summary(scenario, seed, (1,))
+                == play.engine_summary(scenario, seed, (1,), "search"))
+
+
+def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
+    """A check of race_course failing is no crash: Python plays the course."""
+    from rallyforge.engine.analysis.balance import balance
+    scenario = load_file(ROOT / "scenarios" / "tutorial.json")
+    before = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
+
+    def refuse(spec):
+        raise ValueError("race_course: pushers[1] = 3 is out of range")
+
+    monkeypatch.setattr(search, "compiled", type("Refusing", (), {
+        "race_course": staticmethod(refuse), "race": None, "MOST_ROBOTS": 64,
+        "decide": getattr(search.compiled, "decide", None)})())
+    compiled_race._known.clear()
+    compiled_race._built.clear()
+    assert compiled_race.python_reason(scenario, "search", 2) == (
+        "race_course: race_course: pushers[1] = 3 is out of range")
+    after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
+    assert after == before
+
+
+# ------------------------------------------------------------ the switch
+
+def _balance(path: Path, env: dict[str, str], *extra: str) -> dict:
+    done = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "balance", str(path),
+                           "--races", "12", "--robots", "3", "--workers", "1", "--quiet",
+                           "--json", "-", *extra],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_built
+@pytest.mark.parametrize("name", ["standard-course.json", "waterworks.json"])
+def test_the_switch_plays_python_with_the_same_result(name):
+    """RALLYFORGE_COMPILED=0: the Python engine races, and the balance JSON
+    is the same but for the engine's name and the time."""
+    path = ROOT / "scenarios" / name
+    env = {k: v for k, v in os.environ.items() if k != search.COMPILED_SWITCH}
+    compiled = _balance(path, env)
+    python = _balance(path, {**env, search.COMPILED_SWITCH: "0"})
+    assert (compiled.pop("engine"), python.pop("engine")) == ("compiled", "python")
+    compiled.pop("elapsed_s"), python.pop("elapsed_s")
+    assert compiled == python
+
+
+def test_the_switch_rules_out_the_whole_compiled_part():
+    code = ("from rallyforge.engine.bots import search, compiled_race; "
+            "print(search.compiled is None, compiled_race.built())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, search.COMPILED_SWITCH: "0"}, timeout=120)
+    assert done.stdout.split() == ["True", "False"], done.stderr
+
+
+def test_the_help_names_the_switch():
+    from rallyforge.engine.cli.main import build_parser
+    assert search.COMPILED_SWITCH + "=0" in build_parser([]).format_help()
+    assert search.COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from rallyforge.engine.bots import compiled_race
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "race_digests.json"
 
@@ -55,9 +57,11 @@ def run_digest(path: Path, seed: int, bot: str, rounds: int | None) -> str:
 
 
 def balance_digest() -> str:
-    """The balance JSON's digest, its timing left out."""
+    """The balance JSON's digest, its timing and engine name left out: the
+    same with or without the compiled part (the engine is checked apart)."""
     doc = json.loads(_cli(["balance", str(ROOT / BALANCE[0]), *BALANCE[1:], "--json", "-"]))
     doc.pop("elapsed_s")
+    assert doc.pop("engine") == ("compiled" if compiled_race.built() else "python")
     return _digest(json.dumps(doc, sort_keys=True))
 
 

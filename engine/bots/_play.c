@@ -18,12 +18,18 @@
  * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
 #include "_play.h"
 
+int signed_ints(const Py_buffer *b, Py_ssize_t size)
+{
+    const char *f = b->format ? b->format : "B";
+    if (*f == '@' || *f == '=' || (*f == (PY_LITTLE_ENDIAN ? '<' : '>')))
+        f++;
+    return b->itemsize == size && f[0] != '\0' && f[1] == '\0' && strchr("bhilq", f[0]) != NULL;
+}
+
 /* Whether a buffer holds signed integers of `size` bytes in `ndim` dimensions. */
 static int check(Py_buffer *b, Py_ssize_t size, int ndim, const char *name)
 {
-    const char *f = b->format ? b->format : "B";
-    char kind = f[strlen(f) - 1];
-    if (b->ndim != ndim || b->itemsize != size || (kind != 'i' && kind != 'l' && kind != 'q')) {
+    if (b->ndim != ndim || !signed_ints(b, size)) {
         PyErr_Format(PyExc_TypeError, "%s: expected a %d-D array of %zd-byte integers",
                      name, ndim, size);
         return -1;
@@ -95,7 +101,7 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
         PyErr_SetString(PyExc_ValueError, "end and dmg: expected two (5, kinds * X) tables");
         goto fail;
     }
-    p->width = (long)p->end.shape[1];
+    p->width = p->end.shape[1];
     p->m = PyLong_AsLong(args[3]);
     if (PyErr_Occurred())
         goto fail;
@@ -114,10 +120,14 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
     for (int r = 0; r < 5; r++)
         p->slots[r] = PyLong_AsLong(PySequence_Fast_GET_ITEM(slots, r));
     Py_DECREF(slots);
-    p->X = PyLong_AsLong(args[5]);
-    p->x0 = PyLong_AsLong(args[6]);
+    p->X = PyLong_AsSsize_t(args[5]);
+    p->x0 = PyLong_AsSsize_t(args[6]);
     if (PyErr_Occurred())
         goto fail;
+    if (p->X < 1 || p->width / (KINDS + 1) < p->X) {
+        PyErr_SetString(PyExc_ValueError, "X: expected 1 to the tables' width / 8");
+        goto fail;
+    }
     for (int r = 0; r < 5; r++) {
         if (p->slots[r] >= p->m) {
             PyErr_SetString(PyExc_IndexError, "slots: a row beyond the programs' m");
@@ -132,9 +142,9 @@ fail:
 
 /* Register r played with `kind` from state *x: its damage added to *taken.
  * 0, or -1 when the index is out of range. */
-static inline int step(const Plan *p, int r, long kind, long *x, long *taken)
+static inline int step(const Plan *p, int r, long kind, Py_ssize_t *x, long *taken)
 {
-    long idx = kind * p->X + *x;
+    Py_ssize_t idx = kind * p->X + *x;
     if (idx < 0 || idx >= p->width)
         return -1;
     *taken += ((const int32_t *)p->dmg.buf)[r * p->width + idx];
@@ -143,7 +153,7 @@ static inline int step(const Plan *p, int r, long kind, long *x, long *taken)
 }
 
 /* Program i (of `seqs`): its end state and damage; 0, or -1 out of range. */
-static inline int play_one(const Plan *p, Py_ssize_t i, long *x, long *taken)
+static inline int play_one(const Plan *p, Py_ssize_t i, Py_ssize_t *x, long *taken)
 {
     long digit[5];
     kinds_of((long)((const int64_t *)p->seqs.buf)[i], p->m, digit);
@@ -187,10 +197,10 @@ static int scoring(Scoring *s, PyObject *const *args, PyObject *out, Py_ssize_t 
         PyBuffer_Release(&s->value);
         return -1;
     }
-    s->room = PyLong_AsLong(args[9]);
-    s->S = PyLong_AsLong(args[10]);
-    s->fin = PyLong_AsLong(args[11]);
-    s->weight = PyLong_AsLong(args[12]);
+    s->room = PyLong_AsSsize_t(args[9]);
+    s->S = PyLong_AsSsize_t(args[10]);
+    s->fin = PyLong_AsSsize_t(args[11]);
+    s->weight = PyLong_AsSsize_t(args[12]);
     if (!PyErr_Occurred() && ((out != NULL && s->out.shape[0] != n) || s->S <= 0))
         PyErr_SetString(PyExc_ValueError, "score_out: expected one score per program; S > 0");
     if (PyErr_Occurred()) {
@@ -203,7 +213,7 @@ static int scoring(Scoring *s, PyObject *const *args, PyObject *out, Py_ssize_t 
 /* The score of ending at x with `taken` damage: value[x] - weight * taken,
  * or dead[x // S] when the damage reaches `room` before a finish (x < FIN).
  * 0, or -1 out of range. */
-static inline int score_one(const Scoring *s, long x, long taken, int64_t *out)
+static inline int score_one(const Scoring *s, Py_ssize_t x, long taken, int64_t *out)
 {
     if (x < 0 || x >= s->value.shape[0])
         return -1;
@@ -212,7 +222,7 @@ static inline int score_one(const Scoring *s, long x, long taken, int64_t *out)
             return -1;
         *out = ((const int64_t *)s->dead.buf)[x / s->S];
     } else {
-        *out = ((const int64_t *)s->value.buf)[x] - s->weight * taken;
+        *out = ((const int64_t *)s->value.buf)[x] - (int64_t)s->weight * taken;
     }
     return 0;
 }
@@ -238,7 +248,8 @@ static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int bad = xs.shape[0] != n || ts.shape[0] != n;
     int32_t *xo = xs.buf, *to = ts.buf;
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
-        long x, taken;
+        Py_ssize_t x;
+        long taken;
         bad = play_one(&p, i, &x, &taken) < 0;
         xo[i] = (int32_t)x;
         to[i] = (int32_t)taken;
@@ -265,7 +276,8 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     int bad = 0;
     int64_t *out = s.out.buf;
     for (Py_ssize_t i = 0; i < n && !bad; i++) {
-        long x, taken;
+        Py_ssize_t x;
+        long taken;
         bad = play_one(&p, i, &x, &taken) < 0 || score_one(&s, x, taken, out + i) < 0;
     }
     release_scoring(&s);
@@ -273,11 +285,11 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
-static void walk(Walk *w, long depth, long x, long taken, long seq);
+static void walk(Walk *w, long depth, Py_ssize_t x, long taken, long seq);
 
 /* Program `seq`, played to its last row, ending at x with `taken`: the
  * fixed registers after the rows, then its score. */
-static void leaf(Walk *w, long x, long taken, long seq)
+static void leaf(Walk *w, Py_ssize_t x, long taken, long seq)
 {
     const Plan *p = w->p;
     for (long r = p->m; r < 5 && !w->bad; r++)
@@ -296,8 +308,13 @@ static void leaf(Walk *w, long x, long taken, long seq)
             w->best = score;
             w->nties = 0;
         }
-        if (w->mode == TIES && score == w->best)
+        if (w->mode == TIES && score == w->best) {
+            if (w->nties >= MOST_PROGRAMS) {
+                w->bad = 1;
+                return;
+            }
             w->ties[w->nties++] = seq;
+        }
     }
     w->n++;
 }
@@ -334,12 +351,13 @@ static int hand_call(Plan *p, Scoring *s, PyObject *const *args, Py_ssize_t narg
     return 0;
 }
 
-static void walk(Walk *w, long depth, long x, long taken, long seq)
+static void walk(Walk *w, long depth, Py_ssize_t x, long taken, long seq)
 {
     const Plan *p = w->p;
     for (long k = 0; k < KINDS && !w->bad; k++) {
         if (w->counts[k] > 0) {
-            long x2 = x, taken2 = taken;
+            Py_ssize_t x2 = x;
+            long taken2 = taken;
             if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
                 return;
             if (depth + 1 == p->m) {
@@ -414,7 +432,6 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
 /* The cards of a hand per kind, each kind's highest priority first (a card
  * with no priority counts as 0; equal ones keep the hand's order, as a
  * stable sort). Borrowed references: the hand holds them. */
-#define MOST_CARDS 64
 
 typedef struct {
     PyObject *card[KINDS][MOST_CARDS];
@@ -471,8 +488,6 @@ Py_ssize_t randrange(PyObject *rng, Py_ssize_t count)
     return r;
 }
 
-static int64_t ties_found[MOST_PROGRAMS];
-
 /* decide(end, dmg, hand, m, slots, X, x0, value, dead, room, S, FIN,
  * damage_weight, kind_code, rng): the search bot's program of m cards from
  * `hand` (a list of cards; kind_code maps a card's kind to its code): the
@@ -487,7 +502,12 @@ static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     PyObject *result = NULL, *hand = PySequence_Fast(args[2], "hand: expected a sequence");
     Groups g;
-    int64_t *mine = NULL;
+    /* its own, not static: the rng is Python code, which may let another thread decide */
+    int64_t *ties = PyMem_Malloc(MOST_PROGRAMS * sizeof(int64_t));
+    if (ties == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     if (hand == NULL || !PyDict_Check(args[13])) {
         if (hand != NULL)
             PyErr_SetString(PyExc_TypeError, "kind_code: expected a dict");
@@ -495,7 +515,7 @@ static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (group(&g, hand, args[13]) < 0)
         goto done;
-    Walk w = {&p, &s, TIES, {0}, 0, 0, ties_found, 0, 0};
+    Walk w = {&p, &s, TIES, {0}, 0, 0, ties, 0, 0};
     walk_hand(&w, g.counts);
     if (w.bad) {
         out_of_range();
@@ -505,25 +525,18 @@ static PyObject *decide(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "hand: fewer cards than m");
         goto done;
     }
-    /* the rng is Python code, which may let another thread walk: keep ours */
-    mine = PyMem_Malloc(w.nties * sizeof(int64_t));
-    if (mine == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(mine, ties_found, w.nties * sizeof(int64_t));
     Py_ssize_t pick = w.nties > 1 ? randrange(args[14], w.nties) : 0;
     if (pick < 0)
         goto done;
     long digit[5], taken[KINDS] = {0};
-    kinds_of((long)mine[pick], p.m, digit);
+    kinds_of((long)ties[pick], p.m, digit);
     result = PyList_New(p.m);
     for (long j = 0; result != NULL && j < p.m; j++) {
         PyObject *card = g.card[digit[j]][taken[digit[j]]++];
         PyList_SET_ITEM(result, j, Py_NewRef(card));
     }
 done:
-    PyMem_Free(mine);
+    PyMem_Free(ties);
     Py_XDECREF(hand);
     release_scoring(&s);
     release(&p);
@@ -644,5 +657,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__play(void)
 {
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
+                      || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
+                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0))
+        Py_CLEAR(m);
+    return m;
 }

@@ -8,26 +8,34 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_limits.h"
+
 #define KINDS 7
 
+/* Sizes and state numbers are Py_ssize_t (64 bits wherever the tables can be
+ * that big; long is 32 bits on Windows). */
 typedef struct {
     Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
     long counts[KINDS];         /* only for score_hand */
-    long m, X, x0, width;       /* width: kinds * X, a table row */
+    long m;
+    Py_ssize_t X, x0, width;    /* width: kinds * X, a table row */
     long slots[5];
 } Plan;
 
 typedef struct {                /* how an end is scored; out: none for best_of_hands */
     Py_buffer value, dead, out;
-    long room, S, fin, weight;
+    Py_ssize_t room, S, fin, weight;
 } Scoring;
+
+/* Whether a buffer holds native signed integers of `size` bytes (its struct
+ * format: "i", "l", "q" or the like, with no byte order but the native one). */
+int signed_ints(const Py_buffer *b, Py_ssize_t size);
 
 /* A hand's walk: its sequences in ascending order, depth first, so that
  * programs with a prefix in common play it once. What it keeps: every score
  * (into the Scoring's out), the best score only, or the best score and the
  * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
 enum { SCORES, BEST, TIES };
-#define MOST_PROGRAMS 16807
 
 typedef struct {
     const Plan *p;

@@ -14,8 +14,6 @@
  * race's random.Random (its getrandbits, as the Python code draws from it) and returns what a balance run keeps of it. */
 #include "_play.h"
 
-#define MOST_ROBOTS 64
-#define DECK_SIZE 84
 #define RANDOM_SPAN (1ULL << 60)    /* programming.py _RANDOM_SPAN */
 
 enum { OFF_BOARD = -1, WALL = -2 };
@@ -35,7 +33,8 @@ enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT,
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
 
 typedef struct {
-    long w, h, n, F, lasers, has_randomizer;
+    Py_ssize_t w, h, n, F, lasers;      /* (Py_ssize_t: 64 bits where sizes multiply) */
+    int has_randomizer;
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flag_at, *flags;
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
     int *laser_square, *laser_beams;
@@ -46,7 +45,7 @@ typedef struct {
         any_flag, teleport_back, max_rounds, finish_first;
     /* the search bot (engine/bots/tables.py Layered) */
     Py_buffer end, dmg;
-    long X, S, FIN, width;
+    Py_ssize_t X, S, FIN, width;
     int64_t *value;
     int *from_square, *repair_dist;
     long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
@@ -105,12 +104,16 @@ static PyObject *item(PyObject *spec, const char *key)
     return o;
 }
 
-static long number(PyObject *spec, const char *key, int *bad)
+/* spec[key]: an int lo..hi; -1 with an error otherwise. */
+static Py_ssize_t number(PyObject *spec, const char *key, Py_ssize_t lo, Py_ssize_t hi, int *bad)
 {
     PyObject *o = *bad ? NULL : item(spec, key);
-    long v = o == NULL ? -1 : PyLong_AsLong(o);
+    Py_ssize_t v = o == NULL ? -1 : PyLong_AsSsize_t(o);
+    if (o != NULL && !PyErr_Occurred() && (v < lo || v > hi))
+        PyErr_Format(PyExc_ValueError, "race_course: %s = %zd is out of range (%zd to %zd)",
+                     key, v, lo, hi);
     *bad |= PyErr_Occurred() != NULL;
-    return v;
+    return *bad ? -1 : v;
 }
 
 /* spec[key]: a sequence of `size` ints (any size when size < 0, given in
@@ -154,7 +157,7 @@ static int table(PyObject *spec, const char *key, Py_buffer *b, int *bad)
         *bad = 1;
         return -1;
     }
-    if (b->ndim != 2 || b->itemsize != 4 || b->shape[0] != 5) {
+    if (b->ndim != 2 || !signed_ints(b, 4) || b->shape[0] != 5) {
         PyErr_Format(PyExc_ValueError, "race_course: %s: expected a (5, kinds * X) int32 table",
                      key);
         PyBuffer_Release(b);
@@ -177,14 +180,10 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     if (c == NULL)
         return PyErr_NoMemory();
     int bad = 0;
-    c->w = number(spec, "width", &bad);
-    c->h = number(spec, "height", &bad);
-    c->F = number(spec, "flag_count", &bad);
-    if (!bad && (c->w < 1 || c->h < 1 || c->w > 4096 || c->h > 4096 || c->F < 1 || c->F > 64)) {
-        PyErr_SetString(PyExc_ValueError, "race_course: a bad size or flag count");
-        bad = 1;
-    }
-    long n = c->n = c->w * c->h, F = c->F;
+    c->w = number(spec, "width", 1, MOST_SIDE, &bad);
+    c->h = number(spec, "height", 1, MOST_SIDE, &bad);
+    c->F = number(spec, "flag_count", 1, MOST_FLAGS, &bad);
+    Py_ssize_t n = c->n = bad ? 0 : c->w * c->h, F = c->F;
     Py_ssize_t got = 0;
     c->target = ints(spec, "target", 4 * n, WALL, n - 1, NULL, &bad);
     c->death = ints(spec, "death", n, 0, 255, NULL, &bad);
@@ -197,7 +196,8 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
     c->flag_at = ints(spec, "flag_at", n, 0, F, NULL, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
-    c->pushers = ints(spec, "pushers", -1, 0, n - 1, &got, &bad);
+    /* (square, direction) pairs: each number 0..n-1 or 0..3, checked apart below */
+    c->pushers = ints(spec, "pushers", -1, 0, n - 1 > 3 ? n - 1 : 3, &got, &bad);
     int *starts = ints(spec, "pusher_start", 7, 0, got, NULL, &bad);
     if (starts != NULL) {
         memcpy(c->pusher_start, starts, sizeof c->pusher_start);
@@ -205,8 +205,8 @@ PyObject *race_course(PyObject *self, PyObject *spec)
         bad = c->pusher_start[0] != 0 || c->pusher_start[6] != got;
         for (int r = 0; r < 6 && !bad; r++)
             bad = c->pusher_start[r] > c->pusher_start[r + 1] || c->pusher_start[r + 1] % 2;
-        for (int i = 1; i < got && !bad; i += 2)
-            bad = c->pushers[i] > 3;
+        for (int i = 0; i + 1 < got && !bad; i += 2)
+            bad = c->pushers[i] >= n || c->pushers[i + 1] > 3;
         if (bad)
             PyErr_SetString(PyExc_ValueError, "race_course: bad pushers");
     }
@@ -224,21 +224,29 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     c->dist = ints(spec, "dist", F * n, -1, INT_MAX, NULL, &bad);
     c->card_kind = ints(spec, "card_kind", DECK_SIZE, 0, KINDS - 1, NULL, &bad);
     c->card_priority = ints(spec, "card_priority", DECK_SIZE, 0, INT_MAX, NULL, &bad);
-    long *rules[] = {&c->lives, &c->hand_size, &c->destroy_at, &c->lock_from, &c->respawn,
-                     &c->robot_lasers, &c->flags_repair, &c->any_flag, &c->teleport_back,
-                     &c->max_rounds, &c->finish_first, &c->X, &c->S, &c->FIN, &c->flag_value,
-                     &c->death_penalty, &c->last_life_penalty, &c->damage_weight, &c->far,
-                     &c->unreachable};
-    const char *names[] = {"lives", "hand_size", "destroy_at", "lock_from", "respawn",
-                           "robot_lasers", "flags_repair", "any_flag", "teleport_back",
-                           "max_rounds", "finish_first", "X", "S", "FIN", "flag_value",
-                           "death_penalty", "last_life_penalty", "damage_weight", "far",
-                           "unreachable"};
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
-        *rules[i] = number(spec, names[i], &bad);
-    if (!bad && (c->S != 4 * n + 1 || c->FIN != F * c->S || c->X != c->FIN + 5
-                 || c->destroy_at < 1 || c->hand_size < 0 || c->hand_size > DECK_SIZE)) {
-        PyErr_SetString(PyExc_ValueError, "race_course: bad rules or table sizes");
+    /* every scalar, in the range the code below is safe in (the bot's weights
+     * too: a score is at most flag_value * flags + last_life_penalty) */
+    const struct { const char *name; long *to; long lo, hi; } scalars[] = {
+        {"lives", &c->lives, 1, MOST_RULE}, {"hand_size", &c->hand_size, 0, DECK_SIZE},
+        {"destroy_at", &c->destroy_at, 1, MOST_RULE}, {"lock_from", &c->lock_from, 0, MOST_RULE},
+        {"respawn", &c->respawn, 0, MOST_RULE}, {"robot_lasers", &c->robot_lasers, 0, 1},
+        {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
+        {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
+        {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
+        {"flag_value", &c->flag_value, 0, MOST_RULE},
+        {"death_penalty", &c->death_penalty, 0, MOST_RULE},
+        {"last_life_penalty", &c->last_life_penalty, 0, MOST_RULE},
+        {"damage_weight", &c->damage_weight, 0, MOST_RULE}, {"far", &c->far, 0, INT_MAX},
+        {"unreachable", &c->unreachable, 0, INT_MAX},
+    };
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
+        *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
+    /* the bot's table sizes: their states are int32 (tables.py) */
+    c->S = number(spec, "S", 4 * n + 1, 4 * n + 1, &bad);
+    c->FIN = number(spec, "FIN", F * c->S, F * c->S, &bad);
+    c->X = number(spec, "X", c->FIN + 5, c->FIN + 5, &bad);
+    if (!bad && c->X > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "race_course: a course too big for int32 tables");
         bad = 1;
     }
     c->from_square = ints(spec, "from_square", F * n, INT_MIN, INT_MAX, NULL, &bad);
@@ -246,7 +254,7 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     Py_buffer value = {0};
     PyObject *o = bad ? NULL : item(spec, "value");
     if (o != NULL && PyObject_GetBuffer(o, &value, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
-        if (value.ndim == 1 && value.itemsize == 8 && value.shape[0] == c->X
+        if (value.ndim == 1 && signed_ints(&value, 8) && value.shape[0] == c->X
             && (c->value = PyMem_Malloc(c->X * sizeof(int64_t))) != NULL)
             memcpy(c->value, value.buf, c->X * sizeof(int64_t));
         else if (!PyErr_Occurred())
@@ -255,7 +263,7 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     }
     bad |= c->value == NULL;
     if (!bad && table(spec, "end", &c->end, &bad) == 0 && table(spec, "dmg", &c->dmg, &bad) == 0) {
-        c->width = (long)c->end.shape[1];
+        c->width = c->end.shape[1];
         if (c->dmg.shape[1] != c->width || c->width != (KINDS + 1) * c->X) {
             PyErr_SetString(PyExc_ValueError, "race_course: end and dmg: expected (5, 8 * X)");
             bad = 1;
@@ -523,7 +531,7 @@ static void board_elements(Race *R, int reg)
         int standing[MOST_ROBOTS * 2], count = 0;
         for (int i = c->pusher_start[reg]; i < c->pusher_start[reg + 1]; i += 2) {
             int who = R->occ[c->pushers[i]];
-            if (who >= 0 && count < MOST_ROBOTS * 2 - 2) {
+            if (who >= 0 && count + 2 <= MOST_ROBOTS * 2) {     /* (one square per robot) */
                 standing[count++] = i;
                 standing[count++] = who;
             }
@@ -753,16 +761,16 @@ static int program(Race *R, Robot *b, const int *hand, int size, int free)
         p.slots[r] = r < m ? r : r < free || b->reg[r] < 0 ? ~NO_CARD
                                                            : ~c->card_kind[b->reg[r]];
     /* search.py _values: the destroyed states' values for this robot */
-    int64_t dead[65];
-    long penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
-    for (long t = 0; t <= c->F; t++) {
+    int64_t dead[MOST_FLAGS + 1];
+    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
+    for (Py_ssize_t t = 0; t <= c->F; t++) {
         int back = t > b->flags ? c->flags[t - 1] : b->archive;
-        long left = t < c->F ? c->from_square[t * c->n + back] : 0;
-        dead[t] = c->flag_value * t - left - penalty;
+        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
+        dead[t] = (int64_t)c->flag_value * t - left - penalty;
         if (t < c->F)
             R->value[t * c->S + c->S - 1] = dead[t];
     }
-    Py_ssize_t X = c->X, F1 = c->F + 1;
+    Py_ssize_t X = c->X, F1 = c->F + 1;     /* (the shapes of value and dead) */
     Scoring s;
     memset(&s, 0, sizeof s);
     s.value.buf = R->value;
@@ -1018,9 +1026,9 @@ static int entry_square(const Race *R, const Robot *b)
         return b->archive;
     const int *dist = next_flag_dist(c, b);
     int x = b->archive % (int)c->w, y = b->archive / (int)c->w;
-    long most = c->w > c->h ? c->w : c->h;
+    int most = (int)(c->w > c->h ? c->w : c->h);
     for (int k = 1; k < most; k++) {
-        long best_key = 0;
+        int64_t best_key = 0;
         int best = -1;
         for (int rank = 0; rank < 8 * k; rank++) {
             int dx, dy;
@@ -1031,8 +1039,8 @@ static int entry_square(const Race *R, const Robot *b)
             int square = sy * (int)c->w + sx;
             if (R->occ[square] >= 0 || c->death[square])
                 continue;
-            long d = dist != NULL && dist[square] >= 0 ? dist[square] : c->n;
-            long key = d * 8 * most + rank;
+            int64_t d = dist != NULL && dist[square] >= 0 ? dist[square] : c->n;
+            int64_t key = d * 8 * most + rank;
             if (best < 0 || key < best_key) {
                 best_key = key;
                 best = square;
@@ -1051,7 +1059,7 @@ static int entry_facing(const Race *R, const Robot *b, int square)
     const int *dist = next_flag_dist(c, b);
     if (dist != NULL && dist[square] < 0)
         dist = NULL;
-    long key[4];
+    Py_ssize_t key[4];
     int ranked[4];
     for (int d = 0; d < 4; d++) {
         int neighbour = c->target[square * 4 + d];
@@ -1165,7 +1173,7 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->c = c;
     R->count = (int)PySequence_Fast_GET_SIZE(robots);
     if (R->count < 1 || R->count > MOST_ROBOTS) {
-        PyErr_SetString(PyExc_ValueError, "race: 1 to 64 robots");
+        PyErr_Format(PyExc_ValueError, "race: 1 to %d robots", MOST_ROBOTS);
         goto done;
     }
     R->occ = PyMem_Malloc(c->n * sizeof(int));
@@ -1174,8 +1182,6 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->value = PyMem_Malloc(c->X * sizeof(int64_t));
     R->ties = PyMem_Malloc(MOST_PROGRAMS * sizeof(int64_t));
     R->order = PyMem_Malloc((3 * c->lasers + 1) * sizeof(int));
-    R->near_place = R->order + c->lasers;
-    R->near_robot = R->near_place + c->lasers;
     R->deaths = PyList_New(0);
     R->getrandbits = PyObject_GetAttrString(args[1], "getrandbits");
     if (R->getrandbits == NULL || R->deaths == NULL)
@@ -1184,6 +1190,8 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
+    R->near_place = R->order + c->lasers;
+    R->near_robot = R->near_place + c->lasers;
     memcpy(R->value, c->value, c->X * sizeof(int64_t));
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
@@ -1194,7 +1202,7 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                               &b->damage, &b->lives, &b->flags, &powered_down))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
-            || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
+            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }

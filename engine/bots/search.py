@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,12 +60,18 @@ from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_f
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Card
 
+# RALLYFORGE_COMPILED=0 in the environment: no compiled part (neither this loop
+# nor compiled_race's races), every race played by the Python engine
+COMPILED_SWITCH = "RALLYFORGE_COMPILED"
+
 if TYPE_CHECKING:
     import random
 
     from rallyforge.engine.bots import _play                   # (its signatures: _play.pyi)
     from rallyforge.engine.rules.bot_view import BotView
     compiled = _play                                # (a name other modules may read)
+elif os.environ.get(COMPILED_SWITCH, "1") == "0":     # the compiled part ruled out (README)
+    compiled = None
 else:
     try:
         from rallyforge.engine.bots import _play as compiled    # engine/bots/_play.c, when it could be built

@@ -211,7 +211,7 @@ def text(result: Comparison) -> str:
 def run(args) -> int:
     from rallyforge.engine.analysis.balance.aggregate import aggregate
     from rallyforge.engine.analysis.balance.plan import make_plan
-    from rallyforge.engine.analysis.balance.play import split_results, with_options
+    from rallyforge.engine.analysis.balance.play import engine_name, split_results, with_options
     from rallyforge.engine.analysis.balance.runner import BackendError
 
     second_ctrl_c_quits()
@@ -241,7 +241,8 @@ def run(args) -> int:
             return error(str(exc), 2 if exc.usage else 1)
         races, trials = split_results(outcome.results)
         results.append(aggregate(scenario, races, trials, robots=s["robots"], bot=s["bot"],
-                                 seed=args.seed, planned=plan.races, elapsed_s=outcome.elapsed_s,
+                                 seed=args.seed, engine=engine_name(scenario, s["bot"], s["robots"]),
+                                 planned=plan.races, elapsed_s=outcome.elapsed_s,
                                  cancelled=outcome.cancelled))
         race_lists.append(races)
         if outcome.cancelled:

@@ -16,6 +16,11 @@ from collections.abc import Collection
 from rallyforge.engine.version import COMMANDS, version
 
 MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
+# (the switch: engine/bots/search.py COMPILED_SWITCH)
+EPILOG = ("Environment: RALLYFORGE_COMPILED=0 rules out the compiled part (the search bot's "
+          "inner loop and the balance runs' compiled race): every command plays the Python "
+          "engine, with the same results, more slowly. A balance result's \"engine\" says "
+          "which one raced.")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,7 +44,7 @@ class _Version(argparse.Action):
 def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
     """The command line. Only the `commands` given get their options (their
     modules are imported: a moment); the others are listed with their help."""
-    parser = _Parser(prog="rallyforge", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="rallyforge", description=__doc__.splitlines()[0], epilog=EPILOG)
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

@@ -38,7 +38,8 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     from rallyforge.engine.analysis import stats
     from rallyforge.engine.analysis.balance.aggregate import aggregate
     from rallyforge.engine.analysis.balance.plan import make_plan
-    from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, split_results
+    from rallyforge.engine.analysis.balance.play import (RaceTask, default_bot, engine_name,
+                                                          split_results)
     from rallyforge.engine.analysis.balance.runner import run
     from rallyforge.engine.model.scenario import robots_for
     from rallyforge.engine.validation.validator import refuse_errors
@@ -46,10 +47,12 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials)
-    outcome = run(RaceTask(scenario, bot, max_rounds=max_rounds), plan.jobs, workers=workers,
+    task = RaceTask(scenario, bot, max_rounds=max_rounds)
+    outcome = run(task, plan.jobs, workers=workers,
                   scheduler=scheduler, chunk_size=chunk_size,
                   progress=progress, should_stop=should_stop, meanwhile=stats.prepare)
     played, trial_results = split_results(outcome.results)
     return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
+                     engine=engine_name(task.scenario, bot, robots),
                      planned=plan.races, elapsed_s=outcome.elapsed_s,
                      cancelled=outcome.cancelled)

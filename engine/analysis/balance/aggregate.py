@@ -49,7 +49,7 @@ def _wilson(successes: int, n: int) -> list[float]:
 
 
 def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
-              robots: int, bot: str, seed: int, planned: int | None = None,
+              robots: int, bot: str, seed: int, engine: str, planned: int | None = None,
               elapsed_s: float = 0.0, cancelled: bool = False) -> BalanceResult:
     """The balance result as a JSON-ready dict (types.BalanceResult): the
     length's median_between is read between whole rounds
@@ -118,6 +118,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "planned": planned if planned is not None else n,
         "robots": k,
         "bot": bot,
+        "engine": engine,
         "seed": seed,
         "cancelled": cancelled,
         "completion": completion,

@@ -66,6 +66,12 @@ def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
     return replace(scenario, robots=robots)
 
 
+def engine_name(scenario: Scenario, bot: str, robots: int) -> str:
+    """Which engine plays races of `robots` `bot` robots on `scenario`:
+    "compiled" or "python" (a balance result's ``engine``)."""
+    return "compiled" if compiled_race.applies(scenario, bot, robots) else "python"
+
+
 def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -> RaceSummary:
     """Play one race and summarise it (winners, rounds, flags, deaths, occupancy):
     in compiled code where it applies (engine/bots/compiled_race.py), the

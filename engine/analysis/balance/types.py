@@ -120,6 +120,7 @@ class Measured(TypedDict):
     planned: int
     robots: int
     bot: str
+    engine: str                         # "compiled" or "python": which one raced (play.engine_name)
     seed: int
     cancelled: bool
     completion: Completion

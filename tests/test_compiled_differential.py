@@ -1,0 +1,53 @@
+"""The compiled race against the Python engine on random courses drawn by
+construction (tests/random_courses.py: every tile kind and edge element of
+the element table, every rule drawn together from its schema range, boards
+from 1x1 to 100x100, robots alone or crowded): the same summaries, race for
+race. A bounded run here (COURSES courses); bench/soak_compiled.py runs as
+many as it is given time for."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import fields
+
+import pytest
+
+from rallyforge.engine.bots import compiled_race
+from rallyforge.engine.model.scenario import Rules
+from tests import random_courses
+
+COURSES = 800
+CHUNK = 50
+
+
+@pytest.mark.usefixtures("compiled_part")
+@pytest.mark.parametrize("first", range(0, COURSES, CHUNK))
+def test_random_courses_race_the_same(first):
+    problems = [p for p in map(random_courses.compare, range(first, first + CHUNK)) if p is not None]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_random_courses_hold_every_element_rule_and_size():
+    """What the bounded run compares: every element the compiled race plays,
+    every rule off its default (and each played value of a rule played for
+    some values), 1-square and 100-square sides, a robot alone and 64."""
+    kinds: Counter[str] = Counter()
+    rules: dict[str, set] = {f.name: set() for f in fields(Rules) if f.name != "note"}
+    sides, crowds = set(), set()
+    for seed in range(COURSES):
+        scenario = random_courses.random_course(seed)
+        board = scenario.board
+        kinds.update(t.type for t in board.tiles)
+        kinds.update(e.name for e in random_courses.EDGES if getattr(board, e.list))
+        for name, seen in rules.items():
+            seen.add(getattr(scenario.rules, name))
+        sides.update((board.width, board.height))
+        crowds.add(len(scenario.docks))
+    assert set(kinds) >= {k.name for k in random_courses.KINDS if k.name != "floor"}
+    assert {e.name for e in random_courses.EDGES} <= set(kinds)
+    default = Rules()
+    for name, seen in rules.items():
+        assert seen - {getattr(default, name)}, f"rule {name} never off its default"
+        played = compiled_race.FIELDS[Rules][name]
+        if isinstance(played, tuple):
+            assert set(played) <= seen, name
+    assert {1, 100} <= sides and {1, 64} <= crowds
