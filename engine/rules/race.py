@@ -79,8 +79,10 @@ class Race:
             if spec is not None and spec.flags > len(scenario.flags):
                 raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
                                  f"the course has {len(scenario.flags)}")
-            start = {"options": self.rules.start_options} if spec is None else {
-                "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
+            start = {"options": self.rules.start_options,
+                     "damage": self.rules.start_damage} if spec is None else {
+                # counted up to it
+                "damage": min(spec.start_damage(self.rules), self.rules.destroy_at_damage),
                 "flags": spec.flags, "options": spec.option_count(self.rules),
                 "powered_down": spec.powered_down}
             lives = spec.lives if spec is not None and spec.lives is not None else self.rules.lives

@@ -35,6 +35,9 @@ and says what to do, a JSON pointer and, where there is one, the square.
           dir) must be one level lower, the square ahead at its level, both on the board
     E317  a robot's bot is not one of the bots (engine/bots)
     E318  a robot starts with an option card the game does not have (files: E102)
+    E330  both ``start_option_choice`` and ``start_options`` deal starting options
+    E331  a robot powers down (scripted, or at the start) where ``power_down`` is false
+    E332  ``start_damage`` destroys robots as the race starts
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -585,6 +588,49 @@ def flags_beyond_the_course(s: Scenario, at: Places) -> list[Problem]:
             for k, robot in enumerate(s.robots) if robot.flags > count]
 
 
+def two_starting_deals(s: Scenario, at: Places) -> list[Problem]:
+    """E330: a draft of starting options (docs/rules.md 12.6) and a plain deal
+    of them are two ways to start; the rules take one."""
+    r = s.rules
+    if not (r.start_option_choice and r.start_options):
+        return []
+    return [_error("E330", f"start_option_choice {r.start_option_choice} (keep one of a draft) "
+                           f"and start_options {r.start_options} both deal the starting options; "
+                           "set one of them to 0", "/rules/start_option_choice")]
+
+
+def power_downs_not_allowed(s: Scenario, at: Places) -> list[Problem]:
+    """E331: a robot that powers down on a course whose rules.power_down is
+    false (docs/rules.md 12.4): a scripted announcement, or a start powered down."""
+    if s.rules.power_down:
+        return []
+    fix = "remove it, or allow powering down (rules.power_down)"
+    out = []
+    for k, robot in enumerate(s.robots):
+        if robot.powered_down:
+            out.append(_error("E331", f"robot {robot.name!r} starts powered down, but this course's "
+                                      f"robots may not power down; {fix}",
+                              at.pointer("robots", k, "powered_down")))
+        for n, round_ in enumerate(robot.program):
+            if round_.power_down:
+                out.append(_error("E331", f"robot {robot.name!r} announces a power down in round "
+                                          f"{n + 1}, but this course's robots may not power down; "
+                                          f"{fix}",
+                                  at.pointer("robots", k, "program", n, "power_down")))
+    return out
+
+
+def start_damage_destroys(s: Scenario, at: Places) -> list[Problem]:
+    """E332: robots would start with the damage that destroys them (docs/rules.md 12.3)."""
+    r = s.rules
+    if r.start_damage < r.destroy_at_damage:
+        return []
+    return [_error("E332", f"robots start with {r.start_damage} damage (start_damage), but "
+                           f"{r.destroy_at_damage} damage destroys them (destroy_at_damage); "
+                           f"make start_damage at most {r.destroy_at_damage - 1}",
+                   "/rules/start_damage")]
+
+
 def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
     """E310: a check about a robot the course does not have."""
     names = [r.name for r in s.robots]
@@ -1005,6 +1051,9 @@ CHECKS: list[CourseCheck] = [
     option_checks_when_counted,
     option_uses_without_cards,
     flags_beyond_the_course,
+    two_starting_deals,
+    power_downs_not_allowed,
+    start_damage_destroys,
     checks_on_unknown_robots,
     checks_at_bad_moments,
     unreachable_flags,
