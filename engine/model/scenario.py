@@ -236,6 +236,12 @@ class Rules:
                 if getattr(self, f.name) != getattr(default, f.name)}
 
 
+def starting_options(rules: Rules) -> int:
+    """Option cards a robot without its own holds at the start: `start_options`,
+    or the one kept of a draft (docs/rules.md 12.6)."""
+    return rules.start_options or min(1, rules.start_option_choice)
+
+
 RULE_NAMES = tuple(f.name for f in fields(Rules) if f.name != "note")
 # the rules some published courses change (docs/rules.md 12)
 SPECIAL_RULES = ("flags_move", "robot_laser_damage", "start_damage", "power_down", "repair_sites",
@@ -366,7 +372,7 @@ class RobotSpec:
 
     def option_count(self, rules: Rules) -> int:
         if self.options is None:
-            return rules.start_options
+            return starting_options(rules)
         return self.options if isinstance(self.options, int) else len(self.options)
 
 

@@ -64,6 +64,10 @@ class OptionChoices(Protocol):
         """The card the robot gives up first (a discard, a card traded for damage)."""
         ...
 
+    def keep(self, cards: list[str]) -> str:
+        """Of a draft of starting option cards, the one the robot keeps (docs/rules.md 12.6)."""
+        ...
+
     def move_use(self, kind: int, cards: list[str]) -> str | None:
         """The movement option a card of `kind` is played with, for a bot
         without a plan of its own."""

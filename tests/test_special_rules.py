@@ -1,0 +1,83 @@
+"""The special course rules (docs/rules.md 12) beyond their rule cases in
+tests/rules/12.*: what a rule case cannot show (a bot's choice, two races
+compared, the format's round trip)."""
+from __future__ import annotations
+
+import json
+import random
+
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.format.loader import dumps, load_dict
+from rallyforge.engine.model.scenario import SPECIAL_RULES, Rules
+from rallyforge.engine.rules.race import Race
+from rallyforge.engine.validation.validator import validate_data
+
+
+def course(rules: dict | None = None, **extra) -> dict:
+    doc = {"format": "rally-scenario", "version": 1, "name": "Special",
+           "board": {"width": 6, "height": 6},
+           "flags": [{"x": 5, "y": 0}, {"x": 0, "y": 0}],
+           "docks": [{"x": 0, "y": 5, "facing": "N"}, {"x": 2, "y": 5, "facing": "N"},
+                     {"x": 4, "y": 5, "facing": "N"}]}
+    if rules is not None:
+        doc["rules"] = rules
+    doc.update(extra)
+    return doc
+
+
+class PowerDownAlways:
+    """A bot that plays its first cards and always asks to power down."""
+
+    def program(self, view, hand, free, rng: random.Random):
+        return hand[:len(free)]
+
+    def power_down(self, view, rng: random.Random) -> bool:
+        return True
+
+
+def powered_down_rounds(rules: dict) -> int:
+    race = Race(load_dict(course(rules)), seed=3, bots=[PowerDownAlways()])
+    count = 0
+    for _ in range(4):
+        race.play_round()
+        count += race.robots[0].powered_down
+    return count
+
+
+def test_no_robot_powers_down_where_the_rules_allow_none():
+    assert powered_down_rounds({}) > 0
+    assert powered_down_rounds({"power_down": False}) == 0
+
+
+def test_a_start_powered_down_is_refused_where_none_is_allowed():
+    doc = course({"power_down": False}, robots=[{"name": "A", "powered_down": True}])
+    problems = [(p.code, p.pointer) for p in validate_data(doc)]
+    assert ("E331", "/robots/0/powered_down") in problems
+    assert not [p for p in validate_data(course({"power_down": False},
+                                                robots=[{"name": "A"}])) if p.is_error]
+
+
+def test_a_draft_with_counted_options_leaves_one_option():
+    s = load_dict(course({"start_option_choice": 3, "options": "counted"},
+                         robots=[{"name": "A"}, {"name": "B", "options": 2}]))
+    race = Race(s, seed=1)
+    assert [r.options for r in race.robots] == [1, 2]
+
+
+def test_the_programming_clock_changes_no_race():
+    def log(rules: dict) -> list:
+        race = new_race(load_dict(course(rules)), seed=5, bots=["search", "greedy"])
+        race.run()
+        return list(race.events)
+    assert log({"programming_seconds": 30}) == log({})
+
+
+def test_special_rules_round_trip_and_only_changed_keys_are_written():
+    rules = {"flags_move": True, "robot_laser_damage": 2, "start_damage": 2, "power_down": False,
+             "repair_sites": "options", "start_option_choice": 3, "programming_seconds": 60}
+    assert set(rules) == set(SPECIAL_RULES)
+    s = load_dict(course(rules))
+    assert {k: getattr(s.rules, k) for k in rules} == rules
+    assert load_dict(json.loads(dumps(s))).rules == s.rules
+    assert Rules().changed() == {}
+    assert load_dict(course({})).rules == Rules()
