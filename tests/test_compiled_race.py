@@ -27,7 +27,7 @@ VARIANTS = [{}, {"finish": "all"}, {"robot_lasers": False},
             {"flags_repair": False, "archive_on_any_flag": False}, {"lives": 1},
             {"hand_size": 5, "lock_from_damage": 3}, {"max_rounds": 3},
             {"teleport_backup_distance": 4}, {"respawn_damage": 0, "destroy_at_damage": 6},
-            {"lives": 5, "finish": "all", "robot_lasers": False}]
+            {"lives": 5, "finish": "all", "robot_lasers": False}, {"programming_seconds": 30}]
 
 
 def board(path: Path, variant: dict) -> Scenario | None:
@@ -54,7 +54,8 @@ def test_the_same_races_as_the_python_engine(path, variant):
     if scenario is None:
         pytest.skip("no docks or no flags")
     if not compiled_race.applies(scenario, "search", 1):
-        assert compile_levelled(scenario), "only levelled boards are left to the Python engine"
+        assert compile_levelled(scenario) or not compiled_race.plays_special_rules(
+            scenario.rules), "only levelled boards and special rules are left to Python"
         return
     docks = len(scenario.docks)
     for seed in range(3):
@@ -152,6 +153,13 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert not compiled_race.applies(standard, "search", compiled_race.MOST_ROBOTS + 1)
     assert not compiled_race.applies(levelled, "search", 4)
     assert not compiled_race.applies(played, "search", 4)
+    for name, value in (("flags_move", True), ("robot_laser_damage", 2), ("start_damage", 1),
+                        ("power_down", False), ("repair_sites", "options"),
+                        ("start_option_choice", 2)):
+        special = replace(standard, rules=replace(standard.rules, **{name: value}))
+        assert not compiled_race.applies(special, "search", 4), name
+    clocked = replace(standard, rules=replace(standard.rules, programming_seconds=30))
+    assert compiled_race.applies(clocked, "search", 4) == built     # the clock changes no race
 
 
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):

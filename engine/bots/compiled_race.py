@@ -23,7 +23,7 @@ from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
 from rallyforge.engine.bots.tables import UNREACHABLE, tables_for
 from rallyforge.engine.model.directions import INDEX
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.model.scenario import Rules, Scenario
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
 
@@ -102,6 +102,21 @@ def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
                         occupancy)
 
 
+# --- special course rules (docs/rules.md 12): _race.c plays none of these, so
+# a course that changes one is raced by Python. programming_seconds is not
+# here: the clock changes no race.
+NOT_COMPILED_RULES = ("flags_move", "robot_laser_damage", "start_damage", "power_down",
+                      "repair_sites", "start_option_choice")
+_DEFAULT_RULES = Rules()
+
+
+def plays_special_rules(rules: Rules) -> bool:
+    """Whether every rule of NOT_COMPILED_RULES is at its default."""
+    return all(getattr(rules, name) == getattr(_DEFAULT_RULES, name)
+               for name in NOT_COMPILED_RULES)
+# --- end of the special course rules
+
+
 def _racer(scenario: Scenario) -> _Built | None:
     """The compiled course of `scenario`, None where the compiled race does not apply."""
     known = _known.get(id(scenario))
@@ -112,7 +127,8 @@ def _racer(scenario: Scenario) -> _Built | None:
     if (built() and rules.options != "played"
             and rules.finish in ("first", "all")
             and 1 <= len(scenario.flags) <= MOST_FLAGS
-            and not compile_course(scenario.board).levelled):
+            and not compile_course(scenario.board).levelled
+            and plays_special_rules(rules)):
         found = _build(scenario)
     if len(_known) > 16:
         _known.clear()
