@@ -81,3 +81,35 @@ def test_special_rules_round_trip_and_only_changed_keys_are_written():
     assert load_dict(json.loads(dumps(s))).rules == s.rules
     assert Rules().changed() == {}
     assert load_dict(course({})).rules == Rules()
+
+
+def riding_flag(rules: dict, walls: list | None = None) -> dict:
+    """Flag 1 on the first square of a belt that carries robots off it."""
+    doc = course(rules)
+    doc["board"] = {"width": 7, "height": 6, "walls": walls or [],
+                    "tiles": [{"x": 3, "y": 2, "type": "conveyor", "dir": "E"},
+                              {"x": 4, "y": 2, "type": "conveyor", "dir": "E"}]}
+    doc["flags"] = [{"x": 3, "y": 2}, {"x": 0, "y": 0}]
+    return doc
+
+
+def errors(doc: dict) -> list[tuple[str, int | None, int | None]]:
+    return [(p.code, p.x, p.y) for p in validate_data(doc) if p.is_error]
+
+
+def test_a_flag_that_rides_the_belts_is_reached_where_they_take_it():
+    assert errors(riding_flag({})) == [("E312", 3, 2)] * 3     # from each of the 3 docks
+    moving = riding_flag({"flags_move": True})
+    assert errors(moving) == []
+    assert "W406" not in {p.code for p in validate_data(moving)}   # riding is meant here
+
+
+def test_a_moving_flag_that_rides_into_a_closed_pocket_is_still_unreachable():
+    # (3, 2) is walled but for the belt's way out, and the belt ends in a walled pocket
+    walls = [{"x": 3, "y": 2, "side": s} for s in "NSW"] + [{"x": 4, "y": 2, "side": s}
+                                                             for s in "NS"]
+    walls += [{"x": 5, "y": 2, "side": s} for s in "NES"]
+    problems = [p for p in validate_data(riding_flag({"flags_move": True}, walls)) if p.is_error]
+    # flag 1 from every dock, and flag 2 from the pocket flag 1 ends in
+    assert sorted((p.code, p.x, p.y) for p in problems) == [("E312", 0, 0)] + [("E312", 3, 2)] * 3
+    assert all("close it off" in p.message for p in problems)

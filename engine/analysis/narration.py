@@ -114,6 +114,11 @@ def describe(e: Event) -> str:
         return f"{who} finishes (place {e.amount})"
     if k == "leave":
         return f"{who} leaves the board"
+    if k == "flag_move":
+        if e.cause in ("express", "conveyor"):
+            return f"Flag {e.amount} rides the belt to {_sq(e.dst)}"
+        where = "off the board" if e.cause == "off board" else f"into a {e.cause}"
+        return f"Flag {e.amount} is carried {where} and goes back to {_sq(e.dst)}"
     if k == "archive":
         return f"{who}'s archive moves to {_sq(e.dst)}"
     if k == "repair":

@@ -49,6 +49,10 @@ Kinds and the fields they use:
     finish      amount                            its place (1 = first)
     leave       src                               a finished robot leaves the board (finish "all")
     archive     dst                               archive marker moved
+    flag_move   src, dst, amount, cause           flag number `amount` moved (robot None;
+                                                  rules.flags_move): cause express or
+                                                  conveyor, or off board, pit, drain when
+                                                  it went back to its square in the file
     repair      amount                            damage repaired
     option      amount                            options gained (counted options)
 

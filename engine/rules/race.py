@@ -279,8 +279,16 @@ class Race:
     def _in_race(robot: RobotState) -> bool:
         return not robot.out and robot.finished is None
 
+    def _show_flags(self) -> None:
+        """The bots see the flags where they stand now (moving flags, docs/rules.md 12.1)."""
+        flags = self.floor.flag_squares
+        for controller in self.controllers:
+            controller.view.flags = flags
+
     def _start_round(self) -> None:
         floor, rules = self.floor, self.rules
+        if rules.flags_move:
+            self._show_flags()
         self.round += 1
         self.register = 0
         self._between_rounds = False
@@ -480,6 +488,8 @@ class Race:
                 else:
                     release_unlocked(robot, rules)
         floor.step = "power_down_choice"                            # 7.3
+        if rules.flags_move:
+            self._show_flags()
         for robot in robots:
             if self._in_race(robot) and not robot.decided:
                 self._choose_power_down(robot)

@@ -78,6 +78,8 @@ from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock
                                    Pusher, Scenario, edge_key)
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.moving_flags import flag_path
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -673,25 +675,34 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     def usable(x: int, y: int) -> bool:
         return board.in_bounds(x, y) and board.type_at(x, y) not in DEADLY_TYPES
 
-    reached: dict[tuple[int, int], AbstractSet[tuple[int, int]]] = {}
+    reached: dict[tuple[tuple[int, int], ...], AbstractSet[tuple[int, int]]] = {}
+    # where a robot can touch each flag: where it stands, or with moving
+    # flags every square it ends a register on (docs/rules.md 12.1)
+    if s.rules.flags_move:
+        course = compile_course(board)
+        places = [tuple(course.xy[q] for q in flag_path(course, course.square(f.x, f.y)))
+                  for f in s.flags]
+    else:
+        places = [((f.x, f.y),) for f in s.flags]
 
-    def can_reach(source: tuple[int, int], target: tuple[int, int]) -> bool:
-        if source not in reached:
-            reached[source] = reach.reachable_from(board, [source], s.rules)
-        return target in reached[source]
+    def can_reach(sources: tuple[tuple[int, int], ...], targets: tuple[tuple[int, int], ...]) -> bool:
+        if sources not in reached:
+            reached[sources] = reach.reachable_from(board, sources, s.rules)
+        return any(target in reached[sources] for target in targets)
 
     out = []
-    legs: list[tuple[str, Flag | Dock, int]] = [
-        (f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
-    legs += [(f"flag {at.number('flags', k)}", f, k + 1) for k, f in enumerate(s.flags[:-1])]
-    for source_name, source, k in legs:
+    legs: list[tuple[str, Flag | Dock, int, tuple[tuple[int, int], ...]]] = [
+        (f"dock {at.number('docks', k)}", d, 0, ((d.x, d.y),)) for k, d in enumerate(s.docks)]
+    legs += [(f"flag {at.number('flags', k)}", f, k + 1, places[k])
+             for k, f in enumerate(s.flags[:-1])]
+    for source_name, source, k, sources in legs:
         if not s.flags:
             break
         target = s.flags[k]
         if not (usable(source.x, source.y) and usable(target.x, target.y)):
             continue
-        if not can_reach((source.x, source.y), (target.x, target.y)):
-            belt = _belt_carrying_off(board, target, reached[(source.x, source.y)])
+        if not can_reach(sources, places[k]):
+            belt = _belt_carrying_off(board, target, reached[sources], s.rules.flags_move)
             why = (f"robots get next to it, but the {belt} it stands on carries them off before "
                    f"flags count and no belt or pusher leaves one there (flags do not move with "
                    f"belts); move the flag off the {belt}" if belt else
@@ -704,14 +715,17 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     return out
 
 
-def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]]) -> str | None:
+def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]],
+                       flags_move: bool = False) -> str | None:
     """The type of the belt under an unreachable flag when the way to it is
     open (a reached square next to it, with no wall or ledge between) and the
     belt carries a robot on it away (no wall ahead): the belt, not a closed
-    way, keeps robots from stopping there. None otherwise."""
+    way, keeps robots from stopping there. None otherwise, and for a conveyor
+    when flags move (the flag rides it, docs/rules.md 12.1)."""
     tile = board.tile_at(flag.x, flag.y)
     if tile is None or tile.type not in BELT_TYPES or tile.dir not in INDEX \
-            or board.blocked(flag.x, flag.y, INDEX[tile.dir]):
+            or board.blocked(flag.x, flag.y, INDEX[tile.dir]) \
+            or (flags_move and tile.type == "conveyor"):
         return None
     level = board.level_at(flag.x, flag.y)
     for d in range(4):
@@ -961,10 +975,13 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
 
 
 def flags_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
-    """W406: a flag on a conveyor, gear or crusher."""
-    return [_warning("W406", f"{text}: {FLAG_WARN_TYPES[kind]}; move it or change the square",
+    """W406: a flag on a conveyor, gear or crusher (not a conveyor when flags
+    ride them, docs/rules.md 12.1)."""
+    kinds = {k: why for k, why in FLAG_WARN_TYPES.items()
+             if not (s.rules.flags_move and k == "conveyor")}
+    return [_warning("W406", f"{text}: {kinds[kind]}; move it or change the square",
                      at.pointer("flags", k), f.x, f.y)
-            for k, f, kind, text in _markers_on(s, at, "flags", FLAG_WARN_TYPES)]
+            for k, f, kind, text in _markers_on(s, at, "flags", kinds)]
 
 
 def docks_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
