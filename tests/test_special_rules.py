@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from rallyforge.engine.bots import new_race
 from rallyforge.engine.format.loader import dumps, load_dict
 from rallyforge.engine.model.scenario import SPECIAL_RULES, Rules
 from rallyforge.engine.rules.race import Race
 from rallyforge.engine.validation.validator import validate_data
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def course(rules: dict | None = None, **extra) -> dict:
@@ -113,3 +116,11 @@ def test_a_moving_flag_that_rides_into_a_closed_pocket_is_still_unreachable():
     # flag 1 from every dock, and flag 2 from the pocket flag 1 ends in
     assert sorted((p.code, p.x, p.y) for p in problems) == [("E312", 0, 0)] + [("E312", 3, 2)] * 3
     assert all("close it off" in p.message for p in problems)
+
+
+def test_moving_targets_validates_clean_with_its_rule_and_not_without():
+    doc = json.loads((FIXTURES / "moving-targets.json").read_text(encoding="utf-8"))
+    assert errors(doc) == []
+    doc["rules"]["flags_move"] = False
+    assert {(code, x, y) for code, x, y in errors(doc)} == {("E312", 1, 0), ("E312", 11, 5),
+                                                            ("E312", 0, 6)}
