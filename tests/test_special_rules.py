@@ -124,3 +124,24 @@ def test_moving_targets_validates_clean_with_its_rule_and_not_without():
     doc["rules"]["flags_move"] = False
     assert {(code, x, y) for code, x, y in errors(doc)} == {("E312", 1, 0), ("E312", 11, 5),
                                                             ("E312", 0, 6)}
+
+
+def test_search_bots_go_for_repair_sites_that_hand_out_options():
+    """A long way to the only flag, a wrench and a crossed wrench and hammer
+    just off it: under repair_sites "options" the search bot ends its first
+    round on a site most of the time, under "repair" (nothing to repair) never."""
+    def cards_after_one_round(sites: str) -> int:
+        doc = {"format": "rally-scenario", "version": 1, "name": "Sites",
+               "board": {"width": 4, "height": 20,
+                         "tiles": [{"x": 2, "y": 13, "type": "upgrade"},
+                                   {"x": 0, "y": 10, "type": "repair"}]},
+               "flags": [{"x": 1, "y": 0}], "docks": [{"x": 1, "y": 19, "facing": "N"}],
+               "rules": {"repair_sites": sites, "robot_lasers": False}}
+        got = 0
+        for seed in range(20):
+            race = new_race(load_dict(doc), seed=seed, robot_count=1, bot="search")
+            race.play_round()
+            got += race.robots[0].options
+        return got
+    assert cards_after_one_round("repair") == 0
+    assert cards_after_one_round("options") >= 10

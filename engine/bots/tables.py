@@ -76,9 +76,11 @@ class Tables:
             self.on_flag[t, square * 4:square * 4 + 4] = True
         self.dist[len(flags)] = 0
         self.dist[:, self.FIN] = 0
-        repairs = {i for i in range(course.size) if course.archive_point[i]}
-        if rules.flags_repair:
-            repairs |= set(flags)
+        repairs = set()
+        if rules.repair_sites == "repair":      # "options": sites give cards (rules.md 12.5)
+            repairs = {i for i in range(course.size) if course.archive_point[i]}
+            if rules.flags_repair:
+                repairs |= set(flags)
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
             self.repair_dist[:n] = self._distance_to(repairs)
@@ -106,6 +108,28 @@ class Tables:
         return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
 
 
+# What a bot gives for an option card a repair site hands out (docs/rules.md
+# 12.5), in registers: a bot's valuation, not a rule.
+OPTION_CARD = 2
+
+
+def option_sites(course: Course, flags: tuple[int, ...], rules: Rules) -> np.ndarray:
+    """Per board state, the worth (OPTION_CARD a card) of the option cards
+    ending the round there would hand out at clean-up: none unless
+    ``repair_sites`` is "options"."""
+    cards = np.zeros(course.size, dtype=np.int64)
+    if rules.repair_sites == "options":
+        for i in range(course.size):
+            if course.upgrade[i]:
+                cards[i] = 2
+            elif course.archive_point[i]:
+                cards[i] = 1
+        if rules.flags_repair:
+            for square in flags:
+                cards[square] = max(cards[square], 1)
+    return np.repeat(cards * OPTION_CARD, 4)
+
+
 class Layered:
     """The lone-robot tables with the flag count folded into the state, for
     the search bot: one gather per register follows state, flags touched
@@ -118,8 +142,9 @@ class Layered:
     after register r and ``dmg[r][k * X + x]`` the board-laser damage taken
     (rows of ``end_all`` and ``dmg_all``, (5, kinds * X)).
     ``value[x]`` scores where a program ends: 1000 per flag touched minus
-    the registers left to the next flag; a finish scores 1000 * F plus one
-    per register to spare. The destroyed states' values depend on the robot
+    the registers left to the next flag (plus OPTION_CARD per option card
+    the square hands out at clean-up under ``repair_sites`` "options"); a
+    finish scores 1000 * F plus one per register to spare. The destroyed states' values depend on the robot
     (its archive, its lives) and are filled in per decision.
     """
 
@@ -162,8 +187,9 @@ class Layered:
         self.end = list(self.end_all)
         self.dmg = list(self.dmg_all)
         value = np.zeros(X, dtype=np.int64)
+        sites = option_sites(tables.course, flags, tables.rules)
         for t in range(F):
-            value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n]
+            value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n] + sites
         value[self.FIN:] = self.FLAG * F + (4 - np.arange(5))
         self.value = value
         self.dead_states = np.arange(F) * S + n
