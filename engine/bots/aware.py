@@ -389,7 +389,8 @@ def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
     base = _BASES.get(key)
     if base is None or base.board is not view.board:
         flags = tuple(Flag(*course.xy[sq]) for sq in view.flags)
-        rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False)
+        rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False,
+                        start_option_choice=0)
         base = Scenario("look-ahead", view.board, flags, (), rules)
         if len(_BASES) > 16:
             _BASES.clear()
