@@ -36,15 +36,15 @@ def carry_flags(floor: Floor, hot: list[int], bit: int, cause: str) -> None:
         return
     floor.place_flags(tuple(after))
     xy = course.xy
-    markers = {}                        # the squares left: where their archive markers go
+    markers: dict[int, int] = {}        # the squares left: where their archive markers go
     for i, square, to, why in went:
         markers.setdefault(square, to)
         floor.emit("flag_move", None, src=xy[square], dst=xy[to], amount=i + 1, cause=why)
     for robot in floor.robots:
-        to = markers.get(robot.archive)
-        if to is not None and not robot.out:
-            robot.archive = to
-            floor.emit("archive", robot, dst=xy[to])
+        marker = markers.get(robot.archive)
+        if marker is not None and not robot.out:
+            robot.archive = marker
+            floor.emit("archive", robot, dst=xy[marker])
 
 
 
