@@ -145,3 +145,20 @@ def test_search_bots_go_for_repair_sites_that_hand_out_options():
         return got
     assert cards_after_one_round("repair") == 0
     assert cards_after_one_round("options") >= 10
+
+
+def test_search_bots_meet_a_flag_where_the_belt_takes_it():
+    """A flag rides a belt past the robot: the search and aware bots step
+    onto the belt where the flag will be, not where it stood at the deal."""
+    doc = {"format": "rally-scenario", "version": 1, "name": "Belt flag",
+           "board": {"width": 8, "height": 3,
+                     "tiles": [{"x": x, "y": 1, "type": "conveyor", "dir": "E"} for x in range(8)]},
+           "flags": [{"x": 1, "y": 1}], "docks": [{"x": 4, "y": 0, "facing": "S"}],
+           "rules": {"flags_move": True, "robot_lasers": False}}
+    for bot in ("search", "aware"):
+        touched = 0
+        for seed in range(10):
+            race = new_race(load_dict(doc), seed=seed, robot_count=1, bot=bot)
+            race.play_round()
+            touched += race.robots[0].flags
+        assert touched >= 8, bot

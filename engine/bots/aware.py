@@ -215,7 +215,8 @@ class AwareBot(SearchBot):
             size = min(len(pool), max(0, rules.hand_size - other.damage))
             if free and size and not other.powered_down:
                 drawn = rng.sample(pool, size)
-                seen = BotView(view.board, view.course, view.flags, rules, other, view.robots)
+                seen = BotView(view.board, view.course, view.flags, rules, other, view.robots,
+                               view.homes)
                 cards = self._guesser.program(seen, drawn, free, rng)
                 program[:len(cards)] = cards
             out[other.index] = program

@@ -61,7 +61,7 @@ class GreedyBot:
                     s2 = end[r][k][s] if s < dead else s
                     if s2 == dead or dmg[r][k][s] >= room:
                         score = DEATH
-                    elif s2 == fin or on_flag[t][s2]:
+                    elif s2 == fin or on_flag[r][t][s2]:
                         score = FLAG - DAMAGE * dmg[r][k][s]
                     else:
                         score = -dist[t][s2] - DAMAGE * dmg[r][k][s]
@@ -79,7 +79,7 @@ class GreedyBot:
             if s < dead:
                 room -= dmg[r][k][s]
                 s = end[r][k][s] if room > 0 else dead
-                if s < dead and on_flag[t][s]:
+                if s < dead and on_flag[r][t][s]:
                     t += 1
                     if t == flags:
                         s = fin

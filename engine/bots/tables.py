@@ -16,7 +16,11 @@ and, per flag target t (t = flags touched so far; row F means finished):
                    t+1, over the transitions of any card in any register
                    (board elements included, deaths excluded); UNREACHABLE
                    when there is no way
-    on_flag[t, s]  s stands on flag t+1
+    on_flag[r][t, s]  s stands on flag t+1 at the end of register r
+
+Flags stand where they are, or with ``flags_move`` (docs/rules.md 12.1)
+where the belts take them in each register of the round; ``dist`` is then
+to where a flag will stand when the round ends.
 
 ``repair_dist[s]``: fewest registers to a square that repairs (repair,
 upgrade, and flags when flags_repair), from one search from all of them,
@@ -41,6 +45,7 @@ import numpy as np
 from rallyforge.engine.model.scenario import Rules
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
+from rallyforge.engine.rules.moving_flags import after_register
 
 if TYPE_CHECKING:
     from rallyforge.engine.rules.state import RobotState
@@ -52,7 +57,8 @@ UNREACHABLE = 99
 
 
 class Tables:
-    def __init__(self, course: Course, flags: tuple[int, ...], rules: Rules):
+    def __init__(self, course: Course, flags: tuple[int, ...], rules: Rules,
+                 homes: tuple[int, ...] | None = None):
         self.course = course
         self.flags = flags
         self.rules = rules
@@ -69,11 +75,21 @@ class Tables:
         dmg = np.zeros((5, TABLE_KINDS, self.S2), dtype=np.int16)
         dmg[:, :, :n] = model.damage
         self.end, self.dmg = end, dmg
+        # where the flags stand at the end of each register of the round: where
+        # they are now, or with moving flags where the belts take them (rules.md 12.1)
+        at = []
+        squares = flags
+        for r in range(5):
+            if rules.flags_move:
+                squares = tuple(after_register(course, square, home)
+                                for square, home in zip(squares, homes or flags))
+            at.append(squares)
+        # on_flag[r][t, s]: state s stands on flag t+1 at the end of register r
+        self.on_flag = [self._on_flags(squares) for squares in at] if rules.flags_move \
+            else [self._on_flags(flags)] * 5
         self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
-        self.on_flag = np.zeros((len(flags) + 1, self.S2), dtype=bool)
-        for t, square in enumerate(flags):
+        for t, square in enumerate(at[4]):      # the distance that counts at the round's end
             self.dist[t, :n] = self._distance_to({square})
-            self.on_flag[t, square * 4:square * 4 + 4] = True
         self.dist[len(flags)] = 0
         self.dist[:, self.FIN] = 0
         repairs = set()
@@ -90,9 +106,13 @@ class Tables:
         """end, dmg, dist and on_flag as plain lists, for the per-register
         loops of the greedy bot (made on first use: on a big board they take
         far more memory than the arrays)."""
+        listed: dict[int, list] = {}        # registers that share an array share its list
+        for on in self.on_flag:
+            if id(on) not in listed:
+                listed[id(on)] = on.tolist()
         return ([[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
                 [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
-                self.dist.tolist(), self.on_flag.tolist())
+                self.dist.tolist(), [listed[id(on)] for on in self.on_flag])
 
     def layered(self) -> "Layered":
         """The search bot's layered tables (made on first use)."""
@@ -100,6 +120,12 @@ class Tables:
         if layered is None:
             layered = self._layered = Layered(self)
         return layered
+
+    def _on_flags(self, squares: tuple[int, ...]) -> np.ndarray:
+        on = np.zeros((len(squares) + 1, self.S2), dtype=bool)
+        for t, square in enumerate(squares):
+            on[t, square * 4:square * 4 + 4] = True
+        return on
 
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
@@ -170,7 +196,7 @@ class Layered:
                 base = t * S
                 nxt = tables.end[r, :, :n]                       # (kinds, n) board states
                 dead = nxt == tables.DEAD
-                on = tables.on_flag[t][np.where(dead, 0, nxt)] & ~dead
+                on = tables.on_flag[r][t][np.where(dead, 0, nxt)] & ~dead
                 layer = np.where(dead, base + n, base + nxt)
                 if t + 1 < F:
                     layer = np.where(on, (t + 1) * S + nxt, layer)
@@ -228,7 +254,7 @@ _lock = threading.Lock()
 
 def tables_for(view) -> Tables:
     """The tables of a bot's course (made on first use in this process)."""
-    key = (id(view.course), view.flags, view.rules)
+    key = (id(view.course), view.flags, view.homes, view.rules)
     tables = _cache.get(key)
     if tables is None or tables.course is not view.course:
         with _lock:
@@ -236,5 +262,5 @@ def tables_for(view) -> Tables:
             if tables is None or tables.course is not view.course:
                 if len(_cache) > 16:
                     _cache.clear()
-                tables = _cache[key] = Tables(view.course, view.flags, view.rules)
+                tables = _cache[key] = Tables(view.course, view.flags, view.rules, view.homes)
     return tables

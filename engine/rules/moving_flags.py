@@ -67,15 +67,23 @@ def flag_path(course: Course, home: int) -> list[int]:
     until it comes back to a square it has ended one on (belts act alike in
     every register). `home` is one of them only when the flag stays or
     comes back there."""
-    hot = course.hot[1]
     seen: list[int] = []
     square = home
     while True:
-        for bit in (EXPRESS_BIT, CONVEYOR_BIT):
-            if hot[square] & bit:
-                ride = _ride(course, square, home)
-                if ride is not None:
-                    square = ride[0]
+        square = after_register(course, square, home)
         if square in seen:
             return seen
         seen.append(square)
+
+
+def after_register(course: Course, square: int, home: int) -> int:
+    """Where a flag on `square` (its file square `home`) stands after the
+    express and conveyors steps of one register (belts act alike in every
+    register)."""
+    hot = course.hot[1]
+    for bit in (EXPRESS_BIT, CONVEYOR_BIT):
+        if hot[square] & bit:
+            ride = _ride(course, square, home)
+            if ride is not None:
+                square = ride[0]
+    return square
