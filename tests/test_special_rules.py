@@ -162,3 +162,12 @@ def test_search_bots_meet_a_flag_where_the_belt_takes_it():
             race.play_round()
             touched += race.robots[0].flags
         assert touched >= 8, bot
+
+
+def test_search_robots_race_moving_targets_to_the_end():
+    """Round after round the bots aim where the flags ride to (their tables
+    follow the flags), so races on Moving Targets are decided."""
+    course = load_dict(json.loads((FIXTURES / "moving-targets.json").read_text(encoding="utf-8")))
+    for seed in range(3):
+        outcome = new_race(course, seed=seed, robot_count=4, bot="search").run()
+        assert outcome.winners, seed

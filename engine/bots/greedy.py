@@ -32,7 +32,8 @@ class GreedyBot:
         self._view = self._tables = None
 
     def tables(self, view):
-        if view is not self._view:          # one bot serves one robot for a race
+        # one bot serves one robot for a race; moving flags move its tables' targets
+        if self._tables is None or self._tables.flags != view.flags or view is not self._view:
             self._view, self._tables = view, tables_for(view)
         return self._tables
 
