@@ -624,13 +624,19 @@ def power_downs_not_allowed(s: Scenario, at: Places) -> list[Problem]:
 
 def start_damage_destroys(s: Scenario, at: Places) -> list[Problem]:
     """E332: robots would start with the damage that destroys them (docs/rules.md 12.3)."""
-    r = s.rules
-    if r.start_damage < r.destroy_at_damage:
+    return _damage_destroys(s, "start_damage", "start", _error, "E332",
+                            f"make start_damage at most {s.rules.destroy_at_damage - 1}")
+
+
+def _damage_destroys(s: Scenario, key: str, when: str, problem: Callable[..., Problem],
+                     code: str, fix: str) -> list[Problem]:
+    """The problem of robots that would `when` with the rule `key`'s damage,
+    enough to destroy them; none otherwise."""
+    value, limit = getattr(s.rules, key), s.rules.destroy_at_damage
+    if value < limit:
         return []
-    return [_error("E332", f"robots start with {r.start_damage} damage (start_damage), but "
-                           f"{r.destroy_at_damage} damage destroys them (destroy_at_damage); "
-                           f"make start_damage at most {r.destroy_at_damage - 1}",
-                   "/rules/start_damage")]
+    return [problem(code, f"robots {when} with {value} damage ({key}), but {limit} damage "
+                          f"destroys them (destroy_at_damage); {fix}", f"/rules/{key}")]
 
 
 def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
@@ -1013,13 +1019,8 @@ def docks_in_laser_beams(s: Scenario, at: Places) -> list[Problem]:
 
 def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
     """W411: robots would re-enter with the damage that destroys them."""
-    rules = s.rules
-    if rules.respawn_damage < rules.destroy_at_damage:
-        return []
-    return [_warning("W411", f"robots re-enter with {rules.respawn_damage} damage (respawn_damage), "
-                             f"but {rules.destroy_at_damage} damage destroys them "
-                             f"(destroy_at_damage); make respawn_damage smaller",
-                     "/rules/respawn_damage")]
+    return _damage_destroys(s, "respawn_damage", "re-enter", _warning, "W411",
+                            "make respawn_damage smaller")
 
 
 def stale_card(s: Scenario, at: Places) -> list[Problem]:
