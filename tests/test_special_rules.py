@@ -171,3 +171,11 @@ def test_search_robots_race_moving_targets_to_the_end():
     for seed in range(3):
         outcome = new_race(course, seed=seed, robot_count=4, bot="search").run()
         assert outcome.winners, seed
+
+
+def test_robots_placed_without_entries_start_with_start_damage():
+    race = new_race(load_dict(course({"start_damage": 3})), seed=0, robot_count=2, bot="greedy")
+    assert [r.damage for r in race.robots] == [3, 3]
+    race.play_round()
+    dealt = [e.amount for e in race.events if e.kind == "dealt"]
+    assert dealt == [6, 6]                                  # 9 cards less 3 damage
