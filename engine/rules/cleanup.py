@@ -69,8 +69,9 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
             arm = _arm_repair(floor, robot, repairs)
             if arm is not None and (not on or course.upgrade[arm]):
                 upgrade = course.upgrade[arm] and not robot.powered_down
-                if upgrade or (robot.damage and not on):    # the arm changes something
-                    used(floor, robot, "mechanical-arm", cause="upgrade" if upgrade else "repair")
+                if upgrade or (robot.damage and not on) or options_sites:   # it changes something
+                    cause = "repair site" if options_sites else "upgrade" if upgrade else "repair"
+                    used(floor, robot, "mechanical-arm", cause=cause)
                 sq, on = arm, True
         if not on:
             continue
