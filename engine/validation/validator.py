@@ -44,7 +44,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W403  two lasers on one square firing the same way
     W404  a pusher facing a wall
     W405  a conveyor or current that points off the board, into a wall or up a ledge
-    W406  a flag on a conveyor, gear or crusher
+    W406  a flag on a conveyor (unless flags move with belts), gear or crusher
     W407  a dock on a conveyor, gear or crusher
     W408  a dock in a laser beam
     W409  fewer than 2 docks
