@@ -181,7 +181,8 @@ def _prevented(e: Event, who: str) -> str:
 _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",
-         "flag": " for touching a flag", "repair site": " on a repair site"}.get(
+         "flag": " for touching a flag", "repair site": " on a repair site",
+         "flag square": " standing on a flag"}.get(
             e.cause or "", f", kept from a {e.cause}" if (e.cause or "").startswith("draft")
             else "")),
     "option_lost": _lost,

@@ -59,6 +59,7 @@ Kinds and the fields they use:
 Option cards (played options, options.md 6.27); `card` is the card's id:
 
     option_gained     card, cause                 cause: start, upgrade, flag, repair site,
+                                                  flag square (repair_sites "options"),
                                                   "draft of N" (kept of N dealt)
     option_lost       card, cause                 cause: destroyed, traded for damage, used
                                                   up, fire control

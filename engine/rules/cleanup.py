@@ -76,8 +76,9 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
         if not on:
             continue
         if options_sites:           # cards instead of a repair (docs/rules.md 12.5)
+            site = "repair site" if course.archive_point[sq] else "flag square"
             for _ in range(2 if course.upgrade[sq] else 1):
-                _give_option(floor, robot, "repair site")
+                _give_option(floor, robot, site)
             continue
         if robot.damage:
             robot.damage -= 1
