@@ -21,7 +21,7 @@ from rallyforge.editor.table_cell import cell
 from rallyforge.engine.bots import BOTS
 from rallyforge.engine.editing import edit, transform
 from rallyforge.engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
-from rallyforge.engine.model.scenario import RULE_NAMES, RobotSpec, Rules
+from rallyforge.engine.model.scenario import RULE_NAMES, SPECIAL_RULES, RobotSpec, Rules
 
 
 OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "
@@ -139,6 +139,8 @@ def rule_change_text(name: str, value) -> str:
     title = rule_schemas()[name].get("title", name.replace("_", " ")).lower()
     if isinstance(value, bool):
         return f"Turn {'on' if value else 'off'} {title}"
+    if value is None:
+        return f"Turn off {title}"
     return f"Set {title} to {value}"
 
 
@@ -233,6 +235,8 @@ class ScenarioPanel(QScrollArea):
 
         rules = QGroupBox("Rules")
         rules_form = QFormLayout(rules)
+        special = QGroupBox("Special Rules")     # what published courses change (rules.md 12)
+        special_form = QFormLayout(special)
         self.rule_widgets = {}
         for name, spec in rule_schemas().items():
             if name not in RULE_NAMES:
@@ -241,7 +245,7 @@ class ScenarioPanel(QScrollArea):
             widget.setToolTip(spec.get("description", ""))
             label = QLabel(spec.get("title", name))
             label.setToolTip(spec.get("description", ""))
-            rules_form.addRow(label, widget)
+            (special_form if name in SPECIAL_RULES else rules_form).addRow(label, widget)
             self.rule_widgets[name] = widget
         defaults = QPushButton("Reset to defaults")
         defaults.clicked.connect(lambda: self.change(
@@ -249,6 +253,7 @@ class ScenarioPanel(QScrollArea):
             "Reset rules"))
         rules_form.addRow("", defaults)
         layout.addWidget(rules)
+        layout.addWidget(special)
 
         robots = QGroupBox("Robots")
         robots_layout = QVBoxLayout(robots)
@@ -306,8 +311,15 @@ class ScenarioPanel(QScrollArea):
             combo.currentTextChanged.connect(lambda t: self.set_rule(name, t))
             return combo
         spin = QSpinBox()
-        spin.setRange(spec.get("minimum", 0), spec.get("maximum", 10000))
-        spin.valueChanged.connect(lambda v: self.set_rule(name, v))
+        # a number that may be left out (programming_seconds): one below its
+        # range reads "off" and means no value
+        optional = "default" not in spec
+        low = spec.get("minimum", 0) - optional
+        spin.setRange(low, spec.get("maximum", 10000))
+        if optional:
+            spin.setSpecialValueText("off")
+        spin.valueChanged.connect(
+            lambda v: self.set_rule(name, None if optional and v == low else v))
         return spin
 
     def set_rule(self, name: str, value) -> None:
@@ -380,7 +392,7 @@ class ScenarioPanel(QScrollArea):
                 elif isinstance(widget, QComboBox):
                     widget.setCurrentText(value)
                 elif isinstance(widget, QSpinBox):
-                    widget.setValue(value)
+                    widget.setValue(widget.minimum() if value is None else value)
             self.refresh_robots(s.robots)
         finally:
             self._refreshing = False

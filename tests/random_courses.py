@@ -60,6 +60,8 @@ def rules(rng: random.Random, rounds: int) -> dict:
         played = compiled_race.FIELDS[Rules].get(f.name)
         if isinstance(played, tuple) and rng.random() < 0.9:
             out[f.name] = rng.choice(played)
+        elif played == compiled_race.REFUSED and rng.random() < 0.9:
+            continue                    # mostly its default, so that most courses race in C
         elif "enum" in schema:
             out[f.name] = rng.choice(schema["enum"])
         elif schema.get("type") == "boolean":

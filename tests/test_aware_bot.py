@@ -185,7 +185,8 @@ def _fresh_round(view, lineup, programs):
     """The look-ahead's round as a race of its own, set up from a scenario
     holding the robots with their programs (each up to its first empty register)."""
     course = view.course
-    rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False)
+    rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False,
+                    start_option_choice=0)
     specs = []
     for robot, program in zip(lineup, programs):
         cards = []

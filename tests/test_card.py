@@ -505,3 +505,18 @@ def test_the_card_type_and_the_schema_list_the_same_fields():
                 walk(inner, node["properties"][key], f"{where}.{key}")
 
     walk(Card, json.loads(schema_path().read_text())["properties"]["card"], "card")
+
+
+def test_a_course_with_a_programming_clock_says_the_card_leaves_it_out(open_course, tmp_path,
+                                                                       capsys):
+    plain = build.lines(build.card(open_course, result()))
+    assert not [line for line in plain if "clock" in line]
+    clocked = replace(open_course, rules=replace(open_course.rules, programming_seconds=30))
+    card = build.card(clocked, result())
+    assert card["programming_seconds"] == 30
+    assert ("Programming clock: 30 s for people at a table, not simulated: bots program untimed, "
+            "so the length and difficulty above leave it out") in build.lines(card)
+    path = tmp_path / "clocked.json"                 # kept in the file, read back and shown
+    path.write_text(dumps(with_card(clocked, card)), encoding="utf-8")
+    assert main(["card", str(path), "--stored"]) == 0
+    assert "Programming clock: 30 s" in capsys.readouterr().out

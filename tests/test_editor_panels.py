@@ -242,3 +242,40 @@ def test_undo_history_and_the_shortcut_list_say_rule_changes_in_words(window, qt
     text = w.help_windows["shortcuts"].browser.toPlainText()
     assert "Undo Set starting options to 2" in text
     assert "_" not in text.split("Keyboard shortcuts", 1)[1]      # no rule ids anywhere
+
+
+def test_the_special_rules_group_with_real_input_one_undo_step_each(window, qtbot):
+    w = window
+    panel = w.scenario_panel
+    special = {"flags_move", "robot_laser_damage", "start_damage", "power_down", "repair_sites",
+               "start_option_choice", "programming_seconds"}
+    for name in special:
+        group = panel.rule_widgets[name].parentWidget()
+        assert isinstance(group, QGroupBox) and group.title() == "Special Rules", name
+        assert "docs/rules.md 12." in panel.rule_widgets[name].toolTip()
+    assert "Set to Kill: 2" in panel.rule_widgets["robot_laser_damage"].toolTip()
+    assert panel.rule_widgets["lives"].parentWidget().title() == "Rules"
+
+    box = panel.rule_widgets["flags_move"]
+    box.setFocus()
+    QTest.keyClick(box, Qt.Key_Space)
+    spin = panel.rule_widgets["robot_laser_damage"]
+    spin.setFocus()
+    QTest.keyClick(spin, Qt.Key_Up)
+    QTest.keyClick(spin, Qt.Key_Up)
+    clock = panel.rule_widgets["programming_seconds"]
+    assert clock.text() == "off"
+    clock.setFocus()
+    QTest.keyClick(clock, Qt.Key_Up)
+    r = w.doc.scenario.rules
+    assert (r.flags_move, r.robot_laser_damage, r.programming_seconds) == (True, 3, 10)
+    model = w.history.model()
+    rows = [model.data(model.index(k, 0)) for k in range(model.rowCount())]
+    assert rows == ["Opened", "Turn on flags move", "Set robot laser damage to 3",
+                    "Set programming clock to 10"]
+    w.doc.undo_stack.undo()
+    assert w.doc.scenario.rules.programming_seconds is None and clock.text() == "off"
+    w.doc.undo_stack.undo()
+    assert w.doc.scenario.rules.robot_laser_damage == 1 and w.doc.scenario.rules.flags_move
+    w.doc.undo_stack.undo()
+    assert not w.doc.scenario.rules.flags_move and not box.isChecked()

@@ -77,7 +77,8 @@ def test_element_defaults_are_filled():
     robot = s.robots[0]
     assert isinstance(robot, RobotSpec)
     assert (robot.dock, robot.at, robot.damage, robot.lives, robot.flags, robot.powered_down) == \
-        (None, None, 0, None, 0, False)
+        (None, None, None, None, 0, False)
+    assert robot.start_damage(s.rules) == 0        # no damage of its own: the rules' start_damage
     assert [str(c) for c in robot.program[0].cards] == ["move1", "right:80"]
     assert robot.program[0].cards[0].card.priority is None
     assert s.rules.lives == 5 and s.rules.max_rounds == 100

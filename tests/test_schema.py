@@ -328,7 +328,8 @@ CASES = [
      'rules: unknown key "live" (allowed keys are lives, hand_size, destroy_at_damage, '
      'lock_from_damage, respawn_damage, robot_lasers, flags_repair, archive_on_any_flag, '
      'teleport_backup_distance, max_rounds, finish, options, start_options, flag_gives_option, '
-     'fall_damage, note)'),
+     'fall_damage, flags_move, robot_laser_damage, start_damage, power_down, repair_sites, '
+     'start_option_choice, programming_seconds, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
      'description, board, flags, docks, rules, goals, robots, checks, card, accept, note)'),

@@ -47,6 +47,15 @@ INVALID = {
     "robot-flags-beyond-course": ("E315", "/robots/0/flags",
                                   "robot 'Alpha' starts having touched 3 flags, but the course "
                                   "has 2 flags"),
+    "two-starting-deals": ("E330", "/rules/start_option_choice",
+                           "start_option_choice 3 (keep one of a draft) and start_options 1 both "
+                           "deal the starting options; set one of them to 0"),
+    "power-down-not-allowed": ("E331", "/robots/0/program/1/power_down",
+                               "robot 'Alpha' announces a power down in round 2, but this "
+                               "course's robots may not power down; remove it, or allow"),
+    "start-damage-destroys": ("E332", "/rules/start_damage",
+                              "robots start with 9 damage (start_damage), but 9 damage destroys "
+                              "them (destroy_at_damage); make start_damage at most 8"),
     "check-unknown-robot": ("E310", "/checks/0/robot", "check 1 names robot 'Gamma'"),
     "check-bad-register": ("E105", "/checks/0/register", "must be at most 5, not 6"),
     "flag-unreachable-from-dock": ("E312", (5, 1),

@@ -114,6 +114,11 @@ def describe(e: Event) -> str:
         return f"{who} finishes (place {e.amount})"
     if k == "leave":
         return f"{who} leaves the board"
+    if k == "flag_move":
+        if e.cause in ("express", "conveyor"):
+            return f"Flag {e.amount} rides the belt to {_sq(e.dst)}"
+        where = "off the board" if e.cause == "off board" else f"into a {e.cause}"
+        return f"Flag {e.amount} is carried {where} and goes back to {_sq(e.dst)}"
     if k == "archive":
         return f"{who}'s archive moves to {_sq(e.dst)}"
     if k == "repair":
@@ -176,7 +181,10 @@ def _prevented(e: Event, who: str) -> str:
 _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",
-         "flag": " for touching a flag"}.get(e.cause or "", "")),
+         "flag": " for touching a flag", "repair site": " on a repair site",
+         "flag square": " standing on a flag"}.get(
+            e.cause or "", f", kept from a {e.cause}" if (e.cause or "").startswith("draft")
+            else "")),
     "option_lost": _lost,
     "option_used": _used,
     "option_use_ignored": lambda e, who: f"{who} cannot use {_card(e)}: {e.cause}",

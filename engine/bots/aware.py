@@ -215,7 +215,8 @@ class AwareBot(SearchBot):
             size = min(len(pool), max(0, rules.hand_size - other.damage))
             if free and size and not other.powered_down:
                 drawn = rng.sample(pool, size)
-                seen = BotView(view.board, view.course, view.flags, rules, other, view.robots)
+                seen = BotView(view.board, view.course, view.flags, rules, other, view.robots,
+                               view.homes)
                 cards = self._guesser.program(seen, drawn, free, rng)
                 program[:len(cards)] = cards
             out[other.index] = program
@@ -389,7 +390,8 @@ def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
     base = _BASES.get(key)
     if base is None or base.board is not view.board:
         flags = tuple(Flag(*course.xy[sq]) for sq in view.flags)
-        rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False)
+        rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False,
+                        start_option_choice=0)
         base = Scenario("look-ahead", view.board, flags, (), rules)
         if len(_BASES) > 16:
             _BASES.clear()

@@ -84,6 +84,10 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         # counted options are a number no race step and no summary reads
         "start_options": IGNORED, "flag_gives_option": IGNORED,
         "fall_damage": IGNORED,         # dealt by falls down levels only, and levels are refused
+        # special course rules (docs/rules.md 12): no copy in C yet
+        "flags_move": REFUSED, "robot_laser_damage": REFUSED, "start_damage": REFUSED,
+        "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
+        "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "note": IGNORED,
     },
 }

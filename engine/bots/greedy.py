@@ -32,7 +32,8 @@ class GreedyBot:
         self._view = self._tables = None
 
     def tables(self, view):
-        if view is not self._view:          # one bot serves one robot for a race
+        # one bot serves one robot for a race; moving flags move its tables' targets
+        if self._tables is None or self._tables.flags != view.flags or view is not self._view:
             self._view, self._tables = view, tables_for(view)
         return self._tables
 
@@ -61,7 +62,7 @@ class GreedyBot:
                     s2 = end[r][k][s] if s < dead else s
                     if s2 == dead or dmg[r][k][s] >= room:
                         score = DEATH
-                    elif s2 == fin or on_flag[t][s2]:
+                    elif s2 == fin or on_flag[r][t][s2]:
                         score = FLAG - DAMAGE * dmg[r][k][s]
                     else:
                         score = -dist[t][s2] - DAMAGE * dmg[r][k][s]
@@ -79,7 +80,7 @@ class GreedyBot:
             if s < dead:
                 room -= dmg[r][k][s]
                 s = end[r][k][s] if room > 0 else dead
-                if s < dead and on_flag[t][s]:
+                if s < dead and on_flag[r][t][s]:
                     t += 1
                     if t == flags:
                         s = fin

@@ -32,6 +32,10 @@ class OptionPolicy:
         """Its least valuable card by BOT_VALUE (the most recent of equals)."""
         return min(reversed(robot.cards), key=BOT_VALUE.__getitem__)
 
+    def keep(self, cards: list[str]) -> str:
+        """Its most valuable card by BOT_VALUE."""
+        return max(cards, key=BOT_VALUE.__getitem__)
+
     def move_use(self, kind: int, cards: list[str]) -> str | None:
         """Fourth Gear always, no other card (greedy, random: no plan of their own)."""
         if kind == MOVE3 and "fourth-gear" in cards:

@@ -362,7 +362,8 @@ class SearchBot:
         self.option_plan: tuple[list[str | None], list[Pair | None], bool] | None = None
 
     def tables(self, view) -> Tables:
-        if view is not self._view:          # one bot serves one robot for a race
+        # one bot serves one robot for a race; moving flags move its tables' targets
+        if self._tables is None or self._tables.flags != view.flags or view is not self._view:
             self._view, self._tables = view, tables_for(view)
             self._moves = None
         assert self._tables is not None

@@ -16,7 +16,11 @@ and, per flag target t (t = flags touched so far; row F means finished):
                    t+1, over the transitions of any card in any register
                    (board elements included, deaths excluded); UNREACHABLE
                    when there is no way
-    on_flag[t, s]  s stands on flag t+1
+    on_flag[r][t, s]  s stands on flag t+1 at the end of register r
+
+Flags stand where they are, or with ``flags_move`` (docs/rules.md 12.1)
+where the belts take them in each register of the round; ``dist`` is then
+to where a flag will stand when the round ends.
 
 ``repair_dist[s]``: fewest registers to a square that repairs (repair,
 upgrade, and flags when flags_repair), from one search from all of them,
@@ -41,6 +45,7 @@ import numpy as np
 from rallyforge.engine.model.scenario import Rules
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
+from rallyforge.engine.rules.moving_flags import after_register
 
 if TYPE_CHECKING:
     from rallyforge.engine.rules.state import RobotState
@@ -52,7 +57,8 @@ UNREACHABLE = 99
 
 
 class Tables:
-    def __init__(self, course: Course, flags: tuple[int, ...], rules: Rules):
+    def __init__(self, course: Course, flags: tuple[int, ...], rules: Rules,
+                 homes: tuple[int, ...] | None = None):
         self.course = course
         self.flags = flags
         self.rules = rules
@@ -69,16 +75,28 @@ class Tables:
         dmg = np.zeros((5, TABLE_KINDS, self.S2), dtype=np.int16)
         dmg[:, :, :n] = model.damage
         self.end, self.dmg = end, dmg
+        # where the flags stand at the end of each register of the round: where
+        # they are now, or with moving flags where the belts take them (rules.md 12.1)
+        at = []
+        squares = flags
+        for r in range(5):
+            if rules.flags_move:
+                squares = tuple(after_register(course, square, home)
+                                for square, home in zip(squares, homes or flags))
+            at.append(squares)
+        # on_flag[r][t, s]: state s stands on flag t+1 at the end of register r
+        self.on_flag = [self._on_flags(squares) for squares in at] if rules.flags_move \
+            else [self._on_flags(flags)] * 5
         self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
-        self.on_flag = np.zeros((len(flags) + 1, self.S2), dtype=bool)
-        for t, square in enumerate(flags):
+        for t, square in enumerate(at[4]):      # the distance that counts at the round's end
             self.dist[t, :n] = self._distance_to({square})
-            self.on_flag[t, square * 4:square * 4 + 4] = True
         self.dist[len(flags)] = 0
         self.dist[:, self.FIN] = 0
-        repairs = {i for i in range(course.size) if course.archive_point[i]}
-        if rules.flags_repair:
-            repairs |= set(flags)
+        repairs = set()
+        if rules.repair_sites == "repair":      # "options": sites give cards (rules.md 12.5)
+            repairs = {i for i in range(course.size) if course.archive_point[i]}
+            if rules.flags_repair:
+                repairs |= set(flags)
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
             self.repair_dist[:n] = self._distance_to(repairs)
@@ -88,9 +106,13 @@ class Tables:
         """end, dmg, dist and on_flag as plain lists, for the per-register
         loops of the greedy bot (made on first use: on a big board they take
         far more memory than the arrays)."""
+        listed: dict[int, list] = {}        # registers that share an array share its list
+        for on in self.on_flag:
+            if id(on) not in listed:
+                listed[id(on)] = on.tolist()
         return ([[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
                 [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
-                self.dist.tolist(), self.on_flag.tolist())
+                self.dist.tolist(), [listed[id(on)] for on in self.on_flag])
 
     def layered(self) -> "Layered":
         """The search bot's layered tables (made on first use)."""
@@ -99,11 +121,39 @@ class Tables:
             layered = self._layered = Layered(self)
         return layered
 
+    def _on_flags(self, squares: tuple[int, ...]) -> np.ndarray:
+        on = np.zeros((len(squares) + 1, self.S2), dtype=bool)
+        for t, square in enumerate(squares):
+            on[t, square * 4:square * 4 + 4] = True
+        return on
+
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
         (engine/rules/lone.py's multi-source distance map; UNREACHABLE when none)."""
         d = self.model.distance_to(squares)
         return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
+
+
+# What a bot gives for an option card a repair site hands out (docs/rules.md
+# 12.5), in registers: a bot's valuation, not a rule.
+OPTION_CARD = 2
+
+
+def option_sites(course: Course, flags: tuple[int, ...], rules: Rules) -> np.ndarray:
+    """Per board state, the worth (OPTION_CARD a card) of the option cards
+    ending the round there would hand out at clean-up: none unless
+    ``repair_sites`` is "options"."""
+    cards = np.zeros(course.size, dtype=np.int64)
+    if rules.repair_sites == "options":
+        for i in range(course.size):
+            if course.upgrade[i]:
+                cards[i] = 2
+            elif course.archive_point[i]:
+                cards[i] = 1
+        if rules.flags_repair:
+            for square in flags:
+                cards[square] = max(cards[square], 1)
+    return np.repeat(cards * OPTION_CARD, 4)
 
 
 class Layered:
@@ -118,8 +168,9 @@ class Layered:
     after register r and ``dmg[r][k * X + x]`` the board-laser damage taken
     (rows of ``end_all`` and ``dmg_all``, (5, kinds * X)).
     ``value[x]`` scores where a program ends: 1000 per flag touched minus
-    the registers left to the next flag; a finish scores 1000 * F plus one
-    per register to spare. The destroyed states' values depend on the robot
+    the registers left to the next flag (plus OPTION_CARD per option card
+    the square hands out at clean-up under ``repair_sites`` "options"); a
+    finish scores 1000 * F plus one per register to spare. The destroyed states' values depend on the robot
     (its archive, its lives) and are filled in per decision.
     """
 
@@ -145,7 +196,7 @@ class Layered:
                 base = t * S
                 nxt = tables.end[r, :, :n]                       # (kinds, n) board states
                 dead = nxt == tables.DEAD
-                on = tables.on_flag[t][np.where(dead, 0, nxt)] & ~dead
+                on = tables.on_flag[r][t][np.where(dead, 0, nxt)] & ~dead
                 layer = np.where(dead, base + n, base + nxt)
                 if t + 1 < F:
                     layer = np.where(on, (t + 1) * S + nxt, layer)
@@ -162,8 +213,9 @@ class Layered:
         self.end = list(self.end_all)
         self.dmg = list(self.dmg_all)
         value = np.zeros(X, dtype=np.int64)
+        sites = option_sites(tables.course, flags, tables.rules)
         for t in range(F):
-            value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n]
+            value[t * S:t * S + n] = self.FLAG * t - tables.dist[t, :n] + sites
         value[self.FIN:] = self.FLAG * F + (4 - np.arange(5))
         self.value = value
         self.dead_states = np.arange(F) * S + n
@@ -202,7 +254,7 @@ _lock = threading.Lock()
 
 def tables_for(view) -> Tables:
     """The tables of a bot's course (made on first use in this process)."""
-    key = (id(view.course), view.flags, view.rules)
+    key = (id(view.course), view.flags, view.homes, view.rules)
     tables = _cache.get(key)
     if tables is None or tables.course is not view.course:
         with _lock:
@@ -210,5 +262,5 @@ def tables_for(view) -> Tables:
             if tables is None or tables.course is not view.course:
                 if len(_cache) > 16:
                     _cache.clear()
-                tables = _cache[key] = Tables(view.course, view.flags, view.rules)
+                tables = _cache[key] = Tables(view.course, view.flags, view.rules, view.homes)
     return tables

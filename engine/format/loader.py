@@ -409,7 +409,7 @@ def _robot(r: dict) -> RobotSpec:
         dock=_int(r["dock"]) if "dock" in r else None,
         at=Placement(_int(at["x"]), _int(at["y"]), at["facing"], _text(at.get("note")))
         if at is not None else None,
-        damage=_int(r.get("damage", 0)),
+        damage=_int(r["damage"]) if "damage" in r else None,
         lives=_int(r["lives"]) if "lives" in r else None,
         flags=_int(r.get("flags", 0)),
         options=_options(r.get("options")),
@@ -532,7 +532,7 @@ def _robot_doc(r: RobotSpec) -> dict:
     _put(doc, "dock", r.dock)
     if r.at is not None:
         doc["at"] = _noted({"x": r.at.x, "y": r.at.y, "facing": r.at.facing}, r.at.note)
-    for key, default in (("damage", 0), ("lives", None), ("flags", 0), ("options", None),
+    for key, default in (("damage", None), ("lives", None), ("flags", 0), ("options", None),
                          ("powered_down", False), ("bot", None)):
         value = getattr(r, key)
         if value != default:

@@ -49,12 +49,18 @@ Kinds and the fields they use:
     finish      amount                            its place (1 = first)
     leave       src                               a finished robot leaves the board (finish "all")
     archive     dst                               archive marker moved
+    flag_move   src, dst, amount, cause           flag number `amount` moved (robot None;
+                                                  rules.flags_move): cause express or
+                                                  conveyor, or off board, pit, drain when
+                                                  it went back to its square in the file
     repair      amount                            damage repaired
     option      amount                            options gained (counted options)
 
 Option cards (played options, options.md 6.27); `card` is the card's id:
 
-    option_gained     card, cause                 cause: start, upgrade, flag
+    option_gained     card, cause                 cause: start, upgrade, flag, repair site,
+                                                  flag square (repair_sites "options"),
+                                                  "draft of N" (kept of N dealt)
     option_lost       card, cause                 cause: destroyed, traded for damage, used
                                                   up, fire control
     option_used       card, target, cause, dst    the card changed an outcome (automatic

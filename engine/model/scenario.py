@@ -219,6 +219,14 @@ class Rules:
     start_options: int = 0
     flag_gives_option: bool = False
     fall_damage: int = 2
+    # special course rules (docs/rules.md 12)
+    flags_move: bool = False
+    robot_laser_damage: int = 1
+    start_damage: int = 0
+    power_down: bool = True
+    repair_sites: str = "repair"           # or "options"
+    start_option_choice: int = 0
+    programming_seconds: int | None = None  # None: no clock
     note: str | None = None
 
     def changed(self) -> dict:
@@ -228,7 +236,16 @@ class Rules:
                 if getattr(self, f.name) != getattr(default, f.name)}
 
 
+def starting_options(rules: Rules) -> int:
+    """Option cards a robot without its own holds at the start: `start_options`,
+    or the one kept of a draft (docs/rules.md 12.6)."""
+    return rules.start_options or min(1, rules.start_option_choice)
+
+
 RULE_NAMES = tuple(f.name for f in fields(Rules) if f.name != "note")
+# the rules some published courses change (docs/rules.md 12)
+SPECIAL_RULES = ("flags_move", "robot_laser_damage", "start_damage", "power_down", "repair_sites",
+                 "start_option_choice", "programming_seconds")
 
 
 @dataclass(frozen=True)
@@ -339,7 +356,7 @@ class RobotSpec:
     name: str
     dock: int | None = None         # None: its place in the list
     at: Placement | None = None
-    damage: int = 0
+    damage: int | None = None       # None: the rules' start_damage
     lives: int | None = None        # None: the rules' lives
     flags: int = 0
     # a count, or the ids of the cards held (options.md 1.2); None: rules.start_options
@@ -350,9 +367,12 @@ class RobotSpec:
     shield_with_options: bool = False
     note: str | None = None
 
+    def start_damage(self, rules: Rules) -> int:
+        return rules.start_damage if self.damage is None else self.damage
+
     def option_count(self, rules: Rules) -> int:
         if self.options is None:
-            return rules.start_options
+            return starting_options(rules)
         return self.options if isinstance(self.options, int) else len(self.options)
 
 
@@ -444,7 +464,8 @@ class Scenario:
         """The `rules.options` a file means when it does not say (options.md
         introduction): "played" when it uses any option feature."""
         r = self.rules
-        uses = (r.start_options or r.flag_gives_option
+        uses = (r.start_options or r.flag_gives_option or r.start_option_choice
+                or r.repair_sites == "options"
                 or any(isinstance(s.options, tuple)
                        or any(p.uses_options for p in s.program) for s in self.robots)
                 or any(k == "option_cards" for c in self.checks for k, _ in c.expect))

@@ -5,6 +5,7 @@ from rallyforge.engine.rules.conveyors import convey
 from rallyforge.engine.rules.course import (CONVEYOR_BIT, CRUSHER_BIT, CURRENT_BIT, EXPRESS_BIT, GEAR_BIT,
                                  PUSHER_BIT, RANDOMIZER_BIT)
 from rallyforge.engine.rules.movement import push, turn
+from rallyforge.engine.rules.moving_flags import carry_flags, flag_bits
 from rallyforge.engine.rules.option_holding import steady
 from rallyforge.engine.rules.state import Floor
 
@@ -16,18 +17,23 @@ _BELT_STEPS = ((EXPRESS_BIT, "express", "express"),
 
 
 def board_elements(floor: Floor, register: int) -> None:
-    """Steps C1-C6 of one register. A step is skipped when no robot stands on
-    a square it acts on in this register."""
+    """Steps C1-C6 of one register. A step is skipped when no robot (nor,
+    with moving flags, a flag) stands on a square it acts on in this register."""
     hot = floor.course.hot[register]
     robots = floor.robots
     mask = _hot_mask(robots, hot)
-    if not mask & ~RANDOMIZER_BIT:
+    flags = flag_bits(floor, hot) & _FLAG_BELTS if floor.rules.flags_move else 0
+    if not (mask | flags) & ~RANDOMIZER_BIT:
         return
     for bit, step, cause in _BELT_STEPS:
-        if mask & bit:
+        if (mask | flags) & bit:
             floor.step = step
-            if convey(floor, [r for r in robots if r.sq >= 0 and hot[r.sq] & bit], cause):
+            if mask & bit and convey(floor, [r for r in robots if r.sq >= 0 and hot[r.sq] & bit],
+                                     cause):
                 mask = _hot_mask(robots, hot)
+            if flags & bit:             # flags ride after the robots (docs/rules.md 12.1)
+                carry_flags(floor, hot, bit, cause)
+                flags = flag_bits(floor, hot) & _FLAG_BELTS
     if mask & PUSHER_BIT:
         floor.step = "pushers"
         push_pushers(floor, register)
@@ -43,6 +49,10 @@ def board_elements(floor: Floor, register: int) -> None:
         for robot in robots:
             if robot.sq >= 0 and hot[robot.sq] & CRUSHER_BIT:
                 floor.destroy(robot, "crusher", robot.sq, ("crusher", robot.sq))
+
+
+# the belt steps that carry flags: not currents (docs/rules.md 12.1)
+_FLAG_BELTS = EXPRESS_BIT | CONVEYOR_BIT
 
 
 def _hot_mask(robots, hot: list[int]) -> int:

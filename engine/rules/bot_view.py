@@ -32,19 +32,23 @@ if TYPE_CHECKING:
 
 class BotView:
     """What a bot may see. `flags` are the flag squares (index y * width + x)
-    in order; `robot` is its own robot's state, to be read, never changed.
+    in order, where they stand now, and `homes` their squares in the file
+    (they differ when flags ride the belts, docs/rules.md 12.1); `robot` is
+    its own robot's state, to be read, never changed.
     ``others()`` are the other robots of the race, for what a player sees of
     them across the table: square, facing, damage, lives, flags touched,
     archive and the cards in their locked registers, never the cards they
     are programming."""
 
-    __slots__ = ("board", "course", "flags", "rules", "robot", "robots")
+    __slots__ = ("board", "course", "flags", "rules", "robot", "robots", "homes")
 
     def __init__(self, board: Board, course: Course, flags: tuple[int, ...], rules: Rules,
-                 robot: RobotState, robots: list[RobotState] | None = None):
+                 robot: RobotState, robots: list[RobotState] | None = None,
+                 homes: tuple[int, ...] | None = None):
         self.board, self.course, self.flags, self.rules, self.robot = (
             board, course, flags, rules, robot)
         self.robots = robots if robots is not None else [robot]
+        self.homes = homes if homes is not None else flags
 
     def others(self) -> list[RobotState]:
         return [r for r in self.robots if r is not self.robot]
@@ -62,6 +66,10 @@ class OptionChoices(Protocol):
 
     def give_up(self, robot: RobotState) -> str:
         """The card the robot gives up first (a discard, a card traded for damage)."""
+        ...
+
+    def keep(self, cards: list[str]) -> str:
+        """Of a draft of starting option cards, the one the robot keeps (docs/rules.md 12.6)."""
         ...
 
     def move_use(self, kind: int, cards: list[str]) -> str | None:

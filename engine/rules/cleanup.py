@@ -45,7 +45,8 @@ def _arm_repair(floor: Floor, robot: RobotState, repairs: Callable[[int], bool])
 def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     """7.1: a robot on a repair or upgrade square (or a flag, with
     `flags_repair`) loses 1 damage; on an upgrade square it gains an option
-    unless it is powered down. With played options the option is a card,
+    unless it is powered down. With `repair_sites` "options" it draws
+    option cards instead (docs/rules.md 12.5). With played options the option is a card,
     Mechanical Arm reaches the squares around, and robots that touched a
     flag with `flag_gives_option` get their card. Returns the robots
     whose damage a repair lowered."""
@@ -54,6 +55,7 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
     log = floor.events is not None
     repaired = set()
     flag_at = floor.flag_at
+    options_sites = floor.rules.repair_sites == "options"
 
     def repairs(s: int) -> bool:
         return course.archive_point[s] or bool(flags_repair and flag_at[s])
@@ -67,10 +69,16 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
             arm = _arm_repair(floor, robot, repairs)
             if arm is not None and (not on or course.upgrade[arm]):
                 upgrade = course.upgrade[arm] and not robot.powered_down
-                if upgrade or (robot.damage and not on):    # the arm changes something
-                    used(floor, robot, "mechanical-arm", cause="upgrade" if upgrade else "repair")
+                if upgrade or (robot.damage and not on) or options_sites:   # it changes something
+                    cause = "repair site" if options_sites else "upgrade" if upgrade else "repair"
+                    used(floor, robot, "mechanical-arm", cause=cause)
                 sq, on = arm, True
         if not on:
+            continue
+        if options_sites:           # cards instead of a repair (docs/rules.md 12.5)
+            site = "repair site" if course.archive_point[sq] else "flag square"
+            for _ in range(2 if course.upgrade[sq] else 1):
+                _give_option(floor, robot, site)
             continue
         if robot.damage:
             robot.damage -= 1

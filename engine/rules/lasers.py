@@ -47,6 +47,7 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
                     laser.missed if lit is None else
                     (laser.square, laser.dir, laser.beam, lit.sq, lit.name, laser.beams, "board")))
     if floor.rules.robot_lasers:
+        times = floor.rules.robot_laser_damage         # docs/rules.md 12.2
         # The first robot on a line of sight (Course.sight) is found with a
         # few integer operations, inlined here: this is the engine's hottest loop.
         sight = course.sight
@@ -59,13 +60,13 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             if seen:
                 target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
                 # its bit in `occupied` says a robot stands there (no check: the hottest loop)
-                occ[target].pending += 1        # type: ignore[union-attr]
+                occ[target].pending += times    # type: ignore[union-attr]
                 hit = True
             if log:
                 record((*moment, "laser", shooter.name,
                         (shooter.sq, shooter.facing, course.ray(shooter.sq, shooter.facing),
                          target, occ[target].name if target >= 0 else None,  # type: ignore[union-attr]
-                         1, "robot")))
+                         times, "robot")))
     # then every robot whose damage has reached the limit is destroyed, hit
     # now or not (a robot can re-enter or start with that much damage)
     cap = floor.rules.destroy_at_damage

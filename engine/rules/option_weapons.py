@@ -99,7 +99,10 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         cards = shooter.cards
         d = shooter.facing
         path, targets = trace(floor, shooter.sq, d, 1 if "high-power-laser" in cards else 0)
-        points = 2 if "double-barreled-laser" in cards else 1
+        double = "double-barreled-laser" in cards
+        # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
+        times = floor.rules.robot_laser_damage
+        points = (2 if double else 1) * times
         if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
             choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
         weapon = _allowed(floor, shooter, choice, targets, slot, d)
@@ -124,7 +127,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                     effects.append(_Shot(weapon, shooter, victim, d, mode))
                 else:
                     hit(victim, points, (d + 2) & 3)
-                    if points == 2:
+                    if double:
                         used(floor, shooter, "double-barreled-laser", victim)
             if len(targets) > 1:
                 used(floor, shooter, "high-power-laser", targets[1])
@@ -133,10 +136,10 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             path, targets = trace(floor, shooter.sq, back, 0)
             if log:
                 _beam(floor, shooter, shooter.sq, back, path,
-                      targets[0].sq if targets else -1, 1)
+                      targets[0].sq if targets else -1, times)
             if targets:
                 used(floor, shooter, "rear-firing-laser", targets[0])
-                hit(targets[0], 1, d)
+                hit(targets[0], times, d)
 
     for robot in robots:                                            # (2) damage
         robot.pending = 0

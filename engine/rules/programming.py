@@ -191,7 +191,10 @@ class Controller:
             bot_flywheel(floor, robot, hand)
 
     def power_down(self, round: int, rng: random.Random) -> bool:
-        """Whether the robot is to be powered down in the next round."""
+        """Whether the robot is to be powered down in the next round (never
+        where the rules allow no power down, docs/rules.md 12.4)."""
+        if not self.view.rules.power_down:
+            return False
         if round <= len(self.script):
             return self.script[round - 1][1]
         if self.bot is not None:

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Card, Scenario
+from rallyforge.engine.model.scenario import Card, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
 from rallyforge.engine.rules.checkpoints import touch
@@ -79,10 +79,12 @@ class Race:
             if spec is not None and spec.flags > len(scenario.flags):
                 raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
                                  f"the course has {len(scenario.flags)}")
-            start = {"options": self.rules.start_options} if spec is None else {
-                "damage": min(spec.damage, self.rules.destroy_at_damage),    # counted up to it
+            start = {"options": starting_options(self.rules),
+                     "damage": self.rules.start_damage} if spec is None else {
+                # counted up to it
+                "damage": min(spec.start_damage(self.rules), self.rules.destroy_at_damage),
                 "flags": spec.flags, "options": spec.option_count(self.rules),
-                "powered_down": spec.powered_down}
+                "powered_down": spec.powered_down and self.rules.power_down}
             lives = spec.lives if spec is not None and spec.lives is not None else self.rules.lives
             robot = RobotState(i, name, course.square(x, y), INDEX[facing], lives=lives, **start)
             robots.append(robot)
@@ -132,9 +134,30 @@ class Race:
                     gain(floor, robot, "start", card)
                 count = 0
             counts.append(count)
+        draft = self.rules.start_option_choice
         for robot, count in zip(floor.robots, counts):
+            spec = specs[robot.index] if specs else None
+            if draft and count and (spec is None or spec.options is None):
+                self._draft(robot, draft)
+                continue
             for _ in range(count):
                 gain(floor, robot, "start")
+
+    def _draft(self, robot: RobotState, size: int) -> None:
+        """docs/rules.md 12.6: `size` cards dealt, one kept (a bot's most
+        valued, else the first dealt), the others put under the option deck."""
+        deck = self.floor.option_deck
+        assert deck is not None
+        dealt = [card for _ in range(size) if (card := deck.deal()) is not None]
+        if not dealt:
+            return
+        controller = self.controllers[robot.index]
+        choices = controller.choices if not controller.rounds else None
+        kept = choices.keep(dealt) if choices is not None else dealt[0]
+        for card in dealt:
+            if card != kept:
+                deck.discard(card)
+        gain(self.floor, robot, f"draft of {len(dealt)}", kept)
 
     def _line_up(self, bots: Sequence[Bot | None]):
         """(name, start, spec, bot) of each robot in robot order."""
@@ -256,8 +279,16 @@ class Race:
     def _in_race(robot: RobotState) -> bool:
         return not robot.out and robot.finished is None
 
+    def _show_flags(self) -> None:
+        """The bots see the flags where they stand now (moving flags, docs/rules.md 12.1)."""
+        flags = self.floor.flag_squares
+        for controller in self.controllers:
+            controller.view.flags = flags
+
     def _start_round(self) -> None:
         floor, rules = self.floor, self.rules
+        if rules.flags_move:
+            self._show_flags()
         self.round += 1
         self.register = 0
         self._between_rounds = False
@@ -457,10 +488,12 @@ class Race:
                 else:
                     release_unlocked(robot, rules)
         floor.step = "power_down_choice"                            # 7.3
+        if rules.flags_move:
+            self._show_flags()
         for robot in robots:
             if self._in_race(robot) and not robot.decided:
                 self._choose_power_down(robot)
-            if (robot.sq >= 0 and robot.damage >= 3 and not robot.out
+            if (robot.sq >= 0 and robot.damage >= 3 and not robot.out and rules.power_down
                     and "circuit-breaker" in robot.cards and not robot.announced):
                 robot.announced = True                              # Circuit Breaker
                 used(floor, robot, "circuit-breaker")

@@ -84,7 +84,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 
 
 class Floor:
-    __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
+    __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_home", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
                  "option_deck", "flag_gifts")
 
@@ -98,14 +98,13 @@ class Floor:
         for robot in robots:
             if robot.sq >= 0:
                 self.occ[robot.sq] = robot
-        self.flag_squares = flag_squares
+        self.flag_squares = flag_squares     # where the flags stand now
+        self.flag_home = flag_squares        # their squares in the file (moving flags, 12.1)
         self.flag_at = [0] * course.size     # flag number on each square, 0 for none
         # squares where the checkpoint step has something to look at (a copy
         # at C speed: the aware bot sets up a race per look-ahead)
         self.marks = list(course.archive_point)
-        for number, square in enumerate(flag_squares, 1):
-            self.flag_at[square] = number
-            self.marks[square] = True
+        self.place_flags(flag_squares)
         self.round = 0
         self.register: int | None = None
         # Robots destroyed in one moment re-enter in robot order (rule 7.4). A
@@ -131,14 +130,31 @@ class Floor:
         self._step = step
         self.moment += 1
 
+    def place_flags(self, squares: tuple[int, ...]) -> None:
+        """Put the flags on `squares` (moving flags, docs/rules.md 12.1),
+        keeping ``flag_at`` (the lowest flag number on a square) and ``marks``
+        in step."""
+        flag_at, marks, archive_point = self.flag_at, self.marks, self.course.archive_point
+        for square in self.flag_squares:
+            flag_at[square] = 0
+            marks[square] = archive_point[square]
+        self.flag_squares = squares
+        for number in range(len(squares), 0, -1):
+            square = squares[number - 1]
+            flag_at[square] = number
+            marks[square] = True
+
     def saved(self) -> tuple:
-        """The robots' state and the moment, for ``restore`` (engine/rules/race.py Race.save)."""
+        """The robots' state, the moment and where the flags stand, for
+        ``restore`` (engine/rules/race.py Race.save)."""
         return (tuple(robot.saved() for robot in self.robots),
                 (self.round, self.register, self._step, self.moment, self.outs),
-                list(self.flag_gifts))
+                list(self.flag_gifts), self.flag_squares)
 
     def restore(self, saved: tuple) -> None:
-        robots, moment, gifts = saved
+        robots, moment, gifts, flags = saved
+        if flags != self.flag_squares:
+            self.place_flags(flags)
         occ = self.occ
         for robot in self.robots:
             if robot.sq >= 0:

@@ -35,13 +35,16 @@ and says what to do, a JSON pointer and, where there is one, the square.
           dir) must be one level lower, the square ahead at its level, both on the board
     E317  a robot's bot is not one of the bots (engine/bots)
     E318  a robot starts with an option card the game does not have (files: E102)
+    E330  both ``start_option_choice`` and ``start_options`` deal starting options
+    E331  a robot powers down (scripted, or at the start) where ``power_down`` is false
+    E332  ``start_damage`` destroys robots as the race starts
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
     W403  two lasers on one square firing the same way
     W404  a pusher facing a wall
     W405  a conveyor or current that points off the board, into a wall or up a ledge
-    W406  a flag on a conveyor, gear or crusher
+    W406  a flag on a conveyor (unless flags move with belts), gear or crusher
     W407  a dock on a conveyor, gear or crusher
     W408  a dock in a laser beam
     W409  fewer than 2 docks
@@ -75,6 +78,8 @@ from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock
                                    Pusher, Scenario, edge_key)
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
+from rallyforge.engine.rules.course import compile_course
+from rallyforge.engine.rules.moving_flags import flag_path
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -585,6 +590,55 @@ def flags_beyond_the_course(s: Scenario, at: Places) -> list[Problem]:
             for k, robot in enumerate(s.robots) if robot.flags > count]
 
 
+def two_starting_deals(s: Scenario, at: Places) -> list[Problem]:
+    """E330: a draft of starting options (docs/rules.md 12.6) and a plain deal
+    of them are two ways to start; the rules take one."""
+    r = s.rules
+    if not (r.start_option_choice and r.start_options):
+        return []
+    return [_error("E330", f"start_option_choice {r.start_option_choice} (keep one of a draft) "
+                           f"and start_options {r.start_options} both deal the starting options; "
+                           "set one of them to 0", "/rules/start_option_choice")]
+
+
+def power_downs_not_allowed(s: Scenario, at: Places) -> list[Problem]:
+    """E331: a robot that powers down on a course whose rules.power_down is
+    false (docs/rules.md 12.4): a scripted announcement, or a start powered down."""
+    if s.rules.power_down:
+        return []
+    fix = "remove it, or allow powering down (rules.power_down)"
+    out = []
+    for k, robot in enumerate(s.robots):
+        if robot.powered_down:
+            out.append(_error("E331", f"robot {robot.name!r} starts powered down, but this course's "
+                                      f"robots may not power down; {fix}",
+                              at.pointer("robots", k, "powered_down")))
+        for n, round_ in enumerate(robot.program):
+            if round_.power_down:
+                out.append(_error("E331", f"robot {robot.name!r} announces a power down in round "
+                                          f"{n + 1}, but this course's robots may not power down; "
+                                          f"{fix}",
+                                  at.pointer("robots", k, "program", n, "power_down")))
+    return out
+
+
+def start_damage_destroys(s: Scenario, at: Places) -> list[Problem]:
+    """E332: robots would start with the damage that destroys them (docs/rules.md 12.3)."""
+    return _damage_destroys(s, "start_damage", "start", _error, "E332",
+                            f"make start_damage at most {s.rules.destroy_at_damage - 1}")
+
+
+def _damage_destroys(s: Scenario, key: str, when: str, problem: Callable[..., Problem],
+                     code: str, fix: str) -> list[Problem]:
+    """The problem of robots that would `when` with the rule `key`'s damage,
+    enough to destroy them; none otherwise."""
+    value, limit = getattr(s.rules, key), s.rules.destroy_at_damage
+    if value < limit:
+        return []
+    return [problem(code, f"robots {when} with {value} damage ({key}), but {limit} damage "
+                          f"destroys them (destroy_at_damage); {fix}", f"/rules/{key}")]
+
+
 def checks_on_unknown_robots(s: Scenario, at: Places) -> list[Problem]:
     """E310: a check about a robot the course does not have."""
     names = [r.name for r in s.robots]
@@ -627,25 +681,34 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     def usable(x: int, y: int) -> bool:
         return board.in_bounds(x, y) and board.type_at(x, y) not in DEADLY_TYPES
 
-    reached: dict[tuple[int, int], AbstractSet[tuple[int, int]]] = {}
+    reached: dict[tuple[tuple[int, int], ...], AbstractSet[tuple[int, int]]] = {}
+    # where a robot can touch each flag: where it stands, or with moving
+    # flags every square it ends a register on (docs/rules.md 12.1)
+    if s.rules.flags_move:
+        course = compile_course(board)
+        places = [tuple(course.xy[q] for q in flag_path(course, course.square(f.x, f.y)))
+                  for f in s.flags]
+    else:
+        places = [((f.x, f.y),) for f in s.flags]
 
-    def can_reach(source: tuple[int, int], target: tuple[int, int]) -> bool:
-        if source not in reached:
-            reached[source] = reach.reachable_from(board, [source], s.rules)
-        return target in reached[source]
+    def can_reach(sources: tuple[tuple[int, int], ...], targets: tuple[tuple[int, int], ...]) -> bool:
+        if sources not in reached:
+            reached[sources] = reach.reachable_from(board, sources, s.rules)
+        return any(target in reached[sources] for target in targets)
 
     out = []
-    legs: list[tuple[str, Flag | Dock, int]] = [
-        (f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
-    legs += [(f"flag {at.number('flags', k)}", f, k + 1) for k, f in enumerate(s.flags[:-1])]
-    for source_name, source, k in legs:
+    legs: list[tuple[str, Flag | Dock, int, tuple[tuple[int, int], ...]]] = [
+        (f"dock {at.number('docks', k)}", d, 0, ((d.x, d.y),)) for k, d in enumerate(s.docks)]
+    legs += [(f"flag {at.number('flags', k)}", f, k + 1, places[k])
+             for k, f in enumerate(s.flags[:-1])]
+    for source_name, source, k, sources in legs:
         if not s.flags:
             break
         target = s.flags[k]
         if not (usable(source.x, source.y) and usable(target.x, target.y)):
             continue
-        if not can_reach((source.x, source.y), (target.x, target.y)):
-            belt = _belt_carrying_off(board, target, reached[(source.x, source.y)])
+        if not can_reach(sources, places[k]):
+            belt = _belt_carrying_off(board, target, reached[sources], s.rules.flags_move)
             why = (f"robots get next to it, but the {belt} it stands on carries them off before "
                    f"flags count and no belt or pusher leaves one there (flags do not move with "
                    f"belts); move the flag off the {belt}" if belt else
@@ -658,14 +721,17 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     return out
 
 
-def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]]) -> str | None:
+def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]],
+                       flags_move: bool = False) -> str | None:
     """The type of the belt under an unreachable flag when the way to it is
     open (a reached square next to it, with no wall or ledge between) and the
     belt carries a robot on it away (no wall ahead): the belt, not a closed
-    way, keeps robots from stopping there. None otherwise."""
+    way, keeps robots from stopping there. None otherwise, and for a conveyor
+    when flags move (the flag rides it, docs/rules.md 12.1)."""
     tile = board.tile_at(flag.x, flag.y)
     if tile is None or tile.type not in BELT_TYPES or tile.dir not in INDEX \
-            or board.blocked(flag.x, flag.y, INDEX[tile.dir]):
+            or board.blocked(flag.x, flag.y, INDEX[tile.dir]) \
+            or (flags_move and tile.type == "conveyor"):
         return None
     level = board.level_at(flag.x, flag.y)
     for d in range(4):
@@ -915,10 +981,13 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
 
 
 def flags_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
-    """W406: a flag on a conveyor, gear or crusher."""
-    return [_warning("W406", f"{text}: {FLAG_WARN_TYPES[kind]}; move it or change the square",
+    """W406: a flag on a conveyor, gear or crusher (not a conveyor when flags
+    ride them, docs/rules.md 12.1)."""
+    kinds = {k: why for k, why in FLAG_WARN_TYPES.items()
+             if not (s.rules.flags_move and k == "conveyor")}
+    return [_warning("W406", f"{text}: {kinds[kind]}; move it or change the square",
                      at.pointer("flags", k), f.x, f.y)
-            for k, f, kind, text in _markers_on(s, at, "flags", FLAG_WARN_TYPES)]
+            for k, f, kind, text in _markers_on(s, at, "flags", kinds)]
 
 
 def docks_on_moving_squares(s: Scenario, at: Places) -> list[Problem]:
@@ -950,13 +1019,8 @@ def docks_in_laser_beams(s: Scenario, at: Places) -> list[Problem]:
 
 def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
     """W411: robots would re-enter with the damage that destroys them."""
-    rules = s.rules
-    if rules.respawn_damage < rules.destroy_at_damage:
-        return []
-    return [_warning("W411", f"robots re-enter with {rules.respawn_damage} damage (respawn_damage), "
-                             f"but {rules.destroy_at_damage} damage destroys them "
-                             f"(destroy_at_damage); make respawn_damage smaller",
-                     "/rules/respawn_damage")]
+    return _damage_destroys(s, "respawn_damage", "re-enter", _warning, "W411",
+                            "make respawn_damage smaller")
 
 
 def stale_card(s: Scenario, at: Places) -> list[Problem]:
@@ -1005,6 +1069,9 @@ CHECKS: list[CourseCheck] = [
     option_checks_when_counted,
     option_uses_without_cards,
     flags_beyond_the_course,
+    two_starting_deals,
+    power_downs_not_allowed,
+    start_damage_destroys,
     checks_on_unknown_robots,
     checks_at_bad_moments,
     unreachable_flags,

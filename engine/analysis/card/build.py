@@ -57,7 +57,7 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
     n = result["races"]
     scores = flag_scores(scenario)
     mean_score = course_score(scores)
-    return judged({
+    made: Card = {
         "course": scenario.name,
         "play_hash": play_hash(scenario),
         "robots": k,
@@ -73,7 +73,10 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
         "reentry_loops": result["reentry_loops"],
         "flags": [s.as_dict() for s in scores],
         "flag_score": _r(mean_score, 2),
-    }, scenario.goals)
+    }
+    if scenario.rules.programming_seconds is not None:
+        made["programming_seconds"] = scenario.rules.programming_seconds
+    return judged(made, scenario.goals)
 
 
 def _length(result: Measured, k: int) -> Length:
@@ -217,6 +220,10 @@ def lines(c: Card) -> list[str]:
     out.append(f"Flag score: {_score(c['flag_score'])} ({scores or 'no flags'}): the publisher's "
                f"count of the hazards around each flag, averaged over the flags, shown beside "
                f"the classes but not in them (it did not help them match the publisher's ratings)")
+    clock = c.get("programming_seconds")
+    if clock is not None:
+        out.append(f"Programming clock: {clock} s for people at a table, not simulated: bots "
+                   f"program untimed, so the length and difficulty above leave it out")
     goals = c.get("goals")
     if goals is not None:
         out.append(_goal_line(goals, c["robots"]))
