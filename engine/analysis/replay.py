@@ -208,26 +208,28 @@ class _Robot:
     """The replayed state of one robot (the fields of RobotResult)."""
 
     FIELDS = ("name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "option_cards", "archive", "finished", "deaths")
+              "powered_down", "options", "option_cards", "archive", "finished", "deaths",
+              "superbot")
     __slots__ = FIELDS + ("cached",)
 
     def __init__(self, r: RobotResult):
         (self.name, self.x, self.y, self.facing, self.damage, self.lives, self.flags, self.alive,
          self.out, self.powered_down, self.options, self.option_cards, self.archive,
-         self.finished, self.deaths) = (
+         self.finished, self.deaths, self.superbot) = (
             r.name, r.x, r.y, r.facing, r.damage, r.lives, r.flags, r.alive, r.out,
-            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths)
+            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths,
+            r.superbot)
         self.cached = r
 
     def result(self) -> RobotResult:
         """The state as a RobotResult, made anew only when it changed."""
         values = (self.name, self.x, self.y, self.facing, self.damage, self.lives,
                   self.flags, self.alive, self.out, self.powered_down, self.options,
-                  self.option_cards, self.archive, self.finished, self.deaths)
+                  self.option_cards, self.archive, self.finished, self.deaths, self.superbot)
         c = self.cached
         if values != (c.name, c.x, c.y, c.facing, c.damage, c.lives, c.flags, c.alive, c.out,
                       c.powered_down, c.options, c.option_cards, c.archive, c.finished,
-                      c.deaths):
+                      c.deaths, c.superbot):
             self.cached = RobotResult(*values)
         return self.cached
 
@@ -457,6 +459,10 @@ class _Builder:
                 last_motion[e.robot] = len(motions) - 1
             elif kind == "program":
                 self.locked.setdefault(round, {})[e.robot] = e.amount
+            elif kind == "superbot":
+                r.superbot = True
+                if e.target in robots:
+                    robots[e.target].superbot = False
             # place (the builder starts from it), dealt, announce, randomized:
             # nothing to show on the board
         slots = max((m.slot for m in motions), default=-1) + 1

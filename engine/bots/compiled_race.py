@@ -112,7 +112,10 @@ def _racer(scenario: Scenario) -> _Built | None:
     if (built() and rules.options != "played"
             and rules.finish in ("first", "all")
             and 1 <= len(scenario.flags) <= MOST_FLAGS
-            and not compile_course(scenario.board).levelled):
+            and not compile_course(scenario.board).levelled
+            # superbot and board_turns_on_flag are played by Python only
+            # (docs/rules.md 12.9, 12.10); `boards` alone changes no race
+            and not (rules.superbot or rules.board_turns_on_flag)):
         found = _build(scenario)
     if len(_known) > 16:
         _known.clear()

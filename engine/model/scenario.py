@@ -193,6 +193,23 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class FactoryBoard:
+    """One factory board a course is made of (the file's ``boards``): its
+    name, the rectangle it covers and the quarter turns clockwise it was
+    placed with. A rule (a board that turns) or the editor refers to it."""
+    name: str
+    x: int
+    y: int
+    width: int
+    height: int
+    turn: int = 0
+    note: str | None = None
+
+    def covers(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+@dataclass(frozen=True)
 class Dock:
     x: int
     y: int
@@ -219,6 +236,9 @@ class Rules:
     start_options: int = 0
     flag_gives_option: bool = False
     fall_damage: int = 2
+    # special course rules (docs/rules.md 12)
+    superbot: bool = False
+    board_turns_on_flag: bool = False       # needs the scenario's `boards`
     note: str | None = None
 
     def changed(self) -> dict:
@@ -357,7 +377,7 @@ class RobotSpec:
 
 
 CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "option_cards", "archive")
+              "powered_down", "superbot", "options", "option_cards", "archive")
 
 
 @dataclass(frozen=True)
@@ -439,6 +459,11 @@ class Scenario:
     card: StoredCard | None = None
     accept: tuple[Accept, ...] = ()     # acknowledged warnings
     goals: Goals | None = None      # None: the file states none (fair docks is assumed)
+    boards: tuple[FactoryBoard, ...] = ()   # the factory boards it is made of, if recorded
+
+    def board_under(self, x: int, y: int) -> FactoryBoard | None:
+        """The factory board (of ``boards``) that square (x, y) lies on."""
+        return next((b for b in self.boards if b.covers(x, y)), None)
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rallyforge.engine.rules.option_arm import arm_square
 from rallyforge.engine.rules.option_holding import used
 from rallyforge.engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.superbot import scores
 
 
 def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotState]:
@@ -22,7 +23,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         if sq < 0 or not (marks[sq] or robot.cards):
             continue
         armed = False
-        if robot.cards and robot.flags < last and sq != flags[robot.flags]:
+        if robot.cards and robot.flags < last and sq != flags[robot.flags] and scores(floor, robot):
             reached = arm_square(floor, robot, flags[robot.flags].__eq__)
             if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
                 used(floor, robot, "mechanical-arm", cause="flag")
@@ -31,7 +32,10 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         if not marks[sq]:
             continue
         if not armed and robot.flags < last and sq == flags[robot.flags]:
-            _touch_flag(floor, robot, sq, register, finished)
+            # under `superbot` only the SuperBot touches it; the others move
+            # their archive all the same (12.9)
+            if scores(floor, robot):
+                _touch_flag(floor, robot, sq, register, finished)
             # 6.2's "next flag" is the one just touched: after touching it,
             # the next flag is one the robot cannot be standing on.
             moves_archive = True

@@ -34,6 +34,7 @@ from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
 from rallyforge.engine.rules.programming import Controller, Deck
 from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.superbot import crown, discard_damage
 
 # The deck's cards' text in the event log, made once: a long log shares the
 # strings. Found by the card object (a card's own hash is a Python call).
@@ -113,6 +114,16 @@ class Race:
                                             robot.powered_down))
         if self.played:
             self._deal_options()
+        if self.rules.superbot:
+            self._crown_dock_1()
+
+    def _crown_dock_1(self) -> None:
+        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9)."""
+        docks = self.scenario.docks
+        first = self.course.square(docks[0].x, docks[0].y) if docks else -1
+        holder = next((r for r in self.floor.robots if r.sq == first), None)
+        if holder is not None:
+            crown(self.floor, holder)
 
     def _deal_options(self) -> None:
         """Set-up with played options (6.2): listed cards are taken out of the
@@ -410,7 +421,7 @@ class Race:
         if self.played:
             fire_with_options(floor, on_board, slot, self.deck)
         else:
-            fire(floor, on_board)
+            fire(floor, on_board, slot)
 
         floor.step = "checkpoints"                                  # E
         finished = touch(floor, on_board, register)
@@ -449,6 +460,8 @@ class Race:
         robots = floor.robots
         floor.step = "repairs"                                      # 7.1
         repaired = repair(floor, [r for r in robots if r.sq >= 0])
+        if rules.superbot:
+            discard_damage(floor, repaired)                         # 12.9
         floor.step = "registers"                                    # 7.2
         for robot in robots:
             if not robot.out:

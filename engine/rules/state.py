@@ -25,7 +25,7 @@ class RobotState:
     __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
                  "archive", "destroyed", "out", "finished", "powered_down", "announced",
                  "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt",
-                 "killed_by")
+                 "killed_by", "superbot")
 
     def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
                  lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
@@ -51,9 +51,15 @@ class RobotState:
         self.cards: list[str] = []      # option cards held (played options), oldest first
         self.opt: RobotOptions | None = None    # what its cards remember (played options)
         self.killed_by: Blame | None = None     # what destroyed it last (Floor.destroy)
+        self.superbot = False           # holds the SuperBot title (rule superbot)
 
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
+
+    def priority(self, slot: int) -> int:
+        """The priority of the card in register slot+1; -1 without one."""
+        card = self.registers[slot]
+        return card.priority if card is not None and card.priority is not None else -1
 
     def saved(self) -> tuple:
         """Its state, for ``restore`` (its lists copied; not its option cards'
@@ -62,13 +68,13 @@ class RobotState:
         return (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
                 self.archive, self.destroyed, self.out, self.finished, self.powered_down,
                 self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-                self.killed_by, list(self.registers), list(self.cards))
+                self.killed_by, self.superbot, list(self.registers), list(self.cards))
 
     def restore(self, saved: tuple) -> None:
         (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
          self.archive, self.destroyed, self.out, self.finished, self.powered_down,
          self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-         self.killed_by, registers, cards) = saved
+         self.killed_by, self.superbot, registers, cards) = saved
         self.registers, self.cards = list(registers), list(cards)
 
 

@@ -35,6 +35,12 @@ and says what to do, a JSON pointer and, where there is one, the square.
           dir) must be one level lower, the square ahead at its level, both on the board
     E317  a robot's bot is not one of the bots (engine/bots)
     E318  a robot starts with an option card the game does not have (files: E102)
+    E330  a factory board of ``boards`` reaches outside the board
+    E331  two factory boards of ``boards`` overlap
+    E332  ``board_turns_on_flag`` on a course without ``boards``
+    E333  ``board_turns_on_flag``: a flag's factory board is not square (a quarter turn
+          would not fit it)
+    E334  ``superbot`` on a course whose robots leave dock 1 empty: no robot is the SuperBot
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -53,6 +59,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W415  a laser or pusher mounted on a ramp's low side
     W416  the course card kept in the file was measured on another version of the course
     W420  goals for more robots than the course has docks
+    W430  ``board_turns_on_flag``: a flag on no factory board, so touching it turns nothing
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -198,6 +205,7 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
         ("docks", data.get("docks"), scenario.docks),
         ("robots", data.get("robots"), scenario.robots),
         ("checks", data.get("checks"), scenario.checks),
+        ("boards", data.get("boards"), scenario.boards),
     )
     skipped: dict[str, set[int]] = {}
     for p in problems:
@@ -969,6 +977,68 @@ def stale_card(s: Scenario, at: Places) -> list[Problem]:
                              "--store) or remove it", "/card")]
 
 
+def factory_boards(s: Scenario, at: Places) -> list[Problem]:
+    """E330, E331: the factory boards of ``boards`` lie inside the board and
+    do not overlap (a square belongs to one board at most)."""
+    out = []
+    b = s.board
+    for k, fb in enumerate(s.boards):
+        if fb.x + fb.width > b.width or fb.y + fb.height > b.height:
+            out.append(_error("E330", f"factory board {fb.name!r} ({fb.width}x{fb.height} at "
+                                      f"({fb.x}, {fb.y})) reaches outside the {b.width}x{b.height} "
+                                      f"board; move or shrink it", at.pointer("boards", k),
+                              fb.x, fb.y))
+        for j, other in enumerate(s.boards[:k]):
+            if (fb.x < other.x + other.width and other.x < fb.x + fb.width
+                    and fb.y < other.y + other.height and other.y < fb.y + fb.height):
+                out.append(_error("E331", f"factory boards {other.name!r} and {fb.name!r} overlap; "
+                                          f"a square lies on one board at most",
+                                  at.pointer("boards", k), fb.x, fb.y))
+    return out
+
+
+def turning_boards(s: Scenario, at: Places) -> list[Problem]:
+    """E332, E333, W430: the rule board_turns_on_flag turns the factory board
+    under a touched flag, so it needs ``boards``, square boards under the
+    flags, and flags on boards."""
+    if not s.rules.board_turns_on_flag:
+        return []
+    if not s.boards:
+        return [_error("E332", "board_turns_on_flag turns the factory board under a touched flag, "
+                               "but the course does not say which boards it is made of; list them "
+                               "under boards (rallyforge assemble writes them) or turn the rule off",
+                       "/rules/board_turns_on_flag")]
+    out = []
+    for k, flag in enumerate(s.flags):
+        fb = s.board_under(flag.x, flag.y)
+        n = at.number("flags", k)
+        if fb is None:
+            out.append(_warning("W430", f"flag {n} at ({flag.x}, {flag.y}) lies on no factory board "
+                                        f"of boards, so touching it turns nothing; add its board "
+                                        f"to boards", at.pointer("flags", k), flag.x, flag.y))
+        elif fb.width != fb.height:
+            out.append(_error("E333", f"flag {n} at ({flag.x}, {flag.y}) lies on factory board "
+                                      f"{fb.name!r}, which is {fb.width}x{fb.height}: a quarter "
+                                      f"turn would not fit it in place; only square boards turn",
+                              at.pointer("flags", k), flag.x, flag.y))
+    return out
+
+
+def superbot_on_dock_1(s: Scenario, at: Places) -> list[Problem]:
+    """E334: under ``superbot`` the robot on dock 1 starts as the SuperBot
+    and only the SuperBot touches flags; robots listed so that none starts
+    there leave the race without one."""
+    if not (s.rules.superbot and s.robots and s.docks):
+        return []
+    first = s.docks[0]
+    if any(start is not None and start[:2] == (first.x, first.y)
+           for start in (s.robot_start(i) for i in range(len(s.robots)))):
+        return []
+    return [_error("E334", "superbot makes the robot on dock 1 the SuperBot, the only one that "
+                           "touches flags, but no robot starts on dock 1; put a robot there",
+                   "/robots")]
+
+
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
     """W409: fewer than 2 docks leaves room for at most one robot."""
     if len(s.docks) >= 2:
@@ -1025,4 +1095,7 @@ CHECKS: list[CourseCheck] = [
     mounted_on_ramp_sides,
     stale_card,
     goals_beyond_the_docks,
+    factory_boards,
+    turning_boards,
+    superbot_on_dock_1,
 ]

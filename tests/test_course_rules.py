@@ -1,0 +1,121 @@
+"""The special course rules superbot and board_turns_on_flag (docs/rules.md
+12.9, 12.10) and the course key `boards`: each rule case fails with its rule
+turned off, the validator says what is wrong with a course that uses them,
+and assembling a course records its boards."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from rallyforge.engine.analysis.scenario_checks import run_checks
+from rallyforge.engine.cli.main import main
+from rallyforge.engine.editing import library
+from rallyforge.engine.editing.transform import insert_board
+from rallyforge.engine.format.loader import dumps, load_dict, load_file, read_json
+from rallyforge.engine.model.scenario import FactoryBoard
+from rallyforge.engine.validation.validator import validate_data
+
+RULES = Path(__file__).parent / "rules"
+RULE_OF = {"12.9": "superbot", "12.10": "board_turns_on_flag"}
+CASES = sorted(p for p in RULES.glob("12.*.json") if p.name.split("-")[0] in RULE_OF)
+
+
+def test_each_rule_has_cases():
+    assert {p.name.split("-")[0] for p in CASES} == set(RULE_OF)
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_the_case_fails_without_its_rule(path):
+    data, _ = read_json(path)
+    rule = RULE_OF[path.name.split("-")[0]]
+    assert data["rules"][rule] is True
+    without = copy.deepcopy(data)
+    without["rules"][rule] = False
+    assert all(r.passed for r in run_checks(load_dict(data)))
+    assert not all(r.passed for r in run_checks(load_dict(without)))
+
+
+def _course(**changes) -> dict:
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 6, "tiles": [], "walls": [], "lasers": [], "pushers": []},
+           "flags": [{"x": 2, "y": 2}, {"x": 6, "y": 2}],
+           "docks": [{"x": 0, "y": 5, "facing": "N"}, {"x": 1, "y": 5, "facing": "N"}]}
+    doc.update(changes)
+    return doc
+
+
+def _codes(doc: dict) -> list[tuple[str, str, str]]:
+    return [(p.code, p.pointer, p.message) for p in validate_data(doc)]
+
+
+BOARDS = [{"name": "West", "x": 0, "y": 0, "width": 4, "height": 4},
+          {"name": "East", "x": 4, "y": 0, "width": 4, "height": 4, "turn": 3}]
+
+
+def test_boards_load_and_save_the_same_and_change_no_race():
+    doc = _course(boards=BOARDS, rules={"board_turns_on_flag": True})
+    scenario = load_dict(doc)
+    assert scenario.boards == (FactoryBoard("West", 0, 0, 4, 4), FactoryBoard("East", 4, 0, 4, 4, 3))
+    assert load_dict(json.loads(dumps(scenario))) == scenario
+    assert '"turn": 3' in dumps(scenario) and dumps(scenario).count('"turn"') == 1
+    assert _codes(doc) == []
+    assert dumps(load_dict(_course())).count("boards") == 0
+
+
+@pytest.mark.parametrize("boards, code, words", [
+    ([{"name": "Wide", "x": 2, "y": 0, "width": 8, "height": 4}], "E330",
+     "factory board 'Wide' (8x4 at (2, 0)) reaches outside the 8x6 board"),
+    (BOARDS + [{"name": "Over", "x": 2, "y": 2, "width": 2, "height": 2}], "E331",
+     "factory boards 'West' and 'Over' overlap"),
+])
+def test_boards_outside_or_overlapping_are_errors(boards, code, words):
+    problems = _codes(_course(boards=boards))
+    assert [p[0] for p in problems] == [code] and words in problems[0][2]
+    assert problems[0][1] == f"/boards/{len(boards) - 1}"
+
+
+def test_a_turning_board_needs_boards_square_boards_under_flags_and_flags_on_boards():
+    assert _codes(_course(rules={"board_turns_on_flag": True})) == [(
+        "E332", "/rules/board_turns_on_flag",
+        "board_turns_on_flag turns the factory board under a touched flag, but the course does "
+        "not say which boards it is made of; list them under boards (rallyforge assemble writes "
+        "them) or turn the rule off")]
+    narrow = [{"name": "Narrow", "x": 0, "y": 0, "width": 4, "height": 3}]
+    problems = _codes(_course(rules={"board_turns_on_flag": True}, boards=narrow))
+    assert [(p[0], p[1]) for p in problems] == [("E333", "/flags/0"), ("W430", "/flags/1")]
+    assert "which is 4x3: a quarter turn would not fit it" in problems[0][2]
+    assert "flag 2 at (6, 2) lies on no factory board" in problems[1][2]
+    assert _codes(_course(boards=narrow)) == []     # without the rule nothing turns
+
+
+def test_a_superbot_course_needs_a_robot_on_dock_1():
+    robots = [{"name": "A", "dock": 2}]
+    problems = _codes(_course(rules={"superbot": True}, robots=robots))
+    assert [(p[0], p[1]) for p in problems] == [("E334", "/robots")]
+    assert "no robot starts on dock 1; put a robot there" in problems[0][2]
+    assert _codes(_course(rules={"superbot": True}, robots=[{"name": "A"}])) == []
+    assert _codes(_course(robots=robots)) == []
+
+
+def test_assemble_writes_the_boards_it_lays_out(tmp_path, capsys):
+    out = tmp_path / "course.json"
+    assert main(["assemble", "chess:90", "cross", "--bay", "docking-bay-1:180", "--flag", "3,3",
+                 "-o", str(out)]) == 0
+    assert load_file(out).boards == (
+        FactoryBoard("Chess", 0, 0, 12, 12, 1), FactoryBoard("Cross", 12, 0, 12, 12),
+        FactoryBoard("Docking Bay 1", 0, 12, 12, 4, 2))
+
+
+def test_a_grid_and_an_inserted_board_record_where_each_board_went():
+    boards = [(library.load(library.find(n)), 0) for n in ("chess", "vault", "island", "exchange")]
+    grid = library.assemble(boards, None, "grid", "g")
+    assert [(b.name, b.x, b.y) for b in grid.boards] == [
+        ("Chess", 0, 0), ("Vault", 12, 0), ("Island", 0, 12), ("Exchange", 12, 12)]
+    # inserted to the west, the course grows west: the boards already there move east
+    bay = library.load(library.find("docking-bay-2"))
+    grown = insert_board(grid, bay, "wn", 1)
+    assert grown.boards[0] == FactoryBoard("Chess", 4, 0, 12, 12)
+    assert grown.boards[-1] == FactoryBoard("Docking Bay 2", 0, 0, 4, 12, 1)
