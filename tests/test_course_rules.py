@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from rallyforge.engine.analysis.narration import describe
 from rallyforge.engine.analysis.scenario_checks import run_checks
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
 from rallyforge.engine.editing.transform import insert_board
 from rallyforge.engine.format.loader import dumps, load_dict, load_file, read_json
 from rallyforge.engine.model.scenario import FactoryBoard
+from rallyforge.engine.rules.race import Race
 from rallyforge.engine.validation.validator import validate_data
 
 RULES = Path(__file__).parent / "rules"
@@ -119,3 +121,40 @@ def test_a_grid_and_an_inserted_board_record_where_each_board_went():
     grown = insert_board(grid, bay, "wn", 1)
     assert grown.boards[0] == FactoryBoard("Chess", 4, 0, 12, 12)
     assert grown.boards[-1] == FactoryBoard("Docking Bay 2", 0, 0, 4, 12, 1)
+
+
+def test_the_coin_decides_and_both_faces_come_up():
+    """Over seeds, the West board turns exactly when the log says heads (C
+    is carried north by the turned belt), and stays as it is on tails."""
+    scenario = load_file(RULES / "12.10-board-turns-on-flag.json")
+    faces = []
+    for seed in range(12):
+        race = Race(scenario, seed=seed)
+        race.play_register()
+        race.play_register()
+        turns = [e for e in race.events if e.kind == "board_turn"]
+        assert [(e.target, e.src) for e in turns] == [("West", (1, 1))]
+        heads = turns[0].amount == 1
+        faces.append(heads)
+        assert race.outcome().robot("C").y == (1 if heads else 2)
+        assert describe(turns[0]) == ("the West board turns a quarter clockwise" if heads else
+                                      "the coin falls tails: the West board stays as it is")
+    assert any(faces) and not all(faces)
+
+
+def test_a_saved_race_gets_its_unturned_board_back():
+    """A bot's look-ahead saves a race, plays a round and restores it: a board
+    turned in that round turns back, for the race and its bots alike."""
+    scenario = load_file(RULES / "12.10-board-turns-on-flag.json")
+    race = Race(scenario, seed=0, record_events=False)
+    course = race.course
+    saved = race.save(within_round=True)
+    race.play_register()
+    assert race.course is not course and race.floor.course is race.course
+    assert race.controllers[0].view.course is race.course
+    race.restore(saved)
+    assert race.course is course and race.floor.course is course
+    assert race.controllers[0].view.board is scenario.board
+    race.play_register()
+    race.play_register()
+    assert race.outcome().robot("C").y == 1         # the coin, drawn again, turns it again

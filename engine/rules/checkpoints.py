@@ -15,7 +15,6 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     flags = floor.flag_squares
     last = len(flags)
     flag_at = floor.flag_at
-    archive_point = floor.course.archive_point
     any_flag = floor.rules.archive_on_any_flag
     log = floor.events is not None
     for robot in robots:
@@ -40,7 +39,8 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
             # the next flag is one the robot cannot be standing on.
             moves_archive = True
         else:
-            moves_archive = archive_point[sq] or (any_flag and flag_at[sq] > 0)
+            # (the course itself, not a copy: a touched flag may turn a board, 12.10)
+            moves_archive = floor.course.archive_point[sq] or (any_flag and flag_at[sq] > 0)
         if moves_archive and robot.archive != sq:
             robot.archive = sq
             if log:
@@ -60,3 +60,5 @@ def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
         finished.append(robot)
     if floor.rules.flag_gives_option:
         floor.flag_gifts.append(robot)
+    if floor.on_flag is not None:
+        floor.on_flag(sq)

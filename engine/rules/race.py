@@ -19,8 +19,9 @@ from typing import NamedTuple
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Card, Scenario
+from rallyforge.engine.model.scenario import Board, Card, Scenario
 from rallyforge.engine.rules.board_elements import board_elements
+from rallyforge.engine.rules.board_turns import BoardTurns
 from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
@@ -116,6 +117,16 @@ class Race:
             self._deal_options()
         if self.rules.superbot:
             self._crown_dock_1()
+        self.turns: BoardTurns | None = None
+        if self.rules.board_turns_on_flag and scenario.boards:
+            self.turns = BoardTurns(scenario, self.rng, self.floor, self._use_board)
+            self.floor.on_flag = self.turns.flag_touched
+
+    def _use_board(self, board: Board, course) -> None:
+        """Play on on a turned board (12.10): the race and every bot see it."""
+        self.course = course
+        for controller in self.controllers:
+            controller.view.board, controller.view.course = board, course
 
     def _crown_dock_1(self) -> None:
         """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9)."""
@@ -206,10 +217,13 @@ class Race:
         on a course without randomizers its state (625 numbers) is left out."""
         assert not self.played and self.floor.events is None, "save: no option cards, no log"
         deck = self.deck
-        rng = None if within_round and not self.course.has_randomizer else self.rng.getstate()
+        # (a turning board's coin is drawn within a round too)
+        rng = None if within_round and not (self.course.has_randomizer or self.turns) \
+            else self.rng.getstate()
         return Saved(rng, (list(deck.cards), deck.top, deck.settled), self.floor.saved(),
                      (self.round, self.register, self.over, self._between_rounds,
-                      self._finishers, self.cards_played))
+                      self._finishers, self.cards_played,
+                      self.turns.board if self.turns else None))
 
     def restore(self, saved: Saved) -> None:
         """Put the race back in a state from ``save``."""
@@ -220,7 +234,9 @@ class Race:
         deck.cards = list(cards)
         self.floor.restore(saved.floor)
         (self.round, self.register, self.over, self._between_rounds, self._finishers,
-         self.cards_played) = saved.race
+         self.cards_played, board) = saved.race
+        if self.turns is not None:
+            self.turns.put(board)
 
     # ------------------------------------------------------------ stepping
 

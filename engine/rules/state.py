@@ -92,7 +92,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
-                 "option_deck", "flag_gifts")
+                 "option_deck", "flag_gifts", "on_flag")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -106,12 +106,11 @@ class Floor:
                 self.occ[robot.sq] = robot
         self.flag_squares = flag_squares
         self.flag_at = [0] * course.size     # flag number on each square, 0 for none
-        # squares where the checkpoint step has something to look at (a copy
-        # at C speed: the aware bot sets up a race per look-ahead)
-        self.marks = list(course.archive_point)
         for number, square in enumerate(flag_squares, 1):
             self.flag_at[square] = number
-            self.marks[square] = True
+        # squares where the checkpoint step has something to look at (a copy
+        # at C speed: the aware bot sets up a race per look-ahead)
+        self.marks = self._marks(course)
         self.round = 0
         self.register: int | None = None
         # Robots destroyed in one moment re-enter in robot order (rule 7.4). A
@@ -127,6 +126,19 @@ class Floor:
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
+        # board_turns_on_flag: called with a flag's square when a robot touches it
+        self.on_flag: Callable[[int], None] | None = None
+
+    def _marks(self, course: Course) -> list[bool]:
+        marks = list(course.archive_point)
+        for square in self.flag_squares:
+            marks[square] = True
+        return marks
+
+    def set_course(self, course: Course) -> None:
+        """Play on on another course of the same size (a factory board turned, 12.10)."""
+        self.course = course
+        self.marks[:] = self._marks(course)
 
     @property
     def step(self) -> str:
