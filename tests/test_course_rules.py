@@ -158,3 +158,38 @@ def test_a_saved_race_gets_its_unturned_board_back():
     race.play_register()
     race.play_register()
     assert race.outcome().robot("C").y == 1         # the coin, drawn again, turns it again
+
+
+def _walled_in(x: int, y: int) -> list[dict]:
+    return [{"x": x, "y": y, "side": side} for side in "NESW"]
+
+
+def test_a_flag_walled_in_as_laid_out_counts_when_its_board_can_have_turned():
+    """Flag 2 at (1, 1) is walled in, but its walls belong to the West board,
+    under flag 1: once flag 1 is touched West may turn, and the walls go
+    round (2, 1). Walled in on a board nothing has turned yet, it is a real
+    mistake: flag 1 before any touch, or flag 2 on the East board."""
+    board = {"width": 8, "height": 6, "tiles": [], "walls": _walled_in(1, 1), "lasers": [],
+             "pushers": []}
+    turning = {"board_turns_on_flag": True}
+    course = _course(board=board, flags=[{"x": 0, "y": 3}, {"x": 1, "y": 1}], boards=BOARDS)
+    assert [p[0] for p in _codes(course)] == ["E312"]
+    assert _codes({**course, "rules": turning}) == []
+    first = {**course, "rules": turning, "flags": [{"x": 1, "y": 1}, {"x": 0, "y": 3}]}
+    assert [(p[0], p[1]) for p in _codes(first)] == [("E312", "/flags/0")] * 2
+    east = {**course, "rules": turning, "board": {**board, "walls": _walled_in(5, 1)},
+            "flags": [{"x": 0, "y": 3}, {"x": 5, "y": 1}]}
+    assert [(p[0], p[1]) for p in _codes(east)] == [("E312", "/flags/1")]
+
+
+def test_under_superbot_only_dock_1_must_reach_flag_1():
+    board = {"width": 8, "height": 6, "tiles": [], "walls": _walled_in(1, 5), "lasers": [],
+             "pushers": []}
+    course = _course(board=board, rules={"superbot": True})
+    problems = _codes(course)
+    assert [(p[0], p[1]) for p in problems] == [("W431", "/flags/0")]
+    assert problems[0][2].startswith("flag 1 at (2, 2) cannot be reached from dock 2 at (1, 5)")
+    assert "only once this dock's robot takes the title" in problems[0][2]
+    swapped = {**course, "docks": course["docks"][::-1]}
+    assert [(p[0], p[1]) for p in _codes(swapped)] == [("E312", "/flags/0")]
+    assert [p[0] for p in _codes({**course, "rules": {}})] == ["E312"]

@@ -28,6 +28,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E310  a check names a robot the course does not have
     E311  a check names a register outside 1-5 (or a round below 1)
     E312  a flag cannot be reached: from a dock (flag 1), or from the flag before it
+          (under ``superbot`` only dock 1 counts; under ``board_turns_on_flag`` in some
+          way the boards under the flags before it can have turned)
     E313  an option card held by two robots
     E314  an ``option_cards`` check while options are only counted (options.md 6.26)
     E315  a robot starts having touched more flags than the course has
@@ -60,6 +62,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W416  the course card kept in the file was measured on another version of the course
     W420  goals for more robots than the course has docks
     W430  ``board_turns_on_flag``: a flag on no factory board, so touching it turns nothing
+    W431  ``superbot``: a dock other than dock 1 from which flag 1 cannot be reached
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -68,6 +71,7 @@ order they run.
 """
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
@@ -80,6 +84,7 @@ from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
 from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
                                    Pusher, Scenario, edge_key)
+from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
 
@@ -624,46 +629,83 @@ def checks_at_bad_moments(s: Scenario, at: Places) -> list[Problem]:
 
 def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     """E312: flag 1 cannot be reached from some dock, or flag n+1 from flag n.
+    W431: under ``superbot``, flag 1 cannot be reached from a dock other than
+    dock 1.
 
     Reachability is ``reach.reachable_from`` under the course's own rules
     (the teleporter's Back Up distance); squares already reported (off
     the board, or a flag or dock on a pit) are left out so that each mistake
-    is reported once."""
+    is reported once. Two special rules widen what counts (docs/rules.md 12):
+    under ``superbot`` only the SuperBot, from dock 1, must reach flag 1 (a
+    robot on another dock touches flags only once it has taken the title,
+    wherever it stands then); under ``board_turns_on_flag`` flag n+1 counts
+    as reached when it is in some way the boards under flags 1 to n can
+    have turned (those flags have been touched, each with its coin)."""
     at = at or Places()
     board = s.board
 
     def usable(x: int, y: int) -> bool:
         return board.in_bounds(x, y) and board.type_at(x, y) not in DEADLY_TYPES
 
-    reached: dict[tuple[int, int], AbstractSet[tuple[int, int]]] = {}
+    reached: dict[tuple, AbstractSet[tuple[int, int]]] = {}
 
-    def can_reach(source: tuple[int, int], target: tuple[int, int]) -> bool:
-        if source not in reached:
-            reached[source] = reach.reachable_from(board, [source], s.rules)
-        return target in reached[source]
+    def reach_on(b: Board, source: tuple[int, int]) -> AbstractSet[tuple[int, int]]:
+        key = (id(b), source)
+        if key not in reached:
+            reached[key] = reach.reachable_from(b, [source], s.rules)
+        return reached[key]
 
     out = []
     legs: list[tuple[str, Flag | Dock, int]] = [
         (f"dock {at.number('docks', k)}", d, 0) for k, d in enumerate(s.docks)]
     legs += [(f"flag {at.number('flags', k)}", f, k + 1) for k, f in enumerate(s.flags[:-1])]
-    for source_name, source, k in legs:
+    for leg, (source_name, source, k) in enumerate(legs):
         if not s.flags:
             break
         target = s.flags[k]
         if not (usable(source.x, source.y) and usable(target.x, target.y)):
             continue
-        if not can_reach((source.x, source.y), (target.x, target.y)):
-            belt = _belt_carrying_off(board, target, reached[(source.x, source.y)])
-            why = (f"robots get next to it, but the {belt} it stands on carries them off before "
-                   f"flags count and no belt or pusher leaves one there (flags do not move with "
-                   f"belts); move the flag off the {belt}" if belt else
-                   "walls, ledges, pits or board elements close it off; open a way or move one "
-                   "of them")
-            out.append(_error("E312", f"flag {at.number('flags', k)} at ({target.x}, {target.y}) "
-                                      f"cannot be reached from {source_name} at ({source.x}, "
-                                      f"{source.y}): {why}", at.pointer("flags", k),
-                              target.x, target.y))
+        start, goal = (source.x, source.y), (target.x, target.y)
+        if any(goal in reach_on(b, start) for b in _turned_boards(s, k)):
+            continue
+        belt = _belt_carrying_off(board, target, reach_on(board, start))
+        why = (f"robots get next to it, but the {belt} it stands on carries them off before "
+               f"flags count and no belt or pusher leaves one there (flags do not move with "
+               f"belts); move the flag off the {belt}" if belt else
+               "walls, ledges, pits or board elements close it off; open a way or move one "
+               "of them")
+        message = (f"flag {at.number('flags', k)} at ({target.x}, {target.y}) cannot be reached "
+                   f"from {source_name} at ({source.x}, {source.y}): {why}")
+        if s.rules.superbot and 0 < leg < len(s.docks):
+            out.append(_warning("W431", message + "; under superbot only the SuperBot touches "
+                                "flags, so this matters only once this dock's robot takes the "
+                                "title", at.pointer("flags", k), target.x, target.y))
+        else:
+            out.append(_error("E312", message, at.pointer("flags", k), target.x, target.y))
     return out
+
+
+def _turned_boards(s: Scenario, k: int):
+    """The course's board as it can be when robots head for flag k+1 (index
+    k): as laid out, then, under ``board_turns_on_flag``, with the square
+    factory boards under flags 1..k turned every other way they can be,
+    fewest turns first (each such flag has been touched, and each touch
+    flips a coin). Made one at a time: most flags are reached on the first."""
+    yield s.board
+    if not (s.rules.board_turns_on_flag and k):
+        return
+    parts = []
+    for flag in s.flags[:k]:
+        part = s.board_under(flag.x, flag.y)
+        if part is not None and part.width == part.height and part not in parts:
+            parts.append(part)
+    turns = sorted(itertools.product(range(4), repeat=len(parts)), key=sum)
+    for quarters in turns[1:]:
+        b = s.board
+        for part, q in zip(parts, quarters):
+            if q:
+                b = turn_part(b, part, q)
+        yield b
 
 
 def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]]) -> str | None:
