@@ -84,10 +84,12 @@ def turn_part(board: Board, part: FactoryBoard, quarter_turns: int = 1) -> Board
                                lifted(board.lasers), lifted(board.pushers),
                                levels=lifted(board.levels)), quarter_turns)
 
-    def merged(name: str) -> tuple:
-        kept = tuple(i for i in getattr(board, name) if not inside(i))
-        return kept + tuple(replace(i, x=i.x + part.x, y=i.y + part.y)
-                            for i in getattr(piece, name))
+    def merged(mine: tuple, turned: tuple) -> tuple:
+        return (tuple(i for i in mine if not inside(i))
+                + tuple(replace(i, x=i.x + part.x, y=i.y + part.y) for i in turned))
 
-    return replace(board, **{name: merged(name) for name in
-                             ("tiles", "walls", "lasers", "pushers", "levels")}).canonical()
+    return replace(board, tiles=merged(board.tiles, piece.tiles),
+                   walls=merged(board.walls, piece.walls),
+                   lasers=merged(board.lasers, piece.lasers),
+                   pushers=merged(board.pushers, piece.pushers),
+                   levels=merged(board.levels, piece.levels)).canonical()
