@@ -193,3 +193,17 @@ def test_under_superbot_only_dock_1_must_reach_flag_1():
     swapped = {**course, "docks": course["docks"][::-1]}
     assert [(p[0], p[1]) for p in _codes(swapped)] == [("E312", "/flags/0")]
     assert [p[0] for p in _codes({**course, "rules": {}})] == ["E312"]
+
+
+def test_the_words_say_what_the_rules_did(capsys):
+    assert main(["run", str(RULES / "12.9-superbot-title-to-the-destroyer.json"), "--events",
+                 "--words", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert " start  S starts as the SuperBot\n" in out
+    assert "   1·1  the SuperBot title passes to A (who destroyed S)\n" in out
+    assert main(["run", str(RULES / "12.9-superbot-double-laser-discards-damage.json"), "--events",
+                 "--words", "--rounds", "1"]) == 0
+    assert "1·clean  S, the SuperBot, discards its 7 damage\n" in capsys.readouterr().out
+    assert main(["run", str(RULES / "12.10-board-turns-on-flag.json"), "--events", "--words",
+                 "--rounds", "1"]) == 0
+    assert "   1·1  the West board turns a quarter clockwise\n" in capsys.readouterr().out
