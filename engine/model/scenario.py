@@ -208,6 +208,11 @@ class FactoryBoard:
     def covers(self, x: int, y: int) -> bool:
         return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
 
+    @property
+    def turns_in_place(self) -> bool:
+        """A quarter turn fits it in its own rectangle: it is square."""
+        return self.width == self.height
+
 
 @dataclass(frozen=True)
 class Dock:

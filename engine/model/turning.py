@@ -72,7 +72,7 @@ def turn_part(board: Board, part: FactoryBoard, quarter_turns: int = 1) -> Board
     walls listed on them, its outer edges included) turn with it, those
     listed on other squares stay. A wall on the board's border belongs to
     the square it is listed on, as the library's boards list theirs."""
-    assert part.width == part.height, "only a square board turns in place"
+    assert part.turns_in_place, "only a square board turns in place"
 
     def inside(item) -> bool:
         return part.covers(item.x, item.y)

@@ -30,7 +30,7 @@ class BoardTurns:
     def flag_touched(self, square: int) -> None:
         """A robot touched the flag on `square`: flip the coin for its board."""
         part = self.scenario.board_under(*self.floor.course.xy[square])
-        if part is None or part.width != part.height:   # only a square board turns in place
+        if part is None or not part.turns_in_place:
             return
         heads = self.rng.random() < 0.5
         floor = self.floor

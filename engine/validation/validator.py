@@ -697,7 +697,7 @@ def _turned_boards(s: Scenario, k: int):
     parts = []
     for flag in s.flags[:k]:
         part = s.board_under(flag.x, flag.y)
-        if part is not None and part.width == part.height and part not in parts:
+        if part is not None and part.turns_in_place and part not in parts:
             parts.append(part)
     turns = sorted(itertools.product(range(4), repeat=len(parts)), key=sum)
     for quarters in turns[1:]:
@@ -1058,7 +1058,7 @@ def turning_boards(s: Scenario, at: Places) -> list[Problem]:
             out.append(_warning("W430", f"flag {n} at ({flag.x}, {flag.y}) lies on no factory board "
                                         f"of boards, so touching it turns nothing; add its board "
                                         f"to boards", at.pointer("flags", k), flag.x, flag.y))
-        elif fb.width != fb.height:
+        elif not fb.turns_in_place:
             out.append(_error("E333", f"flag {n} at ({flag.x}, {flag.y}) lies on factory board "
                                       f"{fb.name!r}, which is {fb.width}x{fb.height}: a quarter "
                                       f"turn would not fit it in place; only square boards turn",
