@@ -81,3 +81,13 @@ def test_hunters_hit_the_superbot_more_than_racers_do():
     racing = measure(course, 12, 6, hunts=False)
     hunting = measure(course, 12, 6, hunts=True)
     assert hunting["hits on the SuperBot"] > racing["hits on the SuperBot"]
+
+
+def test_the_aware_bots_look_ahead_knows_who_holds_the_title():
+    from rallyforge.engine.bots.aware import _Round
+    race = new_race(_course(), robot_count=2, bot="aware", record_events=False)
+    view = race.controllers[1].view
+    ahead = _Round(view, view.others())
+    assert [r.superbot for r in ahead.race.robots] == [False, True]
+    race.run()          # an aware race under superbot plays to its end
+    assert race.over
