@@ -69,3 +69,22 @@ def test_the_factory_boards_are_outlined_with_their_names(qtbot, open_copy, tmp_
     assert any(160 - 4 <= x <= 160 + 4 for x, _ in differ)      # the border between them
     window = open_copy(RULES / "12.10-board-turns-on-flag.json")
     window.grab().save("/tmp/board-outlines.png")
+
+
+def test_the_race_preview_draws_a_turned_board_from_its_turn_on(qtbot, open_copy):
+    from rallyforge.engine.model.turning import turn_part
+
+    window = open_copy(RULES / "12.10-board-turns-on-flag.json")
+    c = install_preview(window)
+    qtbot.mouseClick(c.panel.use_scenario, Qt.LeftButton)
+    qtbot.keyClick(window, Qt.Key_F5)
+    qtbot.waitUntil(lambda: c.timeline is not None and not c.worker.busy, timeout=30000)
+    item, course = window.view.board_item, window.doc.scenario
+    c.player.seek(0)
+    assert item._race_board is None
+    turn = next(i for i, e in enumerate(c.timeline.events) if e.kind == "board_turn")
+    c.player.seek(c.timeline.frame_of_event(turn))
+    assert item._race_board == turn_part(course.board, course.boards[0])
+    window.grab().save("/tmp/turned-board.png")
+    c.player.seek(0)
+    assert item._race_board is None

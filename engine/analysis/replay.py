@@ -38,7 +38,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
 from rallyforge.engine.model.events import Event
-from rallyforge.engine.model.scenario import Check, Scenario
+from rallyforge.engine.model.scenario import Board, Check, Scenario
+from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules.outcome import RobotResult
 
 if TYPE_CHECKING:
@@ -571,6 +572,28 @@ def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
     from rallyforge.engine.analysis.scenario_checks import play_checked
     results = play_checked(race, tuple(checks), to_end=True)
     return build_timeline(race.events or (), seed=seed), results
+
+
+def turned_boards(scenario: Scenario, events: Sequence[Event]) -> list[tuple[int, Board]]:
+    """The board after each factory board turn of the race (docs/rules.md
+    12.10), with the index of its ``board_turn`` event: the course as it
+    stands from that event on. Empty when no board turned."""
+    out = []
+    board = scenario.board
+    for i, e in enumerate(events):
+        if e.kind == "board_turn" and e.amount and e.src is not None:
+            part = scenario.board_under(*e.src)
+            if part is not None:
+                board = turn_part(board, part, e.amount)
+                out.append((i, board))
+    return out
+
+
+def board_at(turns: list[tuple[int, Board]], stop: int) -> Board | None:
+    """The board after the events before index `stop`, of ``turned_boards``'
+    list; None when none of them has turned it yet."""
+    k = bisect_right([i for i, _ in turns], stop - 1)
+    return turns[k - 1][1] if k else None
 
 
 def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, int]]:
