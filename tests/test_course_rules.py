@@ -207,3 +207,18 @@ def test_the_words_say_what_the_rules_did(capsys):
     assert main(["run", str(RULES / "12.10-board-turns-on-flag.json"), "--events", "--words",
                  "--rounds", "1"]) == 0
     assert "   1·1  the West board turns a quarter clockwise\n" in capsys.readouterr().out
+
+
+def test_the_card_hash_counts_the_boards_only_where_they_turn():
+    from rallyforge.engine.format.stored_card import play_hash
+
+    course = load_dict(_course(boards=BOARDS))
+    moved = load_dict(_course(boards=moved_boards()))
+    assert play_hash(course) == play_hash(moved) == play_hash(load_dict(_course()))
+    turning = {"board_turns_on_flag": True}
+    assert play_hash(load_dict(_course(boards=BOARDS, rules=turning))) != \
+        play_hash(load_dict(_course(boards=moved_boards(), rules=turning)))
+
+
+def moved_boards() -> list[dict]:
+    return [{**BOARDS[0], "width": 3, "height": 3}, BOARDS[1]]
