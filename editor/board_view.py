@@ -20,6 +20,7 @@ and panning (middle button, or Space held with the left button).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -34,6 +35,7 @@ from rallyforge.editor import render
 from rallyforge.engine.analysis.card.flags import flag_scores
 from rallyforge.engine.editing import edit
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
+from rallyforge.engine.model.scenario import Board
 
 SQUARE = render.SQUARE
 Z_BOARD, Z_ISSUES, Z_EXTRA, Z_SELECTION, Z_PREVIEW = 0, 10, 15, 20, 30
@@ -75,6 +77,7 @@ class BoardItem(QGraphicsItem):
         self.level_marks = False    # level numbers and contours (render.paint_board)
         self._size = (doc.scenario.board.width, doc.scenario.board.height)
         self._shown = doc.scenario
+        self._race_board: Board | None = None      # the race preview's turned board (12.10)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
         self.setZValue(Z_BOARD)
         doc.changed.connect(self.on_changed)
@@ -86,6 +89,8 @@ class BoardItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         scenario = self.doc.scenario
+        if self._race_board is not None:
+            scenario = replace(scenario, board=self._race_board)
         b = scenario.board
         r = option.exposedRect
         # render's area is x1, y1 exclusive.
@@ -99,6 +104,15 @@ class BoardItem(QGraphicsItem):
     def set_grid(self, on: bool) -> None:
         self.grid = on
         self.update()
+
+    def show_race_board(self, board: Board | None) -> None:
+        """Draw `board` instead of the course's (a race preview where a factory
+        board has turned, docs/rules.md 12.10); None: the course's own."""
+        if board is not None and (board.width, board.height) != self._size:
+            board = None
+        if board is not self._race_board:
+            self._race_board = board
+            self.update()
 
     def set_level_marks(self, on: bool) -> None:
         if on != self.level_marks:
@@ -115,7 +129,8 @@ class BoardItem(QGraphicsItem):
             self.update()
             return
         if area is None:
-            if new.board is old.board and new.flags is old.flags and new.docks is old.docks:
+            if (new.board is old.board and new.flags is old.flags and new.docks is old.docks
+                    and new.boards is old.boards):
                 return   # a change of names, rules or robots: nothing to repaint
             self.update()
             return

@@ -465,7 +465,8 @@ class MainWindow(QMainWindow):
         course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
         if course is None:
             return
-        blank = replace(course, board=Board(course.board.width, course.board.height), docks=())
+        blank = replace(course, board=Board(course.board.width, course.board.height), docks=(),
+                        boards=())
         if self.files.new(blank):
             commands.change(self.doc, course, "Assemble boards")
 

@@ -1122,6 +1122,30 @@ def _paint_overlays(st: _Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
             st.stamp(("dock", i, dock.facing), dock.x, dock.y)
 
 
+_OUTLINE = QColor(255, 214, 90, 200)
+
+
+def _paint_factory_boards(p: QPainter, scenario: Scenario, s: float) -> None:
+    """The outline of each factory board of the course's ``boards``, dashed,
+    with its name (and its turn as placed) in its top-left corner."""
+    pen = QPen(_OUTLINE, max(1.0, s * 0.05), Qt.PenStyle.DashLine)
+    for part in scenario.boards:
+        rect = QRectF(part.x * s, part.y * s, part.width * s, part.height * s)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        inset = pen.widthF() / 2
+        p.drawRect(rect.adjusted(inset, inset, -inset, -inset))
+        name = part.name + (f" ↻{90 * part.turn}°" if part.turn else "")
+        font = _font(round(s * 0.28))
+        width = QFontMetricsF(font).horizontalAdvance(name) + s * 0.3
+        label = QRectF(rect.x() + s * 0.1, rect.y() + s * 0.1, min(width, rect.width() - s * 0.2),
+                       s * 0.42)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(20, 22, 26, 190))
+        p.drawRoundedRect(label, s * 0.1, s * 0.1)
+        _text(p, label, name, s * 0.28, _OUTLINE)
+
+
 def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE,
                 area: tuple[int, int, int, int] | None = None, grid: bool = True,
                 level_marks: bool = True) -> None:
@@ -1130,7 +1154,8 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
     y0, x1, y1), x1 and y1 exclusive, limits the work to those squares:
     everything overlapping them is drawn, clipped to them (and the margin).
     `level_marks`: each raised square's level number and contour lines along
-    the ledges, readable in grey (the board view shows them with the Level tool)."""
+    the ledges, readable in grey (the board view shows them with the Level tool).
+    The factory boards the course records (``boards``) are outlined, named."""
     board = scenario.board
     x0, y0, x1, y1 = _area(board, area)
     if x0 >= x1 or y0 >= y1:
@@ -1158,6 +1183,7 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
         _paint_overlays(st, scenario, x0, y0, x1, y1)
         if level_marks and board.levels:
             _paint_level_marks(painter, info, s, x0, y0, x1, y1)
+        _paint_factory_boards(painter, scenario, s)
     finally:
         painter.restore()
 

@@ -23,7 +23,7 @@ from rallyforge.engine.analysis.balance import play
 from rallyforge.engine.bots import compiled_race, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
-from rallyforge.engine.model.scenario import Board, Level, Rules, Scenario, Tile
+from rallyforge.engine.model.scenario import Board, FactoryBoard, Level, Rules, Scenario, Tile
 from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +98,18 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert not compiled_race.applies(standard, "search", compiled_race.MOST_ROBOTS + 1)
     assert not compiled_race.applies(levelled, "search", 4)
     assert not compiled_race.applies(played, "search", 4)
+
+
+@pytest.mark.parametrize("rule", ["superbot", "board_turns_on_flag"])
+def test_courses_with_python_only_rules_go_to_python(rule):
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None
+    half = standard.board.width // 2
+    parts = (FactoryBoard("West", 0, 0, half, half),)
+    recorded = replace(standard, boards=parts)         # `boards` alone changes no race
+    assert compiled_race.applies(recorded, "search", 4) == built
+    turned_on = replace(recorded, rules=replace(standard.rules, **{rule: True}))
+    assert not compiled_race.applies(turned_on, "search", 4)
 
 
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):

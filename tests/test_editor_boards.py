@@ -13,7 +13,7 @@ from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
 from rallyforge.engine.editing.transform import rotate_board
 from rallyforge.engine.format.loader import save_file
-from rallyforge.engine.model.scenario import Flag
+from rallyforge.engine.model.scenario import FactoryBoard, Flag
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 from tests.test_editor_painting import click
 
@@ -97,9 +97,12 @@ def test_new_from_boards_assembles_two_library_boards_and_a_bay_undo_redo_and_ra
     cross = rotate_board(library.load(library.find("cross")).board, 1)
     assert ({(t.x - 12, t.y, t.type, t.dir) for t in s.board.tiles if t.x >= 12 and t.y < 12}
             == {(t.x, t.y, t.type, t.dir) for t in cross.tiles})
+    assert s.boards == (FactoryBoard("Chess", 0, 0, 12, 12), FactoryBoard("Cross", 12, 0, 12, 12, 1),
+                        FactoryBoard("Docking Bay 1", 0, 12, 12, 4))     # written with the course
     assert w.doc.undo_stack.count() == 1
     w.doc.undo_stack.undo()
     assert w.doc.scenario.board.tiles == () and w.doc.scenario.docks == ()
+    assert w.doc.scenario.boards == ()
     w.doc.undo_stack.redo()
     assert w.doc.scenario == s
     w.set_tool("flag")
@@ -145,6 +148,7 @@ def test_insert_board_from_the_library_turns_its_preview_with_z_and_is_one_undo_
     assert ({(t.x - dx, t.y, t.type, t.dir) for t in s.board.tiles if t.x >= dx}
             == {(t.x, t.y, t.type, t.dir) for t in maelstrom.tiles})
     assert s.flags == before.flags and s.docks == before.docks   # the library's own left out
+    assert s.boards == before.boards + (FactoryBoard("Maelstrom", dx, 0, 12, 12, 1),)
     assert w.doc.undo_stack.count() == 1
     w.doc.undo_stack.undo()
     assert w.doc.scenario is before

@@ -329,10 +329,10 @@ CASES = [
      'lock_from_damage, respawn_damage, robot_lasers, flags_repair, archive_on_any_flag, '
      'teleport_backup_distance, max_rounds, finish, options, start_options, flag_gives_option, '
      'fall_damage, flags_move, robot_laser_damage, start_damage, power_down, repair_sites, '
-     'start_option_choice, programming_seconds, note)'),
+     'start_option_choice, programming_seconds, superbot, board_turns_on_flag, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
-     'description, board, flags, docks, rules, goals, robots, checks, card, accept, note)'),
+     'description, board, flags, docks, boards, rules, goals, robots, checks, card, accept, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
      'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, take_flywheel, note)'),
@@ -606,7 +606,7 @@ def test_the_big_lists_are_screened():
     assert [path for path in schema_module._LISTS if path[0] != "card"] == [
         ("board", "tiles"), ("board", "walls"), ("board", "lasers"), ("board", "pushers"),
         ("board", "levels"),
-        ("robots",), ("checks",), ("accept",)]
+        ("boards",), ("robots",), ("checks",), ("accept",)]
 
 
 def test_nan_is_never_taken_for_null():

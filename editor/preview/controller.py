@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from rallyforge.engine.analysis.replay import board_at, turned_boards
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 from .heatmap_overlay import CAUSE_NAMES, HeatmapLegend, HeatmapOverlay, mode_title
@@ -52,6 +53,7 @@ class PreviewController(QObject):
         self.log = RaceLogPanel()
         self.timeline = None
         self.shown = None               # the RaceRequest of the race on screen
+        self._turns: list = []          # the boards turned in that race (replay.turned_boards)
         self.last_request = None        # the last race asked for (for Re-run)
         self.check_results: list = []
         self._expect_frame: int | None = None
@@ -266,6 +268,7 @@ class PreviewController(QObject):
     def show_timeline(self, timeline, request=None) -> None:
         self.timeline = timeline
         self.shown = request
+        self._turns = turned_boards(request.scenario, timeline.events) if request else []
         self._expect_frame = None
         self.overlay.set_timeline(timeline)
         self.panel.set_timeline(timeline)
@@ -293,6 +296,7 @@ class PreviewController(QObject):
         had = self.timeline is not None
         self.player.clear()
         self.overlay.clear()
+        self.view.board_item.show_race_board(None)
         self.timeline = None
         self.shown = None
         self._expect_frame = None
@@ -308,6 +312,9 @@ class PreviewController(QObject):
     # ------------------------------------------------------------ following the playback
 
     def _frame_changed(self, i: int) -> None:
+        if self.timeline is not None:          # a factory board may have turned (rules 12.10)
+            self.view.board_item.show_race_board(
+                board_at(self._turns, self.timeline.frames[i].events[1]))
         self.panel.show_frame(i)
         self.log.show_frame(self.timeline, i)
         if self._expect_frame is not None and i != self._expect_frame:

@@ -39,6 +39,7 @@ S = float(SQUARE)
 RADIUS = S * 0.33
 _INK = QColor(20, 22, 26)
 _WHITE = QColor(255, 255, 255)
+_GOLD = QColor(245, 196, 40)
 _BEAM = QColor(255, 40, 40)
 _BEAM_CORE = QColor(255, 235, 235)
 
@@ -118,6 +119,7 @@ class RobotTag(QGraphicsItem):
         self.number = str(number)
         self.color = color
         self.damage = 0
+        self.superbot = False
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._name_font = _font(11.5)
         self._number_font = _font(15)
@@ -126,11 +128,17 @@ class RobotTag(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         w = max(self._name_w, 2 * RADIUS + 16)
-        return QRectF(-w / 2 - 2, -RADIUS - 12, w + 4, 2 * RADIUS + 34)
+        return QRectF(-w / 2 - 4, -RADIUS - 14, w + 8, 2 * RADIUS + 36)
 
     def set_damage(self, damage: int) -> None:
         if damage != self.damage:
             self.damage = damage
+            self.update()
+
+    def set_superbot(self, on: bool) -> None:
+        """Show the SuperBot badge (rule superbot, docs/rules.md 12.9)."""
+        if on != self.superbot:
+            self.superbot = on
             self.update()
 
     def paint(self, p: QPainter, option, widget=None) -> None:
@@ -152,6 +160,17 @@ class RobotTag(QGraphicsItem):
         p.setFont(self._name_font)
         p.setPen(_WHITE)
         p.drawText(tag, Qt.AlignmentFlag.AlignCenter, self.name)
+        if self.superbot:                   # a gold star with an S, top left
+            c = QPointF(-RADIUS * 0.85, -RADIUS * 0.85)
+            star = QPolygonF([c + QPointF(math.sin(k * math.pi / 5) * (11 if k % 2 == 0 else 5),
+                                          -math.cos(k * math.pi / 5) * (11 if k % 2 == 0 else 5))
+                              for k in range(10)])
+            p.setPen(QPen(_INK, 1.5))
+            p.setBrush(_GOLD)
+            p.drawPolygon(star)
+            p.setFont(_font(8.5))
+            p.setPen(_INK)
+            p.drawText(QRectF(c.x() - 9, c.y() - 8, 18, 17), Qt.AlignmentFlag.AlignCenter, "S")
         # damage badge
         if self.damage:
             c = QPointF(RADIUS * 0.8, -RADIUS * 0.8)
@@ -537,6 +556,7 @@ class RaceOverlay:
         for r in state:
             marker = self.markers[r.name]
             marker.tag.set_damage(r.damage if r.alive else 0)
+            marker.tag.set_superbot(r.superbot)
             marker.body.set_powered_down(r.powered_down)
         if frame.beams and self.beams is not None:
             self.beams.set_progress(min(1.0, u * 3.0), 1.0 if u >= 1.0 else

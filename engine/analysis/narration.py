@@ -122,7 +122,17 @@ def describe(e: Event) -> str:
     if k == "archive":
         return f"{who}'s archive moves to {_sq(e.dst)}"
     if k == "repair":
+        if e.cause == "superbot":
+            return f"{who}, the SuperBot, discards its {e.amount} damage"
         return f"{who} repairs {e.amount} damage"
+    if k == "superbot":
+        if e.target:
+            return f"the SuperBot title passes to {who} (who destroyed {e.target})"
+        return f"{who} starts as the SuperBot"
+    if k == "board_turn":
+        if e.amount:
+            return f"the {e.target} board turns a quarter clockwise"
+        return f"the coin falls tails: the {e.target} board stays as it is"
     if k == "option":
         return f"{who} gains an option"
     if k in _OPTION_WORDS:

@@ -38,7 +38,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, overload
 
 from rallyforge.engine.model.events import Event
-from rallyforge.engine.model.scenario import Check, Scenario
+from rallyforge.engine.model.scenario import Board, Check, Scenario
+from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules.outcome import RobotResult
 
 if TYPE_CHECKING:
@@ -208,26 +209,28 @@ class _Robot:
     """The replayed state of one robot (the fields of RobotResult)."""
 
     FIELDS = ("name", "x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "option_cards", "archive", "finished", "deaths")
+              "powered_down", "options", "option_cards", "archive", "finished", "deaths",
+              "superbot")
     __slots__ = FIELDS + ("cached",)
 
     def __init__(self, r: RobotResult):
         (self.name, self.x, self.y, self.facing, self.damage, self.lives, self.flags, self.alive,
          self.out, self.powered_down, self.options, self.option_cards, self.archive,
-         self.finished, self.deaths) = (
+         self.finished, self.deaths, self.superbot) = (
             r.name, r.x, r.y, r.facing, r.damage, r.lives, r.flags, r.alive, r.out,
-            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths)
+            r.powered_down, r.options, r.option_cards, r.archive, r.finished, r.deaths,
+            r.superbot)
         self.cached = r
 
     def result(self) -> RobotResult:
         """The state as a RobotResult, made anew only when it changed."""
         values = (self.name, self.x, self.y, self.facing, self.damage, self.lives,
                   self.flags, self.alive, self.out, self.powered_down, self.options,
-                  self.option_cards, self.archive, self.finished, self.deaths)
+                  self.option_cards, self.archive, self.finished, self.deaths, self.superbot)
         c = self.cached
         if values != (c.name, c.x, c.y, c.facing, c.damage, c.lives, c.flags, c.alive, c.out,
                       c.powered_down, c.options, c.option_cards, c.archive, c.finished,
-                      c.deaths):
+                      c.deaths, c.superbot):
             self.cached = RobotResult(*values)
         return self.cached
 
@@ -457,6 +460,10 @@ class _Builder:
                 last_motion[e.robot] = len(motions) - 1
             elif kind == "program":
                 self.locked.setdefault(round, {})[e.robot] = e.amount
+            elif kind == "superbot":
+                r.superbot = True
+                if e.target in robots:
+                    robots[e.target].superbot = False
             # place (the builder starts from it), dealt, announce, randomized:
             # nothing to show on the board
         slots = max((m.slot for m in motions), default=-1) + 1
@@ -565,6 +572,28 @@ def play_race(scenario: Scenario, seed: int = 0, robot_count: int | None = None,
     from rallyforge.engine.analysis.scenario_checks import play_checked
     results = play_checked(race, tuple(checks), to_end=True)
     return build_timeline(race.events or (), seed=seed), results
+
+
+def turned_boards(scenario: Scenario, events: Sequence[Event]) -> list[tuple[int, Board]]:
+    """The board after each factory board turn of the race (docs/rules.md
+    12.10), with the index of its ``board_turn`` event: the course as it
+    stands from that event on. Empty when no board turned."""
+    out = []
+    board = scenario.board
+    for i, e in enumerate(events):
+        if e.kind == "board_turn" and e.amount and e.src is not None:
+            part = scenario.board_under(*e.src)
+            if part is not None:
+                board = turn_part(board, part, e.amount)
+                out.append((i, board))
+    return out
+
+
+def board_at(turns: list[tuple[int, Board]], stop: int) -> Board | None:
+    """The board after the events before index `stop`, of ``turned_boards``'
+    list; None when none of them has turned it yet."""
+    k = bisect_right([i for i, _ in turns], stop - 1)
+    return turns[k - 1][1] if k else None
 
 
 def option_charges(events: Sequence[Event], stop: int) -> dict[str, dict[str, int]]:

@@ -303,8 +303,10 @@ class _Round:
 
     def __init__(self, view: BotView, others: list[RobotState]):
         from rallyforge.engine.rules.race import Race  # the race module uses the bots: import it late
-        self.race = Race(_round_scenario(view, [view.robot] + others), seed=0,
-                         record_events=False)
+        lineup = [view.robot] + others
+        self.race = Race(_round_scenario(view, lineup), seed=0, record_events=False)
+        for robot, real in zip(self.race.robots, lineup):
+            robot.superbot = real.superbot      # who holds the title (rules 12.9)
         self.race.start_round()
         self.start = self.race.save(within_round=True)
 

@@ -66,6 +66,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "robots": IGNORED,      # play() is given the docks; balance runs clear the list
         "checks": IGNORED, "author": IGNORED, "description": IGNORED, "note": IGNORED,
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
+        "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
@@ -88,6 +89,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "flags_move": REFUSED, "robot_laser_damage": REFUSED, "start_damage": REFUSED,
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
+        "superbot": REFUSED, "board_turns_on_flag": REFUSED,
         "note": IGNORED,
     },
 }

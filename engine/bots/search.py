@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
+from rallyforge.engine.bots.hunt import Hunt, hunt_scale, quarry
 from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
@@ -188,15 +189,18 @@ def dead_values(layered: Layered, flags: int, lives: int, archive: int) -> np.nd
 
 
 def play_programs(layered: Layered, x0: int, programs: Programs,
-                  slots: list[int]) -> tuple[np.ndarray, np.ndarray]:
+                  slots: list[int], dmg_all: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Where each program ends from extended state `x0` (the layered
     tables' extended states) and the board-laser damage it takes on the
-    way; `programs` and `slots` as for score_programs."""
+    way (by `dmg_all` instead of the tables' when given); `programs` and
+    `slots` as for score_programs."""
     X = layered.X
+    dmg_all = layered.dmg_all if dmg_all is None else dmg_all
     if compiled is not None:
         n = programs.seqs.size
         ends, damage = np.empty(n, np.int32), np.empty(n, np.int32)
-        compiled.play(layered.end_all, layered.dmg_all, programs.seqs, programs.m, slots, X, x0,
+        compiled.play(layered.end_all, dmg_all, programs.seqs, programs.m, slots, X, x0,
                       ends, damage)
         return ends, damage
     cand = programs.offsets(X)
@@ -205,7 +209,7 @@ def play_programs(layered: Layered, x0: int, programs: Programs,
     taken: np.ndarray | np.integer | int = 0
     for r, slot in enumerate(slots):
         idx = cand[slot] + x if slot >= 0 else x + (~slot) * X
-        taken = taken + layered.dmg[r].take(idx)
+        taken = taken + dmg_all[r].take(idx)
         x = layered.end[r].take(idx)
     assert isinstance(x, np.ndarray) and isinstance(taken, np.ndarray)
     return x, taken
@@ -213,26 +217,29 @@ def play_programs(layered: Layered, x0: int, programs: Programs,
 
 def score_programs(layered: Layered, state: int, flags: int, damage: int, lives: int,
                    archive: int, programs: Programs, slots: list[int],
-                   destroy_at: int, to_go: bool = False) -> np.ndarray:
+                   destroy_at: int, to_go: bool = False, hunt: Hunt | None = None) -> np.ndarray:
     """The score of each program. `slots` gives, per register, the row of
     the programs (0 to m - 1) that fills it, or a fixed kind as ~kind (a
     locked card, or NONE). At least one register is a row. `to_go`: on the
     scale of registers to go to the finish (Layered.to_go) instead of 1000
-    a flag."""
+    a flag. `hunt`: a hunter's scale instead (engine/bots/hunt.py)."""
     x0 = flags * layered.S + state
     value, dead, room = _scale(layered, flags, damage, lives, archive, destroy_at, to_go)
+    dmg_all = layered.dmg_all
+    if hunt is not None:
+        value, dead, dmg_all = hunt
     if compiled is not None:
         m, counts, L = programs.m, programs.counts, layered
         score = np.empty(programs.seqs.size, np.int64)
         if counts is not None and rows_first(slots, m):
             # a whole hand, its rows first: played as a tree, shared beginnings once
-            compiled.score_hand(L.end_all, L.dmg_all, counts, m, slots, L.X, x0, value, dead, room,
+            compiled.score_hand(L.end_all, dmg_all, counts, m, slots, L.X, x0, value, dead, room,
                                 L.S, L.FIN, DAMAGE, score)
         else:
-            compiled.score(L.end_all, L.dmg_all, programs.seqs, m, slots, L.X, x0, value, dead,
+            compiled.score(L.end_all, dmg_all, programs.seqs, m, slots, L.X, x0, value, dead,
                            room, L.S, L.FIN, DAMAGE, score)
         return score
-    x, taken = play_programs(layered, x0, programs, slots)
+    x, taken = play_programs(layered, x0, programs, slots, dmg_all)
     score = value.take(x) - DAMAGE * taken
     if taken.max() >= room:
         over = (taken >= room) & (x < layered.FIN)
@@ -352,7 +359,10 @@ def program_cards(sequence: int, m: int, groups: list[list]) -> list[Card]:
 
 
 class SearchBot:
-    def __init__(self) -> None:
+    def __init__(self, hunts: bool = True) -> None:
+        """`hunts`: under ``superbot``, a robot without the title hunts the
+        SuperBot (engine/bots/hunt.py); False races to the flags all the same."""
+        self.hunts = hunts
         self._view: BotView | None = None
         self._tables: Tables | None = None
         self._moves: OptionMoves | None = None
@@ -396,7 +406,11 @@ class SearchBot:
             return None
         value, dead, room = _scale(L, robot.flags, robot.damage, robot.lives, robot.archive,
                                    view.rules.destroy_at_damage, False)
-        return compiled.decide(L.end_all, L.dmg_all, hand, m, slots, L.X,
+        dmg_all = L.dmg_all
+        hunt = self._hunting(view)
+        if hunt is not None:
+            value, dead, dmg_all = hunt
+        return compiled.decide(L.end_all, dmg_all, hand, m, slots, L.X,
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
                                room, L.S, L.FIN, DAMAGE, KIND_CODE, rng)
 
@@ -453,11 +467,20 @@ class SearchBot:
         state = robot.sq * 4 + robot.facing
         if robot.flags < layered.F:
             score = score_programs(layered, state, robot.flags, damage, robot.lives,
-                                   robot.archive, programs, slots, view.rules.destroy_at_damage)
+                                   robot.archive, programs, slots, view.rules.destroy_at_damage,
+                                   hunt=self._hunting(view))
         else:       # every flag touched already (a starting value): stay alive
             score = survival_scores(tables, state, programs, slots, damage, robot.lives,
                                     view.rules.destroy_at_damage)
         return programs.seqs, score, groups, m
+
+    def _hunting(self, view: BotView) -> Hunt | None:
+        """A hunter's values when the robot hunts the SuperBot, else None."""
+        holder = quarry(view) if self.hunts else None
+        if holder is None:
+            return None
+        tables = self.tables(view)
+        return hunt_scale(tables, tables.layered(), holder, view.robot.lives <= 1)
 
     def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]

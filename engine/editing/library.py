@@ -14,7 +14,8 @@ from pathlib import Path
 from rallyforge.engine.editing.edit import canonical
 from rallyforge.engine.editing.transform import insert_board, rotate_board, rotate_markers
 from rallyforge.engine.format.loader import read_file
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.model.scenario import FactoryBoard, Scenario
+from rallyforge.engine.model.turning import rotate_rectangle
 
 LIBRARY = Path(__file__).resolve().parent / "boards"
 BAY_PREFIX = "docking-bay"
@@ -60,10 +61,13 @@ def part(scenario: Scenario, bay: bool) -> Scenario:
 
 
 def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
-    flags, docks = rotate_markers(scenario.flags, scenario.docks, scenario.board.width,
-                                  scenario.board.height, quarter_turns)
-    return replace(scenario, board=rotate_board(scenario.board, quarter_turns), flags=flags,
-                   docks=docks)
+    """The library board turned, recorded as one factory board with its turn."""
+    b = scenario.board
+    flags, docks = rotate_markers(scenario.flags, scenario.docks, b.width, b.height,
+                                  quarter_turns)
+    whole = FactoryBoard(scenario.name, 0, 0, b.width, b.height)
+    return replace(scenario, board=rotate_board(b, quarter_turns), flags=flags, docks=docks,
+                   boards=(rotate_rectangle(whole, b.width, b.height, quarter_turns),))
 
 
 def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | None,

@@ -22,57 +22,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import Board, Check, Dock, Flag, Scenario, Wall, board_order, edge_key
+from rallyforge.engine.model.scenario import (Board, Check, Dock, FactoryBoard, Flag, Scenario, Wall,
+                                              board_order, edge_key)
+from rallyforge.engine.model.turning import (rotate_board, rotate_point, rotate_rectangle,
+                                             turn_direction)
+
+__all__ = ["CORNERS", "MIRRORED_SIDES", "clear_region", "extract", "insert_board", "mirror_board",
+           "mirror_point", "other_side", "resize", "rotate_board", "rotate_markers",
+           "rotate_point", "stamp"]
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
-
-
-# ---------------------------------------------------------------- rotating
-
-def _turn(direction: str | None, quarter_turns: int) -> str | None:
-    if direction is None:
-        return None
-    return NAMES[(INDEX[direction] + quarter_turns) & 3]
-
-
-def rotate_point(x: int, y: int, width: int, height: int, quarter_turns: int) -> tuple[int, int]:
-    """Where square (x, y) of a width x height board lands after turning the
-    board clockwise by quarter_turns quarters."""
-    for _ in range(quarter_turns & 3):
-        x, y, width, height = height - 1 - y, x, height, width
-    return x, y
-
-
-def rotated_size(width: int, height: int, quarter_turns: int) -> tuple[int, int]:
-    return (height, width) if quarter_turns & 1 else (width, height)
-
-
-def rotate_board(board: Board, quarter_turns: int) -> Board:
-    """The board turned clockwise by 90 degrees, quarter_turns times: squares,
-    walls, and the directions of belts, currents, lasers and pushers turn with
-    it; gears keep their sense of rotation."""
-    q = quarter_turns & 3
-    if q == 0:
-        return board
-    w, h = board.width, board.height
-
-    def at(item):
-        return rotate_point(item.x, item.y, w, h, q)
-
-    def move(item, **changes):
-        x, y = at(item)
-        return replace(item, x=x, y=y, **changes)
-
-    nw, nh = rotated_size(w, h, q)
-    return replace(
-        board, width=nw, height=nh,
-        tiles=tuple(move(t, dir=_turn(t.dir, q)) for t in board.tiles),
-        walls=tuple(move(wl, side=_turn(wl.side, q)) for wl in board.walls),
-        lasers=tuple(move(l, dir=_turn(l.dir, q)) for l in board.lasers),
-        pushers=tuple(move(p, dir=_turn(p.dir, q)) for p in board.pushers),
-        levels=tuple(move(v) for v in board.levels),
-    )
 
 
 # ---------------------------------------------------------------- mirroring
@@ -265,8 +225,11 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
     robots = tuple(
         replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
         for r in s.robots)
+    # a factory board of `boards` moves with its squares, or goes once cut
+    parts = tuple(p for p in (_shift(p, left, top) for p in s.boards)
+                  if p.x >= 0 and p.y >= 0 and p.x + p.width <= width and p.y + p.height <= height)
     return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
-                   checks=tuple(_shift_check(c, left, top) for c in s.checks))
+                   checks=tuple(_shift_check(c, left, top) for c in s.checks), boards=parts)
 
 
 def _shift_check(c: Check, dx: int, dy: int) -> Check:
@@ -305,7 +268,8 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     the north or west). The other file's docks and flags come along, turned
     with its board, appended after the existing ones, except any that would
     land on a square that already holds a flag (for flags) or a dock (for
-    docks)."""
+    docks). The inserted board is recorded in ``boards``: its own factory
+    boards, turned and moved with it, or itself as one board by its name."""
     if corner not in CORNERS:
         raise ValueError(f"corner must be one of {', '.join(CORNERS)}, not {corner!r}")
     fragment = rotate_board(other.board, quarter_turns)
@@ -313,8 +277,17 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     grow, (fx, fy) = placement
     west, north, east, south = grow
     grown = resize(scenario, west, north, east, south)
-    result = replace(grown, board=stamp(grown.board, fragment, fx, fy))
+    result = replace(grown, board=stamp(grown.board, fragment, fx, fy),
+                     boards=grown.boards + _parts(other, quarter_turns, fx, fy))
     return _bring_markers(result, other, quarter_turns, fx, fy)
+
+
+def _parts(other: Scenario, quarter_turns: int, fx: int, fy: int) -> tuple[FactoryBoard, ...]:
+    """The factory boards `other` brings when inserted turned and at (fx, fy)."""
+    b = other.board
+    parts = other.boards or (FactoryBoard(other.name, 0, 0, b.width, b.height),)
+    return tuple(_shift(rotate_rectangle(p, b.width, b.height, quarter_turns), fx, fy)
+                 for p in parts)
 
 
 def _attach(board: Board, fragment: Board, corner: str):
@@ -368,4 +341,4 @@ def rotate_markers(flags: tuple[Flag, ...], docks: tuple[Dock, ...], width: int,
         return replace(item, x=x, y=y)
 
     return (tuple(turn(f) for f in flags),
-            tuple(replace(turn(d), facing=_turn(d.facing, quarter_turns)) for d in docks))
+            tuple(replace(turn(d), facing=turn_direction(d.facing, quarter_turns)) for d in docks))

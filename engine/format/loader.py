@@ -35,8 +35,8 @@ from typing import TypeVar
 from rallyforge.engine.format.schema import schema_check, whole_numbers, within_bounds
 from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
-from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry, Flag, Goals,
-                                   Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
+from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry,
+                                   FactoryBoard, Flag, Goals, Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
                                    Scenario, StoredCard, Tile, board_order)
 
 T = TypeVar("T")
@@ -193,6 +193,7 @@ class _Builder:
             note=_text(d.get("note")),
             card=_card(d.get("card")),
             goals=self.goals(d.get("goals")),
+            boards=tuple(b for at, b in self.items(d, "boards", "", _factory_board)),
         )
         if not self.given("/rules/options"):
             # the default keeps an older file's meaning (options.md introduction)
@@ -371,6 +372,18 @@ def _flag(f: dict) -> Flag:
     return Flag(_int(f["x"]), _int(f["y"]), _text(f.get("note")))
 
 
+def _factory_board(b: dict) -> FactoryBoard:
+    return FactoryBoard(b["name"], _int(b["x"]), _int(b["y"]), _int(b["width"]), _int(b["height"]),
+                        _int(b.get("turn", 0)), _text(b.get("note")))
+
+
+def _factory_board_doc(b: FactoryBoard) -> dict:
+    doc = {"name": b.name, "x": b.x, "y": b.y, "width": b.width, "height": b.height}
+    if b.turn:
+        doc["turn"] = b.turn
+    return _noted(doc, b.note)
+
+
 def _dock(d: dict) -> Dock:
     return Dock(_int(d["x"]), _int(d["y"]), d["facing"], _text(d.get("note")))
 
@@ -477,6 +490,8 @@ def to_dict(s: Scenario) -> dict:
     doc["board"] = board
     doc["flags"] = [_noted({"x": f.x, "y": f.y}, f.note) for f in s.flags]
     doc["docks"] = [_noted({"x": d.x, "y": d.y, "facing": d.facing}, d.note) for d in s.docks]
+    if s.boards:
+        doc["boards"] = [_factory_board_doc(b) for b in s.boards]
     rules = s.rules.changed()
     implied = s.implied_options()
     if s.rules.options != implied:

@@ -2,7 +2,8 @@
 
 ``play_hash`` is the SHA-256 of the canonical JSON of everything that
 affects play: the board (tiles, walls, lasers, pushers), the flags in order,
-the docks in order and the rules, with every note left out. The name,
+the docks in order and the rules, with every note left out; under
+``board_turns_on_flag`` the factory boards too (``boards``), which turn. The name,
 description, robots list, checks and notes do not change it: a card stays
 true when they change.
 """
@@ -33,6 +34,8 @@ def play_hash(scenario: Scenario) -> str:
     play: dict[str, Any] = {key: _without_notes(doc.get(key, {})) for key in PLAY_KEYS}
     play["rules"] = scenario.rules.changed()        # the options default spelled out
     play["rules"].pop("note", None)
+    if scenario.rules.board_turns_on_flag:          # which boards turn (docs/rules.md 12.10)
+        play["boards"] = _without_notes(doc.get("boards", []))
     text = json.dumps(play, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -54,6 +54,15 @@ Kinds and the fields they use:
                                                   conveyor, or off board, pit, drain when
                                                   it went back to its square in the file
     repair      amount                            damage repaired
+    repair      amount, cause                     damage repaired; cause "superbot": the SuperBot
+                                                  discards all its damage (rules 12.9)
+    superbot    target                            the robot takes the SuperBot title: at set-up
+                                                  (target None), or from the SuperBot it
+                                                  destroyed (target its name)
+    board_turn  target, src, amount               the factory board `target` under the flag
+                                                  touched on src turns `amount` quarter turns
+                                                  clockwise (a coin's heads; 0 for tails: it
+                                                  stays), rules 12.10
     option      amount                            options gained (counted options)
 
 Option cards (played options, options.md 6.27); `card` is the card's id:

@@ -193,6 +193,28 @@ class Flag:
 
 
 @dataclass(frozen=True)
+class FactoryBoard:
+    """One factory board a course is made of (the file's ``boards``): its
+    name, the rectangle it covers and the quarter turns clockwise it was
+    placed with. A rule (a board that turns) or the editor refers to it."""
+    name: str
+    x: int
+    y: int
+    width: int
+    height: int
+    turn: int = 0
+    note: str | None = None
+
+    def covers(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+    @property
+    def turns_in_place(self) -> bool:
+        """A quarter turn fits it in its own rectangle: it is square."""
+        return self.width == self.height
+
+
+@dataclass(frozen=True)
 class Dock:
     x: int
     y: int
@@ -227,6 +249,8 @@ class Rules:
     repair_sites: str = "repair"           # or "options"
     start_option_choice: int = 0
     programming_seconds: int | None = None  # None: no clock
+    superbot: bool = False
+    board_turns_on_flag: bool = False       # needs the scenario's `boards`
     note: str | None = None
 
     def changed(self) -> dict:
@@ -377,7 +401,7 @@ class RobotSpec:
 
 
 CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "option_cards", "archive")
+              "powered_down", "superbot", "options", "option_cards", "archive")
 
 
 @dataclass(frozen=True)
@@ -459,6 +483,11 @@ class Scenario:
     card: StoredCard | None = None
     accept: tuple[Accept, ...] = ()     # acknowledged warnings
     goals: Goals | None = None      # None: the file states none (fair docks is assumed)
+    boards: tuple[FactoryBoard, ...] = ()   # the factory boards it is made of, if recorded
+
+    def board_under(self, x: int, y: int) -> FactoryBoard | None:
+        """The factory board (of ``boards``) that square (x, y) lies on."""
+        return next((b for b in self.boards if b.covers(x, y)), None)
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

@@ -4,6 +4,7 @@ from __future__ import annotations
 from rallyforge.engine.rules.option_arm import arm_square
 from rallyforge.engine.rules.option_holding import used
 from rallyforge.engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.superbot import scores
 
 
 def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotState]:
@@ -14,7 +15,6 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     flags = floor.flag_squares
     last = len(flags)
     flag_at = floor.flag_at
-    archive_point = floor.course.archive_point
     any_flag = floor.rules.archive_on_any_flag
     log = floor.events is not None
     for robot in robots:
@@ -22,7 +22,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         if sq < 0 or not (marks[sq] or robot.cards):
             continue
         armed = False
-        if robot.cards and robot.flags < last and sq != flags[robot.flags]:
+        if robot.cards and robot.flags < last and sq != flags[robot.flags] and scores(floor, robot):
             reached = arm_square(floor, robot, flags[robot.flags].__eq__)
             if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
                 used(floor, robot, "mechanical-arm", cause="flag")
@@ -31,12 +31,16 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         if not marks[sq]:
             continue
         if not armed and robot.flags < last and sq == flags[robot.flags]:
-            _touch_flag(floor, robot, sq, register, finished)
+            # under `superbot` only the SuperBot touches it; the others move
+            # their archive all the same (12.9)
+            if scores(floor, robot):
+                _touch_flag(floor, robot, sq, register, finished)
             # 6.2's "next flag" is the one just touched: after touching it,
             # the next flag is one the robot cannot be standing on.
             moves_archive = True
         else:
-            moves_archive = archive_point[sq] or (any_flag and flag_at[sq] > 0)
+            # (the course itself, not a copy: a touched flag may turn a board, 12.10)
+            moves_archive = floor.course.archive_point[sq] or (any_flag and flag_at[sq] > 0)
         if moves_archive and robot.archive != sq:
             robot.archive = sq
             if log:
@@ -56,3 +60,5 @@ def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
         finished.append(robot)
     if floor.rules.flag_gives_option:
         floor.flag_gifts.append(robot)
+    if floor.on_flag is not None:
+        floor.on_flag(sq)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.state import Blame, Floor, RobotState
+from rallyforge.engine.rules.superbot import laser_points, pass_title
 
 
 def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, RobotState]:
@@ -21,9 +22,10 @@ def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, R
     return {k: robot for k, (_, robot) in nearest.items()}
 
 
-def fire(floor: Floor, robots: list[RobotState]) -> None:
-    """Board lasers and robot lasers; `robots` are the robots on the board, in
-    robot order. A robot destroyed here has fired all the same (5.1)."""
+def fire(floor: Floor, robots: list[RobotState], slot: int = 0) -> None:
+    """Board lasers and robot lasers of register slot+1; `robots` are the
+    robots on the board, in robot order. A robot destroyed here has fired
+    all the same (5.1)."""
     if not robots:
         return
     course, occ = floor.course, floor.occ
@@ -46,6 +48,8 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             record((*moment, "laser", None,
                     laser.missed if lit is None else
                     (laser.square, laser.dir, laser.beam, lit.sq, lit.name, laser.beams, "board")))
+    # under `superbot`: who hit whom (the SuperBot's title goes to its destroyer, 12.9)
+    dealers: dict[RobotState, list[RobotState]] | None = {} if floor.rules.superbot else None
     if floor.rules.robot_lasers:
         times = floor.rules.robot_laser_damage         # docs/rules.md 12.2
         # The first robot on a line of sight (Course.sight) is found with a
@@ -60,13 +64,18 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             if seen:
                 target = shift + ((seen & -seen) if forward else seen).bit_length() - 1
                 # its bit in `occupied` says a robot stands there (no check: the hottest loop)
-                occ[target].pending += times    # type: ignore[union-attr]
+                if dealers is None:
+                    occ[target].pending += times    # type: ignore[union-attr]
+                else:                               # the SuperBot's laser deals double (12.9)
+                    victim: RobotState = occ[target]     # type: ignore[assignment]
+                    victim.pending += laser_points(shooter, times)
+                    dealers.setdefault(victim, []).append(shooter)
                 hit = True
             if log:
                 record((*moment, "laser", shooter.name,
                         (shooter.sq, shooter.facing, course.ray(shooter.sq, shooter.facing),
                          target, occ[target].name if target >= 0 else None,  # type: ignore[union-attr]
-                         times, "robot")))
+                         laser_points(shooter, times), "robot")))
     # then every robot whose damage has reached the limit is destroyed, hit
     # now or not (a robot can re-enter or start with that much damage)
     cap = floor.rules.destroy_at_damage
@@ -83,6 +92,8 @@ def fire(floor: Floor, robots: list[RobotState]) -> None:
             doomed.append((robot, shot))
     for robot, shot in doomed:
         floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, shot))
+    if dealers:
+        pass_title(floor, dealers, slot)
 
 
 def shot_by(course: Course, struck: dict[int, RobotState], robot: RobotState,

@@ -19,6 +19,7 @@ from rallyforge.engine.rules.option_holding import (HOWITZER_SHOTS, has, hurt, i
                                          used)
 from rallyforge.engine.rules.option_play import locked, replace_card
 from rallyforge.engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.superbot import laser_points, pass_title
 
 if TYPE_CHECKING:
     from rallyforge.engine.rules.programming import Deck
@@ -76,9 +77,13 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     course = floor.course
     log = floor.events is not None
     hits: dict[RobotState, list[tuple[int, int, str]]] = {}     # (points, side, cause)
+    dealers: dict[RobotState, list[RobotState]] = {}    # who hit whom (the SuperBot, 12.9)
 
-    def hit(robot: RobotState, points: int, side: int, cause: str = "laser") -> None:
+    def hit(robot: RobotState, points: int, side: int, cause: str = "laser",
+            shooter: RobotState | None = None) -> None:
         hits.setdefault(robot, []).append((points, side, cause))
+        if shooter is not None:
+            dealers.setdefault(robot, []).append(shooter)
 
     struck = board_laser_targets(course, robots)                   # (1) trace
     for k in range(len(course.lasers)) if log else sorted(struck):   # in the board's order
@@ -102,7 +107,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         double = "double-barreled-laser" in cards
         # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
         times = floor.rules.robot_laser_damage
-        points = (2 if double else 1) * times
+        points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
         if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
             choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
         weapon = _allowed(floor, shooter, choice, targets, slot, d)
@@ -114,7 +119,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
                 used(floor, shooter, weapon, victim)
             if weapon == "mini-howitzer":
-                hit(victim, 1, (d + 2) & 3, "shell")
+                hit(victim, 1, (d + 2) & 3, "shell", shooter)
                 opts(shooter).shells += 1
                 if opts(shooter).shells >= HOWITZER_SHOTS:
                     lose(floor, shooter, "mini-howitzer", "used up")
@@ -126,7 +131,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                     used(floor, shooter, weapon, victim, _fire_control_words(mode))
                     effects.append(_Shot(weapon, shooter, victim, d, mode))
                 else:
-                    hit(victim, points, (d + 2) & 3)
+                    hit(victim, points, (d + 2) & 3, shooter=shooter)
                     if double:
                         used(floor, shooter, "double-barreled-laser", victim)
             if len(targets) > 1:
@@ -136,10 +141,10 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             path, targets = trace(floor, shooter.sq, back, 0)
             if log:
                 _beam(floor, shooter, shooter.sq, back, path,
-                      targets[0].sq if targets else -1, times)
+                      targets[0].sq if targets else -1, laser_points(shooter, times))
             if targets:
                 used(floor, shooter, "rear-firing-laser", targets[0])
-                hit(targets[0], times, d)
+                hit(targets[0], laser_points(shooter, times), d, shooter=shooter)
 
     for robot in robots:                                            # (2) damage
         robot.pending = 0
@@ -153,9 +158,11 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     for robot in robots:
         if robot.sq >= 0 and robot.damage >= cap:
             floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, robot in hits))
+    if floor.rules.superbot:
+        pass_title(floor, dealers, slot)
 
     moves = [s for s in effects if s.weapon in MOVERS]
-    moves.sort(key=lambda s: (-_priority(s.shooter, slot), s.shooter.index))
+    moves.sort(key=lambda s: (-s.shooter.priority(slot), s.shooter.index))
     for shot in moves:                                              # (5)
         victim = shot.target
         if victim.sq < 0:
@@ -173,12 +180,6 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         used(floor, shot.shooter, shot.weapon, victim,
              ("pulled" if shot.weapon == "tractor-beam" else "pushed") if moved else "blocked",
              victim.sq if moved else None)
-
-
-def _priority(robot: RobotState, slot: int) -> int:
-    """The priority of the shooter's card in this register; -1 without one."""
-    card = robot.registers[slot]
-    return card.priority if card is not None and card.priority is not None else -1
 
 
 def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:

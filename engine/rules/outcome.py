@@ -28,6 +28,7 @@ class RobotResult:
     archive: tuple[int, int]
     finished: tuple[int, int] | None    # (round, register)
     deaths: int
+    superbot: bool = False              # holds the SuperBot title (rule superbot)
 
     @classmethod
     def of(cls, robot: RobotState, course: Course) -> "RobotResult":
@@ -35,10 +36,11 @@ class RobotResult:
         x, y = course.xy[robot.sq] if on else (None, None)
         return cls(robot.name, x, y, NAMES[robot.facing] if on else None, robot.damage,
                    robot.lives, robot.flags, on, robot.out, robot.powered_down, robot.options,
-                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths)
+                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths,
+                   robot.superbot)
 
     def to_json(self) -> dict:
-        return {
+        doc = {
             "name": self.name, "x": self.x, "y": self.y, "facing": self.facing,
             "damage": self.damage, "lives": self.lives, "flags": self.flags,
             "alive": self.alive, "out": self.out, "powered_down": self.powered_down,
@@ -47,6 +49,9 @@ class RobotResult:
                          if self.finished else None),
             "deaths": self.deaths,
         }
+        if self.superbot:
+            doc["superbot"] = True
+        return doc
 
 
 def first_finishers(finished: Sequence[tuple[int, int] | None]) -> tuple[int, ...]:

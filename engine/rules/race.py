@@ -19,8 +19,9 @@ from typing import NamedTuple
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Card, Scenario, starting_options
+from rallyforge.engine.model.scenario import Board, Card, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
+from rallyforge.engine.rules.board_turns import BoardTurns
 from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
@@ -34,6 +35,7 @@ from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
 from rallyforge.engine.rules.programming import Controller, Deck
 from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.superbot import crown, discard_damage
 
 # The deck's cards' text in the event log, made once: a long log shares the
 # strings. Found by the card object (a card's own hash is a Python call).
@@ -115,6 +117,26 @@ class Race:
                                             robot.powered_down))
         if self.played:
             self._deal_options()
+        if self.rules.superbot:
+            self._crown_dock_1()
+        self.turns: BoardTurns | None = None
+        if self.rules.board_turns_on_flag and scenario.boards:
+            self.turns = BoardTurns(scenario, self.rng, self.floor, self._use_board)
+            self.floor.on_flag = self.turns.flag_touched
+
+    def _use_board(self, board: Board, course) -> None:
+        """Play on on a turned board (12.10): the race and every bot see it."""
+        self.course = course
+        for controller in self.controllers:
+            controller.view.board, controller.view.course = board, course
+
+    def _crown_dock_1(self) -> None:
+        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9)."""
+        docks = self.scenario.docks
+        first = self.course.square(docks[0].x, docks[0].y) if docks else -1
+        holder = next((r for r in self.floor.robots if r.sq == first), None)
+        if holder is not None:
+            crown(self.floor, holder)
 
     def _deal_options(self) -> None:
         """Set-up with played options (6.2): listed cards are taken out of the
@@ -218,10 +240,13 @@ class Race:
         on a course without randomizers its state (625 numbers) is left out."""
         assert not self.played and self.floor.events is None, "save: no option cards, no log"
         deck = self.deck
-        rng = None if within_round and not self.course.has_randomizer else self.rng.getstate()
+        # (a turning board's coin is drawn within a round too)
+        rng = None if within_round and not (self.course.has_randomizer or self.turns) \
+            else self.rng.getstate()
         return Saved(rng, (list(deck.cards), deck.top, deck.settled), self.floor.saved(),
                      (self.round, self.register, self.over, self._between_rounds,
-                      self._finishers, self.cards_played))
+                      self._finishers, self.cards_played,
+                      self.turns.board if self.turns else None))
 
     def restore(self, saved: Saved) -> None:
         """Put the race back in a state from ``save``."""
@@ -232,7 +257,9 @@ class Race:
         deck.cards = list(cards)
         self.floor.restore(saved.floor)
         (self.round, self.register, self.over, self._between_rounds, self._finishers,
-         self.cards_played) = saved.race
+         self.cards_played, board) = saved.race
+        if self.turns is not None:
+            self.turns.put(board)
 
     # ------------------------------------------------------------ stepping
 
@@ -441,7 +468,7 @@ class Race:
         if self.played:
             fire_with_options(floor, on_board, slot, self.deck)
         else:
-            fire(floor, on_board)
+            fire(floor, on_board, slot)
 
         floor.step = "checkpoints"                                  # E
         finished = touch(floor, on_board, register)
@@ -480,6 +507,8 @@ class Race:
         robots = floor.robots
         floor.step = "repairs"                                      # 7.1
         repaired = repair(floor, [r for r in robots if r.sq >= 0])
+        if rules.superbot:
+            discard_damage(floor, repaired)                         # 12.9
         floor.step = "registers"                                    # 7.2
         for robot in robots:
             if not robot.out:

@@ -25,7 +25,7 @@ class RobotState:
     __slots__ = ("index", "name", "sq", "facing", "damage", "lives", "flags", "options",
                  "archive", "destroyed", "out", "finished", "powered_down", "announced",
                  "decided", "registers", "deaths", "death_seq", "pending", "cards", "opt",
-                 "killed_by")
+                 "killed_by", "superbot")
 
     def __init__(self, index: int, name: str, sq: int, facing: int, *, damage: int = 0,
                  lives: int = 3, flags: int = 0, options: int = 0, powered_down: bool = False):
@@ -51,9 +51,15 @@ class RobotState:
         self.cards: list[str] = []      # option cards held (played options), oldest first
         self.opt: RobotOptions | None = None    # what its cards remember (played options)
         self.killed_by: Blame | None = None     # what destroyed it last (Floor.destroy)
+        self.superbot = False           # holds the SuperBot title (rule superbot)
 
     def __repr__(self) -> str:
         return f"<RobotState {self.name} sq={self.sq} facing={NAMES[self.facing]}>"
+
+    def priority(self, slot: int) -> int:
+        """The priority of the card in register slot+1; -1 without one."""
+        card = self.registers[slot]
+        return card.priority if card is not None and card.priority is not None else -1
 
     def saved(self) -> tuple:
         """Its state, for ``restore`` (its lists copied; not its option cards'
@@ -62,13 +68,13 @@ class RobotState:
         return (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
                 self.archive, self.destroyed, self.out, self.finished, self.powered_down,
                 self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-                self.killed_by, list(self.registers), list(self.cards))
+                self.killed_by, self.superbot, list(self.registers), list(self.cards))
 
     def restore(self, saved: tuple) -> None:
         (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
          self.archive, self.destroyed, self.out, self.finished, self.powered_down,
          self.announced, self.decided, self.deaths, self.death_seq, self.pending,
-         self.killed_by, registers, cards) = saved
+         self.killed_by, self.superbot, registers, cards) = saved
         self.registers, self.cards = list(registers), list(cards)
 
 
@@ -86,7 +92,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_home", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
-                 "option_deck", "flag_gifts")
+                 "option_deck", "flag_gifts", "on_flag")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -120,6 +126,19 @@ class Floor:
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
+        # board_turns_on_flag: called with a flag's square when a robot touches it
+        self.on_flag: Callable[[int], None] | None = None
+
+    def _marks(self, course: Course) -> list[bool]:
+        marks = list(course.archive_point)
+        for square in self.flag_squares:
+            marks[square] = True
+        return marks
+
+    def set_course(self, course: Course) -> None:
+        """Play on on another course of the same size (a factory board turned, 12.10)."""
+        self.course = course
+        self.marks[:] = self._marks(course)
 
     @property
     def step(self) -> str:

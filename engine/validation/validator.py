@@ -28,6 +28,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E310  a check names a robot the course does not have
     E311  a check names a register outside 1-5 (or a round below 1)
     E312  a flag cannot be reached: from a dock (flag 1), or from the flag before it
+          (under ``superbot`` only dock 1 counts; under ``board_turns_on_flag`` in some
+          way the boards under the flags before it can have turned)
     E313  an option card held by two robots
     E314  an ``option_cards`` check while options are only counted (options.md 6.26)
     E315  a robot starts having touched more flags than the course has
@@ -38,6 +40,12 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E330  both ``start_option_choice`` and ``start_options`` deal starting options
     E331  a robot powers down (scripted, or at the start) where ``power_down`` is false
     E332  ``start_damage`` destroys robots as the race starts
+    E335  a factory board of ``boards`` reaches outside the board
+    E336  two factory boards of ``boards`` overlap
+    E337  ``board_turns_on_flag`` on a course without ``boards``
+    E338  ``board_turns_on_flag``: a flag's factory board is not square (a quarter turn
+          would not fit it)
+    E339  ``superbot`` on a course whose robots leave dock 1 empty: no robot is the SuperBot
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -56,6 +64,8 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W415  a laser or pusher mounted on a ramp's low side
     W416  the course card kept in the file was measured on another version of the course
     W420  goals for more robots than the course has docks
+    W430  ``board_turns_on_flag``: a flag on no factory board, so touching it turns nothing
+    W431  ``superbot``: a dock other than dock 1 from which flag 1 cannot be reached
 
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
@@ -64,6 +74,7 @@ order they run.
 """
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
@@ -76,6 +87,7 @@ from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
 from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
                                    Pusher, Scenario, edge_key)
+from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
 from rallyforge.engine.rules.course import compile_course
@@ -203,6 +215,7 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
         ("docks", data.get("docks"), scenario.docks),
         ("robots", data.get("robots"), scenario.robots),
         ("checks", data.get("checks"), scenario.checks),
+        ("boards", data.get("boards"), scenario.boards),
     )
     skipped: dict[str, set[int]] = {}
     for p in problems:
@@ -670,11 +683,18 @@ def checks_at_bad_moments(s: Scenario, at: Places) -> list[Problem]:
 
 def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     """E312: flag 1 cannot be reached from some dock, or flag n+1 from flag n.
+    W431: under ``superbot``, flag 1 cannot be reached from a dock other than
+    dock 1.
 
     Reachability is ``reach.reachable_from`` under the course's own rules
     (the teleporter's Back Up distance); squares already reported (off
     the board, or a flag or dock on a pit) are left out so that each mistake
-    is reported once."""
+    is reported once. Two special rules widen what counts (docs/rules.md 12):
+    under ``superbot`` only the SuperBot, from dock 1, must reach flag 1 (a
+    robot on another dock touches flags only once it has taken the title,
+    wherever it stands then); under ``board_turns_on_flag`` flag n+1 counts
+    as reached when it is in some way the boards under flags 1 to n can
+    have turned (those flags have been touched, each with its coin)."""
     at = at or Places()
     board = s.board
 
@@ -691,34 +711,64 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     else:
         places = [((f.x, f.y),) for f in s.flags]
 
-    def can_reach(sources: tuple[tuple[int, int], ...], targets: tuple[tuple[int, int], ...]) -> bool:
+    def reach_on(b: Board, sources: tuple[tuple[int, int], ...]) -> AbstractSet[tuple[int, int]]:
+        if b is not board:                  # a turned board: made once, asked once
+            return reach.reachable_from(b, sources, s.rules)
         if sources not in reached:
             reached[sources] = reach.reachable_from(board, sources, s.rules)
-        return any(target in reached[sources] for target in targets)
+        return reached[sources]
 
     out = []
     legs: list[tuple[str, Flag | Dock, int, tuple[tuple[int, int], ...]]] = [
         (f"dock {at.number('docks', k)}", d, 0, ((d.x, d.y),)) for k, d in enumerate(s.docks)]
     legs += [(f"flag {at.number('flags', k)}", f, k + 1, places[k])
              for k, f in enumerate(s.flags[:-1])]
-    for source_name, source, k, sources in legs:
+    for leg, (source_name, source, k, sources) in enumerate(legs):
         if not s.flags:
             break
         target = s.flags[k]
         if not (usable(source.x, source.y) and usable(target.x, target.y)):
             continue
-        if not can_reach(sources, places[k]):
-            belt = _belt_carrying_off(board, target, reached[sources], s.rules.flags_move)
-            why = (f"robots get next to it, but the {belt} it stands on carries them off before "
-                   f"flags count and no belt or pusher leaves one there (flags do not move with "
-                   f"belts); move the flag off the {belt}" if belt else
-                   "walls, ledges, pits or board elements close it off; open a way or move one "
-                   "of them")
-            out.append(_error("E312", f"flag {at.number('flags', k)} at ({target.x}, {target.y}) "
-                                      f"cannot be reached from {source_name} at ({source.x}, "
-                                      f"{source.y}): {why}", at.pointer("flags", k),
-                              target.x, target.y))
+        if any(not reach_on(b, sources).isdisjoint(places[k]) for b in _turned_boards(s, k)):
+            continue
+        belt = _belt_carrying_off(board, target, reach_on(board, sources), s.rules.flags_move)
+        why = (f"robots get next to it, but the {belt} it stands on carries them off before "
+               f"flags count and no belt or pusher leaves one there (flags do not move with "
+               f"belts); move the flag off the {belt}" if belt else
+               "walls, ledges, pits or board elements close it off; open a way or move one "
+               "of them")
+        message = (f"flag {at.number('flags', k)} at ({target.x}, {target.y}) cannot be reached "
+                   f"from {source_name} at ({source.x}, {source.y}): {why}")
+        if s.rules.superbot and 0 < leg < len(s.docks):
+            out.append(_warning("W431", message + "; under superbot only the SuperBot touches "
+                                "flags, so this matters only once this dock's robot takes the "
+                                "title", at.pointer("flags", k), target.x, target.y))
+        else:
+            out.append(_error("E312", message, at.pointer("flags", k), target.x, target.y))
     return out
+
+
+def _turned_boards(s: Scenario, k: int):
+    """The course's board as it can be when robots head for flag k+1 (index
+    k): as laid out, then, under ``board_turns_on_flag``, with the square
+    factory boards under flags 1..k turned every other way they can be,
+    fewest turns first (each such flag has been touched, and each touch
+    flips a coin). Made one at a time: most flags are reached on the first."""
+    yield s.board
+    if not (s.rules.board_turns_on_flag and k):
+        return
+    parts = []
+    for flag in s.flags[:k]:
+        part = s.board_under(flag.x, flag.y)
+        if part is not None and part.turns_in_place and part not in parts:
+            parts.append(part)
+    turns = sorted(itertools.product(range(4), repeat=len(parts)), key=sum)
+    for quarters in turns[1:]:
+        b = s.board
+        for part, q in zip(parts, quarters):
+            if q:
+                b = turn_part(b, part, q)
+        yield b
 
 
 def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int, int]],
@@ -1033,6 +1083,68 @@ def stale_card(s: Scenario, at: Places) -> list[Problem]:
                              "--store) or remove it", "/card")]
 
 
+def factory_boards(s: Scenario, at: Places) -> list[Problem]:
+    """E330, E331: the factory boards of ``boards`` lie inside the board and
+    do not overlap (a square belongs to one board at most)."""
+    out = []
+    b = s.board
+    for k, fb in enumerate(s.boards):
+        if fb.x + fb.width > b.width or fb.y + fb.height > b.height:
+            out.append(_error("E335", f"factory board {fb.name!r} ({fb.width}x{fb.height} at "
+                                      f"({fb.x}, {fb.y})) reaches outside the {b.width}x{b.height} "
+                                      f"board; move or shrink it", at.pointer("boards", k),
+                              fb.x, fb.y))
+        for j, other in enumerate(s.boards[:k]):
+            if (fb.x < other.x + other.width and other.x < fb.x + fb.width
+                    and fb.y < other.y + other.height and other.y < fb.y + fb.height):
+                out.append(_error("E336", f"factory boards {other.name!r} and {fb.name!r} overlap; "
+                                          f"a square lies on one board at most",
+                                  at.pointer("boards", k), fb.x, fb.y))
+    return out
+
+
+def turning_boards(s: Scenario, at: Places) -> list[Problem]:
+    """E332, E333, W430: the rule board_turns_on_flag turns the factory board
+    under a touched flag, so it needs ``boards``, square boards under the
+    flags, and flags on boards."""
+    if not s.rules.board_turns_on_flag:
+        return []
+    if not s.boards:
+        return [_error("E337", "board_turns_on_flag turns the factory board under a touched flag, "
+                               "but the course does not say which boards it is made of; list them "
+                               "under boards (rallyforge assemble writes them) or turn the rule off",
+                       "/rules/board_turns_on_flag")]
+    out = []
+    for k, flag in enumerate(s.flags):
+        fb = s.board_under(flag.x, flag.y)
+        n = at.number("flags", k)
+        if fb is None:
+            out.append(_warning("W430", f"flag {n} at ({flag.x}, {flag.y}) lies on no factory board "
+                                        f"of boards, so touching it turns nothing; add its board "
+                                        f"to boards", at.pointer("flags", k), flag.x, flag.y))
+        elif not fb.turns_in_place:
+            out.append(_error("E338", f"flag {n} at ({flag.x}, {flag.y}) lies on factory board "
+                                      f"{fb.name!r}, which is {fb.width}x{fb.height}: a quarter "
+                                      f"turn would not fit it in place; only square boards turn",
+                              at.pointer("flags", k), flag.x, flag.y))
+    return out
+
+
+def superbot_on_dock_1(s: Scenario, at: Places) -> list[Problem]:
+    """E334: under ``superbot`` the robot on dock 1 starts as the SuperBot
+    and only the SuperBot touches flags; robots listed so that none starts
+    there leave the race without one."""
+    if not (s.rules.superbot and s.robots and s.docks):
+        return []
+    first = s.docks[0]
+    if any(start is not None and start[:2] == (first.x, first.y)
+           for start in (s.robot_start(i) for i in range(len(s.robots)))):
+        return []
+    return [_error("E339", "superbot makes the robot on dock 1 the SuperBot, the only one that "
+                           "touches flags, but no robot starts on dock 1; put a robot there",
+                   "/robots")]
+
+
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
     """W409: fewer than 2 docks leaves room for at most one robot."""
     if len(s.docks) >= 2:
@@ -1092,4 +1204,7 @@ CHECKS: list[CourseCheck] = [
     mounted_on_ramp_sides,
     stale_card,
     goals_beyond_the_docks,
+    factory_boards,
+    turning_boards,
+    superbot_on_dock_1,
 ]
