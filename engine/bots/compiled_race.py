@@ -259,7 +259,7 @@ def _build(scenario: Scenario) -> _Built:
 def _spec(course: Course, flags: tuple[int, ...], scenario: Scenario) -> _Built:
     """The course, rules and search-bot tables as _race.c's race_course reads them."""
     rules = scenario.rules
-    tables = tables_for(SimpleNamespace(course=course, flags=flags, rules=rules))
+    tables = tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
     layered = tables.layered()
     n = course.size
     causes = list(CAUSES)
