@@ -153,11 +153,16 @@ class Files(QObject):
             return self.save()
         return answer == "discard"
 
-    def new(self, scenario) -> bool:
-        if not self.maybe_save():
+    def new(self, scenario, unsaved: bool = False, ask: bool = True) -> bool:
+        """Start `scenario` without a file. `unsaved`: a course that exists nowhere
+        on disk (imported, assembled), so leaving it asks first, as after an edit.
+        `ask=False` when the question about the current course was asked already."""
+        if ask and not self.maybe_save():
             return False
         self.drop_autosave_if_discarded()
         self.doc.reset(scenario, None)
+        if unsaved:
+            self.doc.undo_stack.resetClean()
         self.claim()
         return True
 

@@ -453,33 +453,43 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ commands with dialogs
 
+    # New and New from Boards ask about unsaved changes before their dialog.
+
     def new(self) -> None:
+        if not self.files.maybe_save():
+            return
         scenario = dialogs.get_new_course(self)
         if scenario is not None:
-            self.files.new(scenario)      # the view fits the new board
+            self.files.new(scenario, ask=False)      # the view fits the new board
 
     def new_from_boards(self) -> None:
         """The assembled course opens over an empty board of its size, and the
         assembly is one undo step on it."""
+        if not self.files.maybe_save():
+            return
         dialog = NewFromBoardsDialog(self)
         course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
         if course is None:
             return
         blank = replace(course, board=Board(course.board.width, course.board.height), docks=())
-        if self.files.new(blank):
-            commands.change(self.doc, course, "Assemble boards")
+        self.files.new(blank, ask=False)
+        commands.change(self.doc, course, "Assemble boards")
 
     def import_map(self) -> None:
         path = dialogs.get_open_path(self, "Import Tiled Map", filter=dialogs.TILED_FILTER)
-        if path is None:
-            return
+        if path is not None:
+            self.import_map_file(path)
+
+    def import_map_file(self, path: str, ask: bool = True) -> None:
+        """The map as a new course, unsaved (it exists nowhere as a course yet);
+        `ask=False` when the question about the current course was asked already."""
         try:
             imported = import_map(path)
         except MapError as exc:
             dialogs.show_error(self, "Import Tiled Map", f"{Path(path).name} cannot be imported.",
                                str(exc))
             return
-        if self.files.new(imported.scenario) and imported.warnings:
+        if self.files.new(imported.scenario, unsaved=True, ask=ask) and imported.warnings:
             dialogs.show_warning(self, "Import Tiled Map",
                                  f"{len(imported.warnings)} things of {Path(path).name} could not "
                                  "be placed as drawn (see the details).",

@@ -23,7 +23,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from rallyforge.engine.cli.common import problem_line, write_course
-from rallyforge.engine.editing.library import ARRANGEMENTS, LibraryError, assemble as build, find, is_bay, load
+from rallyforge.engine.editing.library import (ARRANGEMENTS, LibraryError, assemble as build, course_name,
+                                              find, is_bay, load)
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.model.scenario import Flag
 from rallyforge.engine.validation.validator import validate_data
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"warning: {bay_path.stem} is not a docking bay; its docks are used",
                       file=sys.stderr)
             bay = (load(bay_path), args.bay[1])
-        name = args.name or " + ".join(Path(n).stem for n, _ in args.boards)
+        name = args.name or course_name([Path(n).stem for n, _ in args.boards])
         course = build(boards, bay, args.arrangement, name)
     except LibraryError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -66,6 +66,11 @@ def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
                    docks=docks)
 
 
+def course_name(board_names: list[str]) -> str:
+    """The name of a course assembled from these boards, unless the designer gives one."""
+    return " + ".join(board_names) or "Untitled"
+
+
 def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | None,
              arrangement: str, name: str) -> Scenario:
     """Factory boards (each with its quarter turns clockwise) laid side by side

@@ -1,0 +1,66 @@
+"""Courses that exist nowhere on disk yet (imported from a Tiled map,
+assembled from library boards) are unsaved work: the title says so and
+nothing drops them without asking. Driven with real clicks and keys."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
+from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
+from tests.test_editor_boards import choose, ok, when_open
+from tests.test_tiled_import import small_map
+
+
+def click_menu(window, qtbot, menu: str, action: str) -> None:
+    """Open a menu of the menu bar and click one of its entries, with the mouse."""
+    bar, popup = window.menuBar(), window.menus[menu]
+    QTest.mouseClick(bar, Qt.LeftButton, Qt.NoModifier,
+                     bar.actionGeometry(popup.menuAction()).center())
+    qtbot.waitUntil(popup.isVisible)
+    QTest.mouseClick(popup, Qt.LeftButton, Qt.NoModifier,
+                     popup.actionGeometry(window.menu_actions[action]).center())
+
+
+def import_small_map(window, qtbot, answers, tmp_path) -> None:
+    path = tmp_path / "dizzy_dash.tmx"
+    path.write_text(small_map(), encoding="utf-8")
+    answers.open_path = str(path)
+    click_menu(window, qtbot, "file", "import_map")
+    qtbot.waitUntil(lambda: window.doc.scenario.name == "Dizzy Dash")
+
+
+def test_an_imported_course_is_unsaved_work_named_after_it(window, qtbot, answers, tmp_path):
+    import_small_map(window, qtbot, answers, tmp_path)
+    assert window.windowTitle() == "Dizzy Dash* — Rally Forge"
+    assert window.doc.path is None and window.doc.modified
+    answers.save_changes = "cancel"
+    QTest.keyClick(window, Qt.Key_N, Qt.ControlModifier)           # File > New
+    assert answers.asked.count("save_changes") == 1                # asked before its dialog
+    assert window.doc.scenario.name == "Dizzy Dash"                # and kept, as cancelled
+    click_menu(window, qtbot, "file", "new_from_boards")
+    assert answers.asked.count("save_changes") == 2
+    answers.open_path = str(tmp_path / "dizzy_dash.tmx")
+    click_menu(window, qtbot, "file", "open")
+    assert answers.asked.count("save_changes") == 3
+    assert window.doc.scenario.name == "Dizzy Dash" and window.doc.modified
+
+
+def test_an_assembled_course_is_unsaved_work_named_after_it(window, qtbot, answers):
+    def fill(dialog: NewFromBoardsDialog) -> None:
+        dialog.name.setFocus()
+        QTest.keyClicks(dialog.name, "Chess Match")
+        choose(dialog.boards[0], "Chess")
+        ok(dialog)
+
+    filled = when_open(NewFromBoardsDialog, fill)
+    click_menu(window, qtbot, "file", "new_from_boards")
+    qtbot.waitUntil(lambda: window.doc.scenario.name == "Chess Match")
+    filled.check()
+    assert window.windowTitle() == "Chess Match* — Rally Forge"
+    answers.save_changes = "cancel"
+    window.windowHandle().requestActivate()     # back from the dialog: keys reach it again
+    qtbot.waitUntil(window.isActiveWindow)
+    QTest.keyClick(window, Qt.Key_N, Qt.ControlModifier)
+    assert answers.asked == ["save_changes"]
+    assert window.doc.scenario.name == "Chess Match"
