@@ -18,6 +18,17 @@ def ask_save_changes(parent, name: str) -> str:
             QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
 
 
+def ask_import_map(parent, name: str) -> bool:
+    """A Tiled map was opened as a course: import it?"""
+    box = QMessageBox(QMessageBox.Icon.Question, "Open", f"{name} is a Tiled map, not a course.",
+                      QMessageBox.StandardButton.Cancel, parent)
+    box.setInformativeText("Import it as a new course? (File > Import Tiled Map does the same.)")
+    button = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(button)
+    box.exec()
+    return box.clickedButton() is button
+
+
 def ask_restore_autosave(parent, name: str, when: str, note: str = "") -> bool:
     answer = QMessageBox.question(
         parent, "Recover unsaved work",

@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         self.set_tool("brush")
         self.files.recoveredElsewhere.connect(self.open_recovered)
+        self.files.mapChosen.connect(lambda path: self.import_map_file(path, ask=False))
         if path is not None:
             self.files.load(path)
         if recovered is not None:

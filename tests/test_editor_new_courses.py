@@ -3,13 +3,16 @@ assembled from library boards) are unsaved work: the title says so and
 nothing drops them without asking. Driven with real clicks and keys."""
 from __future__ import annotations
 
+import json
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
 from tests.test_editor_boards import choose, ok, when_open
-from tests.test_tiled_import import small_map
+from tests.test_tiled_import import json_map, small_map
 
 
 def click_menu(window, qtbot, menu: str, action: str) -> None:
@@ -64,3 +67,37 @@ def test_an_assembled_course_is_unsaved_work_named_after_it(window, qtbot, answe
     QTest.keyClick(window, Qt.Key_N, Qt.ControlModifier)
     assert answers.asked == ["save_changes"]
     assert window.doc.scenario.name == "Chess Match"
+
+
+def import_button(box: QMessageBox):
+    return next(b for b in box.buttons() if b.text() == "Import")
+
+
+def test_open_offers_to_import_a_tiled_map(window, qtbot, answers, tmp_path):
+    path = tmp_path / "dizzy_dash.tmx"
+    path.write_text(small_map(), encoding="utf-8")
+    answers.open_path = str(path)
+    seen = {}
+
+    def click_import(box: QMessageBox) -> None:
+        seen["text"] = box.text()
+        QTest.mouseClick(import_button(box), Qt.LeftButton)
+
+    filled = when_open(QMessageBox, click_import)
+    QTest.keyClick(window, Qt.Key_O, Qt.ControlModifier)          # File > Open
+    filled.check()
+    assert seen["text"] == "dizzy_dash.tmx is a Tiled map, not a course."
+    assert answers.errors == []                                   # no "not valid JSON"
+    assert window.doc.scenario.name == "Dizzy Dash" and window.doc.path is None
+    assert window.windowTitle() == "Dizzy Dash* — Rally Forge"
+    assert answers.asked.count("save_changes") == 0               # nothing was there to lose
+
+
+def test_a_tiled_map_on_the_command_line_offers_the_import(make_window, tmp_path):
+    path = tmp_path / "dizzy_dash.json"           # a Tiled JSON map, named like a course
+    path.write_text(json.dumps(json_map()), encoding="utf-8")
+    filled = when_open(QMessageBox, lambda box: QTest.mouseClick(import_button(box),
+                                                                  Qt.LeftButton))
+    w = make_window(path=path)
+    filled.check()
+    assert w.doc.scenario.name == "Dizzy Dash" and w.doc.modified

@@ -98,8 +98,9 @@ def test_every_layer_encoding_reads_as_csv_does(tmp_path, encoding):
     assert other.board == csv.board and other.flags == csv.flags and other.docks == csv.docks
 
 
-def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
-    data = {"type": "map", "orientation": "orthogonal", "width": 4, "height": 4,
+def json_map() -> dict:
+    """small_map() as Tiled JSON."""
+    return {"type": "map", "orientation": "orthogonal", "width": 4, "height": 4,
             "tilewidth": 32, "tileheight": 32, "infinite": False,
             "tilesets": [{"firstgid": 1, "source": "tiles_tileset.tsx"}],
             "layers": [{"type": "tilelayer", "name": "floor", "data": grid(4, 4, {}, FLOOR)},
@@ -107,7 +108,10 @@ def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
                         "compression": "zlib",
                         "data": base64.b64encode(zlib.compress(struct.pack(
                             "<16I", *grid(4, 4, ELEMENTS)))).decode()}]}
-    as_json = import_map(write(tmp_path, "a.json", json.dumps(data))).scenario
+
+
+def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
+    as_json = import_map(write(tmp_path, "a.json", json.dumps(json_map()))).scenario
     as_tmx = import_map(write(tmp_path, "b.tmx", small_map())).scenario
     assert as_json.board == as_tmx.board and as_json.docks == as_tmx.docks
 
@@ -255,3 +259,16 @@ def test_the_mapping_example_of_the_docs_is_a_mapping_that_reads(tmp_path, monke
     assert s.board.lasers == (Laser(0, 0, "S", 2),) and s.board.walls == (Wall(0, 0, "N"),)
     assert s.board.tiles == (Tile(1, 0, "conveyor", dir="N", express=True),)
     assert s.flags == (Flag(2, 0),) and s.docks == (Dock(3, 0, "N"),)
+
+
+@pytest.mark.parametrize("name, text", [("dizzy_dash.tmx", small_map()),
+                                        ("dizzy_dash.json", json.dumps(json_map()))])
+def test_validate_and_run_name_the_import_for_a_tiled_map(tmp_path, capsys, name, text):
+    path = write(tmp_path, name, text)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "not valid JSON" not in out
+    assert f"{name}: error E005: this is a Tiled map, not a course: import it with " \
+           f"`rallyforge import {name} -o dizzy_dash-course.json`" in out
+    assert main(["run", str(path)]) == 1
+    assert "`rallyforge import " in capsys.readouterr().out
