@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
     text = dumps(course)
     if not write_course(args.output, text):
         return 1
-    print(f"{args.output}: {b.width} x {b.height} squares, {len(course.docks)} docks, "
-          f"{len(course.flags)} flags", file=sys.stderr)
+    docks, flags = len(course.docks), len(course.flags)
+    print(f"{args.output}: {b.width} x {b.height} squares, {docks} dock{'s' * (docks != 1)}, "
+          f"{flags} flag{'s' * (flags != 1)}", file=sys.stderr)
     if not course.flags:
         print(f"{args.output}: no flags yet: place them in the editor (or with --flag X,Y)",
               file=sys.stderr)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import Board, Check, Dock, Flag, Scenario, Wall, board_order, edge_key
+from rallyforge.engine.model.scenario import Board, Check, Dock, Flag, Scenario, Tile, Wall, board_order, edge_key
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
@@ -299,7 +299,8 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     inserted board's height (or width); when the inserted board is longer
     than that side it grows along the side too, away from the flush end.
     Example: a 12x4 docking bay inserted at "sw" of a 12x12 board gives a
-    12x16 board with the bay on rows 12-15.
+    12x16 board with the bay on rows 12-15. The squares of the grown board
+    that neither board covers are not on the table: void tiles.
 
     Everything of the current scenario stays (moved when the board grows to
     the north or west). The other file's docks and flags come along, turned
@@ -313,7 +314,13 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     grow, (fx, fy) = placement
     west, north, east, south = grow
     grown = resize(scenario, west, north, east, south)
-    result = replace(grown, board=stamp(grown.board, fragment, fx, fy))
+    board = stamp(grown.board, fragment, fx, fy)
+    old = scenario.board
+    # what neither board covers is no floor: the table (void tiles, docs/format.md)
+    table = tuple(Tile(x, y, "void") for y in range(board.height) for x in range(board.width)
+                  if not (west <= x < west + old.width and north <= y < north + old.height)
+                  and not (fx <= x < fx + fragment.width and fy <= y < fy + fragment.height))
+    result = replace(grown, board=replace(board, tiles=board.tiles + table))
     return _bring_markers(result, other, quarter_turns, fx, fy)
 
 

@@ -121,6 +121,9 @@ TILE_LIST: tuple[TileType, ...] = (
     # dir: the way up; the square behind it is one level lower (levels.md)
     TileType("ramp", "Ramp", (Key("dir", DIRECTION, new="E", label="Up towards",
                                   undo="Turn ramp"),)),
+    # not on the table (beside a narrower board of an assembled course): entering
+    # it is leaving the board (docs/rules.md 3.4)
+    TileType("void", "Void (off the table)", deadly=True, death="off board"),
 )
 TILES: dict[str, TileType] = {t.name: t for t in TILE_LIST}
 TILE_TYPES: tuple[str, ...] = tuple(TILES)

@@ -887,7 +887,7 @@ def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
 
 
 def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
-    """W405: a conveyor or current pointing off the board, into a wall or up a
+    """W405: a conveyor or current pointing off the board (or onto a void square), into a wall or up a
     ledge (or a ramp's low side), which stops it as a wall would."""
     b = s.board
     out = []
@@ -897,7 +897,8 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
         if not b.in_bounds(tile.x, tile.y):
             continue
         d = INDEX[tile.dir]
-        if not b.in_bounds(tile.x + DX[d], tile.y + DY[d]):
+        ahead = (tile.x + DX[d], tile.y + DY[d])
+        if not b.in_bounds(*ahead) or b.type_at(*ahead) == "void":
             text = (f"points {COMPASS[tile.dir]} off the board, so it carries robots to their "
                     f"destruction; turn it if that is not meant")
         elif b.blocked(tile.x, tile.y, d):
