@@ -99,14 +99,19 @@ def ask_save_dropped(parent, name: str, dropped: str) -> bool:
 
 
 def show_error(parent, title: str, text: str, details: str = "") -> None:
-    box = QMessageBox(QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent)
-    if details:
-        box.setDetailedText(details)
-    box.exec()
+    _show(QMessageBox.Icon.Critical, parent, title, text, details)
 
 
 def show_warning(parent, title: str, text: str, details: str = "") -> None:
-    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    _show(QMessageBox.Icon.Warning, parent, title, text, details)
+
+
+def show_info(parent, title: str, text: str, details: str = "") -> None:
+    _show(QMessageBox.Icon.Information, parent, title, text, details)
+
+
+def _show(icon, parent, title: str, text: str, details: str) -> None:
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
     if details:
         box.setDetailedText(details)
     box.exec()

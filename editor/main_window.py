@@ -491,10 +491,21 @@ class MainWindow(QMainWindow):
                                str(exc))
             return
         if self.files.new(imported.scenario, unsaved=True, ask=ask) and imported.warnings:
-            dialogs.show_warning(self, "Import Tiled Map",
-                                 f"{len(imported.warnings)} things of {Path(path).name} could not "
-                                 "be placed as drawn (see the details).",
-                                 "\n".join(w.line(Path(path).name) for w in imported.warnings))
+            name = Path(path).name
+            details = "\n".join(w.line(name) for w in imported.warnings)
+            lost = sum(not w.choice for w in imported.warnings)
+            chosen = len(imported.warnings) - lost
+            both_ends = (f"{chosen} laser{'s are' if chosen != 1 else ' is'} drawn with an "
+                         "emitter at both ends: the course keeps one firing end of "
+                         f"{'each' if chosen != 1 else 'it'}")
+            if lost:
+                text = f"{lost} things of {name} could not be placed as drawn"
+                dialogs.show_warning(self, "Import Tiled Map",
+                                     text + (f"; {both_ends}" if chosen else "")
+                                     + " (see the details).", details)
+            else:
+                dialogs.show_info(self, "Import Tiled Map",
+                                  f"{name}: {both_ends} (see the details).", details)
 
     def open_recovered(self, scenario, backup) -> None:
         """Untitled work recovered at start, in a window of its own."""

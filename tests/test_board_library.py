@@ -15,7 +15,7 @@ from rallyforge.engine.analysis.balance import play
 from rallyforge.engine.bots import compiled_race
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
-from rallyforge.engine.editing.transform import rotate_board
+from rallyforge.engine.editing.transform import rotate_board, rotate_point
 from rallyforge.engine.format.loader import to_dict
 from rallyforge.engine.model.scenario import Dock, Flag
 from rallyforge.engine.rules.reach import reachable_from
@@ -180,3 +180,24 @@ def test_the_table_beside_a_narrower_bay_is_no_floor_for_robots(tmp_path, capsys
         lineup = (1, 2, 3, 4)
         assert (play.compiled_summary(counted, 3, lineup)
                 == play.engine_summary(counted, 3, lineup, "search"))
+
+
+def test_belts_printed_off_a_library_board_stay_accepted_once_assembled(tmp_path, capsys):
+    """A belt that runs off a board as printed is no warning to fix: turned
+    and moved with its board, it stays accepted where it still runs off the
+    table (here the Cross's south exits, beside the bay, into void)."""
+    cross = _load("cross")
+    printed = {(a.x, a.y) for a in cross.accept if a.code == "W405"}
+    assert printed
+    course = library.assemble([(_load("chess"), 0), (cross, 1)], (_load("docking-bay-1"), 0),
+                              "side", "T")
+    turned = {rotate_point(x, y, 12, 12, 1) for x, y in printed}
+    assert {(a.x - 12, a.y) for a in course.accept if a.code == "W405"} == turned
+    assert all(a.note.startswith("as printed on Cross") for a in course.accept)
+    course = replace(course, flags=(Flag(16, 3),))
+    w405 = [p for p in validate_data(to_dict(course)) if p.code == "W405"]
+    assert w405 and all(p.accepted for p in w405)
+    out = tmp_path / "course.json"
+    assert main(["assemble", "chess", "cross:90", "--bay", "docking-bay-1", "--flag", "16,3",
+                 "-o", str(out)]) == 0
+    assert "W405" not in capsys.readouterr().err

@@ -205,6 +205,7 @@ def test_insert_board_is_one_undo_step(window, tmp_path):
     dialog = InsertBoardDialog(window.doc, window)
     dialog.path.setText(str(bay))
     dialog.read()
+    dialog.corner.setCurrentIndex(dialog.corner.findData("sw"))     # a bay goes below
     dialog.accept()
     s = window.doc.scenario
     assert (s.board.width, s.board.height, len(s.docks)) == (12, 16, 8)

@@ -101,3 +101,24 @@ def test_a_tiled_map_on_the_command_line_offers_the_import(make_window, tmp_path
     w = make_window(path=path)
     filled.check()
     assert w.doc.scenario.name == "Dizzy Dash" and w.doc.modified
+
+
+def test_the_import_says_a_laser_drawn_at_both_ends_is_a_choice_not_a_loss(
+        window, qtbot, answers, tmp_path, monkeypatch):
+    from rallyforge.editor import dialogs
+    from tests.test_tiled_import import DOCK1, FLAG1, LASER_WALL_W, grid, tmx
+    said = []
+    monkeypatch.setattr(dialogs, "show_info", lambda parent, title, text, details="":
+                        said.append((title, text, details)))
+    monkeypatch.setattr(dialogs, "show_warning", lambda *args, **kwargs: said.append(args))
+    cells = {(0, 0): LASER_WALL_W, (3, 0): 46, (0, 1): FLAG1, (1, 1): DOCK1}   # 46: fires W
+    path = tmp_path / "both_ends.tmx"
+    path.write_text(tmx(4, 2, {"l": grid(4, 2, cells)}), encoding="utf-8")
+    answers.open_path = str(path)
+    click_menu(window, qtbot, "file", "import_map")
+    qtbot.waitUntil(lambda: bool(said))
+    assert said == [("Import Tiled Map",
+                     "both_ends.tmx: 1 laser is drawn with an emitter at both ends: the course "
+                     "keeps one firing end of it (see the details).",
+                     "both_ends.tmx:3,0: note: a laser drawn with an emitter at both ends: the "
+                     "one at (0, 0) firing E is kept")]

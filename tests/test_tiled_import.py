@@ -17,7 +17,7 @@ from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.format.tiled.convert import import_map, orient
 from rallyforge.engine.format.tiled.mapfile import FLIP_D, FLIP_H, FLIP_V, MapError, read_map
-from rallyforge.engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
+from rallyforge.engine.model.scenario import Accept, Dock, Flag, Laser, Pusher, Tile, Wall
 from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,6 +165,21 @@ def test_two_emitters_firing_at_each_other_along_one_beam_make_one_laser(tmp_pat
     result = import_map(write(tmp_path, "l.tmx", tmx(4, 2, {"l": grid(4, 2, cells)})))
     assert result.scenario.board.lasers == (Laser(0, 0, "E", 1),)
     assert [(w.x, w.y) for w in result.warnings] == [(3, 0)]
+    # a choice of firing end, said as such: nothing of the map is lost
+    assert [w.line("l.tmx") for w in result.warnings] == [
+        "l.tmx:3,0: note: a laser drawn with an emitter at both ends: the one at (0, 0) firing E "
+        "is kept"]
+
+
+def test_a_belt_drawn_off_the_edge_is_accepted_as_the_published_map_draws_it(tmp_path, capsys):
+    path = write(tmp_path, "small.tmx", small_map())       # the belt at (0, 0) points north, off
+    s = import_map(path).scenario
+    assert s.accept == (Accept("W405", 0, 0, note="drawn so on the published map"),)
+    w405 = [p for p in validate_data(json.loads(dumps(s))) if p.code == "W405"]
+    assert [(p.x, p.y, p.accepted) for p in w405] == [(0, 0, True)]
+    assert "it carries the robots on it off the board, which destroys them" in w405[0].message
+    assert main(["import", str(path), "-o", str(tmp_path / "small.json")]) == 0
+    assert "W405" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text, words", [
@@ -195,7 +210,7 @@ def test_the_command_refuses_a_non_map_with_exit_1_and_writes_nothing(tmp_path, 
 def test_the_command_writes_a_course_that_validates(tmp_path, capsys):
     out = tmp_path / "out.json"
     assert main(["import", str(write(tmp_path, "m.tmx", small_map())), "-o", str(out)]) == 0
-    assert "1 flags, 2 docks; 0 warnings" in capsys.readouterr().err
+    assert "1 laser, 1 pusher, 1 flag, 2 docks; 0 notes, 0 warnings" in capsys.readouterr().err
     proc = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate", str(out)],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout

@@ -22,7 +22,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rallyforge.engine.cli.common import problem_line, write_course
+from rallyforge.engine.cli.common import count, problem_line, write_course
 from rallyforge.engine.editing.library import (ARRANGEMENTS, LibraryError, assemble as build, course_name,
                                               find, is_bay, load)
 from rallyforge.engine.format.loader import dumps
@@ -89,13 +89,13 @@ def run(args: argparse.Namespace) -> int:
     text = dumps(course)
     if not write_course(args.output, text):
         return 1
-    docks, flags = len(course.docks), len(course.flags)
-    print(f"{args.output}: {b.width} x {b.height} squares, {docks} dock{'s' * (docks != 1)}, "
-          f"{flags} flag{'s' * (flags != 1)}", file=sys.stderr)
+    print(f"{args.output}: {b.width} x {b.height} squares, {count(len(course.docks), 'dock')}, "
+          f"{count(len(course.flags), 'flag')}", file=sys.stderr)
     if not course.flags:
         print(f"{args.output}: no flags yet: place them in the editor (or with --flag X,Y)",
               file=sys.stderr)
     else:
         for p in validate_data(json.loads(text)):
-            print(problem_line(args.output, p), file=sys.stderr)
+            if not p.accepted:      # accepted: as printed on the library's boards
+                print(problem_line(args.output, p), file=sys.stderr)
     return 0

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from rallyforge.engine.editing.edit import canonical
-from rallyforge.engine.editing.transform import insert_board, rotate_board, rotate_markers
+from rallyforge.engine.editing.transform import (insert_board, on_squares, rotate_accepts, rotate_board,
+                                                  rotate_markers)
 from rallyforge.engine.format.loader import read_file
 from rallyforge.engine.model.scenario import Scenario
 
@@ -55,15 +56,21 @@ def load(path: Path) -> Scenario:
 
 def part(scenario: Scenario, bay: bool) -> Scenario:
     """What a library file brings to an assembled course: its board, and its
-    docks if it is a docking bay; never its flags."""
-    return replace(scenario, flags=(), docks=scenario.docks if bay else ())
+    docks if it is a docking bay; never its flags. The warnings it accepts on
+    its squares (a belt printed running off the board, W405) stay accepted,
+    as printed on it."""
+    accept = tuple(replace(a, note=f"as printed on {scenario.name}: {a.note}" if a.note
+                           else f"as printed on {scenario.name}")
+                   for a in on_squares(scenario.accept))
+    return replace(scenario, flags=(), docks=scenario.docks if bay else (), accept=accept)
 
 
 def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
-    flags, docks = rotate_markers(scenario.flags, scenario.docks, scenario.board.width,
-                                  scenario.board.height, quarter_turns)
-    return replace(scenario, board=rotate_board(scenario.board, quarter_turns), flags=flags,
-                   docks=docks)
+    b = scenario.board
+    flags, docks = rotate_markers(scenario.flags, scenario.docks, b.width, b.height,
+                                  quarter_turns)
+    return replace(scenario, board=rotate_board(b, quarter_turns), flags=flags, docks=docks,
+                   accept=rotate_accepts(scenario.accept, b.width, b.height, quarter_turns))
 
 
 def course_name(board_names: list[str]) -> str:
@@ -91,8 +98,7 @@ def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | Non
         course = _join(pieces, "en" if arrangement == "side" else "sw")
     if bay is not None:
         course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
-    return canonical(replace(course, name=name, author=None, description=None, note=None,
-                             accept=()))
+    return canonical(replace(course, name=name, author=None, description=None, note=None))
 
 
 def _join(pieces: list[Scenario], corner: str) -> Scenario:

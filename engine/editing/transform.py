@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import Board, Check, Dock, Flag, Scenario, Tile, Wall, board_order, edge_key
+from rallyforge.engine.model.scenario import Accept, Board, Check, Dock, Flag, Scenario, Tile, Wall, board_order, edge_key
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
@@ -266,7 +266,8 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
         replace(r, at=replace(r.at, x=r.at.x + left, y=r.at.y + top)) if r.at else r
         for r in s.robots)
     return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
-                   checks=tuple(_shift_check(c, left, top) for c in s.checks))
+                   checks=tuple(_shift_check(c, left, top) for c in s.checks),
+                   accept=tuple(a for a in s.accept if a.x is None) + moved(on_squares(s.accept)))
 
 
 def _shift_check(c: Check, dx: int, dy: int) -> Check:
@@ -321,7 +322,28 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
                   if not (west <= x < west + old.width and north <= y < north + old.height)
                   and not (fx <= x < fx + fragment.width and fy <= y < fy + fragment.height))
     result = replace(grown, board=replace(board, tiles=board.tiles + table))
-    return _bring_markers(result, other, quarter_turns, fx, fy)
+    result = _bring_markers(result, other, quarter_turns, fx, fy)
+    # the warnings accepted on the other board's squares stay accepted there
+    turned = rotate_accepts(on_squares(other.accept), other.board.width, other.board.height,
+                            quarter_turns)
+    return replace(result, accept=result.accept + tuple(_shift(a, fx, fy) for a in turned))
+
+
+def on_squares(accepts: tuple[Accept, ...]) -> tuple[Accept, ...]:
+    """The accepted warnings that name a square (not those of the whole course)."""
+    return tuple(a for a in accepts if a.x is not None and a.y is not None)
+
+
+def rotate_accepts(accepts: tuple[Accept, ...], width: int, height: int,
+                   quarter_turns: int) -> tuple[Accept, ...]:
+    """Accepted warnings on squares of a width x height board, after
+    rotate_board(board, quarter_turns)."""
+    out = []
+    for a in on_squares(accepts):
+        assert a.x is not None and a.y is not None
+        x, y = rotate_point(a.x, a.y, width, height, quarter_turns)
+        out.append(replace(a, x=x, y=y))
+    return tuple(out)
 
 
 def _attach(board: Board, fragment: Board, corner: str):

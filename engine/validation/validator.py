@@ -68,7 +68,7 @@ from collections.abc import Callable, Set as AbstractSet
 from rallyforge.engine.format.loader import board_indexes, read_dict, read_json
 from rallyforge.engine.format.schema import within_bounds
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
+from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST, off_table
 from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
 from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
@@ -897,10 +897,10 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
         if not b.in_bounds(tile.x, tile.y):
             continue
         d = INDEX[tile.dir]
-        ahead = (tile.x + DX[d], tile.y + DY[d])
-        if not b.in_bounds(*ahead) or b.type_at(*ahead) == "void":
-            text = (f"points {COMPASS[tile.dir]} off the board, so it carries robots to their "
-                    f"destruction; turn it if that is not meant")
+        if off_table(b, tile.x + DX[d], tile.y + DY[d]):
+            text = (f"points {COMPASS[tile.dir]} off the board: it carries the robots on it "
+                    f"off the board, which destroys them (accept the warning where the board "
+                    f"is printed so; turn the belt where not)")
         elif b.blocked(tile.x, tile.y, d):
             text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
                     f"or remove the wall")
