@@ -86,6 +86,7 @@ class NewFromBoardsDialog(QDialog):
         layout.addWidget(self.buttons)
         self.course: Scenario | None = None
         self.resize(760, 440)
+        self.boards[0].setCurrentIndex(1)       # a course to see at once: the first board
         self.update_preview()
 
     def update_preview(self) -> None:
@@ -99,7 +100,8 @@ class NewFromBoardsDialog(QDialog):
                                            or self.name.placeholderText())
         except library.LibraryError as exc:
             self.course = None
-            self.info.setText(f"{exc}.")
+            said = str(exc)
+            self.info.setText(f"{said[:1].upper()}{said[1:]}.")
             self.preview.clear()
         else:
             b = self.course.board

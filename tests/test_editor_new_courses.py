@@ -7,7 +7,7 @@ import json
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
@@ -122,3 +122,27 @@ def test_the_import_says_a_laser_drawn_at_both_ends_is_a_choice_not_a_loss(
                      "keeps one firing end of it (see the details).",
                      "both_ends.tmx:3,0: note: a laser drawn with an emitter at both ends: the "
                      "one at (0, 0) firing E is kept")]
+
+
+def test_new_from_boards_opens_on_a_course_to_see(window, qtbot):
+    """The first board and the first bay chosen, the preview drawn; with no
+    board, it says so in a sentence."""
+    seen = {}
+
+    def look(dialog: NewFromBoardsDialog) -> None:
+        seen["board"] = dialog.boards[0].currentText()
+        seen["bay"] = dialog.bay.currentText()
+        seen["preview"] = not dialog.preview.pixmap().isNull()
+        seen["ok"] = dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+        seen["name"] = dialog.name.placeholderText()
+        choose(dialog.boards[0], "—")
+        seen["none"] = dialog.info.text()
+        seen["ok without"] = dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+        dialog.reject()
+
+    filled = when_open(NewFromBoardsDialog, look)
+    click_menu(window, qtbot, "file", "new_from_boards")
+    qtbot.waitUntil(lambda: "ok without" in seen)
+    filled.check()
+    assert seen == {"board": "Chess", "bay": "Docking Bay 1", "preview": True, "ok": True,
+                    "name": "Chess", "none": "Choose at least one board.", "ok without": False}

@@ -692,15 +692,18 @@ def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
         if not b.in_bounds(*behind) or not b.in_bounds(*ahead):
             wrong.append("both the square behind it and the one ahead must be on the board")
         else:
-            if b.level_at(*behind) != top - 1:
+            if top == 0:        # no square lies a level below the ground
+                wrong.append("it stands on the ground (level 0), with no lower level behind it")
+            elif b.level_at(*behind) != top - 1:
                 wrong.append(f"the square behind it {behind} is at level {b.level_at(*behind)}, "
                              f"not {top - 1}")
             if b.level_at(*ahead) != top:
                 wrong.append(f"the square ahead {ahead} is at level {b.level_at(*ahead)}, "
                              f"not {top}")
         if wrong:
+            to = f" to level {top}" if top else ""
             out.append(_error("E316", f"the ramp at ({tile.x}, {tile.y}) leads up "
-                                      f"{COMPASS[tile.dir]} to level {top}, but "
+                                      f"{COMPASS[tile.dir]}{to}, but "
                                       f"{'; '.join(wrong)}; a ramp stands on the upper of two "
                                       f"levels, one above the square behind it: "
                                       f"{_ramp_fix(b, tile.x, tile.y, d)}",
