@@ -910,7 +910,8 @@ def _paint_tiles(st: _Stamper, info: _BoardInfo, grid: bool, x0, y0, x1, y1) -> 
             k = key(x, y)
             pix = pixmaps.get(k)
             if pix is None:
-                pix = pixmaps[k] = _pixmap(k, px, grid)
+                # the table beside the board has no grid: no squares lie there
+                pix = pixmaps[k] = _pixmap(k, px, grid and k[0] != "void")
             draw(QRectF(x * s, top, s, s), pix, source)
     if grid:
         w = s / px
