@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     passed = failed = unchecked = 0
     for name, empty_dir in expand_paths(args.paths):
+        ok: bool | None
         if empty_dir:
             ok, lines = False, [f"FAIL {name}: the directory holds no *.json files"]
         else:
