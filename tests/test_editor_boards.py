@@ -63,6 +63,13 @@ def choose(combo, text: str) -> None:
     assert combo.currentText() == text
 
 
+def pick(dialog: InsertBoardDialog, name: str) -> None:
+    """Click a board of the library list by its name."""
+    names = [dialog.library.item(i).text() for i in range(dialog.library.count())]
+    rect = dialog.library.visualItemRect(dialog.library.item(names.index(name)))
+    QTest.mouseClick(dialog.library.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+
+
 def activate(dialog) -> None:
     """Key shortcuts reach the active window only."""
     dialog.windowHandle().requestActivate()
@@ -121,10 +128,7 @@ def test_insert_board_from_the_library_turns_its_preview_with_z_and_is_one_undo_
     seen = {}
 
     def fill(dialog: InsertBoardDialog) -> None:
-        names = [dialog.library.item(i).text() for i in range(dialog.library.count())]
-        row = names.index("Maelstrom")
-        rect = dialog.library.visualItemRect(dialog.library.item(row))
-        QTest.mouseClick(dialog.library.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+        pick(dialog, "Maelstrom")
         seen["drawn"] = dialog.preview.pixmap().toImage()
         activate(dialog)
         QTest.keyClick(dialog, Qt.Key_Z)
@@ -191,9 +195,7 @@ def test_insert_board_goes_beside_the_board_by_default_never_under_the_bay(make_
     w = make_window(scenario=course)
 
     def fill(dialog: InsertBoardDialog) -> None:
-        names = [dialog.library.item(i).text() for i in range(dialog.library.count())]
-        rect = dialog.library.visualItemRect(dialog.library.item(names.index("Cross")))
-        QTest.mouseClick(dialog.library.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+        pick(dialog, "Cross")
         ok(dialog)
 
     filled = when_open(InsertBoardDialog, fill)
