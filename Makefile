@@ -9,13 +9,19 @@ EXAMPLE ?= scenarios/standard-course.json
 
 .PHONY: run test bench soak sanitize lint clean
 
+# The installs write to $(LOG): their chatter (setuptools' banner on editable
+# installs among it) is shown only when they fail.
+LOG := $(VENV)/install.log
+QUIETLY = > $(LOG) 2>&1 || { cat $(LOG); echo "make: the install failed; its output is above and in $(LOG)"; exit 1; }
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --upgrade pip $(QUIETLY)
 
 $(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h engine/bots/_limits.h | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,cluster]"
-	touch $(STAMP)
+	@echo "Installing Rally Forge and its dependencies into $(VENV) (a few minutes the first time)"
+	@$(BIN)/python -m pip install --quiet -e ".[test,cluster]" $(QUIETLY)
+	@touch $(STAMP)
 
 $(TYPECHECK):
 	mkdir -p $(TYPECHECK)

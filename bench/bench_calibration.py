@@ -1,6 +1,6 @@
 """The course card on the calibration courses: its classes next to the ones
-the game's publisher printed (../shared/calibration beside the repository;
-skipped when it is absent). Each course is raced with the players its
+the game's publisher printed (the calibration courses, not part of the
+project: skipped unless --dir names their folder). Each course is raced with the players its
 README gives, the card's default bot.
 
     python -m bench.bench_calibration [--dir DIR] [--races N] [--workers W]
@@ -10,19 +10,19 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bench.calibrate import CALIBRATION, DIFFICULTY_OF_LEVEL, courses
+from bench.calibrate import DIFFICULTY_OF_LEVEL, courses, missing
 
 RACES = 200
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench_calibration", description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=CALIBRATION)
+    parser.add_argument("--dir", type=Path, help="the folder of the calibration courses")
     parser.add_argument("--races", type=int, default=RACES)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    if not (args.dir / "README.md").exists():
-        print(f"bench_calibration: {args.dir} not found; skipped")
+    if (why := missing("bench_calibration", args.dir)) is not None:
+        print(why)
         return
     from rallyforge.engine.analysis.balance import balance
     from rallyforge.engine.format.loader import load_file

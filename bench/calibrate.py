@@ -2,7 +2,7 @@
 game's publisher printed for the calibration courses, and say how well the
 fit predicts a course it has not seen (leave-one-out).
 
-    python -m bench.calibrate [--dir ../shared/calibration] [--races 300]
+    python -m bench.calibrate --dir DIR [--races 300]
                               [--bot search] [--seed 0] [--workers 2]
                               [--measures FILE]   # reuse (or save) the races' measures
 
@@ -25,7 +25,19 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-CALIBRATION = Path(__file__).resolve().parent.parent.parent / "shared" / "calibration"
+# The calibration courses (a folder with their README) are not part of the
+# project: a run names their folder (--dir), else it is skipped.
+SKIPPED = ("{prog}: skipped: the calibration courses are not part of the project; "
+           "name their folder with --dir DIR")
+
+
+def missing(prog: str, folder: Path | None) -> str | None:
+    """Why a run on the calibration courses in `folder` cannot be made, or None."""
+    if folder is None:
+        return SKIPPED.format(prog=prog)
+    if not (folder / "README.md").exists():
+        return f"{prog}: {folder} holds no calibration courses (no README.md); skipped"
+    return None
 # The measures the card's classes are fitted on (written by --measures).
 MEASURES = Path(__file__).resolve().parent / "calibration-measures.json"
 LENGTHS = ("short", "medium", "long")
@@ -186,7 +198,7 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.calibrate", description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=CALIBRATION)
+    parser.add_argument("--dir", type=Path, help="the folder of the calibration courses")
     parser.add_argument("--races", type=int, default=300)
     parser.add_argument("--bot", default="search")
     parser.add_argument("--seed", type=int, default=0)
@@ -197,8 +209,8 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     if args.measures is not None and args.measures.exists():
         cs, measures = read_measures(args.measures)
-    elif not (args.dir / "README.md").exists():
-        print(f"bench.calibrate: {args.dir} not found; skipped")
+    elif (why := missing("bench.calibrate", args.dir)) is not None:
+        print(why)
         return
     else:
         cs = courses(args.dir)

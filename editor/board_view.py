@@ -220,7 +220,7 @@ class BoardView(QGraphicsView):
         self.setMouseTracking(True)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.setBackgroundBrush(QColor(58, 60, 64))
+        self.setBackgroundBrush(render.COLORS["void"])     # the table the board lies on
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from = None           # viewport point where a pan started
         self._space = False

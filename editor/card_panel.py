@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts
+BALANCE_MENU = "Race ▸ Balance Check…"     # where the full run is, as the menu names it
 
 MEASURED, ESTIMATE, OUT_OF_DATE, WAITING, BLOCKED = (
     "Measured", "Estimate", "Out of date", "Estimating", "No estimate")
@@ -200,7 +201,7 @@ class CardPanel(QWidget):
                   if card else "")
         how = {
             MEASURED: f"a full balance run of this course: {played}.",
-            ESTIMATE: f"a quick run of {played}; a balance run (Race ▸ Balance) measures it.",
+            ESTIMATE: f"a quick run of {played}; a balance run ({BALANCE_MENU}) measures it.",
             OUT_OF_DATE: "the course changed since. Updating…" if busy else
                          "the course changed since.",
             WAITING: "Estimating…",

@@ -18,6 +18,17 @@ def ask_save_changes(parent, name: str) -> str:
             QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
 
 
+def ask_import_map(parent, name: str) -> bool:
+    """A Tiled map was opened as a course: import it?"""
+    box = QMessageBox(QMessageBox.Icon.Question, "Open", f"{name} is a Tiled map, not a course.",
+                      QMessageBox.StandardButton.Cancel, parent)
+    box.setInformativeText("Import it as a new course? (File > Import Tiled Map does the same.)")
+    button = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
+    box.setDefaultButton(button)
+    box.exec()
+    return box.clickedButton() is button
+
+
 def ask_restore_autosave(parent, name: str, when: str, note: str = "") -> bool:
     answer = QMessageBox.question(
         parent, "Recover unsaved work",
@@ -88,14 +99,19 @@ def ask_save_dropped(parent, name: str, dropped: str) -> bool:
 
 
 def show_error(parent, title: str, text: str, details: str = "") -> None:
-    box = QMessageBox(QMessageBox.Icon.Critical, title, text, QMessageBox.StandardButton.Ok, parent)
-    if details:
-        box.setDetailedText(details)
-    box.exec()
+    _show(QMessageBox.Icon.Critical, parent, title, text, details)
 
 
 def show_warning(parent, title: str, text: str, details: str = "") -> None:
-    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, parent)
+    _show(QMessageBox.Icon.Warning, parent, title, text, details)
+
+
+def show_info(parent, title: str, text: str, details: str = "") -> None:
+    _show(QMessageBox.Icon.Information, parent, title, text, details)
+
+
+def _show(icon, parent, title: str, text: str, details: str) -> None:
+    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
     if details:
         box.setDetailedText(details)
     box.exec()

@@ -58,7 +58,10 @@ class Document(QObject):
 
     @property
     def display_name(self) -> str:
-        return Path(self._path).name if self._path else "Untitled"
+        """The file's name; a course not saved yet goes by its own name."""
+        if self._path:
+            return Path(self._path).name
+        return self._scenario.name.strip() or "Untitled"
 
     @property
     def modified(self) -> bool:

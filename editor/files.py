@@ -32,7 +32,7 @@ from rallyforge.editor import commands, dialogs
 from rallyforge.editor.backup_lock import BackupLocks, Owner
 from rallyforge.editor.file_reader import read_in_background
 from rallyforge.engine.analysis.card.build import kept_judged
-from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX
+from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX, TILED_MAP
 from rallyforge.engine.editing import edit
 from rallyforge.engine.format.loader import dumps, read_file, save_file, write_text_atomic
 from rallyforge.engine.model.scenario import Scenario
@@ -103,6 +103,9 @@ class Files(QObject):
     recentChanged = Signal()
     # Untitled work recovered at start for a window of its own: (scenario, backup).
     recoveredElsewhere = Signal(object, object)
+    # A Tiled map given to Open (or on the command line), to import: its path.
+    # Unsaved changes were asked about already.
+    mapChosen = Signal(str)
 
     def __init__(self, window, doc, parent=None):
         super().__init__(parent)
@@ -153,11 +156,16 @@ class Files(QObject):
             return self.save()
         return answer == "discard"
 
-    def new(self, scenario) -> bool:
-        if not self.maybe_save():
+    def new(self, scenario, unsaved: bool = False, ask: bool = True) -> bool:
+        """Start `scenario` without a file. `unsaved`: a course that exists nowhere
+        on disk (imported, assembled), so leaving it asks first, as after an edit.
+        `ask=False` when the question about the current course was asked already."""
+        if ask and not self.maybe_save():
             return False
         self.drop_autosave_if_discarded()
         self.doc.reset(scenario, None)
+        if unsaved:
+            self.doc.undo_stack.resetClean()
         self.claim()
         return True
 
@@ -183,6 +191,10 @@ class Files(QObject):
         if read is None:                     # cancelled
             return False
         scenario, problems = read
+        if scenario is None and problems[0].code == TILED_MAP:
+            if dialogs.ask_import_map(self.window, Path(path).name):
+                self.mapChosen.emit(str(path))
+            return False
         if scenario is None:
             dialogs.show_error(self.window, "Cannot open file",
                                f"{Path(path).name} cannot be opened:\n\n"

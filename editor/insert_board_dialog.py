@@ -1,7 +1,8 @@
 """File > Insert Board: attach a board of the library (engine/editing/boards/),
 or another course's board from a file, turned in quarter turns (Z / Shift+Z),
-to one side of this one, flush with a corner; the board grows to make room
-(rallyforge.engine.transform.insert_board). A preview shows the board as turned. One
+to one side of this one (by default to the right, flush with the north edge),
+flush with a corner; the board grows to make room, and what neither board
+covers is void, off the table (rallyforge.engine.editing.transform.insert_board). A preview shows the board as turned. One
 undo step.
 
 A library factory board brings its board only, a docking bay its docks too
@@ -91,6 +92,8 @@ class InsertBoardDialog(QDialog):
         self.corner = QComboBox()
         for code, label in CORNERS:
             self.corner.addItem(label, code)
+        # beside the board, level with its top: never under a docking bay at the south
+        self.corner.setCurrentIndex(self.corner.findData("en"))
         self.preview = QLabel()
         self.preview.setMinimumSize(PREVIEW_PX + 16, PREVIEW_PX + 16)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)

@@ -7,8 +7,9 @@ that arrives after a newer change has started another run is dropped. The
 panel lists errors and warnings with their codes; clicking one selects its
 square and centres it. Problems found when the file was opened stay listed
 (marked "file") until it is saved. A warning can be accepted (the file's
-"accept" list, one undo step): it is then greyed and listed last. Rows wrap,
-and the line under the list shows the chosen problem whole.
+"accept" list, one undo step): it is then greyed and listed last. Each
+problem is one line, cut short to the panel's width (ten fit in its default
+height); its tooltip and the line under the list show it whole.
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QStyledItemDelegate, QTreeWidget,
-    QTreeWidgetItem, QVBoxLayout, QWidget,
+    QHBoxLayout, QHeaderView, QLabel, QMenu, QPushButton, QTreeWidget, QTreeWidgetItem,
+    QVBoxLayout, QWidget,
 )
 
 from rallyforge.editor import commands
@@ -96,19 +97,6 @@ class Validator(QObject):
         self.pool.waitForDone()
 
 
-class _WrappingRows(QStyledItemDelegate):
-    """Rows as tall as their text wrapped to the column's width (the tree
-    itself measures every row one line tall)."""
-
-    def __init__(self, tree: QTreeWidget):
-        super().__init__(tree)
-        self.tree = tree
-
-    def sizeHint(self, option, index):
-        option.rect.setRect(0, 0, self.tree.columnWidth(index.column()), max(option.rect.height(), 1))
-        return super().sizeHint(option, index)
-
-
 # A list in the file and what one of its elements is called.
 _ELEMENTS = {"robots": "robot", "options": "option card", "program": "round", "cards": "register",
              "checks": "check", "flags": "flag", "docks": "dock", "tiles": "tile", "walls": "wall",
@@ -156,9 +144,9 @@ class IssuesPanel(QWidget):
         self.tree.setColumnCount(4)
         self.tree.setHeaderLabels(["", "Code", "Where", "Problem"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setUniformRowHeights(False)
-        self.tree.setWordWrap(True)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setWordWrap(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self.context_menu)
         header = self.tree.header()
@@ -166,8 +154,6 @@ class IssuesPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.tree.setItemDelegate(_WrappingRows(self.tree))
-        header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
         self.tree.itemClicked.connect(self.activate)
         self.tree.itemActivated.connect(self.activate)
         self.tree.currentItemChanged.connect(lambda item, _: self.show_detail(item))
@@ -257,7 +243,9 @@ class IssuesPanel(QWidget):
             if p.accepted:
                 for column in range(1, 4):
                     item.setForeground(column, ACCEPTED_COLOR)
-            item.setToolTip(3, f"{p.severity} {p.code}: {p.message}\n{p.pointer}")
+            tip = f"{p.severity} {p.code} ({item.text(2)}): {p.message}\n{p.pointer}"
+            for column in range(4):
+                item.setToolTip(column, tip)
             item.setData(0, PROBLEM, p)
             self.tree.addTopLevelItem(item)
         accepted = sum(p.accepted for p, _ in listed)

@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         self.set_tool("brush")
         self.files.recoveredElsewhere.connect(self.open_recovered)
+        self.files.mapChosen.connect(lambda path: self.import_map_file(path, ask=False))
         if path is not None:
             self.files.load(path)
         if recovered is not None:
@@ -453,38 +454,59 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------ commands with dialogs
 
+    # New and New from Boards ask about unsaved changes before their dialog.
+
     def new(self) -> None:
+        if not self.files.maybe_save():
+            return
         scenario = dialogs.get_new_course(self)
         if scenario is not None:
-            self.files.new(scenario)      # the view fits the new board
+            self.files.new(scenario, ask=False)      # the view fits the new board
 
     def new_from_boards(self) -> None:
         """The assembled course opens over an empty board of its size, and the
         assembly is one undo step on it."""
+        if not self.files.maybe_save():
+            return
         dialog = NewFromBoardsDialog(self)
         course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
         if course is None:
             return
         blank = replace(course, board=Board(course.board.width, course.board.height), docks=(),
                         boards=())
-        if self.files.new(blank):
-            commands.change(self.doc, course, "Assemble boards")
+        self.files.new(blank, ask=False)
+        commands.change(self.doc, course, "Assemble boards")
 
     def import_map(self) -> None:
         path = dialogs.get_open_path(self, "Import Tiled Map", filter=dialogs.TILED_FILTER)
-        if path is None:
-            return
+        if path is not None:
+            self.import_map_file(path)
+
+    def import_map_file(self, path: str, ask: bool = True) -> None:
+        """The map as a new course, unsaved (it exists nowhere as a course yet);
+        `ask=False` when the question about the current course was asked already."""
         try:
             imported = import_map(path)
         except MapError as exc:
             dialogs.show_error(self, "Import Tiled Map", f"{Path(path).name} cannot be imported.",
                                str(exc))
             return
-        if self.files.new(imported.scenario) and imported.warnings:
-            dialogs.show_warning(self, "Import Tiled Map",
-                                 f"{len(imported.warnings)} things of {Path(path).name} could not "
-                                 "be placed as drawn (see the details).",
-                                 "\n".join(w.line(Path(path).name) for w in imported.warnings))
+        if self.files.new(imported.scenario, unsaved=True, ask=ask) and imported.warnings:
+            name = Path(path).name
+            details = "\n".join(w.line(name) for w in imported.warnings)
+            lost = sum(not w.choice for w in imported.warnings)
+            chosen = len(imported.warnings) - lost
+            both_ends = (f"{chosen} laser{'s are' if chosen != 1 else ' is'} drawn with an "
+                         "emitter at both ends: the course keeps one firing end of "
+                         f"{'each' if chosen != 1 else 'it'}")
+            if lost:
+                text = f"{lost} things of {name} could not be placed as drawn"
+                dialogs.show_warning(self, "Import Tiled Map",
+                                     text + (f"; {both_ends}" if chosen else "")
+                                     + " (see the details).", details)
+            else:
+                dialogs.show_info(self, "Import Tiled Map",
+                                  f"{name}: {both_ends} (see the details).", details)
 
     def open_recovered(self, scenario, backup) -> None:
         """Untitled work recovered at start, in a window of its own."""

@@ -28,7 +28,8 @@ class NewFromBoardsDialog(QDialog):
         self.setWindowTitle("New from Boards")
         files = library.board_files()
         self.loaded = {str(p): library.load(p) for p in files}
-        self.name = QLineEdit("Untitled")
+        self.name = QLineEdit()     # empty: the course is named after its boards
+        self.name.textChanged.connect(self.update_preview)
         self.boards: list[QComboBox] = []
         self.turns: list[QComboBox] = []
         form = QFormLayout()
@@ -85,18 +86,22 @@ class NewFromBoardsDialog(QDialog):
         layout.addWidget(self.buttons)
         self.course: Scenario | None = None
         self.resize(760, 440)
+        self.boards[0].setCurrentIndex(1)       # a course to see at once: the first board
         self.update_preview()
 
     def update_preview(self) -> None:
         chosen = [(self.loaded[b.currentData()], t.currentData())
                   for b, t in zip(self.boards, self.turns) if b.currentData()]
         bay = (self.loaded[self.bay.currentData()], 0) if self.bay.currentData() else None
+        self.name.setPlaceholderText(library.course_name([b.name for b, _ in chosen]))
         try:
             self.course = library.assemble(chosen, bay, self.arrangement.currentData(),
-                                           self.name.text().strip() or "Untitled")
+                                           self.name.text().strip()
+                                           or self.name.placeholderText())
         except library.LibraryError as exc:
             self.course = None
-            self.info.setText(f"{exc}.")
+            said = str(exc)
+            self.info.setText(f"{said[:1].upper()}{said[1:]}.")
             self.preview.clear()
         else:
             b = self.course.board
@@ -109,5 +114,4 @@ class NewFromBoardsDialog(QDialog):
         """The assembled course (new courses play option cards, as File > New's)."""
         if self.course is None:
             return None
-        return replace(self.course, name=self.name.text().strip() or "Untitled",
-                       rules=Rules(options="played"))
+        return replace(self.course, rules=Rules(options="played"))

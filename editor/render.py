@@ -65,6 +65,7 @@ COLORS: dict[str, QColor] = {name: QColor(value) for name, value in {
     "teleporter": "#39d4e0",
     "randomizer": "#7d55c7",
     "ramp": "#9aa2ab",
+    "void": "#3a3c40",          # the table, as around the board in the editor
     "wall": "#f3c316",
     "laser": "#ff2b2b",
     "pusher": "#dfe3e8",
@@ -623,6 +624,11 @@ def _draw_ramp(p: QPainter, s: float, direction: str) -> None:
     p.restore()
 
 
+def _draw_void(p: QPainter, s: float) -> None:
+    """No floor: the table shows, as beyond the board's edge."""
+    p.fillRect(QRectF(0, 0, s, s), COLORS["void"])
+
+
 _TILE_DRAW: dict[str, Callable[..., None]] = {
     "floor": _draw_floor,
     "pit": _draw_pit,
@@ -637,6 +643,7 @@ _TILE_DRAW: dict[str, Callable[..., None]] = {
     "teleporter": _draw_teleporter,
     "randomizer": _draw_randomizer,
     "ramp": _draw_ramp,
+    "void": _draw_void,
 }
 
 
@@ -903,7 +910,8 @@ def _paint_tiles(st: _Stamper, info: _BoardInfo, grid: bool, x0, y0, x1, y1) -> 
             k = key(x, y)
             pix = pixmaps.get(k)
             if pix is None:
-                pix = pixmaps[k] = _pixmap(k, px, grid)
+                # the table beside the board has no grid: no squares lie there
+                pix = pixmaps[k] = _pixmap(k, px, grid and k[0] != "void")
             draw(QRectF(x * s, top, s, s), pix, source)
     if grid:
         w = s / px

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from rallyforge.editor.board_library import thumbnail
+from rallyforge.engine.analysis.balance import play
+from rallyforge.engine.bots import compiled_race
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
-from rallyforge.engine.editing.transform import rotate_board
-from rallyforge.engine.model.scenario import Dock
-from rallyforge.engine.validation.validator import read_valid_file
+from rallyforge.engine.editing.transform import rotate_board, rotate_point
+from rallyforge.engine.format.loader import to_dict
+from rallyforge.engine.model.scenario import Dock, Flag
+from rallyforge.engine.rules.reach import reachable_from
+from rallyforge.engine.validation.validator import read_valid_file, validate_data
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = library.board_files()
@@ -150,3 +155,49 @@ def test_the_library_files_are_what_the_sources_give(capsys):
     if not (board_library.BLODIGE.exists() and board_library.GBAHNS.exists()):
         pytest.skip("the snapshots of the sources are not on this machine")
     assert board_library.main(["--check"]) == 0
+
+
+def test_the_table_beside_a_narrower_bay_is_no_floor_for_robots(tmp_path, capsys):
+    """README's `assemble chess cross --bay docking-bay-1`: the 12 x 4 beside
+    the bay is void, which no robot reaches alive, no flag may stand on, and
+    both engines race alike."""
+    out = tmp_path / "course.json"
+    assert main(["assemble", "chess", "cross", "--bay", "docking-bay-1", "--flag", "16,3",
+                 "-o", str(out)]) == 0
+    assert "1 flag\n" in capsys.readouterr().err
+    course, _ = read_valid_file(out)
+    assert course is not None
+    b = course.board
+    beside_bay = {(x, y) for x in range(12, 24) for y in range(12, 16)}
+    assert {(t.x, t.y) for t in b.tiles if t.type == "void"} == beside_bay
+    reached = reachable_from(b, [(d.x, d.y) for d in course.docks], course.rules)
+    assert (16, 3) in reached and not beside_bay & set(reached)
+    on_void = replace(course, flags=(Flag(16, 13),))
+    assert [p.code for p in validate_data(to_dict(on_void)) if p.is_error] == ["E301"]
+    counted = replace(course, rules=replace(course.rules, options="counted"))
+    if compiled_race.built():          # the compiled race plays it, as the Python engine does
+        assert compiled_race.applies(counted, "search", 4)
+        lineup = (1, 2, 3, 4)
+        assert (play.compiled_summary(counted, 3, lineup)
+                == play.engine_summary(counted, 3, lineup, "search"))
+
+
+def test_belts_printed_off_a_library_board_stay_accepted_once_assembled(tmp_path, capsys):
+    """A belt that runs off a board as printed is no warning to fix: turned
+    and moved with its board, it stays accepted where it still runs off the
+    table (here the Cross's south exits, beside the bay, into void)."""
+    cross = _load("cross")
+    printed = {(a.x, a.y) for a in cross.accept if a.code == "W405"}
+    assert printed
+    course = library.assemble([(_load("chess"), 0), (cross, 1)], (_load("docking-bay-1"), 0),
+                              "side", "T")
+    turned = {rotate_point(x, y, 12, 12, 1) for x, y in printed}
+    assert {(a.x - 12, a.y) for a in course.accept if a.code == "W405"} == turned
+    assert all(a.note.startswith("as printed on Cross") for a in course.accept)
+    course = replace(course, flags=(Flag(16, 3),))
+    w405 = [p for p in validate_data(to_dict(course)) if p.code == "W405"]
+    assert w405 and all(p.accepted for p in w405)
+    out = tmp_path / "course.json"
+    assert main(["assemble", "chess", "cross:90", "--bay", "docking-bay-1", "--flag", "16,3",
+                 "-o", str(out)]) == 0
+    assert "W405" not in capsys.readouterr().err

@@ -51,3 +51,21 @@ def test_the_cards_classes_are_the_fit_on_the_kept_measures():
     assert sum(p == q for p, q in zip(difficulty, printed)) == 4
     assert all(abs(build.DIFFICULTY.index(p) - build.DIFFICULTY.index(q)) <= 1
                for p, q in zip(difficulty, printed))
+
+
+def test_the_benches_name_no_folder_outside_the_project(capsys, tmp_path):
+    """`make bench` without the calibration courses says how to give them,
+    never a path beside the repository."""
+    from pathlib import Path
+
+    from bench import bench_calibration
+    outside = str(Path(calibrate.__file__).resolve().parents[2])     # the folder holding it
+    bench_calibration.main([])
+    calibrate.main([])
+    out = capsys.readouterr().out
+    assert out.count("skipped: the calibration courses are not part of the project; "
+                     "name their folder with --dir DIR") == 2
+    assert outside not in out and ".." not in out
+    bench_calibration.main(["--dir", str(tmp_path)])
+    assert capsys.readouterr().out == (f"bench_calibration: {tmp_path} holds no calibration "
+                                       "courses (no README.md); skipped\n")

@@ -3,6 +3,7 @@ example, the stored card and its hash."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -111,6 +112,20 @@ def test_the_rounds_interval_does_not_collapse_while_the_races_disagree():
                            f"{length['rounds_ci'][0]:.1f} to {length['rounds_ci'][1]:.1f}); "
                            f"at least ")
     assert "a lower estimate" in line
+
+
+def test_the_time_line_shows_its_arithmetic_and_it_adds_up():
+    from rallyforge.engine.analysis.balance import balance
+    card = balance(load_file(TUTORIAL), 60)["card"]
+    length = card["length"]
+    line = build.lines(card)[1]
+    found = re.search(r"at least (\d+) min at a table \(95%: [^)]*\): (\d+) min to set up \+ "
+                      r"([\d.]+) rounds × ([\d.]+) min \(", line)
+    assert found, line
+    total, set_up, rounds, per_round = (float(v) for v in found.groups())
+    assert (set_up, per_round) == (timemodel.SETUP, length["minutes_per_round"])
+    assert rounds == round(length["rounds"], 1)
+    assert abs(set_up + rounds * per_round - total) <= 0.5 + 0.05 * per_round   # as rounded
 
 
 def test_an_unfair_course_names_the_dock_that_wins_most(open_course):

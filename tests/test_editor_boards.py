@@ -7,7 +7,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
+from rallyforge.editor import render
 from rallyforge.editor.insert_board_dialog import InsertBoardDialog
+from rallyforge.editor.render import SQUARE
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
@@ -59,6 +61,13 @@ def choose(combo, text: str) -> None:
             return
         QTest.keyClick(combo, Qt.Key_Down)
     assert combo.currentText() == text
+
+
+def pick(dialog: InsertBoardDialog, name: str) -> None:
+    """Click a board of the library list by its name."""
+    names = [dialog.library.item(i).text() for i in range(dialog.library.count())]
+    rect = dialog.library.visualItemRect(dialog.library.item(names.index(name)))
+    QTest.mouseClick(dialog.library.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
 
 
 def activate(dialog) -> None:
@@ -122,10 +131,7 @@ def test_insert_board_from_the_library_turns_its_preview_with_z_and_is_one_undo_
     seen = {}
 
     def fill(dialog: InsertBoardDialog) -> None:
-        names = [dialog.library.item(i).text() for i in range(dialog.library.count())]
-        row = names.index("Maelstrom")
-        rect = dialog.library.visualItemRect(dialog.library.item(row))
-        QTest.mouseClick(dialog.library.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+        pick(dialog, "Maelstrom")
         seen["drawn"] = dialog.preview.pixmap().toImage()
         activate(dialog)
         QTest.keyClick(dialog, Qt.Key_Z)
@@ -182,3 +188,32 @@ def test_import_tiled_map_shows_what_could_not_be_placed(window, answers, tmp_pa
     window.menu_actions["import_map"].trigger()
     assert len(shown) == 1 and "odd.tmx:1,0" in shown[0] and "tile 135" in shown[0]
     assert window.doc.scenario.name == "Odd"
+
+
+def test_insert_board_goes_beside_the_board_by_default_never_under_the_bay(make_window, qtbot):
+    """On a course with a docking bay at the south, a board inserted with the
+    dialog's defaults lands beside the factory board, and the table beside
+    the bay stays void (drawn as the table, no floor for robots)."""
+    chess, bay = (library.load(library.find(n)) for n in ("chess", "docking-bay-1"))
+    course = library.assemble([(chess, 0)], (bay, 0), "side", "Chess")
+    w = make_window(scenario=course)
+
+    def fill(dialog: InsertBoardDialog) -> None:
+        pick(dialog, "Cross")
+        ok(dialog)
+
+    filled = when_open(InsertBoardDialog, fill)
+    w.menu_actions["insert_board"].trigger()
+    filled.check()
+    s = w.doc.scenario
+    assert (s.board.width, s.board.height) == (24, 16)
+    cross = library.load(library.find("cross")).board
+    assert ({(t.x - 12, t.y, t.type) for t in s.board.tiles if t.x >= 12 and t.type != "void"}
+            == {(t.x, t.y, t.type) for t in cross.tiles})
+    assert {(t.x, t.y) for t in s.board.tiles if t.type == "void"} == {
+        (x, y) for x in range(12, 24) for y in range(12, 16)}
+    assert s.docks == course.docks
+    w.view.fit()
+    shot = w.view.grab().toImage()
+    at = w.view.mapFromScene(18.5 * SQUARE, 14.5 * SQUARE)   # beside the bay: the table
+    assert shot.pixelColor(at) == render.COLORS["void"]

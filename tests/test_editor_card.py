@@ -179,3 +179,19 @@ def test_a_card_taller_than_its_panel_scrolls_to_its_last_line(make_window, qtbo
     bar.setValue(bar.maximum())
     bottom = panel.body.mapTo(panel.scroll_area.viewport(), panel.body.rect().bottomLeft()).y()
     assert bottom <= panel.scroll_area.viewport().height()      # the Goals line can be seen
+
+
+def test_the_menu_the_estimate_points_to_is_the_real_menu(make_window, qtbot, quick):
+    """"Race ▸ Balance Check…": a menu of the menu bar, and an entry of it, as they read."""
+    import re
+    w = card_shown(make_window, qtbot)
+    qtbot.waitUntil(lambda: w.card_panel.state == ESTIMATE, timeout=20000)
+    cited = re.findall(r"\(([^()]+ ▸ [^()]+)\)", w.card_panel.header.text())
+    assert cited == ["Race ▸ Balance Check…"]
+
+    def shown(action):
+        return action.text().replace("&", "")
+    for path in cited:
+        menu_name, entry = path.split(" ▸ ")
+        menu = next(a.menu() for a in w.menuBar().actions() if shown(a) == menu_name)
+        assert entry in [shown(a) for a in menu.actions()]

@@ -194,7 +194,7 @@ def test_new_course_with_a_docking_bay(window, answers, monkeypatch):
     assert (s.name, s.board.width, s.board.height, len(s.docks)) == ("Fresh", 12, 16, 8)
     assert all(d.y == 14 and d.facing == "N" for d in s.docks)
     assert not window.doc.modified and window.doc.undo_stack.count() == 0
-    assert window.windowTitle() == "Untitled — Rally Forge"
+    assert window.windowTitle() == "Fresh — Rally Forge"       # named after the course
 
 
 def test_insert_board_is_one_undo_step(window, tmp_path):
@@ -205,6 +205,7 @@ def test_insert_board_is_one_undo_step(window, tmp_path):
     dialog = InsertBoardDialog(window.doc, window)
     dialog.path.setText(str(bay))
     dialog.read()
+    dialog.corner.setCurrentIndex(dialog.corner.findData("sw"))     # a bay goes below
     dialog.accept()
     s = window.doc.scenario
     assert (s.board.width, s.board.height, len(s.docks)) == (12, 16, 8)

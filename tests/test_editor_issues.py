@@ -111,7 +111,6 @@ def test_accepted_warnings_are_greyed_last_and_accepting_is_one_undo_step(make_w
     message = item.data(0, issues_panel.PROBLEM).message
     QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
     assert message in w.issues.detail.text()
-    assert tree.wordWrap()
     QTest.mouseClick(w.issues.accept_button, Qt.LeftButton)
     assert w.doc.undo_stack.count() == 1
     qtbot.waitUntil(lambda: w.issues.summary.text().endswith("3 accepted"), timeout=3000)
@@ -124,32 +123,31 @@ def test_accepted_warnings_are_greyed_last_and_accepting_is_one_undo_step(make_w
     qtbot.waitUntil(lambda: w.issues.summary.text().endswith("2 accepted"), timeout=3000)
 
 
-def test_issue_rows_wrap_to_show_the_whole_message(make_window, qtbot, answers, tmp_path):
-    from PySide6.QtCore import QRect
-    w = make_window(path=belts_off_the_board(tmp_path))
+def test_ten_one_line_issues_fit_the_default_panel_whole_text_in_the_tooltip(make_window, qtbot,
+                                                                             tmp_path):
+    """In the window's default layout, ten problems show at once, one line
+    each (cut short, not wrapped); hovering or choosing one shows it whole."""
+    from rallyforge.engine.format.loader import save_file
+    tiles = tuple(Tile(x, 0, "conveyor", dir="N") for x in range(12))     # W405 each
+    path = tmp_path / "twelve-exits.json"
+    save_file(Scenario("Exits", Board(12, 12, tiles=tiles), (Flag(5, 5), Flag(8, 8)),
+                       (Dock(0, 11, "N"), Dock(1, 11, "N"))), path)
+    w = make_window(path=path)
     tree = w.issues.tree
-    qtbot.waitUntil(lambda: codes(w).count("W405") == 5, timeout=3000)
-    dock = w.issues.parentWidget()
-
-    def heights():
-        """Each row's height and the height its message needs wrapped to the column."""
-        QTest.qWait(10)
-        width = tree.columnWidth(3)
-        rows = []
-        for i in range(tree.topLevelItemCount()):
-            item = tree.topLevelItem(i)
-            needed = tree.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), Qt.TextWordWrap,
-                                                     item.text(3)).height()
-            rows.append((tree.visualItemRect(item).height(), needed))
-        return rows
-    w.resizeDocks([dock], [300], Qt.Horizontal)
-    narrow = heights()
+    qtbot.waitUntil(lambda: codes(w).count("W405") == 12, timeout=3000)
+    QTest.qWait(10)
+    items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    rows = [tree.visualItemRect(item) for item in items]
     line = tree.fontMetrics().lineSpacing()
-    assert all(row >= needed >= 2 * line for row, needed in narrow)     # several lines, all shown
-    w.resizeDocks([dock], [900], Qt.Horizontal)                         # wider: fewer lines
-    wide = heights()
-    assert all(row >= needed for row, needed in wide)
-    assert sum(row for row, _ in wide) < sum(row for row, _ in narrow)
+    assert all(r.height() < 2 * line for r in rows)                     # one line each
+    shown = [r for r in rows if tree.viewport().rect().contains(r)]
+    assert len(shown) >= 10
+    first = items[0]
+    message = first.data(0, issues_panel.PROBLEM).message
+    assert tree.fontMetrics().horizontalAdvance(message) > tree.columnWidth(3)   # cut short
+    assert all(message in first.toolTip(column) for column in range(4))
+    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, rows[0].center())
+    assert message in w.issues.detail.text()
 
 
 def test_a_robots_problem_names_the_robot_and_its_card_in_words(make_window, qtbot, tmp_path):

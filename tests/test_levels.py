@@ -312,6 +312,16 @@ def test_the_bad_ramp_message_names_the_fix(tmp_path, capsys, levels, ramp, fix)
     assert line.endswith(fix)
 
 
+def test_a_ramp_on_the_ground_is_said_to_stand_on_the_ground(tmp_path, capsys):
+    lines = _validate_lines(tmp_path, capsys, course(
+        [], tiles=[{"x": 2, "y": 0, "type": "ramp", "dir": "E"}]))
+    (line,) = [line for line in lines if "E316" in line]
+    assert "level -1" not in line and "not -1" not in line
+    assert ("the ramp at (2, 0) leads up east, but it stands on the ground (level 0), with no "
+            "lower level behind it; a ramp stands on the upper of two levels") in line
+    assert line.endswith("raise (2, 0) to 1 and raise (3, 0) to 1, or turn the ramp")
+
+
 def test_a_belt_pointing_up_a_ledge_is_warned_about_as_one_into_a_wall(tmp_path, capsys):
     tiles = [{"x": 1, "y": 0, "type": "conveyor", "dir": "E"},     # up a ledge
              {"x": 2, "y": 1, "type": "current", "dir": "E"},      # up a ramp's low side

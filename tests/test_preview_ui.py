@@ -6,6 +6,7 @@ is measured in bench/bench_editor.py, not here."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import threading
 from pathlib import Path
@@ -541,6 +542,47 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
     window.grab().save("/tmp/heatmap-legend.png")
     c.set_heatmap_mode(None)
     assert not legend.isVisible() and view.viewport().geometry().height() > shown.height()
+
+
+def test_after_a_balance_check_the_whole_board_is_in_view_and_counts_clear_the_flags(
+        qtbot, preview, monkeypatch):
+    """The legend's strip takes room below the board: the board is fitted
+    again, top row and docks included; a count on a flag's square sits in its
+    corner, clear of the flag's disc."""
+    from rallyforge.editor.preview.heatmap_overlay import HeatmapOverlay
+    window, c = preview(FIXTURES.parent.parent / "scenarios" / "two-boards.json")   # tall
+    window.resize(1400, 900)
+    view = window.view
+    view.fit()
+    QApplication.processEvents()
+    dialog = set_up_balance(c, 8, "greedy", robots=4)
+    with qtbot.waitSignal(dialog.resultReady, timeout=30000):
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    dialog.close()
+    QApplication.processEvents()
+    assert c.legend.isVisible()
+    in_view = view.mapToScene(view.viewport().rect()).boundingRect()
+    board = c.heatmap.boundingRect()
+    assert in_view.adjusted(-1, -1, 1, 1).contains(board), (in_view, board)
+    # a count on flag 1's square
+    flag = window.doc.scenario.flags[0]
+    heat = c.balance_result["heatmaps"]
+    heat["deaths"][flag.y][flag.x] = 2 * max(max(row) for row in heat["deaths"]) + 1
+    c.heatmap.set_heatmaps(heat, [])
+    view.set_zoom(1.0)
+    view.centre_on_square(flag.x, flag.y)
+    boxes = []
+    original = HeatmapOverlay.label_box
+    monkeypatch.setattr(HeatmapOverlay, "label_box", staticmethod(
+        lambda x, y, on_flag: boxes.append(((x, y), on_flag, original(x, y, on_flag)))
+        or original(x, y, on_flag)))
+    view.viewport().grab()
+    box = next(b for square, on_flag, (b, _) in boxes if square == (flag.x, flag.y) and on_flag)
+    centre = QPointF((flag.x + 0.5) * SQUARE, (flag.y + 0.5) * SQUARE)
+    nearest = QPointF(min(max(centre.x(), box.left()), box.right()),
+                      min(max(centre.y(), box.top()), box.bottom()))
+    gap = nearest - centre
+    assert math.hypot(gap.x(), gap.y()) > 0.35 * SQUARE           # off the flag's disc
 
 
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 800)])

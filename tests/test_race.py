@@ -378,7 +378,7 @@ def test_run_refuses_bad_numbers_as_usage(tmp_path, capsys, argv):
 def test_test_command_exit_codes(tmp_path, capsys):
     good = json.loads((RULES / "3.3-push-chain.json").read_text())
     assert main(["test", write(tmp_path, "good.json", good)]) == 0
-    assert capsys.readouterr().out.strip().endswith("good.json (3 checks)")
+    assert capsys.readouterr().out.splitlines()[0].endswith("good.json (3 checks)")
     bad = copy.deepcopy(good)
     bad["checks"][0]["x"] = 4
     assert main(["test", write(tmp_path, "bad.json", bad)]) == 1
@@ -398,9 +398,36 @@ def test_test_command_exit_codes(tmp_path, capsys):
 
 def test_test_command_on_a_directory(capsys):
     assert main(["test", str(RULES)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    *lines, summary = capsys.readouterr().out.splitlines()
     assert len(lines) == len(list(RULES.glob("*.json")))
     assert all(line.startswith("PASS ") for line in lines)
+    assert summary == f"{len(lines)} passed"
+
+
+def test_test_command_lists_the_courses_of_a_folder_without_checks_and_sums_up(tmp_path, capsys):
+    good = json.loads((RULES / "3.3-push-chain.json").read_text())
+    write(tmp_path, "a-test.json", good)
+    write(tmp_path, "b-course.json", {k: v for k, v in good.items() if k != "checks"})
+    assert main(["test", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"SKIP {tmp_path / 'b-course.json'}: no checks"
+    assert out[-1] == "1 passed, 1 without checks"
+    bad = copy.deepcopy(good)
+    bad["checks"][0]["x"] = 4
+    write(tmp_path, "c-bad.json", bad)
+    assert main(["test", str(tmp_path)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 1 failed, 1 without checks"
+    only_courses = tmp_path / "courses"
+    only_courses.mkdir()
+    write(only_courses, "course.json", {k: v for k, v in good.items() if k != "checks"})
+    assert main(["test", str(only_courses)]) == 1        # nothing was tested at all
+    assert capsys.readouterr().out.splitlines()[-1] == "1 without checks"
+
+
+def test_test_command_passes_on_the_example_courses(capsys):
+    assert main(["test", str(ROOT / "scenarios")]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert summary.endswith(" without checks") and summary.startswith("1 passed, ")
 
 
 def test_stepping_by_registers_stops_at_max_rounds():

@@ -17,7 +17,7 @@ from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.format.tiled.convert import import_map, orient
 from rallyforge.engine.format.tiled.mapfile import FLIP_D, FLIP_H, FLIP_V, MapError, read_map
-from rallyforge.engine.model.scenario import Dock, Flag, Laser, Pusher, Tile, Wall
+from rallyforge.engine.model.scenario import Accept, Dock, Flag, Laser, Pusher, Tile, Wall
 from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -98,8 +98,9 @@ def test_every_layer_encoding_reads_as_csv_does(tmp_path, encoding):
     assert other.board == csv.board and other.flags == csv.flags and other.docks == csv.docks
 
 
-def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
-    data = {"type": "map", "orientation": "orthogonal", "width": 4, "height": 4,
+def json_map() -> dict:
+    """small_map() as Tiled JSON."""
+    return {"type": "map", "orientation": "orthogonal", "width": 4, "height": 4,
             "tilewidth": 32, "tileheight": 32, "infinite": False,
             "tilesets": [{"firstgid": 1, "source": "tiles_tileset.tsx"}],
             "layers": [{"type": "tilelayer", "name": "floor", "data": grid(4, 4, {}, FLOOR)},
@@ -107,7 +108,10 @@ def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
                         "compression": "zlib",
                         "data": base64.b64encode(zlib.compress(struct.pack(
                             "<16I", *grid(4, 4, ELEMENTS)))).decode()}]}
-    as_json = import_map(write(tmp_path, "a.json", json.dumps(data))).scenario
+
+
+def test_the_same_map_as_tiled_json_reads_the_same(tmp_path):
+    as_json = import_map(write(tmp_path, "a.json", json.dumps(json_map()))).scenario
     as_tmx = import_map(write(tmp_path, "b.tmx", small_map())).scenario
     assert as_json.board == as_tmx.board and as_json.docks == as_tmx.docks
 
@@ -161,6 +165,21 @@ def test_two_emitters_firing_at_each_other_along_one_beam_make_one_laser(tmp_pat
     result = import_map(write(tmp_path, "l.tmx", tmx(4, 2, {"l": grid(4, 2, cells)})))
     assert result.scenario.board.lasers == (Laser(0, 0, "E", 1),)
     assert [(w.x, w.y) for w in result.warnings] == [(3, 0)]
+    # a choice of firing end, said as such: nothing of the map is lost
+    assert [w.line("l.tmx") for w in result.warnings] == [
+        "l.tmx:3,0: note: a laser drawn with an emitter at both ends: the one at (0, 0) firing E "
+        "is kept"]
+
+
+def test_a_belt_drawn_off_the_edge_is_accepted_as_the_published_map_draws_it(tmp_path, capsys):
+    path = write(tmp_path, "small.tmx", small_map())       # the belt at (0, 0) points north, off
+    s = import_map(path).scenario
+    assert s.accept == (Accept("W405", 0, 0, note="drawn so on the published map"),)
+    w405 = [p for p in validate_data(json.loads(dumps(s))) if p.code == "W405"]
+    assert [(p.x, p.y, p.accepted) for p in w405] == [(0, 0, True)]
+    assert "it carries the robots on it off the board, which destroys them" in w405[0].message
+    assert main(["import", str(path), "-o", str(tmp_path / "small.json")]) == 0
+    assert "W405" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("text, words", [
@@ -191,7 +210,7 @@ def test_the_command_refuses_a_non_map_with_exit_1_and_writes_nothing(tmp_path, 
 def test_the_command_writes_a_course_that_validates(tmp_path, capsys):
     out = tmp_path / "out.json"
     assert main(["import", str(write(tmp_path, "m.tmx", small_map())), "-o", str(out)]) == 0
-    assert "1 flags, 2 docks; 0 warnings" in capsys.readouterr().err
+    assert "1 laser, 1 pusher, 1 flag, 2 docks; 0 notes, 0 warnings" in capsys.readouterr().err
     proc = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "validate", str(out)],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
@@ -255,3 +274,16 @@ def test_the_mapping_example_of_the_docs_is_a_mapping_that_reads(tmp_path, monke
     assert s.board.lasers == (Laser(0, 0, "S", 2),) and s.board.walls == (Wall(0, 0, "N"),)
     assert s.board.tiles == (Tile(1, 0, "conveyor", dir="N", express=True),)
     assert s.flags == (Flag(2, 0),) and s.docks == (Dock(3, 0, "N"),)
+
+
+@pytest.mark.parametrize("name, text", [("dizzy_dash.tmx", small_map()),
+                                        ("dizzy_dash.json", json.dumps(json_map()))])
+def test_validate_and_run_name_the_import_for_a_tiled_map(tmp_path, capsys, name, text):
+    path = write(tmp_path, name, text)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "not valid JSON" not in out
+    assert f"{name}: error E005: this is a Tiled map, not a course: import it with " \
+           f"`rallyforge import {name} -o dizzy_dash-course.json`" in out
+    assert main(["run", str(path)]) == 1
+    assert "`rallyforge import " in capsys.readouterr().out

@@ -261,4 +261,6 @@ def test_inserted_scenario_is_consistent(a, b, corner, q):
     assert len({(f.x, f.y) for f in out.flags}) == len(out.flags) == len(main.flags) + len(
         other.flags)
     assert len(out.docks) == len(main.docks) + len(other.docks)
-    assert len(board.tiles) == len(main.board.tiles) + len(other.board.tiles)
+    assert len(board.tiles) == len(main.board.tiles) + len(other.board.tiles) + (
+        board.width * board.height - main.board.width * main.board.height - ow * oh), \
+        "every square neither board covers is void (off the table)"

@@ -42,7 +42,7 @@ class PreviewController(QObject):
         scene = self.view.scene()
         self.player = Player(self)
         self.overlay = RaceOverlay(scene)
-        self.heatmap = HeatmapOverlay()
+        self.heatmap = HeatmapOverlay(lambda: {(f.x, f.y) for f in self.doc.scenario.flags})
         scene.addItem(self.heatmap)
         self.legend = HeatmapLegend(self.view)
         self.view.tooltip_sources.append(self.heatmap.tooltip_at)
@@ -397,6 +397,7 @@ class PreviewController(QObject):
         self.heatmap.set_heatmaps(result["heatmaps"], result["reentry_loops"])
         self.heat_menu.setEnabled(True)
         self.set_heatmap_mode("deaths")
+        self.view.fit()         # the legend's strip took room: the whole board in view again
         if not result.get("cancelled"):
             self.balanceMeasured.emit(result.get("card"))
 

@@ -14,7 +14,7 @@ along its bottom edge (so that it never hides a square). Modes:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
@@ -80,8 +80,11 @@ def grid_for(heatmaps: Heatmaps, mode: str) -> Grid:
 
 
 class HeatmapOverlay(QGraphicsItem):
-    def __init__(self):
+    def __init__(self, flags_at: Callable[[], set[tuple[int, int]]] = set):
+        """`flags_at`: the squares holding a flag marker now (a count there
+        goes in the corner, clear of the marker)."""
         super().__init__()
+        self.flags_at = flags_at
         self.setZValue(Z_EXTRA)
         self.heatmaps: Heatmaps | None = None
         self.mode: str | None = None
@@ -170,16 +173,29 @@ class HeatmapOverlay(QGraphicsItem):
         show_numbers = lod * SQUARE >= 30
         # numbers only where they matter: the squares above a tenth of the peak
         floor = 0.1 * self.peak
+        flags = self.flags_at()
         for x, y, v, color in self.cells:
-            rect = QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE)
-            p.fillRect(rect, color)
+            p.fillRect(QRectF(x * SQUARE, y * SQUARE, SQUARE, SQUARE), color)
             if show_numbers and v >= floor:
                 text = f"{v:.0f}" if v >= 10 else f"{v:.1f}"
-                box = QRectF(rect.left(), rect.bottom() - 20, SQUARE, 18)
+                on_flag = (x, y) in flags
+                font.setPixelSize(11 if on_flag else 15)
+                p.setFont(font)
+                box, align = self.label_box(x, y, on_flag)
                 p.setPen(QColor(0, 0, 0, 200))
-                p.drawText(box.translated(1, 1), Qt.AlignmentFlag.AlignCenter, text)
+                p.drawText(box.translated(1, 1), align, text)
                 p.setPen(QColor(255, 255, 255))
-                p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+                p.drawText(box, align, text)
+
+    @staticmethod
+    def label_box(x: int, y: int, on_flag: bool) -> tuple[QRectF, Qt.AlignmentFlag]:
+        """Where the count of square (x, y) is written: along its bottom, or on a
+        flag's square in its top-left corner, outside the flag's disc (render.py
+        draws it 0.35 of a square across from the centre)."""
+        if on_flag:
+            return (QRectF(x * SQUARE + 1, y * SQUARE + 1, 0.27 * SQUARE, 0.2 * SQUARE),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        return QRectF(x * SQUARE, (y + 1) * SQUARE - 20, SQUARE, 18), Qt.AlignmentFlag.AlignCenter
 
 
 class HeatmapLegend(QWidget):

@@ -99,6 +99,7 @@ PLAYED_TILES: dict[str, tuple[str, ...]] = {
     "floor": (), "pit": (), "conveyor": ("dir", "express"), "gear": ("rotation",),
     "repair": (), "upgrade": (), "crusher": ("phases",), "water": (), "current": ("dir",),
     "drain": (), "teleporter": (), "randomizer": (),
+    "void": (),         # off the table: deadly like the board's edge (a death square)
 }
 REFUSED_TILES = frozenset({"ramp"})         # levels.md
 PLAYED_EDGES: dict[str, tuple[str, ...]] = {

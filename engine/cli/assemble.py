@@ -22,8 +22,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from rallyforge.engine.cli.common import problem_line, write_course
-from rallyforge.engine.editing.library import ARRANGEMENTS, LibraryError, assemble as build, find, is_bay, load
+from rallyforge.engine.cli.common import count, problem_line, write_course
+from rallyforge.engine.editing.library import (ARRANGEMENTS, LibraryError, assemble as build, course_name,
+                                              find, is_bay, load)
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.model.scenario import Flag
 from rallyforge.engine.validation.validator import validate_data
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"warning: {bay_path.stem} is not a docking bay; its docks are used",
                       file=sys.stderr)
             bay = (load(bay_path), args.bay[1])
-        name = args.name or " + ".join(Path(n).stem for n, _ in args.boards)
+        name = args.name or course_name([Path(n).stem for n, _ in args.boards])
         course = build(boards, bay, args.arrangement, name)
     except LibraryError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -88,12 +89,13 @@ def run(args: argparse.Namespace) -> int:
     text = dumps(course)
     if not write_course(args.output, text):
         return 1
-    print(f"{args.output}: {b.width} x {b.height} squares, {len(course.docks)} docks, "
-          f"{len(course.flags)} flags", file=sys.stderr)
+    print(f"{args.output}: {b.width} x {b.height} squares, {count(len(course.docks), 'dock')}, "
+          f"{count(len(course.flags), 'flag')}", file=sys.stderr)
     if not course.flags:
         print(f"{args.output}: no flags yet: place them in the editor (or with --flag X,Y)",
               file=sys.stderr)
     else:
         for p in validate_data(json.loads(text)):
-            print(problem_line(args.output, p), file=sys.stderr)
+            if not p.accepted:      # accepted: as printed on the library's boards
+                print(problem_line(args.output, p), file=sys.stderr)
     return 0

@@ -37,6 +37,11 @@ def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
     return out
 
 
+def count(n: int, word: str) -> str:
+    """"1 flag", "2 flags"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def whole_number(minimum: int, maximum: int | None = None):
     """An argparse type: a whole number of `minimum` to `maximum` (bad usage otherwise)."""
     def parse(text: str) -> int:

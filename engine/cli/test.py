@@ -1,14 +1,18 @@
 """`rallyforge test PATH... [--seed N]`: run scenario files' checks.
 
 Each file is validated, then played until its last checked moment, and
-every check is compared. One line per file, named as given:
+every check is compared. One line per file, named as given, then a summary:
 
     PASS tests/rules/3.3-push-chain.json (7 checks)
     FAIL course.json: check 3, robot Zoom after round 1 register 2: expected x=5 y=4, got x=4 y=4
+    SKIP scenarios/tutorial.json: no checks
+    1 passed, 1 failed, 1 without checks
 
-A directory stands for every ``*.json`` directly in it. Exit code 0 when
-every check of every file passes; 1 when a check fails, a file has no
-checks or is invalid (its errors follow its line); 2 for bad usage.
+A directory stands for every ``*.json`` directly in it; a course there
+without checks is listed, not failed (a folder of courses holds courses that
+are not tests). Exit code 0 when every check of every file passes; 1 when a
+check fails, a file is invalid (its errors follow its line), a file named on
+its own has no checks or nothing at all was tested; 2 for bad usage.
 """
 from __future__ import annotations
 
@@ -27,24 +31,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    status = 0
+    passed = failed = unchecked = 0
     for name, empty_dir in expand_paths(args.paths):
-        ok, lines = check_file(name, args.seed) if not empty_dir else (
-            False, [f"FAIL {name}: the directory holds no *.json files"])
+        ok: bool | None
+        if empty_dir:
+            ok, lines = False, [f"FAIL {name}: the directory holds no *.json files"]
+        else:
+            ok, lines = check_file(name, args.seed)
+        if ok is None and name in args.paths:       # named on its own: it was meant as a test
+            ok, lines = False, [f"FAIL {name}: no checks"]
         for line in lines:
             write_line(line)
-        status |= not ok
-    return int(status)
+        if ok is None:
+            unchecked += 1
+        elif ok:
+            passed += 1
+        else:
+            failed += 1
+    counts = ((passed, "passed"), (failed, "failed"), (unchecked, "without checks"))
+    write_line(", ".join(f"{n} {word}" for n, word in counts if n))
+    return int(failed > 0 or passed == 0)
 
 
-def check_file(name: str, seed: int = 0) -> tuple[bool, list[str]]:
-    """Whether every check of a file passes, and the lines to print."""
+def check_file(name: str, seed: int = 0) -> tuple[bool | None, list[str]]:
+    """Whether every check of a file passes (None: it has none), and the lines to print."""
     scenario, problems = read_valid_file(name)
     if scenario is None:                # it has errors
         return False, ([f"FAIL {name}: invalid scenario"]
                        + ["  " + problem_line(name, p) for p in problems if p.is_error])
     if not scenario.checks:
-        return False, [f"FAIL {name}: no checks"]
+        return None, [f"SKIP {name}: no checks"]
     try:
         results = run_checks(scenario, seed)
     except Exception as exc:     # never a traceback: report it as the file's failure

@@ -19,7 +19,7 @@ import argparse
 import json
 import sys
 
-from rallyforge.engine.cli.common import problem_line, write_course, write_line
+from rallyforge.engine.cli.common import count, problem_line, write_course, write_line
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.format.tiled.convert import import_map
 from rallyforge.engine.format.tiled.mapfile import MapError
@@ -44,14 +44,19 @@ def run(args: argparse.Namespace) -> int:
             return 1
     else:
         write_line(text.rstrip("\n"))
-    for warning in imported.warnings:
-        print(warning.line(args.map), file=sys.stderr)
+    for notice in imported.warnings:
+        print(notice.line(args.map), file=sys.stderr)
     problems = validate_data(json.loads(text))
     for p in problems:
-        print(problem_line(args.output or "(course)", p), file=sys.stderr)
+        if not p.accepted:      # accepted: as the published map draws it
+            print(problem_line(args.output or "(course)", p), file=sys.stderr)
     b = imported.scenario.board
-    print(f"{args.map}: {b.width} x {b.height} squares, {len(b.tiles)} elements, "
-          f"{len(b.walls)} walls, {len(b.lasers)} lasers, {len(b.pushers)} pushers, "
-          f"{len(imported.scenario.flags)} flags, {len(imported.scenario.docks)} docks; "
-          f"{len(imported.warnings)} warnings", file=sys.stderr)
+    notes = sum(n.choice for n in imported.warnings)
+    things = ((len(b.tiles), "element"), (len(b.walls), "wall"), (len(b.lasers), "laser"),
+              (len(b.pushers), "pusher"), (len(imported.scenario.flags), "flag"),
+              (len(imported.scenario.docks), "dock"))
+    print(f"{args.map}: {b.width} x {b.height} squares, "
+          + ", ".join(count(n, word) for n, word in things)
+          + f"; {count(notes, 'note')}, {count(len(imported.warnings) - notes, 'warning')}",
+          file=sys.stderr)
     return 1 if any(p.is_error for p in problems) else 0

@@ -27,7 +27,7 @@ import argparse
 import json
 
 from rallyforge.engine.analysis.card.flags import flag_scores
-from rallyforge.engine.cli.common import expand_paths, problem_line, write_line
+from rallyforge.engine.cli.common import count, expand_paths, problem_line, write_line
 from rallyforge.engine.model.problems import ERROR, INFO, Problem, WARNING
 from rallyforge.engine.validation.validator import read_valid_file
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         for name, problems in results:
             for p in problems:
                 write_line(problem_line(name, p) + (" (accepted)" if p.accepted else ""))
-        write_line(summary(results) + (f"; {_count(hidden, 'accepted warning')} not shown "
+        write_line(summary(results) + (f"; {count(hidden, 'accepted warning')} not shown "
                                         "(--all shows them)" if hidden else ""))
     return 1 if any(p.is_error for _, problems in results for p in problems) else 0
 
@@ -77,15 +77,11 @@ def _problems(name: str, empty_dir: bool, infos: bool = False) -> list[Problem]:
                                        f"{exc}); please report it")]
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def summary(results: list[tuple[str, list[Problem]]]) -> str:
     """`3 files: 1 with errors (2 errors, 1 warning)`."""
     errors = sum(1 for _, ps in results for p in ps if p.is_error)
     warnings = sum(1 for _, ps in results for p in ps if p.severity == WARNING)
     bad = sum(1 for _, ps in results if any(p.is_error for p in ps))
-    return (f"{_count(len(results), 'file')}: {bad} with errors "
-            f"({_count(errors, 'error')}, {_count(warnings, 'warning')})")
+    return (f"{count(len(results), 'file')}: {bad} with errors "
+            f"({count(errors, 'error')}, {count(warnings, 'warning')})")
 

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from rallyforge.engine.editing.edit import canonical
-from rallyforge.engine.editing.transform import insert_board, rotate_board, rotate_markers
+from rallyforge.engine.editing.transform import (insert_board, on_squares, rotate_accepts, rotate_board,
+                                                  rotate_markers)
 from rallyforge.engine.format.loader import read_file
 from rallyforge.engine.model.scenario import FactoryBoard, Scenario
 from rallyforge.engine.model.turning import rotate_rectangle
@@ -56,8 +57,13 @@ def load(path: Path) -> Scenario:
 
 def part(scenario: Scenario, bay: bool) -> Scenario:
     """What a library file brings to an assembled course: its board, and its
-    docks if it is a docking bay; never its flags."""
-    return replace(scenario, flags=(), docks=scenario.docks if bay else ())
+    docks if it is a docking bay; never its flags. The warnings it accepts on
+    its squares (a belt printed running off the board, W405) stay accepted,
+    as printed on it."""
+    accept = tuple(replace(a, note=f"as printed on {scenario.name}: {a.note}" if a.note
+                           else f"as printed on {scenario.name}")
+                   for a in on_squares(scenario.accept))
+    return replace(scenario, flags=(), docks=scenario.docks if bay else (), accept=accept)
 
 
 def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
@@ -67,7 +73,13 @@ def turned(scenario: Scenario, quarter_turns: int) -> Scenario:
                                   quarter_turns)
     whole = FactoryBoard(scenario.name, 0, 0, b.width, b.height)
     return replace(scenario, board=rotate_board(b, quarter_turns), flags=flags, docks=docks,
-                   boards=(rotate_rectangle(whole, b.width, b.height, quarter_turns),))
+                   boards=(rotate_rectangle(whole, b.width, b.height, quarter_turns),),
+                   accept=rotate_accepts(scenario.accept, b.width, b.height, quarter_turns))
+
+
+def course_name(board_names: list[str]) -> str:
+    """The name of a course assembled from these boards, unless the designer gives one."""
+    return " + ".join(board_names) or "Untitled"
 
 
 def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | None,
@@ -90,8 +102,7 @@ def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | Non
         course = _join(pieces, "en" if arrangement == "side" else "sw")
     if bay is not None:
         course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
-    return canonical(replace(course, name=name, author=None, description=None, note=None,
-                             accept=()))
+    return canonical(replace(course, name=name, author=None, description=None, note=None))
 
 
 def _join(pieces: list[Scenario], corner: str) -> Scenario:

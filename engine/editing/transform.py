@@ -22,14 +22,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import (Board, Check, Dock, FactoryBoard, Flag, Scenario, Wall,
-                                              board_order, edge_key)
+from rallyforge.engine.model.scenario import (Accept, Board, Check, Dock, FactoryBoard, Flag, Scenario,
+                                              Tile, Wall, board_order, edge_key)
 from rallyforge.engine.model.turning import (rotate_board, rotate_point, rotate_rectangle,
                                              turn_direction)
 
 __all__ = ["CORNERS", "MIRRORED_SIDES", "clear_region", "extract", "insert_board", "mirror_board",
-           "mirror_point", "other_side", "resize", "rotate_board", "rotate_markers",
-           "rotate_point", "stamp"]
+           "mirror_point", "on_squares", "other_side", "resize", "rotate_accepts", "rotate_board",
+           "rotate_markers", "rotate_point", "stamp"]
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
@@ -229,7 +229,8 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
     parts = tuple(p for p in (_shift(p, left, top) for p in s.boards)
                   if p.x >= 0 and p.y >= 0 and p.x + p.width <= width and p.y + p.height <= height)
     return replace(s, board=board, flags=moved(s.flags), docks=moved(s.docks), robots=robots,
-                   checks=tuple(_shift_check(c, left, top) for c in s.checks), boards=parts)
+                   checks=tuple(_shift_check(c, left, top) for c in s.checks), boards=parts,
+                   accept=tuple(a for a in s.accept if a.x is None) + moved(on_squares(s.accept)))
 
 
 def _shift_check(c: Check, dx: int, dy: int) -> Check:
@@ -262,7 +263,8 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     inserted board's height (or width); when the inserted board is longer
     than that side it grows along the side too, away from the flush end.
     Example: a 12x4 docking bay inserted at "sw" of a 12x12 board gives a
-    12x16 board with the bay on rows 12-15.
+    12x16 board with the bay on rows 12-15. The squares of the grown board
+    that neither board covers are not on the table: void tiles.
 
     Everything of the current scenario stays (moved when the board grows to
     the north or west). The other file's docks and flags come along, turned
@@ -277,9 +279,36 @@ def insert_board(scenario: Scenario, other: Scenario, corner: str, quarter_turns
     grow, (fx, fy) = placement
     west, north, east, south = grow
     grown = resize(scenario, west, north, east, south)
-    result = replace(grown, board=stamp(grown.board, fragment, fx, fy),
+    board = stamp(grown.board, fragment, fx, fy)
+    old = scenario.board
+    # what neither board covers is no floor: the table (void tiles, docs/format.md)
+    table = tuple(Tile(x, y, "void") for y in range(board.height) for x in range(board.width)
+                  if not (west <= x < west + old.width and north <= y < north + old.height)
+                  and not (fx <= x < fx + fragment.width and fy <= y < fy + fragment.height))
+    result = replace(grown, board=replace(board, tiles=board.tiles + table),
                      boards=grown.boards + _parts(other, quarter_turns, fx, fy))
-    return _bring_markers(result, other, quarter_turns, fx, fy)
+    result = _bring_markers(result, other, quarter_turns, fx, fy)
+    # the warnings accepted on the other board's squares stay accepted there
+    turned = rotate_accepts(on_squares(other.accept), other.board.width, other.board.height,
+                            quarter_turns)
+    return replace(result, accept=result.accept + tuple(_shift(a, fx, fy) for a in turned))
+
+
+def on_squares(accepts: tuple[Accept, ...]) -> tuple[Accept, ...]:
+    """The accepted warnings that name a square (not those of the whole course)."""
+    return tuple(a for a in accepts if a.x is not None and a.y is not None)
+
+
+def rotate_accepts(accepts: tuple[Accept, ...], width: int, height: int,
+                   quarter_turns: int) -> tuple[Accept, ...]:
+    """Accepted warnings on squares of a width x height board, after
+    rotate_board(board, quarter_turns)."""
+    out = []
+    for a in on_squares(accepts):
+        assert a.x is not None and a.y is not None
+        x, y = rotate_point(a.x, a.y, width, height, quarter_turns)
+        out.append(replace(a, x=x, y=y))
+    return tuple(out)
 
 
 def _parts(other: Scenario, quarter_turns: int, fx: int, fy: int) -> tuple[FactoryBoard, ...]:

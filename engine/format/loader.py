@@ -11,6 +11,7 @@ Problem codes found here (the schema's own are listed in engine/format/schema.py
     E002  the file is not UTF-8 text
     E003  the file is not JSON
     E004  the file is larger than MAX_FILE_BYTES
+    E005  the file is a Tiled map (TMX or Tiled JSON), which `rallyforge import` converts
     E201  something lies outside the board
     E202  two tiles on one square
     E203  two flags on one square
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from rallyforge.engine.format.schema import schema_check, whole_numbers, within_bounds
+from rallyforge.engine.format.tiled.mapfile import is_tiled_json, is_tmx
 from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
 from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry,
@@ -43,6 +45,7 @@ T = TypeVar("T")
 
 # The editor's backups (editor/files.py) end so: they are no courses to list or check.
 AUTOSAVE_SUFFIX = ".autosave.json"
+TILED_MAP = "E005"      # the problem code of a Tiled map read as a course
 MAX_FILE_BYTES = 10 * 1024 * 1024
 
 
@@ -71,11 +74,22 @@ def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
         return fail("E001", "no such file")
     except OSError as exc:
         return fail("E001", f"cannot read the file: {exc.strerror or exc}")
+    if is_tmx(raw):
+        return fail(TILED_MAP, tiled_map_message(path))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return fail("E002", f"the file is not UTF-8 text (bad byte at offset {exc.start})")
-    return parse_json(text)
+    data, problems = parse_json(text)
+    if is_tiled_json(data):
+        return fail(TILED_MAP, tiled_map_message(path))
+    return data, problems
+
+
+def tiled_map_message(path: Path) -> str:
+    return (f"this is a Tiled map, not a course: import it with "
+            f"`rallyforge import {path.name} -o {path.stem}-course.json` "
+            f"(in the editor: File > Import Tiled Map)")
 
 
 def parse_json(text: str) -> tuple[object, list[Problem]]:

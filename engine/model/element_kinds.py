@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rallyforge.engine.model.scenario import Laser, Pusher, Tile, Wall
+from rallyforge.engine.model.scenario import Board, Laser, Pusher, Tile, Wall
 
 # Kinds of key value; the loader reads and writes each kind in one way, the
 # editor offers one control per kind.
@@ -121,6 +121,9 @@ TILE_LIST: tuple[TileType, ...] = (
     # dir: the way up; the square behind it is one level lower (levels.md)
     TileType("ramp", "Ramp", (Key("dir", DIRECTION, new="E", label="Up towards",
                                   undo="Turn ramp"),)),
+    # not on the table (beside a narrower board of an assembled course): entering
+    # it is leaving the board (docs/rules.md 3.4)
+    TileType("void", "Void (off the table)", deadly=True, death="off board"),
 )
 TILES: dict[str, TileType] = {t.name: t for t in TILE_LIST}
 TILE_TYPES: tuple[str, ...] = tuple(TILES)
@@ -160,6 +163,11 @@ FALL_CAUSES = frozenset(c.name for c in CAUSE_LIST if c.fall)
 # Causes a robot meets alone on the board (no damage counting): the tiles'
 # and the edge's.
 BOARD_CAUSES: tuple[str, ...] = tuple(c for c in DEATH_CAUSES if c != "damage")
+
+
+def off_table(board: Board, x: int, y: int) -> bool:
+    """Whether (x, y) is no floor: off the board, or a void square (docs/format.md)."""
+    return not board.in_bounds(x, y) or board.type_at(x, y) == "void"
 
 
 def tile_values(tile: Tile) -> dict[str, object]:

@@ -82,7 +82,7 @@ from collections.abc import Callable, Set as AbstractSet
 from rallyforge.engine.format.loader import board_indexes, read_dict, read_json
 from rallyforge.engine.format.schema import within_bounds
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST
+from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST, off_table
 from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
 from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
@@ -808,15 +808,18 @@ def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
         if not b.in_bounds(*behind) or not b.in_bounds(*ahead):
             wrong.append("both the square behind it and the one ahead must be on the board")
         else:
-            if b.level_at(*behind) != top - 1:
+            if top == 0:        # no square lies a level below the ground
+                wrong.append("it stands on the ground (level 0), with no lower level behind it")
+            elif b.level_at(*behind) != top - 1:
                 wrong.append(f"the square behind it {behind} is at level {b.level_at(*behind)}, "
                              f"not {top - 1}")
             if b.level_at(*ahead) != top:
                 wrong.append(f"the square ahead {ahead} is at level {b.level_at(*ahead)}, "
                              f"not {top}")
         if wrong:
+            to = f" to level {top}" if top else ""
             out.append(_error("E316", f"the ramp at ({tile.x}, {tile.y}) leads up "
-                                      f"{COMPASS[tile.dir]} to level {top}, but "
+                                      f"{COMPASS[tile.dir]}{to}, but "
                                       f"{'; '.join(wrong)}; a ramp stands on the upper of two "
                                       f"levels, one above the square behind it: "
                                       f"{_ramp_fix(b, tile.x, tile.y, d)}",
@@ -1003,7 +1006,7 @@ def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
 
 
 def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
-    """W405: a conveyor or current pointing off the board, into a wall or up a
+    """W405: a conveyor or current pointing off the board (or onto a void square), into a wall or up a
     ledge (or a ramp's low side), which stops it as a wall would."""
     b = s.board
     out = []
@@ -1013,9 +1016,10 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
         if not b.in_bounds(tile.x, tile.y):
             continue
         d = INDEX[tile.dir]
-        if not b.in_bounds(tile.x + DX[d], tile.y + DY[d]):
-            text = (f"points {COMPASS[tile.dir]} off the board, so it carries robots to their "
-                    f"destruction; turn it if that is not meant")
+        if off_table(b, tile.x + DX[d], tile.y + DY[d]):
+            text = (f"points {COMPASS[tile.dir]} off the board: it carries the robots on it "
+                    f"off the board, which destroys them (accept the warning where the board "
+                    f"is printed so; turn the belt where not)")
         elif b.blocked(tile.x, tile.y, d):
             text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
                     f"or remove the wall")

@@ -187,12 +187,14 @@ def lines(c: Card) -> list[str]:
         out.append("Length: long: most races are not decided within the round limit")
     else:
         rounds, minutes = _shown(length["rounds_ci"], 1), _shown(length["minutes_ci"], 0)
+        # the time model's set-up (timemodel.SETUP), as this card was measured with it
+        set_up = length["minutes"] - length["rounds"] * length["minutes_per_round"]
         out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: median "
                    f"{rounds(length['rounds'])} rounds{_ci(length['rounds_ci'], rounds)}; "
                    f"at least {minutes(length['minutes'])} min at a table"
-                   f"{_ci(length['minutes_ci'], minutes)} at "
-                   f"{length['minutes_per_round']:g} min a round (a lower estimate: bots waste "
-                   f"fewer rounds than people)")
+                   f"{_ci(length['minutes_ci'], minutes)}: {set_up:.0f} min to set up + "
+                   f"{rounds(length['rounds'])} rounds × {length['minutes_per_round']:g} min "
+                   f"(a lower estimate: bots waste fewer rounds than people)")
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
                f"{_ci(diff['ci'], _rate)}")

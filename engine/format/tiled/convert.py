@@ -16,7 +16,9 @@ from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_
                                          read_map)
 from rallyforge.engine.format.tiled.tilesets import mapping_for
 from rallyforge.engine.model.directions import INDEX, NAMES, opposite, step
-from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.model.element_kinds import BELT_TYPES, off_table
+from rallyforge.engine.model.scenario import (Accept, Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall,
+                                              edge_key)
 
 _TRANSPOSE = {"N": "W", "W": "N", "S": "E", "E": "S"}
 _MIRROR_H = {"E": "W", "W": "E"}
@@ -29,10 +31,11 @@ class Notice:
     message: str
     x: int | None = None
     y: int | None = None
+    choice: bool = False    # not something lost: one of two readings of the map, said
 
     def line(self, name: str) -> str:
         where = f"{name}:{self.x},{self.y}" if self.x is not None else name
-        return f"{where}: warning: {self.message}"
+        return f"{where}: {'note' if self.choice else 'warning'}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,9 @@ class _Course:
         self.docks: dict[int, Dock] = {}
         self.warnings: list[Notice] = []
 
-    def warn(self, message: str, x: int | None = None, y: int | None = None) -> None:
-        self.warnings.append(Notice(message, x, y))
+    def warn(self, message: str, x: int | None = None, y: int | None = None,
+             choice: bool = False) -> None:
+        self.warnings.append(Notice(message, x, y, choice))
 
     def place(self, meaning: dict, bits: int, x: int, y: int, what: str) -> None:
         if "tile" in meaning:
@@ -127,7 +131,7 @@ class _Course:
     def _lasers(self) -> tuple[Laser, ...]:
         """The lasers, one per beam: some maps draw an emitter at both ends
         of a beam, two lasers firing at each other along it; the one at the
-        north or west end is kept (a warning says so)."""
+        north or west end is kept (a note says so)."""
         dropped: set[tuple[int, int, str]] = set()
         for (x, y, name), laser in sorted(self.lasers.items()):
             if name not in ("S", "E") or (x, y, name) in dropped:
@@ -142,9 +146,9 @@ class _Course:
                 other = self.lasers.get((cx, cy, back))
                 if other is not None and other.beams == laser.beams:
                     dropped.add((cx, cy, back))
-                    self.warn(f"the lasers at ({x}, {y}) and ({cx}, {cy}) fire at each other "
-                              f"along one beam: the map draws an emitter at each end; the one "
-                              f"at ({x}, {y}) firing {name} is kept", cx, cy)
+                    # said at the other end's square
+                    self.warn(f"a laser drawn with an emitter at both ends: the one at "
+                              f"({x}, {y}) firing {name} is kept", cx, cy, choice=True)
                     break
         return tuple(v for k, v in self.lasers.items() if k not in dropped)
 
@@ -197,10 +201,19 @@ def convert(tiled: TiledMap, name: str) -> Imported:
         course.warn("the map has no dock (start square): add one before the course can be raced")
     used = tuple(m for m in dict.fromkeys(found.values()) if m is not None)
     credits = "; ".join(f"{m.title} ({m.source}, {m.licence})" for m in used)
-    scenario = Scenario(name=name, board=course.board(), flags=flags, docks=docks,
+    board = course.board()
+    scenario = Scenario(name=name, board=board, flags=flags, docks=docks, accept=_as_drawn(board),
                         description=f"Imported from the Tiled map {name!r}"
                                     + (f"; tiles read with the mapping of {credits}" if credits else ""))
     return Imported(replace(scenario, board=scenario.board.canonical()), tuple(course.warnings))
+
+
+def _as_drawn(board: Board) -> tuple[Accept, ...]:
+    """W405 accepted for every belt the map draws running off the board: a
+    published course prints its exits so (docs/format.md, accept)."""
+    return tuple(Accept("W405", t.x, t.y, note="drawn so on the published map")
+                 for t in board.tiles if t.type in BELT_TYPES and t.dir is not None
+                 and off_table(board, *step(t.x, t.y, INDEX[t.dir])))
 
 
 def course_name(path: str | Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -56,6 +57,23 @@ class TiledMap:
     tilesets: tuple[Tileset, ...]
     layers: tuple[Layer, ...]
     objects: tuple[TileObject, ...] = field(default=())
+
+
+# A TMX file's first element (after the XML declaration, comments and a doctype) is <map>.
+_TMX_START = re.compile(rb"\s*(<\?xml.*?\?>\s*)?(<!--.*?-->\s*|<!DOCTYPE[^>]*>\s*)*<map[\s>/]",
+                        re.DOTALL)
+
+
+def is_tmx(raw: bytes) -> bool:
+    """Whether the bytes of a file are a TMX map (what a course reader takes for broken JSON)."""
+    return _TMX_START.match(raw.removeprefix(b"\xef\xbb\xbf")[:4096]) is not None
+
+
+def is_tiled_json(data: object) -> bool:
+    """Whether a parsed JSON document is a Tiled map: the keys Tiled writes
+    into every map, none of which a course has."""
+    return (isinstance(data, dict) and data.get("type") == "map" and "layers" in data
+            and ("tiledversion" in data or "orientation" in data))
 
 
 def read_map(path: str | Path) -> TiledMap:
