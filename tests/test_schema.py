@@ -331,7 +331,7 @@ CASES = [
      'fall_damage, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
-     'description, board, flags, docks, rules, goals, robots, checks, card, accept, note)'),
+     'description, board, flags, docks, rules, goals, published, robots, checks, card, accept, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
      'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, take_flywheel, note)'),
