@@ -52,6 +52,10 @@ AUTHOR = ("Course of the RoboRally board game, 2005 course manual (Richard Garfi
           "Coast / Avalon Hill). Built by Rally Forge from its board library; layout facts from "
           "anicolao/roborally's reviewed course catalogue and inf112-v19/Blodige-roboter's maps "
           "(MIT licence).")
+# The courses of the project's first calibration set (/work/shared/calibration),
+# converted from Blodige-roboter's maps: their flags and docks are the maps'.
+CALIBRATED = {"around-the-world", "checkmate", "chop-shop-challenge", "death-trap",
+              "marathon-madness", "risky-exchange", "whirlwind-tour"}
 BELOW = ("docking-bay-1", 0, 12, 0)           # the bay with belts below a single board
 BELOW_PLAIN = ("docking-bay-2", 0, 12, 0)
 
@@ -170,12 +174,12 @@ COURSES = (
            ((25, 4), (8, 9)),
            {"programming_seconds": 60}, "60 seconds to program",
            layout_note=("Blodige-roboter's tight_collar.tmx is another layout (the Maelstrom "
-                        "alone with Day of the SuperBot's flags); the catalogue's is followed")),
+                        "alone, with Day of the SuperBot's flags); the catalogue's is followed")),
     Course("day-of-the-superbot", "Day of the SuperBot", 25, P(5, 8), "medium", "expert",
            (("maelstrom", 0, 0, 1),), BELOW, ((8, 0), (0, 5)),
            {"superbot": True}, "the robot on dock 1 starts as the SuperBot",
-           layout_note=("no Blodige-roboter map; its tight_collar.tmx has this course's flags "
-                        "and bay, with the Maelstrom turned a half turn from the catalogue's")),
+           layout_note=("Blodige-roboter's tight_collar.tmx has this course's flags and bay, "
+                        "with the Maelstrom turned a half turn from the catalogue's")),
     Course("interference", "Interference", 26, P(2, 4), "medium", "expert",
            (("chess", 0, 0, 2),), BELOW, ((5, 2), (7, 8), (0, 0)),
            {"victory": "player"}, "each player programs a racer and a blocker",
@@ -208,18 +212,16 @@ COURSES = (
     Course("capture-the-flag", "Capture the Flag", 31, TEAMS, "medium", None,
            (("chop-shop", 0, 0, 3), ("vault", 12, 0, 2)), None, ((2, 10), (20, 1)),
            {"victory": "capture"}, "each team carries the other's flag home",
-           layout_note=("no Blodige-roboter map. The manual has no docking bay: each team deploys "
+           layout_note=("The manual has no docking bay: each team deploys "
                         "on the back rows of its home board; the docks here stand on the outer "
                         "column of each home board (team A west, team B east)")),
     Course("toggle-boggle", "Toggle Boggle", 32, TEAMS, "medium", None,
            (("exchange", 0, 0, 1),), BELOW_PLAIN, ((5, 5), (9, 2), (9, 9)),
-           {"victory": "flag_control"}, "a team must hold every flag at once",
-           layout_note="no Blodige-roboter map"),
+           {"victory": "flag_control"}, "a team must hold every flag at once"),
     Course("war-zone", "War Zone", 32, TEAMS, "medium", None,
            (("island", 0, 0, 1),), BELOW, (),
            {"victory": "elimination", "start_options": 1},
-           "no flags: the last team with a robot left wins; each robot starts with an option card",
-           layout_note="no Blodige-roboter map"),
+           "no flags: the last team with a robot left wins; each robot starts with an option card"),
 )
 
 
@@ -267,21 +269,18 @@ def home_docks(course: Scenario) -> tuple[Dock, ...]:
 
 
 def disagreements(course: Course) -> list[str]:
+    """Where Blodige-roboter's map of the course differs from the catalogue."""
     notes = []
-    if course.blodige:
-        where = f"Blodige-roboter's {course.blodige}.tmx"
-        for stem, x, y, q in course.boards:
-            theirs = BLODIGE_TURNS[stem]
-            if theirs != q:
-                notes.append(f"{where} lays {NAMES[stem]} turned {(theirs - q) % 4 * 90} degrees "
-                             f"clockwise from the catalogue's")
-        for n, (ours, theirs) in enumerate(zip(course.flags, course.blodige_flags), 1):
-            if ours != theirs:
-                notes.append(f"flag {n} is at {ours} in the catalogue, at {theirs} in the map")
-        if course.blodige_bay:
-            notes.append(f"the map uses {NAMES[course.blodige_bay]}")
-    if course.layout_note:
-        notes.append(course.layout_note)
+    for stem, x, y, q in course.boards:
+        theirs = BLODIGE_TURNS[stem]
+        if theirs != q:
+            notes.append(f"it lays {NAMES[stem]} turned {(theirs - q) % 4 * 90} degrees "
+                         f"clockwise from the catalogue's")
+    for n, (ours, theirs) in enumerate(zip(course.flags, course.blodige_flags), 1):
+        if ours != theirs:
+            notes.append(f"flag {n} is at {ours} in the catalogue, at {theirs} in the map")
+    if course.blodige_bay:
+        notes.append(f"the map uses {NAMES[course.blodige_bay]}")
     return notes
 
 
@@ -300,14 +299,19 @@ def description(course: Course) -> str:
     text += f" Boards (clockwise turns from the board library's): {layout}."
     if _has_gaps(course):
         text += " Squares no board covers are pits (off the factory floor)."
-    notes = disagreements(course)
-    if course.blodige and not notes:
-        text += (f" anicolao/roborally's reviewed catalogue and Blodige-roboter's "
-                 f"{course.blodige}.tmx (MIT) agree on the boards, bay and flags.")
-    elif notes:
-        text += (" Facts from anicolao/roborally's reviewed catalogue (followed: it was checked "
-                 "against the manual's diagrams); where the sources disagree: "
-                 + "; ".join(notes) + ".")
+    text += (" Layout facts from anicolao/roborally's reviewed course catalogue (checked against "
+             "the manual's diagrams)")
+    if course.blodige is None:
+        text += "; no Blodige-roboter map has this course."
+    else:
+        notes = disagreements(course)
+        where = f"Blodige-roboter's {course.blodige}.tmx (MIT)"
+        if course.blodige.replace("_", "-") in CALIBRATED:
+            where += ", from which the project's first calibration file of the course was made,"
+        text += (f"; {where} agrees on the boards, bay and flags." if not notes else
+                 f"; where {where} disagrees, the catalogue is followed: " + "; ".join(notes) + ".")
+    if course.layout_note:
+        text += f" {course.layout_note}."
     return text
 
 
@@ -332,7 +336,7 @@ def build(course: Course) -> str:
                    description=description(course),
                    goals=Goals(robots=min(robots_for(course), len(made.docks))),
                    published=Published(course.id, course.page, course.players, course.length,
-                                       course.difficulty))
+                                       course.difficulty, number=COURSES.index(course) + 1))
     doc = to_dict(made)
     if course.rules:
         doc["rules"] = {**doc.get("rules", {}), **course.rules}

@@ -150,3 +150,16 @@ def test_the_library_files_are_what_the_sources_give(capsys):
     if not (board_library.BLODIGE.exists() and board_library.GBAHNS.exists()):
         pytest.skip("the snapshots of the sources are not on this machine")
     assert board_library.main(["--check"]) == 0
+
+
+def test_placing_boards_at_their_own_squares_fills_the_gaps_with_pits_and_refuses_overlaps():
+    chess, bay = _load("chess"), _load("docking-bay-2")
+    course = library.place([(chess, 0, 0, 0), (chess, 12, 12, 1)], (bay, 24, 0, 3), "L")
+    b = course.board
+    assert (b.width, b.height) == (28, 24)
+    pits = {(t.x, t.y) for t in b.tiles if t.type == "pit"}
+    assert {(x, y) for x in range(12) for y in range(12, 24)} <= pits      # south-west gap
+    assert (13, 0) in pits and (0, 13) in pits and (27, 23) in pits
+    assert all(d.facing == "W" and d.x == 26 for d in course.docks)         # the bay turned 270
+    with pytest.raises(library.LibraryError, match="overlaps"):
+        library.place([(chess, 0, 0, 0), (chess, 6, 0, 0)], None, "L")

@@ -108,7 +108,8 @@ def place(boards: list[tuple[Scenario, int, int, int]], bay: tuple[Scenario, int
         pieces.append((part(turned(bay[0], bay[3]), bay=True), bay[1], bay[2]))
     width = max(x + p.board.width for p, x, y in pieces)
     height = max(y + p.board.height for p, x, y in pieces)
-    board, docks, covered = Board(width, height), [], set()
+    board, docks = Board(width, height), []
+    covered: set[tuple[int, int]] = set()
     for piece, x, y in pieces:
         squares = {(x + i, y + j) for i in range(piece.board.width)
                    for j in range(piece.board.height)}

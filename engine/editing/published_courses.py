@@ -43,6 +43,7 @@ class PublishedError(Exception):
 class Entry:
     id: str
     name: str
+    number: int                     # the place in the manual
     page: int
     players: str
     length: str
@@ -54,7 +55,7 @@ class Entry:
 
 def entries(folder: Path = FOLDER) -> list[Entry]:
     """Every published course, in the manual's order."""
-    return sorted((_entry(p) for p in folder.glob("*.json")), key=lambda e: (e.page, e.name))
+    return sorted((_entry(p) for p in folder.glob("*.json")), key=lambda e: (e.number, e.name))
 
 
 def find(course_id: str, folder: Path = FOLDER) -> Entry:
@@ -90,5 +91,6 @@ def _entry(path: Path) -> Entry:
     rules = doc.get("rules", {})
     words = tuple(w for key, value in rules.items() if key in RULE_WORDS
                   for w in [RULE_WORDS[key](value)] if w)
-    return Entry(published.id, doc["name"], published.page, published.players_text,
+    return Entry(published.id, doc["name"], p.get("number", 0), published.page,
+                 published.players_text,
                  published.length, published.difficulty, words, team_race(rules), path)

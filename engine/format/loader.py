@@ -280,7 +280,9 @@ class _Builder:
             return None
         return Published(id=str(p["id"]), page=_int(p["page"]),
                          players=tuple(_int(n) for n in p["players"]), length=str(p["length"]),
-                         difficulty=_text(p.get("difficulty")), note=_text(p.get("note")))
+                         difficulty=_text(p.get("difficulty")),
+                         number=_int(p["number"]) if "number" in p else None,
+                         note=_text(p.get("note")))
 
 
 def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
@@ -538,7 +540,10 @@ def _goals_doc(g: Goals) -> dict:
 
 
 def _published_doc(p: Published) -> dict:
-    doc: dict = {"id": p.id, "page": p.page, "players": list(p.players), "length": p.length}
+    doc: dict = {"id": p.id, "number": p.number, "page": p.page, "players": list(p.players),
+                 "length": p.length}
+    if p.number is None:
+        del doc["number"]
     _put(doc, "difficulty", p.difficulty)
     return _noted(doc, p.note)
 

@@ -395,12 +395,14 @@ class Published:
     """A course of the game's own course manual as the publisher printed it
     (the file's ``published``): its id in the library, the manual page, the
     player counts it is printed for, and the printed length and difficulty
-    (``None`` for the team courses, which have no printed difficulty)."""
+    (``None`` for the team courses, which have no printed difficulty), and its
+    place among the manual's courses (``number``, from 1)."""
     id: str
     page: int
     players: tuple[int, ...]
     length: str
     difficulty: str | None = None
+    number: int | None = None
     note: str | None = None
 
     @property
