@@ -21,8 +21,10 @@ from rallyforge.engine.editing.published_courses import FOLDER, PublishedError, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", nargs="?", help="a course's id, as the list shows it")
-    parser.add_argument("-o", "--output", metavar="FILE", help="the course file to write")
+    parser.add_argument("id", nargs="?",
+                        help="a course's id, as the list shows it (default: none, list them)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="the course file to write (required with an id; default: none)")
 
 
 def run(args: argparse.Namespace) -> int:
