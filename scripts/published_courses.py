@@ -18,9 +18,13 @@ manual's as two independent open implementations record them:
   Rally Forge's Tiled importer: the flags and bay of each map are below
   (BLODIGE_FLAGS); every map lays each board in one orientation (BLODIGE_TURNS).
 
-Where they disagree the course follows the catalogue, which was checked against
-the manual's diagrams page by page, and its description names the
-disagreement. Nothing of either source is kept but these facts. The seven
+A third source, gbahns/robotmadness (lib/game/courses/courses.ts; read only as
+a check, no licence stated), lays nine of the beginner courses: its board turns
+are in GBAHNS_TURNS (its boards are the library's orientation). A board's turn
+follows the majority of the sources where there is one; otherwise, and for
+flags and bays, the course follows the catalogue, which was checked against
+the manual's diagrams page by page. Every disagreement is named in the
+course's description. Nothing of either source is kept but these facts. The seven
 courses of the project's calibration set agree with Blodige-roboter's maps,
 from which they were converted.
 
@@ -43,6 +47,13 @@ from rallyforge.engine.model.scenario import Dock, Flag, Goals, Published, Scena
 FACE = {"chess": 2, "chop-shop": 3, "cross": 2, "exchange": 0, "island": 3, "maelstrom": 3,
         "spin-zone": 0, "vault": 1}
 # Blodige-roboter's maps lay every board turned this far from the library's.
+# The board turns of gbahns/robotmadness's courses, in the library's frame
+# (Around the World stacked there: turned back to the course's side-by-side layout).
+GBAHNS_TURNS = {"risky-exchange": {"exchange": 0}, "checkmate": {"chess": 2},
+                "dizzy-dash": {"spin-zone": 0}, "island-hop": {"island": 3},
+                "chop-shop-challenge": {"chop-shop": 1}, "twister": {"spin-zone": 0},
+                "bloodbath-chess": {"chess": 0}, "around-the-world": {"island": 2, "spin-zone": 2},
+                "death-trap": {"island": 0}}
 BLODIGE_TURNS = {"chess": 2, "chop-shop": 1, "cross": 1, "exchange": 0, "island": 3,
                  "maelstrom": 3, "spin-zone": 0, "vault": 0}
 NAMES = {"chess": "Chess", "chop-shop": "Chop Shop", "cross": "Cross", "exchange": "Exchange",
@@ -111,7 +122,9 @@ COURSES = (
            (("island", 0, 0, 0), ("spin-zone", 12, 0, 0)), ("docking-bay-2", 24, 0, 3),
            ((12, 2), (1, 5), (22, 6)),
            blodige="around_the_world", blodige_flags=((12, 2), (1, 5), (22, 6)),
-           layout_note="marcelpanse/roborally turns the Island as the catalogue does"),
+           layout_note=("By the note of the project's first calibration file, marcelpanse/"
+                        "roborally turns the Island 90 degrees from Blodige-roboter's map, in a "
+                        "direction the note does not say")),
     Course("death-trap", "Death Trap", 17, P(2, 4), "short", "hard",
            (("island", 0, 0, 3),), BELOW_PLAIN, ((7, 7), (0, 4), (6, 5)),
            blodige="death_trap", blodige_flags=((7, 7), (0, 4), (6, 5))),
@@ -168,7 +181,7 @@ COURSES = (
            (("spin-zone", 0, 0, 1),), BELOW_PLAIN, ((7, 5), (2, 2), (5, 9), (10, 0)),
            {"programming_seconds": 30}, "30 seconds to program",
            blodige="ball_lighting", blodige_flags=((2, 9), (3, 2), (9, 2), (8, 9)),
-           layout_note="Blodige-roboter's ball_lighting.tmx has Twister's flags"),
+           layout_note="Blodige-roboter's ball_lighting.tmx has Twister's flags and turn"),
     Course("tight-collar", "Tight Collar", 24, P(2, 8), "medium", "expert",
            (("chop-shop", 4, 0, 1), ("cross", 16, 0, 1)), ("docking-bay-2", 0, 0, 1),
            ((25, 4), (8, 9)),
@@ -268,25 +281,56 @@ def home_docks(course: Scenario) -> tuple[Dock, ...]:
     return tuple(d for pair in zip(*sides) for d in pair)
 
 
+def votes(course: Course, stem: str, catalogue: int) -> list[tuple[str, int]]:
+    """Each source's turn of a board of the course: the catalogue's first."""
+    out = [("the catalogue", catalogue)]
+    if course.blodige:
+        out.append(("Blodige-roboter's map", BLODIGE_TURNS[stem]))
+    if stem in GBAHNS_TURNS.get(course.id, {}):
+        out.append(("gbahns/robotmadness", GBAHNS_TURNS[course.id][stem]))
+    return out
+
+
+def majority(turns: list[int]) -> int | None:
+    best = max(turns, key=turns.count)
+    return best if turns.count(best) > len(turns) / 2 else None
+
+
+def turn(course: Course, stem: str, catalogue: int) -> int:
+    """The majority of the sources' turns, or the catalogue's when there is none."""
+    found = majority([q for _, q in votes(course, stem, catalogue)])
+    return catalogue if found is None else found
+
+
+def boards(course: Course) -> list[tuple[str, int, int, int]]:
+    """The course's boards with the turns followed."""
+    return [(s, x, y, turn(course, s, q)) for s, x, y, q in course.boards]
+
+
 def disagreements(course: Course) -> list[str]:
-    """Where Blodige-roboter's map of the course differs from the catalogue."""
+    """Where the sources differ from each other, and what is followed."""
     notes = []
     for stem, x, y, q in course.boards:
-        theirs = BLODIGE_TURNS[stem]
-        if theirs != q:
-            notes.append(f"it lays {NAMES[stem]} turned {(theirs - q) % 4 * 90} degrees "
-                         f"clockwise from the catalogue's")
+        said = votes(course, stem, q)
+        if len({t for _, t in said}) > 1:
+            chosen = turn(course, stem, q)
+            how = "the catalogue" if majority([t for _, t in said]) is None else "the majority"
+            notes.append(f"{NAMES[stem]} is turned " + ", ".join(
+                f"{t * 90} degrees by {who}" for who, t in said)
+                + f" (followed: {how}, {chosen * 90})")
     for n, (ours, theirs) in enumerate(zip(course.flags, course.blodige_flags), 1):
         if ours != theirs:
-            notes.append(f"flag {n} is at {ours} in the catalogue, at {theirs} in the map")
+            notes.append(f"flag {n} is at {ours} in the catalogue, at {theirs} in "
+                         f"Blodige-roboter's map (followed: the catalogue)")
     if course.blodige_bay:
-        notes.append(f"the map uses {NAMES[course.blodige_bay]}")
+        notes.append(f"Blodige-roboter's map uses {NAMES[course.blodige_bay]} (followed: the "
+                     f"catalogue's)")
     return notes
 
 
 def description(course: Course) -> str:
     layout = ", ".join(f"{NAMES[s]} at ({x}, {y})" + (f" turned {q * 90} degrees" if q else "")
-                       for s, x, y, q in course.boards)
+                       for s, x, y, q in boards(course))
     if course.bay:
         stem, x, y, q = course.bay
         layout += f"; {NAMES[stem]} at ({x}, {y})" + (f" turned {q * 90} degrees" if q else "")
@@ -301,15 +345,18 @@ def description(course: Course) -> str:
         text += " Squares no board covers are pits (off the factory floor)."
     text += (" Layout facts from anicolao/roborally's reviewed course catalogue (checked against "
              "the manual's diagrams)")
-    if course.blodige is None:
-        text += "; no Blodige-roboter map has this course."
+    sources = [f"Blodige-roboter's {course.blodige}.tmx (MIT)"] if course.blodige else []
+    if course.blodige and course.blodige.replace("_", "-") in CALIBRATED:
+        sources[0] += ", from which the project's first calibration file of the course was made,"
+    if course.id in GBAHNS_TURNS:
+        sources.append("gbahns/robotmadness")
+    notes = disagreements(course)
+    if not sources:
+        text += "; no other source has this course."
+    elif not notes:
+        text += f"; {' and '.join(sources)} agree on the boards, bay and flags."
     else:
-        notes = disagreements(course)
-        where = f"Blodige-roboter's {course.blodige}.tmx (MIT)"
-        if course.blodige.replace("_", "-") in CALIBRATED:
-            where += ", from which the project's first calibration file of the course was made,"
-        text += (f"; {where} agrees on the boards, bay and flags." if not notes else
-                 f"; where {where} disagrees, the catalogue is followed: " + "; ".join(notes) + ".")
+        text += f", compared with {' and '.join(sources)}: " + "; ".join(notes) + "."
     if course.layout_note:
         text += f" {course.layout_note}."
     return text
@@ -324,12 +371,12 @@ def _has_gaps(course: Course) -> bool:
 
 
 def build(course: Course) -> str:
-    boards = [(library.load(library.find(s)), x, y, q) for s, x, y, q in course.boards]
+    placed = [(library.load(library.find(s)), x, y, q) for s, x, y, q in boards(course)]
     bay = None
     if course.bay:
         stem, x, y, q = course.bay
         bay = (library.load(library.find(stem)), x, y, q)
-    made = library.place(boards, bay, course.name)
+    made = library.place(placed, bay, course.name)
     if bay is None:
         made = replace(made, docks=home_docks(made))
     made = replace(made, flags=tuple(Flag(x, y) for x, y in course.flags), author=AUTHOR,
@@ -344,7 +391,7 @@ def build(course: Course) -> str:
     if robots:
         doc["robots"] = robots
     doc["boards"] = [{"name": NAMES[s], "x": x, "y": y, "width": 12, "height": 12, "turn": q}
-                     for s, x, y, q in course.boards]
+                     for s, x, y, q in boards(course)]
     return document_text(_ordered(doc))
 
 

@@ -105,7 +105,18 @@ def test_a_disagreement_of_the_sources_is_named_in_the_description():
     tight = _doc(published_courses.find("tight-collar"))["description"]
     assert "tight_collar.tmx is another layout" in tight
     agree = _doc(published_courses.find("checkmate"))["description"]
-    assert "agrees on the boards, bay and flags" in agree
+    assert "agree on the boards, bay and flags" in agree
+
+
+def test_a_board_turn_follows_the_majority_of_three_sources_else_the_catalogue():
+    twister = next(c for c in script.COURSES if c.id == "twister")
+    assert twister.boards[0][3] == 2                        # the catalogue's half turn ...
+    assert script.boards(twister)[0][3] == 0                # ... outvoted by the two others
+    assert "(followed: the majority, 0)" in _doc(published_courses.find("twister"))["description"]
+    around = next(c for c in script.COURSES if c.id == "around-the-world")
+    assert script.boards(around)[0] == ("island", 0, 0, 0)  # three turns, no majority
+    lost = next(c for c in script.COURSES if c.id == "lost-bearings")
+    assert script.boards(lost)[0][3] == lost.boards[0][3]   # two sources: the catalogue
 
 
 def test_the_calibration_courses_are_laid_out_as_the_library_makes_them():
