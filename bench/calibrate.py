@@ -1,12 +1,19 @@
 """Fit the course card's length and difficulty classes to the classes the
-game's publisher printed for the calibration courses, and say how well the
-fit predicts a course it has not seen (leave-one-out).
+game's publisher printed for its courses, and say how well the fit predicts
+a course it has not seen (leave-one-out: fit on all but one, predict it).
 
-    python -m bench.calibrate --dir DIR [--races 300]
+    python -m bench.calibrate [--dir DIR] [--races 300]
                               [--bot search] [--seed 0] [--workers 2]
                               [--measures FILE]   # reuse (or save) the races' measures
 
-Each course is raced with the players its README row gives. The fit is the
+The courses are the project's published ones (engine/editing/published/) that
+have a printed difficulty, each raced with its goals' robots; ``--dir`` reads
+another set instead from a README table (| file | length | ... (level) | players |).
+A course this version cannot read (a special rule it does not know yet) is
+named and left out. Agreement is judged so that a constant guess cannot pass
+(bench/agreement.py): exact matches, balanced accuracy over the difficulty
+classes, classes two off, Spearman's rank correlation of each measure with the
+printed class. The fit is the
 same for both classes: the printed class as an ordinal number (length short
 1, medium 2, long 3; difficulty the five printed levels 1 to 5) by least
 squares on one measure, a + b * f(measure), rounded and clipped, so that
@@ -22,22 +29,11 @@ import argparse
 import json
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-# The calibration courses (a folder with their README) are not part of the
-# project: a run names their folder (--dir), else it is skipped.
-SKIPPED = ("{prog}: skipped: the calibration courses are not part of the project; "
-           "name their folder with --dir DIR")
+from bench.agreement import balanced_accuracy, exact, off_by_two, spearman
 
-
-def missing(prog: str, folder: Path | None) -> str | None:
-    """Why a run on the calibration courses in `folder` cannot be made, or None."""
-    if folder is None:
-        return SKIPPED.format(prog=prog)
-    if not (folder / "README.md").exists():
-        return f"{prog}: {folder} holds no calibration courses (no README.md); skipped"
-    return None
 # The measures the card's classes are fitted on (written by --measures).
 MEASURES = Path(__file__).resolve().parent / "calibration-measures.json"
 LENGTHS = ("short", "medium", "long")
@@ -45,6 +41,8 @@ LENGTHS = ("short", "medium", "long")
 # 4 expert, 5 hardest expert) -> the card's class
 DIFFICULTY_OF_LEVEL = {1: "easy", 2: "medium", 3: "hard", 4: "expert", 5: "expert"}
 CARD_DIFFICULTY = ("easy", "medium", "hard", "expert")
+# a published course's printed difficulty (its file's published.difficulty) -> level
+LEVEL_OF_PRINTED = {"easy": 1, "mid": 2, "hard": 3, "expert": 4}
 
 
 @dataclass(frozen=True)
@@ -62,6 +60,30 @@ def courses(directory: Path) -> list[Course]:
     return [Course(file, length, int(level), int(players)) for file, length, level, players in rows]
 
 
+def published() -> list[Course]:
+    """The published courses with a printed difficulty (the team courses have
+    none), with their goals' robots."""
+    from rallyforge.engine.editing.published_courses import entries
+    out = []
+    for entry in entries():
+        doc = json.loads(entry.path.read_text("utf-8"))
+        if entry.difficulty is not None:
+            out.append(Course(str(entry.path), entry.length, LEVEL_OF_PRINTED[entry.difficulty],
+                              doc["goals"]["robots"]))
+    return out
+
+
+def readable(path: Path):
+    """The course of a file, or why it is left out: a team race (not played
+    yet), or the first error that keeps this version from reading it."""
+    from rallyforge.engine.editing.published_courses import read, team_race
+    if team_race(json.loads(path.read_text("utf-8")).get("rules", {})):
+        return None, "a team race: not played yet"
+    scenario, problems = read(path)
+    errors = [p.message for p in problems if p.is_error]
+    return (None, errors[0]) if scenario is None else (scenario, None)
+
+
 def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: int) -> dict:
     """What the simulator measures on one course: median rounds (read
     between whole rounds), table minutes (engine/analysis/card/timemodel.py), deaths
@@ -69,8 +91,7 @@ def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: 
     from rallyforge.engine.analysis.balance import balance
     from rallyforge.engine.analysis.card import timemodel
     from rallyforge.engine.analysis.card.flags import course_score, flag_scores
-    from rallyforge.engine.format.loader import load_file
-    scenario = load_file(path)
+    scenario, _ = readable(path)
     result = balance(scenario, races, players, bot, seed, workers=workers)
     rounds = result["length"]["median_between"]
     deaths = sum(leg["deaths"] for leg in result["legs"])
@@ -171,19 +192,20 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
     logged = [[math.log(m["deaths"])] for m in measures]
     _, gin, gloo = fit(logged, levels, 1, 5)
     printed_d = [DIFFICULTY_OF_LEVEL[c.level] for c in cs]
+    card_l, card_d = card_classes(measures)
 
     def named(ls: list[int]) -> list[str]:
         return [DIFFICULTY_OF_LEVEL[v] for v in ls]
 
     out.append("")
     out.append("| course | players | rounds | minutes | deaths/robot/leg | flag score | printed "
-               "length | fitted | left out | printed difficulty | fitted | left out |")
+               "length | card | left out | printed difficulty | card | left out |")
     out.append("|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|")
     for i, (c, m) in enumerate(zip(cs, measures)):
-        out.append(f"| {c.file.removesuffix('.json')} | {c.players} | {m['rounds']:.1f} | "
+        out.append(f"| {Path(c.file).stem} | {c.players} | {m['rounds']:.1f} | "
                    f"{m['minutes']:.0f} | {m['deaths']:.3f} | {m['flag_score']:.2f} | {c.length} | "
-                   f"{LENGTHS[lin[i] - 1]} | {LENGTHS[lloo[i] - 1]} | {printed_d[i]} ({c.level}) | "
-                   f"{named(din)[i]} | {named(dloo)[i]} |")
+                   f"{card_l[i]} | {LENGTHS[lloo[i] - 1]} | {printed_d[i]} ({c.level}) | "
+                   f"{card_d[i]} | {named(dloo)[i]} |")
     out.append("")
     out.append(_agreement("Length on ln minutes", [c.length for c in cs],
                           [LENGTHS[v - 1] for v in lin], [LENGTHS[v - 1] for v in lloo], LENGTHS))
@@ -193,12 +215,45 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
                           named(floo), CARD_DIFFICULTY))
     out.append(_agreement("Difficulty on ln deaths", printed_d, named(gin), named(gloo),
                           CARD_DIFFICULTY))
+    out.append("")
+    out.extend(judged("the card's classes as they are", cs, measures, card_l, card_d))
+    out.extend(judged("leave-one-out (fit on the others, predict each)", cs, measures,
+                      [LENGTHS[v - 1] for v in lloo], named(dloo)))
     return out
+
+
+def card_classes(measures: list[dict]) -> tuple[list[str], list[str]]:
+    """The classes the card gives each course now (its fitted constants)."""
+    from rallyforge.engine.analysis.card import build, timemodel
+    return ([timemodel.length_class(m["minutes"]) for m in measures],
+            [build.DIFFICULTY[build._band(m["deaths"], build.DEATHS_UNDER)] for m in measures])
+
+
+def judged(what: str, cs: list[Course], measures: list[dict], lengths: list[str],
+           difficulties: list[str]) -> list[str]:
+    """Agreement of predicted classes with the printed ones, as a constant
+    guess cannot pass (bench/agreement.py)."""
+    printed_l = [c.length for c in cs]
+    printed_d = [DIFFICULTY_OF_LEVEL[c.level] for c in cs]
+    n = len(cs)
+    return [
+        f"Agreement, {what}, {n} courses:",
+        f"  length: {exact(printed_l, lengths)}/{n} exact, "
+        f"{off_by_two(printed_l, lengths, LENGTHS)} two off; Spearman of minutes with the "
+        f"printed length {spearman([m['minutes'] for m in measures], [LENGTHS.index(p) for p in printed_l]):.2f}",
+        f"  difficulty: {exact(printed_d, difficulties)}/{n} exact, balanced accuracy "
+        f"{balanced_accuracy(printed_d, difficulties, CARD_DIFFICULTY):.2f} (a constant guess: "
+        f"{1 / len(set(printed_d)):.2f}), {off_by_two(printed_d, difficulties, CARD_DIFFICULTY)} "
+        f"two off; Spearman of deaths per robot per leg with the printed difficulty "
+        f"{spearman([m['deaths'] for m in measures], [c.level for c in cs]):.2f}",
+    ]
 
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench.calibrate", description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, help="the folder of the calibration courses")
+    parser.add_argument("--dir", type=Path,
+                        help="a folder of courses with a README table (default: the published "
+                             "courses)")
     parser.add_argument("--races", type=int, default=300)
     parser.add_argument("--bot", default="search")
     parser.add_argument("--seed", type=int, default=0)
@@ -209,15 +264,23 @@ def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     if args.measures is not None and args.measures.exists():
         cs, measures = read_measures(args.measures)
-    elif (why := missing("bench.calibrate", args.dir)) is not None:
-        print(why)
-        return
     else:
-        cs = courses(args.dir)
-        measures = [measure(args.dir / c.file, c.players, args.races, args.bot, args.seed,
+        if args.dir is not None and not (args.dir / "README.md").exists():
+            print(f"bench.calibrate: {args.dir} has no README.md table; skipped")
+            return
+        every = published() if args.dir is None else [
+            replace(c, file=str(args.dir / c.file)) for c in courses(args.dir)]
+        cs = []
+        for c in every:
+            _, why = readable(Path(c.file))
+            if why is None:
+                cs.append(c)
+            else:
+                print(f"left out {Path(c.file).stem}: this version cannot read it ({why})")
+        measures = [measure(Path(c.file), c.players, args.races, args.bot, args.seed,
                             args.workers) for c in cs]
         if args.measures is not None:
-            args.measures.write_text(json.dumps({c.file: dict(asdict(c), **m)
+            args.measures.write_text(json.dumps({Path(c.file).name: dict(asdict(c), **m)
                                                  for c, m in zip(cs, measures)}, indent=1) + "\n")
     m = measures[0]
     print(f"{len(cs)} courses, {m['races']} races each of `{m['bot']}` robots, seed {m['seed']}")

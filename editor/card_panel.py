@@ -212,7 +212,7 @@ class CardPanel(QWidget):
         self.header.setText(f"<b>{state}</b> — {how}")
         # the goals are not in the play hash: judged against the course's goals as they are now
         refused = state == BLOCKED and bool(self.errors)      # its errors, not an old card
-        body = lines(judged(card, self.doc.scenario.goals))[1:] \
+        body = lines(judged(card, self.doc.scenario.goals, self.doc.scenario.published))[1:] \
             if card is not None and not refused else []
         self.body.setText("<br>".join(_headed(line) for line in body))
         self.body.setEnabled(state in (MEASURED, ESTIMATE))

@@ -28,6 +28,7 @@ from rallyforge.editor.history_panel import history_view
 from rallyforge.editor.icons import tool_icon
 from rallyforge.editor.insert_board_dialog import InsertBoardDialog
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
+from rallyforge.editor.new_from_published_dialog import NewFromPublishedDialog
 from rallyforge.editor.inspector import Inspector
 from rallyforge.editor.issues_panel import IssuesPanel
 from rallyforge.editor.markers_panel import MarkersPanel
@@ -135,6 +136,9 @@ class MainWindow(QMainWindow):
             "new": self.action("&New…", self.new, k.StandardKey.New),
             "new_from_boards": self.action("New from &Boards…", self.new_from_boards,
                                            tip="A course from library boards and a docking bay"),
+            "new_from_published": self.action(
+                "New from &Published Course…", self.new_from_published,
+                tip="A course of the game's course manual, with its printed ratings"),
             "import_map": self.action("&Import Tiled Map…", self.import_map,
                                       tip="Read a Tiled map (TMX or JSON) of this game"),
             "open": self.action("&Open…", lambda: f.open(), k.StandardKey.Open),
@@ -209,7 +213,8 @@ class MainWindow(QMainWindow):
         a = self.menu_actions
         bar = self.menuBar()
         file = self.menus["file"] = bar.addMenu("&File")
-        file.addActions([a["new"], a["new_from_boards"], a["open"], a["import_map"]])
+        file.addActions([a["new"], a["new_from_boards"], a["new_from_published"], a["open"],
+                         a["import_map"]])
         self.recent_menu = file.addMenu("Open &Recent")
         file.addSeparator()
         file.addActions([a["save"], a["save_as"], a["revert"]])
@@ -476,6 +481,13 @@ class MainWindow(QMainWindow):
                         boards=())
         self.files.new(blank, ask=False)
         commands.change(self.doc, course, "Assemble boards")
+
+    def new_from_published(self) -> None:
+        """A published course opens as a new, unsaved document."""
+        dialog = NewFromPublishedDialog(self)
+        course = dialog.scenario() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        if course is not None:
+            self.files.new(course)
 
     def import_map(self) -> None:
         path = dialogs.get_open_path(self, "Import Tiled Map", filter=dialogs.TILED_FILTER)

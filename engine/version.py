@@ -13,6 +13,7 @@ COMMANDS = {
     "suggest": "search for small edits that make a course fairer or the length you want",
     "import": "read a Tiled map (TMX or Tiled JSON) of this game as a course",
     "assemble": "lay library boards and a docking bay out as one course",
+    "published": "list the courses of the game's course manual, or write one as a file",
 }
 
 

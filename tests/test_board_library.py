@@ -201,3 +201,16 @@ def test_belts_printed_off_a_library_board_stay_accepted_once_assembled(tmp_path
     assert main(["assemble", "chess", "cross:90", "--bay", "docking-bay-1", "--flag", "16,3",
                  "-o", str(out)]) == 0
     assert "W405" not in capsys.readouterr().err
+
+
+def test_placing_boards_at_their_own_squares_fills_the_gaps_with_void_and_refuses_overlaps():
+    chess, bay = _load("chess"), _load("docking-bay-2")
+    course = library.place([(chess, 0, 0, 0), (chess, 12, 12, 1)], (bay, 24, 0, 3), "L")
+    b = course.board
+    assert (b.width, b.height) == (28, 24)
+    void = {(t.x, t.y) for t in b.tiles if t.type == "void"}
+    assert {(x, y) for x in range(12) for y in range(12, 24)} <= void      # south-west gap
+    assert (13, 0) in void and (0, 13) in void and (27, 23) in void
+    assert all(d.facing == "W" and d.x == 26 for d in course.docks)         # the bay turned 270
+    with pytest.raises(library.LibraryError, match="overlaps"):
+        library.place([(chess, 0, 0, 0), (chess, 6, 0, 0)], None, "L")

@@ -2,6 +2,8 @@
 (bench/calibrate.py) and the card's constants it gave."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench import calibrate
@@ -53,19 +55,30 @@ def test_the_cards_classes_are_the_fit_on_the_kept_measures():
                for p, q in zip(difficulty, printed))
 
 
-def test_the_benches_name_no_folder_outside_the_project(capsys, tmp_path):
-    """`make bench` without the calibration courses says how to give them,
-    never a path beside the repository."""
-    from pathlib import Path
+def test_the_calibration_set_is_the_29_rated_published_courses():
+    cs = calibrate.published()
+    assert len(cs) == 29
+    by_name = {Path(c.file).stem: c for c in cs}
+    assert by_name["death-trap"] == Course(by_name["death-trap"].file, "short", 3, 4)
+    assert by_name["checkmate"].players == 6 and by_name["checkmate"].level == 1
+    assert sum(c.level == 4 for c in cs) == 19 and sum(c.length == "medium" for c in cs) == 15
+    assert "interference" in by_name             # rated, but a team race: left out when raced
+    path = Path(by_name["interference"].file)
+    assert calibrate.readable(path) == (None, "a team race: not played yet")
+    scenario, why = calibrate.readable(Path(by_name["island-hop"].file))
+    assert why is None and scenario.name == "Island Hop"
 
-    from bench import bench_calibration
-    outside = str(Path(calibrate.__file__).resolve().parents[2])     # the folder holding it
-    bench_calibration.main([])
-    calibrate.main([])
-    out = capsys.readouterr().out
-    assert out.count("skipped: the calibration courses are not part of the project; "
-                     "name their folder with --dir DIR") == 2
-    assert outside not in out and ".." not in out
-    bench_calibration.main(["--dir", str(tmp_path)])
-    assert capsys.readouterr().out == (f"bench_calibration: {tmp_path} holds no calibration "
-                                       "courses (no README.md); skipped\n")
+
+def test_the_agreement_lines_judge_as_a_constant_guess_cannot_pass():
+    cs = [Course("a", "short", 1, 4), Course("b", "medium", 4, 4), Course("c", "long", 4, 4),
+          Course("d", "medium", 3, 4)]
+    measures = [{"minutes": 30, "deaths": 0.1}, {"minutes": 60, "deaths": 0.5},
+                {"minutes": 130, "deaths": 0.4}, {"minutes": 70, "deaths": 0.3}]
+    lines = calibrate.judged("test", cs, measures, ["short", "medium", "short", "medium"],
+                             ["expert", "expert", "expert", "expert"])
+    assert lines[0] == "Agreement, test, 4 courses:"
+    assert "3/4 exact, 1 two off" in lines[1]
+    assert "Spearman of minutes with the printed length 0.95" in lines[1]
+    # a constant "expert": 2 of 4 exact, but balanced accuracy 1/3 over easy, hard, expert
+    assert "2/4 exact, balanced accuracy 0.33 (a constant guess: 0.33), 1 two off" in lines[2]
+    assert "printed difficulty 0.95" in lines[2]

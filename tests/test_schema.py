@@ -332,7 +332,7 @@ CASES = [
      'start_option_choice, programming_seconds, superbot, board_turns_on_flag, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
-     'description, board, flags, docks, boards, rules, goals, robots, checks, card, accept, note)'),
+     'description, board, flags, docks, boards, rules, goals, published, robots, checks, card, accept, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
      'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, take_flywheel, note)'),

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
-        _print(judged(result, scenario.goals), args.json)
+        _print(judged(result, scenario.goals, scenario.published), args.json)
         return 0
     try:
         run_settings = settings(args, scenario)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from rallyforge.engine.editing.edit import canonical
 from rallyforge.engine.editing.transform import (insert_board, on_squares, rotate_accepts, rotate_board,
-                                                  rotate_markers)
+                                                  rotate_markers, stamp)
 from rallyforge.engine.format.loader import read_file
-from rallyforge.engine.model.scenario import FactoryBoard, Scenario
+from rallyforge.engine.model.scenario import Board, FactoryBoard, Scenario, Tile
 from rallyforge.engine.model.turning import rotate_rectangle
 
 LIBRARY = Path(__file__).resolve().parent / "boards"
@@ -110,3 +110,29 @@ def _join(pieces: list[Scenario], corner: str) -> Scenario:
     for piece in pieces[1:]:
         course = insert_board(course, piece, corner, 0)
     return course
+
+
+def place(boards: list[tuple[Scenario, int, int, int]], bay: tuple[Scenario, int, int, int] | None,
+          name: str) -> Scenario:
+    """Factory boards and a docking bay each at its own square (x, y) of the
+    course, turned clockwise by its quarter turns, as a course manual lays
+    them out; a square no board covers is off the table (void)."""
+    pieces = [(part(turned(b, q), bay=False), x, y) for b, x, y, q in boards]
+    if bay is not None:
+        pieces.append((part(turned(bay[0], bay[3]), bay=True), bay[1], bay[2]))
+    width = max(x + p.board.width for p, x, y in pieces)
+    height = max(y + p.board.height for p, x, y in pieces)
+    board, docks = Board(width, height), []
+    covered: set[tuple[int, int]] = set()
+    for piece, x, y in pieces:
+        squares = {(x + i, y + j) for i in range(piece.board.width)
+                   for j in range(piece.board.height)}
+        if squares & covered:
+            raise LibraryError(f"{piece.name} at ({x}, {y}) overlaps another board")
+        covered |= squares
+        board = stamp(board, piece.board, x, y)
+        docks += [replace(d, x=d.x + x, y=d.y + y) for d in piece.docks]
+    gaps = tuple(Tile(x, y, "void") for y in range(height) for x in range(width)
+                 if (x, y) not in covered)
+    board = replace(board, tiles=board.tiles + gaps)
+    return canonical(Scenario(name=name, board=board, flags=(), docks=tuple(docks)))

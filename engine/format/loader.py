@@ -38,7 +38,7 @@ from rallyforge.engine.format.tiled.mapfile import is_tiled_json, is_tmx
 from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
 from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry,
-                                   FactoryBoard, Flag, Goals, Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
+                                   FactoryBoard, Flag, Goals, Published, Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
                                    Scenario, StoredCard, Tile, board_order)
 
 T = TypeVar("T")
@@ -208,6 +208,7 @@ class _Builder:
             card=_card(d.get("card")),
             goals=self.goals(d.get("goals")),
             boards=tuple(b for at, b in self.items(d, "boards", "", _factory_board)),
+            published=self.published(d.get("published")),
         )
         if not self.given("/rules/options"):
             # the default keeps an older file's meaning (options.md introduction)
@@ -288,6 +289,15 @@ class _Builder:
                      deaths_per_leg=float(g["deaths_per_leg"]) if "deaths_per_leg" in g else None,
                      robots=_int(g["robots"]) if "robots" in g else None,
                      note=_text(g.get("note")))
+
+    def published(self, p: object) -> Published | None:
+        if not isinstance(p, dict) or self.broken("/published"):
+            return None
+        return Published(id=str(p["id"]), page=_int(p["page"]),
+                         players=tuple(_int(n) for n in p["players"]), length=str(p["length"]),
+                         difficulty=_text(p.get("difficulty")),
+                         number=_int(p["number"]) if "number" in p else None,
+                         note=_text(p.get("note")))
 
 
 def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
@@ -516,6 +526,8 @@ def to_dict(s: Scenario) -> dict:
         doc["rules"] = rules
     if s.goals is not None:
         doc["goals"] = _goals_doc(s.goals)
+    if s.published is not None:
+        doc["published"] = _published_doc(s.published)
     if s.robots:
         doc["robots"] = [_robot_doc(r) for r in s.robots]
     if s.checks:
@@ -554,6 +566,15 @@ def _goals_doc(g: Goals) -> dict:
     _put(doc, "rounds", g.rounds)
     _put(doc, "deaths_per_leg", g.deaths_per_leg)
     return _noted(doc, g.note)
+
+
+def _published_doc(p: Published) -> dict:
+    doc: dict = {"id": p.id, "number": p.number, "page": p.page, "players": list(p.players),
+                 "length": p.length}
+    if p.number is None:
+        del doc["number"]
+    _put(doc, "difficulty", p.difficulty)
+    return _noted(doc, p.note)
 
 
 def _robot_doc(r: RobotSpec) -> dict:
@@ -608,7 +629,12 @@ def _check_doc(c: Check) -> dict:
 def dumps(s: Scenario) -> str:
     """The canonical text: 2-space indent, one small object per line, so that
     a saved course diffs square by square."""
-    return _format(to_dict(s), 0) + "\n"
+    return document_text(to_dict(s))
+
+
+def document_text(doc: dict) -> str:
+    """A course document (as to_dict makes it) in the canonical text."""
+    return _format(doc, 0) + "\n"
 
 
 def _format(value: object, depth: int) -> str:

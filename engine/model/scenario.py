@@ -435,6 +435,30 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Published:
+    """A course of the game's own course manual as the publisher printed it
+    (the file's ``published``): its id in the library, the manual page, the
+    player counts it is printed for, and the printed length and difficulty
+    (``None`` for the team courses, which have no printed difficulty), and its
+    place among the manual's courses (``number``, from 1)."""
+    id: str
+    page: int
+    players: tuple[int, ...]
+    length: str
+    difficulty: str | None = None
+    number: int | None = None
+    note: str | None = None
+
+    @property
+    def players_text(self) -> str:
+        """"2-8", or "4, 6 or 8" when the counts are not a run."""
+        p = self.players
+        if list(p) == list(range(p[0], p[-1] + 1)):
+            return f"{p[0]}-{p[-1]}" if len(p) > 1 else str(p[0])
+        return ", ".join(str(n) for n in p[:-1]) + f" or {p[-1]}"
+
+
+@dataclass(frozen=True)
 class Goals:
     """What the designer wants of the course (the file's ``goals``), read by
     ``suggest`` and the course card. ``fair``: every dock wins as often;
@@ -488,6 +512,7 @@ class Scenario:
     def board_under(self, x: int, y: int) -> FactoryBoard | None:
         """The factory board (of ``boards``) that square (x, y) lies on."""
         return next((b for b in self.boards if b.covers(x, y)), None)
+    published: Published | None = None  # a course of the game's manual, with its printed ratings
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

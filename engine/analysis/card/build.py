@@ -22,10 +22,11 @@ from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.card import timemodel
 from rallyforge.engine.analysis.card.flags import course_score, flag_scores
 from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
-                                        GoalCheck, GoalVerdicts, Interval, Length, ReentryLoop)
+                                        GoalCheck, GoalVerdicts, Interval, Length, Printed,
+                                        ReentryLoop)
 from rallyforge.engine.format.stored_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
-from rallyforge.engine.model.scenario import Goals, Scenario
+from rallyforge.engine.model.scenario import Goals, Published, Scenario
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.types import Measured
@@ -76,7 +77,7 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
     }
     if scenario.rules.programming_seconds is not None:
         made["programming_seconds"] = scenario.rules.programming_seconds
-    return judged(made, scenario.goals)
+    return judged(made, scenario.goals, scenario.published)
 
 
 def _length(result: Measured, k: int) -> Length:
@@ -183,19 +184,27 @@ def lines(c: Card) -> list[str]:
     kind = "estimate from a quick run" if c["estimate"] else "measured"
     out = [f"Course card: {c['course']} ({kind}: {c['races']} races of {c['robots']} "
            f"`{c['bot']}` robots, seed {c['seed']})"]
+    if c.get("printed"):
+        out.append(f"Published: course manual page {c['printed']['page']}; the printed ratings "
+                   f"are shown beside the card's classes")
+    printed = c.get("printed")
+    printed_length = f" (printed: {printed['length']})" if printed else ""
+    printed_difficulty = (f" (printed: {printed['difficulty'] or 'none, a team course'})"
+                          if printed else "")
     if length["minutes"] is None or length["rounds"] is None:
-        out.append("Length: long: most races are not decided within the round limit")
+        out.append(f"Length: long{printed_length}: most races are not decided within the round "
+                   f"limit")
     else:
         rounds, minutes = _shown(length["rounds_ci"], 1), _shown(length["minutes_ci"], 0)
         # the time model's set-up (timemodel.SETUP), as this card was measured with it
         set_up = length["minutes"] - length["rounds"] * length["minutes_per_round"]
-        out.append(f"Length: {length['class']}{_maybe(length['could_be'])}: median "
+        out.append(f"Length: {length['class']}{_maybe(length['could_be'])}{printed_length}: median "
                    f"{rounds(length['rounds'])} rounds{_ci(length['rounds_ci'], rounds)}; "
                    f"at least {minutes(length['minutes'])} min at a table"
                    f"{_ci(length['minutes_ci'], minutes)}: {set_up:.0f} min to set up + "
                    f"{rounds(length['rounds'])} rounds × {length['minutes_per_round']:g} min "
                    f"(a lower estimate: bots waste fewer rounds than people)")
-    out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}: "
+    out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}{printed_difficulty}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
                f"{_ci(diff['ci'], _rate)}")
     share, balance = fair["share"], fair["balance"]
@@ -287,14 +296,20 @@ def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
     return out
 
 
-def judged(c: Card, goals: Goals | None) -> Card:
+def judged(c: Card, goals: Goals | None, published: Published | None = None) -> Card:
     """Card `c` with its ``goals`` judged against `goals` (None for a course
     without goals): {robots (the goals' robots, None if unsaid), checks
-    (``against_goals``)}. The goals are not in the play hash: a kept card is
-    judged again against the goals the file has now."""
+    (``against_goals``)}, and, for a published course, its ``printed``
+    ratings beside the card's classes. Neither is in the play hash: a kept
+    card is judged again against what the file says now."""
     verdicts: GoalVerdicts | None = None if goals is None else {
         "robots": goals.robots, "checks": against_goals(c, goals)}
-    return {**c, "goals": verdicts}
+    out: Card = {**c, "goals": verdicts}
+    out.pop("printed", None)
+    if published is not None:
+        out["printed"] = Printed(id=published.id, page=published.page, length=published.length,
+                                 difficulty=published.difficulty)
+    return out
 
 
 def kept_judged(scenario: Scenario) -> Scenario:
@@ -305,7 +320,7 @@ def kept_judged(scenario: Scenario) -> Scenario:
     kept = scenario.card.data if scenario.card is not None else None
     if not readable(kept):
         return scenario
-    return with_card(scenario, judged(kept, scenario.goals))
+    return with_card(scenario, judged(kept, scenario.goals, scenario.published))
 
 
 def _goal_line(goals: GoalVerdicts, robots: int) -> str:

@@ -88,6 +88,14 @@ class GoalVerdicts(TypedDict):
     checks: list[GoalCheck]
 
 
+class Printed(TypedDict):
+    """What the publisher printed for a course of the game's course manual."""
+    id: str
+    page: int
+    length: str
+    difficulty: str | None      # None: a team course (no printed difficulty)
+
+
 class Card(TypedDict):
     course: str
     play_hash: str
@@ -106,3 +114,4 @@ class Card(TypedDict):
     flags: list[FlagScore]
     flag_score: float | None
     goals: NotRequired[GoalVerdicts | None]    # judged against the file's goals on reading
+    printed: NotRequired[Printed]   # a published course's printed ratings (from the file)
