@@ -67,6 +67,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "checks": IGNORED, "author": IGNORED, "description": IGNORED, "note": IGNORED,
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
         "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
+        "published": IGNORED,   # the manual's page and printed ratings
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
