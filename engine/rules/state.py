@@ -151,15 +151,13 @@ class Floor:
 
     def place_flags(self, squares: tuple[int, ...]) -> None:
         """Put the flags on `squares` (moving flags, docs/rules.md 12.1),
-        keeping ``flag_at`` (the lowest flag number on a square) and ``marks``
-        in step."""
+        keeping ``flag_at`` and ``marks`` in step."""
         flag_at, marks, archive_point = self.flag_at, self.marks, self.course.archive_point
         for square in self.flag_squares:
             flag_at[square] = 0
             marks[square] = archive_point[square]
         self.flag_squares = squares
-        for number in range(len(squares), 0, -1):
-            square = squares[number - 1]
+        for number, square in enumerate(squares, 1):
             flag_at[square] = number
             marks[square] = True
 
