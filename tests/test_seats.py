@@ -41,3 +41,31 @@ def test_the_rotation_is_a_labelled_what_if():
     assert [d["races"] for d in rotated["docks"]] == [4, 4, 4, 4]
     assert "as the game seats 2 players" in lines(game["card"])[0]
     assert "a what-if: any dock, any company" in lines(rotated["card"])[0]
+
+
+def test_compare_gives_seats_by_number_and_by_square(tmp_path, capsys):
+    """Docks 2 and 3 renumbered: seats 2 and 3 change squares (one worse,
+    one better, as players see them), while each square, whatever its
+    number now, wins as it did."""
+    from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+    from rallyforge.engine.cli.main import main
+    from rallyforge.engine.format.loader import save_file
+    swapped = tmp_path / "swapped.json"
+    save_file(apply_all(load_file(PLANTED), (Edit("swap_docks", (2, 3)),)), str(swapped))
+    out = tmp_path / "compare.json"
+    assert main(["compare", str(PLANTED), str(swapped), "--races", "400", "--workers", "1",
+                 "--quiet", "--json", str(out)]) == 0
+    import json
+    result = json.loads(out.read_text())
+    seat2, seat3 = result["docks"][1], result["docks"][2]
+    assert (seat2["old_square"], seat2["new_square"]) == ([7, 10], [1, 10])
+    assert seat2["ci"][1] < 0 < seat3["ci"][0]          # by number: worse and better
+    by_square = {(q["x"], q["y"]): q for q in result["squares"]}
+    ahead = by_square[(7, 10)]                          # the planted square, now dock 3
+    assert (ahead["old_dock"], ahead["new_dock"]) == (2, 3)
+    for q in result["squares"]:
+        assert q["ci"][0] <= 0 <= q["ci"][1]            # by square: no clear change
+    printed = capsys.readouterr().out
+    assert "as the game seats 4 players" in printed
+    assert "- Seat 2 at (7, 10) -> (1, 10): " in printed and "(it starts on another square)" in printed
+    assert "- (7, 10), dock 2 -> 3: " in printed

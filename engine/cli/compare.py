@@ -2,7 +2,11 @@
 
 Both versions race the same plan: race i has the same seed, the same docks
 and the same bots on both courses, so what luck the deal brings is shared
-and cancels out of the differences (a paired design). Each dock's change in
+and cancels out of the differences (a paired design). Seats are given by
+number (the player who takes dock i, as the game seats them) and by square
+(the robot that starts there, whatever its number), so a renumbered dock
+reads as the same square under another number, not as one seat worse and
+another better. Each dock's change in
 win rate is the mean, over the races that used that dock, of the per-race
 difference in its win indicator (new minus old), with a t interval on
 those differences (engine/analysis/stats.py ``paired_interval``); the race length
@@ -23,6 +27,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TypedDict
 
+from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.figures import ends_and_change
 from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
@@ -100,7 +105,8 @@ class Comparison(TypedDict):
     bot: str
     seed: int
     cancelled: bool
-    seating: str
+    seating: str                        # game (k robots on docks 1..k) or rotate
+    players: list[int]                  # the robot counts raced in turn
     docks: list[DockChange]
     squares: list[SquareChange]
     length: LengthChange
@@ -196,6 +202,7 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
         "seed": old_result["seed"],
         "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
         "seating": old_result.get("seating", "game"),
+        "players": old_result.get("players") or [old_result["robots"]],
         "docks": docks, "squares": squares,
         "length": {"old_median": old_result["length"]["median"],
                    "new_median": new_result["length"]["median"],
@@ -235,10 +242,9 @@ def text(result: Comparison) -> str:
     def pts(x: float) -> str:
         return f"{100 * x:+.1f}"
 
-    seated = ("robots rotated over every dock (a what-if: any dock, any company)"
-              if result.get("seating") == "rotate" else "robots on docks 1 to k, as the game seats them")
-    lines = [f"{result['races']} paired races of {result['robots']} `{result['bot']}` {seated}, "
-             f"seed {result['seed']}" + (" (stopped early)" if result["cancelled"] else "") + "."]
+    seated = seating_words(result["players"], result["seating"], result["bot"])
+    lines = [f"{result['races']} paired races of {seated}, seed {result['seed']}"
+             + (" (stopped early)" if result["cancelled"] else "") + "."]
     lines.append("Seats by number (the player who takes that dock):")
     for d in result["docks"]:
         lo, hi = d["ci"]
