@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from rallyforge.engine.analysis.card.build import lines as card_lines, loop_line, seating_words
+from rallyforge.engine.analysis.card.build import (fairness_words, lines as card_lines, loop_line,
+                                                   seat_verdict, seating_words)
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
@@ -115,11 +116,9 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
     elif few:
         lines.append(few)
     elif verdict == "unfair":
-        named = fairness.get("named")
-        seat = (f"seat {named} stands apart" if named is not None else
-                "the seats differ, none alone")
+        seats = fairness_words(seat_verdict(fairness, k)).removeprefix("unfair").lstrip(",: ")
         lines.append(f"**The course is unfair**: the seats' wins are too uneven to be luck "
-                     f"(chi-square p = {fairness['chi2_p']:.2g}); {seat}.")
+                     f"(chi-square p = {fairness['chi2_p']:.2g}); {seats}.")
     elif verdict == "fair":
         lines.append(f"**The course looks fair**: every seat's share of decided races (races "
                      f"someone won) is within 5 points of a fair share, at 95% confidence.")
