@@ -69,3 +69,16 @@ def test_compare_gives_seats_by_number_and_by_square(tmp_path, capsys):
     assert "as the game seats 4 players" in printed
     assert "- Seat 2 at (7, 10) -> (1, 10): " in printed and "(it starts on another square)" in printed
     assert "- (7, 10), dock 2 -> 3: " in printed
+
+
+def test_a_run_of_several_player_counts_has_a_verdict_for_each_and_one_pooled():
+    course = load_file(PLANTED)
+    result = balance(course, 60, (2, 3, 4), "search", workers=1, trials=0)
+    card = result["card"]
+    assert card["players"] == [2, 3, 4] and card["robots"] == 4
+    assert [v["robots"] for v in card["fairness"]["by_players"]] == [2, 3, 4]
+    assert [v["fair_share"] for v in card["fairness"]["by_players"]] == [0.5, 0.333, 0.25]
+    text = lines(card)
+    assert "60 races of 2 to 4 `search` robots on docks 1-k for k players" in text[0]
+    assert [line.split(":")[0] for line in text if line.startswith("Fairness")] == [
+        "Fairness", "Fairness of 2 players", "Fairness of 3 players", "Fairness of 4 players"]

@@ -129,6 +129,20 @@ def test_measures_and_shortfall():
                            "change": 0.0, "ci": [0.0, 0.0]}
 
 
+def test_the_fair_measure_is_taken_per_player_count_and_averaged():
+    """Two-robot races where seat 1 wins every race, three-robot races won
+    by each seat in turn: the two counts' spreads are judged apart (the
+    three-robot races are even), then weigh alike."""
+    two = [rec((1, 2), (1,), 10, (2,))] * 2
+    three = [rec((1, 2, 3), (d,), 10, (3,)) for d in (1, 2, 3)]
+    target = Target(Goals(fair=True), robots=3, docks=3, players=(2, 3))
+    m = measures(two + three, target)
+    assert m["spread"] == pytest.approx((0.5 + 0.0) / 2)         # 2 robots: 1 and 0
+    assert m["unevenness"] == pytest.approx((0.5 * 2 + 0.0) / 2)   # as a share of 1/k
+    assert m["gap"] == pytest.approx((1.0 + 0.0) / 2)
+    assert m["shortfall"] == m["unevenness"]
+
+
 def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     s = load_file(UNFAIR)
     local = suggest(s, budget=1200, seed=3, workers=1)

@@ -4,7 +4,9 @@ Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
 square and the flag scores, each with its uncertainty (engine/analysis/card/build.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
-per race are the goals' unless ``--robots`` says otherwise.
+per race are the goals' unless ``--robots`` says otherwise, seated as the
+game seats players (docks 1..k); ``--players A-B`` judges each count and
+pools them, ``--docks rotate`` makes a what-if card of the rotation.
 ``--json`` prints the card as JSON (the goals' verdicts in its ``goals``);
 ``--store`` also keeps it in the file (key ``"card"``, with the hash of what
 affects play); ``--stored`` prints the card the file keeps instead of racing,

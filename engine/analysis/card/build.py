@@ -212,7 +212,8 @@ def lines(c: Card) -> list[str]:
                f"{_ci(diff['ci'], _rate)}")
     out.append(f"Fairness: {fairness_words(fair)}")
     for count in fair.get("by_players", ()):
-        out.append(f"Fairness of {count['robots']} players: {fairness_words(count)}")
+        out.append(f"Fairness of {count['robots']} players: "
+                   f"{fairness_words(count, count['robots'])}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
                f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
@@ -250,15 +251,17 @@ def seating_words(players: list[int], seating: str, bot: str) -> str:
     return f"{robots} on docks 1-k for k players, as the game seats them"
 
 
-def fairness_words(v: Fairness | SeatVerdict) -> str:
+def fairness_words(v: Fairness | SeatVerdict, players: int | None = None) -> str:
     """A fairness verdict in words: the seat furthest from its fair share
     when its interval leaves that out, "the seats differ, none alone" when
     the test says unfair and no seat stands out, how many more races are
-    needed while too few are won."""
+    needed while too few are won (races of `players` players, for the
+    verdict of one count of several)."""
     won, needed = v.get("won"), v.get("wins_needed")
     more = v["more_races_needed"]
+    races = f"races of {players} players" if players else "races"
     if v["verdict"] == "inconclusive" and won is not None and needed and won < needed:
-        wait = f"; about {more} more races would give them" if more else ""
+        wait = f"; about {more} more {races} would give them" if more else ""
         return (f"inconclusive: {won} races won, the verdict waits for {needed} "
                 f"(5 a seat){wait}")
     share, seat = v["share"], v.get("dock", v["favoured_dock"])
@@ -274,7 +277,7 @@ def fairness_words(v: Fairness | SeatVerdict) -> str:
         return (f"unfair: the seats differ, none alone (the furthest, {seat_words}, has an "
                 f"interval that reaches it){gap}")
     if v["verdict"] == "inconclusive":
-        return "inconclusive" + (f", about {more} more races would settle it" if more else "")
+        return "inconclusive" + (f", about {more} more {races} would settle it" if more else "")
     return v["verdict"]
 
 
