@@ -145,16 +145,16 @@ def test_the_fair_measure_is_taken_per_player_count_and_averaged():
 
 def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     s = load_file(UNFAIR)
-    local = suggest(s, budget=1200, seed=3, workers=1)
-    again = suggest(s, budget=1200, seed=3, workers=1)
-    dask = suggest(s, budget=1200, seed=3, workers=2, scheduler="local", local_processes=False)
+    local = suggest(s, budget=700, seed=3, workers=1)
+    again = suggest(s, budget=700, seed=3, workers=1)
+    dask = suggest(s, budget=700, seed=3, workers=2, scheduler="local", local_processes=False)
     for r in (again, dask):
         assert {k: v for k, v in r.items() if k != "elapsed_s"} == \
             {k: v for k, v in local.items() if k != "elapsed_s"}
-    assert 1000 <= local["races"] <= 1200 and not local["cancelled"]  # most of the budget, no more
+    assert 600 <= local["races"] <= 700 and not local["cancelled"]     # most of the budget, no more
     assert local["fairness"] == "unfair" and local["players"] == [8]   # the goals' eight seats
-    top = local["suggestions"][0]
-    assert top["clear"] and top["effect"]["shortfall"]["ci"][1] < 0
+    top = (local["suggestions"] + local["ideas"])[0]     # (on 700 races: perhaps an idea)
+    assert top["effect"]["shortfall"]["change"] < 0
     assert ("dock", 8) in Edit.from_json(top["edits"][0]).touches        # the planted dock
     fixed = applied(s, top)
     assert fixed != s and not [p for p in course_problems(fixed) if p.severity == "error"]
@@ -212,9 +212,10 @@ def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
     assert ranked and all(r["clear"] for r in result["suggestions"])
     assert not any(r["clear"] for r in result["ideas"])
     races = {r["races"] for r in ranked}
-    assert len(races) == 1 and 0 < races.pop() < whole["suggestions"][0]["races"]
+    best = (whole["suggestions"] + whole["ideas"])[0]
+    assert len(races) == 1 and 0 < races.pop() < best["races"]
     assert all(r["effect"]["shortfall"]["change"] < 0 for r in ranked)
-    assert whole["suggestions"][0]["edits"] in [r["edits"] for r in ranked]
+    assert best["edits"] in [r["edits"] for r in ranked]
     printed = text(result)
     assert "the ranking so far" in printed and f"1. {ranked[0]['edits'][0]['words']}" in printed
 
@@ -227,6 +228,8 @@ def test_command_line(tmp_path, capsys):
     text = capsys.readouterr().out
     result = json.loads(report.read_text())
     first = result["suggestions"][0]
+    assert first["clear"] and first["effect"]["shortfall"]["ci"][1] < 0      # a fix
+    assert ("dock", 8) in Edit.from_json(first["edits"][0]).touches          # the planted dock
     # the JSON is the typed result: every field of its type, and no other
     assert mismatch(result, SuggestResult) is None
     assert set(result) == set(SuggestResult.__annotations__)
@@ -304,8 +307,7 @@ def test_printed_figures_add_up(monkeypatch, capsys):
         gap.update(old=0.2736, new=0.2453, change=-0.0283)
         return result
     monkeypatch.setattr(rallyforge.engine.analysis.suggest, "suggest", with_the_issues_figures)
-    code = main(["suggest", str(UNFAIR), "--budget", "700", "--bot", "greedy", "--workers", "1",
-                 "--quiet"])
+    code = main(["suggest", str(UNFAIR), "--budget", "700", "--workers", "1", "--quiet"])
     assert code == 0
     assert "gap between the best and worst dock 27 -> 25 points (change -2," in \
         capsys.readouterr().out
