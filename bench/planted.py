@@ -1,10 +1,11 @@
 """Planted courses: a fair example course made unfair by one edit, to see
 whether ``suggest`` finds the edit that undoes it.
 
-- dock-forward: the last dock moved to about 3 squares before flag 1;
+- dock-forward: the last dock the races seat (dock 4 of 4 robots: docks 1..k
+  race, as the game seats players) moved to about 3 squares before flag 1;
 - flag-by-dock: flag 1 moved to 2 squares in front of dock 1;
-- wall-blocks-dock: a wall added on a side of a dock's square, the one that
-  delays that dock most (in the lone-robot model's steps to flag 1).
+- wall-blocks-dock: a wall added on a side of a seated dock's square, the one
+  that delays that dock most (in the lone-robot model's steps to flag 1).
 
 ``plant(scenario, how)`` makes one; ``python -m bench.planted COURSE HOW OUT``
 writes it.
@@ -49,7 +50,8 @@ def plant(s, how: str):
     from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
     dock = s.docks[0]
     if how == "wall-blocks-dock":
-        tries = sorted((Edit("add_wall", ((d.x, d.y), side)) for d in s.docks for side in NAMES
+        tries = sorted((Edit("add_wall", ((d.x, d.y), side)) for d in s.docks[:ROBOTS]
+                        for side in NAMES
                         if not s.board.has_wall(d.x, d.y, side)),
                        key=lambda e: -_delay(s, e))
     elif how == "flag-by-dock":
@@ -60,7 +62,8 @@ def plant(s, how: str):
         tries = [Edit("move_flag", (1, here, q)) for q in ahead
                  if s.board.in_bounds(*q) and s.board.type_at(*q) in FLAG_SQUARES]
     elif how == "dock-forward":
-        last = s.docks[-1]
+        number = min(ROBOTS, len(s.docks))     # the last seat the measuring races use
+        last = s.docks[number - 1]
         flag = s.flags[0]
         mx = sum(d.x for d in s.docks) / len(s.docks)
         my = sum(d.y for d in s.docks) / len(s.docks)
@@ -68,7 +71,7 @@ def plant(s, how: str):
                    if s.board.type_at(x, y) == "floor"]
         squares.sort(key=lambda q: (abs(abs(q[0] - flag.x) + abs(q[1] - flag.y) - 3),
                                     abs(q[0] - mx) + abs(q[1] - my)))
-        tries = [Edit("move_dock", (len(s.docks), (last.x, last.y), q)) for q in squares]
+        tries = [Edit("move_dock", (number, (last.x, last.y), q)) for q in squares]
     else:
         raise ValueError(how)
     for edit in tries:
@@ -104,12 +107,11 @@ class Row:
     screened: int
     raced: int
     top: str                # the top suggestion's words, "" when none
-    docks: int
 
     @property
     def clear(self) -> bool:
         """Whether the plant made a clear unfairness (see the module notes)."""
-        n = FRESH_RACES * ROBOTS / self.docks       # races of each dock
+        n = FRESH_RACES             # races of each seat (docks 1..ROBOTS race in every race)
         p = 1 / ROBOTS
         return self.planted - self.original > CLEAR * math.sqrt(2 * p * (1 - p) / n)
 
@@ -156,7 +158,7 @@ def measure(course: str, how: str, budget: int, workers: int,
                gap(scenario, workers) if original is None else original, before,
                gap(applied(planted, top), workers) if top else before, wall, load,
                result["races"], result["screened"], result["candidates"],
-               "; ".join(e["words"] for e in top["edits"]) if top else "", len(scenario.docks))
+               "; ".join(e["words"] for e in top["edits"]) if top else "")
 
 
 HEADER = ("| course | plant | gap: original → planted → after (points) | cut | of the excess "

@@ -27,6 +27,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "balance"
 BIASED = FIXTURES / "biased.json"
 SYMMETRIC = FIXTURES / "symmetric.json"
 DUEL = FIXTURES / "duel.json"
+STANDARD = ROOT / "scenarios" / "standard-course.json"
 
 REQUIRED_KEYS = {"scenario", "races", "robots", "bot", "seed", "completion", "length", "docks",
                  "fairness", "time_trial", "legs", "heatmaps", "elapsed_s"}
@@ -63,8 +64,47 @@ def test_seeds_are_derived_stably():
     assert other.stdout.strip() == str([j.seed for j in plan.jobs])
 
 
+def test_k_robots_race_on_docks_1_to_k_as_the_game_seats_them():
+    plan = make_plan(40, 3, 8, seed=1)
+    assert {j.docks for j in plan.jobs if j.kind == RACE} == {(1, 2, 3)}
+    # several player counts take turns, each the same races and docks 1..k
+    counts = make_plan(30, (4, 5, 6), 8, seed=1, trials=0)
+    docks = [j.docks for j in counts.jobs]
+    assert docks[:4] == [(1, 2, 3, 4), (1, 2, 3, 4, 5), (1, 2, 3, 4, 5, 6), (1, 2, 3, 4)]
+    assert Counter(len(d) for d in docks) == {4: 10, 5: 10, 6: 10}
+    # the seeds are the races', whatever the seating
+    rotated = make_plan(30, (4, 5, 6), 8, seed=1, trials=0, seating="rotate")
+    assert [j.seed for j in rotated.jobs] == [j.seed for j in counts.jobs]
+    with pytest.raises(ValueError, match="seating"):
+        make_plan(30, 4, 8, seating="anywhere")
+    with pytest.raises(ValueError, match="robots must be 1 to 8"):
+        make_plan(30, (4, 9), 8)
+
+
+def test_a_balance_run_races_the_seats_it_shows(tmp_path):
+    """The game's seating: docks 1..k race and are shown, the others not;
+    the rotation shows every dock; a run of several counts judges each."""
+    game = balance_json(tmp_path, STANDARD, "--races", 16, "--robots", 3, "--workers", 1,
+                        "--trials", 0)
+    assert game["seating"] == "game" and game["players"] == [3]
+    assert [(d["dock"], d["races"]) for d in game["docks"]] == [(1, 16), (2, 16), (3, 16)]
+    rotated = balance_json(tmp_path, STANDARD, "--races", 16, "--robots", 3, "--workers", 1,
+                           "--trials", 0, "--docks", "rotate")
+    assert [d["races"] for d in rotated["docks"]] == [6] * 8
+    counts = balance_json(tmp_path, STANDARD, "--races", 16, "--players", "2-3", "--workers", 1,
+                          "--trials", 0)
+    assert counts["players"] == [2, 3] and counts["robots"] == 3
+    assert [(c["robots"], c["races"], len(c["docks"])) for c in counts["by_players"]] == [
+        (2, 8, 2), (3, 8, 3)]
+    assert [d["races"] for d in counts["docks"]] == [16, 16, 8]
+    # seat 3 races only with three robots: its fair share is a third, seat 1's
+    # the mean of a half and a third (as far as the races are decided)
+    assert counts["docks"][2]["fair_share"] == pytest.approx(1 / 3)
+    assert 1 / 3 < counts["docks"][0]["fair_share"] < 1 / 2
+
+
 def test_docks_rotate_evenly():
-    plan = make_plan(80, 3, 8, seed=1)
+    plan = make_plan(80, 3, 8, seed=1, seating="rotate")
     races = [j for j in plan.jobs if j.kind == RACE]
     use = Counter(d for j in races for d in j.docks)
     assert set(use) == set(range(1, 9)) and len(set(use.values())) == 1    # 30 each
@@ -423,8 +463,8 @@ def test_compare_small_runs_give_honest_intervals():
     def run_of(winners, rounds):
         races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True)
                  for w, r in zip(winners, rounds)]
-        docks = [{"dock": d, "win_rate": sum(w == d for w in winners) / len(winners)}
-                 for d in (1, 2)]
+        docks = [{"dock": d, "win_rate": sum(w == d for w in winners) / len(winners),
+                  "races": len(winners)} for d in (1, 2)]
         result = {"docks": docks, "robots": 2, "bot": "search", "seed": 0, "cancelled": False,
                   "scenario": "s", "completion": {"rate": 1.0}, "fairness": {"balance": 1.0},
                   "length": {"median": 5, "q1": 4, "q3": 6}, "elapsed_s": 0.0}
@@ -433,7 +473,8 @@ def test_compare_small_runs_give_honest_intervals():
     # one race of four changes hands (dock 1 -> dock 2), and one lasts a round longer
     old, old_races = run_of([1, 1, 2, 2], [5, 5, 5, 5])
     new, new_races = run_of([2, 1, 2, 2], [6, 5, 5, 5])
-    result = compare(old, new, old_races, new_races, max_rounds=100)
+    result = compare(old, new, old_races, new_races, max_rounds=100,
+                     old_squares=[(0, 0), (1, 0)], new_squares=[(0, 0), (1, 0)])
     dock1, dock2 = result["docks"]
     assert dock1["change"] == -0.25
     # t(0.975, 3 df) = 3.182, sd 0.5: -0.25 +- 0.80, within the possible -1..1
@@ -528,7 +569,7 @@ def test_a_plan_makes_its_jobs_when_asked_for():
     floor((t + 1) * races / trials) - 1, one job per dock), made one by one:
     a hundred million races plan in no more memory than ten."""
     import tracemalloc
-    plan = make_plan(23, 3, 5, seed=9, trials=4)
+    plan = make_plan(23, 3, 5, seed=9, trials=4, seating="rotate")
     after = {(t + 1) * 23 // 4 - 1: t for t in range(4)}
     wanted = []
     for i in range(23):

@@ -31,7 +31,8 @@ def result(rounds=10, deaths=(0,), robots_per_leg=(100,), k=4, races=100, undeci
                    "undecided": undecided, "histogram": [[rounds, races]]},
         "legs": [{"to_flag": j + 1, "deaths": d, "robots": r, "death_rate": d / r}
                  for j, (d, r) in enumerate(zip(deaths, robots_per_leg))],
-        "fairness": {"verdict": "fair", "balance": 0.95, "more_races_needed": 0},
+        "fairness": {"verdict": "fair", "balance": 0.95, "more_races_needed": 0,
+                     "wins_needed": 20, "won": races},
         "docks": [{"dock": d, "decided": 25, "share": 0.25, "share_ci": [0.2, 0.3]}
                   for d in range(1, 5)],
         "heatmaps": {"per_races": 100, "deaths": [[0.0, 0.0]], "deaths_by_cause": {},
@@ -128,16 +129,47 @@ def test_the_time_line_shows_its_arithmetic_and_it_adds_up():
     assert abs(set_up + rounds * per_round - total) <= 0.5 + 0.05 * per_round   # as rounded
 
 
-def test_an_unfair_course_names_the_dock_that_wins_most(open_course):
+def judged_seats(shares: list[float], decided: int) -> dict:
+    """The fairness of four seats of four-robot races that won these shares
+    of `decided` decided races (balance/aggregate.py ``fairness``)."""
+    from rallyforge.engine.analysis.balance.aggregate import fairness
+    from rallyforge.engine.analysis.stats import wilson
+    wins = [round(p * decided) for p in shares]
+    docks = [{"dock": i + 1, "races": decided, "wins": w, "win_rate": w / decided,
+              "ci": list(wilson(w, decided)), "decided": decided, "share": w / decided,
+              "share_ci": list(wilson(w, decided)), "fair_share": 0.25}
+             for i, w in enumerate(wins)]
+    return fairness(docks, [float(w) for w in wins], [decided / 4] * 4, decided, 1.0)
+
+
+def test_the_verdict_names_the_seat_furthest_from_fair_when_its_interval_leaves_it_out(
+        open_course):
     r = result()
-    r["docks"][2]["share"], r["docks"][2]["share_ci"] = 0.29, [0.26, 0.33]   # 4 points above
-    assert build.card(open_course, r)["fairness"]["favoured_dock"] is None     # fair: no name
-    r["fairness"] = {"verdict": "unfair", "balance": 0.9, "more_races_needed": 0}
+    # seat 4 is 4 points above a fair share, seat 2 eight below: seat 2 is named,
+    # though it wins least
+    r["fairness"] = judged_seats([0.25, 0.17, 0.29, 0.29], 1000)
     c = build.card(open_course, r)
-    assert c["fairness"]["favoured_dock"] == 3
-    assert build.lines(c)[3] == ("Fairness: unfair, dock 3 wins 29% of decided races (95%: 26% "
-                                 "to 33%) against a fair 25%; the best and worst docks are 10 "
-                                 "points apart")
+    assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("unfair", 2)
+    line = build.lines(c)[3]
+    assert line.startswith("Fairness: unfair, seat 2 wins 17% of decided races (races someone "
+                           "won) (95%: 15% to 19%) against a fair 25%; the best and worst seats "
+                           "are ")
+    # unfair, but no seat's interval leaves out a fair share on its own
+    r["fairness"] = judged_seats([0.31, 0.19, 0.31, 0.19], 200)
+    c = build.card(open_course, r)
+    assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("unfair", None)
+    assert build.lines(c)[3].startswith("Fairness: unfair: the seats differ, none alone (the "
+                                        "furthest, seat 1 wins 31% of decided races")
+    # too few won races: how many more, no seat
+    r["fairness"] = judged_seats([0.5, 0.0, 0.5, 0.0], 12)
+    c = build.card(open_course, r)
+    assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("inconclusive", None)
+    assert build.lines(c)[3] == ("Fairness: inconclusive: 12 races won, the verdict waits for 20 "
+                                 "(5 a seat); about 8 more races would give them")
+    # fair: no name
+    r["fairness"] = judged_seats([0.25, 0.25, 0.24, 0.26], 4000)
+    c = build.card(open_course, r)
+    assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("fair", None)
 
 
 def test_few_deaths_read_in_three_decimals(open_course):
@@ -239,14 +271,15 @@ def test_the_card_command_on_every_example(path, capsys):
     assert main(["card", str(path), "--races", "40", "--workers", "1", "--json"]) == 0
     card = json.loads(capsys.readouterr().out)
     assert set(card) == {"course", "play_hash", "robots", "races", "bot", "seed", "estimate",
-                         "length", "difficulty", "fairness", "deadliest_leg",
+                         "players", "seating", "length", "difficulty", "fairness", "deadliest_leg",
                          "deadliest_square", "reentry_loops", "flags", "flag_score", "goals"}
     assert set(card["length"]) == {"class", "could_be", "rounds", "rounds_ci", "minutes",
                                    "minutes_ci", "minutes_per_round", "undecided"}
     assert set(card["difficulty"]) == {"class", "could_be", "deaths_per_robot_leg", "ci",
                                        "flag_score"}
     assert set(card["fairness"]) == {"verdict", "balance", "favoured_dock", "share", "share_ci",
-                                     "fair_share", "more_races_needed"}
+                                     "fair_share", "more_races_needed", "dock", "won",
+                                     "wins_needed"}
     if card["deadliest_leg"] is not None:
         assert set(card["deadliest_leg"]) == {"to_flag", "deaths", "robots", "rate", "ci"}
     if card["deadliest_square"] is not None:

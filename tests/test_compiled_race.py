@@ -88,6 +88,24 @@ def test_long_races_with_every_dock_stay_the_same():
             assert compiled.deaths, "races with deaths to compare"
 
 
+@needs_built
+def test_the_game_seating_races_the_same_in_both_engines():
+    """A balance run seated as the game seats players (k robots on docks
+    1..k, several counts in turn) plays the docks its plan gives: the
+    compiled race and the Python engine agree race for race."""
+    from rallyforge.engine.analysis.balance.plan import RACE, make_plan
+    scenario = board(ROOT / "scenarios" / "gauntlet.json", {})
+    assert scenario is not None and len(scenario.docks) >= 6
+    plan = make_plan(6, (2, 4, 6), len(scenario.docks), seed=3, trials=0)
+    seated = [j for j in plan.jobs if j.kind == RACE]
+    assert [j.docks for j in seated[:3]] == [(1, 2), (1, 2, 3, 4), (1, 2, 3, 4, 5, 6)]
+    for job in seated:
+        assert compiled_race.applies(scenario, "search", len(job.docks))
+        compiled = play.compiled_summary(scenario, job.seed, job.docks)
+        assert compiled.docks == job.docks
+        assert compiled == play.engine_summary(scenario, job.seed, job.docks, "search"), job
+
+
 def test_balance_runs_use_it_only_where_it_applies():
     standard = board(ROOT / "scenarios" / "standard-course.json", {})
     levelled = board(ROOT / "scenarios" / "highlands.json", {})

@@ -53,7 +53,11 @@ def choose(qtbot, dialog, row: int) -> None:
 
 def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_window, unfair):
     window, controller, dialog, result = search(qtbot, make_window, unfair)
-    assert result["suggestions"] and dialog.list.count() == len(result["suggestions"])
+    fixes, ideas = len(result["suggestions"]), len(result["ideas"])
+    assert fixes and dialog.list.count() == fixes + (ideas + 1 if ideas else 0)
+    # the ideas the races could not confirm are listed apart, and cannot be chosen
+    for row in range(fixes, dialog.list.count()):
+        assert dialog.list.item(row).flags() == Qt.ItemFlag.NoItemFlags
     assert dialog.list.item(0).text().startswith("1. " + result["suggestions"][0]["edits"][0]["words"])
     before = window.doc.scenario
     steps = window.doc.undo_stack.count()

@@ -11,12 +11,13 @@ def docks(wins: list[int], races: int, decided: int) -> list[dict]:
     return [{"dock": i + 1, "races": races, "wins": w, "win_rate": w / races,
              "ci": list(wilson(w, races)), "decided": decided,
              "share": w / decided if decided else 0.0,
-             "share_ci": list(wilson(w, decided))} for i, w in enumerate(wins)]
+             "share_ci": list(wilson(w, decided)), "fair_share": 1 / len(wins)}
+            for i, w in enumerate(wins)]
 
 
 def lopsided(won: int, races: int) -> dict:
     """Every win of `races` four-robot races on four docks by dock 1."""
-    return fairness(docks([won, 0, 0, 0], races, won), [won, 0, 0, 0], [won / 4] * 4, 4,
+    return fairness(docks([won, 0, 0, 0], races, won), [won, 0, 0, 0], [won / 4] * 4,
                     races, won / races)
 
 

@@ -129,6 +129,20 @@ def test_measures_and_shortfall():
                            "change": 0.0, "ci": [0.0, 0.0]}
 
 
+def test_the_fair_measure_is_taken_per_player_count_and_averaged():
+    """Two-robot races where seat 1 wins every race, three-robot races won
+    by each seat in turn: the two counts' spreads are judged apart (the
+    three-robot races are even), then weigh alike."""
+    two = [rec((1, 2), (1,), 10, (2,))] * 2
+    three = [rec((1, 2, 3), (d,), 10, (3,)) for d in (1, 2, 3)]
+    target = Target(Goals(fair=True), robots=3, docks=3, players=(2, 3))
+    m = measures(two + three, target)
+    assert m["spread"] == pytest.approx((0.5 + 0.0) / 2)         # 2 robots: 1 and 0
+    assert m["unevenness"] == pytest.approx((0.5 * 2 + 0.0) / 2)   # as a share of 1/k
+    assert m["gap"] == pytest.approx((1.0 + 0.0) / 2)
+    assert m["shortfall"] == m["unevenness"]
+
+
 def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
     s = load_file(UNFAIR)
     local = suggest(s, budget=700, seed=3, workers=1)
@@ -138,8 +152,10 @@ def test_the_search_is_deterministic_and_dask_ranks_as_local_processes():
         assert {k: v for k, v in r.items() if k != "elapsed_s"} == \
             {k: v for k, v in local.items() if k != "elapsed_s"}
     assert 600 <= local["races"] <= 700 and not local["cancelled"]     # most of the budget, no more
-    top = local["suggestions"][0]
+    assert local["fairness"] == "unfair" and local["players"] == [8]   # the goals' eight seats
+    top = (local["suggestions"] + local["ideas"])[0]     # (on 700 races: perhaps an idea)
     assert top["effect"]["shortfall"]["change"] < 0
+    assert ("dock", 8) in Edit.from_json(top["edits"][0]).touches        # the planted dock
     fixed = applied(s, top)
     assert fixed != s and not [p for p in course_problems(fixed) if p.severity == "error"]
 
@@ -152,7 +168,7 @@ def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced(
     turn8 = next(e for e in found if e.kind == "turn_dock" and e.args[0] == 8)
     turn2 = next(e for e in found if e.kind == "turn_dock" and e.args[0] == 2)
     wall = next(e for e in found if e.kind == "add_wall")
-    search = Search(s, Goals(), 4, 700, 0, "random", 1, None, True, None, None)
+    search = Search(s, Goals(), (4,), 700, 0, "random", 1, None, True, None, None)
     ranked = [search.add((e,)) for e in (move8, turn8, turn2, wall)]      # best first
     for v in ranked:
         search.races[v] = [None] * 16                   # each raced 16 times (stand-ins)
@@ -178,36 +194,42 @@ def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
     result = suggest(s, budget=700, workers=1, should_stop=lambda: bool(calls.append(1)) or
                      len(calls) > 3)
     assert result["cancelled"] and result["suggestions"] == [] and result["races"] < 700
-    assert "no suggestion yet" in text(result)
+    assert "no fix yet" in text(result)
 
 
 def test_a_search_cancelled_later_ranks_the_edits_of_its_last_finished_stage():
     from rallyforge.engine.cli.suggest import text
     s = load_file(UNFAIR)
-    whole = suggest(s, budget=700, seed=3, workers=1)
+    whole = suggest(s, budget=1200, seed=3, workers=1)
     played = []
-    result = suggest(s, budget=700, seed=3, workers=1,
+    result = suggest(s, budget=1200, seed=3, workers=1,
                      progress=lambda done, total, elapsed: played.append(done),
-                     should_stop=lambda: bool(played) and played[-1] >= 450)
+                     should_stop=lambda: bool(played) and played[-1] >= 800)
     assert result["cancelled"] and result["races"] < whole["races"]
-    ranked = result["suggestions"]
-    assert ranked and [r["rank"] for r in ranked] == list(range(1, len(ranked) + 1))
+    for listed in (result["suggestions"], result["ideas"]):
+        assert [r["rank"] for r in listed] == list(range(1, len(listed) + 1))
+    ranked = result["suggestions"] + result["ideas"]
+    assert ranked and all(r["clear"] for r in result["suggestions"])
+    assert not any(r["clear"] for r in result["ideas"])
     races = {r["races"] for r in ranked}
-    assert len(races) == 1 and 0 < races.pop() < whole["suggestions"][0]["races"]
+    best = (whole["suggestions"] + whole["ideas"])[0]
+    assert len(races) == 1 and 0 < races.pop() < best["races"]
     assert all(r["effect"]["shortfall"]["change"] < 0 for r in ranked)
-    assert whole["suggestions"][0]["edits"] in [r["edits"] for r in ranked]
+    assert best["edits"] in [r["edits"] for r in ranked]
     printed = text(result)
     assert "the ranking so far" in printed and f"1. {ranked[0]['edits'][0]['words']}" in printed
 
 
 def test_command_line(tmp_path, capsys):
     out, report = tmp_path / "fixed.json", tmp_path / "s.json"
-    code = main(["suggest", str(UNFAIR), "--budget", "700", "--workers", "1", "--quiet",
-                 "--json", str(report), "--apply", "1", "--out", str(out)])
+    code = main(["suggest", str(UNFAIR), "--budget", "1200", "--seed", "3", "--workers", "1",
+                 "--quiet", "--json", str(report), "--apply", "1", "--out", str(out)])
     assert code == 0
     text = capsys.readouterr().out
     result = json.loads(report.read_text())
     first = result["suggestions"][0]
+    assert first["clear"] and first["effect"]["shortfall"]["ci"][1] < 0      # a fix
+    assert ("dock", 8) in Edit.from_json(first["edits"][0]).touches          # the planted dock
     # the JSON is the typed result: every field of its type, and no other
     assert mismatch(result, SuggestResult) is None
     assert set(result) == set(SuggestResult.__annotations__)
@@ -254,7 +276,7 @@ def test_goals_from_the_command_line_replace_the_files():
     s = load_file(UNFAIR)
     given = SimpleNamespace(goal=[goal("length=medium"), goal("deaths<=0.5")])
     assert goals_of(given, s) == Goals(fair=False, length="medium", deaths_per_leg=0.5)
-    assert goals_of(SimpleNamespace(goal=None), s) == Goals()
+    assert goals_of(SimpleNamespace(goal=None), s) == s.goals and s.goals.robots == 8
     with_goals = replace(s, goals=Goals(rounds=9))
     assert goals_of(SimpleNamespace(goal=None), with_goals) == Goals(rounds=9)
 
@@ -275,12 +297,11 @@ def test_printed_figures_add_up(monkeypatch, capsys):
 
     def with_the_issues_figures(*args, **kwargs):
         result = real(*args, **kwargs)
-        gap = result["suggestions"][0]["effect"]["gap"]
+        gap = (result["suggestions"] + result["ideas"])[0]["effect"]["gap"]
         gap.update(old=0.2736, new=0.2453, change=-0.0283)
         return result
     monkeypatch.setattr(rallyforge.engine.analysis.suggest, "suggest", with_the_issues_figures)
-    code = main(["suggest", str(UNFAIR), "--budget", "700", "--bot", "greedy", "--workers", "1",
-                 "--quiet"])
+    code = main(["suggest", str(UNFAIR), "--budget", "700", "--workers", "1", "--quiet"])
     assert code == 0
     assert "gap between the best and worst dock 27 -> 25 points (change -2," in \
         capsys.readouterr().out
@@ -288,7 +309,9 @@ def test_printed_figures_add_up(monkeypatch, capsys):
 
 def test_a_small_budget_is_kept_to(capsys):
     result = suggest(load_file(UNFAIR), budget=100, bot="greedy", workers=1)
-    assert result["races"] <= 100 and result["candidates"] >= 1
+    assert result["races"] <= 100
+    # an edit is raced once the first races find the seats clearly unfair
+    assert (result["candidates"] >= 1) == (result["fairness"] == "unfair")
 
 
 def test_the_budget_help_says_its_least(capsys):
@@ -330,3 +353,20 @@ def test_goals_on_the_command_line_have_the_files_bounds_and_words(given, goals,
     doc["goals"] = goals
     [problem] = [p for p in validate_data(doc) if p.pointer.startswith("/goals")]
     assert f"argument --goal: {given!r}: {problem.message}\n" in capsys.readouterr().err
+
+
+def test_a_fair_course_gets_no_fix_and_apply_writes_nothing(tmp_path, capsys):
+    """The tutorial's docks mirror each other about the flag: its first races
+    find no clear unfairness, so no edit is raced, none offered, and
+    --apply writes nothing."""
+    tutorial = ROOT / "scenarios" / "tutorial.json"
+    result = suggest(load_file(tutorial), budget=600, workers=1)
+    assert result["fairness"] != "unfair" and result["goals"] == {"fair": True}
+    assert (result["candidates"], result["suggestions"], result["ideas"]) == (0, [], [])
+    out = tmp_path / "fixed.json"
+    code = main(["suggest", str(tutorial), "--budget", "600", "--workers", "1", "--quiet",
+                 "--apply", "1", "--out", str(out)])
+    printed = capsys.readouterr()
+    assert code == 1 and not out.exists()
+    assert "The seats show no clear unfairness" in printed.out
+    assert "--apply 1: nothing written: no fix was found" in printed.err

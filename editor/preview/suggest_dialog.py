@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QThread, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QFormLayout, QHBoxLayout, QListWidget,
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
@@ -203,30 +203,37 @@ class SuggestDialog(QDialog):
         self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
 
     def _done(self, result: SuggestResult) -> None:
-        from rallyforge.engine.analysis.suggest.effect_words import effect_lines
+        from rallyforge.engine.analysis.suggest.effect_words import suggestion_lines
         self.found = result
         self.progress.setValue(self.progress.maximum())
+        unclear = result["goals"]["fair"] and result["fairness"] not in (None, "unfair")
         if result["cancelled"]:
             self.status.setText(f"Stopped after {result['races']} races: " + (
                 "the ranking so far, on fewer races (wider intervals)."
-                if result["suggestions"] else "no suggestion yet."))
+                if result["suggestions"] or result["ideas"] else "no fix yet."))
+        elif unclear and not result["candidates"]:
+            self.status.setText(f"The seats show no clear unfairness in {result['races']} races "
+                                f"(verdict: {result['fairness']}): nothing to fix.")
         elif not result["suggestions"]:
             self.status.setText(f"{result['screened']} edits screened, {result['candidates']} "
                                 f"raced on {result['races']} races: none brings the course "
-                                f"closer to its goals.")
+                                f"clearly closer to its goals.")
         else:
             self.status.setText(f"{result['screened']} edits screened, {result['candidates']} "
                                 f"raced on {result['races']} races "
                                 f"in {_clock(result['elapsed_s'])}. Choose one to see it on the "
                                 f"board.")
         for s in result["suggestions"]:
-            words = "; ".join(e["words"] for e in s["edits"])
-            how = "clearly closer to the goals" if s["clear"] else "perhaps closer to the goals"
-            lines = [f"{s['rank']}. {words}", *([f"why: {s['why']}"] if s["why"] else []),
-                     *effect_lines(result, s["effect"]),
-                     f"{how}; judged on {s['races']} races"]
-            item = QListWidgetItem("\n".join(lines))
-            self.list.addItem(item)
+            fix = suggestion_lines(result, s, "clearly closer to the goals")
+            self.list.addItem(QListWidgetItem("\n".join(fix)))
+        if result["ideas"]:         # shown, never chosen: the races could not confirm them
+            ideas = ["\n".join(suggestion_lines(result, s, "perhaps closer to the goals", "idea "))
+                     for s in result["ideas"]]
+            for text in ["Untried as fixes (they seemed better, but the races could not tell "
+                         "them from no change):", *ideas]:
+                item = QListWidgetItem(text)
+                item.setFlags(Qt.ItemFlag.NoItemFlags)
+                self.list.addItem(item)
         self.resultReady.emit(result)
 
     def _refused(self, problems: list) -> None:
@@ -259,9 +266,11 @@ class SuggestDialog(QDialog):
         self.previewRequested.emit(None, None)
 
     def chosen(self) -> Suggestion | None:
-        """The chosen suggestion of the result."""
+        """The chosen suggestion of the result (a fix: the ideas after them
+        cannot be chosen)."""
         row = self.list.currentRow()
-        if self.found is None or self.scenario is None or row < 0:
+        if self.found is None or self.scenario is None or not \
+                0 <= row < len(self.found["suggestions"]):
             return None
         return self.found["suggestions"][row]
 
@@ -274,3 +283,4 @@ class SuggestDialog(QDialog):
         chosen = self.chosen()
         if chosen is not None:
             self.applyRequested.emit(self.scenario, chosen)
+

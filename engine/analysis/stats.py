@@ -195,14 +195,17 @@ def _variance(values: Sequence[float]) -> float:
 # ---------------------------------------------------------------- planning
 
 def dock_races_needed(shares: Sequence[float], k: int, margin: float = 0.05,
-                      alpha: float = 0.05, power: float = 0.8, z: float = Z95) -> float | None:
+                      alpha: float = 0.05, power: float = 0.8, z: float = Z95,
+                      fairs: Sequence[float] | None = None) -> float | None:
     """Decided races per dock that would likely settle the fairness verdict,
     if the docks kept the shares (win rates among decided races) seen so far.
+    A dock's fair share is 1/k, or its own in `fairs` (a seat that races
+    with different numbers of robots: balance/aggregate.py).
 
     Two ways to settle it, and the nearer one counts:
     - unfair: the chi-square test reaches p < alpha with the given power. Its
       noncentrality grows with the races per dock n:
-      lam = n * k * sum((p - 1/k)^2) (Patnaik's approximation for the power);
+      lam = n * sum((p - f)^2 / f), f the fair share (1/k) (Patnaik's approximation for the power);
     - fair: every dock's Wilson interval fits in 1/k +- margin, which needs
       |p - 1/k| + z * sqrt(p (1 - p) / n) <= margin for each dock.
     None when neither can happen (no measurable effect, and a dock already
@@ -210,17 +213,17 @@ def dock_races_needed(shares: Sequence[float], k: int, margin: float = 0.05,
     """
     if len(shares) < 2 or k < 1:
         return None
-    fair = 1.0 / k
+    fairs = list(fairs) if fairs is not None else [1.0 / k] * len(shares)
     options = []
     need = 0.0
-    for p in shares:                                   # fair route
+    for p, fair in zip(shares, fairs):                 # fair route
         gap = margin - abs(p - fair)
         if gap <= 0:
             need = math.inf
             break
         need = max(need, (z * math.sqrt(max(p * (1 - p), 1e-9)) / gap) ** 2)
     options.append(need)
-    effect = k * sum((p - fair) ** 2 for p in shares)  # unfair route
+    effect = sum((p - fair) ** 2 / fair for p, fair in zip(shares, fairs))  # unfair route
     if effect > 1e-12:
         df = len(shares) - 1
         crit = chi2_isf(alpha, df)

@@ -23,8 +23,9 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_worker_arguments, bot_help,
-                               positive, problem_line, race_count, trial_count, write_line)
+from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_seating_arguments,
+                               add_worker_arguments, bot_help, positive, problem_line, race_count,
+                               trial_count, write_line)
 
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
@@ -32,6 +33,7 @@ def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOT
     parser.add_argument("--races", type=race_count, default=RACES, metavar="N",
                         help=f"races to play (default: {RACES}, as for the course card)")
     parser.add_argument("--robots", type=positive, metavar="K", help=robots_help)
+    add_seating_arguments(parser)
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="master seed; race i gets its own seed derived from it (default 0)")
@@ -99,20 +101,30 @@ def team_course(path: str) -> bool:
 def settings(args, scenario, robots: int | None = None) -> dict:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
-    ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``)."""
+    ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``);
+    ``players``: the counts raced in turn (``--players``, else that one);
+    ``seating``: ``--docks`` (game unless asked)."""
     from rallyforge.engine.analysis.balance.runner import default_workers
     from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT, robots_for
     docks = len(scenario.docks)
     if docks < 1:
         raise UsageError(f"{scenario.name!r} has no docks to race from")
+    players = getattr(args, "players", None)
+    if players and args.robots is not None:
+        raise UsageError("--players and --robots: give one of them")
     said = "--robots" if args.robots is not None else "robots"
-    robots = robots or args.robots or robots_for(scenario.goals, docks)
-    robots_fit(robots, scenario, said)
+    if players:
+        robots_fit(max(players), scenario, f"--players {min(players)}-")
+    else:
+        robots = robots or args.robots or robots_for(scenario.goals, docks)
+        robots_fit(robots, scenario, said)
+        players = (robots,)
     bot = args.bot or DEFAULT_BOT
     if bot not in BOT_NAMES:
         raise UsageError(f"--bot {bot}: no such bot (there are: {', '.join(sorted(BOT_NAMES))})")
     workers = args.workers or default_workers()
-    return {"robots": robots, "bot": bot, "workers": workers}
+    return {"robots": max(players), "players": tuple(players),
+            "seating": getattr(args, "docks", "game"), "bot": bot, "workers": workers}
 
 
 def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
@@ -210,13 +222,14 @@ def run(args) -> int:
         return error(why, 1)
     try:
         s = settings(args, scenario)
-        make_plan(args.races, s["robots"], len(scenario.docks), args.seed, args.trials)
+        make_plan(args.races, s["players"], len(scenario.docks), args.seed, args.trials,
+                  s["seating"])
     except (UsageError, ValueError) as exc:
         return error(str(exc), 2)
     bar = None if args.quiet else ProgressBar("races")
     try:
-        result = balance(scenario, args.races, s["robots"], s["bot"], args.seed,
-                         workers=s["workers"], scheduler=args.scheduler, trials=args.trials,
+        result = balance(scenario, args.races, s["players"], s["bot"], args.seed,
+                         seating=s["seating"], workers=s["workers"], scheduler=args.scheduler, trials=args.trials,
                          max_rounds=args.max_rounds, progress=bar)
     except BackendError as exc:
         return error(str(exc), 2 if exc.usage else 1)

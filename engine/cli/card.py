@@ -4,7 +4,9 @@ Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
 square and the flag scores, each with its uncertainty (engine/analysis/card/build.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
-per race are the goals' unless ``--robots`` says otherwise.
+per race are the goals' unless ``--robots`` says otherwise, seated as the
+game seats players (docks 1..k); ``--players A-B`` judges each count and
+pools them, ``--docks rotate`` makes a what-if card of the rotation.
 ``--json`` prints the card as JSON (the goals' verdicts in its ``goals``);
 ``--store`` also keeps it in the file (key ``"card"``, with the hash of what
 affects play); ``--stored`` prints the card the file keeps instead of racing,
@@ -23,8 +25,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.cli.balance import UsageError, error, load, second_ctrl_c_quits, settings
-from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, bot_help, positive, race_count,
-                               write_line)
+from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_seating_arguments,
+                               bot_help, positive, race_count, write_line)
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.card.types import Card
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="the scenario file")
     parser.add_argument("--robots", type=positive, metavar="K", help=ROBOTS_HELP)
+    add_seating_arguments(parser)
     parser.add_argument("--races", type=race_count, default=RACES, metavar="N",
                         help=f"races to play (default: {RACES})")
     parser.add_argument("--bot", default=None, metavar="NAME", help=bot_help())
@@ -75,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.balance.play import with_options
     scenario = with_options(scenario, args.options)
     second_ctrl_c_quits()
-    result = balance(scenario, args.races, run_settings["robots"], run_settings["bot"],
-                     args.seed, workers=run_settings["workers"])
+    result = balance(scenario, args.races, run_settings["players"], run_settings["bot"],
+                     args.seed, seating=run_settings["seating"], workers=run_settings["workers"])
     if result["cancelled"]:     # a card of part of the races is no card: none shown or kept
         print(f"stopped: {result['races']} of {result['planned']} races played; no card"
               + (" stored" if args.store else ""), file=sys.stderr)

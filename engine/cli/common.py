@@ -64,6 +64,8 @@ trial_count = whole_number(0, MAX_TRIALS)
 
 RACES = 1000        # races of a course card, and of balance and compare unless told
 ROBOTS_HELP = "robots per race (default: the course goals' robots, else 4, or every dock if fewer)"
+SEATING_HELP = ("game: k robots on docks 1..k, as the game seats k players; rotate: a "
+                "what-if, robots rotated over every dock, any dock, any company (default: game)")
 OPTIONS_HELP = ("play option cards (played) or only count them (counted), whatever the "
                 "course says (default: as the course says)")
 
@@ -133,3 +135,25 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDR",
                         help="run on a Dask cluster: tcp://HOST:PORT, or 'local' to start one "
                              "(needs pip install .[cluster]; default: none, local processes)")
+
+
+def player_range(text: str) -> tuple[int, ...]:
+    """An argparse type: "4-8" (every count from 4 to 8) or "6"."""
+    low, sep, high = text.partition("-")
+    try:
+        counts = range(int(low), int(high if sep else low) + 1)
+    except ValueError:
+        counts = range(0)
+    if not counts or counts[0] < 1:
+        raise argparse.ArgumentTypeError(f"not a player range: {text!r} (such as 4-8, or 6)")
+    return tuple(counts)
+
+
+def add_seating_arguments(parser: argparse.ArgumentParser) -> None:
+    """--players and --docks, for the commands that race a course's seats."""
+    parser.add_argument("--players", type=player_range, metavar="A-B",
+                        help="race each player count from A to B, the same races each: a "
+                             "fairness verdict per count and one pooled (instead of --robots; "
+                             "default: one count, --robots)")
+    parser.add_argument("--docks", choices=("game", "rotate"), default="game",
+                        help=SEATING_HELP)

@@ -2,7 +2,11 @@
 
 Both versions race the same plan: race i has the same seed, the same docks
 and the same bots on both courses, so what luck the deal brings is shared
-and cancels out of the differences (a paired design). Each dock's change in
+and cancels out of the differences (a paired design). Seats are given by
+number (the player who takes dock i, as the game seats them) and by square
+(the robot that starts there, whatever its number), so a renumbered dock
+reads as the same square under another number, not as one seat worse and
+another better. Each dock's change in
 win rate is the mean, over the races that used that dock, of the per-race
 difference in its win indicator (new minus old), with a t interval on
 those differences (engine/analysis/stats.py ``paired_interval``); the race length
@@ -23,6 +27,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, TypedDict
 
+from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.figures import ends_and_change
 from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
@@ -56,6 +61,23 @@ class DockChange(TypedDict):
     new_win_rate: float
     change: float                       # new - old, paired
     ci: list[float]
+    old_square: list[int]               # [x, y] of the dock on each course
+    new_square: list[int]
+
+
+class SquareChange(TypedDict):
+    """A square that is a dock on either course, whichever its number: the
+    wins of the robot that starts there (paired over the races in which it
+    starts there on both courses)."""
+    x: int
+    y: int
+    old_dock: int | None                # its number on each course, None: no dock raced there
+    new_dock: int | None
+    races: int
+    old_win_rate: float | None
+    new_win_rate: float | None
+    change: float | None
+    ci: list[float] | None
 
 
 class LengthChange(TypedDict):
@@ -83,7 +105,10 @@ class Comparison(TypedDict):
     bot: str
     seed: int
     cancelled: bool
+    seating: str                        # game (k robots on docks 1..k) or rotate
+    players: list[int]                  # the robot counts raced in turn
     docks: list[DockChange]
+    squares: list[SquareChange]
     length: LengthChange
     completion: CompletionChange
     balance: BalanceChange
@@ -115,9 +140,15 @@ def add_arguments(parser) -> None:
 
 
 def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: list, new_races: list,
-            max_rounds: int) -> Comparison:
+            max_rounds: int, old_squares: list[tuple[int, int]],
+            new_squares: list[tuple[int, int]]) -> Comparison:
     """The paired comparison of two runs of one plan (races matched by index);
-    no race of either run lasts more than `max_rounds` rounds."""
+    no race of either run lasts more than `max_rounds` rounds. The docks'
+    changes are given by number (a seat of the game) and by square (where a
+    robot starts, whatever its number): `old_squares` and `new_squares` are
+    each course's docks in order, so a renumbered dock shows as the same
+    square with another number rather than as one dock worse and another
+    better."""
     from rallyforge.engine.analysis.stats import paired_interval
     pairs = list(zip(old_races, new_races))
     # Races that all came out the same on both courses (as identical courses
@@ -139,7 +170,28 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
         docks.append({"dock": number, "races": len(used),
                       "old_win_rate": old_by[number]["win_rate"],
                       "new_win_rate": new_by[number]["win_rate"],
-                      "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
+                      "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)],
+                      "old_square": [*old_squares[number - 1]],
+                      "new_square": [*new_squares[number - 1]]})
+    squares: list[SquareChange] = []
+    old_at = {old_squares[d["dock"] - 1]: d for d in old_result["docks"] if d["races"]}
+    new_at = {new_squares[d["dock"] - 1]: d for d in new_result["docks"] if d["races"]}
+    for x, y in sorted(old_at.keys() | new_at.keys(), key=lambda sq: (sq[1], sq[0])):
+        o_dock, n_dock = old_at.get((x, y)), new_at.get((x, y))
+        entry: SquareChange = {"x": x, "y": y,
+                               "old_dock": o_dock["dock"] if o_dock else None,
+                               "new_dock": n_dock["dock"] if n_dock else None, "races": 0,
+                               "old_win_rate": o_dock["win_rate"] if o_dock else None,
+                               "new_win_rate": n_dock["win_rate"] if n_dock else None,
+                               "change": None, "ci": None}
+        if o_dock and n_dock:
+            a, b = o_dock["dock"], n_dock["dock"]
+            used = [(o, n) for o, n in pairs if a in o.docks and b in n.docks]
+            mean, (lo, hi) = change([int(a in o.winner_docks) for o, _ in used],
+                                    [int(b in n.winner_docks) for _, n in used], (-1, 1))
+            entry["races"], entry["change"] = len(used), round(mean, 6)
+            entry["ci"] = [round(lo, 6), round(hi, 6)]
+        squares.append(entry)
     mean, (lo, hi) = change([o.rounds for o, _ in pairs], [n.rounds for _, n in pairs],
                             (1 - max_rounds, max_rounds - 1))
     cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
@@ -149,7 +201,9 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
         "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
         "seed": old_result["seed"],
         "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
-        "docks": docks,
+        "seating": old_result.get("seating", "game"),
+        "players": old_result.get("players") or [old_result["robots"]],
+        "docks": docks, "squares": squares,
         "length": {"old_median": old_result["length"]["median"],
                    "new_median": new_result["length"]["median"],
                    "mean_change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]},
@@ -180,24 +234,43 @@ def stopped_on_old(old_result: BalanceResult) -> StoppedOnOld:
             "old": brief(old_result), "new": None, "elapsed_s": old_result["elapsed_s"]}
 
 
+def _how(lo: float, hi: float) -> str:
+    return "better" if lo > 0 else "worse" if hi < 0 else "no clear change"
+
+
 def text(result: Comparison) -> str:
     def pts(x: float) -> str:
         return f"{100 * x:+.1f}"
 
-    lines = [f"{result['races']} paired races of {result['robots']} `{result['bot']}` robots, "
-             f"seed {result['seed']}" + (" (stopped early)" if result["cancelled"] else "") + "."]
+    seated = seating_words(result["players"], result["seating"], result["bot"])
+    lines = [f"{result['races']} paired races of {seated}, seed {result['seed']}"
+             + (" (stopped early)" if result["cancelled"] else "") + "."]
+    lines.append("Seats by number (the player who takes that dock):")
     for d in result["docks"]:
         lo, hi = d["ci"]
-        if lo > 0:
-            how = "better"
-        elif hi < 0:
-            how = "worse"
-        else:
-            how = "no clear change"
         # (both runs race each dock in the same races: the change is new - old)
         old, new, change = ends_and_change(100 * d["old_win_rate"], 100 * d["new_win_rate"], 1)
-        lines.append(f"- Dock {d['dock']}: {old}% -> {new}% of races, change {change} points "
-                     f"(95% interval {pts(lo)} to {pts(hi)}): {how}.")
+        moved = d["old_square"] != d["new_square"]
+        where = (f"({d['old_square'][0]}, {d['old_square'][1]}) -> "
+                 f"({d['new_square'][0]}, {d['new_square'][1]})" if moved else
+                 f"({d['old_square'][0]}, {d['old_square'][1]})")
+        lines.append(f"- Seat {d['dock']} at {where}: {old}% -> {new}% of races, change {change} "
+                     f"points (95% interval {pts(lo)} to {pts(hi)}): {_how(lo, hi)}"
+                     f"{' (it starts on another square)' if moved else ''}.")
+    if any(d["old_square"] != d["new_square"] for d in result["docks"]):
+        lines.append("Seats by square (the robot that starts there, whatever its number):")
+        for q in result["squares"]:
+            numbers = (f"dock {q['old_dock']}" if q["old_dock"] == q["new_dock"] else
+                       f"dock {q['old_dock'] or '-'} -> {q['new_dock'] or '-'}")
+            if q["ci"] is None or q["change"] is None:
+                gone = "no robot starts here" + (" now" if q["new_dock"] is None else " before")
+                lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {gone}.")
+                continue
+            old, new, change = ends_and_change(100 * (q["old_win_rate"] or 0.0),
+                                               100 * (q["new_win_rate"] or 0.0), 1)
+            lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {old}% -> {new}% of races, change "
+                         f"{change} points (95% interval {pts(q['ci'][0])} to {pts(q['ci'][1])}): "
+                         f"{_how(*q['ci'])}.")
     length = result["length"]
     lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "
                  f"mean change {length['mean_change']:+.2f} rounds (95% interval "
@@ -228,7 +301,7 @@ def run(args) -> int:
     try:
         s = settings(args, old_sc)
         settings(args, new_sc, robots=s["robots"])
-        plans = [make_plan(args.races, s["robots"], len(sc.docks), args.seed, trials=0)
+        plans = [make_plan(args.races, s["players"], len(sc.docks), args.seed, 0, s["seating"])
                  for sc in (old_sc, new_sc)]
     except (UsageError, ValueError) as exc:
         return error(str(exc), 2)
@@ -240,8 +313,9 @@ def run(args) -> int:
         except BackendError as exc:
             return error(str(exc), 2 if exc.usage else 1)
         races, trials = split_results(outcome.results)
-        results.append(aggregate(scenario, races, trials, robots=s["robots"], bot=s["bot"],
-                                 seed=args.seed, engine=engine_name(scenario, s["bot"], s["robots"]),
+        results.append(aggregate(scenario, races, trials, robots=s["players"], bot=s["bot"],
+                                 seed=args.seed, seating=s["seating"],
+                                 engine=engine_name(scenario, s["bot"], max(s["players"])),
                                  planned=plan.races, elapsed_s=outcome.elapsed_s,
                                  cancelled=outcome.cancelled))
         race_lists.append(races)
@@ -257,7 +331,8 @@ def run(args) -> int:
     else:
         max_rounds = max(old_sc.rules.max_rounds, new_sc.rules.max_rounds, args.max_rounds or 0)
         result = comparison = compare(results[0], results[1], race_lists[0], race_lists[1],
-                                      max_rounds)
+                                      max_rounds, [(d.x, d.y) for d in old_sc.docks],
+                                      [(d.x, d.y) for d in new_sc.docks])
     try:
         if args.json_out:
             write_json(result, args.json_out)

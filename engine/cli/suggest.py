@@ -10,18 +10,23 @@ course with suggestion N applied.
 Exit codes as for balance: 0 done; 1 unreadable or invalid course, an output
 that cannot be written, or no suggestion N to apply; 2 bad usage; 130
 stopped by Ctrl+C (the ranking so far is printed, --apply writes nothing).
+Only clear fixes are numbered for --apply (their effect's interval excludes
+no change); the edits the races could not confirm are listed apart. A course
+whose seats show no clear unfairness gets no fix for fair seats: the output
+says so and --apply writes nothing (exit 1).
 """
 from __future__ import annotations
 
 import argparse
 
 from rallyforge.engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
-from rallyforge.engine.analysis.suggest.effect_words import effect_lines, points
+from rallyforge.engine.analysis.suggest.effect_words import points, suggestion_lines
+from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.suggest.types import SuggestResult
 from rallyforge.engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from rallyforge.engine.cli.common import (OPTIONS_HELP, add_worker_arguments, bot_help, positive, whole_number,
-                               write_line)
+from rallyforge.engine.cli.common import (OPTIONS_HELP, add_seating_arguments, add_worker_arguments,
+                               bot_help, positive, whole_number, write_line)
 from rallyforge.engine.format.schema import goal_problem
 from rallyforge.engine.model.scenario import Goals
 
@@ -56,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "else fair)")
     parser.add_argument("--robots", type=positive, metavar="K",
                         help="robots per race (default: the goals', else 4 or every dock if fewer)")
+    add_seating_arguments(parser)
     parser.add_argument("--budget", type=whole_number(MIN_BUDGET), default=DEFAULT_BUDGET,
                         metavar="RACES",
                         help=f"races to spend, about: at least {MIN_BUDGET}; a small budget "
@@ -109,25 +115,30 @@ def run(args) -> int:
         return error(str(exc), 2)
     bar = None if args.quiet else ProgressBar("races")
     try:
-        result = suggest(scenario, goals, s["robots"], args.budget, args.seed, bot=s["bot"],
-                         workers=s["workers"], scheduler=args.scheduler, progress=bar)
+        result = suggest(scenario, goals, s["players"], args.budget, args.seed,
+                         seating=s["seating"], bot=s["bot"], workers=s["workers"], scheduler=args.scheduler, progress=bar)
     except BackendError as exc:
         return error(str(exc), 2 if exc.usage else 1)
     finally:
         if bar is not None:
             bar.close()
+    missing = None
     try:
         if args.json_out:
             write_json(result, args.json_out)
         if args.apply is not None and not result["cancelled"]:
             if args.apply > len(result["suggestions"]):
-                return error(f"--apply {args.apply}: there are only "
-                             f"{len(result['suggestions'])} suggestions", 1)
-            save_file(applied(scenario, result["suggestions"][args.apply - 1]), args.out)
+                missing = (f"--apply {args.apply}: nothing written: "
+                           + (f"there are only {len(result['suggestions'])} fixes"
+                              if result["suggestions"] else "no fix was found"))
+            else:
+                save_file(applied(scenario, result["suggestions"][args.apply - 1]), args.out)
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
     if args.json_out != "-":
         write_line(text(result))
+    if missing:
+        return error(missing, 1)
     return 130 if result["cancelled"] else 0
 
 
@@ -139,29 +150,40 @@ def text(result: SuggestResult) -> str:
         ([f"at most {goals['deaths_per_leg']:g} deaths per robot per leg"]
          if "deaths_per_leg" in goals else [])
     before = result["before"]
-    lines = [f"Suggestions for {result['scenario']}: {result['robots']} `{result['bot']}` robots, "
+    seated = seating_words(result.get("players") or [result["robots"]],
+                           result.get("seating", "game"), result["bot"])
+    lines = [f"Suggestions for {result['scenario']}: {seated}; "
              f"goals: {', '.join(wanted) or 'none'}; {result['screened']} candidate edits screened "
              f"by the lone-robot model, {result['candidates']} raced, {result['races']} races in "
              f"{result['elapsed_s']:.0f} s, seed {result['seed']}.",
              "Now: nothing measured (stopped before the course's first races were played)."
              if before is None else
-             f"Now: best and worst docks {points(before['gap'])} points apart, median race "
+             f"Now: best and worst seats {points(before['gap'])} points apart, median race "
              f"{before['median_rounds']:g} rounds, deadliest leg {before['worst_leg_deaths']:.2f} "
              f"deaths per robot."]
+    unclear = goals["fair"] and result.get("fairness") not in (None, "unfair")
+    if unclear:
+        lines.append(f"The seats show no clear unfairness (the first races' verdict: "
+                     f"{result['fairness']}): there is nothing to fix for fair seats.")
     if result["cancelled"]:
         lines.append(f"Stopped after {result['races']} races: " + (
             "the ranking so far, on fewer races than the whole search (wider intervals)."
-            if result["suggestions"] else "no suggestion yet."))
-    elif not result["suggestions"]:
-        lines.append("No edit tried brings the course closer to its goals.")
+            if result["suggestions"] or result["ideas"] else "no fix yet."))
+    elif not result["suggestions"] and result["candidates"]:
+        lines.append("No edit tried brings the course clearly closer to its goals: no fix to "
+                     "offer.")
     for s in result["suggestions"]:
-        how = ("clearly closer to the goals" if s["clear"] else
-               "perhaps closer to the goals (its interval includes no change)")
-        lines.append(f"{s['rank']}. " + "; ".join(e["words"] for e in s["edits"]))
-        if s["why"]:
-            lines.append(f"   why: {s['why']}")
-        for line in effect_lines(result, s["effect"]):
-            lines.append(f"   {line}")
-        lines.append(f"   {how}; judged on {s['races']} races against the course as it is")
+        lines += _indented(suggestion_lines(result, s, "clearly closer to the goals"))
+    if result.get("ideas"):
+        lines.append("Untried as fixes (they seemed better, but the races could not tell them "
+                     "from no change):")
+        for s in result["ideas"]:
+            lines += _indented(suggestion_lines(result, s, "perhaps closer to the goals (its "
+                                                           "interval includes no change)",
+                                                "idea "))
     return "\n".join(lines)
+
+
+def _indented(lines: list[str]) -> list[str]:
+    return lines[:1] + [f"   {line}" for line in lines[1:]]
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from rallyforge.engine.model.scenario import Scenario
 
 
-def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str | None = None,
-            seed: int = 0, *, workers: int = 1, scheduler: str | None = None,
+def balance(scenario: Scenario, races: int, robots: int | tuple[int, ...] | None = None,
+            bot: str | None = None, seed: int = 0, *, seating: str = "game", workers: int = 1, scheduler: str | None = None,
             trials: int | None = None, max_rounds: int | None = None,
             chunk_size: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
@@ -46,13 +46,13 @@ def balance(scenario: Scenario, races: int, robots: int | None = None, bot: str 
     refuse_errors(scenario)
     robots = robots if robots is not None else robots_for(scenario.goals, len(scenario.docks))
     bot = bot or default_bot()
-    plan = make_plan(races, robots, len(scenario.docks), seed, trials)
+    plan = make_plan(races, robots, len(scenario.docks), seed, trials, seating)
     task = RaceTask(scenario, bot, max_rounds=max_rounds)
     outcome = run(task, plan.jobs, workers=workers,
                   scheduler=scheduler, chunk_size=chunk_size,
                   progress=progress, should_stop=should_stop, meanwhile=stats.prepare)
     played, trial_results = split_results(outcome.results)
-    return aggregate(scenario, played, trial_results, robots=robots, bot=bot, seed=seed,
-                     engine=engine_name(task.scenario, bot, robots),
+    return aggregate(scenario, played, trial_results, robots=plan.players, bot=bot, seed=seed,
+                     seating=seating, engine=engine_name(task.scenario, bot, max(plan.players)),
                      planned=plan.races, elapsed_s=outcome.elapsed_s,
                      cancelled=outcome.cancelled)

@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
-from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
-                                           Grid, Heatmaps, Holders, Leg, Measured, Options,
-                                           RaceLength, TimeTrial)
+from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
+from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Completion, Dock,
+                                                      DockFairness, Grid, Heatmaps, Holders, Leg,
+                                                      Measured, Options, PlayerCount, RaceLength,
+                                                      TimeTrial)
 from rallyforge.engine.analysis.balance.why import chains, reentry_loops
+from rallyforge.engine.analysis.balance.summary import Raced
 from rallyforge.engine.analysis.card.build import card
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
@@ -49,20 +53,25 @@ def _wilson(successes: int, n: int) -> list[float]:
 
 
 def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
-              robots: int, bot: str, seed: int, engine: str, planned: int | None = None,
-              elapsed_s: float = 0.0, cancelled: bool = False) -> BalanceResult:
+              robots: int | tuple[int, ...], bot: str, seed: int, engine: str,
+              seating: str = GAME, planned: int | None = None, elapsed_s: float = 0.0,
+              cancelled: bool = False) -> BalanceResult:
     """The balance result as a JSON-ready dict (types.BalanceResult): the
     length's median_between is read between whole rounds
     (stats.km_quantile_interpolated), so that it and its interval show the
     spread; heatmaps' chains say why robots die on each square
     (``why.chains``); reentry_loops are archive points where re-entering
     robots soon die again (``why.reentry_loops``); card is the course card
-    (engine/analysis/card/build.py)."""
+    (engine/analysis/card/build.py). `robots` is the robots a race, or the
+    counts a run took in turn: then ``by_players`` judges the seats of each
+    count apart, and ``docks`` and ``fairness`` pool them (the plan gives
+    every count the same races, so each weighs alike). The docks shown are
+    the seats 1..k of the game's seating (`seating` "game"), or every dock
+    of a rotation (plan.py)."""
     board = scenario.board
     width, height = board.width, board.height
     dock_count = len(scenario.docks)
     n = len(races)
-    k = robots
 
     decided = sum(1 for r in races if r.decided)
     completion: Completion = {"rate": _ratio(decided / n if n else 0.0),
@@ -82,41 +91,25 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
               "median_between_ci": _ci(stats.km_median_interval(
                   rounds, decided_races, quantile=stats.km_quantile_interpolated))}
 
-    used = [0] * (dock_count + 1)
-    used_decided = [0] * (dock_count + 1)
-    wins = [0] * (dock_count + 1)
-    # A dock's expected wins (1/robots of each decided race it raced) and its
-    # wins with ties split, summed exactly: counted by (dock, robots or
-    # winners), each count made a Fraction once.
-    expected_parts: Counter[tuple[int, int]] = Counter()
-    share_parts: Counter[tuple[int, int]] = Counter()
-    for r in races:
-        for d in r.docks:
-            used[d] += 1
-            if r.decided:
-                used_decided[d] += 1
-                expected_parts[d, len(r.docks)] += 1
-        for d in r.winner_docks:
-            wins[d] += 1
-            share_parts[d, len(r.winners)] += 1
-    expected = _exact_sums(expected_parts, dock_count)
-    share_wins = _exact_sums(share_parts, dock_count)
-    docks: list[Dock] = []
-    for d in range(1, dock_count + 1):
-        docks.append({
-            "dock": d, "races": used[d], "wins": wins[d],
-            "win_rate": _ratio(wins[d] / used[d] if used[d] else 0.0),
-            "ci": _wilson(wins[d], used[d]),
-            "decided": used_decided[d],
-            "share": _ratio(wins[d] / used_decided[d] if used_decided[d] else 0.0),
-            "share_ci": _wilson(wins[d], used_decided[d]),
-        })
+    players = (robots,) if isinstance(robots, int) else tuple(robots)
+    shown = range(1, (dock_count if seating == ROTATE else max(players)) + 1)
+    docks, fair = seat_judgement(races, shown)
+    by_players: list[PlayerCount] = []
+    if len(players) > 1:
+        for count in players:
+            some = [r for r in races if len(r.docks) == count]
+            seat_docks, seat_fair = seat_judgement(some, shown if seating == ROTATE
+                                                   else range(1, count + 1))
+            by_players.append({"robots": count, "races": len(some), "docks": seat_docks,
+                               "fairness": seat_fair})
 
     result: Measured = {
         "scenario": scenario.name,
         "races": n,
         "planned": planned if planned is not None else n,
-        "robots": k,
+        "robots": max(players),
+        "players": list(players),
+        "seating": seating,
         "bot": bot,
         "engine": engine,
         "seed": seed,
@@ -124,9 +117,8 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "completion": completion,
         "length": length,
         "docks": docks,
-        "fairness": fairness(docks, [float(o) for o in share_wins[1:]],
-                             [float(e) for e in expected[1:]], k, n,
-                             decided / n if n else 0.0),
+        "fairness": fair,
+        "by_players": by_players,
         "time_trial": time_trial(trials, dock_count),
         "legs": legs(races, len(scenario.flags)),
         "heatmaps": heatmaps(races, width, height),
@@ -179,21 +171,68 @@ def _exact_sums(parts: Counter[tuple[int, int]], dock_count: int) -> list[Fracti
     return sums
 
 
-def fairness(docks: list[Dock], observed: list[float], expected: list[float], k: int,
+def seat_judgement(races: Sequence[Raced], shown: range) -> tuple[list[Dock], DockFairness]:
+    """The docks `shown` (1-based numbers) with their wins over `races` (the
+    balance run's summaries, or the records of ``suggest``), and
+    the fairness verdict on them. A dock's fair share is its expected wins
+    (1/robots of each decided race it raced) over its decided races: 1/k
+    when every race has k robots, a mean of them when the counts differ."""
+    top = max([*shown, *(d for r in races for d in r.docks)], default=0)
+    used = [0] * (top + 1)
+    used_decided = [0] * (top + 1)
+    wins = [0] * (top + 1)
+    # A dock's expected wins and its wins with ties split, summed exactly:
+    # counted by (dock, robots or winners), each count made a Fraction once.
+    expected_parts: Counter[tuple[int, int]] = Counter()
+    share_parts: Counter[tuple[int, int]] = Counter()
+    decided = 0
+    for r in races:
+        decided += r.decided
+        for d in r.docks:
+            used[d] += 1
+            if r.decided:
+                used_decided[d] += 1
+                expected_parts[d, len(r.docks)] += 1
+        for d in r.winner_docks:
+            wins[d] += 1
+            share_parts[d, len(r.winner_docks)] += 1
+    expected = _exact_sums(expected_parts, top)
+    share_wins = _exact_sums(share_parts, top)
+    counts = {len(r.docks) for r in races}
+    typical = 1.0 / max(counts) if counts else 0.0
+    docks: list[Dock] = []
+    for d in shown:
+        docks.append({
+            "dock": d, "races": used[d], "wins": wins[d],
+            "win_rate": _ratio(wins[d] / used[d] if used[d] else 0.0),
+            "ci": _wilson(wins[d], used[d]),
+            "decided": used_decided[d],
+            "share": _ratio(wins[d] / used_decided[d] if used_decided[d] else 0.0),
+            "share_ci": _wilson(wins[d], used_decided[d]),
+            "fair_share": _ratio(float(expected[d] / used_decided[d])) if used_decided[d]
+            else typical,
+        })
+    n = len(races)
+    return docks, fairness(docks, [float(share_wins[d]) for d in shown],
+                           [float(expected[d]) for d in shown], n, decided / n if n else 0.0)
+
+
+def fairness(docks: list[Dock], observed: list[float], expected: list[float],
              races: int, completion: float) -> DockFairness:
     """Chi-square of (tie-split) wins against equal chances among the robots
     of each decided race; balance = 1 - the largest gap between two docks'
     win rates. Verdict: "inconclusive" until WINS_PER_DOCK won races per
     dock (``wins_needed``), then "unfair" when p < 0.05; "fair" when every
-    dock's interval (share of decided races) lies inside 1/k +- 5 points;
-    else "inconclusive". ``more_races_needed`` estimates the races that would
-    settle an inconclusive verdict (None when no number of races would, or
-    none is won to tell)."""
+    dock's interval (share of decided races) lies inside its fair share +- 5
+    points; else "inconclusive". ``more_races_needed`` estimates the races
+    that would settle an inconclusive verdict (None when no number of races
+    would, or none is won to tell). ``apart`` is the dock furthest from its
+    fair share (above or below); ``named`` is that dock when the course is
+    unfair and its interval leaves out the fair share, None otherwise (an
+    unfair course whose docks differ with none alone)."""
     stat, df, p = stats.chi_square_gof(observed, expected)
     rates = [d["win_rate"] for d in docks if d["races"]]
     balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
-    fair_share = 1.0 / k if k else 0.0
-    lo, hi = fair_share - FAIR_MARGIN, fair_share + FAIR_MARGIN
     active = [d for d in docks if d["decided"]]
     wins_needed = WINS_PER_DOCK * len(docks)
     won = round(completion * races)
@@ -204,18 +243,40 @@ def fairness(docks: list[Dock], observed: list[float], expected: list[float], k:
     elif df >= 1 and p < ALPHA:
         verdict, more = "unfair", 0
     elif active and len(active) == len(docks) and all(
-            lo <= d["share_ci"][0] and d["share_ci"][1] <= hi for d in active):
+            d["fair_share"] - FAIR_MARGIN <= d["share_ci"][0]
+            and d["share_ci"][1] <= d["fair_share"] + FAIR_MARGIN for d in active):
         verdict, more = "fair", 0
     else:
         verdict = "inconclusive"
         more = None
         shares = [d["share"] for d in active]
-        per_dock = stats.dock_races_needed(shares, k, FAIR_MARGIN, ALPHA) if len(shares) >= 2 else None
-        if per_dock is not None and completion > 0 and k:
-            total = per_dock * len(docks) / k / completion
-            more = max(1, math.ceil(total - races))
+        per_dock = (stats.dock_races_needed(shares, 1, FAIR_MARGIN, ALPHA,
+                                            fairs=[d["fair_share"] for d in active])
+                    if len(shares) >= 2 else None)
+        fewest = min((d["decided"] for d in active), default=0)
+        if per_dock is not None and fewest:
+            more = max(1, math.ceil(per_dock * races / fewest - races))
+    apart = furthest(active)
+    named = apart["dock"] if apart and verdict == "unfair" and outside(apart) else None
     return {"verdict": verdict, "chi2": _r(stat), "df": df, "chi2_p": _r(p, 8),
-            "balance": _ratio(balance), "more_races_needed": more, "wins_needed": wins_needed}
+            "balance": _ratio(balance), "more_races_needed": more, "wins_needed": wins_needed,
+            "won": won, "apart": apart, "named": named}
+
+
+def furthest(docks: list[Dock]) -> Apart | None:
+    """The dock whose share of decided races is furthest from its fair
+    share (the lowest number of equals), None without one."""
+    if not docks:
+        return None
+    d = max(docks, key=lambda d: (abs(d["share"] - d["fair_share"]), -d["dock"]))
+    return {"dock": d["dock"], "share": d["share"], "share_ci": d["share_ci"],
+            "fair_share": d["fair_share"]}
+
+
+def outside(seat: Apart | Dock) -> bool:
+    """Whether a dock's interval (share of decided races) leaves out its fair share."""
+    lo, hi = seat["share_ci"]
+    return lo > seat["fair_share"] or hi < seat["fair_share"]
 
 
 def time_trial(trials: list[TrialSummary], dock_count: int) -> list[TimeTrial]:

@@ -6,11 +6,14 @@ SHA-256 over the text ``"S:race:i"``, shifted to 63 bits (never Python's
 ``hash()``, which changes between processes). Two runs with the same S play
 the same seeds whatever the course, which is what makes ``compare`` paired.
 
-Docks rotate: with D docks and k robots, race i uses the k docks
-``i, i+1, ..., i+k-1`` (mod D), robots in dock order. Every block of D races
-uses each dock exactly k times, and each dock meets the same mix of
-neighbours, so a run of a multiple of D races uses every dock equally (any
-other count is off by at most one race per dock).
+Seats (docs/rules.md, "The course card"): by default as the game seats its
+players (``GAME``): k robots race on docks 1..k, robots in dock order, so
+seat i is dock i. A run may judge several player counts (``players``, such
+as 4 to 8): race i then has ``players[i % m]`` robots (m counts), so every
+count gets the same races, give or take one. The rotation (``ROTATE``) is a
+what-if, "any dock, any company": with D docks, the j-th race of a count k
+(j = i // m) uses the k docks ``j, j+1, ..., j+k-1`` (mod D); every block of
+D such races uses each dock exactly k times.
 
 Time trials: one robot alone on each dock, trial t with seed
 ``derive_seed(S, "trial", t)`` for every dock, a job per dock (so that a
@@ -28,6 +31,8 @@ from dataclasses import dataclass
 from typing import overload
 
 RACE, TRIAL = "race", "trial"
+GAME, ROTATE = "game", "rotate"
+SEATINGS = (GAME, ROTATE)
 # The most races and time trials per dock a run may plan: a billion races of
 # the quickest course take days on a big machine (the command line says so).
 MAX_RACES = 1_000_000_000
@@ -51,11 +56,13 @@ class Job:
 @dataclass(frozen=True)
 class Plan:
     races: int
-    robots: int
+    robots: int                 # the most robots a race of the plan has
     dock_count: int
     trials: int
     seed: int
     jobs: Jobs
+    players: tuple[int, ...] = ()   # the robot counts its races take in turn
+    seating: str = GAME
 
 
 def _trial_after(t: int, races: int, trials: int) -> int:
@@ -71,9 +78,10 @@ class Jobs(Sequence[Job]):
     first race starts at once. Trial t's jobs (one per dock) come right
     after race ``_trial_after(t)`` (all first when there are no races)."""
 
-    def __init__(self, races: int, robots: int, dock_count: int, seed: int, trials: int):
-        self.races, self.robots, self.dock_count = races, robots, dock_count
-        self.seed, self.trials = seed, trials
+    def __init__(self, races: int, players: tuple[int, ...], dock_count: int, seed: int,
+                 trials: int, seating: str = GAME):
+        self.races, self.players, self.dock_count = races, players, dock_count
+        self.seed, self.trials, self.seating = seed, trials, seating
 
     def __len__(self) -> int:
         return self.races + self.trials * self.dock_count
@@ -100,7 +108,7 @@ class Jobs(Sequence[Job]):
                 return Job(index, TRIAL, t, derive_seed(self.seed, TRIAL, t), (offset + 1,))
         race = index - lo * self.dock_count
         return Job(index, RACE, race, derive_seed(self.seed, RACE, race),
-                   rotation(race, self.robots, self.dock_count))
+                   seats(race, self.players, self.dock_count, self.seating))
 
     @overload
     def __getitem__(self, index: int) -> Job: ...
@@ -119,8 +127,18 @@ class Jobs(Sequence[Job]):
 
 
 def rotation(race: int, robots: int, dock_count: int) -> tuple[int, ...]:
-    """The 1-based docks of race `race` (0-based)."""
+    """The 1-based docks of race `race` (0-based) of a rotation."""
     return tuple(sorted((race + j) % dock_count + 1 for j in range(robots)))
+
+
+def seats(race: int, players: tuple[int, ...], dock_count: int,
+          seating: str = GAME) -> tuple[int, ...]:
+    """The 1-based docks of race `race` (0-based) of a run whose races take
+    the robot counts `players` in turn (see the module's notes)."""
+    robots = players[race % len(players)]
+    if seating == ROTATE:
+        return rotation(race // len(players), robots, dock_count)
+    return tuple(range(1, robots + 1))
 
 
 def default_trials(races: int, dock_count: int) -> int:
@@ -129,18 +147,26 @@ def default_trials(races: int, dock_count: int) -> int:
     return max(1, min(50, races // 8))
 
 
-def make_plan(races: int, robots: int, dock_count: int, seed: int = 0,
-              trials: int | None = None) -> Plan:
-    """The plan of a run (ValueError for what cannot be planned)."""
+def make_plan(races: int, robots: int | tuple[int, ...], dock_count: int, seed: int = 0,
+              trials: int | None = None, seating: str = GAME) -> Plan:
+    """The plan of a run of `robots` robots a race, or of several counts in
+    turn (a tuple such as (4, 5, 6)), seated by `seating` (ValueError for
+    what cannot be planned)."""
+    players = (robots,) if isinstance(robots, int) else tuple(robots)
     if dock_count < 1:
         raise ValueError("the course has no docks")
-    if not 1 <= robots <= dock_count:
-        raise ValueError(f"robots must be 1 to {dock_count} (the course's docks), not {robots}")
+    if seating not in SEATINGS:
+        raise ValueError(f"seating must be {' or '.join(SEATINGS)}, not {seating!r}")
+    if not players:
+        raise ValueError("no robot count to race")
+    for count in players:
+        if not 1 <= count <= dock_count:
+            raise ValueError(f"robots must be 1 to {dock_count} (the course's docks), not {count}")
     if not 0 <= races <= MAX_RACES:
         raise ValueError(f"races must be 0 to {MAX_RACES:,}, not {races:,}")
     if trials is not None and not 0 <= trials <= MAX_TRIALS:
         raise ValueError(f"trials must be 0 to {MAX_TRIALS:,}, not {trials:,}")
     if trials is None:
         trials = default_trials(races, dock_count) if races else 0
-    return Plan(races, robots, dock_count, trials, seed,
-                Jobs(races, robots, dock_count, seed, trials))
+    return Plan(races, max(players), dock_count, trials, seed,
+                Jobs(races, players, dock_count, seed, trials, seating), players, seating)

@@ -9,7 +9,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from rallyforge.engine.analysis.card.build import lines as card_lines, loop_line
+from rallyforge.engine.analysis.card.build import (fairness_words, lines as card_lines, loop_line,
+                                                   seat_verdict, seating_words)
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
@@ -42,17 +43,19 @@ def dock_apart_note() -> str:
 
 
 def dock_stands_apart(result: BalanceResult, dock: Dock) -> str | None:
-    """"above" or "below" when a dock's win rate is clearly off a fair share
-    and the verdict says the course is unfair (None otherwise): the only
-    case for a warning colour."""
-    k = result["robots"]
-    if not (k and dock["races"]) or result["fairness"]["verdict"] != "unfair":
+    """"above" or "below" for the seat the verdict names (the one furthest
+    from its fair share, when the course is unfair and its interval leaves
+    that out: aggregate.fairness), None for every other: the only case for a
+    warning colour."""
+    if not dock["races"] or result["fairness"].get("named") != dock["dock"]:
         return None
-    fair = 1.0 / k
-    lo, hi = dock["share_ci"]
-    if lo > fair:
-        return "above"
-    return "below" if hi < fair else None
+    return "above" if dock["share"] > fair_share(result, dock) else "below"
+
+
+def fair_share(result: BalanceResult, dock: Dock) -> float:
+    """A dock's fair share of decided races (1/k for k robots a race)."""
+    k = result["robots"]
+    return dock.get("fair_share", 1.0 / k if k else 0.0)
 
 
 def few_wins(result: BalanceResult) -> str | None:
@@ -89,13 +92,14 @@ def _where_robots_died(result: BalanceResult) -> str:
 def markdown(result: BalanceResult, charts: bool = True) -> str:
     """The report's text: plain language first, then the tables."""
     k = result["robots"]
-    fair = 1.0 / k if k else 0.0
     comp = result["completion"]
     length = result["length"]
     fairness = result["fairness"]
     lines = [f"# Balance report: {result['scenario']}", ""]
     stopped = " (stopped early)" if result.get("cancelled") else ""
-    lines.append(f"{result['races']} races{stopped} of {k} `{result['bot']}` robots, seed "
+    seated = seating_words(result.get("players") or [k], result.get("seating", "game"),
+                           result["bot"])
+    lines.append(f"{result['races']} races{stopped} of {seated}, seed "
                  f"{result['seed']}, in {result['elapsed_s']:.1f} s.")
     lines.append("")
     card = result.get("card")
@@ -112,11 +116,12 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
     elif few:
         lines.append(few)
     elif verdict == "unfair":
-        lines.append(f"**The course is unfair**: the docks' wins are too uneven to be luck "
-                     f"(chi-square p = {fairness['chi2_p']:.2g}).")
+        seats = fairness_words(seat_verdict(fairness, k)).removeprefix("unfair").lstrip(",: ")
+        lines.append(f"**The course is unfair**: the seats' wins are too uneven to be luck "
+                     f"(chi-square p = {fairness['chi2_p']:.2g}); {seats}.")
     elif verdict == "fair":
-        lines.append(f"**The course looks fair**: every dock's win rate is within 5 points of "
-                     f"the {pct(fair)} of a fair course, at 95% confidence.")
+        lines.append(f"**The course looks fair**: every seat's share of decided races (races "
+                     f"someone won) is within 5 points of a fair share, at 95% confidence.")
     else:
         more = fairness["more_races_needed"]
         hint = (f" About {more} more races should settle it." if more is not None
@@ -134,6 +139,7 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
                          f"{pct(d['ci'][0])} to {pct(d['ci'][1])}, {d['races']} races).")
             continue
         lo, hi = d["share_ci"]
+        fair = fair_share(result, d)
         side = "above" if d["share"] > fair else "below"
         clear = lo > fair or hi < fair              # the interval leaves out a fair share
         big = abs(d["share"] - fair) > 0.05

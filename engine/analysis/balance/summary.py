@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 # RaceSummary.occupancy: one unsigned 32-bit count per square, little-endian
 # (a few hundred bytes a race, where a tuple of ints pickles to kilobytes)
@@ -34,6 +35,19 @@ class Death:
     origin: tuple[int, int] | None = None
     # the archive point it re-enters at; None when it is out of the race
     archive: tuple[int, int] | None = None
+
+
+class Raced(Protocol):
+    """What the fairness verdict reads of a race (aggregate.seat_judgement)."""
+
+    @property
+    def docks(self) -> tuple[int, ...]: ...
+
+    @property
+    def winner_docks(self) -> tuple[int, ...]: ...
+
+    @property
+    def decided(self) -> bool: ...
 
 
 @dataclass(frozen=True)

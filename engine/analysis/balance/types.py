@@ -40,6 +40,15 @@ class Dock(TypedDict):
     decided: int
     share: float
     share_ci: Bounds
+    fair_share: NotRequired[float]      # expected share of decided races (1/k for k robots)
+
+
+class Apart(TypedDict):
+    """The dock furthest from its fair share (aggregate.furthest)."""
+    dock: int
+    share: float
+    share_ci: Bounds
+    fair_share: float
 
 
 class DockFairness(TypedDict):
@@ -51,6 +60,17 @@ class DockFairness(TypedDict):
     balance: float
     more_races_needed: int | None
     wins_needed: int
+    won: NotRequired[int]               # won races, of the wins_needed
+    apart: NotRequired[Apart | None]
+    named: NotRequired[int | None]      # the dock the verdict names, if any
+
+
+class PlayerCount(TypedDict):
+    """The seats of the races of one robot count (a run of several)."""
+    robots: int
+    races: int
+    docks: list[Dock]
+    fairness: DockFairness
 
 
 class TimeTrial(TypedDict):
@@ -118,7 +138,9 @@ class Measured(TypedDict):
     scenario: str
     races: int                          # played
     planned: int
-    robots: int
+    robots: int                         # the most robots a race had
+    players: NotRequired[list[int]]     # the robot counts raced in turn
+    seating: NotRequired[str]           # game (k robots on docks 1..k) or rotate
     bot: str
     engine: str                         # "compiled" or "python": which one raced (play.engine_name)
     seed: int
@@ -127,6 +149,7 @@ class Measured(TypedDict):
     length: RaceLength
     docks: list[Dock]
     fairness: DockFairness
+    by_players: NotRequired[list[PlayerCount]]     # with several counts: each apart
     time_trial: list[TimeTrial]
     legs: list[Leg]
     heatmaps: Heatmaps

@@ -23,22 +23,21 @@ from rallyforge.engine.analysis.card import timemodel
 from rallyforge.engine.analysis.card.flags import course_score, flag_scores
 from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
                                         GoalCheck, GoalVerdicts, Interval, Length, Printed,
-                                        ReentryLoop)
+                                        ReentryLoop, SeatVerdict)
 from rallyforge.engine.format.stored_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
 from rallyforge.engine.model.scenario import Goals, Published, Scenario
 
 if TYPE_CHECKING:
-    from rallyforge.engine.analysis.balance.types import Measured
+    from rallyforge.engine.analysis.balance.types import DockFairness, Measured
 
 DIFFICULTY = ("easy", "medium", "hard", "expert")
 # A class's upper bound (exclusive) in deaths per robot per leg of the
 # calibrated bot's races (fitted by bench/calibrate.py; docs/rules.md).
 DEATHS_UNDER = (0.21, 0.32, 0.42)
 CALIBRATED_BOT = "search"
-# A fairness verdict names the dock that wins most when it wins this much
-# more than a fair share, or when the course is unfair.
-FAVOURED_BY = 0.05
+# What "of decided races" means, said once wherever a share is shown.
+DECIDED = "of decided races (races someone won)"
 
 
 def _r(x: float | None, digits: int = 3) -> float | None:
@@ -66,6 +65,8 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
         "bot": result["bot"],
         "seed": result["seed"],
         "estimate": estimate,
+        "players": result.get("players", [k]),
+        "seating": result.get("seating", "game"),
         "length": _length(result, k),
         "difficulty": _difficulty(result, mean_score),
         "fairness": _fairness(result, k),
@@ -112,19 +113,33 @@ def _difficulty(result: Measured, mean_score: float | None) -> Difficulty:
             "flag_score": _r(mean_score, 2)}
 
 
+def seat_verdict(fair: DockFairness, robots: int) -> SeatVerdict:
+    """The verdict on the seats of a run of `robots` robots a race (the most,
+    for several counts pooled) from its fairness (balance/aggregate.py
+    ``fairness``): the seat it names and the one furthest from fair."""
+    apart = fair.get("apart")
+    return {"robots": robots, "verdict": fair["verdict"], "balance": fair["balance"],
+            "favoured_dock": fair.get("named"),
+            "dock": apart["dock"] if apart else None,
+            "share": apart["share"] if apart else None,
+            "share_ci": [*apart["share_ci"]] if apart else [None, None],
+            "fair_share": round(apart["fair_share"] if apart else 1.0 / robots if robots else 0.0,
+                                3),
+            "more_races_needed": fair["more_races_needed"],
+            "won": fair.get("won", 0), "wins_needed": fair["wins_needed"]}
+
+
 def _fairness(result: Measured, k: int) -> Fairness:
-    fair = result["fairness"]
-    used = [d for d in result["docks"] if d["decided"]]
-    top = max(used, key=lambda d: d["share"], default=None)
-    fair_share = 1.0 / k if k else 0.0
-    favoured = top is not None and (top["share"] > fair_share + FAVOURED_BY
-                                    or fair["verdict"] == "unfair")
-    return {"verdict": fair["verdict"], "balance": fair["balance"],
-            "favoured_dock": top["dock"] if favoured and top else None,
-            "share": top["share"] if top else None,
-            "share_ci": [*top["share_ci"]] if top else [None, None],
-            "fair_share": round(fair_share, 3),
-            "more_races_needed": fair["more_races_needed"]}
+    v = seat_verdict(result["fairness"], k)
+    out: Fairness = {"verdict": v["verdict"], "balance": v["balance"],
+                     "favoured_dock": v["favoured_dock"], "dock": v["dock"], "share": v["share"],
+                     "share_ci": v["share_ci"], "fair_share": v["fair_share"],
+                     "more_races_needed": v["more_races_needed"], "won": v["won"],
+                     "wins_needed": v["wins_needed"]}
+    if result.get("by_players"):
+        out["by_players"] = [seat_verdict(count["fairness"], count["robots"])
+                             for count in result["by_players"]]
+    return out
 
 
 def _deadliest_leg(result: Measured) -> DeadliestLeg | None:
@@ -182,8 +197,9 @@ def lines(c: Card) -> list[str]:
     """The card as text, one line per item."""
     length, diff, fair = c["length"], c["difficulty"], c["fairness"]
     kind = "estimate from a quick run" if c["estimate"] else "measured"
-    out = [f"Course card: {c['course']} ({kind}: {c['races']} races of {c['robots']} "
-           f"`{c['bot']}` robots, seed {c['seed']})"]
+    out = [f"Course card: {c['course']} ({kind}: {c['races']} races of "
+           f"{seating_words(c.get('players') or [c['robots']], c.get('seating', 'game'), c['bot'])}"
+           f", seed {c['seed']})"]
     if c.get("printed"):
         out.append(f"Published: course manual page {c['printed']['page']}; the printed ratings "
                    f"are shown beside the card's classes")
@@ -207,16 +223,10 @@ def lines(c: Card) -> list[str]:
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}{printed_difficulty}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
                f"{_ci(diff['ci'], _rate)}")
-    share, balance = fair["share"], fair["balance"]
-    favoured = (f", dock {fair['favoured_dock']} wins {100 * share:.0f}% of decided races"
-                f"{_ci(fair['share_ci'], lambda v: f'{100 * v:.0f}%')} against a fair "
-                f"{100 * fair['fair_share']:.0f}%" if fair["favoured_dock"] and share is not None
-                else "")
-    more = (f", about {fair['more_races_needed']} more races would settle it"
-            if fair["verdict"] == "inconclusive" and fair["more_races_needed"] else "")
-    gap = (f"; the best and worst docks are {100 * (1 - balance):.0f} points apart"
-           if fair["verdict"] == "unfair" and balance is not None else "")
-    out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
+    out.append(f"Fairness: {fairness_words(fair)}")
+    for count in fair.get("by_players", ()):
+        out.append(f"Fairness of {count['robots']} players: "
+                   f"{fairness_words(count, count['robots'])}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
                f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
@@ -242,6 +252,50 @@ def lines(c: Card) -> list[str]:
         out.append(f"Note: the classes are fitted to `{CALIBRATED_BOT}` robots' races, not "
                    f"`{c['bot']}` robots'")
     return out
+
+
+def seating_words(players: list[int], seating: str, bot: str) -> str:
+    """"4 `search` robots on docks 1-4 (the game's seating)", or the
+    rotation labelled as the what-if it is."""
+    counts = (f"{players[0]}" if len(players) == 1 else
+              f"{min(players)} to {max(players)}" if len(players) == max(players) - min(players) + 1
+              else ", ".join(map(str, players)))
+    robots = f"{counts} `{bot}` robots"
+    if seating == "rotate":
+        return f"{robots} rotated over every dock (a what-if: any dock, any company)"
+    if len(players) == 1:
+        return f"{robots} on docks 1-{players[0]}, as the game seats {players[0]} players"
+    return f"{robots} on docks 1-k for k players, as the game seats them"
+
+
+def fairness_words(v: Fairness | SeatVerdict, players: int | None = None) -> str:
+    """A fairness verdict in words: the seat furthest from its fair share
+    when its interval leaves that out, "the seats differ, none alone" when
+    the test says unfair and no seat stands out, how many more races are
+    needed while too few are won (races of `players` players, for the
+    verdict of one count of several)."""
+    won, needed = v.get("won"), v.get("wins_needed")
+    more = v["more_races_needed"]
+    races = f"races of {players} players" if players else "races"
+    if v["verdict"] == "inconclusive" and won is not None and needed and won < needed:
+        wait = f"; about {more} more {races} would give them" if more else ""
+        return (f"inconclusive: {won} races won, the verdict waits for {needed} "
+                f"(5 a seat){wait}")
+    share, seat = v["share"], v.get("dock", v["favoured_dock"])
+    seat_words = "" if share is None or seat is None else (
+        f"seat {seat} wins {100 * share:.0f}% {DECIDED}"
+        f"{_ci(v['share_ci'], lambda x: f'{100 * x:.0f}%')} against a fair "
+        f"{100 * v['fair_share']:.0f}%")
+    gap = (f"; the best and worst seats are {100 * (1 - v['balance']):.0f} points apart"
+           if v["balance"] is not None and v["verdict"] == "unfair" else "")
+    if v["verdict"] == "unfair":
+        if v["favoured_dock"] is not None:
+            return f"unfair, {seat_words}{gap}"
+        return (f"unfair: the seats differ, none alone (the furthest, {seat_words}, has an "
+                f"interval that reaches it){gap}")
+    if v["verdict"] == "inconclusive":
+        return "inconclusive" + (f", about {more} more {races} would settle it" if more else "")
+    return v["verdict"]
 
 
 def loop_line(loop: ReentryLoop) -> str:

@@ -26,7 +26,29 @@ Difficulty = TypedDict("Difficulty", {
     "deaths_per_robot_leg": float, "ci": Interval, "flag_score": float | None})
 
 
+class SeatVerdict(TypedDict):
+    """The verdict on the seats of one player count (build.seat_verdict):
+    `favoured_dock` is the seat it names (above or below its fair share;
+    None when it names none); `dock`, `share`, `share_ci` and `fair_share`
+    are the seat furthest from its fair share; `balance` 1 minus the gap
+    between the best and worst seats' win rates."""
+    robots: int
+    verdict: str
+    balance: float | None
+    favoured_dock: int | None
+    dock: int | None
+    share: float | None
+    share_ci: Interval
+    fair_share: float
+    more_races_needed: int | None
+    won: int                                    # won races, of the wins_needed
+    wins_needed: int
+
+
 class Fairness(TypedDict):
+    """As a SeatVerdict (the keys a card kept by an older version may lack
+    are NotRequired), with the balance, and the verdict of each player count
+    of a run of several (`by_players`; the verdict itself pools them)."""
     verdict: str
     balance: float | None
     favoured_dock: int | None
@@ -34,6 +56,10 @@ class Fairness(TypedDict):
     share_ci: Interval
     fair_share: float
     more_races_needed: int | None
+    dock: NotRequired[int | None]
+    won: NotRequired[int]
+    wins_needed: NotRequired[int]
+    by_players: NotRequired[list[SeatVerdict]]
 
 
 class DeadliestLeg(TypedDict):
@@ -104,6 +130,8 @@ class Card(TypedDict):
     bot: str
     seed: int
     estimate: bool
+    players: NotRequired[list[int]]     # robot counts raced in turn (robots: the most)
+    seating: NotRequired[str]           # game (k robots on docks 1..k) or rotate
     length: Length
     difficulty: Difficulty
     fairness: Fairness

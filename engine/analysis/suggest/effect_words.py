@@ -3,7 +3,7 @@ editor: each measure before -> after with the 95% interval of its change."""
 from __future__ import annotations
 
 from rallyforge.engine.analysis.figures import ends_and_change
-from rallyforge.engine.analysis.suggest.types import Change, Effect, SuggestResult
+from rallyforge.engine.analysis.suggest.types import Change, Effect, Suggestion, SuggestResult
 
 
 def points(x: float) -> str:
@@ -50,3 +50,12 @@ def effect_lines(result: SuggestResult, effect: Effect) -> list[str]:
                 ("worst_leg_deaths", _deaths_line, "deaths_per_leg" in goals))
     return ([line(effect[key]) for key, line, wanted in measures if wanted]
             + [f"not a goal: {line(effect[key])}" for key, line, wanted in measures if not wanted])
+
+
+def suggestion_lines(result: SuggestResult, s: Suggestion, how: str,
+                     mark: str = "") -> list[str]:
+    """A suggestion in words: "1. the edits", why, its expected effect, and
+    `how` sure the races are of it (`mark` before its number: "idea ")."""
+    return [f"{mark}{s['rank']}. " + "; ".join(e["words"] for e in s["edits"]),
+            *([f"why: {s['why']}"] if s["why"] else []), *effect_lines(result, s["effect"]),
+            f"{how}; judged on {s['races']} races against the course as it is"]

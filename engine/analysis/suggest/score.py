@@ -5,7 +5,8 @@ Each goal gives a shortfall, 0 when met, and the search minimises their sum:
 
 - fair: the spread (root mean square) of the docks' win rates around their
   mean, as a share of the fair rate 1/k (the gap between the best and worst
-  dock is reported next to it: the spread is steadier on few races);
+  dock is reported next to it: the spread is steadier on few races); with
+  several player counts, each count's races apart and the mean over them;
 - length or rounds: how far the median race length is outside the wanted
   range, as a share of its nearest end (a length class's range comes from
   the course card's time model, engine/analysis/card/timemodel.py; a number of rounds is met within half
@@ -28,6 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
 from rallyforge.engine.analysis.card import timemodel
 from rallyforge.engine.analysis.suggest.types import Effect, Measures
 from rallyforge.engine.model.scenario import Goals
@@ -48,46 +50,86 @@ class Record:
     on_leg: tuple[int, ...]             # per leg: robots that set out on it
     deaths: tuple[tuple[int, int, int], ...]    # (x, y, leg) of each death
 
+    @property
+    def decided(self) -> bool:
+        return bool(self.winner_docks)
+
 
 @dataclass(frozen=True)
 class Target:
-    """The goals made numbers, for `robots` robots on a course of `docks` docks."""
+    """The goals made numbers, for races of `robots` robots (or of each count
+    of `players` in turn; `robots` is the most) on a course of `docks` docks,
+    seated by `seating` (engine/analysis/balance/plan.py)."""
     goals: Goals
     robots: int
     docks: int
+    players: tuple[int, ...] = ()
+    seating: str = GAME
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return self.players or (self.robots,)
+
+    @property
+    def seats(self) -> int:
+        """The docks the races use: 1..robots as the game seats them, or all."""
+        return self.docks if self.seating == ROTATE else self.robots
 
     def rounds_range(self) -> tuple[float, float] | None:
         return timemodel.wanted_rounds(self.goals, self.robots)
 
 
 def measures(records: Sequence[Record], target: Target) -> Measures:
-    """The goal measures of a set of races: gap and spread of dock win rates,
-    median rounds, worst leg's deaths per robot; and the total shortfall."""
-    used = [0] * (target.docks + 1)
-    wins = [0] * (target.docks + 1)
+    """The goal measures of a set of races: gap and spread of the docks' win
+    rates (each player count's races apart, then the mean over the counts,
+    so every count weighs alike; ``unevenness`` is the spread as a share of
+    the fair rate 1/k), median rounds, worst leg's deaths per robot; and the
+    total shortfall."""
     legs = max((len(r.on_leg) for r in records), default=0)
     on_leg = [0] * legs
     leg_deaths = [0] * legs
+    by_count: dict[int, list[Record]] = {}
     for r in records:
-        for d in r.docks:
-            used[d] += 1
-        for d in r.winner_docks:
-            wins[d] += 1
+        by_count.setdefault(len(r.docks), []).append(r)
         for j, n in enumerate(r.on_leg):
             on_leg[j] += n
         for _, _, leg in r.deaths:
             if 1 <= leg <= legs:
                 leg_deaths[leg - 1] += 1
-    rates = [wins[d] / used[d] for d in range(1, target.docks + 1) if used[d]]
-    mean = sum(rates) / len(rates) if rates else 0.0
-    spread = math.sqrt(sum((x - mean) ** 2 for x in rates) / len(rates)) if rates else 0.0
+    gaps, spreads, uneven = [], [], []
+    for count, races in sorted(by_count.items()):
+        gap, spread = _gap_and_spread(races, target.docks)
+        gaps.append(gap)
+        spreads.append(spread)
+        uneven.append(spread * count)
     rounds = sorted(r.rounds for r in records)
     median = _median(rounds)
     worst = max((leg_deaths[j] / on_leg[j] for j in range(legs) if on_leg[j]), default=0.0)
-    m = {"gap": (max(rates) - min(rates)) if rates else 0.0, "spread": spread,
+    m = {"gap": _mean(gaps), "spread": _mean(spreads), "unevenness": _mean(uneven),
          "median_rounds": median, "worst_leg_deaths": worst}
     m["shortfall"] = shortfall(m, target)
     return m
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _gap_and_spread(records: Sequence[Record], docks: int) -> tuple[float, float]:
+    """The gap between the best and worst dock's win rates over `records`,
+    and their spread (root mean square around the mean)."""
+    used = [0] * (docks + 1)
+    wins = [0] * (docks + 1)
+    for r in records:
+        for d in r.docks:
+            used[d] += 1
+        for d in r.winner_docks:
+            wins[d] += 1
+    rates = [wins[d] / used[d] for d in range(1, docks + 1) if used[d]]
+    if not rates:
+        return 0.0, 0.0
+    mean = sum(rates) / len(rates)
+    return max(rates) - min(rates), math.sqrt(sum((x - mean) ** 2 for x in rates) / len(rates))
 
 
 def _median(values: list[int]) -> float:
@@ -101,7 +143,7 @@ def shortfall(m: dict[str, float], target: Target) -> float:
     goals = target.goals
     total = 0.0
     if goals.fair:
-        total += m["spread"] * target.robots
+        total += m["unevenness"]
     band = target.rounds_range()
     if band is not None:
         low, high = band

@@ -143,13 +143,14 @@ class Sight:
         return steps / max(base.mean_lead, 1.0) / longer
 
 
-def sight(s: Scenario) -> Sight:
-    """What the model sees of course `s`."""
+def sight(s: Scenario, seats: int | None = None) -> Sight:
+    """What the model sees of course `s`, of its first `seats` docks (those
+    the game's seating races; None: every dock)."""
     if not s.flags:
         return Sight((), ())
     p = pace(s.board, s.rules)
     first = (s.flags[0].x, s.flags[0].y)
-    leads = [p.steps((d.x, d.y), INDEX[d.facing], first) for d in s.docks]
+    leads = [p.steps((d.x, d.y), INDEX[d.facing], first) for d in s.docks[:seats]]
     legs = [p.steps((a.x, a.y), None, (b.x, b.y)) for a, b in zip(s.flags, s.flags[1:])]
     return Sight(tuple(leads), tuple(legs))
 
@@ -167,12 +168,12 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
     first (ties: the edits that touch the odd dock first, then in the order
     given). Edits after which a flag is out of reach from a dock or flag that
     reached it are left out."""
-    base = sight(s)
+    base = sight(s, target.seats)
     odd = odd_marks(s, base, diagnosis) if target.goals.fair else frozenset()
     total_deaths = sum(n for _, n in diagnosis.deaths)
     out = []
     for e in edits:
-        seen = sight(apply_all(s, (e,)))
+        seen = sight(apply_all(s, (e,)), target.seats)
         if _unreached(seen) > _unreached(base):
             continue
         spared = relieved(s, e, diagnosis) / total_deaths if total_deaths else 0.0
@@ -189,17 +190,39 @@ def odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> frozenset:
     return frozenset({("dock", i + 1), ("square", (s.docks[i].x, s.docks[i].y))})
 
 
+def named_dock(leads: Sequence[float], rates: Sequence[float], edits: tuple[Edit, ...],
+               squares: Sequence[Square]) -> int:
+    """The dock (from 0) a why speaks of: when every edit touches a raced
+    dock (its number or its square, `squares` the docks' in order), of
+    those the one whose first races stand out most; else the odd dock."""
+    def docks(e: Edit) -> set[int]:
+        return {i for i, square in enumerate(squares[:len(leads)])
+                if ("dock", i + 1) in e.touches or ("square", square) in e.touches}
+
+    touched = sorted(set().union(*(docks(e) for e in edits)))
+    odd = odd_dock(leads, rates)
+    if not all(docks(e) for e in edits) or odd in touched:
+        return odd
+    measure = _measure(leads, rates)
+    return max(touched, key=lambda i: (_off(measure, i), -i))
+
+
 def odd_dock(leads: Sequence[float], rates: Sequence[float]) -> int:
     """The dock (from 0) whose first races' win rate is the farthest from the
     others' median (without them, whose steps to flag 1 are); the first of equals."""
-    measure = rates if len(rates) == len(leads) else leads
-    docks = range(len(leads))
+    measure = _measure(leads, rates)
+    return max(range(len(leads)), key=lambda i: (_off(measure, i), -i))
 
-    def off(i: int) -> float:
-        others = sorted(measure[j] for j in docks if j != i)
-        return abs(measure[i] - others[len(others) // 2])
 
-    return max(docks, key=lambda i: (off(i), -i))
+def _measure(leads: Sequence[float], rates: Sequence[float]) -> Sequence[float]:
+    """The first races' win rates of the raced docks, else their steps."""
+    return rates[:len(leads)] if len(rates) >= len(leads) else leads
+
+
+def _off(measure: Sequence[float], i: int) -> float:
+    """How far dock i stands from the others' median."""
+    others = sorted(m for j, m in enumerate(measure) if j != i)
+    return abs(measure[i] - others[len(others) // 2])
 
 
 def _unreached(seen: Sight) -> int:
@@ -286,11 +309,14 @@ def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight,
     the course's sight); or, when the model sees no change, what the first
     races showed."""
     goals = target.goals
-    seen = sight(apply_all(s, edits))
+    base = Sight(base.leads[:target.seats], base.legs)      # the docks the races use
+    seen = sight(apply_all(s, edits), target.seats)
     these = "this edit" if len(edits) == 1 else "these edits"
     parts = []
     if goals.fair and len(base.leads) > 1 and seen.leads != base.leads:
-        parts.append(_leads_line(base, seen, diagnosis, these))
+        parts.append(_leads_line(base, seen, diagnosis, these,
+                                 named_dock(base.leads, diagnosis.win_rates, edits,
+                                            [(d.x, d.y) for d in s.docks])))
     if target.rounds_range() is not None and seen.steps != base.steps:
         parts.append(f"the median race is {diagnosis.median_rounds:g} rounds; a race is "
                      f"{base.steps:.0f} steps (legs {_legs(base)}), with {these} "
@@ -310,10 +336,10 @@ def why(s: Scenario, target: Target, diagnosis: Diagnosis, base: Sight,
         return (f"the leg to flag {leg + 1} is the deadliest ({diagnosis.leg_deaths[leg]:.2f} "
                 f"deaths per robot in the first races); {these} change the way there")
     if goals.fair and diagnosis.win_rates:
-        rates = diagnosis.win_rates
+        rates = diagnosis.win_rates[:len(base.leads)]
         if len(rates) == len(base.leads) > 1 and \
                 any(e.touches & odd_marks(s, base, diagnosis) for e in edits):
-            odd = odd_dock(base.leads, rates)
+            odd = named_dock(base.leads, rates, edits, [(d.x, d.y) for d in s.docks])
             others = [100 * r for j, r in enumerate(rates) if j != odd]
             return (f"dock {odd + 1} wins {100 * rates[odd]:.0f}% of the first races, the others "
                     f"{_span(others)}%; {these} change{'s' if len(edits) == 1 else ''} what stands "
@@ -332,13 +358,11 @@ def _legs(seen: Sight) -> str:
     return ", ".join(f"{x:.0f}" for x in ((seen.mean_lead,) + seen.legs))
 
 
-def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis, these: str) -> str:
+def _leads_line(base: Sight, seen: Sight, diagnosis: Diagnosis, these: str, odd: int) -> str:
     """"dock 8 is 3 steps from flag 1; docks 1-7 are 10-12 (...); with this
-    edit docks 1-8 are 10-12", of the dock whose first races' win rate is the
-    farthest from the others' (else, whose steps are)."""
-    leads, rates = base.leads, diagnosis.win_rates
+    edit docks 1-8 are 10-12", of dock `odd` (from 0: ``named_dock``)."""
+    leads, rates = base.leads, diagnosis.win_rates[:len(base.leads)]
     docks = range(len(leads))
-    odd = odd_dock(leads, rates)
     rest = [j for j in docks if j != odd]
     won = ""
     if len(rates) == len(leads):

@@ -6,8 +6,17 @@ kept and raced more (successive halving), then the best compatible edits
 the budget goes to the finalists.
 
 Race i of every version has the seed and docks of race i of a balance run
-with the same seed (engine/analysis/balance/plan.py), so each comparison with the
-course as it is is paired, as in ``compare``. Races run through the balance
+with the same seed and seating (engine/analysis/balance/plan.py), so each
+comparison with the course as it is is paired, as in ``compare``. Under the
+game's seating (k robots on docks 1..k) a renumbering of docks is an edit
+like any other: it decides who plays where in smaller games.
+
+Only a clear improvement is offered as a fix: an edit whose paired effect on
+the goals' shortfall has its 95% interval below zero. An edit that seemed
+better on its races but whose interval includes no change is an idea the
+races could not confirm, listed apart. With fair docks a goal, a course on
+which the first run finds no clear unfairness (balance/aggregate.py
+``fairness``) gets no fix for it. Races run through the balance
 runner (local processes or Dask); results come back in plan order, so the
 ranking is the same for any backend and worker count.
 """
@@ -16,9 +25,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from rallyforge.engine.analysis.balance.plan import Job, RACE, derive_seed, rotation
+from rallyforge.engine.analysis.balance.aggregate import seat_judgement
+from rallyforge.engine.analysis.balance.plan import GAME, Job, RACE, derive_seed, seats
 from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, play_race
 from rallyforge.engine.analysis.balance.runner import default_workers, run
 from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
@@ -34,6 +44,7 @@ DEFAULT_BUDGET = 6000
 # candidate edit, raced once per dock, take about 10 races per dock.
 MIN_BUDGET = 100
 DIAGNOSIS_SHARE = 0.1       # of the budget, for the first run that finds the trouble
+DIAGNOSIS_MOST = 0.3        # and up to this share while its verdict on the seats is open
 SURVIVORS = 4               # halving stops at this many
 MAX_COMBINED = 3
 RACED = 24                  # candidates raced, the model's best
@@ -77,12 +88,13 @@ class Stopped(Exception):
 
 
 class Search:
-    def __init__(self, scenario: Scenario, goals: Goals, robots: int, budget: int, seed: int,
-                 bot: str, workers: int, scheduler: str | None, local_processes: bool,
+    def __init__(self, scenario: Scenario, goals: Goals, players: tuple[int, ...], budget: int,
+                 seed: int, bot: str, workers: int, scheduler: str | None, local_processes: bool,
                  progress: Callable[[int, int, float], None] | None,
-                 should_stop: Callable[[], bool] | None):
+                 should_stop: Callable[[], bool] | None, seating: str = GAME):
         self.scenario = scenario
-        self.target = Target(goals, robots, len(scenario.docks))
+        self.target = Target(goals, max(players), len(scenario.docks), players, seating)
+        self.fairness: str | None = None     # the first run's verdict on the seats
         self.budget, self.seed, self.bot = budget, seed, bot
         self.workers, self.scheduler, self.local_processes = workers, scheduler, local_processes
         self.progress, self.should_stop = progress, should_stop
@@ -99,11 +111,11 @@ class Search:
     def race(self, wanted: dict[int, int]) -> None:
         """Race each version `v` of `wanted` up to `wanted[v]` races."""
         jobs: list[Job] = []
-        docks = len(self.scenario.docks)
+        docks, t = len(self.scenario.docks), self.target
         for v in sorted(wanted):
             for i in range(len(self.races[v]), wanted[v]):
                 jobs.append(VersionJob(len(jobs), RACE, i, derive_seed(self.seed, RACE, i),
-                                       rotation(i, self.target.robots, docks), v))
+                                       seats(i, t.counts, docks, t.seating), v))
         if not jobs:
             return
         scenarios = [apply_all(self.scenario, e) if e else self.scenario for e in self.versions]
@@ -156,17 +168,34 @@ class Search:
     # ---------------------------------------------------------------- the steps
 
     def diagnose(self) -> Diagnosis:
+        """The first run of the course as it is: where the trouble is. While
+        its verdict on the seats is open it races on, as far as that verdict
+        says would likely settle it, up to DIAGNOSIS_MOST of the budget. With
+        fair docks a goal and no clear unfairness found, the goal is dropped
+        (``fairness`` keeps the verdict)."""
         docks = len(self.scenario.docks)
         n = _multiple(max(4 * docks, int(self.budget * DIAGNOSIS_SHARE)), docks)
-        self.race({0: n})
+        most = _multiple(int(self.budget * DIAGNOSIS_MOST), docks, down=True)
+        while True:
+            self.race({0: n})
+            seated, verdict = seat_judgement(self.races[0], range(1, self.target.seats + 1))
+            more = verdict["more_races_needed"]
+            if verdict["verdict"] != "inconclusive" or not more or n >= most:
+                break
+            n = min(most, _multiple(n + more, docks))     # what would likely settle it
         base = self.races[0]
-        used, wins = Counter[int](), Counter[int]()
+        n = len(base)
         deaths = Counter[tuple[int, int]]()
         for r in base:
-            used.update(r.docks)
-            wins.update(r.winner_docks)
             deaths.update((x, y) for x, y, _ in r.deaths)
-        rates = tuple(wins[d] / used[d] if used[d] else 0.0 for d in range(1, docks + 1))
+        self.fairness = verdict["verdict"]
+        if self.target.goals.fair and self.fairness != "unfair":
+            self.target = replace(self.target, goals=replace(self.target.goals, fair=False))
+        # each seat's win rate as if its fair share were 1/k (k the most robots)
+        fair = 1.0 / self.target.robots
+        by_seat = {d["dock"]: d["share"] - d["fair_share"] + fair for d in seated if d["decided"]}
+        mean = sum(by_seat.values()) / len(by_seat) if by_seat else fair
+        rates = tuple(by_seat.get(d, mean) for d in range(1, docks + 1))
         m = measures(base, self.target)
         legs = len(self.scenario.flags)
         on_leg = [sum(r.on_leg[j] for r in base) for j in range(legs)]
@@ -174,6 +203,11 @@ class Search:
         return Diagnosis(rates, tuple(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0]))),
                          tuple(d / n if n else 0.0 for d, n in zip(leg_deaths, on_leg)),
                          m["median_rounds"])
+
+    def has_goal(self) -> bool:
+        g = self.target.goals
+        return g.fair or g.length is not None or g.rounds is not None or \
+            g.deaths_per_leg is not None
 
     def cost(self, count: int, n0: int) -> int:
         """The races of halving `count` candidates from `n0` races each,
@@ -285,27 +319,34 @@ def _multiple(n: int, of: int, down: bool = False) -> int:
     return (n // of if down else -(-n // of)) * of
 
 
-def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None = None,
-            budget: int = DEFAULT_BUDGET, seed: int = 0, *, bot: str | None = None,
+def suggest(scenario: Scenario, goals: Goals | None = None,
+            robots: int | tuple[int, ...] | None = None,
+            budget: int = DEFAULT_BUDGET, seed: int = 0, *, seating: str = GAME,
+            bot: str | None = None,
             workers: int | None = None, scheduler: str | None = None,
             local_processes: bool = True,
             progress: Callable[[int, int, float], None] | None = None,
             should_stop: Callable[[], bool] | None = None) -> SuggestResult:
     """Search for edits that bring `scenario` closer to `goals` (default: the
     course's own, else fair docks) for `robots` robots (default: the goals',
-    else 4 or every dock if fewer), within about `budget` races. See
-    ``report`` for the result. A course with errors is not raced:
-    ScenarioError lists them."""
+    else 4 or every dock if fewer), or each count of a tuple in turn, seated
+    as the game seats players (`seating` "game") or rotated ("rotate"),
+    within about `budget` races. See ``report`` for the result. A course
+    with errors is not raced: ScenarioError lists them."""
     refuse_errors(scenario)
     goals = goals or scenario.goals or Goals()
     robots = robots or robots_for(goals, len(scenario.docks))
-    search = Search(scenario, goals, robots, budget, seed, bot or default_bot(),
+    players = (robots,) if isinstance(robots, int) else tuple(robots)
+    search = Search(scenario, goals, players, budget, seed, bot or default_bot(),
                     workers or default_workers(), scheduler, local_processes, progress,
-                    should_stop)
+                    should_stop, seating)
+    asked = goals
     ranked: list[int] = []
     cancelled = False
     try:
         diagnosis = search.diagnose()
+        if not search.has_goal():       # fairness alone asked, and no clear unfairness
+            return report(search, [], False, asked)
         edits = search.shortlist(diagnosis)
         ranked = search.halve(edits) if edits else []
         ranked = ranked + search.combine(ranked)
@@ -313,24 +354,29 @@ def suggest(scenario: Scenario, goals: Goals | None = None, robots: int | None =
     except Stopped:
         cancelled = True
         ranked = search.so_far()
-    return report(search, ranked, cancelled)
+    return report(search, ranked, cancelled, asked)
 
 
-def report(search: Search, ranked: list[int], cancelled: bool) -> SuggestResult:
+def report(search: Search, ranked: list[int], cancelled: bool, asked: Goals) -> SuggestResult:
     """The result (types.SuggestResult), JSON-ready: its suggestions best
-    first, only those that bring the course closer to its goals. A
+    first, only the edits that bring the course clearly closer to its goals
+    (the interval of the change in shortfall below zero); ``ideas``, apart,
+    the edits that seemed to but whose interval includes no change. A
     cancelled search ranks the edits of the last stage it finished, on
-    their races so far."""
+    their races so far. ``fairness`` is the first run's verdict on the
+    seats; ``goals`` the goals asked (fair docks among them even when no
+    clear unfairness was found to fix)."""
     target = search.target
     out: SuggestResult = {
-        "scenario": search.scenario.name, "goals": _goals_json(target.goals),
-        "robots": target.robots, "bot": search.bot, "seed": search.seed,
+        "scenario": search.scenario.name, "goals": _goals_json(asked),
+        "robots": target.robots, "players": list(target.counts), "seating": target.seating,
+        "fairness": search.fairness, "bot": search.bot, "seed": search.seed,
         "budget": search.budget, "races": search.played, "cancelled": cancelled,
         "screened": search.screened, "candidates": len(search.versions) - 1,
         "before": {k: round(v, 6) for k, v in measures(search.races[0], target).items()}
         if search.races[0] else None,   # (stopped before the course's first races ended)
         "elapsed_s": round(search.elapsed, 3),
-        "suggestions": [],
+        "suggestions": [], "ideas": [],
     }
     scored = []
     for v in ranked:
@@ -338,13 +384,13 @@ def report(search: Search, ranked: list[int], cancelled: bool) -> SuggestResult:
         if effect["shortfall"]["change"] < 0:
             scored.append((search.shortfall_change(v), v, len(search.races[v]), effect))
     scored.sort(key=lambda t: (t[0], t[1]))
-    for rank, (_, v, n, effect) in enumerate(scored, 1):
-        edits = search.versions[v]
-        out["suggestions"].append({"rank": rank,
-                                   "edits": [e.as_json() for e in edits],
-                                   "why": search.reason(v),
-                                   "races": n, "clear": search.clearly_better(v),
-                                   "effect": effect})
+    for _, v, n, effect in scored:
+        clear = search.clearly_better(v)
+        listed = out["suggestions"] if clear else out["ideas"]
+        listed.append({"rank": len(listed) + 1,
+                       "edits": [e.as_json() for e in search.versions[v]],
+                       "why": search.reason(v),
+                       "races": n, "clear": clear, "effect": effect})
     return out
 
 

@@ -6,8 +6,8 @@ from typing import Annotated, NotRequired, TypedDict
 
 from rallyforge.engine.format.typed_json import Items
 
-# The measures of a set of races (score.measures): gap, spread, median_rounds,
-# worst_leg_deaths and shortfall.
+# The measures of a set of races (score.measures): gap, spread, unevenness,
+# median_rounds, worst_leg_deaths and shortfall.
 Measures = dict[str, float]
 
 
@@ -49,7 +49,10 @@ class Suggestion(TypedDict):
 class SuggestResult(TypedDict):
     scenario: str
     goals: GoalsJson
-    robots: int
+    robots: int             # the most robots a race has
+    players: list[int]      # the robot counts raced in turn
+    seating: str            # game (k robots on docks 1..k) or rotate
+    fairness: str | None    # the first run's verdict on the seats (None: not run)
     bot: str
     seed: int
     budget: int
@@ -59,4 +62,5 @@ class SuggestResult(TypedDict):
     candidates: int         # versions raced
     before: Measures | None     # None: stopped before the course's first races ended
     elapsed_s: float
-    suggestions: list[Suggestion]
+    suggestions: list[Suggestion]   # clear fixes only
+    ideas: list[Suggestion]         # raced, seemed better, not confirmed
