@@ -129,12 +129,13 @@ class Race:
             controller.view.board, controller.view.course = board, course
 
     def _crown_dock_1(self) -> None:
-        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9)."""
-        docks = self.scenario.docks
-        first = self.course.square(docks[0].x, docks[0].y) if docks else -1
-        holder = next((r for r in self.floor.robots if r.sq == first), None)
-        if holder is not None:
-            crown(self.floor, holder)
+        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9);
+        with dock 1 empty, the robot on the lowest dock in use (a balance run's
+        robots on docks 2-5), else the first robot."""
+        docks = {self.course.square(d.x, d.y): n for n, d in enumerate(self.scenario.docks)}
+        robots = self.floor.robots
+        if robots:
+            crown(self.floor, min(robots, key=lambda r: (docks.get(r.sq, len(docks)), r.index)))
 
     def _deal_options(self) -> None:
         """Set-up with played options (6.2): listed cards are taken out of the

@@ -42,7 +42,6 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E332  ``board_turns_on_flag`` on a course without ``boards``
     E333  ``board_turns_on_flag``: a flag's factory board is not square (a quarter turn
           would not fit it)
-    E334  ``superbot`` on a course whose robots leave dock 1 empty: no robot is the SuperBot
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -1066,21 +1065,6 @@ def turning_boards(s: Scenario, at: Places) -> list[Problem]:
     return out
 
 
-def superbot_on_dock_1(s: Scenario, at: Places) -> list[Problem]:
-    """E334: under ``superbot`` the robot on dock 1 starts as the SuperBot
-    and only the SuperBot touches flags; robots listed so that none starts
-    there leave the race without one."""
-    if not (s.rules.superbot and s.robots and s.docks):
-        return []
-    first = s.docks[0]
-    if any(start is not None and start[:2] == (first.x, first.y)
-           for start in (s.robot_start(i) for i in range(len(s.robots)))):
-        return []
-    return [_error("E334", "superbot makes the robot on dock 1 the SuperBot, the only one that "
-                           "touches flags, but no robot starts on dock 1; put a robot there",
-                   "/robots")]
-
-
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
     """W409: fewer than 2 docks leaves room for at most one robot."""
     if len(s.docks) >= 2:
@@ -1139,5 +1123,4 @@ CHECKS: list[CourseCheck] = [
     goals_beyond_the_docks,
     factory_boards,
     turning_boards,
-    superbot_on_dock_1,
 ]
