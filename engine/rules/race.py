@@ -25,7 +25,7 @@ from rallyforge.engine.rules.board_turns import BoardTurns
 from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
-from rallyforge.engine.rules.course import RANDOMIZER, compile_course
+from rallyforge.engine.rules.course import RANDOMIZER, Course, compile_course
 from rallyforge.engine.rules.lasers import fire
 from rallyforge.engine.rules.movement import play_card
 from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
@@ -122,7 +122,7 @@ class Race:
             self.turns = BoardTurns(scenario, self.rng, self.floor, self._use_board)
             self.floor.on_flag = self.turns.flag_touched
 
-    def _use_board(self, board: Board, course) -> None:
+    def _use_board(self, board: Board, course: Course) -> None:
         """Play on on a turned board (12.10): the race and every bot see it."""
         self.course = course
         for controller in self.controllers:
