@@ -93,15 +93,6 @@ def test_a_turning_board_needs_boards_square_boards_under_flags_and_flags_on_boa
     assert _codes(_course(boards=narrow)) == []     # without the rule nothing turns
 
 
-def test_a_superbot_course_needs_a_robot_on_dock_1():
-    robots = [{"name": "A", "dock": 2}]
-    problems = _codes(_course(rules={"superbot": True}, robots=robots))
-    assert [(p[0], p[1]) for p in problems] == [("E339", "/robots")]
-    assert "no robot starts on dock 1; put a robot there" in problems[0][2]
-    assert _codes(_course(rules={"superbot": True}, robots=[{"name": "A"}])) == []
-    assert _codes(_course(robots=robots)) == []
-
-
 def test_assemble_writes_the_boards_it_lays_out(tmp_path, capsys):
     out = tmp_path / "course.json"
     assert main(["assemble", "chess:90", "cross", "--bay", "docking-bay-1:180", "--flag", "3,3",
@@ -222,3 +213,17 @@ def test_the_card_hash_counts_the_boards_only_where_they_turn():
 
 def moved_boards() -> list[dict]:
     return [{**BOARDS[0], "width": 3, "height": 3}, BOARDS[1]]
+
+
+@pytest.mark.parametrize("robots, holder", [
+    ([{"name": "A", "dock": 2}, {"name": "B", "dock": 1}], "B"),
+    ([{"name": "A", "dock": 3}, {"name": "B", "dock": 2}], "B"),        # dock 1 empty
+    ([{"name": "A", "at": {"x": 3, "y": 3, "facing": "N"}}, {"name": "B", "dock": 2}], "B"),
+    ([{"name": "A", "at": {"x": 3, "y": 3, "facing": "N"}},
+      {"name": "B", "at": {"x": 4, "y": 3, "facing": "N"}}], "A"),
+])
+def test_the_superbot_is_the_robot_on_the_lowest_dock_in_use(robots, holder):
+    docks = [{"x": 0, "y": 5, "facing": "N"}, {"x": 1, "y": 5, "facing": "N"},
+             {"x": 2, "y": 5, "facing": "N"}]
+    race = Race(load_dict(_course(rules={"superbot": True}, robots=robots, docks=docks)))
+    assert [r.name for r in race.robots if r.superbot] == [holder]

@@ -25,7 +25,7 @@ from rallyforge.engine.rules.board_turns import BoardTurns
 from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
-from rallyforge.engine.rules.course import RANDOMIZER, compile_course
+from rallyforge.engine.rules.course import RANDOMIZER, Course, compile_course
 from rallyforge.engine.rules.lasers import fire
 from rallyforge.engine.rules.movement import play_card
 from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
@@ -124,19 +124,20 @@ class Race:
             self.turns = BoardTurns(scenario, self.rng, self.floor, self._use_board)
             self.floor.on_flag = self.turns.flag_touched
 
-    def _use_board(self, board: Board, course) -> None:
+    def _use_board(self, board: Board, course: Course) -> None:
         """Play on on a turned board (12.10): the race and every bot see it."""
         self.course = course
         for controller in self.controllers:
             controller.view.board, controller.view.course = board, course
 
     def _crown_dock_1(self) -> None:
-        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9)."""
-        docks = self.scenario.docks
-        first = self.course.square(docks[0].x, docks[0].y) if docks else -1
-        holder = next((r for r in self.floor.robots if r.sq == first), None)
-        if holder is not None:
-            crown(self.floor, holder)
+        """Under `superbot` the robot on dock 1 starts as the SuperBot (12.9);
+        with dock 1 empty, the robot on the lowest dock in use (a balance run's
+        robots on docks 2-5), else the first robot."""
+        docks = {self.course.square(d.x, d.y): n for n, d in enumerate(self.scenario.docks)}
+        robots = self.floor.robots
+        if robots:
+            crown(self.floor, min(robots, key=lambda r: (docks.get(r.sq, len(docks)), r.index)))
 
     def _deal_options(self) -> None:
         """Set-up with played options (6.2): listed cards are taken out of the

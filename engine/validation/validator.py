@@ -45,7 +45,6 @@ and says what to do, a JSON pointer and, where there is one, the square.
     E337  ``board_turns_on_flag`` on a course without ``boards``
     E338  ``board_turns_on_flag``: a flag's factory board is not square (a quarter turn
           would not fit it)
-    E339  ``superbot`` on a course whose robots leave dock 1 empty: no robot is the SuperBot
 
     W401  a wall listed twice (from both sides of its edge, or twice the same)
     W402  a laser whose beam is walled in on its own square
@@ -1088,7 +1087,7 @@ def stale_card(s: Scenario, at: Places) -> list[Problem]:
 
 
 def factory_boards(s: Scenario, at: Places) -> list[Problem]:
-    """E330, E331: the factory boards of ``boards`` lie inside the board and
+    """E335, E336: the factory boards of ``boards`` lie inside the board and
     do not overlap (a square belongs to one board at most)."""
     out = []
     b = s.board
@@ -1108,7 +1107,7 @@ def factory_boards(s: Scenario, at: Places) -> list[Problem]:
 
 
 def turning_boards(s: Scenario, at: Places) -> list[Problem]:
-    """E332, E333, W430: the rule board_turns_on_flag turns the factory board
+    """E337, E338, W430: the rule board_turns_on_flag turns the factory board
     under a touched flag, so it needs ``boards``, square boards under the
     flags, and flags on boards."""
     if not s.rules.board_turns_on_flag:
@@ -1132,21 +1131,6 @@ def turning_boards(s: Scenario, at: Places) -> list[Problem]:
                                       f"turn would not fit it in place; only square boards turn",
                               at.pointer("flags", k), flag.x, flag.y))
     return out
-
-
-def superbot_on_dock_1(s: Scenario, at: Places) -> list[Problem]:
-    """E334: under ``superbot`` the robot on dock 1 starts as the SuperBot
-    and only the SuperBot touches flags; robots listed so that none starts
-    there leave the race without one."""
-    if not (s.rules.superbot and s.robots and s.docks):
-        return []
-    first = s.docks[0]
-    if any(start is not None and start[:2] == (first.x, first.y)
-           for start in (s.robot_start(i) for i in range(len(s.robots)))):
-        return []
-    return [_error("E339", "superbot makes the robot on dock 1 the SuperBot, the only one that "
-                           "touches flags, but no robot starts on dock 1; put a robot there",
-                   "/robots")]
 
 
 def few_docks(s: Scenario, at: Places) -> list[Problem]:
@@ -1210,5 +1194,4 @@ CHECKS: list[CourseCheck] = [
     goals_beyond_the_docks,
     factory_boards,
     turning_boards,
-    superbot_on_dock_1,
 ]
