@@ -9,7 +9,9 @@ Prints one line of JSON.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -19,20 +21,27 @@ from dataclasses import replace
 from bench_aware import Timed
 
 COURSE = "scenarios/standard-course.json"
+# the engine's package in the tree measured: "engine" in a tree from before the
+# installed name rallyforge (bench_speed.py says which, as it sets the path)
+PACKAGE = os.environ.get("RALLYFORGE_BENCH_PACKAGE", "rallyforge.engine")
 
 
 def _engine():
-    """What both trees' engines have, under today's names: the tree before
-    the engine's layers (588c1f8) made races with Race and the bots' names."""
+    """What both trees' engines have, under today's names, in PACKAGE: the
+    tree before the engine's layers (588c1f8) made races with Race and the
+    bots' names."""
+    def get(module: str, *names: str) -> list:
+        found = importlib.import_module(f"{PACKAGE}.{module}")
+        return [getattr(found, name) for name in names]
     try:
-        from rallyforge.engine.analysis.balance.plan import derive_seed, rotation
-        from rallyforge.engine.bots import make_bot, new_race
-        from rallyforge.engine.format.loader import load_file
+        derive_seed, rotation = get("analysis.balance.plan", "derive_seed", "rotation")
+        make_bot, new_race = get("bots", "make_bot", "new_race")
+        [load_file] = get("format.loader", "load_file")
     except ImportError:
-        from rallyforge.engine.balance.plan import derive_seed, rotation
-        from rallyforge.engine.bots import make_bot
-        from rallyforge.engine.loader import load_file
-        from rallyforge.engine.race import Race as new_race
+        derive_seed, rotation = get("balance.plan", "derive_seed", "rotation")
+        [make_bot] = get("bots", "make_bot")
+        [load_file] = get("loader", "load_file")
+        [new_race] = get("race", "Race")
     return derive_seed, rotation, make_bot, new_race, load_file
 
 
@@ -97,13 +106,12 @@ def search(races: int, how: str = "") -> dict:
     balance runs play them, in C (engine/bots/compiled_race.py)."""
     _, _, _, new_race, load_file = _engine()
     if how == "numpy":
-        from rallyforge.engine.bots import search as module
-        module.compiled = None
+        importlib.import_module(f"{PACKAGE}.bots.search").compiled = None
     scenario = replace(load_file(COURSE), robots=(), checks=())
 
     def play(seeds: range) -> float:
         if how == "compiled":
-            from rallyforge.engine.bots import compiled_race
+            compiled_race = importlib.import_module(f"{PACKAGE}.bots.compiled_race")
             start = time.process_time()
             for seed in seeds:
                 compiled_race.play(scenario, seed, (1, 2, 3, 4))

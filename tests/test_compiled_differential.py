@@ -51,3 +51,24 @@ def test_the_random_courses_hold_every_element_rule_and_size():
         if isinstance(played, tuple):
             assert set(played) <= seen, name
     assert {1, 100} <= sides and {1, 64} <= crowds
+
+
+@pytest.mark.usefixtures("compiled_part")
+def test_balance_runs_of_valid_random_courses_are_the_same_without_the_compiled_part(monkeypatch):
+    """40 random courses without errors: a balance run gives the same result
+    with the compiled part and without it (as RALLYFORGE_COMPILED=0 has it),
+    but for the engine's name and the time."""
+    from rallyforge.engine.analysis.balance import balance
+    from rallyforge.engine.bots import search
+    from rallyforge.engine.validation.validator import race_errors
+    courses = [c for c in map(random_courses.random_course, range(200)) if not race_errors(c)][:40]
+    assert len(courses) == 40
+    runs = [dict(balance(c, races=6, robots=min(4, len(c.docks)), workers=1), elapsed_s=0)
+            for c in courses]
+    assert sum(run.pop("engine") == "compiled" for run in runs) >= 36, "most race in C"
+    monkeypatch.setattr(search, "compiled", None)
+    for course, run in zip(courses, runs):
+        python = dict(balance(course, races=6, robots=min(4, len(course.docks)), workers=1),
+                      elapsed_s=0)
+        assert python.pop("engine") == "python"
+        assert python == run, course.name

@@ -433,3 +433,4 @@ def test_the_help_names_the_switch():
     from rallyforge.engine.cli.main import build_parser
     assert search.COMPILED_SWITCH + "=0" in build_parser([]).format_help()
     assert search.COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()
+

@@ -450,3 +450,18 @@ def test_damage_is_counted_up_to_the_limit_even_on_reentry():
     assert (ann.alive, ann.damage, ann.lives) == (True, 1, 2)
     race.play_register()
     assert race.events[-1].kind == "destroyed" and race.events[-1].cause == "damage"
+
+
+def test_a_start_above_destroy_at_damage_counts_up_to_it():
+    """Rule 8 (docs/format.md: damage never counts past destroy_at_damage): a
+    robot given more damage than that through the API (a file cannot: E105)
+    starts with destroy_at_damage, as in the compiled race (_race.c race)."""
+    from dataclasses import replace
+    scenario = load_dict(doc(robots=[robot("R", 3, 3, "N", damage=9)],
+                             rules={"destroy_at_damage": 10}))
+    over = replace(scenario, robots=(replace(scenario.robots[0], damage=15),))
+    race = new_race(over, seed=0)
+    assert race.floor.robots[0].damage == 10
+    race.play_register()
+    r = race.floor.robots[0]
+    assert r.destroyed and r.damage == 10, "destroyed in the first register, keeping its 10"

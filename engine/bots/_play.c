@@ -120,8 +120,8 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
     for (int r = 0; r < 5; r++)
         p->slots[r] = PyLong_AsLong(PySequence_Fast_GET_ITEM(slots, r));
     Py_DECREF(slots);
-    p->X = PyLong_AsSsize_t(args[5]);
-    p->x0 = PyLong_AsSsize_t(args[6]);
+    p->X = PyNumber_AsSsize_t(args[5], PyExc_OverflowError);
+    p->x0 = PyNumber_AsSsize_t(args[6], PyExc_OverflowError);
     if (PyErr_Occurred())
         goto fail;
     if (p->X < 1 || p->width / (KINDS + 1) < p->X) {
@@ -197,10 +197,10 @@ static int scoring(Scoring *s, PyObject *const *args, PyObject *out, Py_ssize_t 
         PyBuffer_Release(&s->value);
         return -1;
     }
-    s->room = PyLong_AsSsize_t(args[9]);
-    s->S = PyLong_AsSsize_t(args[10]);
-    s->fin = PyLong_AsSsize_t(args[11]);
-    s->weight = PyLong_AsSsize_t(args[12]);
+    s->room = PyNumber_AsSsize_t(args[9], PyExc_OverflowError);
+    s->S = PyNumber_AsSsize_t(args[10], PyExc_OverflowError);
+    s->fin = PyNumber_AsSsize_t(args[11], PyExc_OverflowError);
+    s->weight = PyNumber_AsSsize_t(args[12], PyExc_OverflowError);
     if (!PyErr_Occurred() && ((out != NULL && s->out.shape[0] != n) || s->S <= 0))
         PyErr_SetString(PyExc_ValueError, "score_out: expected one score per program; S > 0");
     if (PyErr_Occurred()) {

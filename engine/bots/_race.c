@@ -108,7 +108,7 @@ static PyObject *item(PyObject *spec, const char *key)
 static Py_ssize_t number(PyObject *spec, const char *key, Py_ssize_t lo, Py_ssize_t hi, int *bad)
 {
     PyObject *o = *bad ? NULL : item(spec, key);
-    Py_ssize_t v = o == NULL ? -1 : PyLong_AsSsize_t(o);
+    Py_ssize_t v = o == NULL ? -1 : PyNumber_AsSsize_t(o, PyExc_OverflowError);
     if (o != NULL && !PyErr_Occurred() && (v < lo || v > hi))
         PyErr_Format(PyExc_ValueError, "race_course: %s = %zd is out of range (%zd to %zd)",
                      key, v, lo, hi);
