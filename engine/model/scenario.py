@@ -220,6 +220,8 @@ class Rules:
     flag_gives_option: bool = False
     fall_damage: int = 2
     note: str | None = None
+    victory: str = "robot"      # docs/rules.md 13: VICTORIES
+
 
     def changed(self) -> dict:
         """The options that differ from their defaults, in the format's order."""
@@ -349,6 +351,8 @@ class RobotSpec:
     program: tuple[ProgramRound, ...] = ()
     shield_with_options: bool = False
     note: str | None = None
+    team: str | None = None         # None: from `teams` or the seating rule (Scenario.seats)
+    role: str | None = None         # "racer" or "blocker"; None: as `team` says
 
     def option_count(self, rules: Rules) -> int:
         if self.options is None:
@@ -357,7 +361,7 @@ class RobotSpec:
 
 
 CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "options", "option_cards", "archive")
+              "powered_down", "options", "option_cards", "archive", "won", "carries")
 
 
 @dataclass(frozen=True)
@@ -403,6 +407,7 @@ class Goals:
     deaths_per_leg: float | None = None
     robots: int | None = None
     note: str | None = None
+    team_size: int | None = None    # robots per team on a team course (None: 2)
 
 
 def robots_for(goals: Goals | None, docks: int) -> int:
@@ -424,6 +429,48 @@ class StoredCard:
         return json.loads(self.text)
 
 
+# Team races (docs/rules.md 13): who wins. "robot" is the base game; the
+# others need teams (a "player" is a team of a racer and a blocker).
+VICTORIES = ("robot", "player", "team_progress", "team_any", "flag_control", "elimination",
+             "capture")
+ROLES = ("racer", "blocker")
+TEAM_NAMES = ("Red", "Blue", "Green", "Yellow", "Orange", "Purple", "White", "Black")
+
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle of squares (a team's home board)."""
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team of the file's `teams`: its docks (numbers), the role of the
+    robot on each (default racer) and, for "capture", its home board."""
+    name: str
+    docks: tuple[int, ...] = ()
+    roles: tuple[str, ...] = ()
+    home: Area | None = None
+    note: str | None = None
+
+    def role_at(self, dock: int) -> str:
+        k = self.docks.index(dock)
+        return self.roles[k] if k < len(self.roles) else "racer"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A robot's side: its team (None: it races for itself) and role."""
+    team: str | None
+    role: str = "racer"
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -439,6 +486,54 @@ class Scenario:
     card: StoredCard | None = None
     accept: tuple[Accept, ...] = ()     # acknowledged warnings
     goals: Goals | None = None      # None: the file states none (fair docks is assumed)
+    teams: tuple[Team, ...] = ()    # docs/rules.md 13; none: the seating rule (seats)
+
+    @property
+    def team_race(self) -> bool:
+        """Whether robots race in teams or roles (docs/rules.md 13)."""
+        return (self.rules.victory != "robot" or bool(self.teams)
+                or any(s.team is not None or s.role is not None for s in self.robots))
+
+    def robot_docks(self, count: int | None = None) -> tuple[int | None, ...]:
+        """The dock number of each robot (None: placed with `at`): the listed
+        robots', else `count` robots on docks 1..count."""
+        if self.robots:
+            return tuple(None if spec.at is not None else
+                         spec.dock if spec.dock is not None else i + 1
+                         for i, spec in enumerate(self.robots))
+        return tuple(range(1, (count or 0) + 1))
+
+    def seats(self, count: int | None = None) -> tuple[Seat, ...]:
+        """Each robot's team and role (docs/rules.md 13.1): what its entry
+        says, else the team of `teams` holding its dock, else the seating
+        rule: on a team course, seats alternate round the docks between
+        len // team_size teams, and under "player" each player's first robot
+        is its racer, the second its blocker."""
+        docks = self.robot_docks(count)
+        specs = self.robots or (None,) * len(docks)
+        default = self.default_seats(len(docks))
+        seats = []
+        for i, (dock, spec) in enumerate(zip(docks, specs)):
+            team = next((t for t in self.teams if dock in t.docks), None)
+            seat = Seat(team.name, team.role_at(dock)) if team is not None else default[i]
+            if spec is not None:
+                seat = Seat(spec.team or seat.team, spec.role or seat.role)
+            seats.append(seat)
+        return tuple(seats)
+
+    def team_count(self, robots: int) -> int:
+        """Teams of the seating rule for `robots` robots."""
+        size = self.goals.team_size if self.goals and self.goals.team_size else 2
+        return max(1, robots // size)
+
+    def default_seats(self, robots: int) -> tuple[Seat, ...]:
+        if self.rules.victory == "robot" or self.teams:
+            return (Seat(None),) * robots
+        n = self.team_count(robots)
+        names = [TEAM_NAMES[t] if t < len(TEAM_NAMES) else f"Team {t + 1}" for t in range(n)]
+        player = self.rules.victory == "player"
+        return tuple(Seat(names[i % n], "blocker" if player and i >= n else "racer")
+                     for i in range(robots))
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

@@ -54,6 +54,9 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W416  the course card kept in the file was measured on another version of the course
     W420  goals for more robots than the course has docks
 
+    E340-E345, W440  a team course that cannot be played as written
+                     (engine/validation/team_checks.py)
+
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
 stand in the file) and returning its problems; ``CHECKS`` lists them in the
@@ -75,6 +78,7 @@ from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock
                                    Pusher, Scenario, edge_key)
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
+from rallyforge.engine.validation.team_checks import team_problems
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -1025,4 +1029,5 @@ CHECKS: list[CourseCheck] = [
     mounted_on_ramp_sides,
     stale_card,
     goals_beyond_the_docks,
+    team_problems,
 ]
