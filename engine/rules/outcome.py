@@ -28,14 +28,18 @@ class RobotResult:
     archive: tuple[int, int]
     finished: tuple[int, int] | None    # (round, register)
     deaths: int
+    won: bool = False           # its side has won (docs/rules.md 13)
+    carries: int = 0            # the flag it carries under "capture", 0 for none
 
     @classmethod
-    def of(cls, robot: RobotState, course: Course) -> "RobotResult":
+    def of(cls, robot: RobotState, course: Course, won: bool = False,
+           carries: int = 0) -> "RobotResult":
         on = robot.sq >= 0
         x, y = course.xy[robot.sq] if on else (None, None)
         return cls(robot.name, x, y, NAMES[robot.facing] if on else None, robot.damage,
                    robot.lives, robot.flags, on, robot.out, robot.powered_down, robot.options,
-                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths)
+                   tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths,
+                   won, carries)
 
     def to_json(self) -> dict:
         return {

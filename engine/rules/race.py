@@ -34,6 +34,7 @@ from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
 from rallyforge.engine.rules.programming import Controller, Deck
 from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.teams import TeamPlay
 
 # The deck's cards' text in the event log, made once: a long log shares the
 # strings. Found by the card object (a card's own hash is a Python call).
@@ -95,6 +96,8 @@ class Race:
         self.floor = Floor(course, self.rules, robots, self.flag_squares, record_events,
                            on_death)
         self.floor.on_option = on_option
+        if self.rules.victory != "robot":
+            self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course, robots)
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"
@@ -179,11 +182,23 @@ class Race:
 
     def snapshot(self) -> tuple[RobotResult, ...]:
         """Every robot's public state now."""
-        return tuple(RobotResult.of(r, self.course) for r in self.floor.robots)
+        won = set(self._winners())
+        teams = self.floor.teams
+        return tuple(RobotResult.of(r, self.course, r.index in won,
+                                    teams.carries(r) if teams is not None else 0)
+                     for r in self.floor.robots)
+
+    def _winners(self) -> tuple[int, ...]:
+        """The robots (indices) whose side has won: the first finishers, or
+        on a team course their teams, or the team that won otherwise."""
+        robots = self.floor.robots
+        first = first_finishers([r.finished for r in robots])
+        teams = self.floor.teams
+        return first if teams is None else teams.winners(robots, first)
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots
-        winners = tuple(robots[i].name for i in first_finishers([r.finished for r in robots]))
+        winners = tuple(robots[i].name for i in self._winners())
         return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
 
     def save(self, within_round: bool = False) -> Saved:
@@ -420,6 +435,8 @@ class Race:
             floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
+        if floor.teams is not None and not self.over and floor.teams.decide_register(floor):
+            self._end()
         if (finished or floor.outs != outs) and not self.over \
                 and not any(self._in_race(r) for r in robots):
             self._end()
@@ -433,7 +450,7 @@ class Race:
         for robot in finished:
             if floor.events is not None:
                 floor.emit("finish", robot, amount=place)
-        if self.rules.finish == "first":
+        if self.rules.finish == "first" or floor.teams is not None:   # a side has won (13)
             self._end()
             return
         for robot in finished:
@@ -467,8 +484,13 @@ class Race:
                 if floor.events is not None:
                     floor.emit("announce", robot)
         floor.step = "reentry"                                      # 7.4
-        reenter(floor, robots)
+        teams = floor.teams
+        reenter(floor, robots if teams is None else
+                [r for r in robots if teams.may_reenter(r, self.round)])
         self._between_rounds = True
+        if teams is not None and teams.decide_round(floor):
+            self._end()
+            return
         if self.round >= rules.max_rounds:
             self._end()
 

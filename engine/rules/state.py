@@ -10,12 +10,16 @@ rules code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
 from rallyforge.engine.model.events import EventLog
 from rallyforge.engine.model.scenario import Card, Rules
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
+
+if TYPE_CHECKING:
+    from rallyforge.engine.rules.teams import TeamPlay
 
 
 class RobotState:
@@ -86,7 +90,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
-                 "option_deck", "flag_gifts")
+                 "option_deck", "flag_gifts", "teams")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -121,6 +125,7 @@ class Floor:
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
+        self.teams: TeamPlay | None = None      # a team race's variant (docs/rules.md 13)
 
     @property
     def step(self) -> str:
@@ -135,10 +140,12 @@ class Floor:
         """The robots' state and the moment, for ``restore`` (engine/rules/race.py Race.save)."""
         return (tuple(robot.saved() for robot in self.robots),
                 (self.round, self.register, self._step, self.moment, self.outs),
-                list(self.flag_gifts))
+                list(self.flag_gifts), self.teams.saved() if self.teams is not None else None)
 
     def restore(self, saved: tuple) -> None:
-        robots, moment, gifts = saved
+        robots, moment, gifts, teams = saved
+        if self.teams is not None:
+            self.teams.restore(teams)
         occ = self.occ
         for robot in self.robots:
             if robot.sq >= 0:
@@ -206,7 +213,9 @@ class Floor:
         robot.deaths += 1
         robot.death_seq = self.moment
         robot.killed_by = by
-        robot.lives -= 1
+        spared = self.teams is not None and self.teams.destroyed(self, robot, square)
+        if not spared:
+            robot.lives -= 1
         if robot.opt is not None:
             at_destruction(self, robot)
         elif robot.options:
@@ -220,5 +229,7 @@ class Floor:
             self.outs += 1
             if self.events is not None:
                 self.emit("out", robot)
+            if self.teams is not None:
+                self.teams.went_out(self, robot)
         if self.on_death is not None:
             self.on_death(robot, square, cause)
