@@ -54,7 +54,8 @@ def test_the_same_races_as_the_python_engine(path, variant):
     if scenario is None:
         pytest.skip("no docks or no flags")
     if not compiled_race.applies(scenario, "search", 1):
-        assert compile_levelled(scenario), "only levelled boards are left to the Python engine"
+        assert compile_levelled(scenario) or scenario.team_race, \
+            "only levelled boards and team courses are left to the Python engine"
         return
     docks = len(scenario.docks)
     for seed in range(3):
@@ -241,3 +242,16 @@ def test_bad_races_are_refused():
         search.compiled.race(course, object(), [start])
     rounds, *_ = search.compiled.race(course, rng, [start])
     assert rounds >= 1, "a good race still plays after the refusals"
+
+
+def test_a_team_course_is_left_to_python():
+    """docs/rules.md 13 is not in _race.c: a course with a victory other
+    than "robot", or any team or role, is refused."""
+    from rallyforge.engine.model.scenario import Rules
+    plain = load_file("tests/rules/6.3-finish-first-ends-race.json")
+    plain = replace(plain, robots=(), checks=())
+    assert compiled_race.applies(plain, "search", 2) == compiled_race.built()
+    for victory in ("player", "team_progress", "team_any", "flag_control", "capture"):
+        assert not compiled_race.applies(replace(plain, rules=replace(plain.rules, victory=victory)),
+                                         "search", 2)
+    assert Rules().victory == "robot"

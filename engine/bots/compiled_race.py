@@ -72,6 +72,7 @@ _known: dict[int, tuple[Scenario, _Built | None]] = {}
 def applies(scenario: Scenario, bot: str, robots: int) -> bool:
     """Whether ``play`` can race `scenario` with that many `bot` robots."""
     return (bot == "search" and robots <= MOST_ROBOTS and built()
+            and not scenario.team_race      # teams: not in _race.c; Python plays them (rules.md 13)
             and _racer(scenario) is not None)
 
 

@@ -72,6 +72,15 @@ Option cards (played options, options.md 6.27); `card` is the card's id:
     register_unlocked card, amount                its lock lifted after a repair
     reenter     dst, facing, amount               amount: its damage
     end         target                            target: the winners' names (a tuple)
+Team races (docs/rules.md 13); `target` is a team's name, or a flag's ("the blue flag"):
+    team_flag   amount, target                    flag `amount` now held by team `target`
+    pick_up     src, target                       the robot picks up flag `target` on src
+    drop        src, target, cause                it drops it on src; cause "home": the flag
+                                                  went back to its square (src)
+    spared      dst, target                       destroyed on the other team's home board:
+                                                  no life lost, it re-enters at dst
+    sits_out                                      destroyed: it sits out the next round
+    team_wins   target                            team `target` wins (before ``end``)
 """
 from __future__ import annotations
 

@@ -71,6 +71,7 @@ class Outcome:
     rounds: int                 # the last round played, in part or in full
     winners: tuple[str, ...]    # empty when undecided
     robots: tuple[RobotResult, ...]
+    teams: tuple[str, ...] = ()     # the winning teams or players (docs/rules.md 13)
 
     @property
     def decided(self) -> bool:
@@ -81,5 +82,8 @@ class Outcome:
 
     def to_json(self) -> dict:
         """The `rallyforge run --json` document (without checks and events)."""
-        return {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
-                "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}
+        doc = {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
+               "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}
+        if self.teams:
+            doc["teams"] = list(self.teams)
+        return doc

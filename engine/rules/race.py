@@ -198,8 +198,11 @@ class Race:
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots
-        winners = tuple(robots[i].name for i in self._winners())
-        return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
+        won = self._winners()
+        teams = self.floor.teams
+        return Outcome(self.scenario.name, self.seed, self.round,
+                       tuple(robots[i].name for i in won), self.snapshot(),
+                       tuple(teams.team_names(won)) if teams is not None else ())
 
     def save(self, within_round: bool = False) -> Saved:
         """The race's state now, for ``restore`` to play on from it again (a
@@ -499,4 +502,7 @@ class Race:
         floor = self.floor
         if floor.events is not None:
             floor.step = "end"
-            floor.emit("end", None, target=self.outcome().winners)
+            outcome = self.outcome()
+            for name in outcome.teams:
+                floor.emit("team_wins", None, target=name)
+            floor.emit("end", None, target=outcome.winners)

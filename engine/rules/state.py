@@ -213,7 +213,7 @@ class Floor:
         robot.deaths += 1
         robot.death_seq = self.moment
         robot.killed_by = by
-        spared = self.teams is not None and self.teams.destroyed(self, robot, square)
+        spared = self.teams is not None and self.teams.spares(robot, square)
         if not spared:
             robot.lives -= 1
         if robot.opt is not None:
@@ -223,6 +223,8 @@ class Floor:
         if self.events is not None:
             self.emit("destroyed", robot, src=self.course.xy[square], cause=cause,
                       amount=robot.lives, options=robot.options)
+        if self.teams is not None:
+            self.teams.destroyed(self, robot, square, spared)
         if robot.lives <= 0:
             robot.out = True
             robot.powered_down = robot.announced = False

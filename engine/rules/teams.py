@@ -116,15 +116,19 @@ class TeamPlay:
 
     # ------------------------------------------------------------ destruction
 
-    def destroyed(self, floor: Floor, robot: RobotState, square: int) -> bool:
-        """What a destruction on `square` does besides the base rules;
-        True when the robot loses no life (13.7)."""
+    def spares(self, robot: RobotState, square: int) -> bool:
+        """13.7: a robot destroyed on `square` of the other team's home board
+        loses no life."""
+        own = self.team[robot.index]
+        return any(square in home for t, home in enumerate(self.home) if t != own)
+
+    def destroyed(self, floor: Floor, robot: RobotState, square: int, spared: bool) -> None:
+        """What a destruction on `square` does besides the base rules (after
+        them): sitting out (13.5), dropping a flag and going home (13.7)."""
         if self.victory == "flag_control":
             self.sat_out[robot.index] = floor.round
             floor.emit("sits_out", robot)
-            return False
-        if self.victory != "capture":
-            return False
+            return
         for flag, who in enumerate(self.carrier):
             if who == robot.index:
                 self.carrier[flag] = -1
@@ -132,13 +136,10 @@ class TeamPlay:
                 self.flag_sq[flag] = self.flag_home[flag] if deadly else square
                 floor.emit("drop", robot, src=floor.course.xy[self.flag_sq[flag]],
                            target=self.flag_name(flag), cause="home" if deadly else None)
-        own = self.team[robot.index]
-        if any(square in home for t, home in enumerate(self.home) if t != own):
+        if spared:
             robot.archive = self.start[robot.index]
             floor.emit("spared", robot, dst=floor.course.xy[robot.archive],
-                       target=self.names[own])
-            return True
-        return False
+                       target=self.names[self.team[robot.index]])
 
     def went_out(self, floor: Floor, robot: RobotState) -> None:
         """13.2: a player whose racer is out is out (its blocker leaves)."""
@@ -148,6 +149,7 @@ class TeamPlay:
             if other.index != robot.index and self.team[other.index] == self.team[robot.index] \
                     and not other.out:
                 if other.sq >= 0:
+                    floor.emit("leave", other, src=floor.course.xy[other.sq])
                     floor.occ[other.sq] = None
                     other.sq = -1
                 other.out, other.destroyed = True, False
@@ -194,5 +196,8 @@ class TeamPlay:
 
     def _win(self, floor: Floor, teams: tuple[int, ...]) -> None:
         self.won = teams
-        for team in teams:
-            floor.emit("team_wins", None, target=self.names[team])
+
+    def team_names(self, robots: Sequence[int]) -> list[str]:
+        """The names of the teams of `robots` (indices), in team order."""
+        teams = {self.team[i] for i in robots}
+        return [name for t, name in enumerate(self.names) if t in teams]
