@@ -94,3 +94,13 @@ def test_capture_needs_one_flag_on_each_home_board():
     assert codes(course(rules={"victory": "capture"}, teams=teams)) == ["E342"]
     assert codes(course(rules={"victory": "capture"}, teams=teams,
                         flags=[{"x": 1, "y": 5}, {"x": 4, "y": 5}])) == []
+
+
+def test_seats_go_round_the_docks_in_use_whatever_the_robot_order():
+    s = load_dict(course(rules={"victory": "player"},
+                         docks=[{"x": x, "y": 0, "facing": "S"} for x in range(6)]))
+    from dataclasses import replace
+    from rallyforge.engine.model.scenario import RobotSpec
+    rotated = replace(s, robots=tuple(RobotSpec(f"R{d}", dock=d) for d in (4, 5, 2, 3)))
+    assert rotated.seats() == (Seat("Red", "blocker"), Seat("Blue", "blocker"), Seat("Red"),
+                               Seat("Blue"))

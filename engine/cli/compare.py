@@ -21,7 +21,7 @@ with "races" 0 and "new" null).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rallyforge.engine.analysis.figures import ends_and_change
 from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
@@ -77,6 +77,16 @@ class BalanceChange(TypedDict):
     new: float
 
 
+class TeamChange(TypedDict):
+    """On a team course (docs/rules.md 13): a team's, or the first seat's
+    side's, change in the share of races it wins."""
+    team: str
+    old_win_rate: float
+    new_win_rate: float
+    change: float                       # new - old, paired
+    ci: list[float]
+
+
 class Comparison(TypedDict):
     races: int
     robots: int
@@ -84,6 +94,7 @@ class Comparison(TypedDict):
     seed: int
     cancelled: bool
     docks: list[DockChange]
+    teams: NotRequired[list[TeamChange]]
     length: LengthChange
     completion: CompletionChange
     balance: BalanceChange
@@ -145,7 +156,7 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
     cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
                                [int(n.decided) for _, n in pairs], (-1, 1))
 
-    return {
+    result: Comparison = {
         "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
         "seed": old_result["seed"],
         "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
@@ -161,6 +172,28 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
         "old": brief(old_result), "new": brief(new_result),
         "elapsed_s": round(old_result["elapsed_s"] + new_result["elapsed_s"], 3),
     }
+    if pairs and all(o.sides and n.sides for o, n in pairs):
+        result["teams"] = []
+        names = sorted({s for o, n in pairs for s in o.sides + n.sides if s is not None})
+        wins = {name: lambda r, name=name: name in r.won_teams for name in names}
+        wins[FIRST_SIDE] = first_side_won
+        for name, won in wins.items():
+            old, new = [int(won(o)) for o, _ in pairs], [int(won(n)) for _, n in pairs]
+            mean, (lo, hi) = change(old, new, (-1, 1))
+            result["teams"].append({"team": name, "old_win_rate": round(sum(old) / len(old), 6),
+                                    "new_win_rate": round(sum(new) / len(new), 6),
+                                    "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
+    return result
+
+
+FIRST_SIDE = "the first seat's side"
+
+
+def first_side_won(race) -> bool:
+    """Whether the side of a race's first seat (docs/rules.md 13.1) won it."""
+    from rallyforge.engine.model.scenario import Scenario
+    seat_1 = Scenario.seat_ranks(race.docks).index(0)
+    return race.sides[seat_1] in race.won_teams
 
 
 def brief(result: BalanceResult) -> Brief:
@@ -186,7 +219,11 @@ def text(result: Comparison) -> str:
 
     lines = [f"{result['races']} paired races of {result['robots']} `{result['bot']}` robots, "
              f"seed {result['seed']}" + (" (stopped early)" if result["cancelled"] else "") + "."]
-    for d in result["docks"]:
+    teams = result.get("teams")
+    # (both runs race each dock in the same races: the change is new - old)
+    for name, d in ([("The first seat's side" if t["team"] == FIRST_SIDE else f"Team {t['team']}",
+                      t) for t in teams] if teams else
+                    [(f"Dock {d['dock']}", d) for d in result["docks"]]):
         lo, hi = d["ci"]
         if lo > 0:
             how = "better"
@@ -194,17 +231,18 @@ def text(result: Comparison) -> str:
             how = "worse"
         else:
             how = "no clear change"
-        # (both runs race each dock in the same races: the change is new - old)
         old, new, change = ends_and_change(100 * d["old_win_rate"], 100 * d["new_win_rate"], 1)
-        lines.append(f"- Dock {d['dock']}: {old}% -> {new}% of races, change {change} points "
+        lines.append(f"- {name}: {old}% -> {new}% of races, change {change} points "
                      f"(95% interval {pts(lo)} to {pts(hi)}): {how}.")
     length = result["length"]
     lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "
                  f"mean change {length['mean_change']:+.2f} rounds (95% interval "
                  f"{length['ci'][0]:+.2f} to {length['ci'][1]:+.2f}).")
-    lines.append(f"Balance: {result['balance']['old']:.2f} -> {result['balance']['new']:.2f}; "
-                 f"verdict {result['old']['fairness']['verdict']} -> "
-                 f"{result['new']['fairness']['verdict']}.")
+    if not teams:               # (the docks' balance means nothing on a team course)
+        lines.append(f"Balance: {result['balance']['old']:.2f} -> "
+                     f"{result['balance']['new']:.2f}; verdict "
+                     f"{result['old']['fairness']['verdict']} -> "
+                     f"{result['new']['fairness']['verdict']}.")
     return "\n".join(lines)
 
 

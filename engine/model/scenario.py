@@ -512,14 +512,25 @@ class Scenario:
         docks = self.robot_docks(count)
         specs = self.robots or (None,) * len(docks)
         default = self.default_seats(len(docks))
+        rank = self.seat_ranks(docks)
         seats = []
         for i, (dock, spec) in enumerate(zip(docks, specs)):
             team = next((t for t in self.teams if dock in t.docks), None)
-            seat = Seat(team.name, team.role_at(dock)) if team is not None else default[i]
+            seat = Seat(team.name, team.role_at(dock)) if team is not None else default[rank[i]]
             if spec is not None:
                 seat = Seat(spec.team or seat.team, spec.role or seat.role)
             seats.append(seat)
         return tuple(seats)
+
+    @staticmethod
+    def seat_ranks(docks: tuple[int | None, ...]) -> list[int]:
+        """Each robot's seat: its place round the docks in use (dock order;
+        robots placed with `at` after them, in list order), from 0."""
+        order = sorted(range(len(docks)), key=lambda i: (docks[i] is None, docks[i] or 0, i))
+        rank = [0] * len(docks)
+        for seat, i in enumerate(order):
+            rank[i] = seat
+        return rank
 
     def team_count(self, robots: int) -> int:
         """Teams of the seating rule for `robots` robots."""

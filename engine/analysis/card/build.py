@@ -22,7 +22,8 @@ from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.card import timemodel
 from rallyforge.engine.analysis.card.flags import course_score, flag_scores
 from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
-                                        GoalCheck, GoalVerdicts, Interval, Length, ReentryLoop)
+                                        GoalCheck, GoalVerdicts, Interval, Length, ReentryLoop,
+                                        TeamCard)
 from rallyforge.engine.format.stored_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
 from rallyforge.engine.model.scenario import Goals, Scenario
@@ -57,7 +58,7 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
     n = result["races"]
     scores = flag_scores(scenario)
     mean_score = course_score(scores)
-    return judged({
+    made: Card = {
         "course": scenario.name,
         "play_hash": play_hash(scenario),
         "robots": k,
@@ -73,7 +74,17 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
         "reentry_loops": result["reentry_loops"],
         "flags": [s.as_dict() for s in scores],
         "flag_score": _r(mean_score, 2),
-    }, scenario.goals)
+    }
+    by_team = result.get("teams")
+    if by_team is not None:
+        made["teams"] = {"leader": by_team["leader"], "margin": by_team["margin"],
+                         "margin_ci": by_team["margin_ci"],
+                         "shares": [{"name": t["name"], "share": t["share"], "ci": t["ci"]}
+                                    for t in by_team["teams"]],
+                         "first_side": by_team["first_side"]["share"],
+                         "first_side_ci": by_team["first_side"]["ci"],
+                         "even": by_team["even"], "edge": by_team["edge"]}
+    return judged(made, scenario.goals)
 
 
 def _length(result: Measured, k: int) -> Length:
@@ -202,7 +213,11 @@ def lines(c: Card) -> list[str]:
             if fair["verdict"] == "inconclusive" and fair["more_races_needed"] else "")
     gap = (f"; the best and worst docks are {100 * (1 - balance):.0f} points apart"
            if fair["verdict"] == "unfair" and balance is not None else "")
-    out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
+    teams = c.get("teams")
+    if teams is not None:           # a team course: teams and seats, not docks
+        out.append(_teams_line(teams))
+    else:
+        out.append(f"Fairness: {fair['verdict']}{favoured}{more}{gap}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
                f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
@@ -224,6 +239,22 @@ def lines(c: Card) -> list[str]:
         out.append(f"Note: the classes are fitted to `{CALIBRATED_BOT}` robots' races, not "
                    f"`{c['bot']}` robots'")
     return out
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.0f}%"
+
+
+def _teams_line(t: TeamCard) -> str:
+    """The card's verdict by team, in the place of the docks' fairness."""
+    pct = _pct
+    shares = ", ".join(f"{s['name']} {pct(s['share'])}{_ci(s['ci'], pct)}" for s in t["shares"])
+    lead = ("no team won" if t["leader"] is None else
+            f"{t['leader']} wins most, by {pct(t['margin'])}{_ci(t['margin_ci'], pct)}")
+    edge = {"edge": "has an edge", "behind": "is behind", "none": "has no clear edge"}[t["edge"]]
+    return (f"Teams: {lead} ({shares}); the first seat's side {edge}: "
+            f"{pct(t['first_side'])}{_ci(t['first_side_ci'], pct)} against an even "
+            f"{pct(t['even'])}")
 
 
 def loop_line(loop: ReentryLoop) -> str:
@@ -271,7 +302,14 @@ def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
         lo, hi = ci_lo or 0.0, math.inf if ci_hi is None else ci_hi
         out.append({"goal": "deaths_per_leg", "wanted": goals.deaths_per_leg,
                     "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
-    if goals.fair:
+    teams = c.get("teams")
+    if goals.fair and teams is not None:    # fair seats: the first seat's side near even
+        lo, hi = teams["first_side_ci"]
+        even = teams["even"]
+        out.append({"goal": "fair", "wanted": True, "verdict": _verdict(
+            even - FAVOURED_BY <= lo and hi <= even + FAVOURED_BY,
+            lo <= even + FAVOURED_BY and hi >= even - FAVOURED_BY)})
+    elif goals.fair:
         verdict = c["fairness"]["verdict"]
         out.append({"goal": "fair", "wanted": True,
                     "verdict": {"fair": "met", "unfair": "missed"}.get(verdict, "unsure")})

@@ -6,7 +6,7 @@ older version may lack are ``NotRequired``.
 """
 from __future__ import annotations
 
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from rallyforge.engine.format.typed_json import Items
 
@@ -88,6 +88,24 @@ class GoalVerdicts(TypedDict):
     checks: list[GoalCheck]
 
 
+class TeamShare(TypedDict):
+    name: str
+    share: float
+    ci: Bounds
+
+
+class TeamCard(TypedDict):
+    """A team course's verdict by team (engine/analysis/balance/teams.py)."""
+    leader: str | None
+    margin: float
+    margin_ci: Bounds
+    shares: list[TeamShare]
+    first_side: float
+    first_side_ci: Bounds
+    even: float
+    edge: Literal["edge", "behind", "none"]
+
+
 class Card(TypedDict):
     course: str
     play_hash: str
@@ -105,3 +123,4 @@ class Card(TypedDict):
     flags: list[FlagScore]
     flag_score: float | None
     goals: NotRequired[GoalVerdicts | None]    # judged against the file's goals on reading
+    teams: NotRequired[TeamCard]        # a team course (docs/rules.md 13)
