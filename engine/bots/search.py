@@ -365,6 +365,7 @@ class SearchBot:
                 rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
             return []
+        view = with_a_flag(view)
         m = min(len(free_registers), len(hand))
         program = self._decided(view, hand, free_registers, m, rng)
         if program is None:
@@ -470,4 +471,15 @@ class SearchBot:
         return uses, pairs, self._moves.steady(robot, registers, uses, pairs)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
-        return should_power_down(view, self.tables(view))
+        return should_power_down(view, self.tables(with_a_flag(view)))
+
+
+def with_a_flag(view: BotView) -> BotView:
+    """The view to play on: on a course without flags ("elimination",
+    docs/rules.md 13.6) its robot's own square stands in for a flag, so that
+    it keeps out of harm where it is."""
+    if view.flags or view.robot.sq < 0:
+        return view
+    from rallyforge.engine.rules.bot_view import BotView
+    return BotView(view.board, view.course, (view.robot.sq,), view.rules, view.robot,
+                   view.robots, view.teams)

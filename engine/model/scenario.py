@@ -332,7 +332,7 @@ class Placement:
 # The bots a file may name for a robot (engine/bots makes them), and the one
 # a robot gets when none is named: the list the command line's help and
 # checks read without importing the bots (numpy and their tables).
-BOT_NAMES = ("random", "greedy", "search", "aware")
+BOT_NAMES = ("random", "greedy", "search", "aware", "team")
 DEFAULT_BOT = "search"
 
 

@@ -98,6 +98,8 @@ class Race:
         self.floor.on_option = on_option
         if self.rules.victory != "robot":
             self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course, robots)
+            for controller in self.controllers:
+                controller.view.teams = self.floor.teams
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"
