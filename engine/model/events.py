@@ -12,9 +12,11 @@ re-entry), so that a reader replaying the log never applies a rule itself.
 
 Kinds and the fields they use:
 
-    place       dst, facing, start                a robot put on its start square (round 0);
+    place       dst, facing, start, target, cause a robot put on its start square (round 0);
                                                   start: its damage, lives, flags, options
-                                                  and powered_down there (a ``Start``)
+                                                  and powered_down there (a ``Start``); on a
+                                                  team course target: its team, cause: its
+                                                  role (docs/rules.md 13)
     powered_down amount                           powered down for this round (rule 2.1);
                                                   amount: its damage then (repaired, except
                                                   when it starts the race powered down)

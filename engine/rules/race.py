@@ -110,12 +110,15 @@ class Race:
         self._finishers = 0
         self.cards_played = 0           # robot moves by program, for statistics
         if record_events:
+            seats = scenario.seats(len(robots)) if scenario.team_race else ()
             for robot in robots:
+                side = {"target": seats[robot.index].team, "cause": seats[robot.index].role} \
+                    if seats else {}
                 self.floor.emit("place", robot, dst=course.xy[robot.sq],
                                 facing=NAMES[robot.facing],
                                 start=Start(robot.damage, robot.lives, robot.flags,
                                             0 if self.played else robot.options,
-                                            robot.powered_down))
+                                            robot.powered_down), **side)
         if self.played:
             self._deal_options()
 
