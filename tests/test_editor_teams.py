@@ -38,6 +38,9 @@ def test_f5_races_a_team_course_in_team_colours_grouped_by_team(qtbot, opened):
     assert timeline.sides == {"Robot 1": ("Red", "racer"), "Robot 2": ("Blue", "racer"),
                               "Robot 3": ("Red", "blocker"), "Robot 4": ("Blue", "blocker")}
     assert any(e.kind == "end" for e in timeline.events)
+    won = [e.target for e in timeline.events if e.kind == "team_wins"]
+    assert c.panel.status.text().split(", ")[1].startswith(
+        f"Team {won[0]} wins" if won else "no winner")
     # the robots on the board: Red's in red, Blue's in blue, blockers a shade darker
     red, blue = QColor(team_color("Red")), QColor(team_color("Blue"))
     bodies = {name: marker.body.color.name() for name, marker in c.overlay.markers.items()}

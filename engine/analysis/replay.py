@@ -515,7 +515,7 @@ def build_timeline(events: Sequence[Event], *, seed: int = 0) -> Timeline:
         frames.insert(0, Frame(0, 0, None, CLEANUP, "setup", (0, 0), tuple(initial)))
         frames = [replace(f, index=k) for k, f in enumerate(frames)]
     programs = _programs(events)
-    sides = {e.robot: (e.target, e.cause) for e in events
+    sides = {str(e.robot): (str(e.target), str(e.cause)) for e in events
              if e.kind == "place" and e.target is not None}
     return Timeline(frames, list(events), tuple(r.name for r in initial), programs,
                     builder.locked, builder.winners, seed, builder.over, sides)

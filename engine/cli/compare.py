@@ -21,6 +21,8 @@ with "races" 0 and "new" null).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rallyforge.engine.analysis.figures import ends_and_change
@@ -29,6 +31,7 @@ from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error
 from rallyforge.engine.cli.common import write_line
 
 if TYPE_CHECKING:
+    from rallyforge.engine.analysis.balance.summary import RaceSummary
     from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                                Options)
 
@@ -175,7 +178,8 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
     if pairs and all(o.sides and n.sides for o, n in pairs):
         result["teams"] = []
         names = sorted({s for o, n in pairs for s in o.sides + n.sides if s is not None})
-        wins = {name: lambda r, name=name: name in r.won_teams for name in names}
+        wins: dict[str, Callable[[RaceSummary], bool]] = {
+            name: partial(team_won, name) for name in names}
         wins[FIRST_SIDE] = first_side_won
         for name, won in wins.items():
             old, new = [int(won(o)) for o, _ in pairs], [int(won(n)) for _, n in pairs]
@@ -189,7 +193,11 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
 FIRST_SIDE = "the first seat's side"
 
 
-def first_side_won(race) -> bool:
+def team_won(team: str, race: RaceSummary) -> bool:
+    return team in race.won_teams
+
+
+def first_side_won(race: RaceSummary) -> bool:
     """Whether the side of a race's first seat (docs/rules.md 13.1) won it."""
     from rallyforge.engine.model.scenario import Scenario
     seat_1 = Scenario.seat_ranks(race.docks).index(0)

@@ -516,7 +516,8 @@ class Scenario:
         seats = []
         for i, (dock, spec) in enumerate(zip(docks, specs)):
             team = next((t for t in self.teams if dock in t.docks), None)
-            seat = Seat(team.name, team.role_at(dock)) if team is not None else default[rank[i]]
+            seat = (Seat(team.name, team.role_at(dock)) if team is not None and dock is not None
+                    else default[rank[i]])
             if spec is not None:
                 seat = Seat(spec.team or seat.team, spec.role or seat.role)
             seats.append(seat)

@@ -8,7 +8,7 @@ A race won by two teams at once (a tie) counts half a win to each.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.balance.summary import RaceSummary
@@ -33,7 +33,7 @@ class TeamVerdict(TypedDict):
     margin_ci: list[float]              # 95%, normal approximation of the difference
     first_side: Share                   # the side of seat 1
     even: float                         # an even share: 1 / teams
-    edge: str                           # "edge", "behind", "none" (interval holds even)
+    edge: Literal["edge", "behind", "none"]     # "none": the interval holds an even share
 
 
 def _share(name: str, wins: float, races: int) -> Share:

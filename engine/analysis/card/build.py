@@ -15,7 +15,7 @@ score is shown on its own line: it did not improve that fit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from rallyforge.engine.analysis import stats
@@ -163,7 +163,7 @@ def _deadliest_square(result: Measured) -> DeadliestSquare | None:
             "cause": max(causes, key=lambda c: causes[c]), "why": why}
 
 
-def _ci(interval: Interval, fmt: Callable[[float], str]) -> str:
+def _ci(interval: Sequence[float | None], fmt: Callable[[float], str]) -> str:
     lo, hi = interval
     if lo is None and hi is None:
         return ""
