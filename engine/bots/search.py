@@ -356,7 +356,7 @@ class SearchBot:
 
     def tables(self, view) -> Tables:
         if view is not self._view:          # one bot serves one robot for a race
-            self._view, self._tables = view, tables_for(view)
+            self._view, self._tables = view, tables_for(with_a_flag(view))
             self._moves = None
         assert self._tables is not None
         return self._tables
