@@ -52,7 +52,6 @@ def test_f5_races_a_team_course_in_team_colours_grouped_by_team(qtbot, opened):
                      "Blue · Robot 4 (blocker)"]
     cards = [c.panel.cards.verticalHeaderItem(row).text() for row in range(4)]
     assert cards == heads
-    window.grab().save("/tmp/team-race.png")
 
 
 def test_the_robots_table_sets_team_and_role(qtbot, window, answers):
@@ -76,3 +75,19 @@ def test_the_robots_table_sets_team_and_role(qtbot, window, answers):
     w.doc.undo_stack.undo()
     assert w.doc.scenario.robots[0].role is None
     assert table.item(0, 4).background().color() == QColor(team_color("Red")).lighter(170)
+
+
+def test_the_balance_dialog_judges_a_team_course_by_team(qtbot, opened):
+    from tests.test_preview_ui import set_up_balance
+    window, c = opened("any")
+    dialog = set_up_balance(c, 8, "search", robots=4)
+    with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
+        qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    result = blocker.args[0]
+    assert {t["name"] for t in result["teams"]["teams"]} == {"Red", "Blue"}
+    assert "Team " in dialog.verdict.text() and "Dock 1 wins" not in dialog.summary.text()
+    assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.win_tab)) == "Win share per team"
+    labels = [t.get_text() for t in dialog.win_canvas.figure.axes[0].get_xticklabels()]
+    assert labels[:2] == [f"Team {t['name']}" for t in result["teams"]["teams"]]
+    assert "wins most" in dialog.verdict.text() or "No team won" in dialog.verdict.text()
+    assert "The first seat's side" in dialog.summary.text()

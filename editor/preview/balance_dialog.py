@@ -454,6 +454,9 @@ class BalanceDialog(QDialog):
         _, ink, paper = VERDICT_STYLE.get(verdict, VERDICT_STYLE["inconclusive"])
         short = in_short(text)
         first, _, rest = short.partition("\n\n")
+        if by_team is not None:     # the leader's sentence in the box, each team's below
+            lines = [line.removeprefix("- ") for line in first.splitlines()]
+            first, rest = lines[0], "\n".join(lines[1:] + [rest])
         if not result["races"]:
             first, rest = "**No races were played.**", ""
         self.verdict.setText(
