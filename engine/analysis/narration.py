@@ -122,6 +122,8 @@ def describe(e: Event) -> str:
     if k == "out":
         return f"{who} is out of the race"
     if k == "flag":
+        if e.cause == "team":           # shared progress (docs/rules.md 13.3)
+            return f"{who} counts flag {e.amount}, touched by a teammate"
         return f"{who} touches flag {e.amount}"
     if k == "finish":
         return f"{who} finishes (place {e.amount})"

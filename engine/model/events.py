@@ -47,7 +47,8 @@ Kinds and the fields they use:
                                                   stood on); amount: lives left; options:
                                                   options left
     out                                           lost its last life
-    flag        src, amount                       flag number `amount` touched
+    flag        src, amount, cause                flag number `amount` touched; cause "team":
+                                                  a teammate touched it (docs/rules.md 13.3)
     finish      amount                            its place (1 = first)
     leave       src                               a finished robot leaves the board (finish "all")
     archive     dst                               archive marker moved

@@ -96,8 +96,10 @@ class TeamPlay:
         """13.3: a flag touched counts for every teammate."""
         if self.victory == "team_progress":
             for other in floor.robots:
-                if self.team[other.index] == self.team[robot.index]:
+                if other is not robot and self.team[other.index] == self.team[robot.index]:
                     other.flags = robot.flags
+                    floor.emit("flag", other, src=floor.course.xy[robot.sq],
+                               amount=other.flags, cause="team")
 
     def touch(self, floor: Floor, robot: RobotState, sq: int) -> None:
         """Step E for a robot of an unordered variant standing on `sq`."""
