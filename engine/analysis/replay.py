@@ -435,7 +435,7 @@ class _Builder:
                 r.alive = False
                 r.x = r.y = r.facing = None
                 r.powered_down = False
-            elif kind == "archive":
+            elif kind in ("archive", "spared"):     # spared: it re-enters at home (rules 13.7)
                 r.archive = tuple(e.dst)
             elif kind == "repair":
                 r.damage -= e.amount

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rallyforge.engine.model.directions import NAMES
 from rallyforge.engine.rules.course import Course
@@ -28,8 +28,9 @@ class RobotResult:
     archive: tuple[int, int]
     finished: tuple[int, int] | None    # (round, register)
     deaths: int
-    won: bool = False           # its side has won (docs/rules.md 13)
-    carries: int = 0            # the flag it carries under "capture", 0 for none
+    # (read by checks; not part of a robot's state that replays compare)
+    won: bool = field(default=False, compare=False)     # its side has won (docs/rules.md 13)
+    carries: int = field(default=0, compare=False)      # the flag it carries ("capture")
 
     @classmethod
     def of(cls, robot: RobotState, course: Course, won: bool = False,
