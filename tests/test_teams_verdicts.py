@@ -64,3 +64,9 @@ def test_compare_by_team(tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0
     assert "- Team Red:" in out and "- The first seat's side:" in out and "- Dock 1" not in out
+
+
+def test_a_capture_course_runs_its_time_trials_too():
+    """A robot alone still carries the other team's flag (its team raced by none)."""
+    result = balance(load_file(COURSES / "capture.json"), races=4, trials=1)
+    assert result["races"] == 4 and any(t["trials"] for t in result["time_trial"])

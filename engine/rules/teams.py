@@ -27,10 +27,12 @@ class TeamPlay:
     def __init__(self, scenario: Scenario, seats: Sequence[Seat], course: Course,
                  robots: Sequence[RobotState]):
         self.victory = scenario.rules.victory
+        # the teams racing, then the course's others (a capture flag belongs
+        # to its team even when none of its robots races, as in a time trial)
         self.names: list[str] = []
-        for seat in seats:
-            if seat.team is not None and seat.team not in self.names:
-                self.names.append(seat.team)
+        for team in [seat.team for seat in seats] + [t.name for t in scenario.teams]:
+            if team is not None and team not in self.names:
+                self.names.append(team)
         self.team = [self.names.index(s.team) if s.team is not None else -1 for s in seats]
         self.blocker = [s.role == "blocker" for s in seats]
         self.course = course
