@@ -9,6 +9,7 @@ from dataclasses import replace
 from importlib import resources
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemDelegate, QCheckBox, QComboBox, QCompleter, QDialog, QDialogButtonBox,
     QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -18,10 +19,11 @@ from PySide6.QtWidgets import (
 
 from rallyforge.editor import commands, dialogs
 from rallyforge.editor.table_cell import cell
+from rallyforge.editor.team_colors import team_color
 from rallyforge.engine.bots import BOTS
 from rallyforge.engine.editing import edit, transform
 from rallyforge.engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
-from rallyforge.engine.model.scenario import RULE_NAMES, SPECIAL_RULES, RobotSpec, Rules
+from rallyforge.engine.model.scenario import ROLES, RULE_NAMES, SPECIAL_RULES, RobotSpec, Rules
 
 
 OPTIONS_TIP = ("Option cards the robot starts with: card names (or ids) separated by commas, "
@@ -80,6 +82,16 @@ def parse_bot(text: str) -> str | None:
     if text.lower() not in BOTS:
         raise _unknown(text, "bot", sorted(BOTS))
     return text.lower()
+
+
+def parse_role(text: str) -> str | None:
+    """The table's text back to a robot's role (None when empty)."""
+    text = text.strip().lower()
+    if not text:
+        return None
+    if text not in ROLES:
+        raise _unknown(text, "role", list(ROLES))
+    return text
 
 
 def parse_dock(text: str) -> int | None:
@@ -200,7 +212,7 @@ class ResizeDialog(QDialog):
 
 
 class ScenarioPanel(QScrollArea):
-    ROBOT_COLUMNS = ("Name", "Dock", "Bot", "Options")
+    ROBOT_COLUMNS = ("Name", "Dock", "Bot", "Options", "Team", "Role")
 
     def __init__(self, doc, parent=None):
         super().__init__(parent)
@@ -357,12 +369,14 @@ class ScenarioPanel(QScrollArea):
             return
         row = item.row()
         robots = list(self.doc.scenario.robots)
-        name, dock, bot, options = (cell(self.robots, row, c).text() for c in range(4))
+        name, dock, bot, options, team, role = (cell(self.robots, row, c).text()
+                                                for c in range(6))
         try:
             if not name.strip():
                 raise ValueError("a robot needs a name")
             robots[row] = replace(robots[row], name=name.strip(), dock=parse_dock(dock),
-                                  bot=parse_bot(bot), options=parse_options(options))
+                                  bot=parse_bot(bot), options=parse_options(options),
+                                  team=team.strip() or None, role=parse_role(role))
         except ValueError as exc:
             self.refresh()
             dialogs.show_error(self, "Robot not changed", f"Robot {robots[row].name!r}: {exc}")
@@ -399,7 +413,7 @@ class ScenarioPanel(QScrollArea):
 
     def refresh_robots(self, robots) -> None:
         rows = [(r.name, "" if r.dock is None else str(r.dock), r.bot or "",
-                 options_text(r.options)) for r in robots]
+                 options_text(r.options), r.team or "", r.role or "") for r in robots]
         if self.robots.rowCount() == len(robots) and all(
                 (item := self.robots.item(i, c)) is not None and item.text() == text
                 for i, row in enumerate(rows) for c, text in enumerate(row)):
@@ -411,3 +425,21 @@ class ScenarioPanel(QScrollArea):
                 if c == 3:
                     item.setToolTip(OPTIONS_TIP)
                 self.robots.setItem(i, c, item)
+        self._team_colours()
+
+    def _team_colours(self) -> None:
+        """The Team cells in their team's colour (docs/rules.md 13: a robot's
+        team from its entry, `teams` or the seating rule; one it does not
+        name itself is told in the tooltip)."""
+        s = self.doc.scenario
+        seats = s.seats() if s.team_race and s.robots else ()
+        teams = list(dict.fromkeys(seat.team for seat in seats))
+        for row, seat in enumerate(seats):
+            item = self.robots.item(row, 4)
+            role = self.robots.item(row, 5)
+            color = team_color(seat.team, teams.index(seat.team))
+            if item is None or role is None or color is None:
+                continue
+            item.setToolTip(f"team {seat.team}, {seat.role}" + (
+                "" if item.text() and role.text() else " (from teams or the seating rule)"))
+            item.setBackground(QBrush(QColor(color).lighter(170)))

@@ -461,7 +461,7 @@ def test_compare_small_runs_give_honest_intervals():
     from rallyforge.engine.cli.compare import compare
 
     def run_of(winners, rounds):
-        races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True)
+        races = [SimpleNamespace(docks=(1, 2), winner_docks=(w,), rounds=r, decided=True, sides=())
                  for w, r in zip(winners, rounds)]
         docks = [{"dock": d, "win_rate": sum(w == d for w in winners) / len(winners),
                   "races": len(winners)} for d in (1, 2)]

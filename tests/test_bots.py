@@ -165,7 +165,7 @@ def test_search_plays_as_if_alone(duel):
         race = new_race(replace(duel, robots=robots), seed=5, record_events=False)
         views.append(race.controllers[0].view)
     assert set(BotView.__slots__) == {"board", "course", "flags", "rules", "robot", "robots",
-                                       "homes"}
+                                       "homes", "teams"}
     assert [r.name for r in views[1].others()] == ["B"] and views[0].others() == []
     hand = random.Random(9).sample(DECK, 9)
     programs = [make_bot("search").program(v, list(hand), [1, 2, 3, 4, 5], random.Random(1))

@@ -117,7 +117,7 @@ def test_the_robots_table_offers_real_names_and_refuses_others(qtbot, window, an
     assert w.doc.scenario.robots[0].bot is None and table.item(0, 2).text() == ""
 
     commit(qtbot, type_in_cell(qtbot, table, 0, 2, "smart"))
-    assert "'smart' is not a bot; the bots are: aware, greedy, random, search" in \
+    assert "'smart' is not a bot; the bots are: aware, greedy, random, search, team" in \
         answers.errors[-1][1]
     assert w.doc.scenario.robots[0].bot is None
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from rallyforge.engine.format import schema as schema_module
+from rallyforge.engine.format.loader import read_dict
 from rallyforge.engine.format.schema import SCHEMA, schema_path, schema_problems, validator
 from rallyforge.engine.model.element_kinds import (DIRECTION, FLAG, REGISTERS, ROTATION, TILES, TILE_LIST,
                                         TILE_TYPES)
@@ -233,8 +234,15 @@ def test_bad_card():
 
 
 def test_no_flags():
-    p = only(broken(lambda doc: doc.update(flags=[])))
+    """Only an "elimination" course may have none (the loader tells, as it
+    needs the rules: docs/rules.md 13.6)."""
+    doc = base()
+    doc["flags"] = []
+    assert schema_problems(doc) == []
+    p = only(read_dict(doc)[1])
     assert (p.code, p.pointer, p.message) == ("E106", "/flags", "flags: needs at least 1 flag")
+    doc["rules"] = {**doc.get("rules", {}), "victory": "elimination"}
+    assert [p for p in read_dict(doc)[1] if p.code == "E106"] == []
 
 
 def test_missing_board():
@@ -329,10 +337,10 @@ CASES = [
      'lock_from_damage, respawn_damage, robot_lasers, flags_repair, archive_on_any_flag, '
      'teleport_backup_distance, max_rounds, finish, options, start_options, flag_gives_option, '
      'fall_damage, flags_move, robot_laser_damage, start_damage, power_down, repair_sites, '
-     'start_option_choice, programming_seconds, superbot, board_turns_on_flag, note)'),
+     'start_option_choice, programming_seconds, superbot, board_turns_on_flag, victory, note)'),
     (_set(["colour"], "red"), "E104", "/colour",
      '(top level): unknown key "colour" (allowed keys are format, version, name, author, '
-     'description, board, flags, docks, boards, rules, goals, published, robots, checks, card, accept, note)'),
+     'description, board, flags, docks, boards, rules, goals, published, robots, checks, card, accept, teams, note)'),
     (_set(["robots", 1, "program", 1, "powerdown"], True), "E104",
      "/robots/1/program/1/powerdown",
      'robots[1].program[1]: unknown key "powerdown" (allowed keys are cards, power_down, use, abort_at, recompile, conditional, flywheel, take_flywheel, note)'),
@@ -443,11 +451,11 @@ def test_problems_come_in_file_order_without_duplicates():
         doc["board"]["tiles"][1]["x"] = -1
         doc["version"] = 9
         doc["board"]["tiles"][0] = {"x": 0, "y": 0, "type": "conveyor", "dri": "E", "dirr": "E"}
-        doc["flags"] = []
+        doc["flags"] = [{"x": -1, "y": 0}]
     problems = broken(change)
     assert [p.pointer for p in problems] == [
         "/version", "/board/tiles/0", "/board/tiles/0/dri", "/board/tiles/0/dirr",
-        "/board/tiles/1/x", "/flags", "/checks/1/lives"]
+        "/board/tiles/1/x", "/flags/0/x", "/checks/1/lives"]
     assert len({(p.code, p.pointer, p.message) for p in problems}) == len(problems)
 
 
@@ -606,7 +614,7 @@ def test_the_big_lists_are_screened():
     assert [path for path in schema_module._LISTS if path[0] != "card"] == [
         ("board", "tiles"), ("board", "walls"), ("board", "lasers"), ("board", "pushers"),
         ("board", "levels"),
-        ("boards",), ("robots",), ("checks",), ("accept",)]
+        ("boards",), ("robots",), ("checks",), ("accept",), ("teams",)]
 
 
 def test_nan_is_never_taken_for_null():

@@ -320,7 +320,7 @@ def test_the_budget_help_says_its_least(capsys):
     assert stop.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "--budget RACES races to spend, about: at least 100;" in text
-    assert "the bot every robot uses: aware, greedy, random, search (default: search)" in text
+    assert "the bot every robot uses: aware, greedy, random, search, team (default: search)" in text
     with pytest.raises(SystemExit) as stop:
         main(["suggest", str(UNFAIR), "--budget", "50"])
     assert stop.value.code == 2

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import math
 
+from PySide6.QtGui import QColor
+
 from rallyforge.engine.analysis.replay import ANGLE, Beam, Motion, Pose, Timeline
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.element_kinds import FALL_CAUSES
 from rallyforge.engine.rules.outcome import RobotResult
+from rallyforge.editor.team_colors import team_color
 
 # Robot colours, in robot order.
 ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
@@ -22,7 +25,16 @@ ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8"
 
 
 def robot_colors(timeline: Timeline) -> dict[str, str]:
-    """Each robot's colour by name, in robot order."""
+    """Each robot's colour by name, in robot order; on a team course its
+    team's (editor/team_colors.py), a blocker's a shade darker."""
+    if timeline.sides:
+        teams = list(dict.fromkeys(team for team, _ in timeline.sides.values()))
+        colors = {}
+        for name in timeline.names:
+            team, role = timeline.sides[name]
+            color = QColor(team_color(team, teams.index(team)))
+            colors[name] = (color.darker(140) if role == "blocker" else color).name()
+        return colors
     return {name: ROBOT_COLORS[i % len(ROBOT_COLORS)] for i, name in enumerate(timeline.names)}
 
 

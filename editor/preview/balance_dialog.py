@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from rallyforge.editor.course_errors import ErrorsBox
+from rallyforge.editor.team_colors import team_color
 from rallyforge.engine.model.problems import ScenarioError
 from rallyforge.engine.model.scenario import robots_for
 
 if TYPE_CHECKING:
+    from rallyforge.engine.analysis.balance.teams import TeamVerdict
     from rallyforge.engine.analysis.balance.types import BalanceResult
 
 # Cancel is asked between chunks, so chunks are small: one job in this
@@ -444,11 +446,17 @@ class BalanceDialog(QDialog):
         from rallyforge.engine.analysis.balance.report import few_wins, markdown
         text = markdown(result, charts=False)
         verdict = result["fairness"]["verdict"] if result["races"] else "inconclusive"
-        if few_wins(result):        # the verdict leads with that, and waits for more wins
+        by_team = result.get("teams")
+        if by_team is not None:     # a team course: the first seat's side, not the docks
+            verdict = team_verdict_style(by_team)
+        elif few_wins(result):      # the verdict leads with that, and waits for more wins
             verdict = "few_wins"
         _, ink, paper = VERDICT_STYLE.get(verdict, VERDICT_STYLE["inconclusive"])
         short = in_short(text)
         first, _, rest = short.partition("\n\n")
+        if by_team is not None:     # the leader's sentence in the box, each team's below
+            lines = [line.removeprefix("- ") for line in first.splitlines()]
+            first, rest = lines[0], "\n".join(lines[1:] + [rest])
         if not result["races"]:
             first, rest = "**No races were played.**", ""
         self.verdict.setText(
@@ -471,7 +479,13 @@ class BalanceDialog(QDialog):
 
     def _draw_charts(self, result: BalanceResult) -> None:
         self.win_canvas = self._canvas(self.win_tab, self.win_canvas)
-        draw_win_rates(self.win_canvas.figure, result)
+        by_team = result.get("teams")
+        self.tabs.setTabText(self.tabs.indexOf(self.win_tab), "Win share per team"
+                             if by_team is not None else "Win rate per dock")
+        if by_team is not None:
+            draw_team_shares(self.win_canvas.figure, by_team)
+        else:
+            draw_win_rates(self.win_canvas.figure, result)
         self.win_canvas.draw_idle()
         self.length_canvas = self._canvas(self.length_tab, self.length_canvas)
         draw_race_length(self.length_canvas.figure, result)
@@ -577,6 +591,39 @@ def draw_win_rates(fig, result: BalanceResult) -> None:
     ax.set_ylim(0, win_rate_top(result))
     ax.yaxis.set_major_formatter(_percent())
     ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
+
+
+def team_verdict_style(v: TeamVerdict) -> str:
+    """The verdict box's style on a team course: "unfair" when the first
+    seat's side has an edge or is behind, "fair" when its share is within 5
+    points of an even share, else "inconclusive"."""
+    lo, hi = v["first_side"]["ci"]
+    if v["leader"] is None:
+        return "few_wins"
+    if v["edge"] != "none":
+        return "unfair"
+    return "fair" if v["even"] - 0.05 <= lo and hi <= v["even"] + 0.05 else "inconclusive"
+
+
+def draw_team_shares(fig, v: TeamVerdict) -> None:
+    """Each team's and each seat's share of decided races with its 95%
+    interval, and an even share."""
+    ax = fig.add_subplot()
+    bars = [(f"Team {t['name']}", t) for t in v["teams"]] + [(s["name"], s) for s in v["seats"]]
+    xs = list(range(len(bars)))
+    shares = [b["share"] for _, b in bars]
+    low = [max(0.0, s - b["ci"][0]) for s, (_, b) in zip(shares, bars)]
+    high = [max(0.0, b["ci"][1] - s) for s, (_, b) in zip(shares, bars)]
+    colors = [team_color(t["name"], i) for i, t in enumerate(v["teams"])]
+    colors += ["#9d9d9d"] * len(v["seats"])
+    ax.bar(xs, shares, color=colors, yerr=[low, high], capsize=5, ecolor="#333333")
+    ax.axhline(v["even"], color="#54a24b", linestyle="--", label=f"even ({100 * v['even']:.0f}%)")
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_xticks(xs, [name for name, _ in bars], fontsize=8)
+    ax.set_ylabel("share of decided races")
+    ax.set_ylim(0, 1)
+    ax.yaxis.set_major_formatter(_percent())
+    ax.set_title("Win share per team and per seat's side, 95% intervals", fontsize=10)
 
 
 def draw_race_length(fig, result: BalanceResult) -> None:

@@ -241,7 +241,10 @@ class PreviewController(QObject):
         self.show_timeline(result.timeline, request)
         t = result.timeline
         rounds = t.frames[-1].round
-        if t.winners:
+        teams = list(dict.fromkeys(t.sides[name][0] for name in t.winners if name in t.sides))
+        if teams:                   # a team course: the team wins (docs/rules.md 13)
+            outcome = f"Team {' and '.join(teams)} win{'s' if len(teams) == 1 else ''}"
+        elif t.winners:
             outcome = f"{', '.join(t.winners)} win{'s' if len(t.winners) == 1 else ''}"
         else:
             outcome = "no winner"

@@ -116,6 +116,16 @@ def swatch(color: str | QColor, size: int = 12, text: str = "") -> QIcon:
     return QIcon(pm)
 
 
+def team_rows(timeline) -> list[int]:
+    """The robots (indices) in the order the panel lists them: on a team
+    course grouped by team, teams in order of their first robot."""
+    names, sides = timeline.names, timeline.sides
+    if not sides:
+        return list(range(len(names)))
+    teams = list(dict.fromkeys(sides[n][0] for n in names))
+    return sorted(range(len(names)), key=lambda i: (teams.index(sides[names[i]][0]), i))
+
+
 def _line() -> QFrame:
     line = QFrame()
     line.setFrameShape(QFrame.Shape.HLine)
@@ -330,6 +340,7 @@ class RacePanel(QWidget):
             if column == 5:
                 self._fit_options()
         header.sectionResized.connect(refit)
+        self._rows: list[int] = []      # the robot (index) each row shows (team_rows)
         # row -> what options_html shows there (its arguments)
         self._options: dict[int, tuple[tuple[str, ...], dict[str, int], int,
                                        dict[str, str] | None]] = {}
@@ -453,11 +464,16 @@ class RacePanel(QWidget):
             return
         colors = robot_colors(timeline)
         names = timeline.names
+        self._rows = team_rows(timeline)
         self.cards.setRowCount(len(names))
         self.robots.setRowCount(len(names))
-        for row, name in enumerate(names):
+        for row, i in enumerate(self._rows):
+            name = names[i]
+            side = timeline.sides.get(name)
+            label = name if side is None else f"{side[0]} · {name}" + (
+                " (blocker)" if side[1] == "blocker" else "")
             for table in (self.cards, self.robots):
-                head = QTableWidgetItem(swatch(colors[name], 14, str(row + 1)), name)
+                head = QTableWidgetItem(swatch(colors[name], 14, str(i + 1)), label)
                 table.setVerticalHeaderItem(row, head)
             options = QLabel()
             options.setTextFormat(Qt.TextFormat.RichText)
@@ -500,7 +516,8 @@ class RacePanel(QWidget):
             if head is not None:
                 head.setFont(bold if c + 1 == active else plain)
                 head.setText(f"▸{c + 1}" if c + 1 == active else str(c + 1))
-        for row, name in enumerate(t.names):
+        for row, i in enumerate(self._rows):
+            name = t.names[i]
             program = cards.get(name, (None,) * 5)
             locks = locked.get(name, 0)
             fired = held.get(name, {})
@@ -537,7 +554,8 @@ class RacePanel(QWidget):
         held = any(r.option_cards for r in frame.robots)
         spent = option_charges(t.events, frame.events[1]) if held else {}
         last = last_option_uses(t.events, frame.events[1]) if held else {}
-        for row, r in enumerate(frame.robots):
+        for row, i in enumerate(self._rows):
+            r = frame.robots[i]
             self._options[row] = (r.option_cards, spent.get(r.name, {}), r.options,
                                   last.get(r.name))
             if r.out:

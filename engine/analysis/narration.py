@@ -62,6 +62,19 @@ def _sq(square) -> str:
     return f"({square[0]},{square[1]})" if square is not None else "?"
 
 
+# Team races (docs/rules.md 13)
+_TEAM_WORDS = {
+    "team_flag": lambda e, who: f"Team {e.target} now holds flag {e.amount} ({who})",
+    "pick_up": lambda e, who: f"{who} picks up {e.target} at {_sq(e.src)}",
+    "drop": lambda e, who: (f"{who} drops {e.target}, which goes back to {_sq(e.src)}"
+                            if e.cause == "home" else f"{who} drops {e.target} at {_sq(e.src)}"),
+    "spared": lambda e, who: (f"{who} was destroyed on the other team's home board: it loses "
+                              f"no life and re-enters on its own, at {_sq(e.dst)}"),
+    "sits_out": lambda e, who: f"{who} sits out the next round",
+    "team_wins": lambda e, who: f"Team {e.target} wins",
+}
+
+
 def describe(e: Event) -> str:
     """One line for the event list."""
     who = e.robot or ""
@@ -109,6 +122,8 @@ def describe(e: Event) -> str:
     if k == "out":
         return f"{who} is out of the race"
     if k == "flag":
+        if e.cause == "team":           # shared progress (docs/rules.md 13.3)
+            return f"{who} counts flag {e.amount}, touched by a teammate"
         return f"{who} touches flag {e.amount}"
     if k == "finish":
         return f"{who} finishes (place {e.amount})"
@@ -139,6 +154,8 @@ def describe(e: Event) -> str:
         return _OPTION_WORDS[k](e, who)
     if k == "reenter":
         return f"{who} re-enters on {_sq(e.dst)} facing {e.facing}, damage {e.amount}"
+    if k in _TEAM_WORDS:
+        return _TEAM_WORDS[k](e, who)
     if k == "end":
         winners = ", ".join(e.target or ())
         return f"Race over: {winners} wins" if winners else "Race over: no winner"

@@ -150,6 +150,8 @@ class Timeline:
     winners: tuple[str, ...] = ()
     seed: int = 0
     over: bool = False
+    # a team course: each robot's (team, role) by name (docs/rules.md 13); empty otherwise
+    sides: dict[str, tuple[str, str]] = field(default_factory=dict)
     _event_starts: list[int] = field(default_factory=list, repr=False)
     _moments: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
@@ -436,7 +438,7 @@ class _Builder:
                 r.alive = False
                 r.x = r.y = r.facing = None
                 r.powered_down = False
-            elif kind == "archive":
+            elif kind in ("archive", "spared"):     # spared: it re-enters at home (rules 13.7)
                 r.archive = tuple(e.dst)
             elif kind == "repair":
                 r.damage -= e.amount
@@ -520,8 +522,10 @@ def build_timeline(events: Sequence[Event], *, seed: int = 0) -> Timeline:
         frames.insert(0, Frame(0, 0, None, CLEANUP, "setup", (0, 0), tuple(initial)))
         frames = [replace(f, index=k) for k, f in enumerate(frames)]
     programs = _programs(events)
+    sides = {str(e.robot): (str(e.target), str(e.cause)) for e in events
+             if e.kind == "place" and e.target is not None}
     return Timeline(frames, list(events), tuple(r.name for r in initial), programs,
-                    builder.locked, builder.winners, seed, builder.over)
+                    builder.locked, builder.winners, seed, builder.over, sides)
 
 
 def _programs(events: Sequence[Event]) -> dict:

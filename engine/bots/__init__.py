@@ -18,11 +18,12 @@ from rallyforge.engine.bots.greedy import GreedyBot
 from rallyforge.engine.bots.option_policy import OptionPolicy
 from rallyforge.engine.bots.random_bot import RandomBot
 from rallyforge.engine.bots.search import SearchBot
+from rallyforge.engine.bots.team import TeamBot
 from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT as DEFAULT_BOT, Scenario
 from rallyforge.engine.rules.bot_view import Bot
 from rallyforge.engine.rules.race import Race
 
-BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot),
+BOTS: dict[str, type] = dict(zip(BOT_NAMES, (RandomBot, GreedyBot, SearchBot, AwareBot, TeamBot),
                                   strict=True))
 
 

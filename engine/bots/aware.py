@@ -53,7 +53,7 @@ import numpy as np
 
 from rallyforge.engine.bots.next_round import next_round
 from rallyforge.engine.bots.search import (DAMAGE, SearchBot, best_programs, dead_values, hand_programs,
-                                play_programs, program_cards, register_slots)
+                                play_programs, program_cards, register_slots, with_a_flag)
 from rallyforge.engine.model.program_cards import DECK, resolve
 from rallyforge.engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
 from rallyforge.engine.rules.cleanup import lock_count
@@ -90,6 +90,7 @@ class AwareBot(SearchBot):
 
     def program(self, view: BotView, hand: list[Card], free_registers: list[int],
                 rng: random.Random) -> list[Card]:
+        view = with_a_flag(view)
         robot = view.robot
         tables = self.tables(view)
         layered = tables.layered()
@@ -120,6 +121,7 @@ class AwareBot(SearchBot):
                             hand, m)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
+        view = with_a_flag(view)
         robot = view.robot
         if robot.sq < 0 or not robot.damage:
             return False
@@ -255,13 +257,17 @@ class AwareBot(SearchBot):
         def worth(ends: list[RobotState]) -> tuple[float, bool]:
             me = ends[0]
             value = _worth(layered, view, me, robot) - DAMAGE * max(0, me.damage - robot.damage)
-            # the others' loss is this robot's gain (the same samples for every program)
-            rivals = list(zip(ends[1:], others))
-            return (value + PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
-                    - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals),
+            return (value + self.others_worth(view, layered, list(zip(ends[1:], others))),
                     bool(me.deaths))
 
         return ahead_round.play_each(plan, [predicted[r.index] for r in others], worth)
+
+    def others_worth(self, view: BotView, layered,
+                     rivals: list[tuple[RobotState, RobotState]]) -> float:
+        """What the others' round (each robot's end and start) is worth to
+        this robot: their loss is its gain (the same samples for every program)."""
+        return (PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
+                - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals))
 
 
 def _program(robot: RobotState, cards: list[Card], free_registers: list[int]
@@ -392,8 +398,9 @@ def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
     base = _BASES.get(key)
     if base is None or base.board is not view.board:
         flags = tuple(Flag(*course.xy[sq]) for sq in view.flags)
+        # (the look-ahead judges where robots end: no team rules, docs/rules.md 13)
         rules = replace(view.rules, options="counted", start_options=0, flag_gives_option=False,
-                        start_option_choice=0)
+                        start_option_choice=0, victory="robot")
         base = Scenario("look-ahead", view.board, flags, (), rules)
         if len(_BASES) > 16:
             _BASES.clear()
@@ -402,7 +409,10 @@ def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
     for robot in lineup:
         x, y = course.xy[robot.sq]
         specs.append(RobotSpec(str(robot.index), at=Placement(x, y, "NESW"[robot.facing]),
-                               damage=robot.damage, lives=robot.lives, flags=robot.flags))
+                               damage=robot.damage, lives=robot.lives,
+                               # (a robot on the board has a flag to go: a team
+                               # bot's view has one flag, engine/bots/team.py)
+                               flags=min(robot.flags, len(view.flags) - 1)))
     return replace(base, robots=tuple(specs))
 
 

@@ -68,6 +68,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
         "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
         "published": IGNORED,   # the manual's page and printed ratings
+        "teams": REFUSED,       # docs/rules.md 13: Python
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
@@ -91,6 +92,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED, "board_turns_on_flag": REFUSED,
+        "victory": REFUSED,             # team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
 }
@@ -196,6 +198,8 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
         return "the compiled part is not built"
     if robots > MOST_ROBOTS:
         return f"{robots} robots (1 to {MOST_ROBOTS} race in C)"
+    if scenario.team_race:
+        return "a team race (docs/rules.md 13: not in _race.c)"
     return _racer(scenario)[1]
 
 

@@ -373,8 +373,9 @@ class SearchBot:
 
     def tables(self, view) -> Tables:
         # one bot serves one robot for a race; moving flags move its tables' targets
-        if self._tables is None or self._tables.flags != view.flags or view is not self._view:
-            self._view, self._tables = view, tables_for(view)
+        played = with_a_flag(view)
+        if self._tables is None or self._tables.flags != played.flags or view is not self._view:
+            self._view, self._tables = view, tables_for(played)
             self._moves = None
         assert self._tables is not None
         return self._tables
@@ -383,6 +384,7 @@ class SearchBot:
                 rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
             return []
+        view = with_a_flag(view)
         m = min(len(free_registers), len(hand))
         program = self._decided(view, hand, free_registers, m, rng)
         if program is None:
@@ -501,4 +503,15 @@ class SearchBot:
         return uses, pairs, self._moves.steady(robot, registers, uses, pairs)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
-        return should_power_down(view, self.tables(view))
+        return should_power_down(view, self.tables(with_a_flag(view)))
+
+
+def with_a_flag(view: BotView) -> BotView:
+    """The view to play on: on a course without flags ("elimination",
+    docs/rules.md 13.6) its robot's own square stands in for a flag, so that
+    it keeps out of harm where it is."""
+    if view.flags or view.robot.sq < 0:
+        return view
+    from rallyforge.engine.rules.bot_view import BotView
+    return BotView(view.board, view.course, (view.robot.sq,), view.rules, view.robot,
+                   view.robots, homes=view.homes, teams=view.teams)

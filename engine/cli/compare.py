@@ -25,7 +25,9 @@ with "races" 0 and "new" null).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, TypedDict
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.figures import ends_and_change
@@ -34,6 +36,7 @@ from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error
 from rallyforge.engine.cli.common import write_line
 
 if TYPE_CHECKING:
+    from rallyforge.engine.analysis.balance.summary import RaceSummary
     from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                                Options)
 
@@ -99,6 +102,16 @@ class BalanceChange(TypedDict):
     new: float
 
 
+class TeamChange(TypedDict):
+    """On a team course (docs/rules.md 13): a team's, or the first seat's
+    side's, change in the share of races it wins."""
+    team: str
+    old_win_rate: float
+    new_win_rate: float
+    change: float                       # new - old, paired
+    ci: list[float]
+
+
 class Comparison(TypedDict):
     races: int
     robots: int
@@ -109,6 +122,7 @@ class Comparison(TypedDict):
     players: list[int]                  # the robot counts raced in turn
     docks: list[DockChange]
     squares: list[SquareChange]
+    teams: NotRequired[list[TeamChange]]
     length: LengthChange
     completion: CompletionChange
     balance: BalanceChange
@@ -197,7 +211,7 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
     cmean, (clo, chi) = change([int(o.decided) for o, _ in pairs],
                                [int(n.decided) for _, n in pairs], (-1, 1))
 
-    return {
+    result: Comparison = {
         "races": len(pairs), "robots": old_result["robots"], "bot": old_result["bot"],
         "seed": old_result["seed"],
         "cancelled": bool(old_result["cancelled"] or new_result["cancelled"]),
@@ -215,6 +229,33 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
         "old": brief(old_result), "new": brief(new_result),
         "elapsed_s": round(old_result["elapsed_s"] + new_result["elapsed_s"], 3),
     }
+    if pairs and all(o.sides and n.sides for o, n in pairs):
+        result["teams"] = []
+        names = sorted({s for o, n in pairs for s in o.sides + n.sides if s is not None})
+        wins: dict[str, Callable[[RaceSummary], bool]] = {
+            name: partial(team_won, name) for name in names}
+        wins[FIRST_SIDE] = first_side_won
+        for name, won in wins.items():
+            old, new = [int(won(o)) for o, _ in pairs], [int(won(n)) for _, n in pairs]
+            mean, (lo, hi) = change(old, new, (-1, 1))
+            result["teams"].append({"team": name, "old_win_rate": round(sum(old) / len(old), 6),
+                                    "new_win_rate": round(sum(new) / len(new), 6),
+                                    "change": round(mean, 6), "ci": [round(lo, 6), round(hi, 6)]})
+    return result
+
+
+FIRST_SIDE = "the first seat's side"
+
+
+def team_won(team: str, race: RaceSummary) -> bool:
+    return team in race.won_teams
+
+
+def first_side_won(race: RaceSummary) -> bool:
+    """Whether the side of a race's first seat (docs/rules.md 13.1) won it."""
+    from rallyforge.engine.model.scenario import Scenario
+    seat_1 = Scenario.seat_ranks(race.docks).index(0)
+    return race.sides[seat_1] in race.won_teams
 
 
 def brief(result: BalanceResult) -> Brief:
@@ -245,39 +286,50 @@ def text(result: Comparison) -> str:
     seated = seating_words(result["players"], result["seating"], result["bot"])
     lines = [f"{result['races']} paired races of {seated}, seed {result['seed']}"
              + (" (stopped early)" if result["cancelled"] else "") + "."]
-    lines.append("Seats by number (the player who takes that dock):")
-    for d in result["docks"]:
-        lo, hi = d["ci"]
-        # (both runs race each dock in the same races: the change is new - old)
-        old, new, change = ends_and_change(100 * d["old_win_rate"], 100 * d["new_win_rate"], 1)
-        moved = d["old_square"] != d["new_square"]
-        where = (f"({d['old_square'][0]}, {d['old_square'][1]}) -> "
-                 f"({d['new_square'][0]}, {d['new_square'][1]})" if moved else
-                 f"({d['old_square'][0]}, {d['old_square'][1]})")
-        lines.append(f"- Seat {d['dock']} at {where}: {old}% -> {new}% of races, change {change} "
-                     f"points (95% interval {pts(lo)} to {pts(hi)}): {_how(lo, hi)}"
-                     f"{' (it starts on another square)' if moved else ''}.")
-    if any(d["old_square"] != d["new_square"] for d in result["docks"]):
-        lines.append("Seats by square (the robot that starts there, whatever its number):")
-        for q in result["squares"]:
-            numbers = (f"dock {q['old_dock']}" if q["old_dock"] == q["new_dock"] else
-                       f"dock {q['old_dock'] or '-'} -> {q['new_dock'] or '-'}")
-            if q["ci"] is None or q["change"] is None:
-                gone = "no robot starts here" + (" now" if q["new_dock"] is None else " before")
-                lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {gone}.")
-                continue
-            old, new, change = ends_and_change(100 * (q["old_win_rate"] or 0.0),
-                                               100 * (q["new_win_rate"] or 0.0), 1)
-            lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {old}% -> {new}% of races, change "
-                         f"{change} points (95% interval {pts(q['ci'][0])} to {pts(q['ci'][1])}): "
-                         f"{_how(*q['ci'])}.")
+    teams = result.get("teams")
+    if teams:                   # a team course: teams and the first seat's side, not seats
+        for t in teams:
+            name = "The first seat's side" if t["team"] == FIRST_SIDE else f"Team {t['team']}"
+            lo, hi = t["ci"]
+            old, new, change = ends_and_change(100 * t["old_win_rate"], 100 * t["new_win_rate"], 1)
+            lines.append(f"- {name}: {old}% -> {new}% of races, change {change} points "
+                         f"(95% interval {pts(lo)} to {pts(hi)}): {_how(lo, hi)}.")
+    else:
+        lines.append("Seats by number (the player who takes that dock):")
+        for d in result["docks"]:
+            lo, hi = d["ci"]
+            # (both runs race each dock in the same races: the change is new - old)
+            old, new, change = ends_and_change(100 * d["old_win_rate"], 100 * d["new_win_rate"], 1)
+            moved = d["old_square"] != d["new_square"]
+            where = (f"({d['old_square'][0]}, {d['old_square'][1]}) -> "
+                     f"({d['new_square'][0]}, {d['new_square'][1]})" if moved else
+                     f"({d['old_square'][0]}, {d['old_square'][1]})")
+            lines.append(f"- Seat {d['dock']} at {where}: {old}% -> {new}% of races, change {change} "
+                         f"points (95% interval {pts(lo)} to {pts(hi)}): {_how(lo, hi)}"
+                         f"{' (it starts on another square)' if moved else ''}.")
+        if any(d["old_square"] != d["new_square"] for d in result["docks"]):
+            lines.append("Seats by square (the robot that starts there, whatever its number):")
+            for q in result["squares"]:
+                numbers = (f"dock {q['old_dock']}" if q["old_dock"] == q["new_dock"] else
+                           f"dock {q['old_dock'] or '-'} -> {q['new_dock'] or '-'}")
+                if q["ci"] is None or q["change"] is None:
+                    gone = "no robot starts here" + (" now" if q["new_dock"] is None else " before")
+                    lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {gone}.")
+                    continue
+                old, new, change = ends_and_change(100 * (q["old_win_rate"] or 0.0),
+                                                   100 * (q["new_win_rate"] or 0.0), 1)
+                lines.append(f"- ({q['x']}, {q['y']}), {numbers}: {old}% -> {new}% of races, change "
+                             f"{change} points (95% interval {pts(q['ci'][0])} to {pts(q['ci'][1])}): "
+                             f"{_how(*q['ci'])}.")
     length = result["length"]
     lines.append(f"Race length: median {length['old_median']} -> {length['new_median']} rounds; "
                  f"mean change {length['mean_change']:+.2f} rounds (95% interval "
                  f"{length['ci'][0]:+.2f} to {length['ci'][1]:+.2f}).")
-    lines.append(f"Balance: {result['balance']['old']:.2f} -> {result['balance']['new']:.2f}; "
-                 f"verdict {result['old']['fairness']['verdict']} -> "
-                 f"{result['new']['fairness']['verdict']}.")
+    if not teams:               # (the docks' balance means nothing on a team course)
+        lines.append(f"Balance: {result['balance']['old']:.2f} -> "
+                     f"{result['balance']['new']:.2f}; verdict "
+                     f"{result['old']['fairness']['verdict']} -> "
+                     f"{result['new']['fairness']['verdict']}.")
     return "\n".join(lines)
 
 

@@ -91,10 +91,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _summary(outcome, checks) -> list[str]:
+    finishes = [f for name in outcome.winners if (f := outcome.robot(name).finished)]
     if outcome.winners:
-        first = outcome.robot(outcome.winners[0]).finished
-        head = (f"{' and '.join(outcome.winners)} won in round {first[0]}, "
-                f"register {first[1]}")
+        who = " and ".join(outcome.winners)
+        if outcome.teams:
+            who = f"{' and '.join('Team ' + t for t in outcome.teams)} ({who})"
+        when = (f"round {min(finishes)[0]}, register {min(finishes)[1]}" if finishes
+                else f"round {outcome.rounds}")
+        head = f"{who} won in {when}"
     else:
         head = f"undecided after {outcome.rounds} round{'s' * (outcome.rounds != 1)}"
     lines = [f"{outcome.scenario} (seed {outcome.seed}): {head}"]

@@ -37,9 +37,10 @@ from rallyforge.engine.format.schema import schema_check, whole_numbers, within_
 from rallyforge.engine.format.tiled.mapfile import is_tiled_json, is_tmx
 from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
-from rallyforge.engine.model.scenario import (Accept, Board, CHECK_KEYS, Card, Check, Dock, Entry,
-                                   FactoryBoard, Flag, Goals, Published, Level, Placement, ProgramRound, RULE_NAMES, RobotSpec, Rules,
-                                   Scenario, StoredCard, Tile, board_order)
+from rallyforge.engine.model.scenario import (Accept, Area, Board, CHECK_KEYS, Card, Check, Dock, Entry,
+                                   FactoryBoard, Flag, Goals, Published, Level, Placement, ProgramRound,
+                                   RULE_NAMES, RobotSpec, Rules, Scenario, StoredCard, Team, Tile,
+                                   board_order)
 
 T = TypeVar("T")
 
@@ -209,7 +210,12 @@ class _Builder:
             goals=self.goals(d.get("goals")),
             boards=tuple(b for at, b in self.items(d, "boards", "", _factory_board)),
             published=self.published(d.get("published")),
+            teams=tuple(t for at, t in self.items(d, "teams", "", _team)),
         )
+        if (not scenario.flags and scenario.rules.victory != "elimination"
+                and isinstance(d.get("flags"), list) and not d["flags"]):
+            # the schema allows none for "elimination" only (docs/rules.md 13.6)
+            self.error("E106", "flags: needs at least 1 flag", "/flags")
         if not self.given("/rules/options"):
             # the default keeps an older file's meaning (options.md introduction)
             scenario = replace(scenario, rules=replace(scenario.rules,
@@ -288,7 +294,8 @@ class _Builder:
                      rounds=_int(g["rounds"]) if "rounds" in g else None,
                      deaths_per_leg=float(g["deaths_per_leg"]) if "deaths_per_leg" in g else None,
                      robots=_int(g["robots"]) if "robots" in g else None,
-                     note=_text(g.get("note")))
+                     note=_text(g.get("note")),
+                     team_size=_int(g["team_size"]) if "team_size" in g else None)
 
     def published(self, p: object) -> Published | None:
         if not isinstance(p, dict) or self.broken("/published"):
@@ -455,7 +462,27 @@ def _robot(r: dict) -> RobotSpec:
         program=tuple(_round(e) for e in r.get("program", [])),
         shield_with_options=bool(r.get("shield_with_options", False)),
         note=_text(r.get("note")),
+        team=_text(r.get("team")),
+        role=_text(r.get("role")),
     )
+
+
+def _team(t: dict) -> Team:
+    home = t.get("home")
+    return Team(str(t["name"]), tuple(_int(d) for d in t["docks"]),
+                tuple(str(r) for r in t.get("roles", ())),
+                Area(_int(home["x"]), _int(home["y"]), _int(home["width"]), _int(home["height"]))
+                if isinstance(home, dict) else None, _text(t.get("note")))
+
+
+def _team_doc(t: Team) -> dict:
+    doc: dict = {"name": t.name, "docks": list(t.docks)}
+    if t.roles:
+        doc["roles"] = list(t.roles)
+    if t.home is not None:
+        h = t.home
+        doc["home"] = {"x": h.x, "y": h.y, "width": h.width, "height": h.height}
+    return _noted(doc, t.note)
 
 
 def _accept(a: dict) -> Accept:
@@ -536,6 +563,8 @@ def to_dict(s: Scenario) -> dict:
         doc["card"] = s.card.data   # judged against the goals by its writer (card.build.kept_judged)
     if s.accept:
         doc["accept"] = [_accept_doc(a) for a in s.accept]
+    if s.teams:
+        doc["teams"] = [_team_doc(t) for t in s.teams]
     return doc
 
 
@@ -565,6 +594,7 @@ def _goals_doc(g: Goals) -> dict:
     _put(doc, "length", g.length)
     _put(doc, "rounds", g.rounds)
     _put(doc, "deaths_per_leg", g.deaths_per_leg)
+    _put(doc, "team_size", g.team_size)
     return _noted(doc, g.note)
 
 
@@ -591,6 +621,8 @@ def _robot_doc(r: RobotSpec) -> dict:
         doc["program"] = [_round_doc(p) for p in r.program]
     if r.shield_with_options:
         doc["shield_with_options"] = True
+    _put(doc, "team", r.team)
+    _put(doc, "role", r.role)
     return _noted(doc, r.note)
 
 

@@ -12,9 +12,11 @@ re-entry), so that a reader replaying the log never applies a rule itself.
 
 Kinds and the fields they use:
 
-    place       dst, facing, start                a robot put on its start square (round 0);
+    place       dst, facing, start, target, cause a robot put on its start square (round 0);
                                                   start: its damage, lives, flags, options
-                                                  and powered_down there (a ``Start``)
+                                                  and powered_down there (a ``Start``); on a
+                                                  team course target: its team, cause: its
+                                                  role (docs/rules.md 13)
     powered_down amount                           powered down for this round (rule 2.1);
                                                   amount: its damage then (repaired, except
                                                   when it starts the race powered down)
@@ -45,7 +47,8 @@ Kinds and the fields they use:
                                                   stood on); amount: lives left; options:
                                                   options left
     out                                           lost its last life
-    flag        src, amount                       flag number `amount` touched
+    flag        src, amount, cause                flag number `amount` touched; cause "team":
+                                                  a teammate touched it (docs/rules.md 13.3)
     finish      amount                            its place (1 = first)
     leave       src                               a finished robot leaves the board (finish "all")
     archive     dst                               archive marker moved
@@ -87,6 +90,15 @@ Option cards (played options, options.md 6.27); `card` is the card's id:
     register_unlocked card, amount                its lock lifted after a repair
     reenter     dst, facing, amount               amount: its damage
     end         target                            target: the winners' names (a tuple)
+Team races (docs/rules.md 13); `target` is a team's name, or a flag's ("the blue flag"):
+    team_flag   amount, target                    flag `amount` now held by team `target`
+    pick_up     src, target                       the robot picks up flag `target` on src
+    drop        src, target, cause                it drops it on src; cause "home": the flag
+                                                  went back to its square (src)
+    spared      dst, target                       destroyed on the other team's home board:
+                                                  no life lost, it re-enters at dst
+    sits_out                                      destroyed: it sits out the next round
+    team_wins   target                            team `target` wins (before ``end``)
 """
 from __future__ import annotations
 

@@ -252,6 +252,8 @@ class Rules:
     superbot: bool = False
     board_turns_on_flag: bool = False       # needs the scenario's `boards`
     note: str | None = None
+    victory: str = "robot"      # docs/rules.md 13: VICTORIES
+
 
     def changed(self) -> dict:
         """The options that differ from their defaults, in the format's order."""
@@ -371,7 +373,7 @@ class Placement:
 # The bots a file may name for a robot (engine/bots makes them), and the one
 # a robot gets when none is named: the list the command line's help and
 # checks read without importing the bots (numpy and their tables).
-BOT_NAMES = ("random", "greedy", "search", "aware")
+BOT_NAMES = ("random", "greedy", "search", "aware", "team")
 DEFAULT_BOT = "search"
 
 
@@ -390,6 +392,8 @@ class RobotSpec:
     program: tuple[ProgramRound, ...] = ()
     shield_with_options: bool = False
     note: str | None = None
+    team: str | None = None         # None: from `teams` or the seating rule (Scenario.seats)
+    role: str | None = None         # "racer" or "blocker"; None: as `team` says
 
     def start_damage(self, rules: Rules) -> int:
         return rules.start_damage if self.damage is None else self.damage
@@ -401,7 +405,7 @@ class RobotSpec:
 
 
 CHECK_KEYS = ("x", "y", "facing", "damage", "lives", "flags", "alive", "out",
-              "powered_down", "superbot", "options", "option_cards", "archive")
+              "powered_down", "superbot", "options", "option_cards", "archive", "won", "carries")
 
 
 @dataclass(frozen=True)
@@ -471,6 +475,7 @@ class Goals:
     deaths_per_leg: float | None = None
     robots: int | None = None
     note: str | None = None
+    team_size: int | None = None    # robots per team on a team course (None: 2)
 
 
 def robots_for(goals: Goals | None, docks: int) -> int:
@@ -490,6 +495,48 @@ class StoredCard:
     @property
     def data(self) -> dict:
         return json.loads(self.text)
+
+
+# Team races (docs/rules.md 13): who wins. "robot" is the base game; the
+# others need teams (a "player" is a team of a racer and a blocker).
+VICTORIES = ("robot", "player", "team_progress", "team_any", "flag_control", "elimination",
+             "capture")
+ROLES = ("racer", "blocker")
+TEAM_NAMES = ("Red", "Blue", "Green", "Yellow", "Orange", "Purple", "White", "Black")
+
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle of squares (a team's home board)."""
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def contains(self, x: int, y: int) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team of the file's `teams`: its docks (numbers), the role of the
+    robot on each (default racer) and, for "capture", its home board."""
+    name: str
+    docks: tuple[int, ...] = ()
+    roles: tuple[str, ...] = ()
+    home: Area | None = None
+    note: str | None = None
+
+    def role_at(self, dock: int) -> str:
+        k = self.docks.index(dock)
+        return self.roles[k] if k < len(self.roles) else "racer"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A robot's side: its team (None: it races for itself) and role."""
+    team: str | None
+    role: str = "racer"
 
 
 @dataclass(frozen=True)
@@ -513,6 +560,67 @@ class Scenario:
         """The factory board (of ``boards``) that square (x, y) lies on."""
         return next((b for b in self.boards if b.covers(x, y)), None)
     published: Published | None = None  # a course of the game's manual, with its printed ratings
+
+    teams: tuple[Team, ...] = ()    # docs/rules.md 13; none: the seating rule (seats)
+
+    @property
+    def team_race(self) -> bool:
+        """Whether robots race in teams or roles (docs/rules.md 13)."""
+        return (self.rules.victory != "robot" or bool(self.teams)
+                or any(s.team is not None or s.role is not None for s in self.robots))
+
+    def robot_docks(self, count: int | None = None) -> tuple[int | None, ...]:
+        """The dock number of each robot (None: placed with `at`): the listed
+        robots', else `count` robots on docks 1..count."""
+        if self.robots:
+            return tuple(None if spec.at is not None else
+                         spec.dock if spec.dock is not None else i + 1
+                         for i, spec in enumerate(self.robots))
+        return tuple(range(1, (count or 0) + 1))
+
+    def seats(self, count: int | None = None) -> tuple[Seat, ...]:
+        """Each robot's team and role (docs/rules.md 13.1): what its entry
+        says, else the team of `teams` holding its dock, else the seating
+        rule: on a team course, seats alternate round the docks between
+        len // team_size teams, and under "player" each player's first robot
+        is its racer, the second its blocker."""
+        docks = self.robot_docks(count)
+        specs = self.robots or (None,) * len(docks)
+        default = self.default_seats(len(docks))
+        rank = self.seat_ranks(docks)
+        seats = []
+        for i, (dock, spec) in enumerate(zip(docks, specs)):
+            team = next((t for t in self.teams if dock in t.docks), None)
+            seat = (Seat(team.name, team.role_at(dock)) if team is not None and dock is not None
+                    else default[rank[i]])
+            if spec is not None:
+                seat = Seat(spec.team or seat.team, spec.role or seat.role)
+            seats.append(seat)
+        return tuple(seats)
+
+    @staticmethod
+    def seat_ranks(docks: tuple[int | None, ...]) -> list[int]:
+        """Each robot's seat: its place round the docks in use (dock order;
+        robots placed with `at` after them, in list order), from 0."""
+        order = sorted(range(len(docks)), key=lambda i: (docks[i] is None, docks[i] or 0, i))
+        rank = [0] * len(docks)
+        for seat, i in enumerate(order):
+            rank[i] = seat
+        return rank
+
+    def team_count(self, robots: int) -> int:
+        """Teams of the seating rule for `robots` robots."""
+        size = self.goals.team_size if self.goals and self.goals.team_size else 2
+        return max(1, robots // size)
+
+    def default_seats(self, robots: int) -> tuple[Seat, ...]:
+        if self.rules.victory == "robot" or self.teams:
+            return (Seat(None),) * robots
+        n = self.team_count(robots)
+        names = [TEAM_NAMES[t] if t < len(TEAM_NAMES) else f"Team {t + 1}" for t in range(n)]
+        player = self.rules.victory == "player"
+        return tuple(Seat(names[i % n], "blocker" if player and i >= n else "racer")
+                     for i in range(robots))
 
     def implied_options(self) -> str:
         """The `rules.options` a file means when it does not say (options.md

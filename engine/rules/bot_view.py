@@ -28,6 +28,7 @@ from rallyforge.engine.rules.state import RobotState
 
 if TYPE_CHECKING:
     from rallyforge.engine.rules.state import Floor
+    from rallyforge.engine.rules.teams import TeamPlay
 
 
 class BotView:
@@ -40,15 +41,17 @@ class BotView:
     archive and the cards in their locked registers, never the cards they
     are programming."""
 
-    __slots__ = ("board", "course", "flags", "rules", "robot", "robots", "homes")
+    __slots__ = ("board", "course", "flags", "rules", "robot", "robots", "homes", "teams")
 
     def __init__(self, board: Board, course: Course, flags: tuple[int, ...], rules: Rules,
                  robot: RobotState, robots: list[RobotState] | None = None,
-                 homes: tuple[int, ...] | None = None):
+                 homes: tuple[int, ...] | None = None, teams: TeamPlay | None = None):
         self.board, self.course, self.flags, self.rules, self.robot = (
             board, course, flags, rules, robot)
         self.robots = robots if robots is not None else [robot]
         self.homes = homes if homes is not None else flags
+        # a team race's sides and state, as the table sees them (docs/rules.md 13)
+        self.teams = teams
 
     def others(self) -> list[RobotState]:
         return [r for r in self.robots if r is not self.robot]

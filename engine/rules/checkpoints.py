@@ -17,12 +17,20 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
     flag_at = floor.flag_at
     any_flag = floor.rules.archive_on_any_flag
     log = floor.events is not None
+    teams = floor.teams
+    unordered = teams is not None and teams.unordered
     for robot in robots:
         sq = robot.sq
+        if unordered and sq >= 0:
+            teams.touch(floor, robot, sq)       # type: ignore[union-attr]
         if sq < 0 or not (marks[sq] or robot.cards):
             continue
+        # a blocker never touches flags (it still moves its archive marker),
+        # and flag control and capture touch flags their own way (13.2)
+        racing = teams is None or not (unordered or teams.blocker[robot.index])
         armed = False
-        if robot.cards and robot.flags < last and sq != flags[robot.flags] and scores(floor, robot):
+        if racing and robot.cards and robot.flags < last and sq != flags[robot.flags] \
+                and scores(floor, robot):
             reached = arm_square(floor, robot, flags[robot.flags].__eq__)
             if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
                 used(floor, robot, "mechanical-arm", cause="flag")
@@ -30,7 +38,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
                 armed = True
         if not marks[sq]:
             continue
-        if not armed and robot.flags < last and sq == flags[robot.flags]:
+        if racing and not armed and robot.flags < last and sq == flags[robot.flags]:
             # under `superbot` only the SuperBot touches it; the others move
             # their archive all the same (12.9)
             if scores(floor, robot):
@@ -55,6 +63,8 @@ def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
     robot.flags += 1
     if floor.events is not None:
         floor.emit("flag", robot, src=floor.course.xy[sq], amount=robot.flags)
+    if floor.teams is not None:
+        floor.teams.touched(floor, robot)
     if robot.flags == len(floor.flag_squares):
         robot.finished = (floor.round, register)
         finished.append(robot)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rallyforge.engine.model.directions import NAMES
 from rallyforge.engine.rules.course import Course
@@ -29,15 +29,19 @@ class RobotResult:
     finished: tuple[int, int] | None    # (round, register)
     deaths: int
     superbot: bool = False              # holds the SuperBot title (rule superbot)
+    # (read by checks; not part of a robot's state that replays compare)
+    won: bool = field(default=False, compare=False)     # its side has won (docs/rules.md 13)
+    carries: int = field(default=0, compare=False)      # the flag it carries ("capture")
 
     @classmethod
-    def of(cls, robot: RobotState, course: Course) -> "RobotResult":
+    def of(cls, robot: RobotState, course: Course, won: bool = False,
+           carries: int = 0) -> "RobotResult":
         on = robot.sq >= 0
         x, y = course.xy[robot.sq] if on else (None, None)
         return cls(robot.name, x, y, NAMES[robot.facing] if on else None, robot.damage,
                    robot.lives, robot.flags, on, robot.out, robot.powered_down, robot.options,
                    tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths,
-                   robot.superbot)
+                   robot.superbot, won, carries)
 
     def to_json(self) -> dict:
         doc = {
@@ -72,6 +76,7 @@ class Outcome:
     rounds: int                 # the last round played, in part or in full
     winners: tuple[str, ...]    # empty when undecided
     robots: tuple[RobotResult, ...]
+    teams: tuple[str, ...] = ()     # the winning teams or players (docs/rules.md 13)
 
     @property
     def decided(self) -> bool:
@@ -82,5 +87,8 @@ class Outcome:
 
     def to_json(self) -> dict:
         """The `rallyforge run --json` document (without checks and events)."""
-        return {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
-                "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}
+        doc = {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
+               "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}
+        if self.teams:
+            doc["teams"] = list(self.teams)
+        return doc

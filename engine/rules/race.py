@@ -36,6 +36,7 @@ from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finisher
 from rallyforge.engine.rules.programming import Controller, Deck
 from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
 from rallyforge.engine.rules.superbot import crown, discard_damage
+from rallyforge.engine.rules.teams import TeamPlay
 
 # The deck's cards' text in the event log, made once: a long log shares the
 # strings. Found by the card object (a card's own hash is a Python call).
@@ -99,6 +100,10 @@ class Race:
         self.floor = Floor(course, self.rules, robots, self.flag_squares, record_events,
                            on_death)
         self.floor.on_option = on_option
+        if self.rules.victory != "robot":
+            self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course, robots)
+            for controller in self.controllers:
+                controller.view.teams = self.floor.teams
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"
@@ -109,12 +114,15 @@ class Race:
         self._finishers = 0
         self.cards_played = 0           # robot moves by program, for statistics
         if record_events:
+            seats = scenario.seats(len(robots)) if scenario.team_race else ()
             for robot in robots:
+                side = {"target": seats[robot.index].team, "cause": seats[robot.index].role} \
+                    if seats else {}
                 self.floor.emit("place", robot, dst=course.xy[robot.sq],
                                 facing=NAMES[robot.facing],
                                 start=Start(robot.damage, robot.lives, robot.flags,
                                             0 if self.played else robot.options,
-                                            robot.powered_down))
+                                            robot.powered_down), **side)
         if self.played:
             self._deal_options()
         if self.rules.superbot:
@@ -225,12 +233,27 @@ class Race:
 
     def snapshot(self) -> tuple[RobotResult, ...]:
         """Every robot's public state now."""
-        return tuple(RobotResult.of(r, self.course) for r in self.floor.robots)
+        won = set(self._winners())
+        teams = self.floor.teams
+        return tuple(RobotResult.of(r, self.course, r.index in won,
+                                    teams.carries(r) if teams is not None else 0)
+                     for r in self.floor.robots)
+
+    def _winners(self) -> tuple[int, ...]:
+        """The robots (indices) whose side has won: the first finishers, or
+        on a team course their teams, or the team that won otherwise."""
+        robots = self.floor.robots
+        first = first_finishers([r.finished for r in robots])
+        teams = self.floor.teams
+        return first if teams is None else teams.winners(robots, first)
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots
-        winners = tuple(robots[i].name for i in first_finishers([r.finished for r in robots]))
-        return Outcome(self.scenario.name, self.seed, self.round, winners, self.snapshot())
+        won = self._winners()
+        teams = self.floor.teams
+        return Outcome(self.scenario.name, self.seed, self.round,
+                       tuple(robots[i].name for i in won), self.snapshot(),
+                       tuple(teams.team_names(won)) if teams is not None else ())
 
     def save(self, within_round: bool = False) -> Saved:
         """The race's state now, for ``restore`` to play on from it again (a
@@ -479,6 +502,8 @@ class Race:
             floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
+        if floor.teams is not None and not self.over and floor.teams.decide_register(floor):
+            self._end()
         if (finished or floor.outs != outs) and not self.over \
                 and not any(self._in_race(r) for r in robots):
             self._end()
@@ -492,7 +517,7 @@ class Race:
         for robot in finished:
             if floor.events is not None:
                 floor.emit("finish", robot, amount=place)
-        if self.rules.finish == "first":
+        if self.rules.finish == "first" or floor.teams is not None:   # a side has won (13)
             self._end()
             return
         for robot in finished:
@@ -530,8 +555,13 @@ class Race:
                 if floor.events is not None:
                     floor.emit("announce", robot)
         floor.step = "reentry"                                      # 7.4
-        reenter(floor, robots)
+        teams = floor.teams
+        reenter(floor, robots if teams is None else
+                [r for r in robots if teams.may_reenter(r, self.round)])
         self._between_rounds = True
+        if teams is not None and teams.decide_round(floor):
+            self._end()
+            return
         if self.round >= rules.max_rounds:
             self._end()
 
@@ -540,4 +570,7 @@ class Race:
         floor = self.floor
         if floor.events is not None:
             floor.step = "end"
-            floor.emit("end", None, target=self.outcome().winners)
+            outcome = self.outcome()
+            for name in outcome.teams:
+                floor.emit("team_wins", None, target=name)
+            floor.emit("end", None, target=outcome.winners)

@@ -10,12 +10,16 @@ rules code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
 from rallyforge.engine.model.events import EventLog
 from rallyforge.engine.model.scenario import Card, Rules
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
+
+if TYPE_CHECKING:
+    from rallyforge.engine.rules.teams import TeamPlay
 
 
 class RobotState:
@@ -92,7 +96,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_home", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
-                 "option_deck", "flag_gifts", "on_flag")
+                 "option_deck", "flag_gifts", "on_flag", "teams")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -126,6 +130,7 @@ class Floor:
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
+        self.teams: TeamPlay | None = None      # a team race's variant (docs/rules.md 13)
         # board_turns_on_flag: called with a flag's square when a robot touches it
         self.on_flag: Callable[[int], None] | None = None
 
@@ -166,12 +171,15 @@ class Floor:
         ``restore`` (engine/rules/race.py Race.save)."""
         return (tuple(robot.saved() for robot in self.robots),
                 (self.round, self.register, self._step, self.moment, self.outs),
-                list(self.flag_gifts), self.flag_squares)
+                list(self.flag_gifts), self.flag_squares,
+                self.teams.saved() if self.teams is not None else None)
 
     def restore(self, saved: tuple) -> None:
-        robots, moment, gifts, flags = saved
+        robots, moment, gifts, flags, teams = saved
         if flags != self.flag_squares:
             self.place_flags(flags)
+        if self.teams is not None:
+            self.teams.restore(teams)
         occ = self.occ
         for robot in self.robots:
             if robot.sq >= 0:
@@ -239,7 +247,9 @@ class Floor:
         robot.deaths += 1
         robot.death_seq = self.moment
         robot.killed_by = by
-        robot.lives -= 1
+        spared = self.teams is not None and self.teams.spares(robot, square)
+        if not spared:
+            robot.lives -= 1
         if robot.opt is not None:
             at_destruction(self, robot)
         elif robot.options:
@@ -247,11 +257,15 @@ class Floor:
         if self.events is not None:
             self.emit("destroyed", robot, src=self.course.xy[square], cause=cause,
                       amount=robot.lives, options=robot.options)
+        if self.teams is not None:
+            self.teams.destroyed(self, robot, square, spared)
         if robot.lives <= 0:
             robot.out = True
             robot.powered_down = robot.announced = False
             self.outs += 1
             if self.events is not None:
                 self.emit("out", robot)
+            if self.teams is not None:
+                self.teams.went_out(self, robot)
         if self.on_death is not None:
             self.on_death(robot, square, cause)

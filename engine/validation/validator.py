@@ -66,6 +66,9 @@ and says what to do, a JSON pointer and, where there is one, the square.
     W430  ``board_turns_on_flag``: a flag on no factory board, so touching it turns nothing
     W431  ``superbot``: a dock other than dock 1 from which flag 1 cannot be reached
 
+    E340-E345, W440  a team course that cannot be played as written
+                     (engine/validation/team_checks.py)
+
 Errors make a course unusable; warnings are probably mistakes but legal.
 Each check is one small function taking the scenario (and where its elements
 stand in the file) and returning its problems; ``CHECKS`` lists them in the
@@ -91,6 +94,7 @@ from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
 from rallyforge.engine.rules.course import compile_course
 from rallyforge.engine.rules.moving_flags import flag_path
+from rallyforge.engine.validation.team_checks import team_problems
 
 COMPASS = {"N": "north", "E": "east", "S": "south", "W": "west"}
 # Squares a flag or dock should not stand on, and why.
@@ -1194,4 +1198,5 @@ CHECKS: list[CourseCheck] = [
     goals_beyond_the_docks,
     factory_boards,
     turning_boards,
+    team_problems,
 ]

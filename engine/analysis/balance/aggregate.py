@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.balance.teams import team_verdict
 from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
 from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
 from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Completion, Dock,
@@ -126,6 +127,9 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
         "options": options(scenario, races),
         "elapsed_s": round(elapsed_s, 3),
     }
+    by_team = team_verdict(scenario, races)
+    if by_team is not None:
+        result["teams"] = by_team
     return {**result, "card": card(scenario, result)}
 
 

@@ -113,8 +113,9 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
         else:
             used[card] = used.get(card, 0) + 1
 
-    race = new_race(lineup(scenario, docks, bot), seed=seed, record_events=False,
-                on_death=on_death, on_register_end=on_register_end, on_option=on_option)
+    lined_up = lineup(scenario, docks, bot)
+    race = new_race(lined_up, seed=seed, record_events=False,
+                    on_death=on_death, on_register_end=on_register_end, on_option=on_option)
     holder.append(race)
     outcome = race.run()
     robots = race.floor.robots
@@ -131,6 +132,8 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
         upgrades=tuple(upgrades),
         held_option=tuple(held),
         options_used=tuple(sorted(used.items())),
+        sides=tuple(seat.team for seat in lined_up.seats()) if scenario.team_race else (),
+        won_teams=outcome.teams,
     )
 
 

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from rallyforge.engine.analysis.balance.teams import team_lines
 from rallyforge.engine.analysis.card.build import (fairness_words, lines as card_lines, loop_line,
                                                    seat_verdict, seating_words)
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
@@ -111,7 +112,12 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
     lines.append("")
     verdict = fairness["verdict"]
     few = few_wins(result)
-    if not result["races"]:
+    by_team = result.get("teams")
+    if by_team is not None and result["races"]:
+        # a team course: teams and seats, not docks (docs/rules.md 13)
+        lines += [f"- {line}" for line in team_lines(by_team)]
+        lines.append("")
+    elif not result["races"]:
         lines.append("**No races were played.**")
     elif few:
         lines.append(few)
@@ -130,7 +136,7 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
                      f"too wide to call the course fair.{hint}")
     lines.append("")
     lone = False        # a dock apart on its own while the docks together show no bias
-    for d in result["docks"]:
+    for d in result["docks"] if by_team is None else ():
         if not d["races"]:
             lines.append(f"- Dock {d['dock']} was not used.")
             continue

@@ -65,6 +65,9 @@ class RaceSummary:
     upgrades: tuple[tuple[int, int], ...] = ()
     held_option: tuple[bool, ...] = ()
     options_used: tuple[tuple[str, int], ...] = ()
+    # a team course (docs/rules.md 13): each robot's team, and the winning teams
+    sides: tuple[str | None, ...] = ()
+    won_teams: tuple[str, ...] = ()
 
     @property
     def decided(self) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
+from rallyforge.engine.analysis.balance.teams import TeamVerdict
 from rallyforge.engine.analysis.card.types import Bounds, Card, Interval, ReentryLoop
 
 Grid = list[list[float]]                # [y][x], per 100 races
@@ -156,6 +157,7 @@ class Measured(TypedDict):
     reentry_loops: list[ReentryLoop]
     options: Options
     elapsed_s: float
+    teams: NotRequired[TeamVerdict]     # a team course: the verdict by team (teams.py)
 
 
 class BalanceResult(Measured):

@@ -15,7 +15,7 @@ score is shown on its own line: it did not improve that fit.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from rallyforge.engine.analysis import stats
@@ -23,7 +23,7 @@ from rallyforge.engine.analysis.card import timemodel
 from rallyforge.engine.analysis.card.flags import course_score, flag_scores
 from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
                                         GoalCheck, GoalVerdicts, Interval, Length, Printed,
-                                        ReentryLoop, SeatVerdict)
+                                        ReentryLoop, SeatVerdict, TeamCard)
 from rallyforge.engine.format.stored_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
 from rallyforge.engine.model.scenario import Goals, Published, Scenario
@@ -78,6 +78,15 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
     }
     if scenario.rules.programming_seconds is not None:
         made["programming_seconds"] = scenario.rules.programming_seconds
+    by_team = result.get("teams")
+    if by_team is not None:
+        made["teams"] = {"leader": by_team["leader"], "margin": by_team["margin"],
+                         "margin_ci": by_team["margin_ci"],
+                         "shares": [{"name": t["name"], "share": t["share"], "ci": t["ci"]}
+                                    for t in by_team["teams"]],
+                         "first_side": by_team["first_side"]["share"],
+                         "first_side_ci": by_team["first_side"]["ci"],
+                         "even": by_team["even"], "edge": by_team["edge"]}
     return judged(made, scenario.goals, scenario.published)
 
 
@@ -171,7 +180,7 @@ def _deadliest_square(result: Measured) -> DeadliestSquare | None:
             "cause": max(causes, key=lambda c: causes[c]), "why": why}
 
 
-def _ci(interval: Interval, fmt: Callable[[float], str]) -> str:
+def _ci(interval: Sequence[float | None], fmt: Callable[[float], str]) -> str:
     lo, hi = interval
     if lo is None and hi is None:
         return ""
@@ -223,10 +232,14 @@ def lines(c: Card) -> list[str]:
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}{printed_difficulty}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
                f"{_ci(diff['ci'], _rate)}")
-    out.append(f"Fairness: {fairness_words(fair)}")
-    for count in fair.get("by_players", ()):
-        out.append(f"Fairness of {count['robots']} players: "
-                   f"{fairness_words(count, count['robots'])}")
+    teams = c.get("teams")
+    if teams is not None:           # a team course: teams and seats, not docks
+        out.append(_teams_line(teams))
+    else:
+        out.append(f"Fairness: {fairness_words(fair)}")
+        for count in fair.get("by_players", ()):
+            out.append(f"Fairness of {count['robots']} players: "
+                       f"{fairness_words(count, count['robots'])}")
     leg = c["deadliest_leg"]
     out.append("Deadliest leg: none (no deaths)" if leg is None else
                f"Deadliest leg: to flag {leg['to_flag']}, {_rate(leg['rate'])} deaths per robot"
@@ -298,6 +311,22 @@ def fairness_words(v: Fairness | SeatVerdict, players: int | None = None) -> str
     return v["verdict"]
 
 
+def _pct(v: float) -> str:
+    return f"{100 * v:.0f}%"
+
+
+def _teams_line(t: TeamCard) -> str:
+    """The card's verdict by team, in the place of the docks' fairness."""
+    pct = _pct
+    shares = ", ".join(f"{s['name']} {pct(s['share'])}{_ci(s['ci'], pct)}" for s in t["shares"])
+    lead = ("no team won" if t["leader"] is None else
+            f"{t['leader']} wins most, by {pct(t['margin'])}{_ci(t['margin_ci'], pct)}")
+    edge = {"edge": "has an edge", "behind": "is behind", "none": "has no clear edge"}[t["edge"]]
+    return (f"Teams: {lead} ({shares}); the first seat's side {edge}: "
+            f"{pct(t['first_side'])}{_ci(t['first_side_ci'], pct)} against an even "
+            f"{pct(t['even'])}")
+
+
 def loop_line(loop: ReentryLoop) -> str:
     """A re-entry loop warning (balance/why.py ``reentry_loops``)."""
     return (f"Re-entry loop: robots re-entering at ({loop['x']}, {loop['y']}) die again within "
@@ -343,7 +372,14 @@ def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
         lo, hi = ci_lo or 0.0, math.inf if ci_hi is None else ci_hi
         out.append({"goal": "deaths_per_leg", "wanted": goals.deaths_per_leg,
                     "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
-    if goals.fair:
+    teams = c.get("teams")
+    if goals.fair and teams is not None:    # fair seats: the first seat's side near even
+        lo, hi = teams["first_side_ci"]
+        even = teams["even"]
+        out.append({"goal": "fair", "wanted": True, "verdict": _verdict(
+            even - FAVOURED_BY <= lo and hi <= even + FAVOURED_BY,
+            lo <= even + FAVOURED_BY and hi >= even - FAVOURED_BY)})
+    elif goals.fair:
         verdict = c["fairness"]["verdict"]
         out.append({"goal": "fair", "wanted": True,
                     "verdict": {"fair": "met", "unfair": "missed"}.get(verdict, "unsure")})

@@ -6,7 +6,7 @@ older version may lack are ``NotRequired``.
 """
 from __future__ import annotations
 
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from rallyforge.engine.format.typed_json import Items
 
@@ -122,6 +122,24 @@ class Printed(TypedDict):
     difficulty: str | None      # None: a team course (no printed difficulty)
 
 
+class TeamShare(TypedDict):
+    name: str
+    share: float
+    ci: Bounds
+
+
+class TeamCard(TypedDict):
+    """A team course's verdict by team (engine/analysis/balance/teams.py)."""
+    leader: str | None
+    margin: float
+    margin_ci: Bounds
+    shares: list[TeamShare]
+    first_side: float
+    first_side_ci: Bounds
+    even: float
+    edge: Literal["edge", "behind", "none"]
+
+
 class Card(TypedDict):
     course: str
     play_hash: str
@@ -143,3 +161,4 @@ class Card(TypedDict):
     flag_score: float | None
     goals: NotRequired[GoalVerdicts | None]    # judged against the file's goals on reading
     printed: NotRequired[Printed]   # a published course's printed ratings (from the file)
+    teams: NotRequired[TeamCard]        # a team course (docs/rules.md 13)

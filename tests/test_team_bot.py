@@ -1,0 +1,96 @@
+"""The team bot (engine/bots/team.py): what it heads for in each role and
+variant, and how it counts the others' round on a team course."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.bots.aware import PUSH_GAIN
+from rallyforge.engine.bots.team import TeamBot
+from rallyforge.engine.format.loader import load_file
+from rallyforge.engine.rules.state import RobotState
+
+COURSES = Path(__file__).parent / "fixtures" / "teams"
+
+
+def race_of(name: str, bots=("team",) * 4):
+    return new_race(load_file(COURSES / f"{name}.json"), seed=1, robot_count=4, bots=list(bots),
+                    record_events=False)
+
+
+def view_of(race, index):
+    return race.controllers[index].view
+
+
+def test_a_blocker_heads_for_the_leading_opposing_racers_next_flag():
+    race = race_of("player")
+    teams = race.floor.teams
+    blocker = next(i for i, b in enumerate(teams.blocker) if b)
+    foes = [r for r in race.robots if teams.team[r.index] != teams.team[blocker]]
+    racer = next(r for r in foes if not teams.blocker[r.index])
+    racer.flags = 2                     # it leads: its next flag is flag 3
+    view = view_of(race, blocker)
+    assert TeamBot().target(view, teams) == view.flags[2]
+    # a racer heads for its own next flag (the aware bot's view)
+    assert TeamBot().aimed(view_of(race, racer.index)) is view_of(race, racer.index)
+
+
+def test_flag_control_takes_the_nearest_flag_its_team_does_not_hold():
+    race = race_of("control")
+    teams = race.floor.teams
+    view = view_of(race, 0)
+    bot = TeamBot()
+    first = bot.target(view, teams)
+    assert first in view.flags
+    teams.owner[view.flags.index(first)] = teams.team[0]     # held: it heads for another
+    second = bot.target(view, teams)
+    assert second in view.flags and second != first
+    teams.owner[:] = [teams.team[0]] * len(teams.owner)      # all held: hold the nearest
+    assert bot.target(view, teams) == first
+
+
+def test_elimination_hunts_and_capture_carries_home():
+    race = race_of("elim")
+    teams = race.floor.teams
+    view = view_of(race, 0)
+    foes = {r.sq for r in race.robots if teams.team[r.index] != teams.team[0]}
+    assert TeamBot().target(view, teams) in foes
+    race = race_of("capture")
+    teams = race.floor.teams
+    view = view_of(race, 0)
+    own = teams.flag_of[teams.team[0]]
+    theirs = 1 - own
+    assert TeamBot().target(view, teams) == teams.flag_sq[theirs]       # go and take it
+    teams.carrier[theirs], teams.flag_sq[theirs] = 0, -1
+    assert TeamBot().target(view, teams) == teams.flag_home[own]        # carry it home
+    mate = next(r.index for r in race.robots if r.index and teams.team[r.index] == teams.team[0])
+    assert TeamBot().target(view_of(race, mate), teams) == teams.flag_sq[own]   # defend
+
+
+def test_a_teammate_destroyed_or_shot_is_a_loss_a_foe_destroyed_a_gain():
+    race = race_of("any")
+    teams = race.floor.teams
+    view = view_of(race, 0)
+    mate = next(r for r in race.robots if r.index and teams.team[r.index] == teams.team[0])
+    foe = next(r for r in race.robots if teams.team[r.index] != teams.team[0])
+
+    def after(robot, deaths=0, damage=0):
+        copy = RobotState(robot.index, robot.name, robot.sq, robot.facing, damage=damage)
+        copy.deaths = deaths
+        return copy
+
+    layered = TeamBot().tables(view).layered()
+    bot = TeamBot()
+    base = bot.others_worth(view, layered, [(after(mate), mate), (after(foe), foe)])
+    assert bot.others_worth(view, layered, [(after(mate, deaths=1), mate),
+                                            (after(foe), foe)]) < base - PUSH_GAIN
+    assert bot.others_worth(view, layered, [(after(mate, damage=2), mate),
+                                            (after(foe), foe)]) < base
+    foe_dead = bot.others_worth(view, layered, [(after(mate), mate), (after(foe, deaths=1), foe)])
+    assert foe_dead > base + PUSH_GAIN / 2
+
+
+def test_team_bots_play_every_variant_to_a_result_or_the_round_limit():
+    for name in ("player", "progress", "any", "control", "elim", "capture"):
+        outcome = race_of(name, ("team", "search", "team", "search")).run()
+        assert outcome.rounds >= 1 and (not outcome.winners or outcome.teams)
