@@ -74,11 +74,9 @@ def published() -> list[Course]:
 
 
 def readable(path: Path):
-    """The course of a file, or why it is left out: a team race (not played
-    yet), or the first error that keeps this version from reading it."""
-    from rallyforge.engine.editing.published_courses import read, team_race
-    if team_race(json.loads(path.read_text("utf-8")).get("rules", {})):
-        return None, "a team race: not played yet"
+    """The course of a file, or why it is left out: the first error that
+    keeps this version from reading it."""
+    from rallyforge.engine.editing.published_courses import read
     scenario, problems = read(path)
     errors = [p.message for p in problems if p.is_error]
     return (None, errors[0]) if scenario is None else (scenario, None)

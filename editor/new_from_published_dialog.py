@@ -87,8 +87,7 @@ class NewFromPublishedDialog(QDialog):
             else:
                 self.course = scenario
                 b = scenario.board
-                team = (" Team races are not played yet: it can be edited, not raced."
-                        if entry.team else "")
+                team = " Played by teams (docs/rules.md 13)." if entry.team else ""
                 self.info.setText(f"{head}<br>{b.width} × {b.height} squares, "
                                   f"{len(scenario.flags)} flags, {len(scenario.docks)} docks."
                                   f"{team}")

@@ -392,11 +392,25 @@ def build(course: Course) -> str:
         doc["robots"] = robots
     doc["boards"] = [{"name": NAMES[s], "x": x, "y": y, "width": 12, "height": 12, "turn": q}
                      for s, x, y, q in boards(course)]
+    if course.rules.get("victory") == "capture":
+        doc["teams"] = capture_teams(doc["boards"], made.docks)
     return document_text(_ordered(doc))
 
 
+def capture_teams(placed: list[dict], docks: tuple) -> list[dict]:
+    """Capture the Flag's two teams: team A's home is the first board, team
+    B's the second, and each team takes the docks on its home board."""
+    teams = []
+    for name, home in zip("AB", placed):
+        area = {key: home[key] for key in ("x", "y", "width", "height")}
+        on = [i + 1 for i, d in enumerate(docks) if home["x"] <= d.x < home["x"] + home["width"]
+              and home["y"] <= d.y < home["y"] + home["height"]]
+        teams.append({"name": name, "docks": on, "home": area})
+    return teams
+
+
 ORDER = ("format", "version", "name", "author", "description", "published", "board", "boards",
-         "flags", "docks", "rules", "goals", "robots")
+         "flags", "docks", "rules", "goals", "robots", "teams")
 
 
 def _ordered(doc: dict) -> dict:

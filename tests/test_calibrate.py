@@ -62,9 +62,9 @@ def test_the_calibration_set_is_the_29_rated_published_courses():
     assert by_name["death-trap"] == Course(by_name["death-trap"].file, "short", 3, 4)
     assert by_name["checkmate"].players == 6 and by_name["checkmate"].level == 1
     assert sum(c.level == 4 for c in cs) == 19 and sum(c.length == "medium" for c in cs) == 15
-    assert "interference" in by_name             # rated, but a team race: left out when raced
-    path = Path(by_name["interference"].file)
-    assert calibrate.readable(path) == (None, "a team race: not played yet")
+    assert "interference" in by_name             # rated, and raced by its players' robots
+    scenario, why = calibrate.readable(Path(by_name["interference"].file))
+    assert why is None and scenario.rules.victory == "player"
     scenario, why = calibrate.readable(Path(by_name["island-hop"].file))
     assert why is None and scenario.name == "Island Hop"
 

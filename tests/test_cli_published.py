@@ -55,12 +55,9 @@ def test_an_output_that_cannot_be_written_is_an_error(tmp_path, capsys):
     assert "cannot write the course" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["card"], ["balance"], ["run"], ["compare", "COURSE"]])
-def test_a_team_course_is_written_but_not_raced(tmp_path, capsys, command):
+def test_a_published_team_course_races_by_team(tmp_path, capsys):
     out = tmp_path / "ctf.json"
     assert main(["published", "capture-the-flag", "-o", str(out)]) == 0
     capsys.readouterr()
-    argv = [command[0], str(out)] + [str(out) for _ in command[1:]]
-    assert main(argv) == 1
-    err = capsys.readouterr().err
-    assert "team races are not played yet" in err and "capture" in err
+    assert main(["card", str(out), "--races", "20", "--workers", "1"]) == 0
+    assert "Teams:" in capsys.readouterr().out

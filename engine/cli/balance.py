@@ -68,11 +68,8 @@ def error(message: str, code: int) -> int:
 
 def load(path: str):
     """The scenario of a file, or None after listing its errors as
-    ``validate`` lists them: a course with errors is never raced, nor a team
-    course (team_course)."""
+    ``validate`` lists them: a course with errors is never raced."""
     from rallyforge.engine.validation.validator import read_valid_file
-    if team_course(path):
-        return None
     scenario, problems = read_valid_file(path)
     if scenario is None:
         print(f"rallyforge: {path}: the course has errors; nothing raced:", file=sys.stderr)
@@ -80,22 +77,6 @@ def load(path: str):
             if problem.is_error:
                 print(problem_line(path, problem), file=sys.stderr)
     return scenario
-
-
-def team_course(path: str) -> bool:
-    """True, once it is said, for a course raced by teams or by players with two
-    robots (rules ``victory``): those races are not played yet, and racing
-    the course robot against robot would measure another game."""
-    from rallyforge.engine.editing.published_courses import team_race
-    from rallyforge.engine.format.loader import read_json
-    data, _ = read_json(path)
-    rules = data.get("rules") if isinstance(data, dict) else None
-    if not isinstance(rules, dict) or not team_race(rules):
-        return False
-    print(f"rallyforge: {path}: a team course (rules victory {rules['victory']!r}): team races "
-          f"are not played yet, so it is not raced; it can be validated and edited",
-          file=sys.stderr)
-    return True
 
 
 def settings(args, scenario, robots: int | None = None) -> dict:

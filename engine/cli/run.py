@@ -26,7 +26,7 @@ import json
 from rallyforge.engine.analysis.narration import log_line
 from rallyforge.engine.analysis.scenario_checks import play_checked
 from rallyforge.engine.bots import BOTS, DEFAULT_BOT, new_race
-from rallyforge.engine.cli.balance import UsageError, error, robots_fit, team_course
+from rallyforge.engine.cli.balance import UsageError, error, robots_fit
 from rallyforge.engine.cli.common import bot_help, positive, problem_line, write_line
 from rallyforge.engine.validation.validator import read_valid_file
 
@@ -51,8 +51,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.words and (not args.events or args.json):
         return error("--words goes with --events, without --json", 2)
-    if team_course(args.file):
-        return 1
     scenario, problems = read_valid_file(args.file)
     if scenario is None:                # it has errors
         for p in problems:

@@ -38,6 +38,7 @@ DEATHS_UNDER = (0.21, 0.32, 0.42)
 CALIBRATED_BOT = "search"
 # What "of decided races" means, said once wherever a share is shown.
 DECIDED = "of decided races (races someone won)"
+EVEN_BY = 0.05                # a team course's first seat's side counts as even within 5 points
 
 
 def _r(x: float | None, digits: int = 3) -> float | None:
@@ -374,11 +375,12 @@ def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
                     "verdict": _verdict(hi <= goals.deaths_per_leg, lo <= goals.deaths_per_leg)})
     teams = c.get("teams")
     if goals.fair and teams is not None:    # fair seats: the first seat's side near even
+        # (within EVEN_BY of an even share, as its interval says)
         lo, hi = teams["first_side_ci"]
         even = teams["even"]
         out.append({"goal": "fair", "wanted": True, "verdict": _verdict(
-            even - FAVOURED_BY <= lo and hi <= even + FAVOURED_BY,
-            lo <= even + FAVOURED_BY and hi >= even - FAVOURED_BY)})
+            even - EVEN_BY <= lo and hi <= even + EVEN_BY,
+            lo <= even + EVEN_BY and hi >= even - EVEN_BY)})
     elif goals.fair:
         verdict = c["fairness"]["verdict"]
         out.append({"goal": "fair", "wanted": True,
