@@ -614,7 +614,7 @@ def test_the_big_lists_are_screened():
     assert [path for path in schema_module._LISTS if path[0] != "card"] == [
         ("board", "tiles"), ("board", "walls"), ("board", "lasers"), ("board", "pushers"),
         ("board", "levels"),
-        ("boards",), ("robots",), ("checks",), ("accept",), ("teams",)]
+        ("flags",), ("boards",), ("robots",), ("checks",), ("accept",), ("teams",)]
 
 
 def test_nan_is_never_taken_for_null():

@@ -198,8 +198,6 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
         return "the compiled part is not built"
     if robots > MOST_ROBOTS:
         return f"{robots} robots (1 to {MOST_ROBOTS} race in C)"
-    if scenario.team_race:
-        return "a team race (docs/rules.md 13: not in _race.c)"
     return _racer(scenario)[1]
 
 
