@@ -16,6 +16,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -106,9 +107,13 @@ def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
 def second_ctrl_c_quits() -> None:
     """The first Ctrl+C stops the races (the runner reports what was played);
     a second one quits at once, whatever is left to do, its workers with it."""
+    from rallyforge.engine.analysis.balance.report import STAGING
+
     def quit_now(signum, frame):
         for child in multiprocessing.active_children():
             child.terminate()
+        for folder in list(STAGING):        # (a report half written)
+            shutil.rmtree(folder, ignore_errors=True)
         os.write(2, b"\nquit: Ctrl+C pressed twice\n")
         os._exit(130)
 

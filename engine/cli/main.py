@@ -10,6 +10,7 @@ import argparse
 import gc
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Collection
 
@@ -70,12 +71,19 @@ def main(argv: list[str] | None = None) -> int:
         # the workers race on (0.2 s of CPU in a short balance run).
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
+        if program:         # (a press now stops the command, which reports what it has)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         named = command_named(argv)
         args = build_parser([named] if named in COMMANDS else []).parse_args(argv)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        if program and hasattr(signal, "pthread_sigmask"):
+            # The rest is exiting; a press now has nothing left to stop (late
+            # in the exit Python gives Ctrl+C back its default: killed, -2).
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         sys.stdout.flush()      # now, not at exit: a reader gone must not change the status
     except BrokenPipeError:

@@ -35,6 +35,7 @@ import contextlib
 import logging
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -362,15 +363,43 @@ def _ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
+# How long stopped workers get to end before they are killed, and the pool's
+# thread to end after them, in seconds.
+STOP_S = 2.0
+
+
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers, whatever they were doing, and see that the
+    pool's thread ends too, within a bounded time: a worker stopped part-way
+    through sending a result left the thread reading the rest of it for
+    ever, and the interpreter waits for that thread at exit (Ctrl+C hung).
+    Once every worker is gone, this process's end of the result pipe is
+    closed too: the pipe has no writer left, and the read ends."""
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         _quiet_when_failing(manager)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         try:
             process.terminate()
         except (OSError, ValueError):       # already gone
             pass
+    # (their sentinels, not join(): the pool's thread may be reaping them)
+    running = {process.sentinel: process for process in processes}
+    for last_resort in (False, True):
+        for gone in multiprocessing.connection.wait(list(running), STOP_S):
+            running.pop(gone)   # type: ignore[call-overload]
+        if not running or last_resort:
+            break
+        for process in running.values():
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+    results = getattr(pool, "_result_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+    if manager is not None and manager.is_alive():
+        manager.join(STOP_S)
 
 
 # The threads of pools whose workers were stopped on purpose. What such a
