@@ -388,7 +388,7 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     running = {process.sentinel: process for process in processes}
     for last_resort in (False, True):
         for gone in multiprocessing.connection.wait(list(running), STOP_S):
-            running.pop(gone)   # type: ignore[call-overload]
+            running.pop(gone)
         if not running or last_resort:
             break
         for process in running.values():
