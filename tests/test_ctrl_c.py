@@ -185,3 +185,47 @@ def test_ctrl_c_twice_while_the_report_is_written_leaves_no_report_folder_half_m
     assert os.listdir(tmp_path) in ([], ["report"])
     if report.exists():
         assert set(os.listdir(report)) == REPORT_FILES
+
+
+def test_a_second_press_removes_what_was_half_written(tmp_path):
+    """The second Ctrl+C quits at once: an output being written beside its
+    place (write_bytes_atomic's temporary file; a report's folder) is
+    removed, not left behind (the campaign found a .o.json.*.tmp)."""
+    half = tmp_path / ".result.json.0123abcd.tmp"
+    script = textwrap.dedent("""
+        import os, signal, sys, time
+        from pathlib import Path
+        from rallyforge.engine.cli.balance import second_ctrl_c_quits
+        from rallyforge.engine.format.loader import UNFINISHED
+        half = Path(sys.argv[1])
+        half.write_text("half")
+        UNFINISHED.add(half)
+        second_ctrl_c_quits()
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
+        except KeyboardInterrupt:        # the first press: the run stops, its outputs are written
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(60)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(half)], cwd=ROOT, timeout=HUNG_S,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+    assert done.returncode == 130, done.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_atomic_write_is_listed_unfinished_until_it_is_in_place(tmp_path, monkeypatch):
+    from rallyforge.engine.format import loader
+    seen = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        seen.append(set(loader.UNFINISHED))
+        real_fsync(fd)
+
+    monkeypatch.setattr(loader.os, "fsync", fsync)
+    loader.write_bytes_atomic(tmp_path / "out.json", b"{}")
+    [during] = seen
+    assert [p.parent for p in during] == [tmp_path] and during.pop().name.startswith(".out.json.")
+    assert not loader.UNFINISHED
+    assert os.listdir(tmp_path) == ["out.json"]

@@ -16,7 +16,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import shutil
 import signal
 import sys
 import tempfile
@@ -101,13 +100,12 @@ def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
 def second_ctrl_c_quits() -> None:
     """The first Ctrl+C stops the races (the runner reports what was played);
     a second one quits at once, whatever is left to do, its workers with it."""
-    from rallyforge.engine.analysis.balance.report import STAGING
+    from rallyforge.engine.format.loader import remove_unfinished
 
     def quit_now(signum, frame):
         for child in multiprocessing.active_children():
             child.terminate()
-        for folder in list(STAGING):        # (a report half written)
-            shutil.rmtree(folder, ignore_errors=True)
+        remove_unfinished()         # (an output half written)
         os.write(2, b"\nquit: Ctrl+C pressed twice\n")
         os._exit(130)
 

@@ -21,10 +21,12 @@ Problem codes found here (the schema's own are listed in engine/format/schema.py
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Callable
 from dataclasses import replace
@@ -642,6 +644,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         raise OSError(errno.EINVAL, f"{path} is not a regular file (a folder, device or pipe); "
                                     "only a regular file is replaced")
     fd, tmp = _new_file_beside(path)
+    UNFINISHED.add(Path(tmp))
     try:
         if mode is not None:
             os.fchmod(fd, stat.S_IMODE(mode))
@@ -656,6 +659,24 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+    finally:
+        UNFINISHED.discard(Path(tmp))
+
+
+# Files and folders being written beside their place, not yet moved into it
+# (write_bytes_atomic's; a balance report's, engine/analysis/balance/report.py):
+# what a process quitting at once removes (remove_unfinished), so that it
+# leaves nothing half written behind.
+UNFINISHED: set[Path] = set()
+
+
+def remove_unfinished() -> None:
+    for path in list(UNFINISHED):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def _new_file_beside(path: Path) -> tuple[int, str]:

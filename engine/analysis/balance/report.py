@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from rallyforge.engine.analysis.card.build import lines as card_lines, loop_line
+from rallyforge.engine.format.loader import UNFINISHED
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
@@ -428,7 +429,7 @@ def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=N
     target = Path(directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    STAGING.add(out)
+    UNFINISHED.add(out)
     umask = os.umask(0)
     os.umask(umask)
     out.chmod(0o777 & ~umask)          # (as a folder made by mkdir, not mkdtemp's 0700)
@@ -445,15 +446,8 @@ def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=N
         shutil.rmtree(out, ignore_errors=True)
         raise
     finally:
-        STAGING.discard(out)
+        UNFINISHED.discard(out)
     return [target / "report.md", *(target / name for name in CHARTS.values())]
-
-
-# Report folders being written (a fresh folder beside the one asked for,
-# renamed to it, or its files moved into it, once whole): what a process
-# quitting at once removes (engine/cli/balance.py ``second_ctrl_c_quits``),
-# so that it leaves no empty or half-written report behind.
-STAGING: set[Path] = set()
 
 
 def _write_report(result: BalanceResult, out: Path, scenario) -> None:
