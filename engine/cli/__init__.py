@@ -24,7 +24,10 @@ def starting_as_program() -> bool:
 
 def quit_on_ctrl_c(signum=None, frame=None) -> None:
     """A SIGINT handler: there is nothing to report, end now with 130."""
-    os.write(2, b"interrupted\n")
+    try:
+        os.write(2, b"interrupted\n")
+    except OSError:         # (standard error closed, or on a full disk)
+        pass
     os._exit(130)
 
 

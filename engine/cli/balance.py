@@ -13,6 +13,7 @@ once, writing nothing more). Unwritable outputs are found before any race.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -106,7 +107,8 @@ def second_ctrl_c_quits() -> None:
         for child in multiprocessing.active_children():
             child.terminate()
         remove_unfinished()         # (an output half written)
-        os.write(2, b"\nquit: Ctrl+C pressed twice\n")
+        with contextlib.suppress(OSError):     # (standard error closed, or on a full disk)
+            os.write(2, b"\nquit: Ctrl+C pressed twice\n")
         os._exit(130)
 
     def first(signum, frame):
