@@ -34,7 +34,8 @@ class Run:
     Python telling of each import as it ends (-X importtime), its stderr
     read as it comes."""
 
-    def __init__(self, *argv: str):
+    def __init__(self, *argv: str, first: str = "rallyforge.engine.cli"):
+        self.first = first
         self.proc = subprocess.Popen(
             [sys.executable, "-X", "importtime", "-m", "rallyforge.engine.cli", *argv], cwd=ROOT,
             env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
@@ -48,8 +49,8 @@ class Run:
         assert self.proc.stderr is not None
         for line in self.proc.stderr:
             if line.startswith("import time:"):
-                if line.rstrip().endswith("| rallyforge.engine.cli"):
-                    self.imported.set()     # the program's first module: from now on it is ours
+                if line.split("|")[-1].strip() == self.first:
+                    self.imported.set()     # (by default the program's first module)
             else:
                 self.lines.append(line)
         self.imported.set()
@@ -153,17 +154,46 @@ def test_fifty_presses_at_random_moments_all_end_with_130_and_no_partial_file(tm
     assert not bad, f"{len(bad)} of 50: {bad[:3]}"
 
 
-def test_ctrl_c_while_the_command_line_is_importing_exits_130_without_a_traceback():
+@pytest.mark.parametrize("first", ["rallyforge.engine.cli", "rallyforge.engine.analysis.balance.plan"])
+def test_ctrl_c_while_the_command_line_is_importing_exits_130_without_a_traceback(first):
     """Pressed as soon as the program's first module is imported, while the
-    rest of it is still importing: exit 130, no traceback (it printed a
-    KeyboardInterrupt raised in argparse or enum, and exited 1 or -2)."""
+    rest of it is still importing (it printed a KeyboardInterrupt raised in
+    argparse or enum, and exited 1 or -2), or as the command's modules
+    import (jsonschema_rs, a native module, turned the KeyboardInterrupt
+    into a panic: a traceback, exit 1): exit 130, no traceback."""
     for _ in range(5):
-        run = Run("balance", str(DUEL), "--races", "20000", "--workers", "2", "--quiet")
+        run = Run("balance", str(DUEL), "--races", "20000", "--workers", "2", "--quiet",
+                  first=first)
         run.imported.wait(HUNG_S)
         run.press()
         code, stderr = run.ended()
         assert code == 130, stderr
         assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+
+
+def test_ctrl_c_while_a_native_module_imports_exits_130_without_a_traceback():
+    """Pressed while jsonschema_rs (a native module, as the command's
+    modules import) imports decimal: it turned the KeyboardInterrupt into a
+    panic, a traceback and exit 1. The press is made exactly then, by the
+    process itself, from a finder asked for decimal."""
+    script = textwrap.dedent("""
+        import os, runpy, signal, sys
+
+        class PressOnDecimal:
+            def find_spec(self, name, path=None, target=None):
+                if name == "decimal":
+                    os.kill(os.getpid(), signal.SIGINT)
+                return None
+
+        sys.meta_path.insert(0, PressOnDecimal())
+        sys.argv = ["rallyforge", *sys.argv[1:]]        # (as its script runs it)
+        runpy.run_module("rallyforge.engine.cli", run_name="__main__", alter_sys=True)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, "balance", str(DUEL), "--races", "20000",
+                           "--workers", "2", "--quiet"], cwd=ROOT, timeout=HUNG_S,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
 
 
 def test_ctrl_c_twice_while_the_report_is_written_leaves_no_report_folder_half_made(tmp_path):

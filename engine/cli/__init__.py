@@ -6,9 +6,10 @@ code); its one-line help is in engine/version.py ``COMMANDS``, so that
 
 Imported as the program starts (its script, or ``python -m
 rallyforge.engine.cli``), this package is the first of it to run: from here
-until main() takes over, Ctrl+C ends the program at once with exit code 130
-(a press while it imported printed a KeyboardInterrupt traceback and exited
-1 or -2). Once main() is done, presses are held back (main.py).
+until main() starts the command (its modules imported, its arguments read),
+Ctrl+C ends the program at once with exit code 130 (a press while it
+imported printed a KeyboardInterrupt traceback and exited 1 or -2). Once
+main() is done, presses are held back (main.py).
 """
 import os
 import signal

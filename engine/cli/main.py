@@ -77,10 +77,14 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
         streams = guard()       # a failed write: one line and exit 1 (engine/cli/streams.py)
     try:
-        if program:         # (a press now stops the command, which reports what it has)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
         named = command_named(argv)
         args = build_parser([named] if named in COMMANDS else []).parse_args(argv)
+        if program:
+            # From now on a press stops the command, which reports what it
+            # has. Until now it ended the program at once (engine/cli/
+            # __init__.py): while the command's modules import, a native one
+            # (jsonschema_rs) turned the KeyboardInterrupt into a panic.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
