@@ -259,3 +259,34 @@ def test_an_atomic_write_is_listed_unfinished_until_it_is_in_place(tmp_path, mon
     assert [p.parent for p in during] == [tmp_path] and during.pop().name.startswith(".out.json.")
     assert not loader.UNFINISHED
     assert os.listdir(tmp_path) == ["out.json"]
+
+
+def test_a_press_stops_the_run_even_when_its_keyboardinterrupt_is_lost():
+    """The press also sets a flag the run reads between chunks: a
+    KeyboardInterrupt dropped where it was raised (as Python drops one
+    raised in a finalizer) still stops the run (presses went on racing)."""
+    from rallyforge.engine.analysis.balance.plan import make_plan
+    from rallyforge.engine.analysis.balance.runner import run
+
+    class PressedOnce:
+        def __init__(self):
+            self.chunks = 0
+
+        def play(self, jobs):
+            self.chunks += 1
+            if self.chunks == 2:
+                try:
+                    signal.raise_signal(signal.SIGINT)      # its KeyboardInterrupt, lost here
+                    time.sleep(0.01)
+                except KeyboardInterrupt:
+                    pass
+            return [None] * len(jobs)
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        outcome = run(PressedOnce(), make_plan(40, 2, 2, seed=0, trials=0).jobs, workers=1,
+                      chunk_size=4)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert outcome.cancelled
+    assert len(outcome.results) == 8        # the chunk of the press, and none after
