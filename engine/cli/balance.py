@@ -6,13 +6,14 @@ and --report writes the full result and a report with charts.
 Exit codes: 0 done; 1 the file cannot be read or the course has errors
 (listed as ``validate`` lists them, before any race), or an output cannot be
 written; 2 bad usage (unknown bot, more robots than
-docks, a bad number); 130 stopped by Ctrl+C: the races played so far are
+docks, a bad number, an output that is the course file); 130 stopped by Ctrl+C: the races played so far are
 still reported and written, marked "cancelled" (a second Ctrl+C quits at
 once, writing nothing more). Unwritable outputs are found before any race.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -23,9 +24,10 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_seating_arguments,
-                               add_worker_arguments, bot_help, positive, problem_line, race_count,
-                               trial_count, write_line)
+from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, STDOUT, add_seating_arguments,
+                                          add_worker_arguments, bot_help, output_clash, positive,
+                                          race_count, trial_count, valid_course, write_line,
+                                          write_output)
 
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
@@ -69,14 +71,7 @@ def error(message: str, code: int) -> int:
 def load(path: str):
     """The scenario of a file, or None after listing its errors as
     ``validate`` lists them: a course with errors is never raced."""
-    from rallyforge.engine.validation.validator import read_valid_file
-    scenario, problems = read_valid_file(path)
-    if scenario is None:
-        print(f"rallyforge: {path}: the course has errors; nothing raced:", file=sys.stderr)
-        for problem in problems:
-            if problem.is_error:
-                print(problem_line(path, problem), file=sys.stderr)
-    return scenario
+    return valid_course(path, "nothing raced")
 
 
 def settings(args, scenario, robots: int | None = None) -> dict:
@@ -118,10 +113,14 @@ def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
 def second_ctrl_c_quits() -> None:
     """The first Ctrl+C stops the races (the runner reports what was played);
     a second one quits at once, whatever is left to do, its workers with it."""
+    from rallyforge.engine.format.loader import remove_unfinished
+
     def quit_now(signum, frame):
         for child in multiprocessing.active_children():
             child.terminate()
-        os.write(2, b"\nquit: Ctrl+C pressed twice\n")
+        remove_unfinished()         # (an output half written)
+        with contextlib.suppress(OSError):     # (standard error closed, or on a full disk)
+            os.write(2, b"\nquit: Ctrl+C pressed twice\n")
         os._exit(130)
 
     def first(signum, frame):
@@ -137,7 +136,7 @@ def unwritable(json_out: str | None, report: str | None = None) -> str | None:
     (None when both can be). A folder is tried by making a file in it: that
     finds read-only disks and folders that are files, whoever runs it."""
     places = []
-    if json_out and json_out != "-":
+    if json_out and json_out != STDOUT:
         target = Path(json_out)
         if target.is_dir():
             return f"--json {json_out}: is a folder"
@@ -160,12 +159,7 @@ def unwritable(json_out: str | None, report: str | None = None) -> str | None:
 
 
 def write_json(result: Mapping[str, object], out: str) -> None:
-    text = json.dumps(result, indent=2, allow_nan=False)
-    if out == "-":
-        write_line(text)
-    else:
-        from rallyforge.engine.format.loader import write_text_atomic
-        write_text_atomic(out, text + "\n")
+    write_output(out, json.dumps(result, indent=2, allow_nan=False))
 
 
 def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
@@ -194,6 +188,9 @@ def run(args) -> int:
     from rallyforge.engine.analysis.balance.play import with_options
     from rallyforge.engine.analysis.balance.progress import ProgressBar
     from rallyforge.engine.analysis.balance.report import markdown, write_report
+    clash = output_clash({"--json": args.json_out, "--report": args.report}, [args.file])
+    if clash:
+        return error(clash, 2)
     scenario = load(args.file)
     if scenario is None:
         return 1
@@ -226,7 +223,7 @@ def run(args) -> int:
             write_report(result, args.report, scenario)
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
-    if args.json_out != "-":
+    if args.json_out != STDOUT:
         text = markdown(result, charts=False)
         write_line(text.split("## Time trial")[0].split("## Legs")[0].rstrip())
     return 130 if result["cancelled"] else 0

@@ -88,6 +88,20 @@ def problem_line(name: str, p: Problem) -> str:
     return f"{where} {p.severity} {p.code}: {p.message}"
 
 
+def valid_course(path: str, refused: str):
+    """The scenario of a course file, or None after listing its errors as
+    ``validate`` lists them (a course with errors is never used: `refused`
+    says what is not done)."""
+    from rallyforge.engine.validation.validator import read_valid_file
+    scenario, problems = read_valid_file(path)
+    if scenario is None:
+        print(f"rallyforge: {path}: the course has errors; {refused}:", file=sys.stderr)
+        for problem in problems:
+            if problem.is_error:
+                print(problem_line(path, problem), file=sys.stderr)
+    return scenario
+
+
 def write_line(text: str) -> None:
     """Print, escaping what the terminal's encoding cannot show (file names
     with undecodable bytes, names in other scripts). Once the reader has
@@ -117,14 +131,69 @@ def silence_stdout() -> None:
         pass
 
 
+# An output path that means standard output, for every command's outputs
+# (-o, --out, --json): a file named "-" is written as ./-
+STDOUT = "-"
+
+
+def write_output(path: str, text: str) -> None:
+    """Write an output: to standard output for ``-``, else atomically to
+    the file (OSError when it cannot be)."""
+    if path == STDOUT:
+        write_line(text.rstrip("\n"))
+    else:
+        write_text_atomic(path, text if text.endswith("\n") else text + "\n")
+
+
 def write_course(path: str, text: str) -> bool:
-    """Write a course's text atomically; False, once the reason is printed, when it cannot be."""
+    """Write a course's text (``-``: standard output); False, once the
+    reason is printed, when it cannot be."""
     try:
-        write_text_atomic(path, text)
+        write_output(path, text)
     except OSError as exc:
         print(f"{path}: error: cannot write the course ({exc.strerror or exc})", file=sys.stderr)
         return False
     return True
+
+
+def output_clash(outputs: dict[str, str | None], inputs: list[str]) -> str | None:
+    """Why the outputs asked for (option: path) cannot be written as asked,
+    found before anything is written (None when they can): one is an input
+    of the command (it would be replaced: ``import m.tmx -o m.tmx``), or two
+    go to one place (standard output, or the same file)."""
+    given = [(option, path) for option, path in outputs.items() if path]
+    for option, path in given:
+        if path == STDOUT:
+            continue
+        for source in inputs:
+            if _same_file(path, source):
+                return f"{option} {path}: is an input of the command ({source}); it is never replaced"
+    for i, (option, path) in enumerate(given):
+        for other, other_path in given[i + 1:]:
+            if path == other_path == STDOUT or (STDOUT not in (path, other_path)
+                                                and _same_file(path, other_path)):
+                where = "standard output" if path == STDOUT else path
+                return f"{option} and {other} both write to {where}"
+    return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (one that exists; else one path)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def utf8_text(text: str) -> str:
+    """An argparse type: text that can be written as UTF-8 (a name given
+    with bytes that are not UTF-8 is bad usage, not a traceback)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        raise argparse.ArgumentTypeError(f"'{shown}' is not UTF-8 text") from None
+    return text
 
 
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:

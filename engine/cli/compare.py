@@ -33,7 +33,7 @@ from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.figures import ends_and_change
 from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)
-from rallyforge.engine.cli.common import write_line
+from rallyforge.engine.cli.common import STDOUT, output_clash, write_line
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.summary import RaceSummary
@@ -340,6 +340,9 @@ def run(args) -> int:
     from rallyforge.engine.analysis.balance.runner import BackendError
 
     second_ctrl_c_quits()
+    clash = output_clash({"--json": args.json_out}, [args.old, args.new])
+    if clash:
+        return error(clash, 2)
     old_sc = load(args.old)
     if old_sc is None:
         return 1
@@ -390,6 +393,6 @@ def run(args) -> int:
             write_json(result, args.json_out)
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
-    if args.json_out != "-" and comparison is not None:
+    if args.json_out != STDOUT and comparison is not None:
         write_line(text(comparison))
     return 130 if result["cancelled"] else 0

@@ -25,8 +25,9 @@ from rallyforge.engine.analysis.card.build import seating_words
 from rallyforge.engine.analysis.suggest.types import SuggestResult
 from rallyforge.engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)
-from rallyforge.engine.cli.common import (OPTIONS_HELP, add_seating_arguments, add_worker_arguments,
-                               bot_help, positive, whole_number, write_line)
+from rallyforge.engine.cli.common import (OPTIONS_HELP, STDOUT, add_seating_arguments,
+                                          add_worker_arguments, bot_help, output_clash, positive,
+                                          whole_number, write_line, write_output)
 from rallyforge.engine.format.schema import goal_problem
 from rallyforge.engine.model.scenario import Goals
 
@@ -77,7 +78,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the full result as JSON to OUT ('-' for stdout)")
     parser.add_argument("--apply", type=positive, metavar="N",
                         help="write the course with suggestion N applied to --out")
-    parser.add_argument("--out", metavar="FILE", help="where --apply writes the course")
+    parser.add_argument("--out", metavar="FILE", help="where --apply writes the course ('-' for stdout)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -94,10 +95,13 @@ def run(args) -> int:
     from rallyforge.engine.analysis.balance.progress import ProgressBar
     from rallyforge.engine.analysis.balance.runner import BackendError
     from rallyforge.engine.analysis.suggest import applied, suggest
-    from rallyforge.engine.format.loader import save_file
+    from rallyforge.engine.format.loader import dumps
     if (args.apply is None) != (args.out is None):
         return error("--apply N and --out FILE go together", 2)
     second_ctrl_c_quits()
+    clash = output_clash({"--json": args.json_out, "--out": args.out}, [args.file])
+    if clash:
+        return error(clash, 2)
     scenario = load(args.file)
     if scenario is None:
         return 1
@@ -132,10 +136,11 @@ def run(args) -> int:
                            + (f"there are only {len(result['suggestions'])} fixes"
                               if result["suggestions"] else "no fix was found"))
             else:
-                save_file(applied(scenario, result["suggestions"][args.apply - 1]), args.out)
+                write_output(args.out, dumps(applied(scenario,
+                                                     result["suggestions"][args.apply - 1])))
     except OSError as exc:
         return error(f"cannot write the output: {exc.strerror or exc}", 1)
-    if args.json_out != "-":
+    if STDOUT not in (args.json_out, args.out):
         write_line(text(result))
     if missing:
         return error(missing, 1)

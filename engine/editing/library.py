@@ -39,13 +39,17 @@ def find(name: str, folder: Path = LIBRARY) -> Path:
     """A library board by its file name without .json ("chess", "docking-bay-1"), or any
     course file by its path."""
     path = Path(name)
-    if path.suffix == ".json" and path.exists():
-        return path
-    candidate = folder / f"{name}.json"
-    if candidate.exists():
-        return candidate
+    shown = name if len(name) <= 60 else name[:59] + "…"
+    try:
+        if path.suffix == ".json" and path.exists():
+            return path
+        candidate = folder / f"{name}.json"
+        if candidate.exists():
+            return candidate
+    except (OSError, ValueError) as exc:      # a name too long for a file name, a NUL in it
+        raise LibraryError(f"no board {shown!r}: {getattr(exc, 'strerror', None) or exc}") from None
     known = ", ".join(p.stem for p in board_files(folder))
-    raise LibraryError(f"no board {name!r} in the library (it has: {known})")
+    raise LibraryError(f"no board {shown!r} in the library (it has: {known})")
 
 
 def load(path: Path) -> Scenario:
@@ -95,13 +99,16 @@ def assemble(boards: list[tuple[Scenario, int]], bay: tuple[Scenario, int] | Non
     if arrangement == "grid" and len(boards) != 4:
         raise LibraryError(f"two by two takes four boards, not {len(boards)}")
     pieces = [part(turned(b, q), bay=False) for b, q in boards]
-    if arrangement == "grid":
-        top = _join(pieces[:2], "en")
-        course = insert_board(top, _join(pieces[2:], "en"), "sw", 0)
-    else:
-        course = _join(pieces, "en" if arrangement == "side" else "sw")
-    if bay is not None:
-        course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
+    try:
+        if arrangement == "grid":
+            top = _join(pieces[:2], "en")
+            course = insert_board(top, _join(pieces[2:], "en"), "sw", 0)
+        else:
+            course = _join(pieces, "en" if arrangement == "side" else "sw")
+        if bay is not None:
+            course = insert_board(course, part(bay[0], bay=True), "sw", bay[1])
+    except ValueError as exc:       # too big a board: "a board is 1 to 100 squares each way, ..."
+        raise LibraryError(f"the boards do not fit on one course: {exc}") from None
     return canonical(replace(course, name=name, author=None, description=None, note=None))
 
 

@@ -22,10 +22,12 @@ Problem codes found here (the schema's own are listed in engine/format/schema.py
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import secrets
+import shutil
 import stat
 from collections.abc import Callable
 from dataclasses import replace
@@ -51,6 +53,13 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 
 # ---------------------------------------------------------------- reading files
+
+def stem_text(path: str | os.PathLike) -> str:
+    """A file's name without its extension, as text that can be written:
+    bytes of the name that are not UTF-8 become U+FFFD (a course named
+    after its file is written as UTF-8)."""
+    return os.fsencode(Path(path).stem).decode("utf-8", "replace")
+
 
 def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
     """The parsed JSON document of a file and no problem, or None with the
@@ -722,6 +731,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         raise OSError(errno.EINVAL, f"{path} is not a regular file (a folder, device or pipe); "
                                     "only a regular file is replaced")
     fd, tmp = _new_file_beside(path)
+    UNFINISHED.add(Path(tmp))
     try:
         if mode is not None:
             os.fchmod(fd, stat.S_IMODE(mode))
@@ -736,6 +746,24 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
         except OSError:
             pass
         raise
+    finally:
+        UNFINISHED.discard(Path(tmp))
+
+
+# Files and folders being written beside their place, not yet moved into it
+# (write_bytes_atomic's; a balance report's, engine/analysis/balance/report.py):
+# what a process quitting at once removes (remove_unfinished), so that it
+# leaves nothing half written behind.
+UNFINISHED: set[Path] = set()
+
+
+def remove_unfinished() -> None:
+    for path in list(UNFINISHED):
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def _new_file_beside(path: Path) -> tuple[int, str]:

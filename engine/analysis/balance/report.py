@@ -6,12 +6,15 @@ canvas), never pyplot, so no GUI backend is ever loaded.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from rallyforge.engine.analysis.balance.teams import team_lines
 from rallyforge.engine.analysis.card.build import (fairness_words, lines as card_lines, loop_line,
                                                    seat_verdict, seating_words)
+from rallyforge.engine.format.loader import UNFINISHED
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
@@ -432,11 +435,34 @@ def chart_deaths_by_cause(result: BalanceResult, scenario, path: Path) -> None:
 
 def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=None) -> list[Path]:
     """Write report.md and the charts into `directory` (made if missing);
-    returns the files written. `scenario` (optional) draws walls, pits, flags
+    returns the files written. They appear whole or not at all: written
+    beside it first, then moved in. `scenario` (optional) draws walls, pits, flags
     and docks on the heatmaps."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
+    target = Path(directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    out = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    UNFINISHED.add(out)
+    umask = os.umask(0)
+    os.umask(umask)
+    out.chmod(0o777 & ~umask)          # (as a folder made by mkdir, not mkdtemp's 0700)
+    try:
+        _write_report(result, out, scenario)
+        names = sorted(p.name for p in out.iterdir())
+        if target.is_dir():
+            for name in names:
+                os.replace(out / name, target / name)
+            out.rmdir()
+        else:
+            out.rename(target)
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)
+        raise
+    finally:
+        UNFINISHED.discard(out)
+    return [target / "report.md", *(target / name for name in CHARTS.values())]
+
+
+def _write_report(result: BalanceResult, out: Path, scenario) -> None:
     charts = [
         (CHARTS["win_rates"], lambda p: chart_win_rates(result, p)),
         (CHARTS["race_length"], lambda p: chart_race_length(result, p)),
@@ -447,10 +473,5 @@ def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=N
                                                       "Register ends per 100 races", p)),
     ]
     for name, draw in charts:
-        path = out / name
-        draw(path)
-        written.append(path)
-    report = out / "report.md"
-    report.write_text(markdown(result), encoding="utf-8")
-    written.insert(0, report)
-    return written
+        draw(out / name)
+    (out / "report.md").write_text(markdown(result), encoding="utf-8")

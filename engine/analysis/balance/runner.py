@@ -35,6 +35,7 @@ import contextlib
 import logging
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import sys
@@ -160,19 +161,14 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         if progress is not None:
             progress(races_done, outcome.planned, time.perf_counter() - started)
 
+    pressed = threading.Event()
+
     def stop() -> bool:
-        return bool(should_stop and should_stop())
+        return pressed.is_set() or bool(should_stop and should_stop())
 
     try:
-        if scheduler:
-            _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
-        elif workers == 1 or len(chunks) <= 1:
-            for i, chunk in enumerate(chunks):
-                if stop():
-                    break
-                on_chunk(i, task.play(chunk))
-        else:
-            _run_pool(task, chunks, workers, on_chunk, stop, meanwhile)
+        with _ctrl_c_noted(pressed):
+            _run_on(task, chunks, workers, scheduler, local_processes, on_chunk, stop, meanwhile)
     except KeyboardInterrupt:
         outcome.cancelled = True
     played = sorted(finished)
@@ -181,6 +177,44 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         outcome.results.extend(zip(chunks[i], finished[i]))
     outcome.elapsed_s = time.perf_counter() - started
     return outcome
+
+
+def _run_on(task, chunks, workers, scheduler, local_processes, on_chunk, stop, meanwhile) -> None:
+    if scheduler:
+        _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
+    elif workers == 1 or len(chunks) <= 1:
+        for i, chunk in enumerate(chunks):
+            if stop():
+                break
+            on_chunk(i, task.play(chunk))
+    else:
+        _run_pool(task, chunks, workers, on_chunk, stop, meanwhile)
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted(pressed: threading.Event):
+    """Ctrl+C inside also sets `pressed`, which ``stop`` reads: the run
+    stops at its next look even where the KeyboardInterrupt raised by the
+    press is lost (raised in code whose exceptions Python drops, such as a
+    finalizer the garbage collector runs: about 1 press in 25 went on racing)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):          # ignored, or the default (killed): nothing to note
+        yield
+        return
+
+    def noted(signum, frame):
+        pressed.set()
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, noted)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is noted:    # (else the press changed it: kept)
+            signal.signal(signal.SIGINT, previous)
 
 
 # ---------------------------------------------------------------- local processes
@@ -362,15 +396,43 @@ def _ctrl_c_deferred():
         raise KeyboardInterrupt
 
 
+# How long stopped workers get to end before they are killed, and the pool's
+# thread to end after them, in seconds.
+STOP_S = 2.0
+
+
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's workers, whatever they were doing, and see that the
+    pool's thread ends too, within a bounded time: a worker stopped part-way
+    through sending a result left the thread reading the rest of it for
+    ever, and the interpreter waits for that thread at exit (Ctrl+C hung).
+    Once every worker is gone, this process's end of the result pipe is
+    closed too: the pipe has no writer left, and the read ends."""
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         _quiet_when_failing(manager)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         try:
             process.terminate()
         except (OSError, ValueError):       # already gone
             pass
+    # (their sentinels, not join(): the pool's thread may be reaping them)
+    running = {process.sentinel: process for process in processes}
+    for last_resort in (False, True):
+        for gone in multiprocessing.connection.wait(list(running), STOP_S):
+            running.pop(gone)
+        if not running or last_resort:
+            break
+        for process in running.values():
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+    results = getattr(pool, "_result_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+    if manager is not None and manager.is_alive():
+        manager.join(STOP_S)
 
 
 # The threads of pools whose workers were stopped on purpose. What such a

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rallyforge.engine.format.loader import stem_text
 from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset,
                                          read_map)
 from rallyforge.engine.format.tiled.tilesets import mapping_for
@@ -218,7 +219,7 @@ def _as_drawn(board: Board) -> tuple[Accept, ...]:
 
 def course_name(path: str | Path) -> str:
     """'death_trap.tmx' -> 'Death Trap'."""
-    return Path(path).stem.replace("_", " ").replace("-", " ").title()
+    return stem_text(path).replace("_", " ").replace("-", " ").title()
 
 
 def import_map(path: str | Path) -> Imported:

@@ -5,13 +5,18 @@ layer, plus the tile objects of its object layers.
 Layer data may be CSV, base64, base64 with zlib or gzip compression, or
 (TMX) one <tile> element per cell. Only finite orthogonal maps are
 accepted; anything else raises MapError with a message for the user.
+Whatever a file holds, reading it is bounded (docs/format.md "Tiled maps":
+file sizes, regular files only, inflated layers, counts, numbers, names).
 """
 from __future__ import annotations
 
 import base64
-import gzip
+import binascii
 import json
+import math
+import os
 import re
+import stat
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -78,55 +83,163 @@ def is_tiled_json(data: object) -> bool:
 
 def read_map(path: str | Path) -> TiledMap:
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise MapError(f"cannot read the file ({exc.strerror or exc})") from None
+    raw = read_bounded(path, MAX_MAP_BYTES, "the map file")
     text = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text.startswith(b"<"):
-        return _read_tmx(raw, path.parent)
-    if text.startswith(b"{"):
-        return _read_json(raw, path.parent)
+    try:
+        if text.startswith(b"<"):
+            return _read_tmx(raw, path.parent)
+        if text.startswith(b"{"):
+            return _read_json(raw, path.parent)
+    except RecursionError:
+        raise MapError("not a Tiled map: it is nested too deeply") from None
     raise MapError("not a Tiled map: the file is neither TMX (XML) nor Tiled JSON")
+
+
+# ---------------------------------------------------------------- bounds (docs/format.md "Tiled maps")
+
+MAX_MAP_BYTES = 4 * 1024 * 1024         # a map file
+MAX_TILESET_BYTES = 1024 * 1024         # each external tileset file
+MAX_LAYERS = 32                         # tile layers
+MAX_OBJECTS = 10_000                    # tile objects, over all object layers
+MAX_TILESETS = 64
+MAX_NESTING = 16                        # group layers in group layers
+MAX_NAME = 60                           # characters of a name shown in a message or label
+MAX_TILE_SIZE = 100_000                 # pixels of a tile's side
+MAX_COORDINATE = 1e9                    # pixels of an object's place or size
+
+
+def read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; MapError
+    otherwise (`what` names it in the message). A FIFO, a device or a
+    folder is refused by its kind, found before it is opened (opening a FIFO
+    waits for a writer; a device reads for ever), and opened without waiting
+    in case it changed in between."""
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise MapError(f"cannot read {what} ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MapError(f"{what} is {_kind(info.st_mode)}, not a regular file")
+    if info.st_size > limit:
+        raise MapError(f"{what} is {info.st_size:,} bytes; at most {limit:,} are read")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise MapError(f"{what} is not a regular file")
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise MapError(f"cannot read {what} ({exc.strerror or exc})") from None
+    if len(raw) > limit:
+        raise MapError(f"{what} is more than {limit:,} bytes; at most {limit:,} are read")
+    return raw
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def short(text: str) -> str:
+    """`text` as a message shows it: at most MAX_NAME characters (a map's
+    names are the map maker's; one of 100,000 characters, repeated in the
+    label of every cell, made a small file take gigabytes)."""
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME - 1] + "…"
+
+
+def whole(value: object, what: str, low: int, high: int) -> int:
+    """`value` (a number, or a text of one, as TMX and JSON give them) as a
+    whole number from `low` to `high`; MapError for anything else: not a
+    number, a fraction, infinite, not a number at all (NaN), out of range."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise MapError(f"{what} is {short(repr(value))}, not a whole number")
+    number = finite(value, what)
+    if number != int(number):
+        raise MapError(f"{what} is {short(repr(value))}, not a whole number")
+    if not low <= number <= high:
+        raise MapError(f"{what} is {int(number):,}; it must be {low:,} to {high:,}")
+    return int(number)
+
+
+def finite(value: object, what: str, bound: float = 2.0 ** 53) -> float:
+    """`value` as a finite number of magnitude at most `bound`; MapError otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = float(value) if abs(value) <= bound else math.inf
+    elif isinstance(value, float):
+        number = value
+    elif isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
+        number = float(value)
+    else:
+        raise MapError(f"{what} is {short(repr(value))}, not a number")
+    if not math.isfinite(number) or abs(number) > bound:
+        raise MapError(f"{what} is {short(repr(value))}: not finite, or too large")
+    return number
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d{1,3})?", re.ASCII)
 
 
 # ---------------------------------------------------------------- common checks
 
-def _check_map(orientation: str, infinite: bool, width: int, height: int,
-               tile_w: int, tile_h: int) -> None:
+MAX_SIDE = 100              # squares a course has each way
+MAX_GID = 0xFFFFFFFF        # a cell: a global tile id with its flip bits, 32 bits
+
+
+def _check_map(orientation: str, infinite: bool, width: int, height: int) -> None:
     if orientation != "orthogonal":
-        raise MapError(f"the map is {orientation or 'of no stated orientation'}, not orthogonal: "
-                       "only orthogonal maps are squares of a board")
+        raise MapError(f"the map is {short(orientation) or 'of no stated orientation'}, not "
+                       "orthogonal: only orthogonal maps are squares of a board")
     if infinite:
         raise MapError("the map is infinite: save it as a fixed-size map in Tiled first")
-    if not (1 <= width <= 100 and 1 <= height <= 100):
+    if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
         raise MapError(f"the map is {width} x {height} squares; a course is 1 to 100 each way")
-    if tile_w <= 0 or tile_h <= 0:
-        raise MapError("the map's tile size is not positive")
 
 
-def _decode(data: str, encoding: str | None, compression: str | None, count: int,
+def _size(value: object, what: str) -> int:
+    """A map's width or height: a whole number (the range is _check_map's)."""
+    return whole(value, what, -2 ** 31, 2 ** 31)
+
+
+def _decode(data: str, encoding: object, compression: object, count: int,
             where: str) -> tuple[int, ...]:
+    """The `count` cells of a layer's data. Compressed data is inflated only
+    as far as the layer's declared size (4 bytes a cell) and one byte more:
+    a small file inflating to gigabytes is refused, not read."""
+    if encoding == "csv":
+        words = [v.strip() for v in data.split(",")]
+        if words and not words[-1]:
+            words.pop()                     # (a trailing comma)
+        if len(words) != count:
+            raise MapError(f"{where}: the layer has {len(words)} cells, the map {count}")
+        return tuple(whole(v, f"{where}: a cell", 0, MAX_GID) for v in words)
+    if encoding != "base64":
+        raise MapError(f"{where}: unknown layer data encoding {short(repr(encoding))}")
+    size = 4 * count
     try:
-        if encoding == "csv":
-            cells = tuple(int(v) for v in data.replace("\n", "").split(",") if v.strip())
-        elif encoding == "base64":
-            blob = base64.b64decode(data.strip(), validate=False)
-            if compression == "zlib":
-                blob = zlib.decompress(blob)
-            elif compression == "gzip":
-                blob = gzip.decompress(blob)
-            elif compression:
-                raise MapError(f"{where}: the layer is compressed with {compression}, which this "
-                               "reader does not know (save it with zlib, gzip or none)")
-            cells = struct.unpack(f"<{len(blob) // 4}I", blob[: len(blob) // 4 * 4])
-        else:
-            raise MapError(f"{where}: unknown layer data encoding {encoding!r}")
-    except (ValueError, zlib.error, OSError, EOFError, struct.error) as exc:
+        blob = base64.b64decode(data.strip(), validate=False)
+        if compression in ("zlib", "gzip"):
+            inflater = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
+            blob = inflater.decompress(blob, size + 1)
+            if inflater.unused_data:
+                raise MapError(f"{where}: the layer data goes on after its compressed stream")
+        elif compression:
+            raise MapError(f"{where}: the layer is compressed with {short(repr(compression))}, "
+                           "which this reader does not know (save it with zlib, gzip or none)")
+    except (ValueError, binascii.Error, zlib.error) as exc:
         raise MapError(f"{where}: the layer data cannot be decoded ({exc})") from None
-    if len(cells) != count:
-        raise MapError(f"{where}: the layer has {len(cells)} cells, the map {count}")
-    return cells
+    if len(blob) > size:
+        raise MapError(f"{where}: the layer's data holds more than the map's {count} cells "
+                       f"({size:,} bytes): reading stopped there")
+    if len(blob) != size:
+        raise MapError(f"{where}: the layer has {len(blob) // 4} cells, the map {count}")
+    return struct.unpack(f"<{count}I", blob)
 
 
 def _object_square(x: float, y: float, w: float, h: float, tile_w: int, tile_h: int,
@@ -136,133 +249,226 @@ def _object_square(x: float, y: float, w: float, h: float, tile_w: int, tile_h: 
     return int((x + w / 2) // tile_w), int((top + h / 2) // tile_h)
 
 
+def _tile_object(layer: str, gid: int, place: dict, tile_w: int, tile_h: int,
+                 where: str) -> TileObject:
+    x, y, w, h = (finite(place[k], f"{where}: its {k}", MAX_COORDINATE)
+                  for k in ("x", "y", "width", "height"))
+    return TileObject(layer, gid, *_object_square(x, y, w, h, tile_w, tile_h, True))
+
+
+class _Counts:
+    """How many layers, objects and tilesets were read so far, against their bounds."""
+
+    def __init__(self) -> None:
+        self.layers = self.objects = 0
+
+    def layer(self) -> None:
+        self.layers += 1
+        if self.layers > MAX_LAYERS:
+            raise MapError(f"the map has more than {MAX_LAYERS} tile layers")
+
+    def object(self) -> None:
+        self.objects += 1
+        if self.objects > MAX_OBJECTS:
+            raise MapError(f"the map has more than {MAX_OBJECTS:,} tile objects")
+
+
+def _tilesets_at_most(count: int) -> None:
+    if count > MAX_TILESETS:
+        raise MapError(f"the map has {count} tilesets; at most {MAX_TILESETS} are read")
+
+
+def _tilecount(value: object) -> int | None:
+    """A tileset's tile count when it is a plain whole number, else unknown."""
+    text = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
+
+
 # ---------------------------------------------------------------- TMX
 
-def _int(element: ET.Element, key: str, default: int = 0) -> int:
-    try:
-        return int(float(element.get(key, default)))
-    except ValueError:
-        raise MapError(f"<{element.tag}> has {key}={element.get(key)!r}, not a number") from None
+def _attr(element: ET.Element, key: str, low: int, high: int, default: int | None = None) -> int:
+    value = element.get(key)
+    if value is None and default is not None:
+        return default
+    return whole(value, f"<{element.tag}> {key}", low, high)
 
 
 def _read_tmx(raw: bytes, folder: Path) -> TiledMap:
     try:
         root = ET.fromstring(raw)
-    except ET.ParseError as exc:
-        raise MapError(f"not a Tiled map: the XML cannot be read ({exc})") from None
+    except (ET.ParseError, LookupError, ValueError) as exc:
+        raise MapError(f"not a Tiled map: the XML cannot be read ({short(str(exc))})") from None
     if root.tag != "map":
-        raise MapError(f"not a Tiled map: the XML document is a <{root.tag}>, not a <map>")
-    width, height = _int(root, "width"), _int(root, "height")
-    tile_w, tile_h = _int(root, "tilewidth"), _int(root, "tileheight")
-    _check_map(root.get("orientation", ""), root.get("infinite") == "1", width, height,
-               tile_w, tile_h)
-    tilesets = tuple(_tmx_tileset(t, folder) for t in root.iter("tileset"))
+        raise MapError(f"not a Tiled map: the XML document is a <{short(str(root.tag))}>, not a <map>")
+    width, height = _size(root.get("width"), "<map> width"), _size(root.get("height"), "<map> height")
+    _check_map(root.get("orientation", ""), root.get("infinite") == "1", width, height)
+    tile_w = _attr(root, "tilewidth", 1, MAX_TILE_SIZE)
+    tile_h = _attr(root, "tileheight", 1, MAX_TILE_SIZE)
+    found = root.findall(".//tileset")
+    _tilesets_at_most(len(found))
+    tilesets = tuple(_tmx_tileset(t, folder) for t in found)
     layers = []
     objects = []
+    counts = _Counts()
     for index, element in enumerate(root.iter()):
         if element.tag == "layer":
-            name = element.get("name", f"layer {index}")
+            counts.layer()
+            name = short(element.get("name", f"layer {index}"))
             data = element.find("data")
             if data is None:
                 raise MapError(f"layer {name!r} has no <data>")
             if data.get("encoding") is None:
-                cells = tuple(_int(t, "gid") for t in data.iter("tile"))
-                if len(cells) != width * height:
-                    raise MapError(f"layer {name!r}: {len(cells)} cells, the map has "
+                tiles = data.findall("tile")
+                if len(tiles) != width * height:
+                    raise MapError(f"layer {name!r}: {len(tiles)} cells, the map has "
                                    f"{width * height}")
+                cells = tuple(_attr(t, "gid", 0, MAX_GID, 0) for t in tiles)
             else:
                 cells = _decode(data.text or "", data.get("encoding"), data.get("compression"),
                                 width * height, f"layer {name!r}")
             layers.append(Layer(name, cells))
         elif element.tag == "objectgroup":
-            name = element.get("name", "")
+            name = short(element.get("name", ""))
             for obj in element.iter("object"):
-                gid = _int(obj, "gid")
+                gid = _attr(obj, "gid", 0, MAX_GID, 0)
                 if gid:
-                    x, y = _object_square(float(obj.get("x", 0)), float(obj.get("y", 0)),
-                                          float(obj.get("width", tile_w)),
-                                          float(obj.get("height", tile_h)), tile_w, tile_h, True)
-                    objects.append(TileObject(name, gid, x, y))
+                    counts.object()
+                    place = {"x": obj.get("x", 0), "y": obj.get("y", 0),
+                             "width": obj.get("width", tile_w), "height": obj.get("height", tile_h)}
+                    objects.append(_tile_object(name, gid, place, tile_w, tile_h,
+                                                f"object layer {name!r}: an <object>"))
     return TiledMap(width, height, tilesets, tuple(layers), tuple(objects))
 
 
 def _tmx_tileset(element: ET.Element, folder: Path) -> Tileset:
     source = element.get("source", "")
     name, count = element.get("name", ""), element.get("tilecount")
+    firstgid = _attr(element, "firstgid", 1, GID_MASK, 1)
     if source:     # the external file, when at hand, gives the tileset's own name
-        try:
-            external = ET.parse(folder / source).getroot()
-            name, count = external.get("name", ""), external.get("tilecount")
-        except (OSError, ET.ParseError):
-            pass
-    return Tileset(_int(element, "firstgid", 1), name, Path(source).name,
-                   int(count) if count and count.isdigit() else None)
+        external = _external(folder, source)
+        if external is not None:
+            try:
+                root = ET.fromstring(external)
+                name, count = root.get("name", ""), root.get("tilecount")
+            except (ET.ParseError, LookupError, ValueError):
+                pass
+    return Tileset(firstgid, short(name), short(Path(source).name), _tilecount(count))
+
+
+def _external(folder: Path, source: str) -> bytes | None:
+    """An external tileset file's bytes; None when there is no such file (the
+    map is read without its tileset's own name). Not a regular file, or too
+    big: MapError."""
+    path = folder / source
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return read_bounded(path, MAX_TILESET_BYTES, f"the tileset file {short(source)!r}")
 
 
 # ---------------------------------------------------------------- Tiled JSON
 
+def _no_constant(name: str) -> object:
+    raise MapError(f"not a Tiled map: the JSON holds {name}, which is no number a map may hold")
+
+
 def _read_json(raw: bytes, folder: Path) -> TiledMap:
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as exc:
-        raise MapError(f"not a Tiled map: the JSON cannot be read ({exc})") from None
+        raise MapError(f"not a Tiled map: the JSON cannot be read ({short(str(exc))})") from None
     if not isinstance(data, dict) or data.get("type", "map") != "map" or "layers" not in data:
         raise MapError("not a Tiled map: the JSON has no map (\"type\": \"map\" with \"layers\")")
-    try:
-        width, height = int(data["width"]), int(data["height"])
-        tile_w, tile_h = int(data["tilewidth"]), int(data["tileheight"])
-        _check_map(str(data.get("orientation", "")), bool(data.get("infinite")), width, height,
-                   tile_w, tile_h)
-        tilesets = tuple(_json_tileset(t, folder) for t in data.get("tilesets", []))
-        layers: list[Layer] = []
-        objects: list[TileObject] = []
-        _json_layers(data["layers"], width, height, tile_w, tile_h, layers, objects)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise MapError(f"not a Tiled map: a required entry is missing or wrong ({exc!r})") from None
+    for key in ("width", "height", "tilewidth", "tileheight"):
+        if key not in data:
+            raise MapError(f"not a Tiled map: the JSON has no {key!r}")
+    width, height = _size(data["width"], "the map's width"), _size(data["height"], "the map's height")
+    _check_map(_text(data.get("orientation", "")), bool(data.get("infinite")), width, height)
+    tile_w = whole(data["tilewidth"], "the map's tilewidth", 1, MAX_TILE_SIZE)
+    tile_h = whole(data["tileheight"], "the map's tileheight", 1, MAX_TILE_SIZE)
+    entries = _list(data.get("tilesets", []), "the map's tilesets")
+    _tilesets_at_most(len(entries))
+    tilesets = tuple(_json_tileset(_object(t, "a tileset"), folder) for t in entries)
+    layers: list[Layer] = []
+    objects: list[TileObject] = []
+    _json_layers(data["layers"], width, height, tile_w, tile_h, layers, objects, _Counts(), 0)
     return TiledMap(width, height, tilesets, tuple(layers), tuple(objects))
 
 
-def _json_layers(items: list, width: int, height: int, tile_w: int, tile_h: int,
-                 layers: list[Layer], objects: list[TileObject]) -> None:
-    for index, layer in enumerate(items):
-        name = str(layer.get("name", f"layer {index}"))
+def _list(value: object, what: str) -> list:
+    if not isinstance(value, list):
+        raise MapError(f"{what}: a list was expected, not {type(value).__name__}")
+    return value
+
+
+def _object(value: object, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise MapError(f"{what}: an object was expected, not {type(value).__name__}")
+    return value
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else str(value)[:MAX_NAME]
+
+
+def _json_layers(items: object, width: int, height: int, tile_w: int, tile_h: int,
+                 layers: list[Layer], objects: list[TileObject], counts: _Counts,
+                 depth: int) -> None:
+    if depth > MAX_NESTING:
+        raise MapError(f"the map's group layers are nested more than {MAX_NESTING} deep")
+    for index, item in enumerate(_list(items, "the map's layers")):
+        layer = _object(item, "a layer")
+        name = short(_text(layer.get("name", f"layer {index}")))
         kind = layer.get("type")
         if kind == "group":
-            _json_layers(layer.get("layers", []), width, height, tile_w, tile_h, layers, objects)
+            _json_layers(layer.get("layers", []), width, height, tile_w, tile_h, layers, objects,
+                         counts, depth + 1)
         elif kind == "tilelayer":
+            counts.layer()
+            if "data" not in layer:
+                raise MapError(f"layer {name!r} has no data")
             data = layer["data"]
             if isinstance(data, list):
-                cells = tuple(int(v) for v in data)
-                if len(cells) != width * height:
-                    raise MapError(f"layer {name!r}: {len(cells)} cells, the map has "
+                if len(data) != width * height:
+                    raise MapError(f"layer {name!r}: {len(data)} cells, the map has "
                                    f"{width * height}")
-            else:
-                cells = _decode(str(data), layer.get("encoding", "base64"),
+                cells = tuple(whole(v, f"layer {name!r}: a cell", 0, MAX_GID) for v in data)
+            elif isinstance(data, str):
+                cells = _decode(data, layer.get("encoding", "base64"),
                                 layer.get("compression") or None, width * height,
                                 f"layer {name!r}")
+            else:
+                raise MapError(f"layer {name!r}: its data is neither a list nor a text")
             layers.append(Layer(name, cells))
         elif kind == "objectgroup":
-            for obj in layer.get("objects", []):
-                gid = int(obj.get("gid", 0))
+            for entry in _list(layer.get("objects", []), f"object layer {name!r}: its objects"):
+                obj = _object(entry, f"object layer {name!r}: an object")
+                gid = whole(obj.get("gid", 0), f"object layer {name!r}: a gid", 0, MAX_GID)
                 if gid:
-                    x, y = _object_square(float(obj.get("x", 0)), float(obj.get("y", 0)),
-                                          float(obj.get("width") or tile_w),
-                                          float(obj.get("height") or tile_h), tile_w, tile_h, True)
-                    objects.append(TileObject(name, gid, x, y))
+                    counts.object()
+                    place = {"x": obj.get("x", 0), "y": obj.get("y", 0),
+                             "width": obj.get("width") or tile_w,
+                             "height": obj.get("height") or tile_h}
+                    objects.append(_tile_object(name, gid, place, tile_w, tile_h,
+                                                f"object layer {name!r}: an object"))
 
 
 def _json_tileset(entry: dict, folder: Path) -> Tileset:
-    source = str(entry.get("source", ""))
-    name, count = str(entry.get("name", "")), entry.get("tilecount")
-    if source:
+    source = _text(entry.get("source", ""))
+    name, count = _text(entry.get("name", "")), entry.get("tilecount")
+    firstgid = whole(entry.get("firstgid", 1), "a tileset's firstgid", 1, GID_MASK)
+    external = _external(folder, source) if source else None
+    if external is not None:
         try:
-            external = json.loads((folder / source).read_text("utf-8-sig"))
-            name, count = str(external.get("name", "")), external.get("tilecount")
-        except (OSError, ValueError, AttributeError):
+            found = json.loads(external.decode("utf-8-sig"), parse_constant=_no_constant)
+            if not isinstance(found, dict):
+                raise ValueError("not an object")
+            name, count = _text(found.get("name", "")), found.get("tilecount")
+        except (ValueError, RecursionError):
             try:        # a TMX-era .tsx referenced from a JSON map
-                root = ET.parse(folder / source).getroot()
+                root = ET.fromstring(external)
                 name, count = root.get("name", ""), root.get("tilecount")
-            except (OSError, ET.ParseError):
+            except (ET.ParseError, LookupError, ValueError):
                 pass
-    return Tileset(int(entry.get("firstgid", 1)), name, Path(source).name,
-                   int(count) if count is not None and str(count).isdigit() else None)
+    return Tileset(firstgid, short(name), short(Path(source).name), _tilecount(count))
