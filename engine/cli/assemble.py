@@ -31,7 +31,8 @@ from rallyforge.engine.cli.common import (STDOUT, count, output_clash, problem_l
                                           valid_course, write_course)
 from rallyforge.engine.editing.library import (ARRANGEMENTS, LibraryError, assemble as build,
                                               course_name, find, is_bay)
-from rallyforge.engine.format.loader import dumps, stem_text
+from rallyforge.engine.format.file_names import stem_text
+from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.model.scenario import Flag
 from rallyforge.engine.validation.validator import validate_data
 

@@ -54,13 +54,6 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # ---------------------------------------------------------------- reading files
 
-def stem_text(path: str | os.PathLike) -> str:
-    """A file's name without its extension, as text that can be written:
-    bytes of the name that are not UTF-8 become U+FFFD (a course named
-    after its file is written as UTF-8)."""
-    return os.fsencode(Path(path).stem).decode("utf-8", "replace")
-
-
 def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
     """The parsed JSON document of a file and no problem, or None with the
     problem saying why the file could not be read. A file holding JSON

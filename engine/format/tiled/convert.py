@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rallyforge.engine.format.loader import stem_text
+from rallyforge.engine.format.file_names import stem_text
 from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset,
                                          read_map)
 from rallyforge.engine.format.tiled.tilesets import mapping_for
