@@ -17,6 +17,7 @@ import signal
 import sys
 from collections.abc import Collection
 
+from rallyforge.engine import ctrl_c
 from rallyforge.engine.cli.streams import failed_write, guard
 from rallyforge.engine.version import COMMANDS, version
 
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             # has. Until now it ended the program at once (engine/cli/
             # __init__.py): while the command's modules import, a native one
             # (jsonschema_rs) turned the KeyboardInterrupt into a panic.
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGINT, ctrl_c.interrupt)
         status = args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

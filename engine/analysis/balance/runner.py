@@ -47,6 +47,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Protocol, overload
 
+from rallyforge.engine import ctrl_c
 from rallyforge.engine.analysis.balance.plan import Job, Jobs, RACE
 
 
@@ -164,7 +165,8 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
     pressed = threading.Event()
 
     def stop() -> bool:
-        return pressed.is_set() or bool(should_stop and should_stop())
+        return (pressed.is_set() or ctrl_c.pressed.is_set()
+                or bool(should_stop and should_stop()))
 
     try:
         with _ctrl_c_noted(pressed):
