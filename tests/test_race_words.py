@@ -90,3 +90,17 @@ def test_events_without_words_keep_their_key_value_lines(capsys):
 def test_words_without_events_or_with_json_is_a_usage_error(capsys, argv):
     assert main(["run", str(HIGHLANDS), *argv]) == 2
     assert "--words goes with --events" in capsys.readouterr().err
+
+
+def test_a_capture_flag_is_named_by_its_team_colour_or_else_by_its_team(capsys, tmp_path):
+    """Teams named by colour carry "the blue flag"; the published Capture the
+    Flag's teams A and B carry "team A's flag", not "the a flag"."""
+    coloured = command_line_lines(capsys, str(ROOT / "tests" / "rules" /
+                                             "13.7-capture-carry-and-drop.json"),
+                                  "--events", "--words")
+    assert any(line.endswith("A picks up the blue flag at (6,3)") for line in coloured)
+    lettered = command_line_lines(capsys, str(ROOT / "engine" / "editing" / "published" /
+                                              "capture-the-flag.json"),
+                                  "--seed", "1", "--events", "--words")
+    picked = [line for line in lettered if " picks up " in line]
+    assert picked and all("team A's flag" in line or "team B's flag" in line for line in picked)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rallyforge.engine.model.scenario import Scenario, Seat
+from rallyforge.engine.model.scenario import TEAM_NAMES, Scenario, Seat
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.state import Floor, RobotState
 
@@ -61,8 +61,10 @@ class TeamPlay:
     # ------------------------------------------------------------ names
 
     def flag_name(self, flag: int) -> str:
-        """"the blue flag" (capture): a flag by its team."""
-        return f"the {self.names[self.flag_of.index(flag)].lower()} flag"
+        """"the blue flag" (capture): a flag by its team's colour, or
+        "team A's flag" for a team named otherwise."""
+        name = self.names[self.flag_of.index(flag)]
+        return f"the {name.lower()} flag" if name in TEAM_NAMES else f"team {name}'s flag"
 
     def carries(self, robot: RobotState) -> int:
         """The number of the flag `robot` carries, 0 for none."""
