@@ -1,5 +1,5 @@
 """`rallyforge published`: the list of the manual's courses and writing one;
-a team course is written but not raced."""
+a team course written so races by team."""
 from __future__ import annotations
 
 import re

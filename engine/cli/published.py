@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if not write_course(args.output, entry.path.read_text("utf-8")):
         return 1
     print(f"{args.output}: {entry.name} (course manual page {entry.page})"
-          + (": a team course, not raced yet" if entry.team else ""), file=sys.stderr)
+          + (": a team course" if entry.team else ""), file=sys.stderr)
     return 0
 
 

@@ -3,9 +3,8 @@ course file each in ``published/`` beside this module (package data, made by
 scripts/published_courses.py from the board library).
 
 A course is listed from its file's text (its name, ``published`` object and
-rules), so that the list does not need a course to be playable here: the team
-courses are listed and written, but their races are the team races of a
-later version (``team_race``).
+rules), without loading every course; ``team_race`` marks the courses raced
+by teams or by players with two robots (docs/rules.md 13).
 """
 from __future__ import annotations
 
