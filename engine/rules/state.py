@@ -134,16 +134,11 @@ class Floor:
         # board_turns_on_flag: called with a flag's square when a robot touches it
         self.on_flag: Callable[[int], None] | None = None
 
-    def _marks(self, course: Course) -> list[bool]:
-        marks = list(course.archive_point)
-        for square in self.flag_squares:
-            marks[square] = True
-        return marks
-
     def set_course(self, course: Course) -> None:
         """Play on on another course of the same size (a factory board turned, 12.10)."""
         self.course = course
-        self.marks[:] = self._marks(course)
+        self.marks[:] = course.archive_point
+        self.place_flags(self.flag_squares)
 
     @property
     def step(self) -> str:
