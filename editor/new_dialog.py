@@ -22,7 +22,7 @@ def new_scenario(width: int, height: int, name: str = "Untitled", bay: bool = Fa
         docks = tuple(Dock(left + x, height + BAY_DOCK_ROW, "N") for x in BAY_DOCK_COLUMNS
                       if left + x < width)
         height += BAY_HEIGHT
-    # new courses play option cards (options.md introduction)
+    # new courses play option cards (docs/format.md, `rules`)
     return Scenario(name=name, board=Board(width, height), flags=(), docks=docks,
                     rules=Rules(options="played"))
 

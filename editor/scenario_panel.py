@@ -247,7 +247,7 @@ class ScenarioPanel(QScrollArea):
 
         rules = QGroupBox("Rules")
         rules_form = QFormLayout(rules)
-        special = QGroupBox("Special Rules")     # what published courses change (rules.md 12)
+        special = QGroupBox("Special Rules")     # what published courses change (docs/rules.md 12)
         special_form = QFormLayout(special)
         self.rule_widgets = {}
         for name, spec in rule_schemas().items():

@@ -1,4 +1,4 @@
-"""The search bot's movement options (options.md 4): a program with Fourth
+"""The search bot's movement options (docs/rules.md 10.12): a program with Fourth
 Gear or a Crab Legs pair is kept when it scores better on the rules code,
 and so is the Gyroscopic Stabilizer for a round."""
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_a_crab_step_onto_the_flag_beats_a_step_forward():
 
 def test_a_dual_processor_pair_of_move1_and_a_turn_is_the_turn_alone():
     """Move 1 with Rotate left on a Dual Processor plays as the turn alone
-    (options.md 7.1): with the flag to the west, the bot pairs the Move 1
+    (docs/rules.md 10, Dual Processor): with the flag to the west, the bot pairs the Move 1
     it holds in register 1 with a spare left turn and then moves 2 onto it."""
     bot, robot = setup([(1, 5), (1, 0)], (3, 5), ["dual-processor"])
     registers = [Card("move1", 500), Card("move2", 700), None, None, None]
@@ -147,7 +147,7 @@ class _Taker(_Recorder):
 @pytest.mark.parametrize("bot, takes", [(_Recorder, False), (_Taker, True)])
 def test_a_bot_keeps_its_leftover_card_of_highest_priority_on_the_flywheel(bot, takes):
     """The card returns when the bot takes it; a bot without a search of its
-    own takes it only to fill a short hand (options.md 7.5)."""
+    own takes it only to fill a short hand (docs/rules.md 10.12)."""
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
            "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
            "docks": [{"x": 3, "y": 5, "facing": "N"}],
@@ -234,7 +234,7 @@ def _duel(a, b, bots, flag=(4, 0), tiles=()):
 def test_a_bot_locks_the_revealed_register_whose_card_takes_the_target_on():
     """B steps into A's line in register 3; of its revealed cards (turn,
     turn, Move 1 toward its flag) A's Fire Control locks the Move 1's
-    register, not the lowest unlocked one (options.md 7.2, a bot's policy)."""
+    register, not the lowest unlocked one (docs/rules.md 10.12, a bot's policy)."""
     race = _duel((1, 2, "E"), (4, 3, "N"),
                  [_Fixed(), _Fixed(Card("left", 70), Card("right", 80), Card("move1", 490))])
     shooter, target = race.robots
@@ -267,7 +267,7 @@ def test_a_bots_fire_control_choice(cards, damage, choice):
 def test_a_bot_keeps_its_superior_archive_copy_and_re_enters_with_no_damage():
     """Destroyed holding Brakes and the Archive (its most recent card), a bot
     discards Brakes, which it ranks lower (a scripted robot would discard
-    the Archive), and re-enters with 0 damage (options.md 7.3)."""
+    the Archive), and re-enters with 0 damage (docs/rules.md 10, Superior Archive Copy)."""
     race = _duel((1, 2, "E"), (4, 3, "N"), [_Fixed(Card("move1", 490)), _Fixed()],
                  tiles=[{"x": 2, "y": 2, "type": "pit"}])
     robot = race.robots[0]

@@ -4,9 +4,11 @@ example is a valid course, and the README's commands parse."""
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
 import shlex
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -102,12 +104,150 @@ def _descriptions(node: object) -> list[str]:
     return []
 
 
-def test_the_schema_cites_only_pages_the_repository_has():
+def test_the_schema_cites_only_pages_and_sections_the_repository_has():
     """Its descriptions are the editor's hover help: a page they cite must ship."""
     texts = _descriptions(SCHEMA)
     assert len(texts) > 100
-    cited = {page for text in texts for page in re.findall(r"[\w./-]+\.md\b", text)}
-    assert sorted(page for page in cited if not (ROOT / page).is_file()) == []
+    assert sum(len(_citations(text)) for text in texts) > 20       # the scan finds them at all
+    assert [bad for text in texts for bad in _bad_citations(text)] == []
+
+
+# ---------------------------------------------------------------- citations in the code
+
+# A page cited by its path ("docs/rules.md 4.1", "docs/format.md, `checks`"),
+# then a section: numbers (a list or range of them), or a heading's name in
+# quotes or backticks. "rules 4.1" is short for docs/rules.md 4.1.
+PAGE = r"(?<![\w./-])(?P<page>[\w./-]*\w\.md)\b"
+NUMBERS = r"(?P<numbers>\d+(?:\.\d+)*(?:\s*(?:-|–|,|and)\s*\d+(?:\.\d+)*)*)"
+NAME = r"(?:\"(?P<quoted>[^\"]+)\"|`(?P<code>[^`]+)`)"
+CITATION = re.compile(PAGE + r"(?:[\s,(]*(?:section\s+|§\s*)?(?:" + NUMBERS + "|" + NAME + "))?")
+SHORT = re.compile(r"(?<![\w./-])[Rr]ules?\s+(?P<numbers>\d+\.\d+(?:\s*(?:-|–)\s*\d+\.\d+)?)")
+CODE_FOLDERS = ("engine", "editor", "bench", "scripts", "tests")
+SOURCES = sorted(path for folder in CODE_FOLDERS for path in (ROOT / folder).rglob("*.py"))
+
+
+def _sections(page: Path) -> set[str]:
+    """The numbers a page's sections go by: "3" for a heading "## 3. Moving
+    by cards", "3.4" for the fourth numbered item under it (or for a
+    paragraph that starts "**3.4"); a heading with no number ends the
+    numbered section, unless it is a subheading (###) inside it."""
+    numbers: set[str] = set()
+    section = None
+    for line in _prose(page.read_text(encoding="utf-8")).splitlines():
+        heading = re.match(r"(#{1,6})\s+(?:(\d+)\.?\s)?", line)
+        if heading:
+            if heading.group(2):
+                section = heading.group(2)
+                numbers.add(section)
+            elif len(heading.group(1)) <= 2:
+                section = None
+        elif section and (item := re.match(r"(\d+)\. ", line)):
+            numbers.add(f"{section}.{item.group(1)}")
+        elif bold := re.match(r"\*\*(\d+\.\d+)\b", line):
+            numbers.add(bold.group(1))
+    return numbers
+
+
+def _headings(page: Path) -> list[str]:
+    return [line.lstrip("#").strip().replace("`", "")
+            for line in _prose(page.read_text(encoding="utf-8")).splitlines()
+            if re.match(r"#{1,6}\s", line)]
+
+
+def _file_names_in_code() -> set[str]:
+    """The names of the .md files the code reads or writes (report.md, a
+    folder's README.md), which prose may name without a path: every string
+    constant that is a bare .md name, but a page of docs/ (cite those by path)."""
+    pages = {page.name for page in (ROOT / "docs").glob("*.md")}
+    names = set()
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.fullmatch(r"[\w.-]+\.md", node.value):
+                names.add(node.value)
+    return names - pages
+
+
+FILE_NAMES = _file_names_in_code()
+
+
+def _citations(text: str) -> list[tuple[str, list[str], str | None]]:
+    """Each page `text` cites, with the section numbers and the heading name
+    it cites there (none or None when it cites the whole page)."""
+    found = []
+    for match in CITATION.finditer(text):
+        numbers = re.findall(r"\d+(?:\.\d+)*", match.group("numbers") or "")
+        found.append((match.group("page"), numbers, match.group("quoted") or match.group("code")))
+    for match in SHORT.finditer(text):
+        found.append(("docs/rules.md", re.findall(r"\d+(?:\.\d+)*", match.group("numbers")), None))
+    return found
+
+
+def _bad_citations(text: str, root: Path = ROOT) -> list[str]:
+    bad = []
+    for name, numbers, heading in _citations(text):
+        page = root / name
+        if not page.is_file():
+            if numbers or heading or name not in FILE_NAMES:
+                bad.append(f"{name} (no such page)")
+            continue
+        sections = _sections(page)
+        bad += [f"{name} {number} (no such section)" for number in numbers
+                if number not in sections]
+        if heading and not any(heading.replace("`", "") in h for h in _headings(page)):
+            bad.append(f'{name} "{heading}" (no such heading)')
+    return bad
+
+
+def _comments_and_docstrings(source: str) -> list[str]:
+    """The docstrings of a module, and its comments (lines of comments in a
+    row as one text, since a citation may run on to the next line)."""
+    texts = [doc for node in ast.walk(ast.parse(source))
+             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+             and (doc := ast.get_docstring(node, clean=False))]
+    block: list[str] = []
+    last = -1
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type != tokenize.COMMENT:
+            continue
+        if token.start[0] != last + 1 and block:
+            texts.append(" ".join(block))
+            block = []
+        block.append(token.string.lstrip("#").strip())
+        last = token.start[0]
+    return texts + [" ".join(block)] * bool(block)
+
+
+def test_a_citation_of_a_missing_page_or_section_is_caught(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "rules.md").write_text(
+        "# Rules\n## 1. Set-up\n1. Docks.\n2. Deck.\n### More\n3. Chance.\n"
+        "## Flag difficulty\n1. Not numbered.\n## 13. Teams\n**13.1 Seats.** Who.\n",
+        encoding="utf-8")
+    text = ("docs/rules.md 1.2, rules 1.3, (docs/rules.md\n    13.1), docs/rules.md, section 13; "
+            "docs/rules.md, \"Flag difficulty\"; docs/rules.md 1.4; docs/rules.md 1.1-1.5; "
+            "rules 14.1; docs/rules.md 2; levels.md 4.2; options.md; docs/gone.md; "
+            "docs/rules.md `Seats`")
+    assert _bad_citations(text, tmp_path) == [
+        "docs/rules.md 1.4 (no such section)", "docs/rules.md 1.5 (no such section)",
+        "docs/rules.md 2 (no such section)", "levels.md (no such page)", "options.md (no such page)",
+        "docs/gone.md (no such page)", 'docs/rules.md "Seats" (no such heading)',
+        "docs/rules.md 14.1 (no such section)"]
+    assert _sections(tmp_path / "docs" / "rules.md") == {"1", "1.1", "1.2", "1.3", "13", "13.1"}
+
+
+def test_comments_and_docstrings_cite_only_pages_and_sections_the_repository_has():
+    """Code cites the project's own pages (docs/rules.md, docs/format.md), by
+    sections they have, never documents that do not ship with it."""
+    assert len(SOURCES) > 200 and "report.md" in FILE_NAMES
+    cited = 0
+    bad = []
+    for path in SOURCES:
+        for text in _comments_and_docstrings(path.read_text(encoding="utf-8")):
+            cited += len(_citations(text))
+            bad += [f"{path.relative_to(ROOT)}: {b}" for b in _bad_citations(text)]
+    assert cited > 100                       # the scan finds the citations at all
+    assert bad == []
 
 
 # ---------------------------------------------------------------- the format page and the code

@@ -1,4 +1,4 @@
-"""Levels, ramps and ledges (spec/levels.md) beyond the rules cases of
+"""Levels, ramps and ledges (docs/rules.md 11) beyond the rules cases of
 tests/rules/L*.json: races without level changes are unchanged, the events,
 the lone-robot model, the validator and the file format."""
 from __future__ import annotations
@@ -237,7 +237,7 @@ def _floor(doc: dict):
 
 
 def test_option_moves_climb_ramps_as_cards_do():
-    """levels.md 4.2: an option's move (Fourth Gear, Reverse Gears...) spends
+    """docs/rules.md 11.3: an option's move (Fourth Gear, Reverse Gears...) spends
     two steps up a ramp and slides back with only one."""
     from rallyforge.engine.rules.option_play import steps
     doc = course([(2, 0, 1), (3, 0, 1), (4, 0, 1), (5, 0, 1)],
@@ -251,7 +251,7 @@ def test_option_moves_climb_ramps_as_cards_do():
 
 
 def test_weapons_and_the_arm_stop_at_level_changes():
-    """levels.md 4.12: even a High-Power Laser stops at a ledge; the
+    """docs/rules.md 11.5 and 11.7: even a High-Power Laser stops at a ledge; the
     Mechanical Arm treats a level change as a wall."""
     from rallyforge.engine.rules.option_arm import arm_reach
     from rallyforge.engine.rules.option_weapons import trace
@@ -270,7 +270,7 @@ def test_weapons_and_the_arm_stop_at_level_changes():
 
 
 def test_a_teleporter_jump_ignores_levels_but_its_search_stops_at_a_ledge_up():
-    """levels.md 4.13: the jump lands with no fall damage; past a robot on the
+    """docs/rules.md 11.7: the jump lands with no fall damage; past a robot on the
     landing square, a ledge up is a wall (then it searches back)."""
     tele = {"x": 0, "y": 0, "type": "teleporter"}
     doc = course([(0, 0, 2), (0, 2, 2), (4, 2, 1)], tiles=[tele, {**tele, "y": 2}], robots=[

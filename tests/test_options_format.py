@@ -1,4 +1,4 @@
-"""The option cards in the file format (options.md 3, 5, 6.2, 6.24, 6.26):
+"""The option cards in the file format (docs/format.md, "Option cards"):
 the default of rules.options, the register grammar, canonical save, and
 the validator's option problems."""
 from __future__ import annotations

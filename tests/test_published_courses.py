@@ -12,7 +12,7 @@ from rallyforge.engine.validation.validator import validate_data
 from scripts import published_courses as script
 
 ENTRIES = published_courses.entries()
-# The special-rules keys of the course-rules work (courses.md section 1 and 2):
+# The special-rules keys of the course-rules work (docs/rules.md 12 and 13):
 # a course without them needs nothing more than this version plays.
 NEW_KEYS = {"flags_move", "robot_laser_damage", "start_damage", "power_down", "repair_sites",
             "start_option_choice", "programming_seconds", "superbot", "board_turns_on_flag",
@@ -54,7 +54,7 @@ def test_the_check_finds_a_file_that_was_changed(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
 def test_every_published_course_validates_with_no_error(entry):
-    """Needs the special-rules keys (courses.md section 1, 2) in the schema."""
+    """Needs the special-rules keys (docs/rules.md 12 and 13) in the schema."""
     problems = validate_data(_doc(entry))
     assert [p.message for p in problems if p.severity == "error"] == []
 

@@ -204,7 +204,7 @@ def _prevented(e: Event, who: str) -> str:
     return f"{who} gives up {_card(e)} instead of 1 damage"
 
 
-# Option events in words (engine/model/events.py; options.md 6.27).
+# Option events in words (engine/model/events.py; docs/rules.md 9).
 _OPTION_WORDS = {
     "option_gained": lambda e, who: f"{who} gains {_card(e)}" + (
         {"start": " at the start", "upgrade": " on an upgrade square",
@@ -225,7 +225,7 @@ def fire_control_locks(events: Sequence[Event], stop: int) -> dict[str, dict[int
     """Per robot, its registers (1-5) locked by Fire Control after the events
     before index `stop`, each with who locked it when, in words ("locked by
     A's Fire Control in 1·2"). The locks lift together: after a repair, at a
-    power down, at a destruction (options.md 6.15)."""
+    power down, at a destruction (docs/rules.md 10.9)."""
     locks: dict[str, dict[int, str]] = {}
     shooter: dict[str, str] = {}            # the target's last Fire Control shooter
     for e in itertools.islice(events, stop):

@@ -73,7 +73,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
         "pushers": PLAYED, "note": IGNORED,
-        "levels": REFUSED,      # levels.md: no copy in C
+        "levels": REFUSED,      # docs/rules.md 11: no copy in C
     },
     Flag: {"x": PLAYED, "y": PLAYED, "note": IGNORED},
     Dock: {"x": PLAYED, "y": PLAYED, "facing": PLAYED, "note": IGNORED},
@@ -104,7 +104,7 @@ PLAYED_TILES: dict[str, tuple[str, ...]] = {
     "drain": (), "teleporter": (), "randomizer": (),
     "void": (),         # off the table: deadly like the board's edge (a death square)
 }
-REFUSED_TILES = frozenset({"ramp"})         # levels.md
+REFUSED_TILES = frozenset({"ramp"})         # docs/rules.md 11
 PLAYED_EDGES: dict[str, tuple[str, ...]] = {
     "wall": ("side",), "laser": ("dir", "beams"), "pusher": ("dir", "phases"),
 }

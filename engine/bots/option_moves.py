@@ -1,4 +1,4 @@
-"""Movement options in the search bot's programs (options.md 4): once the
+"""Movement options in the search bot's programs (docs/rules.md 10.12): once the
 vectorised search has chosen the best plain program, each register may
 take a movement option the robot holds (Fourth Gear, Reverse Gears, Brakes)
 or become a two-card register with a spare hand card (Crab Legs, Dual

@@ -1,5 +1,5 @@
 """What bots do with option cards where a card leaves the choice to its
-holder (options.md 4: a bot's policy, not a rule): the card given up first,
+holder (docs/rules.md 10.12: a bot's policy, not a rule): the card given up first,
 the movement option without a plan, the card kept on the Flywheel, and the
 weapon a laser shot is replaced by. The rules ask a bot's ``option_choices``
 (engine/rules/bot_view.py OptionChoices); a race's bots share one policy."""
@@ -16,7 +16,7 @@ from rallyforge.engine.rules.paths import UNREACHABLE, distances_to
 from rallyforge.engine.rules.state import Floor, RobotState
 
 # How much a bot values each card when it must give one up (higher: kept
-# longer). A bot's ranking, not a rule (options.md 4).
+# longer). A bot's ranking, not a rule (docs/rules.md 10.12).
 BOT_VALUE = {card: i for i, card in enumerate((
     "ablative-coat", "flywheel", "conditional-program", "brakes", "reverse-gears", "recompile",
     "superior-archive-copy", "abort-switch", "circuit-breaker", "gyroscopic-stabilizer",
@@ -53,7 +53,7 @@ class OptionPolicy:
 
 def _weapon(floor: Floor, shooter: RobotState, targets: list[RobotState], d: int,
                 slot: int, points: int) -> tuple[str, str | None] | None:
-    """A bot's weapon (options.md 4): a push or pull that puts the target
+    """A bot's weapon (docs/rules.md 10.12): a push or pull that puts the target
     in a pit or off the board beats damage; then Fire Control, unless the
     damage would destroy the target; damage otherwise."""
     if not targets:
@@ -73,7 +73,7 @@ def _weapon(floor: Floor, shooter: RobotState, targets: list[RobotState], d: int
 
 
 def _fire_control(floor: Floor, target: RobotState, slot: int) -> str | None:
-    """A bot's Fire Control choice (options.md 7.2; a bot's policy): destroy
+    """A bot's Fire Control choice (docs/rules.md 10.12; a bot's policy): destroy
     the target's option it ranks highest when that ranks in the upper half
     of BOT_VALUE; else lock, among the registers revealed so far, the one
     whose card the target needs most (_moves_it_on); else destroy its best

@@ -444,8 +444,8 @@ class SearchBot:
 
     def take_flywheel(self, view: BotView, hand: list[Card], card: Card,
                       free_registers: list[int], rng: random.Random) -> bool:
-        """Whether to take back the card kept on the Flywheel (options.md
-        7.5): when the best program of the hand with it scores better than
+        """Whether to take back the card kept on the Flywheel (docs/rules.md
+        10.12): when the best program of the hand with it scores better than
         the best without it, or always when the hand is empty (a bot's policy)."""
         if not free_registers:
             return False

@@ -76,7 +76,7 @@ class Tables:
         dmg[:, :, :n] = model.damage
         self.end, self.dmg = end, dmg
         # where the flags stand at the end of each register of the round: where
-        # they are now, or with moving flags where the belts take them (rules.md 12.1)
+        # they are now, or with moving flags where the belts take them (docs/rules.md 12.1)
         at = []
         squares = flags
         for r in range(5):
@@ -93,7 +93,7 @@ class Tables:
         self.dist[len(flags)] = 0
         self.dist[:, self.FIN] = 0
         repairs = set()
-        if rules.repair_sites == "repair":      # "options": sites give cards (rules.md 12.5)
+        if rules.repair_sites == "repair":      # "options": sites give cards (docs/rules.md 12.5)
             repairs = {i for i in range(course.size) if course.archive_point[i]}
             if rules.flags_repair:
                 repairs |= set(flags)

@@ -219,7 +219,7 @@ class _Builder:
             # the schema allows none for "elimination" only (docs/rules.md 13.6)
             self.error("E106", "flags: needs at least 1 flag", "/flags")
         if not self.given("/rules/options"):
-            # the default keeps an older file's meaning (options.md introduction)
+            # the default keeps an older file's meaning (docs/format.md, `rules`)
             scenario = replace(scenario, rules=replace(scenario.rules,
                                                        options=scenario.implied_options()))
         return scenario

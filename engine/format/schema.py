@@ -28,7 +28,8 @@ are what it expects), that square:
           (anywhere: JSON cannot hold them), empty text
     E106  a list too short or too long, or with repeated items
     E107  not a program card (``move1``..``uturn``, optional ``:1``-``:999``), or a
-          register entry that breaks the option grammar (options.md 6.24)
+          register entry that breaks the option grammar (docs/format.md,
+          "Option cards in a script")
     E108  anything else the schema rejects
     E109  (last, after MAX_LISTED others) which broken items of the big lists
           have problems not listed

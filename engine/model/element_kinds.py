@@ -118,7 +118,7 @@ TILE_LIST: tuple[TileType, ...] = (
     TileType("drain", "Drain", deadly=True, death="drain"),
     TileType("teleporter", "Teleporter"),
     TileType("randomizer", "Randomizer"),
-    # dir: the way up; the square behind it is one level lower (levels.md)
+    # dir: the way up; the square behind it is one level lower (docs/rules.md 11)
     TileType("ramp", "Ramp", (Key("dir", DIRECTION, new="E", label="Up towards",
                                   undo="Turn ramp"),)),
     # not on the table (beside a narrower board of an assembled course): entering
@@ -152,9 +152,9 @@ CAUSE_LIST: tuple[Cause, ...] = (
     Cause("pit", "pits", fall=True, color="#7b2cbf"),
     Cause("drain", "drains", fall=True, color="#1f6feb"),
     Cause("off board", "off the board", fall=True, color="#f0a202"),
-    Cause("damage", "damage", fall=False, color="#e5383b"),    # lasers, falls (levels.md 4.8)
+    Cause("damage", "damage", fall=False, color="#e5383b"),    # lasers, falls (docs/rules.md 11.2)
     Cause("crusher", "crushers", fall=False, color="#2a9d8f"),
-    # a fall down a ledge onto robots with no free square before a wall (levels.md 4.7)
+    # a fall down a ledge onto robots with no free square before a wall (docs/rules.md 11.2)
     Cause("fall", "falls onto robots", fall=False, color="#6b4f2a"),
 )
 CAUSES: dict[str, Cause] = {c.name: c for c in CAUSE_LIST}

@@ -68,7 +68,7 @@ Kinds and the fields they use:
                                                   stays), rules 12.10
     option      amount                            options gained (counted options)
 
-Option cards (played options, options.md 6.27); `card` is the card's id:
+Option cards (played options, docs/rules.md 10); `card` is the card's id:
 
     option_gained     card, cause                 cause: start, upgrade, flag, repair site,
                                                   flag square (repair_sites "options"),

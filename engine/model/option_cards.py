@@ -1,10 +1,10 @@
-"""The 26 option cards (options.md 2): ids, names, effects, and the script
-grammar of a register entry (options.md 3, 6.24).
+"""The 26 option cards (docs/rules.md 10): ids, names, effects, and the
+script grammar of a register entry (docs/format.md, "Option cards in a script").
 
     card ["+" card] ["/" option] ["@" weapon [":" mode]]
 
 where only Fire Control takes a mode: ``:1``-``:5`` (the register to lock),
-``:option`` or ``:option=ID`` (the option to destroy; options.md 7.2).
+``:option`` or ``:option=ID`` (the option to destroy; docs/rules.md 10, Fire Control).
 
 This module knows the cards as data only; what they do is in the rules
 code (engine/rules/option_play.py and the steps it hooks into).
@@ -92,7 +92,7 @@ def card_name(card: str) -> str:
     """An option card's printed name ("Ablative Coat"), or the id as written if unknown."""
     return BY_ID[card].name if card in BY_ID else card
 
-# Uses a register entry may carry (options.md 3).
+# Uses a register entry may carry (docs/format.md, "Option cards in a script").
 MOVE_USES = ("brakes", "fourth-gear", "reverse-gears")
 PAIR_USES = ("crab-legs", "dual-processor")
 WEAPONS = ("pressor-beam", "tractor-beam", "mini-howitzer", "fire-control", "radio-control",

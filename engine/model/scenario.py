@@ -235,7 +235,7 @@ class Rules:
     teleport_backup_distance: int = 2
     max_rounds: int = 100
     finish: str = "first"
-    # option cards (options.md): "counted" (a number only) or "played"; the
+    # option cards (docs/rules.md 10): "counted" (a number only) or "played"; the
     # default a file gets is Scenario.implied_options(), see the loader
     options: str = "counted"
     start_options: int = 0
@@ -290,7 +290,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Entry:
-    """One register of a scripted round (options.md 6.24):
+    """One register of a scripted round (docs/format.md,
+    "Option cards in a script"):
     ``card ["+" pair] ["/" use] ["@" weapon [":" mode]]``."""
     card: Card
     pair: Card | None = None
@@ -340,7 +341,7 @@ class ProgramRound:
     cards: tuple[Entry, ...] = ()
     power_down: bool = False
     note: str | None = None
-    # option choices of the round (options.md 3)
+    # option choices of the round (docs/format.md, "Option cards in a script")
     use: tuple[str, ...] = ()               # gyroscopic-stabilizer
     abort_at: int | None = None             # Abort Switch at the start of this register
     recompile: bool = False
@@ -385,7 +386,7 @@ class RobotSpec:
     damage: int | None = None       # None: the rules' start_damage
     lives: int | None = None        # None: the rules' lives
     flags: int = 0
-    # a count, or the ids of the cards held (options.md 1.2); None: rules.start_options
+    # a count, or the ids of the cards held (docs/rules.md 10.2); None: rules.start_options
     options: int | tuple[str, ...] | None = None
     powered_down: bool = False
     bot: str | None = None
@@ -623,8 +624,8 @@ class Scenario:
                      for i in range(robots))
 
     def implied_options(self) -> str:
-        """The `rules.options` a file means when it does not say (options.md
-        introduction): "played" when it uses any option feature."""
+        """The `rules.options` a file means when it does not say (docs/format.md,
+        `rules`): "played" when it uses any option feature."""
         r = self.rules
         uses = (r.start_options or r.flag_gives_option or r.start_option_choice
                 or r.repair_sites == "options"

@@ -17,7 +17,7 @@ from rallyforge.engine.model.scenario import Board, Laser
 def ray(board: Board, square: int, d: int) -> tuple[int, ...]:
     """The squares after `square` towards d, up to the first wall (listed, or
     the mounting wall of a laser or pusher), level change (a ledge or a
-    ramp's low side: a beam stays on its level, levels.md 5) or the board's
+    ramp's low side: a beam stays on its level, docs/rules.md 11.5) or the board's
     edge."""
     w, h, walls, level = board.width, board.height, board.wall_mask, board.level_map
     x, y = square % w, square // w

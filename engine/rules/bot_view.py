@@ -65,7 +65,7 @@ class Bot(Protocol):
 
 
 class OptionChoices(Protocol):
-    """A bot's choices with option cards (options.md 4: a bot's policy, not a rule)."""
+    """A bot's choices with option cards (docs/rules.md 10.12: a bot's policy, not a rule)."""
 
     def give_up(self, robot: RobotState) -> str:
         """The card the robot gives up first (a discard, a card traded for damage)."""

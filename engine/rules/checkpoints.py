@@ -32,7 +32,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         if racing and robot.cards and robot.flags < last and sq != flags[robot.flags] \
                 and scores(floor, robot):
             reached = arm_square(floor, robot, flags[robot.flags].__eq__)
-            if reached is not None:     # Mechanical Arm: one flag, no archive move (6.23)
+            if reached is not None:     # Mechanical Arm: one flag, no archive move (10.11)
                 used(floor, robot, "mechanical-arm", cause="flag")
                 _touch_flag(floor, robot, reached, register, finished)
                 armed = True
@@ -59,7 +59,7 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
 def _touch_flag(floor: Floor, robot: RobotState, sq: int, register: int,
                 finished: list[RobotState]) -> None:
     """The robot touches its next flag, on square sq (6.1); with
-    `flag_gives_option` it is owed a card at clean-up (options.md 6.3)."""
+    `flag_gives_option` it is owed a card at clean-up (docs/rules.md 10.2)."""
     robot.flags += 1
     if floor.events is not None:
         floor.emit("flag", robot, src=floor.course.xy[sq], amount=robot.flags)

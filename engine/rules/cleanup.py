@@ -37,7 +37,7 @@ def release_unlocked(robot: RobotState, rules: Rules) -> None:
 
 def _arm_repair(floor: Floor, robot: RobotState, repairs: Callable[[int], bool]) -> int | None:
     """The square the Mechanical Arm repairs at: an upgrade square if one is
-    in reach (a repair and an option, 6.23), else a repair square."""
+    in reach (a repair and an option, 10.11), else a repair square."""
     upgrade = arm_square(floor, robot, floor.course.upgrade.__getitem__)
     return upgrade if upgrade is not None else arm_square(floor, robot, repairs)
 
@@ -64,7 +64,7 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
         sq = robot.sq
         on = repairs(sq)
         if robot.cards and not course.upgrade[sq]:
-            # the Mechanical Arm: one repair and one option at most (6.23); on
+            # the Mechanical Arm: one repair and one option at most (10.11); on
             # a repair square it adds an upgrade square's option only
             arm = _arm_repair(floor, robot, repairs)
             if arm is not None and (not on or course.upgrade[arm]):
@@ -87,7 +87,7 @@ def repair(floor: Floor, robots: list[RobotState]) -> set[RobotState]:
                 floor.emit("repair", robot, amount=1)
         if course.upgrade[sq] and not robot.powered_down:
             _give_option(floor, robot, "upgrade")
-    for robot in floor.flag_gifts:          # even if destroyed or powered down since (6.3)
+    for robot in floor.flag_gifts:          # even if destroyed or powered down since (10.2)
         _give_option(floor, robot, "flag")
     floor.flag_gifts.clear()
     return repaired
@@ -179,7 +179,7 @@ def _entry_facing(floor: Floor, robot: RobotState, square: int) -> int:
             key = 0
         else:
             # a first step up a ledge ranks like one into a wall; up a ramp it
-            # costs two steps, as in path distance (levels.md 4.14)
+            # costs two steps, as in path distance (docs/rules.md 11.7)
             neighbour, cost = course.target[square * 4 + d], 1
             if neighbour < 0 and square * 4 + d in course.climb:
                 neighbour, cost = course.climb[square * 4 + d], 2

@@ -69,7 +69,7 @@ def _carry(floor: Floor, robot: RobotState, to: int, cause: str) -> None:
         floor.emit_move(robot, src, to, d, cause)
     drop = floor.course.drop
     if drop and drop[src * 4 + d]:
-        # a belt takes the robot down a ledge only onto a free square (levels.md 4.10)
+        # a belt takes the robot down a ledge only onto a free square (docs/rules.md 11.2)
         land(floor, robot, src, to, src, d, 1, cause)
     else:
         floor.put(robot, to, src, cause)

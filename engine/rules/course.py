@@ -165,15 +165,15 @@ class Course:
         self.laser_damage = damage      # what board lasers do to a robot alone on the square
 
     def _levels(self, board: Board, tile: list[int]) -> None:
-        """The level tables (levels.md). Every edge between squares of different
-        levels is a ledge unless a ramp joins them (the square behind a ramp one
-        level below it, crossing towards the ramp's dir). ``target`` gets WALL
-        wherever nothing may cross upwards (a ledge up, a ramp's low side from
-        below): pushes, belts, currents, pushers and a teleporter's search stop
-        there as at a wall (rules 1, 3, 6; 4.3, 4.10, 4.13). A card crosses a
-        low side through ``climb`` only (rule 3). ``drop`` marks ledges down (a
-        fall, rule 2); ``beam_target`` is ``target`` with every level change
-        walled (rule 5). A board without levels or ramps keeps ``drop`` None
+        """The level tables (docs/rules.md 11). Every edge between squares of
+        different levels is a ledge unless a ramp joins them (the square behind
+        a ramp one level below it, crossing towards the ramp's dir). ``target``
+        gets WALL wherever nothing may cross upwards (a ledge up, a ramp's low
+        side from below): pushes, belts, currents, pushers and a teleporter's
+        search stop there as at a wall (rules 11.1, 11.3, 11.6, 11.7). A card
+        crosses a low side through ``climb`` only (rule 11.3). ``drop`` marks
+        ledges down (a fall, rule 11.2); ``beam_target`` is ``target`` with every
+        level change walled (rule 11.5). A board without levels or ramps keeps ``drop`` None
         and ``climb`` empty, and the rules code skips all of this."""
         self.level = level = [0] * self.size
         for v in board.levels:
@@ -200,11 +200,11 @@ class Course:
                 self.climb[k] = j               # up the ramp's low side: a card only
                 target[k] = WALL
             elif ramp_dir.get(i) == (d + 2) & 3 and level[i] == level[j] + 1:
-                pass                            # down a ramp: an ordinary step (rule 4)
+                pass                            # down a ramp: an ordinary step (rule 11.4)
             elif level[j] > level[i]:
-                target[k] = WALL                # a ledge up (rule 1)
+                target[k] = WALL                # a ledge up (rule 11.1)
             else:
-                drop[k] = True                  # a ledge down (rule 2)
+                drop[k] = True                  # a ledge down (rule 11.2)
         self.drop = drop
         self.beam_target = beam_target
 

@@ -22,7 +22,7 @@ reachability). Damage never destroys a lone robot here: the model reports
 the damage (board lasers, and falls down ledges) and leaves its sum to the
 caller. On a board with levels or ramps the card part is ``play_card`` on
 every state (a ramp takes two steps of one card, so single steps do not
-compose; levels.md 4.15).
+compose).
 
 Distances (``distance_to``) use every card in every register: a
 register-agnostic approximation that counts the fewest registers if the

@@ -1,5 +1,5 @@
 """Movement by program cards (rules 3): steps, pushing, water, teleporters;
-on levelled boards falls down ledges and climbs up ramps (levels.md).
+on levelled boards falls down ledges and climbs up ramps (docs/rules.md 11).
 
 ``push`` is also how pushers move a robot (rule 4.4).
 """
@@ -49,7 +49,7 @@ def play_card(floor: Floor, robot: RobotState, kind: int) -> None:
 def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
     """One step of a card with `left` steps to go, on a board with ramps: the
     steps it took, 0 when the card is over. Up a ramp's low side costs two,
-    the first onto the foot (levels.md 3, 4.1-4.2). The foot is not a square:
+    the first onto the foot (docs/rules.md 11.3). The foot is not a square:
     the robot keeps its own square (which stays free for the slide back)
     until the second step puts it on the ramp."""
     ramp = floor.course.climb.get(robot.sq * 4 + d)
@@ -72,7 +72,7 @@ def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
 
 def slide(floor: Floor, robot: RobotState, ramp: int) -> None:
     """The robot on a ramp's foot goes back to the square it came from, where
-    it still stands (levels.md 4.2): no damage, no turn; the card is over."""
+    it still stands (docs/rules.md 11.3): no damage, no turn; the card is over."""
     if floor.events is not None:
         floor.emit("slide", robot, src=floor.course.xy[ramp], dst=floor.course.xy[robot.sq])
 
@@ -94,7 +94,7 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
     ahead = course.target[k]
     if ahead == WALL:
         return False
-    # a robot below a ledge is not pushed: the mover falls past it (levels.md 2)
+    # a robot below a ledge is not pushed: the mover falls past it (docs/rules.md 11.2)
     if ahead >= 0 and occ[ahead] is not None and not (course.drop and course.drop[k]):
         line = _line(floor, ahead, d)
         if line is None:
@@ -108,8 +108,8 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
 def _line(floor: Floor, square: int, d: int) -> list[RobotState] | None:
     """The unbroken line of robots from the one on `square` on towards d that
     a push moves, or None when a wall (or a ledge up, or a ramp's low side)
-    stops it. A line ends at a ledge down: the robot there falls (levels.md
-    4.9)."""
+    stops it. A line ends at a ledge down: the robot there falls (docs/rules.md
+    11.2)."""
     target, drop, occ = floor.course.target, floor.course.drop, floor.occ
     line: list[RobotState] = []
     robot = occ[square]
@@ -146,7 +146,7 @@ def step(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
 
 
 def fall(floor: Floor, robot: RobotState, d: int, cause: str) -> None:
-    """Down a ledge towards d (levels.md 2, 4.6-4.7): the robot lands on the
+    """Down a ledge towards d (docs/rules.md 11.2): the robot lands on the
     first square without a robot (ledges down crossed freely); a wall, ledge
     up or ramp's low side before one destroys it, cause "fall"."""
     course, occ = floor.course, floor.occ
@@ -173,7 +173,7 @@ def land(floor: Floor, robot: RobotState, src: int, square: int, last: int, d: i
     """End a fall from `src`, lifted off the board already, on `square` (< 0:
     `travelled` squares towards d, off the board, having last been over
     `last`): the fall damage once, where it lands, unless the landing
-    destroys it (levels.md 4.6, 4.8). The fall event says what the rules
+    destroys it (docs/rules.md 11.2). The fall event says what the rules
     deal; the damage event that follows, what the robot took (option cards
     may prevent some). `cause` is the move's (what to blame)."""
     course = floor.course

@@ -1,4 +1,4 @@
-"""Mechanical Arm (options.md 2, 6.23): the squares a robot reaches around it."""
+"""Mechanical Arm (docs/rules.md 10.11): the squares a robot reaches around it."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -12,8 +12,8 @@ if TYPE_CHECKING:
 
 def arm_reach(floor: Floor, sq: int) -> list[int]:
     """The squares of the 8 around `sq` with no wall between; for a diagonal
-    both two-edge paths must be free (6.23). A level change counts as a wall
-    (levels.md 4.12)."""
+    both two-edge paths must be free (docs/rules.md 10, Mechanical Arm). A
+    level change counts as a wall (docs/rules.md 11.7)."""
     target = floor.course.beam_target
     out = []
     near = [target[sq * 4 + d] for d in range(4)]

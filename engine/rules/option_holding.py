@@ -1,4 +1,4 @@
-"""Holding option cards (options.md 1, 6.1-6.6): the option deck, what each
+"""Holding option cards (docs/rules.md 10.1-10.4): the option deck, what each
 robot's cards remember, gaining and losing cards, and damage with what
 prevents it. Used by the race state itself (a destroyed robot discards a
 card), so it depends on no rules module."""
@@ -19,7 +19,7 @@ HOWITZER_SHOTS = 5
 
 
 class OptionDeck:
-    """The 26 option cards, shuffled once from the race's seed (1.1);
+    """The 26 option cards, shuffled once from the race's seed (10.1);
     discarded cards go under it and it is never reshuffled."""
 
     __slots__ = ("cards",)
@@ -61,7 +61,7 @@ class RobotOptions:
         self.shield = shield            # shield_with_options
         self.shield_sides = 0           # Power-Down Shield: sides used in this register
         self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
-        # a bot's option choices once its bot programs it (6.25); None: a script's choices
+        # a bot's option choices once its bot programs it (10.12); None: a script's choices
         self.choices: OptionChoices | None = None
         self.locks = 0                  # registers locked by damage this round
 
@@ -82,7 +82,7 @@ def option_deck(floor: Floor) -> OptionDeck:
 
 def gain(floor: Floor, robot: RobotState, cause: str, card: str | None = None) -> None:
     """The robot gains `card`, or the top of the option deck (none when it
-    is empty: the card is not owed, 6.1)."""
+    is empty: the card is not owed, 10.1)."""
     if card is None:
         card = option_deck(floor).deal()
         if card is None:
@@ -96,7 +96,7 @@ def gain(floor: Floor, robot: RobotState, cause: str, card: str | None = None) -
 
 
 def lose(floor: Floor, robot: RobotState, card: str, cause: str) -> None:
-    """The robot discards `card`: it goes under the option deck, fresh (6.1)."""
+    """The robot discards `card`: it goes under the option deck, fresh (10.3)."""
     robot.cards.remove(card)
     robot.options -= 1
     o = opts(robot)
@@ -129,9 +129,9 @@ def cheapest(robot: RobotState) -> str:
 
 
 def at_destruction(floor: Floor, robot: RobotState) -> None:
-    """A destroyed robot discards its cheapest card (1.4); holding Superior
+    """A destroyed robot discards its cheapest card (10.3); holding Superior
     Archive Copy, it re-enters with 0 damage, also when that is the card
-    discarded (7.3). Fire Control locks lift, the Flywheel and Conditional
+    discarded (its row in docs/rules.md 10). Fire Control locks lift, the Flywheel and Conditional
     cards and radio copies go."""
     o = opts(robot)
     o.fc_locks.clear()
@@ -146,9 +146,9 @@ def at_destruction(floor: Floor, robot: RobotState) -> None:
 # ---------------------------------------------------------------- damage
 
 def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -1) -> int:
-    """Damage to a robot, point by point through what prevents it (6.5):
+    """Damage to a robot, point by point through what prevents it (10.4):
     Power-Down Shield (damage coming from `side`: lasers, shells, Ramming
-    Gear; once per side and register, 7.4), Ablative Coat, then trading
+    Gear; once per side and register), Ablative Coat, then trading
     cards; returns the damage taken. `side` -1: damage with no direction."""
     taken = 0
     cap = floor.rules.destroy_at_damage
@@ -188,7 +188,7 @@ def hurt(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -
 
 
 def hurt_now(floor: Floor, robot: RobotState, points: int, cause: str, side: int = -1) -> None:
-    """Damage outside the laser step: destroys at destroy_at_damage at once (6.6)."""
+    """Damage outside the laser step: destroys at destroy_at_damage at once (10.4)."""
     hurt(floor, robot, points, cause, side)
     if robot.sq >= 0 and robot.damage >= floor.rules.destroy_at_damage:
         floor.destroy(robot, "damage", robot.sq, (cause, -1))

@@ -1,4 +1,4 @@
-"""Option cards in play (options.md): the option deck, gaining and losing
+"""Option cards in play (docs/rules.md 10): the option deck, gaining and losing
 cards, damage and what prevents it, movement with options, and the round
 choices (Abort Switch, Conditional Program, Recompile, Gyroscopic
 Stabilizer, Circuit Breaker, Mechanical Arm).
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
                       copy: bool = False) -> None:
     """Carry out the robot's card of register slot+1 with its movement
-    options (options.md 2, 6.13-6.14). A radio copy is a plain card."""
+    options (docs/rules.md 10.5-10.6). A radio copy is a plain card."""
     o = opts(robot)
     cards = robot.cards
     course = floor.course
@@ -50,7 +50,7 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
                 d = (robot.facing + _TURNS[rotate.kind]) & 3
                 steps(floor, robot, d, 0 if wet else 1, ram)
             else:
-                # a Back up counts as a move of 1 (options.md 7.1): it always plays as the turn
+                # a Back up counts as a move of 1 (docs/rules.md 10, Dual Processor): it always plays as the turn
                 k = 2 if rotate.kind == "uturn" else 1
                 n = max(0, (1 if kind == BACK else kind + 1) - k - wet)
                 used(floor, robot, which,
@@ -72,13 +72,13 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
         else:
             used(floor, robot, use)
             if use == "brakes":
-                return                  # moves 0 squares (on a teleporter too, 6.13)
+                return                  # moves 0 squares (on a teleporter too, 10.5)
             extra = 1
     if kind >= LEFT:
         turn(floor, robot, (3, 1, 2)[kind - LEFT], "card")
         return
     d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
-    if tile == TELEPORTER:      # Fourth Gear and Reverse Gears leave the jump as it is (6.13)
+    if tile == TELEPORTER:      # Fourth Gear and Reverse Gears leave the jump as it is (10.5)
         distance = floor.rules.teleport_backup_distance if kind == BACK else (3, 4, 5)[kind]
         jump(floor, robot, d, distance)
         return
@@ -90,16 +90,16 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
     """n single steps towards d with pushing (3.2-3.4); with Ramming Gear the
     first robot of the first pushed line takes 1 damage at once, also when
-    the push is blocked (6.12), coming from the side the robot pushes from
-    (Power-Down Shield, 7.4). Up a ramp two steps go as one (levels.md 4.2)."""
+    the push is blocked (10.13), coming from the side the robot pushes from
+    (for Power-Down Shield). Up a ramp two steps go as one (docs/rules.md 11.3)."""
     course, occ = floor.course, floor.occ
     target, drop = course.target, course.drop
     while n > 0:
         if ram:
             k = robot.sq * 4 + d
-            # up a ramp only a step from its foot pushes (levels.md 4.1)
+            # up a ramp only a step from its foot pushes (docs/rules.md 11.3)
             ahead = target[k] if k not in course.climb else course.climb[k] if n >= 2 else -1
-            # a robot below a ledge is fallen past, not pushed (levels.md 2)
+            # a robot below a ledge is fallen past, not pushed (docs/rules.md 11.2)
             if ahead >= 0 and (rammed := occ[ahead]) is not None and not (drop and drop[k]):
                 ram = False
                 used(floor, robot, "ramming-gear", rammed)
@@ -114,7 +114,8 @@ def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
 
 def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: int) -> None:
     """A scripted round's option uses: per register the `/` use and the
-    weapon (locked registers included, 6.24); pairs in the unlocked ones.
+    weapon (locked registers included: docs/format.md,
+    "Option cards in a script"); pairs in the unlocked ones.
     Round choices are read here too (Gyroscopic Stabilizer, Abort Switch,
     Conditional Program, Flywheel)."""
     o = opts(robot)
@@ -144,7 +145,7 @@ def set_plan(floor: Floor, robot: RobotState, entry: ProgramRound | None, free: 
 
 def take_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> list[Card]:
     """The hand with the card kept on the Flywheel, taken back before
-    programming in a round of its owner's choice (options.md 7.5)."""
+    programming in a round of its owner's choice (docs/rules.md 10, Flywheel)."""
     o = opts(robot)
     if o.flywheel is None:
         ignored(floor, robot, "flywheel", "no card kept" if has(robot, "flywheel") else "not held")
@@ -155,7 +156,7 @@ def take_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> list[Car
 
 
 def bot_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> None:
-    """A bot's Flywheel (options.md 4): with no card on it, it keeps the
+    """A bot's Flywheel (docs/rules.md 10.12): with no card on it, it keeps the
     leftover card its option choices pick, to take back when a program is
     better with it."""
     o = opts(robot)
@@ -170,7 +171,7 @@ def bot_flywheel(floor: Floor, robot: RobotState, hand: list[Card]) -> None:
 
 def stabilize(floor: Floor, robot: RobotState, entry: ProgramRound | None) -> None:
     """The round's Gyroscopic Stabilizer use, read for a powered-down robot
-    too (6.22)."""
+    too (its row in docs/rules.md 10)."""
     if entry is not None and "gyroscopic-stabilizer" in entry.use:
         use_stabilizer(floor, robot)
 
@@ -186,7 +187,7 @@ def use_stabilizer(floor: Floor, robot: RobotState) -> None:
 
 
 def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> list[Card]:
-    """Recompile (6.19): the hand goes under the deck, a new one of the same
+    """Recompile (docs/rules.md 10): the hand goes under the deck, a new one of the same
     size is dealt, and the robot takes 1 damage (locks this round are
     already judged)."""
     if not has(robot, "recompile") or not hand:
@@ -201,8 +202,8 @@ def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> 
 
 def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | None,
                   deck: Deck) -> None:
-    """Start of register slot+1, before step A: Abort Switch (6.16), then the
-    Conditional Program swap (6.17)."""
+    """Start of register slot+1, before step A: Abort Switch, then the
+    Conditional Program swap (their rows in docs/rules.md 10)."""
     o = opts(robot)
     if abort_at == slot + 1 and not o.aborted:
         o.aborted = True
@@ -233,7 +234,7 @@ def locked(robot: RobotState, i: int) -> bool:
 
 
 def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str) -> None:
-    """A new card in register i: a pair there is discarded whole (6.14)."""
+    """A new card in register i: a pair there is discarded whole (10.6)."""
     robot.registers[i] = card
     opts(robot).pairs[i] = None
     if floor.events is not None:
@@ -245,7 +246,7 @@ def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str
 def play_register_cards(floor: Floor, slot: int) -> int:
     """Step B with played options: highest priority first (robot order on
     ties); a robot under Radio Control plays a copy of its controller's card
-    just below that card's priority (6.21). Returns the cards played."""
+    just below that card's priority (10.10). Returns the cards played."""
     actors = []
     for r in floor.robots:
         if r.sq < 0:
@@ -276,7 +277,7 @@ def play_register_cards(floor: Floor, slot: int) -> int:
 def release_with_options(floor: Floor, robot: RobotState, repaired: set[RobotState]) -> None:
     """7.2 with played options: as release_unlocked, but a register Fire
     Control locked keeps its card unless a repair lowered the robot's
-    damage this clean-up (6.15); radio copies, the Conditional card and
+    damage this clean-up (10.9); radio copies, the Conditional card and
     the round's choices end."""
     o = opts(robot)
     if robot in repaired and o.fc_locks:

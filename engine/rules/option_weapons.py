@@ -1,4 +1,4 @@
-"""The laser step with option cards (options.md 6.8-6.12): every beam and
+"""The laser step with option cards (docs/rules.md 10.7-10.8): every beam and
 weapon shot is traced from the same positions, then (2) damage, (3) Fire
 Control, Scrambler and Radio Control, (4) destruction at
 destroy_at_damage, (5) pushes and pulls by the shooters' card priority.
@@ -31,7 +31,7 @@ REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "
 def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[RobotState]]:
     """A robot laser from square `sq` towards d: the squares it crosses and
     the robots it hits; it passes `passes` walls or robots (High-Power Laser),
-    never a level change (levels.md 4.12)."""
+    never a level change (docs/rules.md 11.5)."""
     course, occ = floor.course, floor.occ
     path: list[int] = []
     hit: list[RobotState] = []
@@ -99,7 +99,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         choice = _choice(shooter, slot)
         if shooter.powered_down or not floor.rules.robot_lasers:
             if choice is not None and not shooter.powered_down:
-                ignored(floor, shooter, choice[0], "robot lasers off")     # 6.10
+                ignored(floor, shooter, choice[0], "robot lasers off")     # 10.8
             continue
         cards = shooter.cards
         d = shooter.facing
@@ -172,7 +172,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         if shot.weapon == "tractor-beam":
             back = (shot.d + 2) & 3
             to = course.target[victim.sq * 4 + back]
-            if to != WALL and (to < 0 or floor.occ[to] is None):    # a robot there blocks (6.12)
+            if to != WALL and (to < 0 or floor.occ[to] is None):    # a robot there blocks (10.8)
                 step(floor, victim, back, "tractor beam")
         else:
             push(floor, victim, shot.d, shot.weapon.replace("-", " "))
@@ -193,7 +193,7 @@ def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:
 
 def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState], slot: int,
              d: int) -> str | None:
-    """The weapon used, or None when the use cannot be made (6.11: ignored
+    """The weapon used, or None when the use cannot be made (10.8: ignored
     with an event, and the main laser fires normally)."""
     if choice is None:
         return None
@@ -222,10 +222,10 @@ def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState
 
 
 def _fire_control(target: RobotState, mode: str | None) -> tuple[int | None, str | None] | None:
-    """What Fire Control in `mode` does to `target` (options.md 7.2):
+    """What Fire Control in `mode` does to `target` (docs/rules.md 10, Fire Control):
     (register index to lock, None) or (None, option to destroy, None when
-    it holds none); None when the choice cannot be made on it (6.11)."""
-    if mode is None:            # the lowest-numbered unlocked register, played ones included (6.15)
+    it holds none); None when the choice cannot be made on it (10.8)."""
+    if mode is None:            # the lowest-numbered unlocked register, played ones included (its row in docs/rules.md 10)
         i = next((i for i in range(5) if not locked(target, i)), None)
         return None if i is None else (i, None)
     if mode.isdigit():
@@ -247,14 +247,14 @@ def _fire_control_words(mode: str | None) -> str:
 
 
 def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
-    """Fire Control, Scrambler and Radio Control (step 3 of 6.8)."""
+    """Fire Control, Scrambler and Radio Control (step 3 of 10.7)."""
     target = shot.target
     if shot.weapon == "fire-control":
         effect = _fire_control(target, shot.mode)
         if effect is None:
             return
         i, option = effect
-        if option is not None:              # not damage: nothing prevents it (6.9)
+        if option is not None:              # not damage: nothing prevents it (its row in docs/rules.md 10)
             lose(floor, target, option, "fire control")
         elif i is not None:
             opts(target).fc_locks.append(i)

@@ -1,6 +1,6 @@
 """Path distance (rule 7.4): single steps between orthogonal neighbours that
 cross no wall and enter no pit or drain; robots do not block. On levelled
-boards distances are one-way (levels.md 4.14): down a ledge or a ramp is a
+boards distances are one-way (docs/rules.md 11.7): down a ledge or a ramp is a
 step, up a ramp from the square behind it two, up a ledge none."""
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ class Controller:
 
     def recompiles(self, robot: RobotState, round: int, hand: list[Card],
                    rng: random.Random) -> bool:
-        """Whether the robot recompiles its hand this round (6.19): its
+        """Whether the robot recompiles its hand this round (docs/rules.md 10): its
         script says so, or its bot decides, when it holds Recompile."""
         if round <= len(self.rounds):
             return self.rounds[round - 1].recompile
@@ -134,7 +134,7 @@ class Controller:
     def takes_flywheel(self, robot: RobotState, round: int, hand: list[Card],
                        rng: random.Random) -> bool:
         """Whether the card kept on the robot's Flywheel joins this hand
-        (7.5): its script says so, or its bot decides: with a search, when
+        (docs/rules.md 10): its script says so, or its bot decides: with a search, when
         a program is better with the card; without one, when the hand is
         too short to fill its registers (a bot's policy)."""
         if round <= len(self.rounds):
@@ -153,7 +153,7 @@ class Controller:
         """2.3: fill the unlocked registers; a locked register that is empty
         takes the scripted card for it, or for a bot the top card of the deck.
         With played options: locks as judged at the deal (before Recompile,
-        6.19), registers locked by Fire Control keep their cards, and the
+        docs/rules.md 10), registers locked by Fire Control keep their cards, and the
         script's option uses are read."""
         o = robot.opt
         free = 5 - (o.locks if o is not None else lock_count(robot.damage, rules))
@@ -177,7 +177,7 @@ class Controller:
             for i, card in kept:
                 registers[i] = card
             if round > len(self.script) and self.bot is not None:
-                o.choices = self.choices    # its choices are a bot's from now on (6.25)
+                o.choices = self.choices    # its choices are a bot's from now on (10.12)
             set_plan(floor, robot, self.entry(round), free)
             plan = getattr(self.bot, "option_plan", None) if o.choices is not None else None
             if plan is not None:            # the search bot's movement options and pairs

@@ -148,7 +148,7 @@ class Race:
             crown(self.floor, min(robots, key=lambda r: (docks.get(r.sq, len(docks)), r.index)))
 
     def _deal_options(self) -> None:
-        """Set-up with played options (6.2): listed cards are taken out of the
+        """Set-up with played options (10.2): listed cards are taken out of the
         deck and gained in list order, then the deck is shuffled and each
         counted robot is dealt its cards, robot order."""
         floor = self.floor
@@ -354,7 +354,7 @@ class Race:
                 if self.round > 1:      # one that starts the race powered down keeps its damage
                     robot.damage = 0
                 robot.registers = [None] * 5
-                if robot.opt is not None:       # Fire Control locks lift (6.15)
+                if robot.opt is not None:       # Fire Control locks lift (10.9)
                     robot.opt.fc_locks.clear()
                     robot.opt.pairs = [None] * 5
                     stabilize(floor, robot, self.controllers[robot.index].entry(self.round))
@@ -377,7 +377,7 @@ class Race:
         if self.played:
             for i, robot in enumerate(playing):
                 opts(robot).locks = lock_count(robot.damage, rules)
-                if "extra-memory" in robot.cards:                   # 6.20
+                if "extra-memory" in robot.cards:                   # docs/rules.md 10
                     sizes[i] += 1
                     used(floor, robot, "extra-memory")
         cards = deck.deal(sum(sizes))       # dealt in robot order, as many as there are
@@ -407,7 +407,7 @@ class Race:
 
     def _held_by_options(self, robots: list[RobotState]) -> set[Card]:
         """Cards out of the shuffle: on a Flywheel, set aside by Conditional
-        Program, in registers locked by Fire Control (6.18)."""
+        Program, in registers locked by Fire Control (docs/rules.md 10)."""
         held: set[Card] = set()
         for robot in robots:
             o = opts(robot)
@@ -418,8 +418,8 @@ class Race:
         return held
 
     def _options_hand(self, robot: RobotState, hand: list[Card]) -> list[Card]:
-        """The hand after Recompile (6.19), with the Flywheel card when its
-        owner takes it back this round (7.5)."""
+        """The hand after Recompile, with the Flywheel card when its
+        owner takes it back this round (their rows in docs/rules.md 10)."""
         o = opts(robot)
         o.stabilized = o.aborted = False
         controller = self.controllers[robot.index]

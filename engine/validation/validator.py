@@ -31,7 +31,7 @@ and says what to do, a JSON pointer and, where there is one, the square.
           (under ``superbot`` only dock 1 counts; under ``board_turns_on_flag`` in some
           way the boards under the flags before it can have turned)
     E313  an option card held by two robots
-    E314  an ``option_cards`` check while options are only counted (options.md 6.26)
+    E314  an ``option_cards`` check while options are only counted (docs/format.md, `checks`)
     E315  a robot starts having touched more flags than the course has
     E316  a ramp whose neighbours do not match: the square behind it (against its
           dir) must be one level lower, the square ahead at its level, both on the board
@@ -523,7 +523,7 @@ def unknown_options(s: Scenario, at: Places) -> list[Problem]:
 
 
 def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
-    """E313: one option card listed for two robots (options.md 6.2; the
+    """E313: one option card listed for two robots (docs/rules.md 10.2; the
     schema rejects an id listed twice for one robot)."""
     holder: dict[str, str] = {}
     out = []
@@ -574,7 +574,7 @@ def _option_uses(s: Scenario, at: Places):
 def option_uses_without_cards(s: Scenario, at: Places) -> list[Problem]:
     """W410: a scripted option use the robot cannot make: options are only
     counted, or it starts with a list of cards (or none) without that one.
-    Dealt cards are engine-defined (options.md 6.1): a robot dealt cards by
+    Dealt cards are engine-defined (docs/rules.md 10.2): a robot dealt cards by
     count is not warned about; a card gained during the race may also make
     the use possible, hence a warning, not an error."""
     out = []
@@ -797,7 +797,7 @@ def _belt_carrying_off(board: Board, flag: Flag, reached: AbstractSet[tuple[int,
 
 def mismatched_ramps(s: Scenario, at: Places) -> list[Problem]:
     """E316: a ramp joins the square behind it, one level lower, to the square
-    ahead, at its own level (levels.md 1, 4.5)."""
+    ahead, at its own level (docs/format.md, "Levels, ramps and ledges")."""
     b = s.board
     out = []
     for k, tile in enumerate(b.tiles):
@@ -900,7 +900,7 @@ def _ramp_down(b: Board, x: int, y: int, d: int) -> bool:
 
 def lasers_cut_by_ledges(s: Scenario, at: Places) -> list[Problem]:
     """W414: a laser on the edge of a level change fires into the other level
-    at once, so its beam stops on its own square (levels.md 5)."""
+    at once, so its beam stops on its own square (docs/rules.md 11.5)."""
     b = s.board
     out = []
     for k, laser in enumerate(b.lasers):
@@ -915,7 +915,7 @@ def lasers_cut_by_ledges(s: Scenario, at: Places) -> list[Problem]:
 
 
 def mounted_on_ramp_sides(s: Scenario, at: Places) -> list[Problem]:
-    """W415: a laser or pusher hangs on a wall on a ramp's low side (levels.md 4.11)."""
+    """W415: a laser or pusher hangs on a wall on a ramp's low side (docs/rules.md 11.3)."""
     b = s.board
     low_sides = set()
     for tile in b.tiles:
@@ -1027,7 +1027,7 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
             text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
                     f"or remove the wall")
         elif (rise := b.level_at(tile.x + DX[d], tile.y + DY[d])) > b.level_at(tile.x, tile.y):
-            # up a ledge, or up a ramp's low side: a wall for belts and currents (levels.md 2.1, 2.3)
+            # up a ledge, or up a ramp's low side: a wall for belts and currents (docs/rules.md 11.1, 11.3)
             text = (f"points {COMPASS[tile.dir]} up to level {rise}, which stops robots as a wall "
                     f"would, so it never moves a robot; turn it or change the levels")
         else:

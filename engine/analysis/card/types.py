@@ -156,7 +156,7 @@ class Card(TypedDict):
     deadliest_leg: DeadliestLeg | None
     deadliest_square: DeadliestSquare | None
     reentry_loops: NotRequired[list[ReentryLoop]]
-    programming_seconds: NotRequired[int]      # the course's clock, not simulated (rules.md 12.7)
+    programming_seconds: NotRequired[int]      # the course's clock, not simulated (docs/rules.md 12.7)
     flags: list[FlagScore]
     flag_score: float | None
     goals: NotRequired[GoalVerdicts | None]    # judged against the file's goals on reading
