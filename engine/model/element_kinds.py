@@ -86,6 +86,9 @@ class EdgeType:
     keys: tuple[Key, ...]                       # besides x, y and note; the first is its side
     mounted: bool = False                       # hangs on a wall that exists whether listed or not
     one_per_square: bool = False                # E205
+    # the warning when it faces a wall on its own square, and what that wall
+    # does to it ({dir}: the way it faces)
+    facing_wall: tuple[str, str] | None = None
 
 
 _DIR = Key("dir", DIRECTION, new="E", label="Direction", undo="Turn tile")
@@ -135,9 +138,13 @@ EDGE_LIST: tuple[EdgeType, ...] = (
     EdgeType("wall", "Wall", "walls", Wall, (Key("side", DIRECTION, new="N", label="Side"),)),
     EdgeType("laser", "Laser", "lasers", Laser,
              (_DIR, Key("beams", COUNT, new=1, optional=True, default=1, label="Beams")),
-             mounted=True),
+             mounted=True,
+             facing_wall=("W402", "fires {dir} into a wall on its own square, so its beam goes "
+                                  "no further; turn the laser or remove the wall")),
     EdgeType("pusher", "Pusher", "pushers", Pusher, (_DIR, _PHASES), mounted=True,
-             one_per_square=True),
+             one_per_square=True,
+             facing_wall=("W404", "pushes {dir} into a wall, so it never moves a robot; turn it "
+                                  "or remove the wall")),
 )
 EDGES: dict[str, EdgeType] = {e.name: e for e in EDGE_LIST}
 

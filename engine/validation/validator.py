@@ -922,17 +922,16 @@ def mounted_on_ramp_sides(s: Scenario, at: Places) -> list[Problem]:
         if tile.type == "ramp" and tile.dir in INDEX:
             low_sides.add(edge_key(tile.x, tile.y, NAMES[opposite(INDEX[tile.dir])]))
     out = []
-    mounted: tuple[tuple[str, str, tuple[Laser | Pusher, ...]], ...] = (
-        ("laser", "board/lasers", b.lasers), ("pusher", "board/pushers", b.pushers))
-    for what, key, items in mounted:
-        for k, item in enumerate(items):
+    for e in EDGE_LIST:
+        for k, item in enumerate(getattr(b, e.list) if e.mounted else ()):
             if item.dir not in INDEX:
                 continue
             mount = edge_key(item.x, item.y, NAMES[opposite(INDEX[item.dir])])
             if mount in low_sides:
-                out.append(_warning("W415", f"the {what} at ({item.x}, {item.y}) hangs on a wall "
+                out.append(_warning("W415", f"the {e.name} at ({item.x}, {item.y}) hangs on a wall "
                                             f"across a ramp's low side, which closes the ramp; "
-                                            f"move the {what}", at.pointer(key, k), item.x, item.y))
+                                            f"move the {e.name}", at.pointer(f"board/{e.list}", k),
+                                    item.x, item.y))
     return out
 
 
@@ -966,16 +965,20 @@ def _faces_wall(b: Board, item: Laser | Pusher) -> bool:
             and b.blocked(item.x, item.y, INDEX[item.dir]))
 
 
-def walled_in_lasers(s: Scenario, at: Places) -> list[Problem]:
-    """W402: a wall on the side the laser fires to stops its beam at once."""
+def facing_walls(s: Scenario, at: Places) -> list[Problem]:
+    """W402, W404: a laser or pusher facing a wall on its own square, which
+    stops the beam at once or every push (the element table's facing_wall)."""
     b = s.board
     out = []
-    for k, laser in enumerate(b.lasers):
-        if _faces_wall(b, laser):
-            out.append(_warning("W402", f"the laser at ({laser.x}, {laser.y}) fires {COMPASS[laser.dir]} "
-                                        f"into a wall on its own square, so its beam goes no further; "
-                                        f"turn the laser or remove the wall",
-                                at.pointer("board/lasers", k), laser.x, laser.y))
+    for e in EDGE_LIST:
+        if e.facing_wall is None:
+            continue
+        code, what_it_does = e.facing_wall
+        for k, item in enumerate(getattr(b, e.list)):
+            if _faces_wall(b, item):
+                out.append(_warning(code, f"the {e.name} at ({item.x}, {item.y}) "
+                                          + what_it_does.format(dir=COMPASS[item.dir]),
+                                    at.pointer(f"board/{e.list}", k), item.x, item.y))
     return out
 
 
@@ -992,19 +995,6 @@ def doubled_lasers(s: Scenario, at: Places) -> list[Problem]:
                                 laser.x, laser.y))
         else:
             first[key] = k
-    return out
-
-
-def pushers_into_walls(s: Scenario, at: Places) -> list[Problem]:
-    """W404: a pusher facing a wall can never push anyone."""
-    b = s.board
-    out = []
-    for k, pusher in enumerate(b.pushers):
-        if _faces_wall(b, pusher):
-            out.append(_warning("W404", f"the pusher at ({pusher.x}, {pusher.y}) pushes "
-                                        f"{COMPASS[pusher.dir]} into a wall, so it never moves a "
-                                        f"robot; turn it or remove the wall",
-                                at.pointer("board/pushers", k), pusher.x, pusher.y))
     return out
 
 
@@ -1181,9 +1171,8 @@ CHECKS: list[CourseCheck] = [
     unreachable_flags,
     mismatched_ramps,
     walls_listed_twice,
-    walled_in_lasers,
+    facing_walls,
     doubled_lasers,
-    pushers_into_walls,
     belts_into_nothing,
     flags_on_moving_squares,
     docks_on_moving_squares,
