@@ -218,7 +218,7 @@ def test_levels_and_ramps_round_trip_in_canonical_order():
 
 
 def test_the_levelled_example_validates_clean_and_its_checks_pass():
-    from rallyforge.engine.cli.test import check_file
+    from rallyforge.engine.analysis.scenario_checks import check_file
     path = Path(__file__).parent.parent / "scenarios" / "highlands.json"
     assert validate_data(json.loads(path.read_text(encoding="utf-8"))) == []
     ok, lines = check_file(str(path))

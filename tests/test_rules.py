@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.cli.test import check_file
+from rallyforge.engine.analysis.scenario_checks import check_file
 
 RULES = Path(__file__).parent / "rules"
 FILES = sorted(RULES.glob("*.json"))

@@ -1,14 +1,17 @@
 """A scenario's checks (docs/format.md, `checks`): play the race to the
 last checked moment, take each robot's state at every checked moment, and
-compare the values each check lists."""
+compare the values each check lists; ``check_file`` does it for a file, as
+`rallyforge test` reports it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rallyforge.engine.bots import new_race
+from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.model.scenario import Check
 from rallyforge.engine.rules.outcome import RobotResult
 from rallyforge.engine.rules.race import Race
+from rallyforge.engine.validation.validator import read_valid_file
 
 _END_OF_ROUND = 6       # sorts a round's end after its five registers
 
@@ -97,3 +100,29 @@ def play_checked(race: Race, checks: tuple[Check, ...], to_end: bool = False) ->
 def run_checks(scenario, seed: int = 0) -> list[CheckResult]:
     """The checks of a scenario, on a race with its scripted robots."""
     return play_checked(new_race(scenario, seed=seed, record_events=False), scenario.checks)
+
+
+def check_file(name: str, seed: int = 0) -> tuple[bool | None, list[str]]:
+    """Whether every check of a file passes (None: it has none), and the
+    lines `rallyforge test` prints for it: PASS, FAIL with the first failed
+    check or the file's errors, or SKIP."""
+    scenario, problems = read_valid_file(name)
+    if scenario is None:                # it has errors
+        return False, ([f"FAIL {name}: invalid scenario"]
+                       + ["  " + problem_line(name, p) for p in problems if p.is_error])
+    if not scenario.checks:
+        return None, [f"SKIP {name}: no checks"]
+    try:
+        results = run_checks(scenario, seed)
+    except Exception as exc:     # never a traceback: report it as the file's failure
+        return False, [f"FAIL {name}: the engine failed ({type(exc).__name__}: {exc}); "
+                       f"please report it"]
+    return _summary(name, results)
+
+
+def _summary(name: str, results: list[CheckResult]) -> tuple[bool, list[str]]:
+    failed = [r for r in results if not r.passed]
+    if not failed:
+        return True, [f"PASS {name} ({len(results)} check{'s' * (len(results) != 1)})"]
+    more = f" (and {len(failed) - 1} more failing)" if len(failed) > 1 else ""
+    return False, [f"FAIL {name}: {failed[0].describe()}{more}"]

@@ -27,12 +27,13 @@ import json
 import sys
 from dataclasses import replace
 
-from rallyforge.engine.cli.common import (STDOUT, count, output_clash, problem_line, utf8_text,
-                                          valid_course, write_course)
+from rallyforge.engine.cli.common import (STDOUT, count, output_clash, utf8_text, valid_course,
+                                          write_course)
 from rallyforge.engine.editing.library import (ARRANGEMENTS, LibraryError, assemble as build,
                                               course_name, find, is_bay)
 from rallyforge.engine.format.file_names import stem_text
 from rallyforge.engine.format.loader import dumps
+from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.model.scenario import Flag
 from rallyforge.engine.validation.validator import validate_data
 

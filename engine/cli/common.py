@@ -1,5 +1,5 @@
 """What the commands share: the files a list of command-line paths stands
-for, whole-number arguments, one problem as a line, and printing a line
+for, whole-number arguments, a course's errors listed, and printing a line
 whatever the terminal's encoding (or after the reader of the output left)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 from rallyforge.engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
 from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
-from rallyforge.engine.model.problems import Problem
+from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT
 
 
@@ -74,18 +74,6 @@ def bot_help(what: str = "the bot every robot uses") -> str:
     """The --bot help: the bots by name and the default (named in the model,
     which the bots' registry follows: importing the bots takes a moment)."""
     return f"{what}: {', '.join(sorted(BOT_NAMES))} (default: {DEFAULT_BOT})"
-
-
-def problem_line(name: str, p: Problem) -> str:
-    """`FILE:x,y: error E301: message` (`FILE:/pointer: ...` where the problem
-    has no square, `FILE: ...` for the whole file)."""
-    if p.x is not None and p.y is not None:
-        where = f"{name}:{p.x},{p.y}:"
-    elif p.pointer:
-        where = f"{name}:{p.pointer}:"
-    else:
-        where = f"{name}:"
-    return f"{where} {p.severity} {p.code}: {p.message}"
 
 
 def valid_course(path: str, refused: str):

@@ -27,7 +27,8 @@ from rallyforge.engine.analysis.narration import log_line
 from rallyforge.engine.analysis.scenario_checks import play_checked
 from rallyforge.engine.bots import BOTS, DEFAULT_BOT, new_race
 from rallyforge.engine.cli.balance import UsageError, error, robots_fit
-from rallyforge.engine.cli.common import bot_help, positive, problem_line, write_line
+from rallyforge.engine.cli.common import bot_help, positive, write_line
+from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.validation.validator import read_valid_file
 
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import argparse
 
-from rallyforge.engine.analysis.scenario_checks import CheckResult, run_checks
-from rallyforge.engine.cli.common import expand_paths, problem_line, write_line
-from rallyforge.engine.validation.validator import read_valid_file
+from rallyforge.engine.analysis.scenario_checks import check_file
+from rallyforge.engine.cli.common import expand_paths, write_line
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,27 +50,3 @@ def run(args: argparse.Namespace) -> int:
     counts = ((passed, "passed"), (failed, "failed"), (unchecked, "without checks"))
     write_line(", ".join(f"{n} {word}" for n, word in counts if n))
     return int(failed > 0 or passed == 0)
-
-
-def check_file(name: str, seed: int = 0) -> tuple[bool | None, list[str]]:
-    """Whether every check of a file passes (None: it has none), and the lines to print."""
-    scenario, problems = read_valid_file(name)
-    if scenario is None:                # it has errors
-        return False, ([f"FAIL {name}: invalid scenario"]
-                       + ["  " + problem_line(name, p) for p in problems if p.is_error])
-    if not scenario.checks:
-        return None, [f"SKIP {name}: no checks"]
-    try:
-        results = run_checks(scenario, seed)
-    except Exception as exc:     # never a traceback: report it as the file's failure
-        return False, [f"FAIL {name}: the engine failed ({type(exc).__name__}: {exc}); "
-                       f"please report it"]
-    return summary(name, results)
-
-
-def summary(name: str, results: list[CheckResult]) -> tuple[bool, list[str]]:
-    failed = [r for r in results if not r.passed]
-    if not failed:
-        return True, [f"PASS {name} ({len(results)} check{'s' * (len(results) != 1)})"]
-    more = f" (and {len(failed) - 1} more failing)" if len(failed) > 1 else ""
-    return False, [f"FAIL {name}: {failed[0].describe()}{more}"]

@@ -19,10 +19,11 @@ import argparse
 import json
 import sys
 
-from rallyforge.engine.cli.common import STDOUT, count, output_clash, problem_line, write_course
+from rallyforge.engine.cli.common import STDOUT, count, output_clash, write_course
 from rallyforge.engine.format.loader import dumps
 from rallyforge.engine.format.tiled.convert import import_map
 from rallyforge.engine.format.tiled.mapfile import MapError
+from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.validation.validator import validate_data
 
 

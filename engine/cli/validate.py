@@ -27,8 +27,8 @@ import argparse
 import json
 
 from rallyforge.engine.analysis.card.flags import flag_scores
-from rallyforge.engine.cli.common import count, expand_paths, problem_line, write_line
-from rallyforge.engine.model.problems import ERROR, INFO, Problem, WARNING
+from rallyforge.engine.cli.common import count, expand_paths, write_line
+from rallyforge.engine.model.problems import ERROR, INFO, Problem, WARNING, problem_line
 from rallyforge.engine.validation.validator import read_valid_file
 
 

@@ -40,6 +40,18 @@ class Problem:
         }
 
 
+def problem_line(name: str, p: Problem) -> str:
+    """`FILE:x,y: error E301: message` (`FILE:/pointer: ...` where the problem
+    has no square, `FILE: ...` for the whole file)."""
+    if p.x is not None and p.y is not None:
+        where = f"{name}:{p.x},{p.y}:"
+    elif p.pointer:
+        where = f"{name}:{p.pointer}:"
+    else:
+        where = f"{name}:"
+    return f"{where} {p.severity} {p.code}: {p.message}"
+
+
 class ScenarioError(ValueError):
     """A scenario that cannot be loaded; carries every problem found."""
 
