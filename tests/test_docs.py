@@ -236,6 +236,36 @@ def test_a_citation_of_a_missing_page_or_section_is_caught(tmp_path):
     assert _sections(tmp_path / "docs" / "rules.md") == {"1", "1.1", "1.2", "1.3", "13", "13.1"}
 
 
+# Where the rules code cites docs/rules.md by bare numbers: "(7.4)", "(2.5 C)",
+# "# 2.2", "step 3 of 10.7" (never "0.5", a number of its own).
+BARE_FOLDERS = ("engine/rules", "engine/bots", "engine/model", "engine/validation")
+BARE = re.compile(r"(?:(?<=\()|(?<=, )|(?<=# )|(?<=^)|(?<= of ))([1-9]\d?\.\d{1,2})"
+                  r"(?:\s[A-E]\b)?(?=[),:;]|\s|$)", re.M)
+
+
+def _bare_sections(text: str) -> list[str]:
+    return BARE.findall(text)
+
+
+def test_a_bare_section_number_is_read_as_one_of_the_rules_page():
+    text = "(7.4) (2.5 C), 10.7: # 2.2\nstep 3 of 6.8; (0.5 s) 2.0 and (12.10) (1.5x)"
+    assert _bare_sections(text) == ["7.4", "2.5", "10.7", "2.2", "6.8", "12.10"]
+
+
+def test_the_rules_code_cites_rules_by_numbers_the_rules_page_has():
+    """The rules code cites docs/rules.md by bare numbers ("(7.4)"): a number
+    left from another document, whose sections go by other numbers, fails here."""
+    sections = _sections(ROOT / "docs" / "rules.md")
+    cited = []
+    for folder in BARE_FOLDERS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            cited += [(str(path.relative_to(ROOT)), number)
+                      for text in _comments_and_docstrings(path.read_text(encoding="utf-8"))
+                      for number in _bare_sections(text)]
+    assert len(cited) > 50
+    assert [(path, number) for path, number in cited if number not in sections] == []
+
+
 def test_comments_and_docstrings_cite_only_pages_and_sections_the_repository_has():
     """Code cites the project's own pages (docs/rules.md, docs/format.md), by
     sections they have, never documents that do not ship with it."""
