@@ -24,7 +24,7 @@ from rallyforge.engine.bots import new_race
 from rallyforge.engine.format.loader import load_dict, load_file
 from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
 from rallyforge.engine.rules.course import compile_course
-from rallyforge.engine.rules.lone import LoneModel, _build
+from rallyforge.engine.rules.lone_robot_model import LoneModel, _build
 
 
 

@@ -242,7 +242,7 @@ def test_tables_search_once_for_every_repair_square_together(monkeypatch):
     the repair squares (not one per square: 100x100 such squares took a
     minute and gigabytes), giving the distance to the nearest."""
     from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
-    from rallyforge.engine.rules.lone import LoneModel
+    from rallyforge.engine.rules.lone_robot_model import LoneModel
     board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
                                 if (x, y) not in ((0, 0), (11, 11), (5, 5))))
     scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())

@@ -23,7 +23,7 @@ from rallyforge.engine.format.schema import SCHEMA, schema_problems
 from rallyforge.engine.model.element_kinds import (CAUSES, DEATH_CAUSES, DIRECTION, EDGE_LIST, Key, TILE_LIST,
                                         TileType, VALUE_KINDS, new_tile)
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario
-from rallyforge.engine.rules import lone
+from rallyforge.engine.rules import lone_robot_model
 from tests import strategies
 from tests.editor_support import answers, make_window  # noqa: F401  (fixtures)
 
@@ -88,7 +88,7 @@ def causes_named(t: TileType) -> None:
     assert t.death in DEATH_CAUSES, f"{t.name!r} deals {t.death!r}, not in CAUSE_LIST"
     assert t.death in heatmap_overlay.CAUSE_COLORS and t.death in heatmap_overlay.CAUSE_NAMES
     assert f"deaths:{t.death}" in heatmap_overlay.MODES
-    assert t.death in lone.CAUSES, f"the lone model has no code for {t.death!r}"
+    assert t.death in lone_robot_model.CAUSES, f"the lone model has no code for {t.death!r}"
 
 
 # Whether a strategy draws a thing is all these finds ask: shrinking what they

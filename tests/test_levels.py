@@ -15,11 +15,11 @@ from rallyforge.engine.model.directions import NAMES
 from rallyforge.engine.model.program_cards import KIND_CODE
 from rallyforge.engine.model.scenario import CARD_KINDS, Level
 from rallyforge.engine.rules.course import compile_course
-from rallyforge.engine.rules.lone import LoneModel, NO_CARD
+from rallyforge.engine.rules.lone_robot_model import LoneModel, NO_CARD
 from rallyforge.engine.rules.reach import reachable_from
 from rallyforge.engine.validation.validator import validate_data
 
-from .test_lone import race_result
+from .test_lone_robot_model import race_result
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "scenarios").glob("*.json"))
 FLAT = [p for p in EXAMPLES if '"levels"' not in p.read_text(encoding="utf-8")]

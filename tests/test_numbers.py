@@ -21,7 +21,7 @@ from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps, load_dict, read_dict
 from rallyforge.engine.format.schema import SCHEMA, _walk_schema
 from rallyforge.engine.model.problems import ScenarioError
-from rallyforge.engine.rules import lone
+from rallyforge.engine.rules import lone_robot_model
 from rallyforge.engine.validation.validator import validate_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,14 +167,14 @@ def test_the_verdict_on_fall_damage_does_not_hang_on_what_was_validated_before(f
     levelled course with ``fall_damage: 2.0`` is judged the same whether the
     same board with 2 was judged first or not (it crashed, or came back
     clean after the 2)."""
-    lone._build.cache_clear()
+    lone_robot_model._build.cache_clear()
     doc = json.loads((ROOT / "scenarios" / "highlands.json").read_text(encoding="utf-8"))
     verdicts = []
     for value in (first, 2.0 if first == 2 else 2):
         doc["rules"] = {"fall_damage": value}
         verdicts.append(verdict(doc))
     doc["rules"] = {"fall_damage": 2}
-    lone._build.cache_clear()
+    lone_robot_model._build.cache_clear()
     assert verdicts == [verdict(doc)] * 2
 
 
@@ -204,10 +204,10 @@ def test_the_lone_robot_cache_keeps_rules_of_other_number_types_apart():
 
     def built(rules: Rules) -> object:
         try:
-            return lone.LoneModel.build(board, rules)
+            return lone_robot_model.LoneModel.build(board, rules)
         except TypeError as exc:
             return f"TypeError: {exc}"
-    lone._build.cache_clear()
+    lone_robot_model._build.cache_clear()
     alone = built(Rules(fall_damage=2.0))
     whole = built(Rules(fall_damage=2))
     assert built(Rules(fall_damage=2.0)) == alone and built(Rules(fall_damage=2)) is whole

@@ -21,7 +21,7 @@ from rallyforge.engine.model.option_cards import OPTION_IDS, USE_KINDS
 from rallyforge.engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.board_elements import board_elements
-from rallyforge.engine.rules.lone import LoneRobot
+from rallyforge.engine.rules.lone_robot_model import LoneRobot
 from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions
 from rallyforge.engine.rules.option_play import play_with_options
 

@@ -27,7 +27,7 @@ upgrade, and flags when flags_repair), from one search from all of them,
 however many there are.
 
 The tables are made once per course, flags and rules in each process and
-shared by every bot there. They are engine/rules/lone.py's lone-robot model
+shared by every bot there. They are engine/rules/lone_robot_model.py's lone-robot model
 (the race's own rules code run on a one-robot floor, so the bots' model
 can never drift from the rules), laid out flat with the two extra states.
 Its distance maps use every card in every register (optimistic where
@@ -44,7 +44,7 @@ import numpy as np
 
 from rallyforge.engine.model.scenario import Rules
 from rallyforge.engine.rules.course import Course
-from rallyforge.engine.rules.lone import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
+from rallyforge.engine.rules.lone_robot_model import DESTROYED, LoneModel, NO_CARD, UNREACHABLE as LONE_UNREACHABLE
 from rallyforge.engine.rules.moving_flags import after_register
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ class Tables:
 
     def _distance_to(self, squares: set[int]) -> np.ndarray:
         """Fewest registers from each board state to one of `squares`
-        (engine/rules/lone.py's multi-source distance map; UNREACHABLE when none)."""
+        (engine/rules/lone_robot_model.py's multi-source distance map; UNREACHABLE when none)."""
         d = self.model.distance_to(squares)
         return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
 

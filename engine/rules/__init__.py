@@ -10,7 +10,7 @@ cards: ``option_holding`` (the option deck, gaining and losing cards),
 ``option_play`` (cards used while programming and in registers),
 ``option_weapons`` (the laser step with option cards) and ``option_arm``
 (Mechanical Arm's reach).
-``lone`` (what each card does to a robot alone), ``reach`` and ``paths`` are
+``lone_robot_model`` (what each card does to a robot alone), ``reach`` and ``paths`` are
 the board's geometry as robots move on it.
 
 Balance runs of search bots play these rules in C as well

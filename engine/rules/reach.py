@@ -1,7 +1,7 @@
 """Which squares a robot can get to from where it stands.
 
 A robot alone on the board, with any card in any register, as the race
-engine moves it (engine/rules/lone.py): cards, walls, pits, water, teleporters,
+engine moves it (engine/rules/lone_robot_model.py): cards, walls, pits, water, teleporters,
 conveyors, currents, pushers, gears and crushers. A square counts as
 reached when the robot can end a register on it alive, facing any way, so
 a flag reached by riding a conveyor counts, and one that every way in
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Set as AbstractSet
 import numpy as np
 
 from rallyforge.engine.model.scenario import Board, Rules
-from rallyforge.engine.rules.lone import LoneModel
+from rallyforge.engine.rules.lone_robot_model import LoneModel
 
 
 def reachable_from(board: Board, starts: Iterable[tuple[int, int]],

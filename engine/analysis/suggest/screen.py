@@ -1,5 +1,5 @@
 """The cheap look at every candidate before any race: the lone-robot model
-(engine/rules/lone.py) counts the steps a robot alone on the board needs from
+(engine/rules/lone_robot_model.py) counts the steps a robot alone on the board needs from
 each dock to flag 1 and from each flag to the next, a step being a square
 moved by a card or a turn, with the board elements acting after each card
 as in a race (so riding a belt is free). A dock many steps nearer flag 1 than the others
@@ -37,7 +37,7 @@ from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
 from rallyforge.engine.analysis.suggest.score import Target
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
-from rallyforge.engine.rules.lone import DESTROYED, LoneModel, gather
+from rallyforge.engine.rules.lone_robot_model import DESTROYED, LoneModel, gather
 
 Square = tuple[int, int]
 

@@ -338,7 +338,7 @@ def card_part(lone: LoneRobot) -> tuple[np.ndarray, np.ndarray]:
       square and direction gives every movement card by composition;
     - on a teleporter every movement card is ``play_card`` itself (3.7).
 
-    tests/test_lone.py checks this against ``play_card`` on every state of
+    tests/test_lone_robot_model.py checks this against ``play_card`` on every state of
     every example course."""
     floor = lone.floor
     course = floor.course
