@@ -20,8 +20,8 @@ squares on one measure, a + b * f(measure), rounded and clipped, so that
 the classes are bands of the measure whose edges are where the line crosses
 k + 0.5. Two parameters for seven courses: it cannot memorise them. The
 printed difficulty levels 4 and 5 (expert, hardest expert) are both the
-card's expert. The edges it prints go into engine/analysis/card/build.py
-(DEATHS_UNDER) and engine/analysis/card/timemodel.py (SHORT_UNDER, LONG_OVER).
+card's expert. The edges it prints go into engine/analysis/course_card/build.py
+(DEATHS_UNDER) and engine/analysis/course_card/timemodel.py (SHORT_UNDER, LONG_OVER).
 """
 from __future__ import annotations
 
@@ -84,11 +84,11 @@ def readable(path: Path):
 
 def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: int) -> dict:
     """What the simulator measures on one course: median rounds (read
-    between whole rounds), table minutes (engine/analysis/card/timemodel.py), deaths
+    between whole rounds), table minutes (engine/analysis/course_card/timemodel.py), deaths
     per robot per leg (pooled over the legs), the mean flag score."""
     from rallyforge.engine.analysis.balance import balance
-    from rallyforge.engine.analysis.card import timemodel
-    from rallyforge.engine.analysis.card.flags import course_score, flag_scores
+    from rallyforge.engine.analysis.course_card import timemodel
+    from rallyforge.engine.analysis.course_card.flags import course_score, flag_scores
     scenario, _ = readable(path)
     result = balance(scenario, races, players, bot, seed, workers=workers)
     rounds = result["length"]["median_between"]
@@ -222,7 +222,7 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
 
 def card_classes(measures: list[dict]) -> tuple[list[str], list[str]]:
     """The classes the card gives each course now (its fitted constants)."""
-    from rallyforge.engine.analysis.card import build, timemodel
+    from rallyforge.engine.analysis.course_card import build, timemodel
     return ([timemodel.length_class(m["minutes"]) for m in measures],
             [build.DIFFICULTY[build._band(m["deaths"], build.DEATHS_UNDER)] for m in measures])
 

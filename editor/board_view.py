@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from rallyforge.editor import render
-from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.analysis.course_card.flags import flag_scores
 from rallyforge.engine.editing import edit
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
 from rallyforge.engine.model.scenario import Board

@@ -20,14 +20,14 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 from rallyforge.editor.course_errors import ErrorsBox
 from rallyforge.editor.preview.balance_dialog import BalanceWorker, keep_alive
 from rallyforge.engine.analysis.balance.play import default_bot
-from rallyforge.engine.analysis.card.build import judged, lines, readable
+from rallyforge.engine.analysis.course_card.build import judged, lines, readable
 from rallyforge.engine.format.stored_card import play_hash
 from rallyforge.engine.model.scenario import robots_for
 from rallyforge.engine.validation.validator import race_errors
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.types import BalanceResult
-    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.course_card.types import CourseCard
 
 ESTIMATE_RACES = 200
 DELAY_MS = 300          # quiet time after an edit before the estimate starts
@@ -50,7 +50,7 @@ class CardPanel(QWidget):
     def __init__(self, doc, parent=None):
         super().__init__(parent)
         self.doc = doc
-        self.card: Card | None = None
+        self.card: CourseCard | None = None
         self.card_hash: str | None = None       # play_hash of the course the card describes
         self.worker: BalanceWorker | None = None
         self.state = BLOCKED
@@ -114,7 +114,7 @@ class CardPanel(QWidget):
             self.timer.start()              # hidden, it was not kept up to date
             self.show_card()
 
-    def show_measured(self, card: Card | None) -> None:
+    def show_measured(self, card: CourseCard | None) -> None:
         """A full balance run's card; kept only if it is of the course as it is."""
         if card is not None and card.get("play_hash") == self.course_hash():
             self._cancel()

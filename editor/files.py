@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 from rallyforge.editor import commands, dialogs
 from rallyforge.editor.backup_lock import BackupLocks, Owner
 from rallyforge.editor.file_reader import read_in_background
-from rallyforge.engine.analysis.card.build import kept_judged
+from rallyforge.engine.analysis.course_card.build import kept_judged
 from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX, TILED_MAP
 from rallyforge.engine.editing import edit
 from rallyforge.engine.format.loader import dumps, read_file, save_file, write_text_atomic

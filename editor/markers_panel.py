@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from rallyforge.editor import commands
-from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.analysis.course_card.flags import flag_scores
 from rallyforge.engine.editing import edit
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from bench import calibrate
 from bench.calibrate import Course, courses, fit, fitted_edges, least_squares, read_measures
-from rallyforge.engine.analysis.card import build, timemodel
+from rallyforge.engine.analysis.course_card import build, timemodel
 from rallyforge.engine.bots import DEFAULT_BOT
 
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.card import timemodel
+from rallyforge.engine.analysis.course_card import timemodel
 from rallyforge.engine.format.loader import dumps, load_dict
 from rallyforge.engine.model.scenario import Goals
 from rallyforge.engine.validation.validator import validate_data

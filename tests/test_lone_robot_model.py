@@ -15,7 +15,7 @@ from rallyforge.engine.model.program_cards import HIGHEST
 from rallyforge.engine.model.scenario import Board, CARD_KINDS, Card, Laser, Tile
 from rallyforge.engine.rules.course import RANDOMIZER, compile_course
 from rallyforge.engine.rules.lone_robot_model import (CAUSES, DESTROYED, KINDS, LoneModel, LoneRobot, NO_CARD, UNREACHABLE,
-                               card_part)
+                                                      card_part)
 from rallyforge.engine.rules.movement import play_card
 from rallyforge.engine.rules.reach import reachable_from
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rallyforge.engine.analysis.balance import balance
-from rallyforge.engine.analysis.card.build import lines
+from rallyforge.engine.analysis.course_card.build import lines
 from rallyforge.engine.format.loader import load_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ import pytest
 from rallyforge.engine.analysis.balance import balance
 from rallyforge.engine.analysis.balance.summary import RaceSummary
 from rallyforge.engine.analysis.balance.teams import team_lines, team_verdict
-from rallyforge.engine.analysis.card.build import lines as card_lines
+from rallyforge.engine.analysis.course_card.build import lines as card_lines
 from rallyforge.engine.format.loader import load_file
 
 COURSES = Path(__file__).parent / "fixtures" / "teams"

@@ -11,7 +11,7 @@ from rallyforge.engine.analysis.balance.play import death_record
 from rallyforge.engine.analysis.balance.report import markdown
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
 from rallyforge.engine.analysis.balance.why import LOOP_REENTRIES, chain, chains, reentry_loops
-from rallyforge.engine.analysis.card import build
+from rallyforge.engine.analysis.course_card import build
 from rallyforge.engine.format.loader import load_dict, load_file
 from rallyforge.engine.rules.race import Race
 

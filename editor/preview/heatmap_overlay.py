@@ -23,12 +23,12 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from rallyforge.editor.board_view import Z_EXTRA
 from rallyforge.editor.render import SQUARE
-from rallyforge.engine.analysis.card.build import loop_line
+from rallyforge.engine.analysis.course_card.build import loop_line
 from rallyforge.engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.types import Chain, Grid, Heatmaps
-    from rallyforge.engine.analysis.card.types import ReentryLoop
+    from rallyforge.engine.analysis.course_card.types import ReentryLoop
 
 CAUSE_COLORS = {c.name: QColor(c.color) for c in CAUSE_LIST}
 CAUSE_NAMES = {c.name: c.label for c in CAUSE_LIST}

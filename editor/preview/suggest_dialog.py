@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
 )
 
-from rallyforge.engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from rallyforge.engine.analysis.course_card.timemodel import CLASSES as LENGTH_CLASSES
 from rallyforge.engine.analysis.suggest.types import Suggestion, SuggestResult
 from rallyforge.editor.course_errors import ErrorsBox
 from rallyforge.engine.model.problems import ScenarioError

@@ -2,7 +2,7 @@
 
 Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
-square and the flag scores, each with its uncertainty (engine/analysis/card/build.py),
+square and the flag scores, each with its uncertainty (engine/analysis/course_card/build.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
 per race are the goals' unless ``--robots`` says otherwise, seated as the
 game seats players (docks 1..k); ``--players A-B`` judges each count and
@@ -29,7 +29,7 @@ from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, add_
                                bot_help, positive, race_count, write_line)
 
 if TYPE_CHECKING:
-    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.course_card.types import CourseCard
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rallyforge.engine.analysis.card.build import card, damage, judged, readable
+    from rallyforge.engine.analysis.course_card.build import card, damage, judged, readable
     from rallyforge.engine.format.stored_card import stale
     scenario = load(args.file)
     if scenario is None:
@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print(the_card: Card, as_json: bool) -> None:
-    from rallyforge.engine.analysis.card.build import lines
+def _print(the_card: CourseCard, as_json: bool) -> None:
+    from rallyforge.engine.analysis.course_card.build import lines
     if as_json:
         write_line(json.dumps(the_card, indent=2, ensure_ascii=False, allow_nan=False))
         return

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from rallyforge.engine.analysis.card.build import seating_words
+from rallyforge.engine.analysis.course_card.build import seating_words
 from rallyforge.engine.analysis.figures import ends_and_change
 from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error, load, play_run,
                                 second_ctrl_c_quits, settings, unwritable, write_json)

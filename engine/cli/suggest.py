@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import argparse
 
-from rallyforge.engine.analysis.card.timemodel import CLASSES as LENGTH_CLASSES
+from rallyforge.engine.analysis.course_card.timemodel import CLASSES as LENGTH_CLASSES
 from rallyforge.engine.analysis.suggest.effect_words import points, suggestion_lines
-from rallyforge.engine.analysis.card.build import seating_words
+from rallyforge.engine.analysis.course_card.build import seating_words
 from rallyforge.engine.analysis.suggest.types import SuggestResult
 from rallyforge.engine.cli.balance import (UsageError, error, load, second_ctrl_c_quits, settings, unwritable,
                                 write_json)

@@ -9,7 +9,7 @@ summary line. JSON output is a list of objects with the keys ``file``,
 ``severity``, ``code``, ``message``, ``pointer``, ``x`` and ``y``; besides the
 problems it holds an ``info`` entry per flag of a course without errors:
 
-    I501  the flag's difficulty score (engine/analysis/card/flags.py) and what makes it up
+    I501  the flag's difficulty score (engine/analysis/course_card/flags.py) and what makes it up
 
 Warnings a file accepts (its ``accept`` list) are left out unless ``--all``
 is given; the summary says how many were.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from rallyforge.engine.analysis.card.flags import flag_scores
+from rallyforge.engine.analysis.course_card.flags import flag_scores
 from rallyforge.engine.cli.common import count, expand_paths, write_line
 from rallyforge.engine.model.problems import ERROR, INFO, Problem, WARNING, problem_line
 from rallyforge.engine.validation.validator import read_valid_file

@@ -467,7 +467,7 @@ class Published:
 class Goals:
     """What the designer wants of the course (the file's ``goals``), read by
     ``suggest`` and the course card. ``fair``: every dock wins as often;
-    ``length``: a length class (engine/analysis/card/timemodel.py) or ``rounds``: a median
+    ``length``: a length class (engine/analysis/course_card/timemodel.py) or ``rounds``: a median
     race length; ``deaths_per_leg``: at most this many deaths per robot on
     any leg; all for ``robots`` robots (None: 4, or every dock if fewer)."""
     fair: bool = True

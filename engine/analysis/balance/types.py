@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 from rallyforge.engine.analysis.balance.teams import TeamVerdict
-from rallyforge.engine.analysis.card.types import Bounds, Card, Interval, ReentryLoop
+from rallyforge.engine.analysis.course_card.types import Bounds, CourseCard, Interval, ReentryLoop
 
 Grid = list[list[float]]                # [y][x], per 100 races
 
@@ -161,4 +161,4 @@ class Measured(TypedDict):
 
 
 class BalanceResult(Measured):
-    card: Card
+    card: CourseCard

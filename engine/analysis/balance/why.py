@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
 from rallyforge.engine.analysis.balance.types import SquareChains
-from rallyforge.engine.analysis.card.types import ReentryLoop
+from rallyforge.engine.analysis.course_card.types import ReentryLoop
 
 # A re-entry loop: robots re-entering at an archive point die again within
 # one round in at least this share of their re-entries (the share's 95%

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.card.flags import course_score, flag_scores
+from rallyforge.engine.analysis.course_card.flags import course_score, flag_scores
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import load_dict
 

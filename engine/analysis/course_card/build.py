@@ -2,7 +2,7 @@
 
 Every line carries its uncertainty: intervals are 95%; a class whose
 interval reaches into a neighbouring class says so (``could_be``). The
-card is a JSON-ready dict, a ``types.Card`` (docs/format.md, "card");
+card is a JSON-ready dict, a ``types.CourseCard`` (docs/format.md, "card");
 ``lines`` renders it as text; ``readable`` checks a card kept in a file
 against that type.
 
@@ -19,11 +19,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from rallyforge.engine.analysis import stats
-from rallyforge.engine.analysis.card import timemodel
-from rallyforge.engine.analysis.card.flags import course_score, flag_scores
-from rallyforge.engine.analysis.card.types import (Card, DeadliestLeg, DeadliestSquare, Difficulty, Fairness,
-                                        GoalCheck, GoalVerdicts, Interval, Length, Printed,
-                                        ReentryLoop, SeatVerdict, TeamCard)
+from rallyforge.engine.analysis.course_card import timemodel
+from rallyforge.engine.analysis.course_card.flags import course_score, flag_scores
+from rallyforge.engine.analysis.course_card.types import (CourseCard, DeadliestLeg, DeadliestSquare,
+                                                          Difficulty, Fairness, GoalCheck,
+                                                          GoalVerdicts, Interval, Length, Printed,
+                                                          ReentryLoop, SeatVerdict, TeamCard)
 from rallyforge.engine.format.stored_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
 from rallyforge.engine.model.scenario import Goals, Published, Scenario
@@ -49,7 +50,7 @@ def _band(value: float, bounds: tuple[float, ...]) -> int:
     return next((i for i, b in enumerate(bounds) if value < b), len(bounds))
 
 
-def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Card:
+def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> CourseCard:
     """The card of `scenario` from its balance `result` (its keys: types.py).
     ``estimate``: a quick run, shown until a full one replaces it; the flag
     scores are exact counts (no interval); ``goals``: how it meets the
@@ -58,7 +59,7 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Car
     n = result["races"]
     scores = flag_scores(scenario)
     mean_score = course_score(scores)
-    made: Card = {
+    made: CourseCard = {
         "course": scenario.name,
         "play_hash": play_hash(scenario),
         "robots": k,
@@ -203,7 +204,7 @@ def _maybe(could_be: list[str]) -> str:
     return f", could be {' or '.join(could_be)}" if could_be else ""
 
 
-def lines(c: Card) -> list[str]:
+def lines(c: CourseCard) -> list[str]:
     """The card as text, one line per item."""
     length, diff, fair = c["length"], c["difficulty"], c["fairness"]
     kind = "estimate from a quick run" if c["estimate"] else "measured"
@@ -339,11 +340,11 @@ def loop_line(loop: ReentryLoop) -> str:
 def damage(c: object) -> str | None:
     """What is missing or of the wrong type in `c`, a card kept in a file
     (only its hash is checked on reading), and where; None when it has all
-    a card shows, each of its type (types.Card)."""
-    return mismatch(c, Card)
+    a card shows, each of its type (types.CourseCard)."""
+    return mismatch(c, CourseCard)
 
 
-def readable(c: object) -> TypeGuard[Card]:
+def readable(c: object) -> TypeGuard[CourseCard]:
     """Whether `c` (a card kept in a file) can be shown and judged."""
     return damage(c) is None
 
@@ -354,7 +355,7 @@ def _verdict(surely: bool, perhaps: bool) -> str:
     return "met" if surely else "unsure" if perhaps else "missed"
 
 
-def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
+def against_goals(c: CourseCard, goals: Goals) -> list[GoalCheck]:
     """How card `c` measures up to the course's goals (the file's ``goals``,
     as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
     verdict "met", "missed" or "unsure" (the 95% interval reaches both)."""
@@ -388,15 +389,15 @@ def against_goals(c: Card, goals: Goals) -> list[GoalCheck]:
     return out
 
 
-def judged(c: Card, goals: Goals | None, published: Published | None = None) -> Card:
-    """Card `c` with its ``goals`` judged against `goals` (None for a course
+def judged(c: CourseCard, goals: Goals | None, published: Published | None = None) -> CourseCard:
+    """The card `c` with its ``goals`` judged against `goals` (None for a course
     without goals): {robots (the goals' robots, None if unsaid), checks
     (``against_goals``)}, and, for a published course, its ``printed``
     ratings beside the card's classes. Neither is in the play hash: a kept
     card is judged again against what the file says now."""
     verdicts: GoalVerdicts | None = None if goals is None else {
         "robots": goals.robots, "checks": against_goals(c, goals)}
-    out: Card = {**c, "goals": verdicts}
+    out: CourseCard = {**c, "goals": verdicts}
     out.pop("printed", None)
     if published is not None:
         out["printed"] = Printed(id=published.id, page=published.page, length=published.length,

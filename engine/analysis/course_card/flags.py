@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rallyforge.engine.analysis.card.types import FlagScore as FlagScoreData
+from rallyforge.engine.analysis.course_card.types import FlagScore as FlagScoreData
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
 from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES
 from rallyforge.engine.model.scenario import Scenario

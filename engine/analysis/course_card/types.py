@@ -1,7 +1,7 @@
 """The course card's shape (build.py makes it; docs/format.md, "card").
 
 A card kept in a file is untrusted JSON: ``build.readable`` checks it
-against ``Card`` (engine/format/typed_json.py). The keys a card kept by an
+against ``CourseCard`` (engine/format/typed_json.py). The keys a card kept by an
 older version may lack are ``NotRequired``.
 """
 from __future__ import annotations
@@ -140,7 +140,7 @@ class TeamCard(TypedDict):
     edge: Literal["edge", "behind", "none"]
 
 
-class Card(TypedDict):
+class CourseCard(TypedDict):
     course: str
     play_hash: str
     robots: int

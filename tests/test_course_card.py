@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.card import build, timemodel
+from rallyforge.engine.analysis.course_card import build, timemodel
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps, load_dict, load_file
 from rallyforge.engine.format.stored_card import play_hash, stale, with_card
@@ -484,7 +484,7 @@ def test_a_damaged_kept_card_is_named_where_it_is_damaged(damaged, place):
 
 
 def test_every_card_of_the_cards_type_can_be_shown():
-    """The shape check is all `lines` needs: any value of types.Card (values
+    """The shape check is all `lines` needs: any value of types.CourseCard (values
     made from its annotations, odd combinations included: a favoured dock
     with no share, a median with no rounds) is readable and shown."""
     from typing import Annotated, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
@@ -493,7 +493,7 @@ def test_every_card_of_the_cards_type_can_be_shown():
 
     from hypothesis import given, settings, strategies as st
 
-    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.course_card.types import CourseCard
     from rallyforge.engine.format.typed_json import Items
 
     def values(kind):
@@ -517,7 +517,7 @@ def test_every_card_of_the_cards_type_can_be_shown():
                 bool: st.booleans(), type(None): st.none()}[kind]
 
     @settings(max_examples=150, deadline=None)
-    @given(values(Card), st.sampled_from([None, Goals(rounds=12, deaths_per_leg=0.3, fair=True,
+    @given(values(CourseCard), st.sampled_from([None, Goals(rounds=12, deaths_per_leg=0.3, fair=True,
                                                       length="short", robots=3)]))
     def shown(card, goals):
         assert build.readable(card)
@@ -527,12 +527,12 @@ def test_every_card_of_the_cards_type_can_be_shown():
 
 
 def test_the_card_type_and_the_schema_list_the_same_fields():
-    """types.Card (what is checked and shown) and the schema's card (what a
+    """types.CourseCard (what is checked and shown) and the schema's card (what a
     file may hold) name the same fields at every level, but for notes and the
     fields only earlier versions wrote."""
     from typing import Annotated, get_args, get_origin, get_type_hints, is_typeddict
 
-    from rallyforge.engine.analysis.card.types import Card
+    from rallyforge.engine.analysis.course_card.types import CourseCard
     from rallyforge.engine.format.schema import schema_path
 
     def typed_dicts(kind):         # the TypedDict inside X | None, list[X], NotRequired[X]
@@ -552,7 +552,7 @@ def test_the_card_type_and_the_schema_list_the_same_fields():
             if inner is not None:
                 walk(inner, node["properties"][key], f"{where}.{key}")
 
-    walk(Card, json.loads(schema_path().read_text())["properties"]["card"], "card")
+    walk(CourseCard, json.loads(schema_path().read_text())["properties"]["card"], "card")
 
 
 def test_a_course_with_a_programming_clock_says_the_card_leaves_it_out(open_course, tmp_path,
