@@ -21,7 +21,7 @@ from bench import course_and_runs
 def estimate_seconds(scenario) -> list[float]:
     from bench.bench_editor import _close, _wait, _window
     from rallyforge.editor import commands
-    from rallyforge.editor.card_panel import ESTIMATE
+    from rallyforge.editor.course_card_panel import ESTIMATE
     from rallyforge.engine.format.stored_card import play_hash
     from rallyforge.engine.model.scenario import Tile
     window = _window(scenario=scenario)
@@ -52,7 +52,7 @@ def main(argv: list[str]) -> None:
     args, scenario = course_and_runs("bench_card", __doc__.splitlines()[0], 0, argv)
     if scenario is None:
         return
-    from rallyforge.editor.card_panel import ESTIMATE_RACES
+    from rallyforge.editor.course_card_panel import ESTIMATE_RACES
     times = estimate_seconds(scenario)
     print(f"live card estimate ({ESTIMATE_RACES} races, 1 worker thread) after the last edit, "
           f"through the editor: median {statistics.median(times):.2f} s, worst {max(times):.2f} s "

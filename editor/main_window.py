@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from rallyforge.editor import commands, dialogs, export, help
 from rallyforge.editor.board_view import BoardView
-from rallyforge.editor.card_panel import CardPanel
+from rallyforge.editor.course_card_panel import CourseCardPanel
 from rallyforge.editor.document import Document
 from rallyforge.editor.edit_state import EditState
 from rallyforge.editor.files import Files
@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         self.markers_panel = MarkersPanel(self.doc, self.state, self.view)
         self.issues = IssuesPanel(self.doc)
         self.history = history_view(self.doc)
-        self.card_panel = CardPanel(self.doc)
+        self.card_panel = CourseCardPanel(self.doc)
 
         self.setup_actions()
         self.setup_menus()

@@ -164,13 +164,13 @@ def click(qtbot, button) -> None:
 
 
 def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_path, monkeypatch):
-    from rallyforge.editor import card_panel
+    from rallyforge.editor import course_card_panel
     from rallyforge.engine import balance
     from rallyforge.engine.analysis.course_card.build import card
     from rallyforge.engine.format.loader import read_dict, read_json, save_file
     from rallyforge.engine.format.stored_card import play_hash, with_card
-    monkeypatch.setattr(card_panel, "ESTIMATE_RACES", 8)
-    monkeypatch.setattr(card_panel, "DELAY_MS", 10)
+    monkeypatch.setattr(course_card_panel, "ESTIMATE_RACES", 8)
+    monkeypatch.setattr(course_card_panel, "DELAY_MS", 10)
     # a card kept in the file, measured on it by a version that raced broken courses
     data, _ = read_json(FLAG_ON_PIT)
     broken, _ = read_dict(data)
@@ -184,7 +184,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     panel = window.card_panel
     panel.parentWidget().raise_()
     qtbot.waitUntil(lambda: panel.error_box.isVisible(), timeout=20000)
-    assert panel.state == card_panel.BLOCKED and panel.card is None     # not the kept card
+    assert panel.state == course_card_panel.BLOCKED and panel.card is None     # not the kept card
     assert "E301: flag 2 at (2, 5) stands on a pit" in panel.error_box.label.text()
     assert panel.body.text() == ""
     click(qtbot, panel.error_box.button)
@@ -200,7 +200,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     assert "E301" in dialog.errors.label.text()
     assert results == [] and dialog.measured is None and not dialog.verdict.isVisible()
     assert not dialog.save_button.isEnabled()
-    assert panel.state != card_panel.MEASURED
+    assert panel.state != course_card_panel.MEASURED
     window.findChild(QDockWidget, "course_card").raise_()
     click(qtbot, dialog.errors.button)
     qtbot.waitUntil(lambda: in_front(window, "issues"))

@@ -43,7 +43,7 @@ def _headed(line: str) -> str:
     return f"<b>{html.escape(head)}:</b>{html.escape(rest)}"
 
 
-class CardPanel(QWidget):
+class CourseCardPanel(QWidget):
     shown = Signal(str)             # the state just shown (MEASURED, ESTIMATE, ...)
     issuesRequested = Signal()      # Show Issues, for a course with errors
 

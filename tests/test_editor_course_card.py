@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rallyforge.editor import card_panel
-from rallyforge.editor.card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
+from rallyforge.editor import course_card_panel
+from rallyforge.editor.course_card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
 from rallyforge.editor.palette import ENTRIES
 from rallyforge.engine.format.stored_card import play_hash
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario
@@ -19,8 +19,8 @@ def course():
 
 @pytest.fixture
 def quick(monkeypatch):
-    monkeypatch.setattr(card_panel, "ESTIMATE_RACES", 12)
-    monkeypatch.setattr(card_panel, "DELAY_MS", 10)
+    monkeypatch.setattr(course_card_panel, "ESTIMATE_RACES", 12)
+    monkeypatch.setattr(course_card_panel, "DELAY_MS", 10)
 
 
 def card_shown(make_window, qtbot):
