@@ -22,7 +22,7 @@ def estimate_seconds(scenario) -> list[float]:
     from bench.bench_editor import _close, _wait, _window
     from rallyforge.editor import commands
     from rallyforge.editor.course_card_panel import ESTIMATE
-    from rallyforge.engine.format.stored_card import play_hash
+    from rallyforge.engine.format.stored_course_card import play_hash
     from rallyforge.engine.model.scenario import Tile
     window = _window(scenario=scenario)
     panel = window.card_panel

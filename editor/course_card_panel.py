@@ -21,7 +21,7 @@ from rallyforge.editor.course_errors import ErrorsBox
 from rallyforge.editor.preview.balance_dialog import BalanceWorker, keep_alive
 from rallyforge.engine.analysis.balance.play import default_bot
 from rallyforge.engine.analysis.course_card.build import judged, lines, readable
-from rallyforge.engine.format.stored_card import play_hash
+from rallyforge.engine.format.stored_course_card import play_hash
 from rallyforge.engine.model.scenario import robots_for
 from rallyforge.engine.validation.validator import race_errors
 

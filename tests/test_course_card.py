@@ -12,7 +12,7 @@ import pytest
 from rallyforge.engine.analysis.course_card import build, timemodel
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps, load_dict, load_file
-from rallyforge.engine.format.stored_card import play_hash, stale, with_card
+from rallyforge.engine.format.stored_course_card import play_hash, stale, with_card
 from rallyforge.engine.model.scenario import Goals, Tile, robots_for
 from rallyforge.engine.validation.validator import course_problems
 

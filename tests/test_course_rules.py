@@ -201,7 +201,7 @@ def test_the_words_say_what_the_rules_did(capsys):
 
 
 def test_the_card_hash_counts_the_boards_only_where_they_turn():
-    from rallyforge.engine.format.stored_card import play_hash
+    from rallyforge.engine.format.stored_course_card import play_hash
 
     course = load_dict(_course(boards=BOARDS))
     moved = load_dict(_course(boards=moved_boards()))

@@ -7,7 +7,7 @@ import pytest
 from rallyforge.editor import course_card_panel
 from rallyforge.editor.course_card_panel import ESTIMATE, MEASURED, OUT_OF_DATE
 from rallyforge.editor.palette import ENTRIES
-from rallyforge.engine.format.stored_card import play_hash
+from rallyforge.engine.format.stored_course_card import play_hash
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Scenario
 from tests.editor_support import answers, drag_squares, make_window  # noqa: F401  (fixtures)
 
@@ -127,7 +127,7 @@ def test_the_balance_dialog_races_the_goals_robots(make_window):
 
 def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window, qtbot, quick):
     from rallyforge.engine.analysis.balance import balance
-    from rallyforge.engine.format.stored_card import with_card
+    from rallyforge.engine.format.stored_course_card import with_card
     kept = balance(course(), 8)["card"]
     w = make_window(scenario=with_card(course(), kept))
     w.card_panel.parentWidget().raise_()
@@ -143,7 +143,7 @@ def test_a_kept_card_is_judged_against_the_goals_the_course_has_now(make_window,
     from dataclasses import replace
 
     from rallyforge.engine.analysis.balance import balance
-    from rallyforge.engine.format.stored_card import with_card
+    from rallyforge.engine.format.stored_course_card import with_card
     from rallyforge.engine.model.scenario import Goals
     kept = balance(course(), 8)["card"]                 # measured without goals
     goals = Goals(length="long", fair=False)
@@ -156,7 +156,7 @@ def test_a_kept_card_is_judged_against_the_goals_the_course_has_now(make_window,
 
 
 def test_a_kept_card_that_is_only_a_hash_is_not_shown(make_window, qtbot, quick):
-    from rallyforge.engine.format.stored_card import with_card
+    from rallyforge.engine.format.stored_course_card import with_card
     w = make_window(scenario=with_card(course(), {"play_hash": play_hash(course())}))
     w.card_panel.parentWidget().raise_()
     panel = w.card_panel

@@ -168,7 +168,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     from rallyforge.engine import balance
     from rallyforge.engine.analysis.course_card.build import card
     from rallyforge.engine.format.loader import read_dict, read_json, save_file
-    from rallyforge.engine.format.stored_card import play_hash, with_card
+    from rallyforge.engine.format.stored_course_card import play_hash, with_card
     monkeypatch.setattr(course_card_panel, "ESTIMATE_RACES", 8)
     monkeypatch.setattr(course_card_panel, "DELAY_MS", 10)
     # a card kept in the file, measured on it by a version that raced broken courses

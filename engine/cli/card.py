@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.course_card.build import card, damage, judged, readable
-    from rallyforge.engine.format.stored_card import stale
+    from rallyforge.engine.format.stored_course_card import stale
     scenario = load(args.file)
     if scenario is None:
         return 1
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     the_card = card(scenario, result)
     if args.store:
         from rallyforge.engine.format.loader import save_file
-        from rallyforge.engine.format.stored_card import with_card
+        from rallyforge.engine.format.stored_course_card import with_card
         try:
             save_file(with_card(scenario, the_card), args.file)
         except OSError as exc:

@@ -41,7 +41,7 @@ from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, 
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
 from rallyforge.engine.model.scenario import (Accept, Area, Board, CHECK_KEYS, Card, Check, Dock, Entry,
                                    FactoryBoard, Flag, Goals, Published, Level, Placement, ProgramRound,
-                                   RULE_NAMES, RobotSpec, Rules, Scenario, StoredCard, Team, Tile,
+                                   RULE_NAMES, RobotSpec, Rules, Scenario, StoredCourseCard, Team, Tile,
                                    board_order)
 
 T = TypeVar("T")
@@ -335,13 +335,13 @@ def _phase_lists(b: dict):
                     yield f"/board/{key}/{i}", label, v["phases"]
 
 
-def _card(value: object) -> StoredCard | None:
+def _card(value: object) -> StoredCourseCard | None:
     """A stored course card (its content is the card command's to judge);
     None for one holding NaN or an infinity (E105), which could not be written back."""
     if not isinstance(value, dict) or not isinstance(value.get("play_hash"), str):
         return None
     try:
-        return StoredCard(value["play_hash"], json.dumps(value, ensure_ascii=False,
+        return StoredCourseCard(value["play_hash"], json.dumps(value, ensure_ascii=False,
                                                          allow_nan=False))
     except ValueError:
         return None

@@ -487,9 +487,10 @@ def robots_for(goals: Goals | None, docks: int) -> int:
 
 
 @dataclass(frozen=True)
-class StoredCard:
-    """A course card kept in the file (engine/card): `play_hash` names the
-    course it was measured on, `text` is the card as canonical JSON."""
+class StoredCourseCard:
+    """A course card kept in the file (engine/analysis/course_card/):
+    `play_hash` names the course it was measured on, `text` is the card as
+    canonical JSON."""
     play_hash: str
     text: str
 
@@ -552,7 +553,7 @@ class Scenario:
     author: str | None = None
     description: str | None = None
     note: str | None = None
-    card: StoredCard | None = None
+    card: StoredCourseCard | None = None
     accept: tuple[Accept, ...] = ()     # acknowledged warnings
     goals: Goals | None = None      # None: the file states none (fair docks is assumed)
     boards: tuple[FactoryBoard, ...] = ()   # the factory boards it is made of, if recorded

@@ -1072,7 +1072,7 @@ def respawn_destroys(s: Scenario, at: Places) -> list[Problem]:
 
 def stale_card(s: Scenario, at: Places) -> list[Problem]:
     """W416: the stored card's hash is not the course's: what affects play changed."""
-    from rallyforge.engine.format.stored_card import stale
+    from rallyforge.engine.format.stored_course_card import stale
     if not stale(s):
         return []
     return [_warning("W416", "the course card kept in the file was measured before the board, "

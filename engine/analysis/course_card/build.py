@@ -25,7 +25,7 @@ from rallyforge.engine.analysis.course_card.types import (CourseCard, DeadliestL
                                                           Difficulty, Fairness, GoalCheck,
                                                           GoalVerdicts, Interval, Length, Printed,
                                                           ReentryLoop, SeatVerdict, TeamCard)
-from rallyforge.engine.format.stored_card import play_hash, with_card
+from rallyforge.engine.format.stored_course_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
 from rallyforge.engine.model.scenario import Goals, Published, Scenario
 

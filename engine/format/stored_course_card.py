@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rallyforge.engine.model.scenario import Scenario, StoredCard
+from rallyforge.engine.model.scenario import Scenario, StoredCourseCard
 
 PLAY_KEYS = ("board", "flags", "docks", "rules")
 
@@ -48,4 +48,4 @@ def stale(scenario: Scenario) -> bool:
 def with_card(scenario: Scenario, card: Mapping[str, Any]) -> Scenario:
     """The course keeping `card` (a card of engine/analysis/course_card/build.py)."""
     text = json.dumps(card, ensure_ascii=False, allow_nan=False)
-    return replace(scenario, card=StoredCard(card["play_hash"], text))
+    return replace(scenario, card=StoredCourseCard(card["play_hash"], text))
