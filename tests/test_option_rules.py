@@ -113,7 +113,8 @@ def test_the_arm_is_used_only_when_it_changes_something():
 
 def test_a_script_with_every_form_of_the_option_syntax_runs(capsys):
     """tests/fixtures/options-every-syntax.json: every register form, weapon
-    and round choice of docs/format.md, "Option cards in a script", is valid and makes its use in a race."""
+    and round choice of docs/format.md, "Option cards in a script", is valid
+    and makes its use in a race."""
     from rallyforge.engine.validation.validator import validate_data
     path = Path(__file__).parent / "fixtures" / "options-every-syntax.json"
     data, _ = read_json(path)

@@ -50,7 +50,8 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
                 d = (robot.facing + _TURNS[rotate.kind]) & 3
                 steps(floor, robot, d, 0 if wet else 1, ram)
             else:
-                # a Back up counts as a move of 1 (docs/rules.md 10, Dual Processor): it always plays as the turn
+                # a Back up counts as a move of 1 (docs/rules.md 10, Dual Processor):
+                # it always plays as the turn
                 k = 2 if rotate.kind == "uturn" else 1
                 n = max(0, (1 if kind == BACK else kind + 1) - k - wet)
                 used(floor, robot, which,

@@ -225,7 +225,7 @@ def _fire_control(target: RobotState, mode: str | None) -> tuple[int | None, str
     """What Fire Control in `mode` does to `target` (docs/rules.md 10, Fire Control):
     (register index to lock, None) or (None, option to destroy, None when
     it holds none); None when the choice cannot be made on it (10.8)."""
-    if mode is None:            # the lowest-numbered unlocked register, played ones included (its row in docs/rules.md 10)
+    if mode is None:            # the lowest-numbered unlocked register, played ones included
         i = next((i for i in range(5) if not locked(target, i)), None)
         return None if i is None else (i, None)
     if mode.isdigit():
@@ -254,7 +254,7 @@ def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
         if effect is None:
             return
         i, option = effect
-        if option is not None:              # not damage: nothing prevents it (its row in docs/rules.md 10)
+        if option is not None:              # not damage: nothing prevents it (docs/rules.md 10)
             lose(floor, target, option, "fire control")
         elif i is not None:
             opts(target).fc_locks.append(i)

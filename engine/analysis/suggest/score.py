@@ -9,8 +9,8 @@ Each goal gives a shortfall, 0 when met, and the search minimises their sum:
   several player counts, each count's races apart and the mean over them;
 - length or rounds: how far the median race length is outside the wanted
   range, as a share of its nearest end (a length class's range comes from
-  the course card's time model, engine/analysis/course_card/timemodel.py; a number of rounds is met within half
-  a round);
+  the course card's time model, engine/analysis/course_card/timemodel.py; a
+  number of rounds is met within half a round);
 - deaths: how far the deadliest leg's deaths per robot are above the bound,
   as a share of the bound.
 
