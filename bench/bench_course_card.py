@@ -7,7 +7,7 @@ from the edit to the panel showing the new course's estimate (its quiet time
 after the edit, the error check and ESTIMATE_RACES races on its worker
 thread, while the window keeps answering).
 
-    python -m bench.bench_card [COURSE]
+    python -m bench.bench_course_card [COURSE]
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def estimate_seconds(scenario) -> list[float]:
 
 
 def main(argv: list[str]) -> None:
-    args, scenario = course_and_runs("bench_card", __doc__.splitlines()[0], 0, argv)
+    args, scenario = course_and_runs("bench_course_card", __doc__.splitlines()[0], 0, argv)
     if scenario is None:
         return
     from rallyforge.editor.course_card_panel import ESTIMATE_RACES
