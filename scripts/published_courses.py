@@ -9,9 +9,10 @@ manual's as two independent open implementations record them:
 
 - anicolao/roborally's reviewed course catalogue (src/lib/game/course-catalog.ts,
   the version whose board turns were corrected against the manual's diagrams,
-  as that repository's review of the published scenarios records). Its coordinates count from 1 and its
-  board faces are the library's boards turned by FACE quarter turns; the
-  placements below are converted to the library's frame (0, 0 at the top-left).
+  as that repository's review of the published scenarios records). Its
+  coordinates count from 1 and its board faces are the library's boards
+  turned by FACE quarter turns; the placements below are converted to the
+  library's frame (0, 0 at the top-left).
   Its bay "a" (no belts) is the library's docking-bay-2, its bay "b" (belts)
   docking-bay-1.
 - inf112-v19/Blodige-roboter's maps (assets/maps/*.tmx, MIT licence), read with

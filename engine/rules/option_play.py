@@ -91,8 +91,9 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
     """n single steps towards d with pushing (3.2-3.4); with Ramming Gear the
     first robot of the first pushed line takes 1 damage at once, also when
-    the push is blocked (10.13), coming from the side the robot pushes from
-    (for Power-Down Shield). Up a ramp two steps go as one (docs/rules.md 11.3)."""
+    the push is blocked (its row in docs/rules.md 10), coming from the side
+    the robot pushes from (for Power-Down Shield). Up a ramp two steps go as
+    one (docs/rules.md 11.3)."""
     course, occ = floor.course, floor.occ
     target, drop = course.target, course.drop
     while n > 0:

@@ -523,7 +523,7 @@ def unknown_options(s: Scenario, at: Places) -> list[Problem]:
 
 
 def options_held_twice(s: Scenario, at: Places) -> list[Problem]:
-    """E313: one option card listed for two robots (docs/rules.md 10.2; the
+    """E313: one option card listed for two robots (docs/format.md, `robots`; the
     schema rejects an id listed twice for one robot)."""
     holder: dict[str, str] = {}
     out = []
@@ -1017,7 +1017,8 @@ def belts_into_nothing(s: Scenario, at: Places) -> list[Problem]:
             text = (f"points {COMPASS[tile.dir]} into a wall, so it never moves a robot; turn it "
                     f"or remove the wall")
         elif (rise := b.level_at(tile.x + DX[d], tile.y + DY[d])) > b.level_at(tile.x, tile.y):
-            # up a ledge, or up a ramp's low side: a wall for belts and currents (docs/rules.md 11.1, 11.3)
+            # up a ledge, or up a ramp's low side: a wall for belts and currents
+            # (docs/rules.md 11.1, 11.3)
             text = (f"points {COMPASS[tile.dir]} up to level {rise}, which stops robots as a wall "
                     f"would, so it never moves a robot; turn it or change the levels")
         else:
