@@ -65,6 +65,7 @@ class Target:
     docks: int
     players: tuple[int, ...] = ()
     seating: str = GAME
+    path: float = 0.0       # the course's flag path (engine/analysis/card/flags.py)
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -76,7 +77,7 @@ class Target:
         return self.docks if self.seating == ROTATE else self.robots
 
     def rounds_range(self) -> tuple[float, float] | None:
-        return timemodel.wanted_rounds(self.goals, self.robots)
+        return timemodel.wanted_rounds(self.goals, self.robots, self.path)
 
 
 def measures(records: Sequence[Record], target: Target) -> Measures:
