@@ -10,18 +10,22 @@ The courses are the project's published ones (engine/editing/published/) that
 have a printed difficulty, each raced with its goals' robots; ``--dir`` reads
 another set instead from a README table (| file | length | ... (level) | players |).
 A course this version cannot read (a special rule it does not know yet) is
-named and left out. Agreement is judged so that a constant guess cannot pass
-(bench/agreement.py): exact matches, balanced accuracy over the difficulty
-classes, classes two off, Spearman's rank correlation of each measure with the
-printed class. The fit is the
-same for both classes: the printed class as an ordinal number (length short
-1, medium 2, long 3; difficulty the five printed levels 1 to 5) by least
-squares on one measure, a + b * f(measure), rounded and clipped, so that
-the classes are bands of the measure whose edges are where the line crosses
-k + 0.5. Two parameters for seven courses: it cannot memorise them. The
-printed difficulty levels 4 and 5 (expert, hardest expert) are both the
-card's expert. The edges it prints go into engine/analysis/course_card/build.py
-(DEATHS_UNDER) and engine/analysis/course_card/timemodel.py (SHORT_UNDER, LONG_OVER).
+named and left out.
+
+The fit (bench/ordinal.py): each class is how many fitted edges a score of
+the card's measures passes, a weighted cumulative-logit model in which every
+printed class weighs alike. Length: ln table minutes and ln flag path.
+Difficulty: ln deaths per robot per leg, the special rules in play and the
+flag score. The printed difficulty levels 4 and 5 (expert, hardest expert)
+are both the card's expert. The weights and edges it prints go into
+engine/analysis/course_card/calibration.py.
+
+Agreement is judged so that a constant guess cannot pass (bench/agreement.py):
+exact matches, balanced accuracy over the classes, classes two off,
+Spearman's rank correlation of the card's scores with the printed class;
+leave-one-out (fit on all courses but one, predict it) is the honest figure,
+as every course is in the fit. Each measure's step is reported: a measure is
+kept only where it improves leave-one-out agreement.
 """
 from __future__ import annotations
 
@@ -33,9 +37,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from bench.agreement import balanced_accuracy, exact, off_by_two, spearman
+from bench.ordinal import Ordinal, fit, left_out
+from rallyforge.engine.analysis.course_card import calibration
 
 # The measures the card's classes are fitted on (written by --measures).
 MEASURES = Path(__file__).resolve().parent / "calibration-measures.json"
+ROOT = Path(__file__).resolve().parent.parent       # the kept files are named from here
 LENGTHS = ("short", "medium", "long")
 # printed difficulty level (1 beginner easy, 2 beginner mid, 3 beginner hard,
 # 4 expert, 5 hardest expert) -> the card's class
@@ -85,10 +92,12 @@ def readable(path: Path):
 def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: int) -> dict:
     """What the simulator measures on one course: median rounds (read
     between whole rounds), table minutes (engine/analysis/course_card/timemodel.py), deaths
-    per robot per leg (pooled over the legs), the mean flag score."""
+    per robot per leg (pooled over the legs); and what the course says without
+    racing: the mean flag score, the flag path, the special rules in play."""
     from rallyforge.engine.analysis.balance import balance
     from rallyforge.engine.analysis.course_card import timemodel
-    from rallyforge.engine.analysis.course_card.flags import course_score, flag_scores
+    from rallyforge.engine.analysis.course_card.flags import course_score, flag_path, flag_scores
+    from rallyforge.engine.model.scenario import course_rules
     scenario, _ = readable(path)
     result = balance(scenario, races, players, bot, seed, workers=workers)
     rounds = result["length"]["median_between"]
@@ -96,154 +105,136 @@ def measure(path: Path, players: int, races: int, bot: str, seed: int, workers: 
     robots = sum(leg["robots"] for leg in result["legs"])
     return {"rounds": rounds, "minutes": timemodel.table_minutes(rounds, players),
             "deaths": deaths / robots, "flag_score": course_score(flag_scores(scenario)),
+            "flag_path": flag_path(scenario, players),
+            "special_rules": len(course_rules(scenario.rules)),
             "races": races, "bot": bot, "seed": seed}
 
 
 # ------------------------------------------------------------------ the fit
 
-def least_squares(rows: list[list[float]], ys: list[float]) -> list[float]:
-    """Coefficients c (intercept first) minimising sum (y - c0 - c . row)^2,
-    by the normal equations (one or two measures: tiny and well conditioned)."""
-    xs = [[1.0, *row] for row in rows]
-    m = len(xs[0])
-    a = [[sum(x[i] * x[j] for x in xs) for j in range(m)] for i in range(m)]
-    b = [sum(x[i] * y for x, y in zip(xs, ys)) for i in range(m)]
-    for col in range(m):                        # Gauss-Jordan with partial pivoting
-        pivot = max(range(col, m), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot], b[col], b[pivot] = a[pivot], a[col], b[pivot], b[col]
-        for r in range(m):
-            if r != col and a[col][col]:
-                f = a[r][col] / a[col][col]
-                a[r] = [v - f * w for v, w in zip(a[r], a[col])]
-                b[r] -= f * b[col]
-    return [b[i] / a[i][i] for i in range(m)]
+# The card's measures (engine/analysis/course_card/calibration.py), as the fit reads them.
+def length_measures(m: dict) -> list[float]:
+    return [math.log(m["minutes"]), math.log(max(m["flag_path"], calibration.PATH_FLOOR))]
 
 
-def predict(coef: list[float], row: list[float], low: int, high: int) -> int:
-    value = coef[0] + sum(c * x for c, x in zip(coef[1:], row))
-    return min(high, max(low, math.floor(value + 0.5)))
+def difficulty_measures(m: dict) -> list[float]:
+    return [math.log(max(m["deaths"], calibration.DEATHS_FLOOR)), float(m["special_rules"]),
+            m["flag_score"] or 0.0]
 
 
-def edges(coef: list[float], low: int, high: int, inverse) -> list[float]:
-    """The measure's values where a one-measure fit moves up a level: where
-    c0 + c1 * f(x) = k + 0.5 for k = low .. high - 1."""
-    return [inverse((k + 0.5 - coef[0]) / coef[1]) for k in range(low, high)]
+# Each step adds one measure to the one before; a measure is kept only where
+# its step improves the agreement of courses left out.
+LENGTH_STEPS = (("ln minutes", 1), ("+ ln flag path", 2))
+DIFFICULTY_STEPS = (("ln deaths", 1), ("+ special rules", 2), ("+ flag score", 3))
 
 
-def fit(rows: list[list[float]], ys: list[int], low: int, high: int
-        ) -> tuple[list[float], list[int], list[int]]:
-    """The coefficients on all courses, the in-sample predictions and the
-    leave-one-out ones (each course predicted by the fit on the others)."""
-    coef = least_squares(rows, [float(y) for y in ys])
-    inside = [predict(coef, row, low, high) for row in rows]
-    loo = []
-    for i, row in enumerate(rows):
-        others = least_squares(rows[:i] + rows[i + 1:], [float(y) for y in ys[:i] + ys[i + 1:]])
-        loo.append(predict(others, row, low, high))
-    return coef, inside, loo
+@dataclass(frozen=True)
+class Fitted:
+    model: Ordinal
+    inside: list[int]           # each course's class by the fit on all
+    left_out: list[int]         # each course's class by the fit on the others
+
+
+def fitted(rows: list[list[float]], printed: list[int], count: int) -> Fitted:
+    model = fit(rows, printed, count)
+    return Fitted(model, model.classes(rows).tolist(), left_out(rows, printed, count).tolist())
+
+
+def length_fit(cs: list[Course], measures: list[dict], used: int = 2) -> Fitted:
+    return fitted([length_measures(m)[:used] for m in measures],
+                  [LENGTHS.index(c.length) for c in cs], len(LENGTHS))
+
+
+def difficulty_fit(cs: list[Course], measures: list[dict], used: int = 3) -> Fitted:
+    return fitted([difficulty_measures(m)[:used] for m in measures],
+                  [printed_difficulty(c) for c in cs], len(CARD_DIFFICULTY))
+
+
+def printed_difficulty(c: Course) -> int:
+    return CARD_DIFFICULTY.index(DIFFICULTY_OF_LEVEL[c.level])
 
 
 # ------------------------------------------------------------------ report
 
-def _agreement(name: str, printed: list[str], inside: list[str], loo: list[str],
-               order: tuple[str, ...]) -> str:
-    exact = sum(p == q for p, q in zip(printed, inside))
-    loo_exact = sum(p == q for p, q in zip(printed, loo))
-    worst = max(abs(order.index(p) - order.index(q)) for p, q in zip(printed, loo))
-    return (f"{name}: in-sample {exact}/{len(printed)} exact, leave-one-out {loo_exact}/"
-            f"{len(printed)} exact, at most {worst} class{'es' if worst != 1 else ''} off")
-
-
-def length_fit(cs: list[Course], measures: list[dict]):
-    """The length fit on ln minutes: (coefficients, in-sample, leave-one-out)."""
-    return fit([[math.log(m["minutes"])] for m in measures],
-               [LENGTHS.index(c.length) + 1 for c in cs], 1, 3)
-
-
-def difficulty_fit(cs: list[Course], measures: list[dict]):
-    """The difficulty fit on deaths per robot per leg, to the five printed
-    levels: (coefficients, in-sample, leave-one-out)."""
-    return fit([[m["deaths"]] for m in measures], [c.level for c in cs], 1, 5)
-
-
-def fitted_edges(cs: list[Course], measures: list[dict]) -> tuple[list[float], list[float]]:
-    """The length classes' edges in minutes (short under, long from) and the
-    difficulty classes' in deaths per robot per leg (easy, medium, hard
-    under): the card's constants."""
-    return (edges(length_fit(cs, measures)[0], 1, 3, math.exp),
-            edges(difficulty_fit(cs, measures)[0], 1, 4, lambda v: v))
-
-
 def report(cs: list[Course], measures: list[dict]) -> list[str]:
     out = []
-    lcoef, lin, lloo = length_fit(cs, measures)
-    (short, long_), bounds = fitted_edges(cs, measures)
-    out.append(f"Length: class = round({lcoef[0]:.3f} + {lcoef[1]:.3f} ln minutes): short under "
-               f"{short:.1f} min, long from {long_:.1f} min")
-    levels = [c.level for c in cs]
-    dcoef, din, dloo = difficulty_fit(cs, measures)
-    out.append(f"Difficulty: level = round({dcoef[0]:.3f} + {dcoef[1]:.3f} deaths per robot per "
-               f"leg): easy under {bounds[0]:.3f}, medium under {bounds[1]:.3f}, hard under "
-               f"{bounds[2]:.3f}, else expert")
-    both = [[m["deaths"], m["flag_score"]] for m in measures]
-    _, fin, floo = fit(both, levels, 1, 5)
-    logged = [[math.log(m["deaths"])] for m in measures]
-    _, gin, gloo = fit(logged, levels, 1, 5)
-    printed_d = [DIFFICULTY_OF_LEVEL[c.level] for c in cs]
-    card_l, card_d = card_classes(measures)
-
-    def named(ls: list[int]) -> list[str]:
-        return [DIFFICULTY_OF_LEVEL[v] for v in ls]
-
+    length, difficulty = length_fit(cs, measures), difficulty_fit(cs, measures)
+    lw, le = length.model.weights, length.model.edges
+    dw, de = difficulty.model.weights, difficulty.model.edges
+    out.append(f"Length score = {lw[0]:.4f} ln minutes + {lw[1]:.4f} ln flag path; "
+               f"edges {le[0]:.4f}, {le[1]:.4f}")
+    out.append(f"Difficulty score = {dw[0]:.4f} ln deaths + {dw[1]:.4f} special rules + "
+               f"{dw[2]:.4f} flag score; edges {de[0]:.4f}, {de[1]:.4f}, {de[2]:.4f}")
+    out.append("(engine/analysis/course_card/calibration.py keeps these)")
+    card_l, card_d = card_classes(cs, measures)
     out.append("")
-    out.append("| course | players | rounds | minutes | deaths/robot/leg | flag score | printed "
-               "length | card | left out | printed difficulty | card | left out |")
-    out.append("|---|---:|---:|---:|---:|---:|---|---|---|---|---|---|")
+    out.append("| course | players | rounds | minutes | flag path | deaths/robot/leg | special "
+               "rules | flag score | printed length | card | left out | printed difficulty | "
+               "card | left out |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---|")
     for i, (c, m) in enumerate(zip(cs, measures)):
         out.append(f"| {Path(c.file).stem} | {c.players} | {m['rounds']:.1f} | "
-                   f"{m['minutes']:.0f} | {m['deaths']:.3f} | {m['flag_score']:.2f} | {c.length} | "
-                   f"{card_l[i]} | {LENGTHS[lloo[i] - 1]} | {printed_d[i]} ({c.level}) | "
-                   f"{card_d[i]} | {named(dloo)[i]} |")
+                   f"{m['minutes']:.0f} | {m['flag_path']:.1f} | {m['deaths']:.3f} | "
+                   f"{m['special_rules']} | {m['flag_score'] or 0:.2f} | {c.length} | {card_l[i]} | "
+                   f"{LENGTHS[length.left_out[i]]} | {DIFFICULTY_OF_LEVEL[c.level]} ({c.level}) | "
+                   f"{card_d[i]} | {CARD_DIFFICULTY[difficulty.left_out[i]]} |")
     out.append("")
-    out.append(_agreement("Length on ln minutes", [c.length for c in cs],
-                          [LENGTHS[v - 1] for v in lin], [LENGTHS[v - 1] for v in lloo], LENGTHS))
-    out.append(_agreement("Difficulty on deaths", printed_d, named(din), named(dloo),
-                          CARD_DIFFICULTY))
-    out.append(_agreement("Difficulty on deaths and flag score", printed_d, named(fin),
-                          named(floo), CARD_DIFFICULTY))
-    out.append(_agreement("Difficulty on ln deaths", printed_d, named(gin), named(gloo),
-                          CARD_DIFFICULTY))
+    out.append("Each measure's step, left out (fit on the others, predict each):")
+    for name, used in LENGTH_STEPS:
+        out.append("  length " + _step(name, [LENGTHS.index(c.length) for c in cs],
+                                        length_fit(cs, measures, used).left_out, LENGTHS))
+    for name, used in DIFFICULTY_STEPS:
+        out.append("  difficulty " + _step(name, [printed_difficulty(c) for c in cs],
+                                            difficulty_fit(cs, measures, used).left_out,
+                                            CARD_DIFFICULTY))
     out.append("")
     out.extend(judged("the card's classes as they are", cs, measures, card_l, card_d))
     out.extend(judged("leave-one-out (fit on the others, predict each)", cs, measures,
-                      [LENGTHS[v - 1] for v in lloo], named(dloo)))
+                      [LENGTHS[v] for v in length.left_out],
+                      [CARD_DIFFICULTY[v] for v in difficulty.left_out]))
     return out
 
 
-def card_classes(measures: list[dict]) -> tuple[list[str], list[str]]:
+def _step(name: str, printed: list[int], predicted: list[int], order: tuple[str, ...]) -> str:
+    p = [order[v] for v in printed]
+    q = [order[v] for v in predicted]
+    return (f"{name}: {exact(p, q)}/{len(p)} exact, balanced accuracy "
+            f"{balanced_accuracy(p, q, order):.2f}, {off_by_two(p, q, order)} two off")
+
+
+def card_classes(cs: list[Course], measures: list[dict]) -> tuple[list[str], list[str]]:
     """The classes the card gives each course now (its fitted constants)."""
     from rallyforge.engine.analysis.course_card import build, timemodel
-    return ([timemodel.length_class(m["minutes"]) for m in measures],
-            [build.DIFFICULTY[build._band(m["deaths"], build.DEATHS_UNDER)] for m in measures])
+    return ([timemodel.length_class(m["minutes"], m["flag_path"]) for m in measures],
+            [build.DIFFICULTY[calibration.band(m["deaths"], calibration.death_bands(
+                m["special_rules"], m["flag_score"]))] for m in measures])
 
 
 def judged(what: str, cs: list[Course], measures: list[dict], lengths: list[str],
            difficulties: list[str]) -> list[str]:
     """Agreement of predicted classes with the printed ones, as a constant
-    guess cannot pass (bench/agreement.py)."""
+    guess cannot pass (bench/agreement.py); the ranks are of the card's
+    scores."""
     printed_l = [c.length for c in cs]
     printed_d = [DIFFICULTY_OF_LEVEL[c.level] for c in cs]
     n = len(cs)
+    length_scores = Ordinal(calibration.LENGTH_WEIGHTS, calibration.LENGTH_EDGES).scores(
+        [length_measures(m) for m in measures])
+    difficulty_scores = Ordinal(calibration.DIFFICULTY_WEIGHTS,
+                                calibration.DIFFICULTY_EDGES).scores(
+        [difficulty_measures(m) for m in measures])
     return [
         f"Agreement, {what}, {n} courses:",
         f"  length: {exact(printed_l, lengths)}/{n} exact, "
-        f"{off_by_two(printed_l, lengths, LENGTHS)} two off; Spearman of minutes with the "
-        f"printed length {spearman([m['minutes'] for m in measures], [LENGTHS.index(p) for p in printed_l]):.2f}",
+        f"{off_by_two(printed_l, lengths, LENGTHS)} two off, balanced accuracy "
+        f"{balanced_accuracy(printed_l, lengths, LENGTHS):.2f}; Spearman of the card's length "
+        f"score with the printed length "
+        f"{spearman(length_scores.tolist(), [LENGTHS.index(p) for p in printed_l]):.2f}",
         f"  difficulty: {exact(printed_d, difficulties)}/{n} exact, balanced accuracy "
         f"{balanced_accuracy(printed_d, difficulties, CARD_DIFFICULTY):.2f} (a constant guess: "
         f"{1 / len(set(printed_d)):.2f}), {off_by_two(printed_d, difficulties, CARD_DIFFICULTY)} "
-        f"two off; Spearman of deaths per robot per leg with the printed difficulty "
-        f"{spearman([m['deaths'] for m in measures], [c.level for c in cs]):.2f}",
+        f"two off; Spearman of the card's difficulty score with the printed difficulty "
+        f"{spearman(difficulty_scores.tolist(), [c.level for c in cs]):.2f}",
     ]
 
 
@@ -278,11 +269,18 @@ def main(argv: list[str]) -> None:
         measures = [measure(Path(c.file), c.players, args.races, args.bot, args.seed,
                             args.workers) for c in cs]
         if args.measures is not None:
-            args.measures.write_text(json.dumps({Path(c.file).name: dict(asdict(c), **m)
-                                                 for c, m in zip(cs, measures)}, indent=1) + "\n")
+            args.measures.write_text(json.dumps(
+                {Path(c.file).name: dict(asdict(c), file=_named(c.file), **m)
+                 for c, m in zip(cs, measures)}, indent=1) + "\n")
     m = measures[0]
     print(f"{len(cs)} courses, {m['races']} races each of `{m['bot']}` robots, seed {m['seed']}")
     print("\n".join(report(cs, measures)))
+
+
+def _named(file: str) -> str:
+    """A course's file as the kept measures name it: from the repository's root."""
+    path = Path(file).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else file
 
 
 def read_measures(path: Path) -> tuple[list[Course], list[dict]]:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.course_card import build, timemodel
+from rallyforge.engine.analysis.course_card import build, calibration, timemodel
 from rallyforge.engine.cli.main import main
+from rallyforge.engine.analysis.course_card.flags import flag_path
 from rallyforge.engine.format.loader import dumps, load_dict, load_file
 from rallyforge.engine.format.stored_course_card import play_hash, stale, with_card
 from rallyforge.engine.model.scenario import Goals, Tile, robots_for
@@ -50,54 +51,111 @@ def open_course():
                       "docks": [{"x": 0, "y": 5, "facing": "N"}, {"x": 1, "y": 5, "facing": "N"}]})
 
 
+@pytest.fixture
+def far_course():
+    """Docks at the bottom left, flags far apart: a flag path of 44.5 squares."""
+    return load_dict({"format": "rally-scenario", "version": 1, "name": "far",
+                      "board": {"width": 12, "height": 12},
+                      "flags": [{"x": 11, "y": 0}, {"x": 0, "y": 0}, {"x": 2, "y": 10}],
+                      "docks": [{"x": 0, "y": 11, "facing": "N"}, {"x": 1, "y": 11, "facing": "N"}]})
+
+
 def test_time_model_and_length_classes():
     assert timemodel.minutes_per_round(4) == pytest.approx(5.0)
     assert timemodel.minutes_per_round(8) == pytest.approx(8.0)
     assert timemodel.table_minutes(10, 4) == pytest.approx(55.0)
-    # the classes' edges fitted to the calibration courses (docs/rules.md)
-    assert [timemodel.length_class(m) for m in (39.9, 40, 87, 87.1)] == [
+    # the classes are bands of minutes set by the flag path (docs/rules.md)
+    short_under, long_from = calibration.minute_bands(44.5)
+    assert 5 < short_under < 30 and 100 < long_from < 300
+    assert [timemodel.length_class(m, 44.5) for m in (
+        short_under - 0.01, short_under, long_from - 0.01, long_from)] == [
         "short", "medium", "medium", "long"]
+    # a longer walk between the flags makes the same minutes longer
+    assert calibration.minute_bands(50.0) < (short_under, long_from) < calibration.minute_bands(40.0)
+    assert timemodel.length_class(60, 30.0) == "short" and timemodel.length_class(60, 55.0) == "long"
 
 
-@pytest.mark.parametrize("deaths, cls", [(20, "easy"), (21, "medium"), (31, "medium"),
-                                         (32, "hard"), (41, "hard"), (42, "expert")])
-def test_difficulty_class_from_deaths_per_robot_per_leg(open_course, deaths, cls):
-    # 100 robots set out on the leg; the open course's flag scores 0
-    card = build.card(open_course, result(deaths=(deaths,)))
-    assert card["difficulty"]["class"] == cls
-    assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(deaths / 100)
+def test_the_flag_path_walks_from_the_raced_docks_through_the_flags(far_course):
+    # from the middle of docks 1-2, (0.5, 11): 10.5 + 11, then 11 + 0, then 2 + 10
+    assert flag_path(far_course, 2) == 44.5
+    assert flag_path(far_course, 1) == 11 + 11 + 11 + 12      # from dock 1 alone, (0, 11)
+    assert flag_path(replace(far_course, flags=()), 2) == 0.0
+
+
+@pytest.mark.parametrize("rules, score", [(0, 0.0), (1, 0.0), (0, 6.0), (2, 3.0)])
+def test_difficulty_class_from_deaths_per_robot_per_leg(rules, score):
+    bands = medium, hard, expert = calibration.death_bands(rules, score)
+    assert medium < hard < expert
+    for deaths, cls in ((medium * 0.99, "easy"), (medium * 1.01, "medium"),
+                        (hard * 0.99, "medium"), (hard * 1.01, "hard"),
+                        (expert * 0.99, "hard"), (expert * 1.01, "expert")):
+        assert build.DIFFICULTY[calibration.band(deaths, bands)] == cls
+
+
+def test_special_rules_and_the_flag_score_lower_the_deaths_of_each_class():
+    plain = calibration.death_bands(0, 4.0)
+    assert all(r < p for r, p in zip(calibration.death_bands(1, 4.0), plain))
+    assert all(f < p for f, p in zip(calibration.death_bands(0, 6.0), plain))
+
+
+def test_the_card_reads_its_rate_against_its_courses_bands(open_course):
+    # 100 robots set out on the leg; the open course's flag scores 0, no special rules
+    medium, hard, expert = calibration.death_bands(0, 0.0)
+    for deaths, cls in ((int(medium * 100), "easy"), (int(medium * 100) + 1, "medium"),
+                        (int(expert * 100) + 1, "expert")):
+        card = build.card(open_course, result(deaths=(deaths,)))
+        assert card["difficulty"]["class"] == cls
+        assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(deaths / 100)
+        assert card["difficulty"]["special_rules"] == []
+    superbot = replace(open_course, rules=replace(open_course.rules, superbot=True))
+    card = build.card(superbot, result(deaths=(int(medium * 100),)))
+    assert card["difficulty"]["special_rules"] == ["superbot"]
+    assert card["difficulty"]["class"] != "easy"             # the same deaths, a special rule
 
 
 def test_deaths_pool_over_legs_not_a_mean_of_rates(open_course):
-    # 0 of 100 and 30 of 30: pooled 30 / 130 (medium); the mean of rates, 0.5, would be expert
-    card = build.card(open_course, result(deaths=(0, 30), robots_per_leg=(100, 30)))
-    assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(30 / 130, abs=1e-3)
-    assert card["difficulty"]["class"] == "medium"
+    # 0 of 100 and 60 of 60: pooled 60 / 160; the mean of rates, 0.5, is another class
+    medium, hard, _ = calibration.death_bands(0, 0.0)
+    assert 60 / 160 < medium < 0.5 < hard
+    card = build.card(open_course, result(deaths=(0, 60), robots_per_leg=(100, 60)))
+    assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(60 / 160, abs=1e-3)
+    assert card["difficulty"]["class"] == "easy"
 
 
-def test_the_flag_score_is_its_own_line_not_in_the_class(open_course):
+def test_the_flag_score_counts_in_the_class(open_course):
     walled = replace(open_course, board=replace(
         open_course.board, tiles=tuple(Tile(x, y, "pit") for x, y in ((2, 2), (4, 4), (2, 4)))))
-    card = build.card(walled, result(deaths=(0,)))          # 3 pits: score 6
-    assert (card["flag_score"], card["difficulty"]["class"]) == (6, "easy")
+    open_card = build.card(open_course, result(deaths=(30,)))
+    card = build.card(walled, result(deaths=(30,)))          # 3 pits: score 6
+    assert (open_card["flag_score"], open_card["difficulty"]["class"]) == (0, "easy")
+    assert (card["flag_score"], card["difficulty"]["class"]) == (6, "hard")
     assert build.lines(card)[-1].startswith("Flag score: 6 (1: 6): the publisher's count of the "
                                             "hazards around each flag")
+    medium, hard, expert = calibration.death_bands(0, 6.0)
+    assert (f"on this course medium from {medium:.2f}, hard from {hard:.2f}, expert from "
+            f"{expert:.2f} (no special rules, flag score 6)") in build.lines(card)[2]
 
 
 def test_a_class_whose_interval_reaches_a_neighbour_says_so(open_course):
-    card = build.card(open_course, result(deaths=(5,), robots_per_leg=(25,)))   # 0.2, few robots
+    card = build.card(open_course, result(deaths=(10,), robots_per_leg=(25,)))  # 0.4, few robots
     assert card["difficulty"]["class"] == "easy"
-    assert card["difficulty"]["could_be"][:2] == ["medium", "hard"]
+    assert card["difficulty"]["could_be"][:1] == ["medium"]
     sure = build.card(open_course, result(deaths=(2000,), robots_per_leg=(10000,)))
     assert sure["difficulty"]["could_be"] == []
 
 
-def test_length_class_and_time_from_the_median(open_course):
-    card = build.card(open_course, result(rounds=12))
+def test_length_class_and_time_from_the_median(far_course, open_course):
+    card = build.card(far_course, result(rounds=12))
     length = card["length"]
     assert (length["class"], length["minutes"], length["rounds_ci"]) == ("medium", 65, [11, 13])
-    assert length["could_be"] == []
-    assert build.card(open_course, result(rounds=7))["length"]["could_be"] == ["short"]
+    assert length["could_be"] == [] and length["flag_path"] == 44.5
+    assert "; flag path 44.5 squares" in build.lines(card)[1]
+    # the same race on a course whose flags lie close together is short
+    assert build.card(open_course, result(rounds=12))["length"]["class"] == "short"
+    # a median whose interval crosses into long says so
+    _, long_from = calibration.minute_bands(44.5)
+    edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
+    assert "long" in build.card(far_course, result(rounds=edge))["length"]["could_be"]
 
 
 def test_the_rounds_interval_does_not_collapse_while_the_races_disagree():
@@ -179,14 +237,21 @@ def test_few_deaths_read_in_three_decimals(open_course):
     assert text[4] == "Deadliest leg: to flag 1, 0.002 deaths per robot (95%: 0.000 to 0.007)"
 
 
-def test_the_card_against_the_courses_goals(open_course):
+def test_the_card_against_the_courses_goals(open_course, far_course):
+    # on the far course, a median whose interval (one round either side) holds
+    # the edge between medium and long
+    _, long_from = calibration.minute_bands(44.5)
+    edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
+    far = build.card(far_course, result(rounds=edge))
+    assert build.against_goals(far, Goals(length="medium", fair=False)) == [
+        {"goal": "length", "wanted": "medium", "verdict": "unsure"}]
+    assert build.against_goals(far, Goals(length="long", fair=False))[0]["verdict"] == "unsure"
+    assert build.against_goals(far, Goals(length="short", fair=False))[0]["verdict"] == "missed"
+    # the same rounds on the open course, whose flag lies by its docks: short for sure
     c = build.card(open_course, result(rounds=6, deaths=(20,), robots_per_leg=(100,)))
-    # rounds 6 (5 to 7): short at 4 robots is up to 7 rounds; the leg's 0.2 deaths per robot
     verdicts = {g["goal"]: g["verdict"] for g in build.against_goals(
         c, Goals(length="short", deaths_per_leg=0.5))}
     assert verdicts == {"length": "met", "deaths_per_leg": "met", "fair": "met"}
-    assert build.against_goals(c, Goals(length="medium", fair=False)) == [
-        {"goal": "length", "wanted": "medium", "verdict": "unsure"}]      # 7 is medium too
     assert build.against_goals(c, Goals(length="long", fair=False))[0]["verdict"] == "missed"
     assert build.against_goals(c, Goals(rounds=6, fair=False))[0]["verdict"] == "unsure"
     assert build.against_goals(c, Goals(rounds=14, fair=False))[0]["verdict"] == "missed"
@@ -274,9 +339,9 @@ def test_the_card_command_on_every_example(path, capsys):
                          "players", "seating", "length", "difficulty", "fairness", "deadliest_leg",
                          "deadliest_square", "reentry_loops", "flags", "flag_score", "goals"}
     assert set(card["length"]) == {"class", "could_be", "rounds", "rounds_ci", "minutes",
-                                   "minutes_ci", "minutes_per_round", "undecided"}
+                                   "minutes_ci", "minutes_per_round", "undecided", "flag_path"}
     assert set(card["difficulty"]) == {"class", "could_be", "deaths_per_robot_leg", "ci",
-                                       "flag_score"}
+                                       "flag_score", "special_rules"}
     assert set(card["fairness"]) == {"verdict", "balance", "favoured_dock", "share", "share_ci",
                                      "fair_share", "more_races_needed", "dock", "won",
                                      "wins_needed"}
@@ -402,7 +467,7 @@ def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
 
 
 def test_a_length_goal_and_a_rounds_goal_are_both_judged(open_course):
-    """docs/format.md, `goals`: one check per goal asked; neither of the two shadows the other."""
+    """format.md: one check per goal asked; neither of the two shadows the other."""
     c = build.card(open_course, result(rounds=5))       # 4 to 6 rounds: short at 4 robots
     checks = build.against_goals(c, Goals(length="short", rounds=30, fair=False))
     assert checks == [{"goal": "length", "wanted": "short", "verdict": "met"},

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.course_card import timemodel
+from rallyforge.engine.analysis.course_card import calibration, timemodel
 from rallyforge.engine.format.loader import dumps, load_dict
 from rallyforge.engine.model.scenario import Goals
 from rallyforge.engine.validation.validator import validate_data
@@ -52,10 +52,14 @@ def test_goals_for_as_many_robots_as_docks_are_fine():
 
 
 def test_a_length_class_is_a_range_of_rounds_by_the_cards_time_model():
+    path = 44.5                                   # squares from the docks through the flags
     for players in (2, 4, 8):
         for name in timemodel.CLASSES:
-            low, high = timemodel.class_rounds(name, players)
+            low, high = timemodel.class_rounds(name, players, path)
             inside = (low + min(high, low + 10)) / 2
-            assert timemodel.length_class(timemodel.table_minutes(inside, players)) == name
-    assert timemodel.class_rounds("medium", 4) == (7.0, 16.4)      # 5 minutes a round, 5 to set up
-    assert timemodel.class_rounds("long", 4)[1] == float("inf")
+            assert timemodel.length_class(timemodel.table_minutes(inside, players), path) == name
+    short_under, long_from = calibration.minute_bands(path)
+    # 5 minutes a round at 4 players, 5 to set up
+    assert timemodel.class_rounds("medium", 4, path) == pytest.approx(
+        ((short_under - 5) / 5, (long_from - 5) / 5))
+    assert timemodel.class_rounds("long", 4, path)[1] == float("inf")

@@ -272,6 +272,16 @@ RULE_NAMES = tuple(f.name for f in fields(Rules) if f.name != "note")
 # the rules some published courses change (docs/rules.md 12)
 SPECIAL_RULES = ("flags_move", "robot_laser_damage", "start_damage", "power_down", "repair_sites",
                  "start_option_choice", "programming_seconds")
+# What a course may change of the game beyond its board (docs/rules.md 12 and
+# 13): the rules above, starting options, the SuperBot, turning boards and a
+# team victory.
+COURSE_RULES = (*SPECIAL_RULES, "start_options", "superbot", "board_turns_on_flag", "victory")
+
+
+def course_rules(rules: Rules) -> list[str]:
+    """The rules of COURSE_RULES that `rules` changes from the game's, in its order."""
+    changed = rules.changed()
+    return [name for name in COURSE_RULES if name in changed]
 
 
 @dataclass(frozen=True)

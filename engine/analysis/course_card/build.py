@@ -6,11 +6,11 @@ card is a JSON-ready dict, a ``types.CourseCard`` (docs/format.md, "card");
 ``lines`` renders it as text; ``readable`` checks a card kept in a file
 against that type.
 
-Difficulty classes (docs/rules.md, "The course card"): the deaths per robot
-per leg (all deaths on the way to each flag over the robots that set out on
-that leg, pooled over the legs), on thresholds fitted to the difficulty the
-game's publisher printed for seven courses (bench/calibrate.py). The flag
-score is shown on its own line: it did not improve that fit.
+The classes (docs/rules.md, "The course card"): length from the table
+minutes and the flag path, difficulty from the deaths per robot per leg (all
+deaths on the way to each flag over the robots that set out on that leg,
+pooled over the legs), the special rules and the flag score, on edges fitted
+to the ratings the game's publisher printed (calibration.py).
 """
 from __future__ import annotations
 
@@ -20,22 +20,20 @@ from typing import TYPE_CHECKING, TypeGuard
 
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.course_card import timemodel
-from rallyforge.engine.analysis.course_card.flags import course_score, flag_scores
+from rallyforge.engine.analysis.course_card.calibration import band, death_bands
+from rallyforge.engine.analysis.course_card.flags import course_score, flag_path, flag_scores
 from rallyforge.engine.analysis.course_card.types import (CourseCard, DeadliestLeg, DeadliestSquare,
                                                           Difficulty, Fairness, GoalCheck,
                                                           GoalVerdicts, Interval, Length, Printed,
                                                           ReentryLoop, SeatVerdict, TeamCard)
 from rallyforge.engine.format.stored_course_card import play_hash, with_card
 from rallyforge.engine.format.typed_json import mismatch
-from rallyforge.engine.model.scenario import Goals, Published, Scenario
+from rallyforge.engine.model.scenario import Goals, Published, Scenario, course_rules
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.types import DockFairness, Measured
 
 DIFFICULTY = ("easy", "medium", "hard", "expert")
-# A class's upper bound (exclusive) in deaths per robot per leg of the
-# calibrated bot's races (fitted by bench/calibrate.py; docs/rules.md).
-DEATHS_UNDER = (0.21, 0.32, 0.42)
 CALIBRATED_BOT = "search"
 # What "of decided races" means, said once wherever a share is shown.
 DECIDED = "of decided races (races someone won)"
@@ -44,10 +42,6 @@ EVEN_BY = 0.05                # a team course's first seat's side counts as even
 
 def _r(x: float | None, digits: int = 3) -> float | None:
     return None if x is None or not math.isfinite(x) else round(x, digits)
-
-
-def _band(value: float, bounds: tuple[float, ...]) -> int:
-    return next((i for i, b in enumerate(bounds) if value < b), len(bounds))
 
 
 def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> CourseCard:
@@ -69,8 +63,8 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Cou
         "estimate": estimate,
         "players": result.get("players", [k]),
         "seating": result.get("seating", "game"),
-        "length": _length(result, k),
-        "difficulty": _difficulty(result, mean_score),
+        "length": _length(result, k, flag_path(scenario, k)),
+        "difficulty": _difficulty(result, mean_score, course_rules(scenario.rules)),
         "fairness": _fairness(result, k),
         "deadliest_leg": _deadliest_leg(result),
         "deadliest_square": _deadliest_square(result),
@@ -92,7 +86,7 @@ def card(scenario: Scenario, result: Measured, *, estimate: bool = False) -> Cou
     return judged(made, scenario.goals, scenario.published)
 
 
-def _length(result: Measured, k: int) -> Length:
+def _length(result: Measured, k: int, path: float) -> Length:
     length = result["length"]
     rounds = length["median_between"]
     lo, hi = length["median_between_ci"]
@@ -100,8 +94,8 @@ def _length(result: Measured, k: int) -> Length:
     m_lo = timemodel.table_minutes(lo, k) if lo is not None else None
     # no upper end: the race may never be decided in time
     m_hi = timemodel.table_minutes(hi, k) if hi is not None else None
-    cls = timemodel.length_class(minutes) if minutes is not None else "long"
-    ends = {timemodel.length_class(m) for m in (m_lo, m_hi) if m is not None}
+    cls = timemodel.length_class(minutes, path) if minutes is not None else "long"
+    ends = {timemodel.length_class(m, path) for m in (m_lo, m_hi) if m is not None}
     if m_hi is None:
         ends.add("long")
     n = result["races"]
@@ -109,19 +103,21 @@ def _length(result: Measured, k: int) -> Length:
             "rounds": _r(rounds, 3), "rounds_ci": [_r(lo, 3), _r(hi, 3)],
             "minutes": _r(minutes, 2), "minutes_ci": [_r(m_lo, 2), _r(m_hi, 2)],
             "minutes_per_round": round(timemodel.minutes_per_round(k), 2),
-            "undecided": round(length["undecided"] / n if n else 0.0, 3)}
+            "undecided": round(length["undecided"] / n if n else 0.0, 3),
+            "flag_path": round(path, 1)}
 
 
-def _difficulty(result: Measured, mean_score: float | None) -> Difficulty:
+def _difficulty(result: Measured, mean_score: float | None, special: list[str]) -> Difficulty:
     deaths = sum(leg["deaths"] for leg in result["legs"])
     robots = sum(leg["robots"] for leg in result["legs"])
     rate = deaths / robots if robots else 0.0
     lo, hi = stats.poisson_rate_interval(deaths, robots)
-    cls = _band(rate, DEATHS_UNDER)
-    inside = range(_band(lo, DEATHS_UNDER), _band(hi, DEATHS_UNDER) + 1)
+    bands = death_bands(len(special), mean_score)
+    cls = band(rate, bands)
+    inside = range(band(lo, bands), band(hi, bands) + 1)
     return {"class": DIFFICULTY[cls], "could_be": [DIFFICULTY[c] for c in inside if c != cls],
             "deaths_per_robot_leg": round(rate, 3), "ci": [_r(lo), _r(hi)],
-            "flag_score": _r(mean_score, 2)}
+            "flag_score": _r(mean_score, 2), "special_rules": special}
 
 
 def seat_verdict(fair: DockFairness, robots: int) -> SeatVerdict:
@@ -230,10 +226,11 @@ def lines(c: CourseCard) -> list[str]:
                    f"at least {minutes(length['minutes'])} min at a table"
                    f"{_ci(length['minutes_ci'], minutes)}: {set_up:.0f} min to set up + "
                    f"{rounds(length['rounds'])} rounds × {length['minutes_per_round']:g} min "
-                   f"(a lower estimate: bots waste fewer rounds than people)")
+                   f"(a lower estimate: bots waste fewer rounds than people)"
+                   f"{_path_words(length)}")
     out.append(f"Difficulty: {diff['class']}{_maybe(diff['could_be'])}{printed_difficulty}: "
                f"{_rate(diff['deaths_per_robot_leg'])} deaths per robot per leg"
-               f"{_ci(diff['ci'], _rate)}")
+               f"{_ci(diff['ci'], _rate)}{_special_words(diff)}")
     teams = c.get("teams")
     if teams is not None:           # a team course: teams and seats, not docks
         out.append(_teams_line(teams))
@@ -254,8 +251,8 @@ def lines(c: CourseCard) -> list[str]:
     out.extend(loop_line(loop) for loop in c.get("reentry_loops", ()))
     scores = ", ".join(f"{f['flag']}: {f['score']}" for f in c["flags"])
     out.append(f"Flag score: {_score(c['flag_score'])} ({scores or 'no flags'}): the publisher's "
-               f"count of the hazards around each flag, averaged over the flags, shown beside "
-               f"the classes but not in them (it did not help them match the publisher's ratings)")
+               f"count of the hazards around each flag, averaged over the flags; a higher score "
+               f"makes the difficulty class a step sooner")
     clock = c.get("programming_seconds")
     if clock is not None:
         out.append(f"Programming clock: {clock} s for people at a table, not simulated: bots "
@@ -355,6 +352,24 @@ def _verdict(surely: bool, perhaps: bool) -> str:
     return "met" if surely else "unsure" if perhaps else "missed"
 
 
+def _path_words(length: Length) -> str:
+    path = length.get("flag_path")     # a card kept before the flag path has none
+    return "" if path is None else f"; flag path {path:g} squares"
+
+
+def _special_words(diff: Difficulty) -> str:
+    """The deaths where this course turns medium, hard and expert: lower for
+    each special rule and a higher flag score (calibration.py)."""
+    special = diff.get("special_rules")
+    if special is None:                 # a card kept before the special rules counted
+        return ""
+    rules = (f"{len(special)} special rule{'s' if len(special) != 1 else ''} "
+             f"({', '.join(special)})" if special else "no special rules")
+    medium, hard, expert = death_bands(len(special), diff["flag_score"])
+    return (f"; on this course medium from {_rate(medium)}, hard from {_rate(hard)}, expert "
+            f"from {_rate(expert)} ({rules}, flag score {_score(diff['flag_score'])})")
+
+
 def against_goals(c: CourseCard, goals: Goals) -> list[GoalCheck]:
     """How card `c` measures up to the course's goals (the file's ``goals``,
     as ``suggest`` reads them): per goal asked, {goal, wanted, verdict}, the
@@ -362,7 +377,8 @@ def against_goals(c: CourseCard, goals: Goals) -> list[GoalCheck]:
     out: list[GoalCheck] = []
     lo, hi = (math.inf if r is None else r for r in c["length"]["rounds_ci"])
     lengths: list[tuple[str, str | int, tuple[float, float]]] = [] if goals.length is None else [
-        ("length", goals.length, timemodel.class_rounds(goals.length, c["robots"]))]
+        ("length", goals.length,
+         timemodel.class_rounds(goals.length, c["robots"], c["length"].get("flag_path", 0.0)))]
     if goals.rounds is not None:        # (both asked: each judged, neither dropped)
         lengths.append(("rounds", goals.rounds, timemodel.rounds_band(goals.rounds)))
     for goal, wanted, (low, high) in lengths:
@@ -390,7 +406,7 @@ def against_goals(c: CourseCard, goals: Goals) -> list[GoalCheck]:
 
 
 def judged(c: CourseCard, goals: Goals | None, published: Published | None = None) -> CourseCard:
-    """The card `c` with its ``goals`` judged against `goals` (None for a course
+    """Card `c` with its ``goals`` judged against `goals` (None for a course
     without goals): {robots (the goals' robots, None if unsaid), checks
     (``against_goals``)}, and, for a published course, its ``printed``
     ratings beside the card's classes. Neither is in the play hash: a kept

@@ -100,3 +100,22 @@ def flag_scores(scenario: Scenario) -> list[FlagScore]:
 def course_score(scores: list[FlagScore]) -> float | None:
     """The mean flag score (None for a course without flags)."""
     return sum(s.score for s in scores) / len(scores) if scores else None
+
+
+def flag_path(scenario: Scenario, robots: int) -> float:
+    """How far the course sends a robot, in squares: from the middle of the
+    first `robots` docks (where the game seats that many players) to flag 1
+    and from each flag to the next, counted along the rows and columns
+    (docs/rules.md, "The course card"). Walls, pits and belts are left to the
+    races; flags that move count where they start. 0 for a course without
+    flags or docks."""
+    docks = scenario.docks[:robots]
+    if not docks or not scenario.flags:
+        return 0.0
+    x = sum(d.x for d in docks) / len(docks)
+    y = sum(d.y for d in docks) / len(docks)
+    path = 0.0
+    for flag in scenario.flags:
+        path += abs(flag.x - x) + abs(flag.y - y)
+        x, y = flag.x, flag.y
+    return path

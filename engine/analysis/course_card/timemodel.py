@@ -12,13 +12,15 @@ players a round is 5 minutes, at 8 players 8. Simulated bots waste fewer
 rounds than people do, so read the time as what a race takes when nobody
 blunders: a lower estimate.
 
-The length classes are bands of these minutes fitted to the lengths the
-game's publisher printed for seven courses (bench/calibrate.py, docs/rules.md):
-people take longer than bots, so a course the publisher calls short (under an
-hour at a table) is one that bots finish in under SHORT_UNDER of these minutes.
+The length classes are bands of these minutes that depend on how far the
+course sends a robot (its flag path, engine/analysis/course_card/flags.py), fitted
+to the lengths the game's publisher printed (engine/analysis/course_card/calibration.py):
+people take longer than bots, and a course of long walks between its flags
+reads longer to them than its minutes alone say.
 """
 from __future__ import annotations
 
+from rallyforge.engine.analysis.course_card.calibration import band, minute_bands
 from rallyforge.engine.model.scenario import Goals
 
 SETUP = 5.0                 # minutes: set-up and explaining the course
@@ -26,8 +28,6 @@ PROGRAMMING = 2.0           # minutes per round: deal, read, program
 SECONDS_PER_MOVE = 9.0      # per robot per register: reveal, move, board, lasers
 REGISTERS = 5
 
-SHORT_UNDER = 40.0          # minutes of the model, fitted (bench/calibrate.py)
-LONG_OVER = 87.0
 CLASSES = ("short", "medium", "long")
 
 
@@ -39,18 +39,18 @@ def table_minutes(rounds: float, players: int) -> float:
     return SETUP + rounds * minutes_per_round(players)
 
 
-def length_class(minutes: float) -> str:
-    if minutes < SHORT_UNDER:
-        return "short"
-    return "medium" if minutes <= LONG_OVER else "long"
+def length_class(minutes: float, path: float) -> str:
+    """The class of a race of these table minutes on a course of this flag path."""
+    return CLASSES[band(minutes, minute_bands(path))]
 
 
-def class_rounds(name: str, players: int) -> tuple[float, float]:
+def class_rounds(name: str, players: int, path: float) -> tuple[float, float]:
     """The median rounds (low, high) a race of `players` robots lasts in
-    length class `name`: the rounds whose table time is in the class."""
+    length class `name` on a course of this flag path: the rounds whose
+    table time is in the class."""
     per_round = minutes_per_round(players)
-    low = {"short": 0.0, "medium": SHORT_UNDER, "long": LONG_OVER}[name]
-    high = {"short": SHORT_UNDER, "medium": LONG_OVER, "long": float("inf")}[name]
+    edges = (0.0, *minute_bands(path), float("inf"))
+    low, high = edges[CLASSES.index(name)], edges[CLASSES.index(name) + 1]
     return max(0.0, (low - SETUP) / per_round), max(0.0, (high - SETUP) / per_round)
 
 
@@ -59,12 +59,12 @@ def rounds_band(rounds: int) -> tuple[float, float]:
     return rounds - 0.5, rounds + 0.5
 
 
-def wanted_rounds(goals: Goals, players: int) -> tuple[float, float] | None:
+def wanted_rounds(goals: Goals, players: int, path: float) -> tuple[float, float] | None:
     """The median rounds (low, high) `goals` ask of a race of `players`
-    robots: a number of rounds within half a round, or a length class's
-    rounds; None when they ask no length."""
+    robots on a course of this flag path: a number of rounds within half a
+    round, or a length class's rounds; None when they ask no length."""
     if goals.rounds is not None:
         return rounds_band(goals.rounds)
     if goals.length is not None:
-        return class_rounds(goals.length, players)
+        return class_rounds(goals.length, players, path)
     return None

@@ -19,11 +19,13 @@ Length = TypedDict("Length", {
     "class": str, "could_be": list[str],
     "rounds": float | None, "rounds_ci": Interval,
     "minutes": float | None, "minutes_ci": Interval,
-    "minutes_per_round": float, "undecided": float})
+    "minutes_per_round": float, "undecided": float,
+    "flag_path": NotRequired[float]})
 
 Difficulty = TypedDict("Difficulty", {
     "class": str, "could_be": list[str],
-    "deaths_per_robot_leg": float, "ci": Interval, "flag_score": float | None})
+    "deaths_per_robot_leg": float, "ci": Interval, "flag_score": float | None,
+    "special_rules": NotRequired[list[str]]})
 
 
 class SeatVerdict(TypedDict):

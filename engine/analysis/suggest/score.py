@@ -65,6 +65,9 @@ class Target:
     docks: int
     players: tuple[int, ...] = ()
     seating: str = GAME
+    # the flag path of the course as it is (engine/analysis/course_card/flags.py): a
+    # length goal's rounds stay those of that path while versions move flags
+    path: float = 0.0
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -76,7 +79,7 @@ class Target:
         return self.docks if self.seating == ROTATE else self.robots
 
     def rounds_range(self) -> tuple[float, float] | None:
-        return timemodel.wanted_rounds(self.goals, self.robots)
+        return timemodel.wanted_rounds(self.goals, self.robots, self.path)
 
 
 def measures(records: Sequence[Record], target: Target) -> Measures:
@@ -146,16 +149,19 @@ def shortfall(m: dict[str, float], target: Target) -> float:
         total += m["unevenness"]
     band = target.rounds_range()
     if band is not None:
-        low, high = band
-        median = m["median_rounds"]
-        if median < low:
-            total += (low - median) / max(low, 1.0)
-        elif median > high:
-            total += (median - high) / high
+        total += rounds_shortfall(m["median_rounds"], band)
     if goals.deaths_per_leg is not None:
         bound = goals.deaths_per_leg
         total += max(0.0, m["worst_leg_deaths"] - bound) / max(bound, 0.05)
     return total
+
+
+def rounds_shortfall(rounds: float, band: tuple[float, float]) -> float:
+    """How far `rounds` lie outside the goal's `band`, as a share of its
+    nearer end (at least one round: a short class may end at 0 rounds on a
+    course of a long flag path)."""
+    low, high = band
+    return max(0.0, low - rounds) / max(low, 1.0) + max(0.0, rounds - high) / max(high, 1.0)
 
 
 def side_effects(old: dict[str, float], new: dict[str, float], target: Target) -> float:

@@ -34,7 +34,7 @@ import numpy as np
 
 from rallyforge.engine.analysis.suggest.candidates import Diagnosis
 from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
-from rallyforge.engine.analysis.suggest.score import Target
+from rallyforge.engine.analysis.suggest.score import Target, rounds_shortfall
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
 from rallyforge.engine.rules.lone_robot_model import DESTROYED, LoneModel, gather
@@ -240,9 +240,7 @@ def predicted(base: Sight, seen: Sight, spared: float, target: Target,
     ratio = seen.steps / base.steps if base.steps else 1.0
     band = target.rounds_range()
     if band is not None:
-        low, high = band
-        rounds = diagnosis.median_rounds * ratio
-        total += max(0.0, low - rounds) / max(low, 1.0) + max(0.0, rounds - high) / high
+        total += rounds_shortfall(diagnosis.median_rounds * ratio, band)
     else:
         total += SIDE_EFFECT * min(1.0, max(0.0, ratio - 1))
     if goals.deaths_per_leg is not None and diagnosis.leg_deaths:

@@ -31,6 +31,7 @@ from rallyforge.engine.analysis.balance.aggregate import seat_judgement
 from rallyforge.engine.analysis.balance.plan import GAME, Job, RACE, derive_seed, seats
 from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, play_race
 from rallyforge.engine.analysis.balance.runner import default_workers, run
+from rallyforge.engine.analysis.course_card.flags import flag_path
 from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
 from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
 from rallyforge.engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
@@ -93,7 +94,8 @@ class Search:
                  progress: Callable[[int, int, float], None] | None,
                  should_stop: Callable[[], bool] | None, seating: str = GAME):
         self.scenario = scenario
-        self.target = Target(goals, max(players), len(scenario.docks), players, seating)
+        self.target = Target(goals, max(players), len(scenario.docks), players, seating,
+                             flag_path(scenario, max(players)))
         self.fairness: str | None = None     # the first run's verdict on the seats
         self.budget, self.seed, self.bot = budget, seed, bot
         self.workers, self.scheduler, self.local_processes = workers, scheduler, local_processes
