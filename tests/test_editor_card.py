@@ -89,16 +89,16 @@ def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, qu
     w = card_shown(make_window, qtbot)
     panel = w.card_panel
     result = balance(w.doc.scenario, 8)
-    w.preview.set_balance_result(result, w.doc.scenario)
+    w.preview.balance.set_result(result, w.doc.scenario)
     assert panel.state == MEASURED and "Measured" in panel.header.text()
     assert panel.card["races"] == 8
     paint(w, "Pit", (4, 3))
     assert panel.state == OUT_OF_DATE
     w.doc.undo_stack.undo()                        # back to the measured course
     assert panel.state == MEASURED
-    w.preview.set_balance_result(result, w.doc.scenario)   # stale results are not taken
+    w.preview.balance.set_result(result, w.doc.scenario)   # stale results are not taken
     paint(w, "Pit", (4, 3))
-    w.preview.set_balance_result(result, w.doc.scenario)
+    w.preview.balance.set_result(result, w.doc.scenario)
     assert panel.state != MEASURED
 
 

@@ -11,7 +11,7 @@ from rallyforge.engine.bots import new_race
 from rallyforge.engine.format.loader import dumps, load_file, parse_json
 from rallyforge.engine.model.events import Event
 from rallyforge.editor.new_dialog import new_scenario
-from rallyforge.editor.preview.race_panel import options_html
+from rallyforge.editor.preview.race_tables import options_html
 from rallyforge.engine.analysis.narration import describe, last_option_uses
 from rallyforge.engine.analysis.replay import option_charges
 from rallyforge.editor.scenario_panel import options_text, parse_options

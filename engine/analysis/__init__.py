@@ -6,5 +6,6 @@ and aggregates the results; ``card`` turns them into the course card;
 statistics; ``scenario_checks`` plays a scenario's scripted race to its
 ``checks``. ``replay`` turns one race's event log into playback frames and
 ``narration`` tells it in English (the editor's race log, ``rallyforge run
---events --words``); ``figures`` prints two figures and their change.
+--events --words``); ``figures`` prints two figures and their change;
+``team_colors`` gives each team of a team course its colour.
 """
