@@ -122,7 +122,7 @@ def test_the_balance_dialog_races_the_goals_robots(make_window):
     from rallyforge.editor.preview import install_preview
     from rallyforge.engine.model.scenario import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=3)))
-    assert install_preview(w).open_balance().robots.value() == 3
+    assert install_preview(w).balance.open_dialog().robots.value() == 3
 
 
 def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window, qtbot, quick):

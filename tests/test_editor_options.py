@@ -122,6 +122,26 @@ def test_starting_cards_as_the_scenario_panel_edits_them():
     assert options_text(0) == "0" and options_text(None) == ""
 
 
+def test_the_model_knows_a_card_by_its_id_or_its_printed_name():
+    from rallyforge.engine.model.option_cards import card_id
+    for words in ("mini-howitzer", "Mini Howitzer", " mini howitzer ", "MINI-HOWITZER"):
+        assert card_id(words) == "mini-howitzer"
+    assert card_id("Double-Barreled Laser") == "double-barreled-laser"
+    assert card_id("Mini Howizter") is None and card_id("") is None
+
+
+def test_rule_changes_are_worded_from_the_loaded_schema(monkeypatch):
+    """An undo label reads no file: the schema is loaded once, with the engine."""
+    import importlib.resources
+    from rallyforge.editor.scenario_panel import rule_change_text
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the schema file was read again for an undo label")
+    monkeypatch.setattr(importlib.resources, "files", no_reading)
+    assert rule_change_text("robot_lasers", True) == "Turn on robot lasers"
+    assert rule_change_text("robot_lasers", False) == "Turn off robot lasers"
+
+
 def test_new_courses_play_options():
     assert new_scenario(12, 12).rules.options == "played"
     # a course without option features would be counted: the file says played

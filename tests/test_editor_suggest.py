@@ -122,7 +122,7 @@ def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window, 
 def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window, unfair):
     from PySide6.QtTest import QTest
     window = make_window(unfair)
-    dialog = install_preview(window).open_suggest()
+    dialog = install_preview(window).suggest.open_dialog()
     box = dialog.budget
     assert "at least 100" in box.toolTip()
     box.setValue(1100)
