@@ -91,8 +91,7 @@ class CourseCommands:
 
     def open_recovered(self, scenario, backup) -> None:
         """Untitled work recovered at start, in a window of its own."""
-        from rallyforge.editor.main_window import MainWindow
-        window = MainWindow(recovered=(scenario, backup))
+        window = type(self.window)(recovered=(scenario, backup))     # (main_window imports us)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         OTHER_WINDOWS.add(window)
         window.destroyed.connect(lambda: OTHER_WINDOWS.discard(window))

@@ -274,12 +274,12 @@ class BalanceDialog(RunDialog):
     def _draw_charts(self, result: BalanceResult) -> None:
         from rallyforge.engine.analysis.balance.charts import draw_race_length, draw_wins, wins_title
         self.tabs.setTabText(self.tabs.indexOf(self.win_tab), wins_title(result))
-        self.win_canvas = self._canvas(self.win_tab, self.win_canvas)
-        draw_wins(self.win_canvas.figure, result)
-        self.win_canvas.draw_idle()
-        self.length_canvas = self._canvas(self.length_tab, self.length_canvas)
-        draw_race_length(self.length_canvas.figure, result)
-        self.length_canvas.draw_idle()
+        wins = self.win_canvas = self._canvas(self.win_tab, self.win_canvas)
+        draw_wins(wins.figure, result)
+        wins.draw_idle()
+        length = self.length_canvas = self._canvas(self.length_tab, self.length_canvas)
+        draw_race_length(length.figure, result)
+        length.draw_idle()
 
     def set_heatmap_mode(self, mode: str | None) -> None:
         for b in self.heat_buttons.buttons():

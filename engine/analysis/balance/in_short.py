@@ -111,8 +111,8 @@ def in_short(result: BalanceResult) -> InShort:
     if not result["races"]:
         return InShort("inconclusive", "**No races were played.**", (), ())
     if by_team is not None:         # a team course: teams and seats, not docks (docs/rules.md 13)
-        lead, *points = team_lines(by_team)
-        return InShort(team_kind(by_team), lead, tuple(points), _notes(result, False),
+        lead, *lines = team_lines(by_team)
+        return InShort(team_kind(by_team), lead, tuple(lines), _notes(result, False),
                        listed=True)
     few = few_wins(result)
     points, lone = _dock_points(result, few is not None)
@@ -142,7 +142,8 @@ def _dock_lead(result: BalanceResult) -> str:
 def _dock_points(result: BalanceResult, few: bool) -> tuple[tuple[str, ...], bool]:
     """A line per dock, and whether one stands apart on its own while the
     docks together show no bias."""
-    lines, lone = [], False
+    lines: list[str] = []
+    lone = False
     for d in result["docks"]:
         if not d["races"]:
             lines.append(f"Dock {d['dock']} was not used.")
