@@ -272,7 +272,8 @@ class BalanceDialog(RunDialog):
         return canvas
 
     def _draw_charts(self, result: BalanceResult) -> None:
-        from rallyforge.engine.analysis.balance.charts import draw_race_length, draw_wins, wins_title
+        from rallyforge.engine.analysis.balance.charts import (draw_race_length, draw_wins,
+                                                               wins_title)
         self.tabs.setTabText(self.tabs.indexOf(self.win_tab), wins_title(result))
         wins = self.win_canvas = self._canvas(self.win_tab, self.win_canvas)
         draw_wins(wins.figure, result)

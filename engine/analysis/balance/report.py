@@ -86,7 +86,8 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
     lines.append("| to flag | robots | median rounds | deaths | deaths per robot |")
     lines.append("|---:|---:|---:|---:|---:|")
     for leg in result["legs"]:
-        lines.append(f"| {leg['to_flag']} | {leg['robots']} | {rounds_text(leg['median_rounds'])} | "
+        lines.append(f"| {leg['to_flag']} | {leg['robots']} | "
+                     f"{rounds_text(leg['median_rounds'])} | "
                      f"{leg['deaths']} | {leg['death_rate']:.3f} |")
     lines.append("")
 
