@@ -1,11 +1,12 @@
 """The course editor's main window: the board in the middle, the tools on a
-toolbar, the panels in docks around it, and the menus; what the status bar
-and the title say; the tool in hand and the edits of the Edit menu.
+toolbar, the panels in docks around it, and the menus; what the title and
+the banner over the board say; the tool in hand and the edits of the Edit
+menu.
 
 Its parts: window_menus.py (actions, menus, toolbars, help windows),
-window_docks.py (the panels in docks), course_commands.py (New, Import,
-Insert Board, Export: courses made or taken through a dialog), files.py
-(open, save, backups).
+window_docks.py (the panels in docks), window_status.py (the status bar),
+course_commands.py (New, Import, Insert Board, Export: courses made or
+taken through a dialog), files.py (open, save, backups).
 
 Layout for anyone adding to it: `docks.add_panel(widget, title, area)` docks
 a panel (and lists it under View > Panels); `menus.by_name` maps "file",
@@ -36,8 +37,8 @@ from rallyforge.editor.selection import SelectionActions
 from rallyforge.editor.tools import PAINT_TOOLS, TOOLS
 from rallyforge.editor.window_docks import WindowDocks
 from rallyforge.editor.window_menus import WindowMenus
+from rallyforge.editor.window_status import WindowStatus
 from rallyforge.engine.editing import edit
-from rallyforge.engine.model.element_kinds import FLAG, REGISTERS, TILES
 from rallyforge.engine.model.scenario import MAX_LEVEL
 
 
@@ -78,7 +79,7 @@ class MainWindow(QMainWindow):
 
         self.menus = WindowMenus(self)
         self.docks.lay_out_panels()
-        self.setup_status_bar()
+        self.status = WindowStatus(self)
 
         self.doc.modifiedChanged.connect(lambda modified: self.update_title())
         self.doc.modifiedChanged.connect(lambda modified: self.update_load_banner())
@@ -108,25 +109,6 @@ class MainWindow(QMainWindow):
         self.menus.add_help_menu()
         self.view.fit()
         self._fitted_on_show = False
-
-    # ------------------------------------------------------------ set-up
-
-    def setup_status_bar(self) -> None:
-        self.square_label = QLabel()
-        self.zoom_label = QLabel()
-        self.issue_label = QLabel()
-        bar = self.statusBar()
-        bar.addPermanentWidget(self.issue_label)
-        bar.addPermanentWidget(self.square_label)
-        bar.addPermanentWidget(self.zoom_label)
-        self.view.squareHovered.connect(self.show_square)
-        # An edit (or undo) can change the square under a still cursor.
-        self.doc.changed.connect(lambda area: self.show_square(self.view.hovered))
-        self.view.zoomChanged.connect(lambda z: self.zoom_label.setText(f"Zoom {z * 100:.0f}%"))
-        for label in (self.issue_label, self.square_label, self.zoom_label):
-            label.setContentsMargins(10, 0, 10, 0)
-        self.issues.validator.finished.connect(lambda problems: self.issue_label.setText(
-            self.issues.summary.text()))
 
     # ------------------------------------------------------------ tools
 
@@ -208,31 +190,6 @@ class MainWindow(QMainWindow):
             f"<b>{dropped} of this file could not be read</b> and are not on the board (the "
             "Issues panel lists them). Saving writes the course without them; you will be "
             "asked first." if dropped else "")
-
-    def show_square(self, square) -> None:
-        if square is None:
-            self.square_label.setText("")
-            return
-        x, y = square
-        s = self.doc.scenario
-        tile = s.board.tile_at(x, y)
-        what = "floor"
-        if tile is not None:
-            what = tile.type
-            for key in TILES[tile.type].keys:
-                value = getattr(tile, key.name)
-                if key.kind == FLAG:
-                    what += f" {key.name}" if value else ""
-                elif key.kind != REGISTERS:
-                    what += f" {value}"
-        level = s.board.level_at(x, y)
-        if level:
-            what += f", level {level}"
-        for kind in ("flags", "docks"):
-            index = edit.marker_at(s, kind, x, y)
-            if index is not None:
-                what += f", {kind[:-1]} {index + 1}"
-        self.square_label.setText(f"Square {x}, {y}: {what}")
 
     def show_issue_outlines(self, problems) -> None:
         self.view.issue_overlay.set_problems([p for p in self.issues.problems if not p.accepted])

@@ -38,7 +38,7 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     assert v.zoom() < z
     window.menus.actions["zoom_fit"].trigger()
     assert abs(v.zoom() - z) < 1e-6
-    assert window.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
+    assert window.status.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
 
 
 def test_the_wheel_scrolls_shift_wheel_sideways_and_ctrl_wheel_zooms(make_window):
@@ -87,18 +87,18 @@ def test_status_bar_shows_the_square_under_the_cursor(window):
     window.set_tool("belt")
     drag(window.view, [centre(window.view, (4, 7)), centre(window.view, (5, 7))])
     QTest.mouseMove(window.view.viewport(), centre(window.view, (4, 7)))
-    assert window.square_label.text() == "Square 4, 7: conveyor E"
+    assert window.status.square_label.text() == "Square 4, 7: conveyor E"
 
 
 def test_the_square_description_follows_an_edit_under_the_cursor(window):
     v = window.view
     QTest.mouseMove(v.viewport(), centre(v, (3, 3)))
-    assert window.square_label.text() == "Square 3, 3: floor"
+    assert window.status.square_label.text() == "Square 3, 3: floor"
     window.set_tool("brush")
     QTest.mouseClick(v.viewport(), Qt.LeftButton, Qt.NoModifier, centre(v, (3, 3)))
-    assert window.square_label.text() == "Square 3, 3: conveyor E"
+    assert window.status.square_label.text() == "Square 3, 3: conveyor E"
     QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)             # undo under the same cursor
-    assert window.square_label.text() == "Square 3, 3: floor"
+    assert window.status.square_label.text() == "Square 3, 3: floor"
 
 
 def test_grid_toggle(window):
