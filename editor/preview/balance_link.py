@@ -37,9 +37,7 @@ class BalanceLink(QObject):
             self.dialog.heatmapRequested.connect(self.set_heatmap_mode)
             self.dialog.suggestRequested.connect(self.suggestRequested.emit)
             self.dialog.issuesRequested.connect(self.window.show_issues)
-        self.dialog.refresh_course()
-        self.dialog.show()
-        self.dialog.raise_()
+        self.dialog.bring_up()
         return self.dialog
 
     def set_result(self, result: dict, scenario=None) -> None:

@@ -93,6 +93,12 @@ class RunDialog(QDialog):
 
     # ------------------------------------------------------------ running
 
+    def bring_up(self) -> None:
+        """Show the dialog in front, fitted to the course as it is now."""
+        self.refresh_course()
+        self.show()
+        self.raise_()
+
     @property
     def running(self) -> bool:
         return self.worker is not None

@@ -27,9 +27,7 @@ class SuggestLink(QObject):
             self.dialog.previewRequested.connect(self.preview)
             self.dialog.applyRequested.connect(self.apply)
             self.dialog.issuesRequested.connect(self.window.show_issues)
-        self.dialog.refresh_course()
-        self.dialog.show()
-        self.dialog.raise_()
+        self.dialog.bring_up()
         return self.dialog
 
     def open_for(self, robots: int) -> None:
