@@ -104,15 +104,15 @@ def preview_times(robots: int = 8) -> tuple[float, float]:
     from rallyforge.editor.preview import install_preview
     window = _window(FACTORY)
     c = install_preview(window)
-    c.panel.robot_count.setValue(robots)
-    c.panel.seed.setValue(5)
-    c.panel.all_bots.setCurrentText("search")
-    c.panel.all_bots.activated.emit(c.panel.all_bots.currentIndex())
+    c.panel.setup.robot_count.setValue(robots)
+    c.panel.setup.seed.setValue(5)
+    c.panel.setup.all_bots.setCurrentText("search")
+    c.panel.setup.all_bots.activated.emit(c.panel.setup.all_bots.currentIndex())
     c.run_race()
-    _wait(lambda: c.timeline is not None and not c.worker.busy)
-    ready = c.shown.elapsed_s
+    _wait(lambda: c.playback.timeline is not None and not c.worker.busy)
+    ready = c.playback.shown.elapsed_s
     n, t0 = 0, time.perf_counter()
-    for f in c.timeline.frames[:200]:
+    for f in c.playback.timeline.frames[:200]:
         for u in (0.25, 0.5, 0.75, 1.0):
             c.overlay.show(f.index, u)
             n += 1
@@ -125,8 +125,8 @@ def preview_times(robots: int = 8) -> tuple[float, float]:
 def balance_dialog(window, races: int, bot: str):
     from rallyforge.editor.preview import install_preview
     c = install_preview(window)
-    c.panel.robot_count.setValue(4)
-    dialog = c.open_balance()
+    c.panel.setup.robot_count.setValue(4)
+    dialog = c.balance.open_dialog()
     dialog.races.setValue(races)
     dialog.bot.setCurrentText(bot)
     dialog.workers.setValue(1)

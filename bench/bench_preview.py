@@ -102,7 +102,7 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
 
 def balance_time(scenario, races: int, workers: int, robots: int = 4, bot: str = "search"):
     """Wall seconds of the dialog's balance run, its result, and its chunk size."""
-    from rallyforge.editor.preview.balance_dialog import chunk_size, run_balance
+    from rallyforge.editor.preview.balance_run import chunk_size, run_balance
     chunk = chunk_size(workers)
     t0 = time.perf_counter()
     result = run_balance(scenario, races, robots, bot, 0, workers=workers, chunk=chunk)

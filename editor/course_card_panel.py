@@ -18,7 +18,8 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from rallyforge.editor.course_errors import ErrorsBox
-from rallyforge.editor.preview.balance_dialog import BalanceWorker, keep_alive
+from rallyforge.editor.preview.balance_run import balance_worker
+from rallyforge.editor.preview.run_worker import RunWorker, keep_alive
 from rallyforge.engine.analysis.balance.play import default_bot
 from rallyforge.engine.analysis.course_card.build import judged, lines, readable
 from rallyforge.engine.format.stored_course_card import play_hash
@@ -52,7 +53,7 @@ class CourseCardPanel(QWidget):
         self.doc = doc
         self.card: CourseCard | None = None
         self.card_hash: str | None = None       # play_hash of the course the card describes
-        self.worker: BalanceWorker | None = None
+        self.worker: RunWorker | None = None
         self.state = BLOCKED
         self.blocked = False                    # no estimate: no docks or flags, or errors
         self.errors: list = []                  # the errors the last estimate was refused for
@@ -134,7 +135,7 @@ class CourseCardPanel(QWidget):
             return
         robots = robots_for(scenario.goals, len(scenario.docks))
         # no parent: a run outlives a closed window (told to stop, its result dropped)
-        worker = BalanceWorker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
+        worker = balance_worker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
         keep_alive(worker)
         worker.done.connect(self._estimated)
         worker.failed.connect(self._failed)

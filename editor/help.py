@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialog, QMenu, QTextBrowser, QVBoxLayout
 
 from rallyforge.engine.version import COMMANDS, version
 
+APP_NAME = "Rally Forge"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {"format": ("The File Format", "format.md"), "rules": ("The Rules", "rules.md")}
 # What the board does with the mouse and held keys: no action stands for these.
@@ -57,7 +58,7 @@ def shortcuts_html(menus: list[QMenu]) -> str:
 
 
 def about_html() -> str:
-    return (f"<h2>Rally Forge {escape(version())}</h2>"
+    return (f"<h2>{APP_NAME} {escape(version())}</h2>"
             "<p>A desktop studio for designing, validating and simulating robot-race courses.</p>"
             f"<p>Command line: <tt>rallyforge</tt> ({', '.join(COMMANDS)}) and "
             "<tt>rallyforge-editor</tt>; both take <tt>--version</tt>.</p>")

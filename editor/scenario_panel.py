@@ -4,9 +4,7 @@ merge); the widgets follow the document on undo and redo."""
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import replace
-from importlib import resources
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -19,10 +17,11 @@ from PySide6.QtWidgets import (
 
 from rallyforge.editor import commands, dialogs
 from rallyforge.editor.table_cell import cell
-from rallyforge.editor.team_colors import team_color
-from rallyforge.engine.bots import BOTS
+from rallyforge.engine.analysis.team_colors import team_color
+from rallyforge.engine.analysis.balance.play import bot_names
 from rallyforge.engine.editing import edit, transform
-from rallyforge.engine.model.option_cards import BY_ID, OPTION_CARDS, card_name
+from rallyforge.engine.format.schema import SCHEMA
+from rallyforge.engine.model.option_cards import BY_ID, OPTION_CARDS, card_id, card_name
 from rallyforge.engine.model.scenario import ROLES, RULE_NAMES, SPECIAL_RULES, RobotSpec, Rules
 
 
@@ -38,9 +37,6 @@ def options_text(options: int | tuple[str, ...] | None) -> str:
     if isinstance(options, int):
         return str(options)
     return ", ".join(card_name(c) for c in options)
-
-
-_CARD_KEYS = {key: c.id for c in OPTION_CARDS for key in (c.id, c.name.lower().replace(" ", "-"))}
 
 
 def _unknown(text: str, what: str, names: list[str]) -> ValueError:
@@ -64,7 +60,7 @@ def parse_options(text: str) -> int | tuple[str, ...] | None:
         return int(text)
     cards: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        card = _CARD_KEYS.get(part.lower().replace(" ", "-"))
+        card = card_id(part)
         if card is None:
             raise _unknown(part, "option card", [c.name for c in OPTION_CARDS])
         if card in cards:
@@ -79,8 +75,8 @@ def parse_bot(text: str) -> str | None:
     text = text.strip()
     if not text:
         return None
-    if text.lower() not in BOTS:
-        raise _unknown(text, "bot", sorted(BOTS))
+    if text.lower() not in bot_names():
+        raise _unknown(text, "bot", bot_names())
     return text.lower()
 
 
@@ -139,16 +135,14 @@ class CompletingDelegate(QStyledItemDelegate):
         self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
 
 
-def rule_schemas() -> dict:
-    """Title, range, default and description of each rule, from the JSON Schema."""
-    text = resources.files("rallyforge.schema").joinpath("scenario.schema.json").read_text(encoding="utf-8")
-    return json.loads(text)["$defs"]["rules"]["properties"]
+# Title, range, default and description of each rule, from the loaded JSON Schema.
+RULE_SCHEMAS: dict = SCHEMA["$defs"]["rules"]["properties"]
 
 
 def rule_change_text(name: str, value) -> str:
     """A rule's change in words, for the undo history: "Turn on robot lasers",
     "Set starting options to 2"."""
-    title = rule_schemas()[name].get("title", name.replace("_", " ")).lower()
+    title = RULE_SCHEMAS[name].get("title", name.replace("_", " ")).lower()
     if isinstance(value, bool):
         return f"Turn {'on' if value else 'off'} {title}"
     if value is None:
@@ -250,7 +244,7 @@ class ScenarioPanel(QScrollArea):
         special = QGroupBox("Special Rules")     # what published courses change (docs/rules.md 12)
         special_form = QFormLayout(special)
         self.rule_widgets = {}
-        for name, spec in rule_schemas().items():
+        for name, spec in RULE_SCHEMAS.items():
             if name not in RULE_NAMES:
                 continue
             widget = self.rule_widget(name, spec)
@@ -276,7 +270,7 @@ class ScenarioPanel(QScrollArea):
         self.robots.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.robots.verticalHeader().setVisible(False)
         self.robots.setMinimumHeight(110)
-        self.robots.setItemDelegateForColumn(2, CompletingDelegate(sorted(BOTS), parent=self))
+        self.robots.setItemDelegateForColumn(2, CompletingDelegate(bot_names(), parent=self))
         self.robots.setItemDelegateForColumn(
             3, CompletingDelegate([c.name for c in OPTION_CARDS], many=True, parent=self))
         self.robots.itemChanged.connect(self.on_robot_edited)

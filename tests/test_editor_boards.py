@@ -96,7 +96,7 @@ def test_new_from_boards_assembles_two_library_boards_and_a_bay_undo_redo_and_ra
         ok(dialog)
 
     filled = when_open(NewFromBoardsDialog, fill)
-    w.menu_actions["new_from_boards"].trigger()
+    w.menus.actions["new_from_boards"].trigger()
     filled.check()
     s = w.doc.scenario
     assert (s.board.width, s.board.height) == (24, 16)
@@ -144,7 +144,7 @@ def test_insert_board_from_the_library_turns_its_preview_with_z_and_is_one_undo_
         ok(dialog)
 
     filled = when_open(InsertBoardDialog, fill)
-    w.menu_actions["insert_board"].trigger()
+    w.menus.actions["insert_board"].trigger()
     filled.check()
     assert seen["turns"] == 1 and seen["turned"] != seen["drawn"]
     s = w.doc.scenario
@@ -165,12 +165,12 @@ def test_import_tiled_map_opens_the_course_and_refuses_a_non_map(window, answers
     good = tmp_path / "small.tmx"
     good.write_text(small_map(), encoding="utf-8")
     answers.open_path = str(good)
-    window.menu_actions["import_map"].trigger()
+    window.menus.actions["import_map"].trigger()
     assert window.doc.scenario.name == "Small" and len(window.doc.scenario.docks) == 2
     bad = tmp_path / "iso.tmx"
     bad.write_text(tmx(2, 2, {"l": [0] * 4}, orientation="isometric"), encoding="utf-8")
     answers.open_path = str(bad)
-    window.menu_actions["import_map"].trigger()
+    window.menus.actions["import_map"].trigger()
     assert answers.errors == [("Import Tiled Map", "iso.tmx cannot be imported.")]
     assert window.doc.scenario.name == "Small"
 
@@ -185,7 +185,7 @@ def test_import_tiled_map_shows_what_could_not_be_placed(window, answers, tmp_pa
     path.write_text(tmx(3, 1, {"l": grid(3, 1, {(0, 0): FLAG1, (1, 0): 136, (2, 0): DOCK1})}),
                     encoding="utf-8")
     answers.open_path = str(path)
-    window.menu_actions["import_map"].trigger()
+    window.menus.actions["import_map"].trigger()
     assert len(shown) == 1 and "odd.tmx:1,0" in shown[0] and "tile 135" in shown[0]
     assert window.doc.scenario.name == "Odd"
 
@@ -203,7 +203,7 @@ def test_insert_board_goes_beside_the_board_by_default_never_under_the_bay(make_
         ok(dialog)
 
     filled = when_open(InsertBoardDialog, fill)
-    w.menu_actions["insert_board"].trigger()
+    w.menus.actions["insert_board"].trigger()
     filled.check()
     s = w.doc.scenario
     assert (s.board.width, s.board.height) == (24, 16)

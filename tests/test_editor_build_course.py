@@ -132,7 +132,7 @@ def test_build_the_example_course_by_mouse_save_reopen_undo_and_export(make_wind
     assert built.board.wall_edges == goal.board.wall_edges
 
     answers.save_path = str(tmp_path / "built.json")
-    w.menu_actions["save"].trigger()
+    w.menus.actions["save"].trigger()
     assert load_file(tmp_path / "built.json") == built
     answers.open_elsewhere = True               # the first window still has it open
     reopened = make_window(tmp_path / "built.json")
@@ -145,6 +145,6 @@ def test_build_the_example_course_by_mouse_save_reopen_undo_and_export(make_wind
 
     w.doc.undo_stack.setIndex(w.doc.undo_stack.count())
     answers.save_path = str(tmp_path / "built.pdf")
-    w.menu_actions["export_pdf"].trigger()
+    w.menus.actions["export_pdf"].trigger()
     assert answers.errors == []
     assert (tmp_path / "built.pdf").read_bytes()[:5] == b"%PDF-"

@@ -89,16 +89,16 @@ def test_a_balance_runs_card_is_final_until_the_next_edit(make_window, qtbot, qu
     w = card_shown(make_window, qtbot)
     panel = w.card_panel
     result = balance(w.doc.scenario, 8)
-    w.preview.set_balance_result(result, w.doc.scenario)
+    w.preview.balance.set_result(result, w.doc.scenario)
     assert panel.state == MEASURED and "Measured" in panel.header.text()
     assert panel.card["races"] == 8
     paint(w, "Pit", (4, 3))
     assert panel.state == OUT_OF_DATE
     w.doc.undo_stack.undo()                        # back to the measured course
     assert panel.state == MEASURED
-    w.preview.set_balance_result(result, w.doc.scenario)   # stale results are not taken
+    w.preview.balance.set_result(result, w.doc.scenario)   # stale results are not taken
     paint(w, "Pit", (4, 3))
-    w.preview.set_balance_result(result, w.doc.scenario)
+    w.preview.balance.set_result(result, w.doc.scenario)
     assert panel.state != MEASURED
 
 
@@ -122,7 +122,7 @@ def test_the_balance_dialog_races_the_goals_robots(make_window):
     from rallyforge.editor.preview import install_preview
     from rallyforge.engine.model.scenario import Goals
     w = make_window(scenario=replace(course(), goals=Goals(robots=3)))
-    assert install_preview(w).open_balance().robots.value() == 3
+    assert install_preview(w).balance.open_dialog().robots.value() == 3
 
 
 def test_the_card_kept_in_the_file_is_final_until_the_course_changes(make_window, qtbot, quick):

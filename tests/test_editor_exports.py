@@ -20,7 +20,7 @@ def exported(w, answers, tmp_path, fmt, **options):
     answers.save_path = str(tmp_path / f"edges.{fmt}")
     for key, value in options.items():
         setattr(answers, key, value)
-    w.menu_actions[f"export_{fmt}"].trigger()
+    w.menus.actions[f"export_{fmt}"].trigger()
     return tmp_path / f"edges.{fmt}"
 
 

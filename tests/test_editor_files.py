@@ -123,8 +123,8 @@ def test_opening_over_unsaved_changes_asks(make_window, answers, tmp_path):
     assert w.files.open()
     assert w.doc.scenario == sample() and not w.doc.modified
     assert w.files.recent()[0] == str(path.resolve())
-    w.update_recent_menu()
-    assert w.recent_menu.actions()[0].text() == "other.json"
+    w.menus.update_recent()
+    assert w.menus.recent.actions()[0].text() == "other.json"
 
 
 def test_revert_goes_back_to_the_file(make_window, answers, tmp_path):
@@ -132,8 +132,8 @@ def test_revert_goes_back_to_the_file(make_window, answers, tmp_path):
     save_file(sample(), path)
     w = make_window(path)
     click(w.view, 7.5, 5.5)
-    assert w.menu_actions["revert"].isEnabled()
-    w.menu_actions["revert"].trigger()
+    assert w.menus.actions["revert"].isEnabled()
+    w.menus.actions["revert"].trigger()
     assert w.doc.scenario == sample() and not w.doc.modified
 
 
@@ -189,7 +189,7 @@ def test_new_course_with_a_docking_bay(window, answers, monkeypatch):
     from rallyforge.editor import dialogs
     click(window.view, 1.5, 1.5)
     monkeypatch.setattr(dialogs, "get_new_course", lambda parent: new_scenario(12, 12, "Fresh", bay=True))
-    window.menu_actions["new"].trigger()
+    window.menus.actions["new"].trigger()
     s = window.doc.scenario
     assert (s.name, s.board.width, s.board.height, len(s.docks)) == ("Fresh", 12, 16, 8)
     assert all(d.y == 14 and d.facing == "N" for d in s.docks)
@@ -220,7 +220,7 @@ def test_export_asks_the_square_size_for_pdf(window, answers, tmp_path, monkeypa
     monkeypatch.setattr(export, "export", lambda scenario, path, **kw: calls.append((path, kw)))
     answers.save_path = str(tmp_path / "course")
     answers.square_mm = 30.0
-    window.menu_actions["export_pdf"].trigger()
-    window.menu_actions["export_png"].trigger()
+    window.menus.actions["export_pdf"].trigger()
+    window.menus.actions["export_png"].trigger()
     assert calls == [(str(tmp_path / "course.pdf"), {"square_mm": 30.0, "paper": "A4"}),
                      (str(tmp_path / "course.png"), {})]

@@ -68,31 +68,31 @@ def test_history_marks_the_saved_state(window, answers, tmp_path):
 def test_shortcuts_window_lists_every_key_from_the_actions(window):
     window.view.setFocus()
     QTest.keyClick(window, Qt.Key_F1)
-    text = window.help_windows["shortcuts"].browser.toPlainText()
+    text = window.menus.help_windows["shortcuts"].browser.toPlainText()
     assert "Redo" in text and "Ctrl+Y or Ctrl+Shift+Z" in text
-    for action in [*window.menu_actions.values(), *window.tool_actions.values(),
-                   *window.preview.actions.values()]:
+    for action in [*window.menus.actions.values(), *window.menus.tool_actions.values(),
+                   *window.preview.menu.actions.values()]:
         for key in action.shortcuts():
             assert key.toString(QKeySequence.NativeText) in text, action.text()
     assert "Ctrl+Wheel" in text
 
 
 def test_help_pages_and_about(window):
-    menu = window.menus["help"]
+    menu = window.menus.by_name["help"]
     assert window.menuBar().actions()[-1].menu() is menu          # Help comes last
-    window.menu_actions["format_page"].trigger()
-    assert "E104" in window.help_windows["format"].browser.toPlainText()
-    format_page = window.help_windows["format"].browser
+    window.menus.actions["format_page"].trigger()
+    assert "E104" in window.menus.help_windows["format"].browser.toPlainText()
+    format_page = window.menus.help_windows["format"].browser
     link = format_page.document().find("rules.md")                 # the first link to the rules
     link.setPosition(link.selectionStart() + 2)
     QTest.mouseClick(format_page.viewport(), Qt.LeftButton,
                      pos=format_page.cursorRect(link).center())
     assert "Moving by cards" in format_page.toPlainText()
-    window.menu_actions["rules_page"].trigger()
-    rules = window.help_windows["rules"].browser.toPlainText()
+    window.menus.actions["rules_page"].trigger()
+    rules = window.menus.help_windows["rules"].browser.toPlainText()
     assert "register" in rules.lower() and "not installed" not in rules
-    window.menu_actions["about"].trigger()
-    about = window.help_windows["about"].browser.toPlainText()
+    window.menus.actions["about"].trigger()
+    about = window.menus.help_windows["about"].browser.toPlainText()
     assert f"Rally Forge {version()}" in about
     assert version() != "unknown"
     assert all(command in about for command in cli.COMMANDS)       # card included

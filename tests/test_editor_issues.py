@@ -36,7 +36,7 @@ def test_planted_error_is_listed_and_clicking_it_selects_its_square(make_window,
     centre = w.view.mapToScene(w.view.viewport().rect().center())
     assert (centre - QPointF(18.5 * 64, 15.5 * 64)).manhattanLength() < 64
     assert w.view.issue_overlay.squares[(18, 15)] is True        # outlined as an error
-    assert "error" in w.issue_label.text()
+    assert "error" in w.status.issue_label.text()
 
 
 def test_validation_follows_the_edits(make_window, qtbot):

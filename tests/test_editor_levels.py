@@ -20,7 +20,7 @@ def levels(w) -> dict:
 
 def test_the_level_tool_paints_the_palette_level_as_one_undo_step(window):
     w = window
-    w.tool_actions["level"].trigger()
+    w.menus.tool_actions["level"].trigger()
     assert w.tool_id == "level"
     w.element_palette.level_buttons.button(2).click()
     assert w.state.brush.level == 2
@@ -65,10 +65,10 @@ def test_the_status_bar_and_the_inspector_show_the_level(window):
     w.set_tool("level")
     w.state.set_brush(level=2)
     drag_squares(w.view, [(4, 4)])
-    w.show_square((4, 4))
-    assert "level 2" in w.square_label.text()
-    w.show_square((5, 4))
-    assert "level" not in w.square_label.text()
+    w.status.show_square((4, 4))
+    assert "level 2" in w.status.square_label.text()
+    w.status.show_square((5, 4))
+    assert "level" not in w.status.square_label.text()
     w.state.inspect((4, 4))
     spin = [s for s in w.inspector.widget().findChildren(type(w.element_palette.beams))
             if s.toolTip().startswith("The square's level")][0]
@@ -167,7 +167,7 @@ def test_the_level_tool_numbers_raised_squares_and_the_view_menu_keeps_them(wind
     QTest.keyClick(w.view, Qt.Key_B)                 # the brush: the board as it prints in colour
     assert w.tool_id == "brush"
     assert _badge_share(w.view, (3, 3)) < 0.05
-    w.menu_actions["level_marks"].trigger()               # View > Show Level Numbers
+    w.menus.actions["level_marks"].trigger()               # View > Show Level Numbers
     assert _badge_share(w.view, (3, 3)) > 0.4
     QTest.keyClick(w.view, Qt.Key_H)
     QTest.keyClick(w.view, Qt.Key_B)

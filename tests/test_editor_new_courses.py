@@ -17,12 +17,12 @@ from tests.test_tiled_import import json_map, small_map
 
 def click_menu(window, qtbot, menu: str, action: str) -> None:
     """Open a menu of the menu bar and click one of its entries, with the mouse."""
-    bar, popup = window.menuBar(), window.menus[menu]
+    bar, popup = window.menuBar(), window.menus.by_name[menu]
     QTest.mouseClick(bar, Qt.LeftButton, Qt.NoModifier,
                      bar.actionGeometry(popup.menuAction()).center())
     qtbot.waitUntil(popup.isVisible)
     QTest.mouseClick(popup, Qt.LeftButton, Qt.NoModifier,
-                     popup.actionGeometry(window.menu_actions[action]).center())
+                     popup.actionGeometry(window.menus.actions[action]).center())
 
 
 def import_small_map(window, qtbot, answers, tmp_path) -> None:

@@ -11,7 +11,7 @@ from rallyforge.engine.bots import new_race
 from rallyforge.engine.format.loader import dumps, load_file, parse_json
 from rallyforge.engine.model.events import Event
 from rallyforge.editor.new_dialog import new_scenario
-from rallyforge.editor.preview.race_panel import options_html
+from rallyforge.editor.preview.race_tables import options_html
 from rallyforge.engine.analysis.narration import describe, last_option_uses
 from rallyforge.engine.analysis.replay import option_charges
 from rallyforge.editor.scenario_panel import options_text, parse_options
@@ -120,6 +120,26 @@ def test_starting_cards_as_the_scenario_panel_edits_them():
             parse_options(typed)
     assert options_text(("crab-legs", "brakes")) == "Crab Legs, Brakes"
     assert options_text(0) == "0" and options_text(None) == ""
+
+
+def test_the_model_knows_a_card_by_its_id_or_its_printed_name():
+    from rallyforge.engine.model.option_cards import card_id
+    for words in ("mini-howitzer", "Mini Howitzer", " mini howitzer ", "MINI-HOWITZER"):
+        assert card_id(words) == "mini-howitzer"
+    assert card_id("Double-Barreled Laser") == "double-barreled-laser"
+    assert card_id("Mini Howizter") is None and card_id("") is None
+
+
+def test_rule_changes_are_worded_from_the_loaded_schema(monkeypatch):
+    """An undo label reads no file: the schema is loaded once, with the engine."""
+    import importlib.resources
+    from rallyforge.editor.scenario_panel import rule_change_text
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("the schema file was read again for an undo label")
+    monkeypatch.setattr(importlib.resources, "files", no_reading)
+    assert rule_change_text("robot_lasers", True) == "Turn on robot lasers"
+    assert rule_change_text("robot_lasers", False) == "Turn off robot lasers"
 
 
 def test_new_courses_play_options():

@@ -32,7 +32,7 @@ def test_brush_fills_gaps_of_a_fast_drag_and_uses_the_direction(window):
     w = window
     w.set_tool("brush")
     w.state.set_brush(kind="conveyor", dir="E", express=True)
-    w.menu_actions["rotate_right"].trigger()          # Z: E -> S
+    w.menus.actions["rotate_right"].trigger()          # Z: E -> S
     drag_squares(w.view, [(0, 5), (6, 5)])
     b = w.doc.scenario.board
     assert [(t.x, t.y) for t in b.tiles] == [(x, 5) for x in range(7)]

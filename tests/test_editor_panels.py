@@ -33,7 +33,7 @@ def test_palette_chooses_the_element_and_the_tool(window):
     w.element_palette.on_clicked(w.element_palette.list.item(0))          # floor: stays a painting tool
     assert w.tool_id == "rect_fill"
     w.element_palette.on_clicked(w.element_palette.list.item(next(i for i, e in enumerate(ENTRIES) if e.label == "Wall")))
-    assert w.tool_id == "wall" and w.tool_actions["wall"].isChecked()
+    assert w.tool_id == "wall" and w.menus.tool_actions["wall"].isChecked()
     w.element_palette.dir_buttons.button(2).click()
     assert w.state.brush.dir == "S"
 
@@ -41,7 +41,7 @@ def test_palette_chooses_the_element_and_the_tool(window):
 def test_tool_keys_switch_tools(window):
     w = window
     for tool_id, tool in w.tools.items():
-        assert w.tool_actions[tool_id].shortcut().toString() == tool.key
+        assert w.menus.tool_actions[tool_id].shortcut().toString() == tool.key
     keys = {t.key for t in w.tools.values()}
     assert len(keys) == len(w.tools)
     w.view.setFocus()
@@ -236,10 +236,10 @@ def test_undo_history_and_the_shortcut_list_say_rule_changes_in_words(window, qt
     model = w.history.model()
     rows = [model.data(model.index(r, 0)) for r in range(model.rowCount())]
     assert rows == ["Opened", "Turn on flag gives an option", "Set starting options to 2"]
-    assert w.menu_actions["undo"].text().replace("&", "") == "Undo Set starting options to 2"
+    assert w.menus.actions["undo"].text().replace("&", "") == "Undo Set starting options to 2"
     w.view.setFocus()
     QTest.keyClick(w, Qt.Key_F1)
-    text = w.help_windows["shortcuts"].browser.toPlainText()
+    text = w.menus.help_windows["shortcuts"].browser.toPlainText()
     assert "Undo Set starting options to 2" in text
     assert "_" not in text.split("Keyboard shortcuts", 1)[1]      # no rule ids anywhere
 

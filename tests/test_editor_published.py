@@ -41,7 +41,7 @@ def test_a_published_course_opens_unsaved_with_its_printed_ratings_and_races_wit
         ok(dialog)
 
     filled = when_open(NewFromPublishedDialog, fill)
-    w.menu_actions["new_from_published"].trigger()
+    w.menus.actions["new_from_published"].trigger()
     filled.check()
     assert seen["rows"] == 34
     assert seen["death trap"] == ["Death Trap", "17", "2-4", "short", "hard", "—"]

@@ -2,7 +2,7 @@
 balance wording and bar colours against the verdict."""
 from PySide6.QtCore import Qt
 
-from rallyforge.editor.preview import balance_dialog
+from rallyforge.editor.preview import balance_run
 from tests.editor_support import answers, click, make_window  # noqa: F401
 from tests.test_preview_ui import preview, run_race  # noqa: F401
 
@@ -10,25 +10,25 @@ from tests.test_preview_ui import preview, run_race  # noqa: F401
 def test_an_edit_makes_the_race_panel_say_out_of_date_and_offer_a_rerun(qtbot, preview):
     window, c = preview()
     run_race(qtbot, c, seed=4)
-    assert "round" in c.panel.status.text()             # "7 rounds, Robot 2 wins · seed 4 ..."
+    assert "round" in c.panel.setup.status.text()             # "7 rounds, Robot 2 wins · seed 4 ..."
     window.set_tool("brush")
     window.state.set_brush(kind="pit")
     click(window.view, 5.5, 5.5)                        # a pit where robots may pass
-    status = c.panel.status.text()
+    status = c.panel.setup.status.text()
     assert "round" not in status and "win" not in status
     assert "out of date" in status.lower()
-    assert "out of date" in c.panel.banner_text.text().lower()
-    assert c.panel.rerun_button.isVisible()
+    assert "out of date" in c.panel.setup.banner_text.text().lower()
+    assert c.panel.setup.rerun_button.isVisible()
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
-        qtbot.mouseClick(c.panel.rerun_button, Qt.LeftButton)
-    assert c.shown.seed == 4 and "round" in c.panel.status.text()
-    assert c.shown.scenario.board.tile_at(5, 5).type == "pit"
+        qtbot.mouseClick(c.panel.setup.rerun_button, Qt.LeftButton)
+    assert c.playback.shown.seed == 4 and "round" in c.panel.setup.status.text()
+    assert c.playback.shown.scenario.board.tile_at(5, 5).type == "pit"
 
 
 def test_balance_sentences_and_bars_never_contradict_the_verdict(qtbot, preview, monkeypatch):
     """Dock 1 clearly above a fair share on its own, while all docks together
     show no clear bias: no "well above", no red bar, and one line on why."""
-    real = balance_dialog.run_balance
+    real = balance_run.run_balance
 
     def lone_dock_apart(*args, **kwargs):
         result = real(*args, **kwargs)
@@ -42,9 +42,9 @@ def test_balance_sentences_and_bars_never_contradict_the_verdict(qtbot, preview,
         result["fairness"].update(verdict="inconclusive", more_races_needed=120)
         result["completion"].update(decided=40)     # enough won races for a verdict
         return result
-    monkeypatch.setattr(balance_dialog, "run_balance", lone_dock_apart)
+    monkeypatch.setattr(balance_run, "run_balance", lone_dock_apart)
     window, c = preview()
-    dialog = c.open_balance()
+    dialog = c.balance.open_dialog()
     dialog.races.setValue(4)
     dialog.robots.setValue(2)
     dialog.bot.setCurrentText("random")

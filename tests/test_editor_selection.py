@@ -45,15 +45,15 @@ def test_rotate_and_mirror_the_selection(make_window):
     w = make_window(scenario=course())
     w.set_tool("select")
     drag_squares(w.view, [(1, 1), (2, 2)])
-    w.menu_actions["rotate_right"].trigger()                      # Z with a selection turns it
+    w.menus.actions["rotate_right"].trigger()                      # Z with a selection turns it
     b = w.doc.scenario.board
     assert b.tile_at(2, 1) == Tile(2, 1, "conveyor", dir="S")
     assert b.tile_at(2, 2).type == "pit" and b.tile_at(1, 1).type == "gear"
     assert b.has_wall(1, 2, "W")                             # the wall S of (2, 2) turned to W of (1, 2)
     assert w.state.brush.dir == "E"                          # the brush did not turn
-    w.menu_actions["rotate_left"].trigger()
+    w.menus.actions["rotate_left"].trigger()
     assert w.doc.scenario == course()
-    w.menu_actions["mirror_h"].trigger()
+    w.menus.actions["mirror_h"].trigger()
     b = w.doc.scenario.board
     assert b.tile_at(2, 1) == Tile(2, 1, "conveyor", dir="W") and b.tile_at(1, 1).type == "pit"
     assert b.tile_at(2, 2).rotation == "ccw"
@@ -64,19 +64,19 @@ def test_cut_paste_and_delete(make_window):
     w = make_window(scenario=course())
     w.set_tool("select")
     drag_squares(w.view, [(1, 1), (2, 1)])
-    w.menu_actions["cut"].trigger()
+    w.menus.actions["cut"].trigger()
     assert w.doc.scenario.board.tile_at(1, 1) is None
     QTest.mouseMove(w.view.viewport(), centre(w.view, (5, 5)))
-    w.menu_actions["paste"].trigger()                             # at the square under the mouse
+    w.menus.actions["paste"].trigger()                             # at the square under the mouse
     b = w.doc.scenario.board
     assert b.tile_at(5, 5).type == "conveyor" and b.tile_at(6, 5).type == "pit"
     assert w.state.selection == (5, 5, 6, 5)
-    w.menu_actions["copy"].trigger()
-    w.menu_actions["delete"].trigger()
+    w.menus.actions["copy"].trigger()
+    w.menus.actions["delete"].trigger()
     assert w.doc.scenario.board.tile_at(5, 5) is None
     assert w.doc.undo_stack.count() == 3
-    w.menu_actions["select_all"].trigger()
-    w.menu_actions["delete"].trigger()
+    w.menus.actions["select_all"].trigger()
+    w.menus.actions["delete"].trigger()
     assert w.doc.scenario.board.tiles == () and w.doc.scenario.flags == ()
 
 

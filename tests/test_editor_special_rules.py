@@ -29,14 +29,14 @@ def open_copy(make_window, tmp_path):
 def test_the_superbot_badge_follows_the_title(qtbot, open_copy):
     window = open_copy(RULES / "12.9-superbot-title-to-the-destroyer.json")
     c = install_preview(window)
-    qtbot.mouseClick(c.panel.use_scenario, Qt.LeftButton)     # race the file's scripted robots
-    assert c.panel.use_scenario.isChecked()
+    qtbot.mouseClick(c.panel.setup.use_scenario, Qt.LeftButton)     # race the file's scripted robots
+    assert c.panel.setup.use_scenario.isChecked()
     qtbot.keyClick(window, Qt.Key_F5)
-    qtbot.waitUntil(lambda: c.timeline is not None and not c.worker.busy, timeout=30000)
+    qtbot.waitUntil(lambda: c.playback.timeline is not None and not c.worker.busy, timeout=30000)
     badges = lambda: {name for name, m in c.overlay.markers.items() if m.tag.superbot}  # noqa: E731
     c.player.seek(0)
     assert badges() == {"S"}
-    first = next(f for f in c.timeline.frames if f.register == 1 and f.register_end)
+    first = next(f for f in c.playback.timeline.frames if f.register == 1 and f.register_end)
     c.player.seek(first.index)
     assert badges() == {"A"}
     window.grab().save("/tmp/superbot-badge.png")
@@ -76,14 +76,14 @@ def test_the_race_preview_draws_a_turned_board_from_its_turn_on(qtbot, open_copy
 
     window = open_copy(RULES / "12.10-board-turns-on-flag.json")
     c = install_preview(window)
-    qtbot.mouseClick(c.panel.use_scenario, Qt.LeftButton)
+    qtbot.mouseClick(c.panel.setup.use_scenario, Qt.LeftButton)
     qtbot.keyClick(window, Qt.Key_F5)
-    qtbot.waitUntil(lambda: c.timeline is not None and not c.worker.busy, timeout=30000)
+    qtbot.waitUntil(lambda: c.playback.timeline is not None and not c.worker.busy, timeout=30000)
     item, course = window.view.board_item, window.doc.scenario
     c.player.seek(0)
     assert item._race_board is None
-    turn = next(i for i, e in enumerate(c.timeline.events) if e.kind == "board_turn")
-    c.player.seek(c.timeline.frame_of_event(turn))
+    turn = next(i for i, e in enumerate(c.playback.timeline.events) if e.kind == "board_turn")
+    c.player.seek(c.playback.timeline.frame_of_event(turn))
     assert item._race_board == turn_part(course.board, course.boards[0])
     window.grab().save("/tmp/turned-board.png")
     c.player.seek(0)

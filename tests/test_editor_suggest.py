@@ -35,7 +35,7 @@ def unfair(tmp_path) -> Path:
 def search(qtbot, make_window, path: Path, budget=700):
     window = make_window(path)
     controller = install_preview(window)
-    dialog = controller.open_suggest()
+    dialog = controller.suggest.open_dialog()
     dialog.budget.setValue(budget)
     dialog.workers.setValue(1)
     with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
@@ -62,7 +62,7 @@ def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_win
     before = window.doc.scenario
     steps = window.doc.undo_stack.count()
     choose(qtbot, dialog, 0)
-    ghost = controller.suggestion_ghost
+    ghost = controller.suggest.ghost
     assert ghost.isVisible() and ghost.squares                  # previewed, the course untouched
     assert window.doc.scenario is before
     qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
@@ -96,7 +96,7 @@ def test_a_suggestion_is_previewed_then_applied_as_one_undo_step(qtbot, make_win
 def test_cancel_stops_a_search(qtbot, make_window, unfair):
     window = make_window(unfair)
     controller = install_preview(window)
-    dialog = controller.open_suggest()
+    dialog = controller.suggest.open_dialog()
     dialog.budget.setValue(100_000)
     dialog.workers.setValue(1)
     with qtbot.waitSignal(dialog.resultReady, timeout=60000) as blocker:
@@ -111,10 +111,10 @@ def test_cancel_stops_a_search(qtbot, make_window, unfair):
 def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window, unfair):
     window = make_window(unfair)
     controller = install_preview(window)
-    balance = controller.open_balance()
+    balance = controller.balance.open_dialog()
     balance.robots.setValue(3)
     qtbot.mouseClick(balance.suggest_button, Qt.LeftButton)
-    dialog = controller.suggest_dialog
+    dialog = controller.suggest.dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.robots.value() == 3 and dialog.worker is None     # ready, not started
 
@@ -122,7 +122,7 @@ def test_the_balance_dialog_opens_the_search_for_its_robots(qtbot, make_window, 
 def test_the_budget_box_says_its_least_and_keeps_to_it(qtbot, make_window, unfair):
     from PySide6.QtTest import QTest
     window = make_window(unfair)
-    dialog = install_preview(window).open_suggest()
+    dialog = install_preview(window).suggest.open_dialog()
     box = dialog.budget
     assert "at least 100" in box.toolTip()
     box.setValue(1100)

@@ -12,7 +12,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QDockWidget
 
 from rallyforge.editor.preview import install_preview
-from rallyforge.editor.team_colors import team_color
+from rallyforge.engine.analysis.team_colors import team_color
 from rallyforge.engine.model.scenario import RobotSpec
 from tests.editor_support import answers, make_window, window  # noqa: F401
 from tests.test_editor_verdicts import commit, f5_race, type_in_cell
@@ -33,13 +33,13 @@ def opened(make_window, tmp_path):
 
 def test_f5_races_a_team_course_in_team_colours_grouped_by_team(qtbot, opened):
     window, c = opened("player")
-    c.panel.robot_count.setValue(4)
+    c.panel.setup.robot_count.setValue(4)
     timeline = f5_race(qtbot, window, c)
     assert timeline.sides == {"Robot 1": ("Red", "racer"), "Robot 2": ("Blue", "racer"),
                               "Robot 3": ("Red", "blocker"), "Robot 4": ("Blue", "blocker")}
     assert any(e.kind == "end" for e in timeline.events)
     won = [e.target for e in timeline.events if e.kind == "team_wins"]
-    assert c.panel.status.text().split(", ")[1].startswith(
+    assert c.panel.setup.status.text().split(", ")[1].startswith(
         f"Team {won[0]} wins" if won else "no winner")
     # the robots on the board: Red's in red, Blue's in blue, blockers a shade darker
     red, blue = QColor(team_color("Red")), QColor(team_color("Blue"))
@@ -47,10 +47,10 @@ def test_f5_races_a_team_course_in_team_colours_grouped_by_team(qtbot, opened):
     assert bodies["Robot 1"] == red.name() and bodies["Robot 2"] == blue.name()
     assert bodies["Robot 3"] == red.darker(140).name()
     # the race panel lists them by team
-    heads = [c.panel.robots.verticalHeaderItem(row).text() for row in range(4)]
+    heads = [c.panel.tables.robots.verticalHeaderItem(row).text() for row in range(4)]
     assert heads == ["Red · Robot 1", "Red · Robot 3 (blocker)", "Blue · Robot 2",
                      "Blue · Robot 4 (blocker)"]
-    cards = [c.panel.cards.verticalHeaderItem(row).text() for row in range(4)]
+    cards = [c.panel.tables.cards.verticalHeaderItem(row).text() for row in range(4)]
     assert cards == heads
 
 

@@ -42,17 +42,17 @@ def tick(qtbot, box) -> None:
 
 
 def f5_race(qtbot, window, controller):
-    controller.timeline = None
+    controller.playback.timeline = None
     qtbot.keyClick(window, Qt.Key_F5)
-    qtbot.waitUntil(lambda: controller.timeline is not None and not controller.worker.busy,
+    qtbot.waitUntil(lambda: controller.playback.timeline is not None and not controller.worker.busy,
                     timeout=20000)
-    return controller.timeline
+    return controller.playback.timeline
 
 
 def test_f5_races_the_panels_bots_unless_the_files_robots_are_ticked(qtbot, opened):
     window, c = opened(HIGHLANDS)
     scenario = window.doc.scenario
-    panel = c.panel
+    panel = c.panel.setup
     if not panel.use_scenario.isChecked():
         tick(qtbot, panel.use_scenario)
     assert panel.use_scenario.isChecked()
@@ -190,7 +190,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     click(qtbot, panel.error_box.button)
     qtbot.waitUntil(lambda: in_front(window, "issues"))
 
-    dialog = c.open_balance()
+    dialog = c.balance.open_dialog()
     dialog.races.setValue(8)
     results = []
     dialog.resultReady.connect(results.append)
@@ -206,7 +206,7 @@ def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_p
     qtbot.waitUntil(lambda: in_front(window, "issues"))
     dialog.close()
 
-    suggest = c.open_suggest()
+    suggest = c.suggest.open_dialog()
     suggest.budget.setValue(100)
     click(qtbot, suggest.start_button)
     qtbot.waitUntil(lambda: suggest.errors.isVisible() and suggest.worker is None, timeout=20000)
@@ -224,7 +224,7 @@ NOBODY_FINISHES = ROOT / "tests" / "fixtures" / "balance" / "nobody-finishes.jso
 
 def test_a_course_nobody_finishes_says_so(qtbot, opened):
     window, c = opened(NOBODY_FINISHES)
-    dialog = c.open_balance()
+    dialog = c.balance.open_dialog()
     for spin, value in ((dialog.races, "40"), (dialog.robots, "4")):
         spin.setFocus()
         spin.selectAll()
@@ -243,7 +243,7 @@ def test_a_course_nobody_finishes_says_so(qtbot, opened):
     assert "judged once 20 races are won" in verdict
     assert "Not settled" not in verdict and "bias" not in verdict
     assert "fair course" not in dialog.summary.text()      # no dock judged against a fair share
-    from rallyforge.editor.preview.balance_dialog import VERDICT_STYLE
+    from rallyforge.engine.analysis.balance.charts import VERDICT_STYLE
     _, ink, paper = VERDICT_STYLE["few_wins"]
     assert f"background:{paper}; color:{ink}" in verdict
     axes = dialog.win_canvas.figure.axes[0]

@@ -23,8 +23,8 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     window = make_window(scenario=empty_scenario(30, 30))
     v = window.view
     z = v.zoom()
-    window.menu_actions["zoom_in"].trigger()                               # Ctrl++
-    window.menu_actions["zoom_in"].trigger()
+    window.menus.actions["zoom_in"].trigger()                               # Ctrl++
+    window.menus.actions["zoom_in"].trigger()
     assert v.zoom() > z * 1.5
     pos = centre(v, (12, 12))
     under = v.mapToScene(pos)
@@ -32,13 +32,13 @@ def test_zoom_with_wheel_keys_and_fit(make_window):
     assert v.zoom() > z * 1.9
     assert (v.mapToScene(pos) - under).manhattanLength() < 3         # zooms around the cursor
     wheel(v, pos, -1, Qt.ControlModifier)
-    window.menu_actions["zoom_out"].trigger()
-    window.menu_actions["zoom_out"].trigger()
-    window.menu_actions["zoom_out"].trigger()
+    window.menus.actions["zoom_out"].trigger()
+    window.menus.actions["zoom_out"].trigger()
+    window.menus.actions["zoom_out"].trigger()
     assert v.zoom() < z
-    window.menu_actions["zoom_fit"].trigger()
+    window.menus.actions["zoom_fit"].trigger()
     assert abs(v.zoom() - z) < 1e-6
-    assert window.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
+    assert window.status.zoom_label.text() == f"Zoom {v.zoom() * 100:.0f}%"
 
 
 def test_the_wheel_scrolls_shift_wheel_sideways_and_ctrl_wheel_zooms(make_window):
@@ -87,24 +87,24 @@ def test_status_bar_shows_the_square_under_the_cursor(window):
     window.set_tool("belt")
     drag(window.view, [centre(window.view, (4, 7)), centre(window.view, (5, 7))])
     QTest.mouseMove(window.view.viewport(), centre(window.view, (4, 7)))
-    assert window.square_label.text() == "Square 4, 7: conveyor E"
+    assert window.status.square_label.text() == "Square 4, 7: conveyor E"
 
 
 def test_the_square_description_follows_an_edit_under_the_cursor(window):
     v = window.view
     QTest.mouseMove(v.viewport(), centre(v, (3, 3)))
-    assert window.square_label.text() == "Square 3, 3: floor"
+    assert window.status.square_label.text() == "Square 3, 3: floor"
     window.set_tool("brush")
     QTest.mouseClick(v.viewport(), Qt.LeftButton, Qt.NoModifier, centre(v, (3, 3)))
-    assert window.square_label.text() == "Square 3, 3: conveyor E"
+    assert window.status.square_label.text() == "Square 3, 3: conveyor E"
     QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)             # undo under the same cursor
-    assert window.square_label.text() == "Square 3, 3: floor"
+    assert window.status.square_label.text() == "Square 3, 3: floor"
 
 
 def test_grid_toggle(window):
-    window.menu_actions["grid"].trigger()
+    window.menus.actions["grid"].trigger()
     assert not window.view.board_item.grid
-    window.menu_actions["grid"].trigger()
+    window.menus.actions["grid"].trigger()
     assert window.view.board_item.grid
 
 
@@ -123,9 +123,9 @@ def test_open_and_open_recent_fit_the_board(make_window, answers, tmp_path):
     opened_at = v.zoom()
     v.fit()
     assert v.zoom() == opened_at < 0.5                                # the whole board in view
-    w.update_recent_menu()
+    w.menus.update_recent()
     v.set_zoom(3.0)
-    recent = next(a for a in w.recent_menu.actions() if a.text() == "small.json")
+    recent = next(a for a in w.menus.recent.actions() if a.text() == "small.json")
     recent.trigger()
     assert w.doc.scenario.board.width == 6
     opened_at = v.zoom()

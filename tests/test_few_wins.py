@@ -3,7 +3,9 @@ enough races are won, and the report's verdict leads with how few were."""
 from __future__ import annotations
 
 from rallyforge.engine.analysis.balance.aggregate import WINS_PER_DOCK, fairness
-from rallyforge.engine.analysis.balance.report import few_wins, markdown, win_rate_top
+from rallyforge.engine.analysis.balance.charts import win_rate_top
+from rallyforge.engine.analysis.balance.in_short import few_wins
+from rallyforge.engine.analysis.balance.report import markdown
 
 
 def docks(wins: list[int], races: int, decided: int) -> list[dict]:

@@ -42,19 +42,19 @@ def preview(make_window, tmp_path):
         window = make_window(copy)
         assert window.doc.path is not None, f"{copy.name} did not open"
         controller = install_preview(window)
-        controller.panel.robot_count.setValue(4)
+        controller.panel.setup.robot_count.setValue(4)
         return window, controller
     return make
 
 
 def run_race(qtbot, controller, seed=1, bot="random"):
-    controller.panel.seed.setValue(seed)
-    controller.panel.all_bots.setCurrentText(bot)          # as the designer picks it
-    controller.panel.all_bots.activated.emit(controller.panel.all_bots.currentIndex())
-    qtbot.mouseClick(controller.panel.run_button, Qt.LeftButton)
-    qtbot.waitUntil(lambda: controller.timeline is not None and not controller.worker.busy,
+    controller.panel.setup.seed.setValue(seed)
+    controller.panel.setup.all_bots.setCurrentText(bot)          # as the designer picks it
+    controller.panel.setup.all_bots.activated.emit(controller.panel.setup.all_bots.currentIndex())
+    qtbot.mouseClick(controller.panel.setup.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: controller.playback.timeline is not None and not controller.worker.busy,
                     timeout=5000)
-    return controller.timeline
+    return controller.playback.timeline
 
 
 def marker_squares(controller) -> dict:
@@ -74,7 +74,7 @@ def marker_squares(controller) -> dict:
 def set_up_balance(controller, races: int, bot: str, robots: int | None = None,
                    workers: int = 1):
     """The balance dialog, set for a run (not started)."""
-    dialog = controller.open_balance()
+    dialog = controller.balance.open_dialog()
     dialog.races.setValue(races)
     if robots is not None:
         dialog.robots.setValue(robots)
@@ -92,7 +92,7 @@ def test_a_race_runs_and_plays_to_the_end(qtbot, preview):
     window, c = preview()
     t = run_race(qtbot, c, seed=1, bot="search")
     assert len(c.overlay.markers) == 4 and c.panel.slider.maximum() == len(t) - 1
-    assert c.panel.cards.rowCount() == 4 and c.log.model.rowCount() == len(t.events)
+    assert c.panel.tables.cards.rowCount() == 4 and c.log.model.rowCount() == len(t.events)
     c.panel.speed.setCurrentIndex(c.panel.speed.count() - 1)
     c.player.set_speed(100)                        # about a second of playback
     start, entered = c.player.index, []
@@ -118,19 +118,19 @@ def test_stepping_a_register_moves_robots_to_the_engine_positions(qtbot, preview
         if race.moment[1] == 5:
             race.play_round()
         race.play_register()
-        frame = c.timeline.frames[c.player.index]
+        frame = c.playback.timeline.frames[c.player.index]
         assert (frame.round, frame.register) == race.moment
         assert marker_squares(c) == engine_squares(race.snapshot())
         assert frame.robots == race.snapshot()
         # the panels follow: active register, statuses, the frame's events selected
-        assert c.panel.cards.horizontalHeaderItem(frame.register - 1).text().startswith("▸")
+        assert c.panel.tables.cards.horizontalHeaderItem(frame.register - 1).text().startswith("▸")
         for row, r in enumerate(race.snapshot()):
-            assert c.panel.robots.item(row, 0).text() == str(r.damage)
-            assert c.panel.robots.item(row, 2).text() == str(r.flags)
+            assert c.panel.tables.robots.item(row, 0).text() == str(r.damage)
+            assert c.panel.tables.robots.item(row, 2).text() == str(r.flags)
     # one round on: the end of round 2 after its clean-up
     qtbot.mouseClick(c.panel.round_button, Qt.LeftButton)
     race.play_round()
-    assert c.timeline.frames[c.player.index].robots == race.snapshot()
+    assert c.playback.timeline.frames[c.player.index].robots == race.snapshot()
     assert marker_squares(c) == engine_squares(race.snapshot())
 
 
@@ -166,7 +166,7 @@ def test_a_failing_check_jumps_to_its_moment(qtbot, preview):
     texts = [c.log.checks.item(i).text() for i in range(3)]
     assert texts[0].startswith("passed") and texts[2].startswith("passed")
     assert texts[1].startswith("FAILED") and "expected x=3 y=3" in texts[1]
-    frame = c.timeline.frames[c.player.index]
+    frame = c.playback.timeline.frames[c.player.index]
     assert (frame.round, frame.register) == (1, 2)
     assert marker_squares(c)["Rider"] == (3, 1, 90)      # where it really is
     assert c.overlay.expectation.isVisible() and c.overlay.expectation.square == (3, 3)
@@ -177,7 +177,7 @@ def test_a_failing_check_jumps_to_its_moment(qtbot, preview):
     assert "1 of 3 failed" in c.log.checks_summary.text()
     # a passing check jumps too, and the ghost goes
     c.log.select_check(2)
-    frame = c.timeline.frames[c.player.index]
+    frame = c.playback.timeline.frames[c.player.index]
     assert frame.round == 1 and frame.round_end
     assert not c.overlay.expectation.isVisible()
 
@@ -189,47 +189,47 @@ def test_editing_the_course_ends_the_playback(qtbot, preview):
     doc = window.doc
     # a name is not the course: the race stays
     commands.change(doc, edit.set_fields(doc.scenario, name="Renamed"), "Rename")
-    assert c.timeline is not None
+    assert c.playback.timeline is not None
     # a pusher is: the race goes, a re-run is offered
     board = edit.set_pusher(doc.scenario.board, Pusher(5, 5, "E", (1, 2, 3, 4, 5)))
     commands.change(doc, edit.with_board(doc.scenario, board), "Pusher", (5, 5, 5, 5))
-    assert c.timeline is None and not c.overlay.markers
-    assert not c.panel.banner.isHidden() and "seed 4" in c.panel.banner_text.text()
+    assert c.playback.timeline is None and not c.overlay.markers
+    assert not c.panel.setup.banner.isHidden() and "seed 4" in c.panel.setup.banner_text.text()
     assert c.player.timeline is None and c.player.u == 1.0
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
-        qtbot.mouseClick(c.panel.rerun_button, Qt.LeftButton)
-    assert c.timeline is not None and c.shown.seed == 4
-    assert c.shown.scenario.board.pusher_map[(5, 5)].dir == "E"
-    assert c.panel.banner.isHidden()
+        qtbot.mouseClick(c.panel.setup.rerun_button, Qt.LeftButton)
+    assert c.playback.timeline is not None and c.playback.shown.seed == 4
+    assert c.playback.shown.scenario.board.pusher_map[(5, 5)].dir == "E"
+    assert c.panel.setup.banner.isHidden()
     # undo is an edit too; a race that finishes after an edit is not shown
     doc.undo_stack.undo()
-    assert c.timeline is None
+    assert c.playback.timeline is None
     c.run_race()
     doc.undo_stack.redo()
     qtbot.waitUntil(lambda: not c.worker.busy, timeout=5000)
     qtbot.wait(50)
-    assert c.timeline is None
+    assert c.playback.timeline is None
 
 
 def test_scenario_robots_and_the_race_menu(qtbot, preview):
     window, c = preview(FAILING)
-    assert c.panel.use_scenario.isEnabled()
-    c.panel.use_scenario.setChecked(True)
-    assert not c.panel.robot_count.isEnabled()
-    menu = window.menus["race"]
+    assert c.panel.setup.use_scenario.isEnabled()
+    c.panel.setup.use_scenario.setChecked(True)
+    assert not c.panel.setup.robot_count.isEnabled()
+    menu = window.menus.by_name["race"]
     assert [a.text() for a in menu.actions() if a.text()][:2] == ["&Run Race",
                                                                   "Re-run, Same Se&ed"]
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
-        c.actions["run"].trigger()
-    assert c.timeline.names == ("Rider", "Watcher")
-    c.actions["step_register"].trigger()
-    c.actions["step_register"].trigger()
+        c.menu.actions["run"].trigger()
+    assert c.playback.timeline.names == ("Rider", "Watcher")
+    c.menu.actions["step_register"].trigger()
+    c.menu.actions["step_register"].trigger()
     assert marker_squares(c)["Rider"] == (3, 1, 90)
-    end = c.timeline.frames[c.player.index]
+    end = c.playback.timeline.frames[c.player.index]
     assert end.register_end and (end.round, end.register) == (1, 2)
-    c.actions["back"].trigger()                       # one step back, at rest
+    c.menu.actions["back"].trigger()                       # one step back, at rest
     assert c.player.index == end.index - 1 and c.player.u == 1.0
-    before = c.timeline.frames[c.player.index]
+    before = c.playback.timeline.frames[c.player.index]
     assert not before.register_end and (before.round, before.register) == (1, 2)
     assert marker_squares(c) == engine_squares(before.robots)
 
@@ -246,27 +246,27 @@ def test_a_short_balance_run_reports_and_draws_a_heatmap(qtbot, preview, tmp_pat
     assert result["races"] == 16 and not result["cancelled"]
     assert dialog.results.isEnabled() and dialog.summary.text()
     # the verdict box wears the colours of the result's own verdict (or of too few wins)
-    from rallyforge.editor.preview.balance_dialog import VERDICT_STYLE
-    from rallyforge.engine.analysis.balance.report import few_wins
+    from rallyforge.engine.analysis.balance.charts import VERDICT_STYLE
+    from rallyforge.engine.analysis.balance.in_short import few_wins
     _, ink, paper = VERDICT_STYLE["few_wins" if few_wins(result) else result["fairness"]["verdict"]]
     assert f"background:{paper}; color:{ink}" in dialog.verdict.text()
     assert dialog.win_canvas is not None and dialog.win_canvas.figure.axes
     # the deaths heatmap is on the board, with a legend
-    h = c.heatmap
+    h = c.balance.heatmap
     assert h.isVisible() and h.mode == "deaths" and h.cells
     x, y, value, _ = max(h.cells, key=lambda cell: cell[2])
     assert value == result["heatmaps"]["deaths"][y][x] > 0
-    assert c.legend.isVisible() and c.legend.peak == value
+    assert c.balance.legend.isVisible() and c.balance.legend.peak == value
     # toggles: the menu and the dialog agree
-    c.heat_actions["occupancy"].trigger()
+    c.menu.heat_actions["occupancy"].trigger()
     assert h.mode == "occupancy" and h.cells
     assert next(b for b in dialog.heat_buttons.buttons() if b.isChecked()).property("mode") \
         == "occupancy"
     for mode in MODES:
-        c.set_heatmap_mode(mode)
+        c.balance.set_heatmap_mode(mode)
         assert h.mode == mode
     qtbot.mouseClick(dialog.heat_buttons.buttons()[0], Qt.LeftButton)    # "Nothing"
-    assert not h.isVisible() and not c.legend.isVisible()
+    assert not h.isVisible() and not c.balance.legend.isVisible()
     # the report: the same files as `rallyforge balance --report`
     from rallyforge.engine.analysis.balance.report import CHARTS
     monkeypatch.setattr("rallyforge.editor.preview.balance_dialog.get_report_dir",
@@ -304,7 +304,7 @@ def test_the_deaths_heatmap_tooltip_says_why_robots_die_there(qtbot, preview):
     assert pit[0].endswith("deaths per 100 races here:")
     assert pit[1].startswith("  carried into the pit at (3, 1) by the belt from (2, 1) (")
     assert hover(1, 1).startswith("Re-entry loop: robots re-entering at (1, 1) die again")
-    c.heat_actions["occupancy"].trigger()          # not a deaths heatmap: no death tooltip
+    c.menu.heat_actions["occupancy"].trigger()          # not a deaths heatmap: no death tooltip
     assert window.view.tooltip_at((3, 1)) is None
 
 
@@ -326,7 +326,7 @@ def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
     run below is held midway until the window has shown it (progress on the
     bar, a timer tick while the race worker is busy), which could never happen
     if the work blocked the event loop."""
-    from rallyforge.editor.preview import balance_dialog, race_worker
+    from rallyforge.editor.preview import balance_run, race_worker
     window, c = preview()
     shown = threading.Event()
     threads = []
@@ -339,8 +339,8 @@ def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
                 shown.wait(10)
         return run_balance(*args, progress=report, **kwargs)
 
-    run_balance = balance_dialog.run_balance
-    monkeypatch.setattr(balance_dialog, "run_balance", held_balance)
+    run_balance = balance_run.run_balance
+    monkeypatch.setattr(balance_run, "run_balance", held_balance)
     dialog = set_up_balance(c, 6, "random")
     timer = QTimer()
     timer.timeout.connect(lambda: dialog.progress.value() == 1 and shown.set())
@@ -364,7 +364,7 @@ def test_the_window_keeps_working_during_a_run(qtbot, preview, monkeypatch):
     run_race(qtbot, c, seed=9, bot="search")
     timer.stop()
     assert shown.is_set() and threads[1] is not threading.main_thread()
-    assert len(c.timeline.names) == 4
+    assert len(c.playback.timeline.names) == 4
 
 
 def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, preview):
@@ -374,15 +374,15 @@ def test_a_balance_result_survives_small_edits_and_goes_with_the_board(qtbot, pr
         "deaths": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]],
         "deaths_by_cause": {"pit": [[0.0] * 10 for _ in range(9)] + [[0.0] * 9 + [50.0]]},
         "occupancy": [[1.0] * 10 for _ in range(10)], "chains": []}, "reentry_loops": []}
-    c.set_balance_result(fake, window.doc.scenario)
-    assert (9, 9, 50.0) in [cell[:3] for cell in c.heatmap.cells] and c.legend.isVisible()
+    c.balance.set_result(fake, window.doc.scenario)
+    assert (9, 9, 50.0) in [cell[:3] for cell in c.balance.heatmap.cells] and c.balance.legend.isVisible()
     doc = window.doc
     commands.change(doc, edit.with_board(doc.scenario, edit.set_wall(doc.scenario.board,
                                                                      0, 0, "E", True)), "Wall")
-    assert c.heatmap.isVisible() and "before your last edits" in c.legend.note
+    assert c.balance.heatmap.isVisible() and "before your last edits" in c.balance.legend.note
     commands.change(doc, transform.resize(doc.scenario, right=1), "Resize")
-    assert not c.heatmap.isVisible() and c.balance_result is None
-    assert not c.heat_menu.isEnabled()
+    assert not c.balance.heatmap.isVisible() and c.balance.result is None
+    assert not c.menu.heat_menu.isEnabled()
 
 
 def test_closing_the_window_stops_the_workers(qtbot, preview):
@@ -400,7 +400,7 @@ def test_closing_the_window_stops_the_workers(qtbot, preview):
 def test_eight_robots_on_the_factory_course_are_shown_frame_by_frame(qtbot, preview):
     window, c = preview()
     scenario = window.doc.scenario
-    c.panel.robot_count.setValue(8)
+    c.panel.setup.robot_count.setValue(8)
     t = run_race(qtbot, c, seed=5, bot="search")
     assert len(t.names) == 8 and len(c.overlay.markers) == 8
     for f in t.frames[:200]:
@@ -413,13 +413,13 @@ def test_eight_robots_on_the_factory_course_are_shown_frame_by_frame(qtbot, prev
 
 
 def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, preview):
-    from rallyforge.editor.preview.balance_dialog import run_balance
+    from rallyforge.editor.preview.balance_run import run_balance
     window, c = preview()
     dialog = set_up_balance(c, 24, "greedy", robots=3, workers=2)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
     pooled = dialog.measured
-    assert pooled is not None, dialog.rate.text()
+    assert pooled is not None, dialog.status.text()
     serial = run_balance(window.doc.scenario, 24, 3, "greedy", 0, workers=1)
     for key in ("races", "docks", "fairness", "length", "heatmaps", "legs", "time_trial"):
         assert pooled[key] == serial[key], key
@@ -428,15 +428,15 @@ def test_a_balance_run_on_worker_processes_gives_the_serial_result(qtbot, previe
 def scripted_race(qtbot, preview, case: str):
     """The controller of a window on rule case `case`, its own robots raced."""
     _, c = preview(Path(__file__).parent / "rules" / f"{case}.json")
-    c.panel.use_scenario.setChecked(True)
+    c.panel.setup.use_scenario.setChecked(True)
     with qtbot.waitSignal(c.worker.finished, timeout=5000):
-        c.actions["run"].trigger()
+        c.menu.actions["run"].trigger()
     return c
 
 
 def seek_end_of(c, round: int, register: int):
     """Show the end of that register; returns its frame."""
-    frame = next(f for f in c.timeline.frames
+    frame = next(f for f in c.playback.timeline.frames
                  if f.register_end and (f.round, f.register) == (round, register))
     c.player.seek(frame.index)
     return frame
@@ -444,9 +444,9 @@ def seek_end_of(c, round: int, register: int):
 
 def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(qtbot, preview):
     c = scripted_race(qtbot, preview, "o2-mini-howitzer")
-    t = c.timeline
+    t = c.playback.timeline
     second = seek_end_of(c, 1, 2)
-    shooter, target = (c.panel.robots.cellWidget(row, 5) for row in (0, 1))
+    shooter, target = (c.panel.tables.robots.cellWidget(row, 5) for row in (0, 1))
     # two of the five shells fired, two of the coat's three points taken: greyed
     # (the names as short as the column needs; in a narrow one, the charges left as a number)
     assert shooter.text().endswith(("<span style='color:#222'>●●●</span>"
@@ -462,7 +462,7 @@ def test_the_race_shows_option_cards_with_spent_charges_and_tells_their_events(q
 
 def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
     c = scripted_race(qtbot, preview, "o7-fire-control-chosen")
-    shooter = c.panel.robots.cellWidget(0, 5)
+    shooter = c.panel.tables.robots.cellWidget(0, 5)
     told = {}
     for register in (1, 2, 3):
         frame = seek_end_of(c, 1, register)
@@ -481,10 +481,10 @@ def test_a_cards_tooltip_and_the_log_tell_what_fire_control_did(qtbot, preview):
     # B's register 4 is locked from 1·1 on and keeps its Rotate left in round 2
     for round, register in ((1, 1), (2, 5)):
         seek_end_of(c, round, register)
-        locked = c.panel.cards.item(1, 3)
+        locked = c.panel.tables.cards.item(1, 3)
         assert locked.toolTip() == "left:410 (locked by A's Fire Control in 1·1)"
         assert locked.background().color() == QColor(255, 200, 120)
-        assert c.panel.cards.item(1, 2).toolTip() == "uturn:60"
+        assert c.panel.tables.cards.item(1, 2).toolTip() == "uturn:60"
 
 
 def test_a_window_deleted_right_after_its_first_race_is_shown_raises_nothing(
@@ -517,7 +517,7 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
     with qtbot.waitSignal(dialog.resultReady, timeout=30000):
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     dialog.close()
-    view, legend = window.view, c.legend
+    view, legend = window.view, c.balance.legend
     view.fit()                                  # the board fills the view, corner to corner
     QApplication.processEvents()
     def on_screen(widget, rect):
@@ -526,7 +526,7 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
     def board():
         """The squares on show, on the screen."""
         vp = view.viewport()
-        return on_screen(vp, view.mapFromScene(c.heatmap.boundingRect()).boundingRect()
+        return on_screen(vp, view.mapFromScene(c.balance.heatmap.boundingRect()).boundingRect()
                          .intersected(vp.rect()))
     shown = view.viewport().geometry()
     assert legend.isVisible()
@@ -534,13 +534,13 @@ def test_the_heatmap_legend_hides_no_square(qtbot, preview):
     assert not on_screen(legend, legend.rect()).intersects(on_screen(view.viewport(),
                                                                       view.viewport().rect()))
     for mode in ("deaths_by_cause", "occupancy"):   # taller and shorter legends
-        c.set_heatmap_mode(mode)
+        c.balance.set_heatmap_mode(mode)
         QApplication.processEvents()
         view.set_zoom(2.0)                          # the board larger than the view: no free corner
         QApplication.processEvents()
         assert not on_screen(legend, legend.rect()).intersects(board())
     window.grab().save("/tmp/heatmap-legend.png")
-    c.set_heatmap_mode(None)
+    c.balance.set_heatmap_mode(None)
     assert not legend.isVisible() and view.viewport().geometry().height() > shown.height()
 
 
@@ -560,15 +560,15 @@ def test_after_a_balance_check_the_whole_board_is_in_view_and_counts_clear_the_f
         qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     dialog.close()
     QApplication.processEvents()
-    assert c.legend.isVisible()
+    assert c.balance.legend.isVisible()
     in_view = view.mapToScene(view.viewport().rect()).boundingRect()
-    board = c.heatmap.boundingRect()
+    board = c.balance.heatmap.boundingRect()
     assert in_view.adjusted(-1, -1, 1, 1).contains(board), (in_view, board)
     # a count on flag 1's square
     flag = window.doc.scenario.flags[0]
-    heat = c.balance_result["heatmaps"]
+    heat = c.balance.result["heatmaps"]
     heat["deaths"][flag.y][flag.x] = 2 * max(max(row) for row in heat["deaths"]) + 1
-    c.heatmap.set_heatmaps(heat, [])
+    c.balance.heatmap.set_heatmaps(heat, [])
     view.set_zoom(1.0)
     view.centre_on_square(flag.x, flag.y)
     boxes = []
@@ -592,15 +592,15 @@ def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot,
     window, c = preview(FIXTURES / "preview" / "options-showcase.json")
     window.resize(*size)
     c.dock.raise_()
-    c.panel.use_scenario.setChecked(True)
+    c.panel.setup.use_scenario.setChecked(True)
     with qtbot.waitSignal(c.worker.finished, timeout=10000):
-        qtbot.mouseClick(c.panel.run_button, Qt.LeftButton)
+        qtbot.mouseClick(c.panel.setup.run_button, Qt.LeftButton)
     c.player.seek(1)
     QApplication.processEvents()
-    table = c.panel.robots
+    table = c.panel.tables.robots
     held = {r["name"]: r["options"] for r in json.loads(
         (FIXTURES / "preview" / "options-showcase.json").read_text())["robots"]}
-    for row, name in enumerate(c.timeline.names):
+    for row, name in enumerate(c.playback.timeline.names):
         label = table.cellWidget(row, 5)
         shown = QTextDocumentFragment.fromHtml(label.text()).toPlainText()
         for card in held[name]:

@@ -25,9 +25,9 @@ def command_line_lines(capsys, *argv: str) -> list[str]:
 
 def race_log_lines(qtbot, window, controller) -> list[str]:
     """Race with F5 and read every row of the Race Log as it shows it."""
-    controller.timeline = None
+    controller.playback.timeline = None
     qtbot.keyClick(window, Qt.Key_F5)
-    qtbot.waitUntil(lambda: controller.timeline is not None and not controller.worker.busy,
+    qtbot.waitUntil(lambda: controller.playback.timeline is not None and not controller.worker.busy,
                     timeout=30000)
     model = controller.log.model
     return [model.data(model.index(row), Qt.DisplayRole) for row in range(model.rowCount())]
@@ -49,9 +49,9 @@ def tick(qtbot, box) -> None:
 
 def test_words_are_the_race_logs_lines_for_the_files_robots(qtbot, capsys, preview):
     window, controller, path = preview(HIGHLANDS)
-    controller.panel.seed.setValue(5)
-    if not controller.panel.use_scenario.isChecked():
-        tick(qtbot, controller.panel.use_scenario)
+    controller.panel.setup.seed.setValue(5)
+    if not controller.panel.setup.use_scenario.isChecked():
+        tick(qtbot, controller.panel.setup.use_scenario)
     shown = race_log_lines(qtbot, window, controller)
     printed = command_line_lines(capsys, str(path), "--seed", "5", "--events", "--words")
     assert len(shown) > 50 and shown[0] == " start  Climber starts on (3,8) facing N"
@@ -63,7 +63,7 @@ def test_words_are_the_race_logs_lines_for_the_files_robots(qtbot, capsys, previ
 
 def test_words_are_the_race_logs_lines_for_the_panels_bots(qtbot, capsys, preview):
     window, controller, path = preview(TUTORIAL)
-    panel = controller.panel
+    panel = controller.panel.setup
     panel.seed.setValue(3)
     panel.robot_count.setValue(3)
     panel.all_bots.setCurrentText("greedy")                # as the designer picks it

@@ -17,7 +17,7 @@ from rallyforge.engine.analysis.replay import ANGLE, Beam, Motion, Pose, Timelin
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.element_kinds import FALL_CAUSES
 from rallyforge.engine.rules.outcome import RobotResult
-from rallyforge.editor.team_colors import team_color
+from rallyforge.engine.analysis.team_colors import team_color
 
 # Robot colours, in robot order.
 ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
@@ -26,7 +26,7 @@ ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8"
 
 def robot_colors(timeline: Timeline) -> dict[str, str]:
     """Each robot's colour by name, in robot order; on a team course its
-    team's (editor/team_colors.py), a blocker's a shade darker."""
+    team's (engine/analysis/team_colors.py), a blocker's a shade darker."""
     if timeline.sides:
         teams = list(dict.fromkeys(team for team, _ in timeline.sides.values()))
         colors = {}

@@ -38,6 +38,11 @@ class _Job(QRunnable):
             self.relay.done.emit(self.number, result)
 
 
+def race_inputs(scenario) -> tuple:
+    """What a race depends on: not the name, author, notes or checks."""
+    return (scenario.board, scenario.flags, scenario.docks, scenario.rules, scenario.robots)
+
+
 class RaceRequest:
     """What was asked for, kept with its result."""
 

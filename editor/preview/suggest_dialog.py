@@ -9,69 +9,32 @@ race depends on has changed since the search.
 """
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QThread, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDoubleSpinBox, QFormLayout, QHBoxLayout, QListWidget,
+    QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QListWidget,
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout,
 )
 
+from rallyforge.engine.analysis.balance.runner import default_workers
 from rallyforge.engine.analysis.course_card.timemodel import CLASSES as LENGTH_CLASSES
 from rallyforge.engine.analysis.suggest.types import Suggestion, SuggestResult
-from rallyforge.editor.course_errors import ErrorsBox
-from rallyforge.engine.model.problems import ScenarioError
 from rallyforge.engine.model.scenario import Goals, Scenario
 
-from .balance_dialog import _clock, _cores, add_run_controls
+from .run_dialog import RunDialog, clock
+from .run_worker import RunWorker
 
 
-class SuggestWorker(QThread):
-    progressed = Signal(int, int, float)
-    done = Signal(object)
-    failed = Signal(str)
-    refused = Signal(object)        # the course's errors: nothing raced
-
-    def __init__(self, scenario: Scenario, goals: Goals, robots: int, budget: int, seed: int,
-                 workers: int, parent=None):
-        super().__init__(parent)
-        self.args = (scenario, goals, robots, budget, seed)
-        self.workers = workers
-        self._stop = threading.Event()
-
-    def cancel(self) -> None:
-        self._stop.set()
-
-    def run(self) -> None:
-        from rallyforge.engine.analysis.suggest import suggest
-        try:
-            result = suggest(*self.args, workers=self.workers,
-                             progress=lambda d, t, e: self.progressed.emit(d, t, e),
-                             should_stop=self._stop.is_set)
-        except ScenarioError as exc:
-            self.refused.emit(exc.problems)
-            return
-        except Exception as exc:    # never take the editor down
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self.done.emit(result)
-
-
-class SuggestDialog(QDialog):
+class SuggestDialog(RunDialog):
     previewRequested = Signal(object, object)   # the course searched, a suggestion (or None)
     applyRequested = Signal(object, object)     # the course searched, a suggestion
-    resultReady = Signal(object)
-    issuesRequested = Signal()              # Show Issues, for a course with errors
+
+    starting_text = "Racing the course to find where the trouble is…"
+    failed_text = "The search failed"
 
     def __init__(self, scenario_source, parent=None):
         """`scenario_source()` gives the course to search from (the document's, now)."""
-        super().__init__(parent)
-        self.setWindowTitle("Suggest Fixes")
-        self.setModal(False)
-        self.scenario_source = scenario_source
+        super().__init__("Suggest Fixes", scenario_source, parent)
         import rallyforge.engine.analysis.suggest  # noqa: F401  (imported here, not in the worker: see balance_dialog)
-        self.worker: SuggestWorker | None = None
-        self.scenario: Scenario | None = None
         self.found: SuggestResult | None = None
         self.resize(620, 560)
 
@@ -87,8 +50,6 @@ class SuggestDialog(QDialog):
         self.deaths.setRange(0.0, 10.0)
         self.deaths.setSingleStep(0.1)
         self.deaths.setSpecialValueText("(any)")
-        self.robots = QSpinBox()
-        self.robots.setRange(1, 8)
         self.robots.setValue(4)
         self.budget = QSpinBox()
         from rallyforge.engine.analysis.suggest import DEFAULT_BUDGET, MIN_BUDGET
@@ -100,8 +61,8 @@ class SuggestDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2_000_000_000)
         self.workers = QSpinBox()
-        self.workers.setRange(1, max(1, _cores()))
-        self.workers.setValue(max(1, _cores()))
+        self.workers.setRange(1, default_workers())
+        self.workers.setValue(default_workers())
         form.addRow("Fair docks", self.fair)
         form.addRow("Length class", self.length)
         form.addRow("Median rounds", self.rounds)
@@ -112,11 +73,7 @@ class SuggestDialog(QDialog):
         form.addRow("Workers", self.workers)
         layout.addLayout(form)
 
-        self.start_button, self.cancel_button, self.progress, self.status = \
-            add_run_controls(layout, "Search")
-        self.errors = ErrorsBox()
-        self.errors.showIssues.connect(self.issuesRequested.emit)
-        layout.addWidget(self.errors)
+        self.add_run_controls(layout, "Search")
         self.list = QListWidget()
         self.list.setWordWrap(True)
         self.list.setSpacing(3)
@@ -130,8 +87,6 @@ class SuggestDialog(QDialog):
         buttons.addWidget(self.close_button)
         layout.addLayout(buttons)
 
-        self.start_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.cancel)
         self.close_button.clicked.connect(self.close)
         self.apply_button.clicked.connect(self.apply_chosen)
         self.list.currentRowChanged.connect(self._chosen)
@@ -157,52 +112,23 @@ class SuggestDialog(QDialog):
 
     # ------------------------------------------------------------ running
 
-    def refresh_course(self) -> None:
-        scenario = self.scenario_source()
-        docks = len(scenario.docks)
-        self.robots.setRange(1, max(1, docks))
-        if self.worker is None:
-            self.start_button.setEnabled(docks >= 1)
-
     def start(self) -> None:
-        if self.worker is not None:
-            return
-        self.scenario = self.scenario_source()
-        if not self.scenario.docks:
-            self.status.setText("Place at least one dock to race.")
-            return
-        self.clear_suggestions()
-        self.worker = SuggestWorker(self.scenario, self.goals(),
-                                    min(self.robots.value(), len(self.scenario.docks)),
-                                    self.budget.value(), self.seed.value(), self.workers.value())
-        self.worker.progressed.connect(self._progressed)
-        self.worker.done.connect(self._done)
-        self.worker.failed.connect(lambda m: self.status.setText(f"The search failed: {m}"))
-        self.worker.refused.connect(self._refused)
-        self.errors.hide()
-        self.worker.finished.connect(self._finished)
-        self.progress.setRange(0, self.budget.value())
-        self.progress.setValue(0)
-        self.status.setText("Racing the course to find where the trouble is…")
-        self._set_running(True)
-        self.worker.start()
+        if self.worker is None:
+            self.clear_suggestions()
+        super().start()
 
-    def cancel(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.status.setText("Stopping…")
-            self.cancel_button.setEnabled(False)
+    def make_worker(self, scenario: Scenario, robots: int) -> RunWorker:
+        from rallyforge.engine.analysis.suggest import suggest
+        goals, budget, seed, workers = (self.goals(), self.budget.value(), self.seed.value(),
+                                        self.workers.value())
+        return RunWorker(scenario, lambda progress, should_stop: suggest(
+            scenario, goals, robots, budget, seed, workers=workers, progress=progress,
+            should_stop=should_stop))
 
-    def _set_running(self, running: bool) -> None:
-        self.start_button.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
+    def planned(self) -> int:
+        return self.budget.value()
 
-    def _progressed(self, done: int, total: int, elapsed: float) -> None:
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(done)
-        self.status.setText(f"{done} of about {total} races · {_clock(elapsed)} elapsed")
-
-    def _done(self, result: SuggestResult) -> None:
+    def show_done(self, result: SuggestResult) -> None:
         from rallyforge.engine.analysis.suggest.effect_words import suggestion_lines
         self.found = result
         self.progress.setValue(self.progress.maximum())
@@ -221,7 +147,7 @@ class SuggestDialog(QDialog):
         else:
             self.status.setText(f"{result['screened']} edits screened, {result['candidates']} "
                                 f"raced on {result['races']} races "
-                                f"in {_clock(result['elapsed_s'])}. Choose one to see it on the "
+                                f"in {clock(result['elapsed_s'])}. Choose one to see it on the "
                                 f"board.")
         for s in result["suggestions"]:
             fix = suggestion_lines(result, s, "clearly closer to the goals")
@@ -236,26 +162,9 @@ class SuggestDialog(QDialog):
                 self.list.addItem(item)
         self.resultReady.emit(result)
 
-    def _refused(self, problems: list) -> None:
-        self.status.setText("Nothing raced.")
-        self.errors.show_errors(problems)
-
-    def _finished(self) -> None:
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            worker.deleteLater()
-        self._set_running(False)
-        self.refresh_course()
-
-    def wait(self, ms: int = 60000) -> bool:
-        return self.worker is None or self.worker.wait(ms)
-
     def closeEvent(self, event) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            self.worker.wait(5000)
-        self.previewRequested.emit(None, None)
         super().closeEvent(event)
+        self.previewRequested.emit(None, None)
 
     # ------------------------------------------------------------ choosing
 

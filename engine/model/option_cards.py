@@ -92,6 +92,17 @@ def card_name(card: str) -> str:
     """An option card's printed name ("Ablative Coat"), or the id as written if unknown."""
     return BY_ID[card].name if card in BY_ID else card
 
+
+_BY_WORDS: dict[str, str] = {key: c.id for c in OPTION_CARDS
+                             for key in (c.id, c.name.lower().replace(" ", "-"))}
+
+
+def card_id(words: str) -> str | None:
+    """The id of the option card `words` names, by its id or its printed
+    name, case and spaces ignored ("mini howitzer", "Mini-Howitzer"); None
+    if no card is named so."""
+    return _BY_WORDS.get(words.strip().lower().replace(" ", "-"))
+
 # Uses a register entry may carry (docs/format.md, "Option cards in a script").
 MOVE_USES = ("brakes", "fourth-gear", "reverse-gears")
 PAIR_USES = ("crab-legs", "dual-processor")

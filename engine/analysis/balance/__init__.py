@@ -3,7 +3,9 @@
 ``plan`` fixes the races, ``play`` plays one (the only module that touches
 the race engine), ``runner`` spreads them over processes or a Dask cluster,
 ``aggregate`` turns the summaries into the result (its shape: ``types``),
-``report`` writes report.md and the charts.
+``in_short`` words its verdict, ``charts`` draws it, ``report`` writes
+report.md and the charts (the editor's Balance dialog shows the same words
+and charts).
 
 ``balance(...)`` does it all in one call, for the command line and the
 editor's balance dialog (run it in a worker thread; pass ``should_stop``

@@ -1,7 +1,6 @@
-"""report.md and PNG charts for a balance result.
-
-matplotlib through its object-oriented API only (``Figure`` and the Agg
-canvas), never pyplot, so no GUI backend is ever loaded.
+"""report.md and PNG charts for a balance result: the words of its verdict
+from in_short.py, the charts from charts.py (the Balance dialog shows the
+same).
 """
 from __future__ import annotations
 
@@ -9,16 +8,21 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rallyforge.engine.analysis.balance.teams import team_lines
-from rallyforge.engine.analysis.course_card.build import (fairness_words, lines as card_lines, loop_line,
-                                                          seat_verdict, seating_words)
+from rallyforge.engine.analysis.balance.charts import (board_size, draw_deaths_by_cause,
+                                                       draw_heatmap, draw_race_length, draw_wins,
+                                                       figure)
+from rallyforge.engine.analysis.balance.in_short import in_short, pct, rounds_text
+from rallyforge.engine.analysis.course_card.build import lines as card_lines, loop_line, seating_words
 from rallyforge.engine.format.loader import UNFINISHED
-from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
-    from rallyforge.engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
+    from matplotlib.figure import Figure
+
+    from rallyforge.engine.analysis.balance.types import BalanceResult, Grid, Options
+    from rallyforge.engine.model.scenario import Scenario
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -29,75 +33,9 @@ CHARTS = {
 }
 
 
-def pct(x: float | None) -> str:
-    if x is None:
-        return "n/a"
-    if 0 < x < 0.01 or 0.99 < x < 1:        # 99.6% is not 100%
-        return f"{100 * x:.1f}%"
-    return f"{100 * x:.0f}%"
-
-
-def _rounds(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:g}"
-
-
-def dock_apart_note() -> str:
-    return ("with several docks, one of them often misses the fair share by chance; the "
-            "verdict weighs all docks together (a chi-square test), so it is the one to go by.")
-
-
-def dock_stands_apart(result: BalanceResult, dock: Dock) -> str | None:
-    """"above" or "below" for the seat the verdict names (the one furthest
-    from its fair share, when the course is unfair and its interval leaves
-    that out: aggregate.fairness), None for every other: the only case for a
-    warning colour."""
-    if not dock["races"] or result["fairness"].get("named") != dock["dock"]:
-        return None
-    return "above" if dock["share"] > fair_share(result, dock) else "below"
-
-
-def fair_share(result: BalanceResult, dock: Dock) -> float:
-    """A dock's fair share of decided races (1/k for k robots a race)."""
-    k = result["robots"]
-    return dock.get("fair_share", 1.0 / k if k else 0.0)
-
-
-def few_wins(result: BalanceResult) -> str | None:
-    """The verdict's lead when too few races are won to judge the docks
-    (engine/analysis/balance/aggregate.py ``WINS_PER_DOCK``): how many were won, where
-    robots died, and how many races would do. None otherwise."""
-    n, won = result["races"], result["completion"]["decided"]
-    needed = result["fairness"].get("wins_needed", 0)
-    if not n or won >= needed:
-        return None
-    if 2 * won >= n:         # most are won: a short run, not a course nobody finishes
-        head, why = f"**{won} of {n} races were won**", "too few to judge the docks yet"
-    else:
-        head = (f"**Only {won} of {n} races were won**" if won else
-                f"**No robot reached the last flag in {n} races**")
-        why = _where_robots_died(result)
-    more = result["fairness"]["more_races_needed"]
-    wait = f"about {more} more races should do" if more else "none is yet"
-    return f"{head}: {why}. The docks' fairness is judged once {needed} races are won ({wait})."
-
-
-def _where_robots_died(result: BalanceResult) -> str:
-    """The leg with the most deaths and the deadliest square, in words."""
-    legs = [leg for leg in result["legs"] if leg["deaths"]]
-    if not legs:
-        return "no robot died: the races ran out of rounds"
-    leg = max(legs, key=lambda leg: leg["deaths"])
-    card = result.get("card")
-    square = card["deadliest_square"] if card else None
-    where = f", the most at ({square['x']}, {square['y']}) ({square['cause']})" if square else ""
-    return f"most died on the way to flag {leg['to_flag']}{where}"
-
-
 def markdown(result: BalanceResult, charts: bool = True) -> str:
     """The report's text: plain language first, then the tables."""
     k = result["robots"]
-    comp = result["completion"]
-    length = result["length"]
     fairness = result["fairness"]
     lines = [f"# Balance report: {result['scenario']}", ""]
     stopped = " (stopped early)" if result.get("cancelled") else ""
@@ -111,78 +49,7 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
         lines += ["## Course card", ""]
         lines += [f"- {line}" for line in card_lines(card)[1:]]
         lines.append("")
-    lines.append("## In short")
-    lines.append("")
-    verdict = fairness["verdict"]
-    few = few_wins(result)
-    by_team = result.get("teams")
-    if by_team is not None and result["races"]:
-        # a team course: teams and seats, not docks (docs/rules.md 13)
-        lines += [f"- {line}" for line in team_lines(by_team)]
-        lines.append("")
-    elif not result["races"]:
-        lines.append("**No races were played.**")
-    elif few:
-        lines.append(few)
-    elif verdict == "unfair":
-        seats = fairness_words(seat_verdict(fairness, k)).removeprefix("unfair").lstrip(",: ")
-        lines.append(f"**The course is unfair**: the seats' wins are too uneven to be luck "
-                     f"(chi-square p = {fairness['chi2_p']:.2g}); {seats}.")
-    elif verdict == "fair":
-        lines.append(f"**The course looks fair**: every seat's share of decided races (races "
-                     f"someone won) is within 5 points of a fair share, at 95% confidence.")
-    else:
-        more = fairness["more_races_needed"]
-        hint = (f" About {more} more races should settle it." if more is not None
-                else " More races may not settle it: the differences are near the 5-point line.")
-        lines.append(f"**Not settled yet**: no clear sign of bias, but the intervals are still "
-                     f"too wide to call the course fair.{hint}")
-    lines.append("")
-    lone = False        # a dock apart on its own while the docks together show no bias
-    for d in result["docks"] if by_team is None else ():
-        if not d["races"]:
-            lines.append(f"- Dock {d['dock']} was not used.")
-            continue
-        if few:             # no comparison with a fair share: too few races are won
-            lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races (95% interval "
-                         f"{pct(d['ci'][0])} to {pct(d['ci'][1])}, {d['races']} races).")
-            continue
-        lo, hi = d["share_ci"]
-        fair = fair_share(result, d)
-        side = "above" if d["share"] > fair else "below"
-        clear = lo > fair or hi < fair              # the interval leaves out a fair share
-        big = abs(d["share"] - fair) > 0.05
-        but = ""
-        if clear and result["races"] and verdict != "unfair":
-            lone = True
-            how, but = side, ", though the course as a whole shows no clear bias"
-        elif clear:
-            how = f"well {side}" if big else f"a little {side}"
-        elif big:
-            how, but = side, ", though not clearly"
-        else:
-            how = "close to"
-        lines.append(f"- Dock {d['dock']} wins {pct(d['win_rate'])} of races, {how} the "
-                     f"{pct(fair)} of a fair course (95% interval {pct(d['ci'][0])} to "
-                     f"{pct(d['ci'][1])}, {d['races']} races){but}.")
-    if lone:
-        lines.append("")
-        lines.append(f"Why both: {dock_apart_note()}")
-    lines.append("")
-    lines.append(f"{pct(comp['rate'])} of races have a winner (95% interval "
-                 f"{pct(comp['ci'][0])} to {pct(comp['ci'][1])}).")
-    if length["median"] is not None:
-        spread = (f"half of them between rounds {_rounds(length['q1'])} and "
-                  f"{_rounds(length['q3'])}" if length["q3"] is not None else
-                  f"a quarter by round {_rounds(length['q1'])}")
-        lines[-1] += f" A race is won in round {_rounds(length['median'])} (median; {spread})."
-    elif result["races"]:
-        lines[-1] += " Fewer than half of them are won, so there is no median length."
-    balance = fairness["balance"]
-    if not few:
-        lines.append(f"Balance {balance:.2f}: the best and worst docks' win rates are "
-                     f"{100 * (1 - balance):.0f} points apart.")
-    lines.append("")
+    lines += ["## In short", "", *_in_short_lines(result)]
 
     lines.extend(_options_section(result.get("options")))
 
@@ -196,17 +63,17 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
                                                     max(known, key=lambda k: k[0]))
             if slow > fast:
                 lines.append(f"Alone, a robot from dock {fast_dock} finishes in "
-                             f"{_rounds(fast)} rounds (median), one from dock "
-                             f"{slow_dock} needs {_rounds(slow)}.")
+                             f"{rounds_text(fast)} rounds (median), one from dock "
+                             f"{slow_dock} needs {rounds_text(slow)}.")
             else:
-                lines.append(f"Alone, a robot finishes in {_rounds(fast)} "
+                lines.append(f"Alone, a robot finishes in {rounds_text(fast)} "
                              f"rounds (median) from every dock.")
             lines.append("")
         lines.append("| dock | trials | finished | median rounds |")
         lines.append("|---:|---:|---:|---:|")
         for t in trial:
             lines.append(f"| {t['dock']} | {t['trials']} | {t['finished']} | "
-                         f"{_rounds(t['median_rounds'])} |")
+                         f"{rounds_text(t['median_rounds'])} |")
         lines.append("")
 
     lines.append("## Legs")
@@ -219,7 +86,8 @@ def markdown(result: BalanceResult, charts: bool = True) -> str:
     lines.append("| to flag | robots | median rounds | deaths | deaths per robot |")
     lines.append("|---:|---:|---:|---:|---:|")
     for leg in result["legs"]:
-        lines.append(f"| {leg['to_flag']} | {leg['robots']} | {_rounds(leg['median_rounds'])} | "
+        lines.append(f"| {leg['to_flag']} | {leg['robots']} | "
+                     f"{rounds_text(leg['median_rounds'])} | "
                      f"{leg['deaths']} | {leg['death_rate']:.3f} |")
     lines.append("")
 
@@ -302,135 +170,12 @@ def _hot_squares(grid: Grid, top: int = 5) -> list[tuple[tuple[int, int], float]
     return cells[:top]
 
 
-# ---------------------------------------------------------------- charts
-
-def win_rate_top(result: BalanceResult) -> float:
-    """The top of a win rate chart: above every interval and the fair band,
-    so that the fair line shows even when no race is won."""
-    k = result["robots"]
-    band = 1.0 / k + 0.05 if k else 0.0
-    return min(1.0, max([0.1, band] + [d["ci"][1] for d in result["docks"] if d["races"]]) * 1.15)
-
-
-def _figure(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=(width, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig
-
-
-def _save(fig, path: Path) -> None:
-    fig.tight_layout()
-    fig.savefig(path, format="png")
-
-
-def chart_win_rates(result: BalanceResult, path: Path) -> None:
-    fig = _figure(6.4, 4.0)
-    ax = fig.add_subplot()
-    docks = [d for d in result["docks"]]
-    xs = [d["dock"] for d in docks]
-    rates = [d["win_rate"] for d in docks]
-    low = [max(0.0, r - d["ci"][0]) for r, d in zip(rates, docks)]
-    high = [max(0.0, d["ci"][1] - r) for r, d in zip(rates, docks)]
-    ax.bar(xs, rates, color="#4c78a8", yerr=[low, high], capsize=4, ecolor="#333333")
-    k = result["robots"]
-    if k:
-        fair = 1.0 / k
-        ax.axhspan(fair - 0.05, fair + 0.05, color="#54a24b", alpha=0.15, label="fair +- 5 points")
-        ax.axhline(fair, color="#54a24b", linestyle="--", label=f"fair ({100 * fair:.0f}%)")
-        ax.legend(loc="upper right", fontsize=8)
-    ax.set_xticks(xs)
-    ax.set_xlabel("dock")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, win_rate_top(result))
-    ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)")
-    _save(fig, path)
-
-
-def chart_race_length(result: BalanceResult, path: Path) -> None:
-    fig = _figure(6.4, 4.0)
-    ax = fig.add_subplot()
-    hist = result["length"]["histogram"]
-    if hist:
-        ax.bar([h[0] for h in hist], [h[1] for h in hist], width=0.9, color="#f58518")
-    marks = quartile_marks(result["length"])
-    for key, value, style in marks:
-        ax.axvline(value, color="#333333", linestyle=style, label=f"{key} {value:g}")
-    if marks:
-        ax.legend(loc="upper right", fontsize=8)
-    undecided = result["length"]["undecided"]
-    ax.set_xlabel("winning round")
-    ax.set_ylabel("races")
-    ax.set_title("Race length" + (f" ({undecided} races undecided)" if undecided else ""))
-    _save(fig, path)
-
-
-def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:
-    """The race length chart's lines: (name, round, line style) of the
-    quartiles the races reach."""
-    marks = (("q1", length["q1"], ":"), ("median", length["median"], "--"),
-             ("q3", length["q3"], ":"))
-    return [(key, value, style) for key, value, style in marks if value is not None]
-
-
-def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=None) -> None:
-    import numpy as np
-    data = np.array(grid, dtype=float)
-    image = ax.imshow(data, cmap=cmap, origin="upper", interpolation="nearest",
-                      extent=(-0.5, data.shape[1] - 0.5, data.shape[0] - 0.5, -0.5))
-    if colorbar is not None:
-        colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="per 100 races")
-    ax.set_title(title, fontsize=9)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    if scenario is None:
-        return
-    board = scenario.board
-    for tile in board.tiles:
-        if tile.type in DEADLY_TYPES:
-            ax.add_patch(_rect(tile.x, tile.y, hatch="xx"))
-    for ex, ey, side in board.wall_edges:
-        if side == "N":
-            ax.plot([ex - 0.5, ex + 0.5], [ey - 0.5, ey - 0.5], color="#1f77b4", linewidth=2)
-        else:
-            ax.plot([ex - 0.5, ex - 0.5], [ey - 0.5, ey + 0.5], color="#1f77b4", linewidth=2)
-    for i, flag in enumerate(scenario.flags, 1):
-        ax.text(flag.x, flag.y, f"F{i}", ha="center", va="center", fontsize=7,
-                color="white", fontweight="bold",
-                bbox={"boxstyle": "round,pad=0.15", "fc": "#2ca02c", "ec": "none"})
-    for i, dock in enumerate(scenario.docks, 1):
-        ax.text(dock.x, dock.y, f"{i}", ha="center", va="center", fontsize=7,
-                color="black", bbox={"boxstyle": "circle,pad=0.1", "fc": "#ffffff", "ec": "#333333"})
-
-
-def _rect(x: int, y: int, hatch: str):
-    from matplotlib.patches import Rectangle
-    return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch=hatch, edgecolor="#7f7f7f",
-                     linewidth=0)
-
-
-def _board_size(result: BalanceResult) -> tuple[float, float]:
-    w, h = result["heatmaps"]["width"], result["heatmaps"]["height"]
-    scale = 6.0 / max(w, h)
-    return max(3.0, w * scale + 1.5), max(3.0, h * scale + 0.8)
-
-
-def chart_heatmap(result: BalanceResult, scenario, key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
-    fig = _figure(*_board_size(result))
-    ax = fig.add_subplot()
-    _draw_board(ax, scenario, result["heatmaps"][key], title, colorbar=fig.colorbar)
-    _save(fig, path)
-
-
-def chart_deaths_by_cause(result: BalanceResult, scenario, path: Path) -> None:
-    w, h = _board_size(result)
-    causes = list(result["heatmaps"]["deaths_by_cause"])
-    fig = _figure(min(20.0, w * len(causes) * 0.75), h * 0.8)
-    for i, cause in enumerate(causes, 1):
-        ax = fig.add_subplot(1, len(causes), i)
-        _draw_board(ax, scenario, result["heatmaps"]["deaths_by_cause"][cause], cause)
-    _save(fig, path)
+def _in_short_lines(result: BalanceResult) -> list[str]:
+    """The "In short" section's lines (in_short.py)."""
+    short = in_short(result)
+    if short.listed:
+        return [f"- {line}" for line in (short.lead, *short.points)] + [*short.notes, ""]
+    return [short.lead, "", *(f"- {line}" for line in short.points), *short.notes, ""]
 
 
 def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=None) -> list[Path]:
@@ -462,16 +207,21 @@ def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=N
     return [target / "report.md", *(target / name for name in CHARTS.values())]
 
 
-def _write_report(result: BalanceResult, out: Path, scenario) -> None:
-    charts = [
-        (CHARTS["win_rates"], lambda p: chart_win_rates(result, p)),
-        (CHARTS["race_length"], lambda p: chart_race_length(result, p)),
-        (CHARTS["deaths"], lambda p: chart_heatmap(result, scenario, "deaths",
-                                                   "Deaths per 100 races", p)),
-        (CHARTS["deaths_by_cause"], lambda p: chart_deaths_by_cause(result, scenario, p)),
-        (CHARTS["occupancy"], lambda p: chart_heatmap(result, scenario, "occupancy",
-                                                      "Register ends per 100 races", p)),
+def _write_report(result: BalanceResult, out: Path, scenario: Scenario | None) -> None:
+    wide, high = board_size(result)
+    causes = len(result["heatmaps"]["deaths_by_cause"])
+    charts: list[tuple[str, tuple[float, float], Callable[[Figure], None]]] = [
+        (CHARTS["win_rates"], (6.4, 4.0), lambda fig: draw_wins(fig, result)),
+        (CHARTS["race_length"], (6.4, 4.0), lambda fig: draw_race_length(fig, result)),
+        (CHARTS["deaths"], (wide, high), lambda fig: draw_heatmap(
+            fig, result, scenario, "deaths", "Deaths per 100 races")),
+        (CHARTS["deaths_by_cause"], (min(20.0, wide * causes * 0.75), high * 0.8),
+         lambda fig: draw_deaths_by_cause(fig, result, scenario)),
+        (CHARTS["occupancy"], (wide, high), lambda fig: draw_heatmap(
+            fig, result, scenario, "occupancy", "Register ends per 100 races")),
     ]
-    for name, draw in charts:
-        draw(out / name)
+    for name, size, draw in charts:
+        fig = figure(*size)
+        draw(fig)
+        fig.savefig(out / name, format="png")
     (out / "report.md").write_text(markdown(result), encoding="utf-8")

@@ -1,7 +1,7 @@
 """One colour per team of a team course (docs/rules.md 13), the same in the
-robots on the board, the Robots table, the race panel and the Balance
-dialog: the seating rule's team names get their own colour, other names one
-of the palette by their place."""
+robots on the board, the Robots table, the race panel and the balance
+charts (the report's and the Balance dialog's): the seating rule's team
+names get their own colour, other names one of the palette by their place."""
 from __future__ import annotations
 
 NAMED = {"Red": "#d62728", "Blue": "#1f77b4", "Green": "#2ca02c", "Yellow": "#d4a017",
