@@ -22,7 +22,7 @@ from rallyforge.engine.rules.state import Floor, RobotState
 from rallyforge.engine.rules.superbot import laser_points, pass_title
 
 if TYPE_CHECKING:
-    from rallyforge.engine.rules.programming import Deck
+    from rallyforge.engine.rules.program_deck import Deck
 
 MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")

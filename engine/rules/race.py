@@ -22,19 +22,21 @@ from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Board, Card, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.board_turns import BoardTurns
-from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
+from rallyforge.engine.rules.bot_view import Bot, BotView
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
 from rallyforge.engine.rules.course import RANDOMIZER, Course, compile_course
 from rallyforge.engine.rules.lasers import fire
 from rallyforge.engine.rules.movement import play_card
-from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
+from rallyforge.engine.rules.option_holding import at_destruction, gain, opts, used
 from rallyforge.engine.rules.option_play import (before_reveal, play_register_cards, recompile,
                                       release_with_options, stabilize, take_flywheel)
 from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
-from rallyforge.engine.rules.programming import Controller, Deck
-from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.program_deck import Deck
+from rallyforge.engine.rules.programming import Controller
+from rallyforge.engine.rules.state import (DeathHook, Floor, OptionChoices, OptionDeck, OptionHook,
+                                          RobotOptions, RobotState)
 from rallyforge.engine.rules.superbot import crown, discard_damage
 from rallyforge.engine.rules.teams import TeamPlay
 
@@ -100,10 +102,13 @@ class Race:
         self.floor = Floor(course, self.rules, robots, self.flag_squares, record_events,
                            on_death)
         self.floor.on_option = on_option
+        # a team race's rules (the floor holds them as its TeamRules)
+        self.teams: TeamPlay | None = None
         if self.rules.victory != "robot":
-            self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course, robots)
+            self.teams = self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course,
+                                                     robots)
             for controller in self.controllers:
-                controller.view.teams = self.floor.teams
+                controller.view.teams = self.teams
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"
@@ -155,6 +160,7 @@ class Race:
         specs = self.scenario.robots
         listed = {c for spec in specs if isinstance(spec.options, tuple) for c in spec.options}
         floor.option_deck = OptionDeck(self.seed, listed)
+        floor.discard_at_destruction = at_destruction
         counts = []                         # cards to deal each robot, once all listed are out
         for robot in floor.robots:
             spec = specs[robot.index] if specs else None
@@ -234,7 +240,7 @@ class Race:
     def snapshot(self) -> tuple[RobotResult, ...]:
         """Every robot's public state now."""
         won = set(self._winners())
-        teams = self.floor.teams
+        teams = self.teams
         return tuple(RobotResult.of(r, self.course, r.index in won,
                                     teams.carries(r) if teams is not None else 0)
                      for r in self.floor.robots)
@@ -244,13 +250,13 @@ class Race:
         on a team course their teams, or the team that won otherwise."""
         robots = self.floor.robots
         first = first_finishers([r.finished for r in robots])
-        teams = self.floor.teams
+        teams = self.teams
         return first if teams is None else teams.winners(robots, first)
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots
         won = self._winners()
-        teams = self.floor.teams
+        teams = self.teams
         return Outcome(self.scenario.name, self.seed, self.round,
                        tuple(robots[i].name for i in won), self.snapshot(),
                        tuple(teams.team_names(won)) if teams is not None else ())
@@ -502,7 +508,7 @@ class Race:
             floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
-        if floor.teams is not None and not self.over and floor.teams.decide_register(floor):
+        if self.teams is not None and not self.over and self.teams.decide_register(floor):
             self._end()
         if (finished or floor.outs != outs) and not self.over \
                 and not any(self._in_race(r) for r in robots):
@@ -555,7 +561,7 @@ class Race:
                 if floor.events is not None:
                     floor.emit("announce", robot)
         floor.step = "reentry"                                      # 7.4
-        teams = floor.teams
+        teams = self.teams
         reenter(floor, robots if teams is None else
                 [r for r in robots if teams.may_reenter(r, self.round)])
         self._between_rounds = True
