@@ -20,7 +20,7 @@ squares on one measure, a + b * f(measure), rounded and clipped, so that
 the classes are bands of the measure whose edges are where the line crosses
 k + 0.5. Two parameters for seven courses: it cannot memorise them. The
 printed difficulty levels 4 and 5 (expert, hardest expert) are both the
-card's expert. The edges it prints go into engine/analysis/card/build.py
+card's expert. The edges it prints go into engine/analysis/balance/course_card.py
 (DEATHS_UNDER) and engine/analysis/card/timemodel.py (SHORT_UNDER, LONG_OVER).
 """
 from __future__ import annotations
@@ -222,9 +222,10 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
 
 def card_classes(measures: list[dict]) -> tuple[list[str], list[str]]:
     """The classes the card gives each course now (its fitted constants)."""
-    from rallyforge.engine.analysis.card import build, timemodel
+    from rallyforge.engine.analysis.balance import course_card
+    from rallyforge.engine.analysis.card import timemodel
     return ([timemodel.length_class(m["minutes"]) for m in measures],
-            [build.DIFFICULTY[build._band(m["deaths"], build.DEATHS_UNDER)] for m in measures])
+            [course_card.DIFFICULTY[course_card._band(m["deaths"], course_card.DEATHS_UNDER)] for m in measures])
 
 
 def judged(what: str, cs: list[Course], measures: list[dict], lengths: list[str],

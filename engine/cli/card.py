@@ -2,7 +2,7 @@
 
 Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
-square and the flag scores, each with its uncertainty (engine/analysis/card/build.py),
+square and the flag scores, each with its uncertainty (engine/analysis/balance/course_card.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
 per race are the goals' unless ``--robots`` says otherwise, seated as the
 game seats players (docks 1..k); ``--players A-B`` judges each count and
@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rallyforge.engine.analysis.card.build import card, damage, judged, readable
+    from rallyforge.engine.analysis.balance.course_card import card
+    from rallyforge.engine.analysis.card.build import damage, judged, readable
     from rallyforge.engine.format.stored_card import stale
     scenario = load(args.file)
     if scenario is None:

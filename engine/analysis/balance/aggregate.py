@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.balance.course_card import card
 from rallyforge.engine.analysis.balance.teams import team_verdict
 from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
 from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
@@ -23,7 +24,6 @@ from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Comp
                                                       TimeTrial)
 from rallyforge.engine.analysis.balance.why import chains, reentry_loops
 from rallyforge.engine.analysis.balance.summary import Raced
-from rallyforge.engine.analysis.card.build import card
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 
 FAIR_MARGIN = 0.05
@@ -63,7 +63,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     spread; heatmaps' chains say why robots die on each square
     (``why.chains``); reentry_loops are archive points where re-entering
     robots soon die again (``why.reentry_loops``); card is the course card
-    (engine/analysis/card/build.py). `robots` is the robots a race, or the
+    (engine/analysis/balance/course_card.py). `robots` is the robots a race, or the
     counts a run took in turn: then ``by_players`` judges the seats of each
     count apart, and ``docks`` and ``fairness`` pool them (the plan gives
     every count the same races, so each weighs alike). The docks shown are

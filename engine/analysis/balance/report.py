@@ -11,9 +11,10 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from rallyforge.engine.analysis.balance.course_card import seat_verdict
 from rallyforge.engine.analysis.balance.teams import team_lines
 from rallyforge.engine.analysis.card.build import (fairness_words, lines as card_lines, loop_line,
-                                                   seat_verdict, seating_words)
+                                                   seating_words)
 from rallyforge.engine.format.loader import UNFINISHED
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
