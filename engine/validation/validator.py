@@ -77,7 +77,6 @@ order they run.
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import replace
 from collections.abc import Callable, Set as AbstractSet
 
@@ -85,6 +84,7 @@ from rallyforge.engine.format.loader import board_indexes, read_dict, read_json
 from rallyforge.engine.format.schema import within_bounds
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST, off_table
+from rallyforge.engine.model.json_types import FilePath
 from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
 from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
@@ -104,12 +104,12 @@ DOCK_WARN_TYPES = {t.name: t.dock_warning for t in TILE_LIST if t.dock_warning}
 
 # ---------------------------------------------------------------- entry points
 
-def validate_file(path: str | os.PathLike) -> list[Problem]:
+def validate_file(path: FilePath) -> list[Problem]:
     """Every problem of a scenario file, the unreadable ones included."""
     return read_valid_file(path)[1]
 
 
-def read_valid_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+def read_valid_file(path: FilePath) -> tuple[Scenario | None, list[Problem]]:
     """Every problem of a scenario file (as validate_file), and its scenario
     when none of them is an error (the one load_file gives), from one read."""
     data, problems = read_json(path)
