@@ -72,10 +72,12 @@ class Deck:
 # as the digits of a number whose radixes are the steps' choice counts, as
 # long as their product stays a small int.
 _RANDOM_SPAN = 1 << 60
-_PLANS: dict[tuple[int, int, int], tuple] = {}
+# (span, its bit length, ((position, choices), ...)) per group of steps
+_Plan = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+_PLANS: dict[tuple[int, int, int], _Plan] = {}
 
 
-def _plan(size: int, top: int, end: int) -> tuple:
+def _plan(size: int, top: int, end: int) -> _Plan:
     """Fisher-Yates steps top..end-1 of a deck of `size` cards in groups:
     (span, its bit length, ((position, choices), ...))."""
     key = (size, top, end)

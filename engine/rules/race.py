@@ -13,13 +13,13 @@ cards, ``on_option(robot, "gained" or "used", card, cause)``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Board, Card, Scenario, starting_options
+from rallyforge.engine.model.scenario import Board, Card, RobotSpec, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.board_turns import BoardTurns
 from rallyforge.engine.rules.bot_view import Bot, BotView
@@ -35,8 +35,8 @@ from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
 from rallyforge.engine.rules.program_deck import Deck
 from rallyforge.engine.rules.programming import Controller
-from rallyforge.engine.rules.state import (DeathHook, Floor, OptionChoices, OptionDeck, OptionHook,
-                                          RobotOptions, RobotState)
+from rallyforge.engine.rules.state import (DeathHook, Floor, FloorSaved, OptionChoices, OptionDeck,
+                                          OptionHook, RobotOptions, RobotState)
 from rallyforge.engine.rules.superbot import crown, discard_damage
 from rallyforge.engine.rules.teams import TeamPlay
 
@@ -54,10 +54,11 @@ def _card_text(card: Card | None) -> str | None:
 
 class Saved(NamedTuple):
     """A race's state (Race.save); ``rng`` None when left out (``within_round``)."""
-    rng: tuple | None
+    rng: tuple[Any, ...] | None                     # random.Random.getstate()
     deck: tuple[list[Card], int, bool]
-    floor: tuple
-    race: tuple
+    floor: FloorSaved
+    # (round, register, over, between rounds, finishers, cards played, turned board)
+    race: tuple[int, int, bool, bool, int, int, Board | None]
 
 
 class Race:
@@ -84,7 +85,7 @@ class Race:
             if spec is not None and spec.flags > len(scenario.flags):
                 raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
                                  f"the course has {len(scenario.flags)}")
-            start = {"options": starting_options(self.rules),
+            start: dict[str, Any] = {"options": starting_options(self.rules),
                      "damage": self.rules.start_damage} if spec is None else {
                 # counted up to it
                 "damage": min(spec.start_damage(self.rules), self.rules.destroy_at_damage),
@@ -196,7 +197,8 @@ class Race:
                 deck.discard(card)
         gain(self.floor, robot, f"draft of {len(dealt)}", kept)
 
-    def _line_up(self, bots: Sequence[Bot | None]):
+    def _line_up(self, bots: Sequence[Bot | None]
+                 ) -> Iterator[tuple[str, tuple[int, int, str], RobotSpec | None, Bot | None]]:
         """(name, start, spec, bot) of each robot in robot order."""
         s = self.scenario
         if s.robots:
@@ -289,6 +291,7 @@ class Race:
         (self.round, self.register, self.over, self._between_rounds, self._finishers,
          self.cards_played, board) = saved.race
         if self.turns is not None:
+            assert board is not None        # saved with its turning boards
             self.turns.put(board)
 
     # ------------------------------------------------------------ stepping

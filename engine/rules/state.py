@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
 from rallyforge.engine.model.events import EventLog
@@ -305,7 +305,7 @@ class Floor:
 
     # ------------------------------------------------------------ events
 
-    def emit(self, kind: str, robot: RobotState | None, **payload) -> None:
+    def emit(self, kind: str, robot: RobotState | None, **payload: Any) -> None:
         """Log an event (nothing when the race keeps no log)."""
         if self.events is not None:
             self.events.record((self.round, self.register, self._step, kind,
