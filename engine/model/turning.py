@@ -8,10 +8,18 @@ boards, and a race turns a factory board in place when a flag is touched
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, overload
 
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.scenario import Board, FactoryBoard
+
+
+@overload
+def turn_direction(direction: str, quarter_turns: int) -> str: ...
+@overload
+def turn_direction(direction: None, quarter_turns: int) -> None: ...
+@overload
+def turn_direction(direction: str | None, quarter_turns: int) -> str | None: ...
 
 
 def turn_direction(direction: str | None, quarter_turns: int) -> str | None:
