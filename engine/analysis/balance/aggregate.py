@@ -25,6 +25,7 @@ from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Comp
 from rallyforge.engine.analysis.balance.why import chains, reentry_loops
 from rallyforge.engine.analysis.balance.summary import Raced
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.model.scenario import Scenario
 
 FAIR_MARGIN = 0.05
 ALPHA = 0.05
@@ -53,7 +54,7 @@ def _wilson(successes: int, n: int) -> list[float]:
     return [_ratio(end) for end in stats.wilson(successes, n)]
 
 
-def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
+def aggregate(scenario: Scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
               robots: int | tuple[int, ...], bot: str, seed: int, engine: str,
               seating: str = GAME, planned: int | None = None, elapsed_s: float = 0.0,
               cancelled: bool = False) -> BalanceResult:
@@ -133,7 +134,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     return {**result, "card": card(scenario, result)}
 
 
-def options(scenario, races: list[RaceSummary]) -> Options:
+def options(scenario: Scenario, races: list[RaceSummary]) -> Options:
     """Option cards in the run: mode ("played" or "counted"); per upgrade
     square the cards it gave (gains, per race); robots that held at least one
     card against those that held none: robot-races, wins, win rate, Wilson

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -19,7 +20,13 @@ from rallyforge.engine.format.loader import UNFINISHED
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
     from rallyforge.engine.analysis.balance.types import BalanceResult, Dock, Grid, Options, RaceLength
+    from rallyforge.engine.model.json_types import FilePath
+    from rallyforge.engine.model.scenario import Scenario
 
 CHARTS = {
     "win_rates": "win_rates.png",
@@ -313,7 +320,7 @@ def win_rate_top(result: BalanceResult) -> float:
     return min(1.0, max([0.1, band] + [d["ci"][1] for d in result["docks"] if d["races"]]) * 1.15)
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     fig = Figure(figsize=(width, height), dpi=100)
@@ -321,7 +328,7 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _save(fig, path: Path) -> None:
+def _save(fig: Figure, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, format="png")
 
@@ -375,7 +382,8 @@ def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:
     return [(key, value, style) for key, value, style in marks if value is not None]
 
 
-def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=None) -> None:
+def _draw_board(ax: Axes, scenario: Scenario | None, grid: Grid, title: str, cmap: str = "magma_r",
+                colorbar: Callable[..., object] | None = None) -> None:
     import numpy as np
     data = np.array(grid, dtype=float)
     image = ax.imshow(data, cmap=cmap, origin="upper", interpolation="nearest",
@@ -405,7 +413,7 @@ def _draw_board(ax, scenario, grid, title: str, cmap: str = "magma_r", colorbar=
                 color="black", bbox={"boxstyle": "circle,pad=0.1", "fc": "#ffffff", "ec": "#333333"})
 
 
-def _rect(x: int, y: int, hatch: str):
+def _rect(x: int, y: int, hatch: str) -> Rectangle:
     from matplotlib.patches import Rectangle
     return Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch=hatch, edgecolor="#7f7f7f",
                      linewidth=0)
@@ -417,14 +425,14 @@ def _board_size(result: BalanceResult) -> tuple[float, float]:
     return max(3.0, w * scale + 1.5), max(3.0, h * scale + 0.8)
 
 
-def chart_heatmap(result: BalanceResult, scenario, key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
+def chart_heatmap(result: BalanceResult, scenario: Scenario | None, key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
     fig = _figure(*_board_size(result))
     ax = fig.add_subplot()
     _draw_board(ax, scenario, result["heatmaps"][key], title, colorbar=fig.colorbar)
     _save(fig, path)
 
 
-def chart_deaths_by_cause(result: BalanceResult, scenario, path: Path) -> None:
+def chart_deaths_by_cause(result: BalanceResult, scenario: Scenario | None, path: Path) -> None:
     w, h = _board_size(result)
     causes = list(result["heatmaps"]["deaths_by_cause"])
     fig = _figure(min(20.0, w * len(causes) * 0.75), h * 0.8)
@@ -434,7 +442,8 @@ def chart_deaths_by_cause(result: BalanceResult, scenario, path: Path) -> None:
     _save(fig, path)
 
 
-def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=None) -> list[Path]:
+def write_report(result: BalanceResult, directory: FilePath,
+                 scenario: Scenario | None = None) -> list[Path]:
     """Write report.md and the charts into `directory` (made if missing);
     returns the files written. They appear whole or not at all: written
     beside it first, then moved in. `scenario` (optional) draws walls, pits, flags
@@ -463,7 +472,7 @@ def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=N
     return [target / "report.md", *(target / name for name in CHARTS.values())]
 
 
-def _write_report(result: BalanceResult, out: Path, scenario) -> None:
+def _write_report(result: BalanceResult, out: Path, scenario: Scenario | None) -> None:
     charts = [
         (CHARTS["win_rates"], lambda p: chart_win_rates(result, p)),
         (CHARTS["race_length"], lambda p: chart_race_length(result, p)),
