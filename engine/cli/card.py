@@ -62,14 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stored:
         if scenario.card is None:
             return error(f"{args.file}: the file keeps no card (make one with --store)", 1)
-        result = scenario.card.data
-        if not readable(result):
+        kept = scenario.card.data
+        if not readable(kept):
             return error(f"{args.file}: the card the file keeps is incomplete or damaged "
-                         f"({damage(result)}; make it again with --store)", 1)
+                         f"({damage(kept)}; make it again with --store)", 1)
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
-        _print(judged(result, scenario.goals, scenario.published), args.json)
+        _print(judged(kept, scenario.goals, scenario.published), args.json)
         return 0
     try:
         run_settings = settings(args, scenario)
