@@ -225,7 +225,8 @@ def card_classes(measures: list[dict]) -> tuple[list[str], list[str]]:
     from rallyforge.engine.analysis.balance import course_card
     from rallyforge.engine.analysis.card import timemodel
     return ([timemodel.length_class(m["minutes"]) for m in measures],
-            [course_card.DIFFICULTY[course_card._band(m["deaths"], course_card.DEATHS_UNDER)] for m in measures])
+            [course_card.DIFFICULTY[course_card._band(m["deaths"], course_card.DEATHS_UNDER)]
+             for m in measures])
 
 
 def judged(what: str, cs: list[Course], measures: list[dict], lengths: list[str],

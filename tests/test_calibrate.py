@@ -45,11 +45,13 @@ def test_the_cards_classes_are_the_fit_on_the_kept_measures():
     (short, long_), deaths = fitted_edges(cs, measures)
     assert (timemodel.SHORT_UNDER, timemodel.LONG_OVER) == (round(short), round(long_))
     assert course_card.DEATHS_UNDER == tuple(round(d, 2) for d in deaths)
-    assert calibrate.CARD_DIFFICULTY == course_card.DIFFICULTY and calibrate.LENGTHS == timemodel.CLASSES
+    assert calibrate.CARD_DIFFICULTY == course_card.DIFFICULTY
+    assert calibrate.LENGTHS == timemodel.CLASSES
     # the card's classes on the measures: as docs/rules.md reports them
     lengths = [timemodel.length_class(m["minutes"]) for m in measures]
     assert sum(p == c.length for p, c in zip(lengths, cs)) == 6
-    difficulty = [course_card.DIFFICULTY[course_card._band(m["deaths"], course_card.DEATHS_UNDER)] for m in measures]
+    difficulty = [course_card.DIFFICULTY[course_card._band(m["deaths"], course_card.DEATHS_UNDER)]
+                  for m in measures]
     printed = [calibrate.DIFFICULTY_OF_LEVEL[c.level] for c in cs]
     assert sum(p == q for p, q in zip(difficulty, printed)) == 4
     assert all(abs(course_card.DIFFICULTY.index(p) - course_card.DIFFICULTY.index(q)) <= 1

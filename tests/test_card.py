@@ -86,7 +86,7 @@ def test_the_flag_score_is_its_own_line_not_in_the_class(open_course):
 
 
 def test_a_class_whose_interval_reaches_a_neighbour_says_so(open_course):
-    card = course_card.card(open_course, result(deaths=(5,), robots_per_leg=(25,)))   # 0.2, few robots
+    card = course_card.card(open_course, result(deaths=(5,), robots_per_leg=(25,)))  # 0.2, few robots
     assert card["difficulty"]["class"] == "easy"
     assert card["difficulty"]["could_be"][:2] == ["medium", "hard"]
     sure = course_card.card(open_course, result(deaths=(2000,), robots_per_leg=(10000,)))

@@ -54,7 +54,8 @@ def _imports(path: Path, name: str) -> set[str]:
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            parts = package.split(".")
+            base = parts[:len(parts) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
@@ -104,4 +105,5 @@ def test_a_type_only_import_back_makes_a_circle(tmp_path):
     (tmp_path / "engine" / "rules" / "state.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
         "    from rallyforge.engine.rules.parts import teams\n")
-    assert set(sibling_circles(tmp_path / "engine")["rallyforge.engine.rules"]) == {"state", "parts"}
+    circles = sibling_circles(tmp_path / "engine")
+    assert set(circles["rallyforge.engine.rules"]) == {"state", "parts"}

@@ -161,7 +161,8 @@ class AwareBot(SearchBot):
             return others
         return []
 
-    def _elsewhere(self, view: BotView, layered: Layered, score: np.ndarray, groups: list[list[Card]], m: int,
+    def _elsewhere(self, view: BotView, layered: Layered, score: np.ndarray,
+                   groups: list[list[Card]], m: int,
                    free_registers: list[int], order: np.ndarray) -> np.ndarray:
         """The best program alone to each square none of `order` ends on,
         the WIDEN best of them."""

@@ -90,7 +90,8 @@ def load(path: str) -> Scenario | None:
     return valid_course(path, "nothing raced")
 
 
-def settings(args: argparse.Namespace, scenario: Scenario, robots: int | None = None) -> RunSettings:
+def settings(args: argparse.Namespace, scenario: Scenario,
+             robots: int | None = None) -> RunSettings:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
     ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``);

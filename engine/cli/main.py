@@ -31,7 +31,8 @@ EPILOG = ("Environment: RALLYFORGE_COMPILED=0 rules out the compiled part (the s
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # bad usage: exit 2 with a short message, never a traceback
+    # bad usage: exit 2 with a short message, never a traceback
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 

@@ -103,7 +103,8 @@ def schema_path() -> Path:
     return Path(str(files("rallyforge.schema").joinpath(_RESOURCE)))
 
 
-SCHEMA: JsonObject = json.loads(files("rallyforge.schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
+SCHEMA: JsonObject = json.loads(
+    files("rallyforge.schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
 
 # Facts the messages need, read from the schema so that they cannot drift from it.
 _DEFS = SCHEMA["$defs"]
@@ -803,7 +804,8 @@ def whole_numbers(data: _Doc) -> _Doc:
     return cast(_Doc, visit(data, _INTEGER_TRIE))
 
 
-def _cut_long_lists(data: JsonObject) -> tuple[JsonObject, list[tuple[_Path, int, tuple[float, JsonObject]]]]:
+def _cut_long_lists(data: JsonObject
+                    ) -> tuple[JsonObject, list[tuple[_Path, int, tuple[float, JsonObject]]]]:
     """A copy of ``data`` (sharing all it can) whose lists longer than their
     bound keep only their first allowed items, and (path, length, bound) of
     each list cut."""

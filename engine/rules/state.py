@@ -109,13 +109,14 @@ class RobotOptions:
         self.shield = shield            # shield_with_options
         self.shield_sides = 0           # Power-Down Shield: sides used in this register
         self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
-        # a bot's option choices once its bot programs it (6.25); None: a script's choices
+        # a bot's option choices once its bot programs it (docs/rules.md 10.12); None: a
+        # script's choices
         self.choices: OptionChoices | None = None
         self.locks = 0                  # registers locked by damage this round
 
 
 class OptionDeck:
-    """The 26 option cards, shuffled once from the race's seed (1.1);
+    """The 26 option cards, shuffled once from the race's seed (docs/rules.md 10.1);
     discarded cards go under it and it is never reshuffled."""
 
     __slots__ = ("cards",)
@@ -135,7 +136,7 @@ class OptionDeck:
 
 
 class OptionChoices(Protocol):
-    """A bot's choices with option cards (options.md 4: a bot's policy, not a rule)."""
+    """A bot's choices with option cards (docs/rules.md 10.12: a bot's policy, not a rule)."""
 
     def give_up(self, robot: RobotState) -> str:
         """The card the robot gives up first (a discard, a card traded for damage)."""

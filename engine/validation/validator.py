@@ -88,8 +88,8 @@ from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE
 from rallyforge.engine.model.json_types import FilePath, JsonObject
 from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
-from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Card, Dock, Flag, Laser, MAX_LEVEL,
-                                   Pusher, RobotSpec, Scenario, edge_key)
+from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Card, Dock, Flag, Laser,
+                                   MAX_LEVEL, Pusher, RobotSpec, Scenario, edge_key)
 from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams

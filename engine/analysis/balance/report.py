@@ -425,7 +425,8 @@ def _board_size(result: BalanceResult) -> tuple[float, float]:
     return max(3.0, w * scale + 1.5), max(3.0, h * scale + 0.8)
 
 
-def chart_heatmap(result: BalanceResult, scenario: Scenario | None, key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
+def chart_heatmap(result: BalanceResult, scenario: Scenario | None,
+                  key: Literal["deaths", "occupancy"], title: str, path: Path) -> None:
     fig = _figure(*_board_size(result))
     ax = fig.add_subplot()
     _draw_board(ax, scenario, result["heatmaps"][key], title, colorbar=fig.colorbar)
