@@ -204,9 +204,10 @@ def _step(name: str, printed: list[int], predicted: list[int], order: tuple[str,
 
 def card_classes(cs: list[Course], measures: list[dict]) -> tuple[list[str], list[str]]:
     """The classes the card gives each course now (its fitted constants)."""
-    from rallyforge.engine.analysis.course_card import build, timemodel
+    from rallyforge.engine.analysis.balance.course_card import DIFFICULTY
+    from rallyforge.engine.analysis.course_card import timemodel
     return ([timemodel.length_class(m["minutes"], m["flag_path"]) for m in measures],
-            [build.DIFFICULTY[calibration.band(m["deaths"], calibration.death_bands(
+            [DIFFICULTY[calibration.band(m["deaths"], calibration.death_bands(
                 m["special_rules"], m["flag_score"]))] for m in measures])
 
 

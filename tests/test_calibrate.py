@@ -11,6 +11,7 @@ import numpy as np
 from bench import calibrate
 from bench.calibrate import Course, courses, read_measures
 from bench.ordinal import Ordinal, fit, left_out
+from rallyforge.engine.analysis.balance import course_card
 from rallyforge.engine.analysis.course_card import build, calibration, timemodel
 from rallyforge.engine.bots import DEFAULT_BOT
 from rallyforge.engine.editing.published_courses import RULE_WORDS
@@ -80,7 +81,7 @@ def test_the_cards_classes_are_the_fit_on_the_kept_measures(kept):
     assert calibration.LENGTH_EDGES == pytest.approx(length.model.edges, abs=1e-4)
     assert calibration.DIFFICULTY_WEIGHTS == pytest.approx(difficulty.model.weights, abs=1e-4)
     assert calibration.DIFFICULTY_EDGES == pytest.approx(difficulty.model.edges, abs=1e-4)
-    assert calibrate.CARD_DIFFICULTY == build.DIFFICULTY and calibrate.LENGTHS == timemodel.CLASSES
+    assert calibrate.CARD_DIFFICULTY == course_card.DIFFICULTY and calibrate.LENGTHS == timemodel.CLASSES
     # the card's classes on the kept measures, and left out: as docs/rules.md reports them
     printed_l = [c.length for c in cs]
     printed_d = [calibrate.DIFFICULTY_OF_LEVEL[c.level] for c in cs]

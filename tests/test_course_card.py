@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rallyforge.engine.analysis.balance import course_card
 from rallyforge.engine.analysis.course_card import build, calibration, timemodel
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.analysis.course_card.flags import flag_path
@@ -89,7 +90,7 @@ def test_difficulty_class_from_deaths_per_robot_per_leg(rules, score):
     for deaths, cls in ((medium * 0.99, "easy"), (medium * 1.01, "medium"),
                         (hard * 0.99, "medium"), (hard * 1.01, "hard"),
                         (expert * 0.99, "hard"), (expert * 1.01, "expert")):
-        assert build.DIFFICULTY[calibration.band(deaths, bands)] == cls
+        assert course_card.DIFFICULTY[calibration.band(deaths, bands)] == cls
 
 
 def test_special_rules_and_the_flag_score_lower_the_deaths_of_each_class():
@@ -103,12 +104,12 @@ def test_the_card_reads_its_rate_against_its_courses_bands(open_course):
     medium, hard, expert = calibration.death_bands(0, 0.0)
     for deaths, cls in ((int(medium * 100), "easy"), (int(medium * 100) + 1, "medium"),
                         (int(expert * 100) + 1, "expert")):
-        card = build.card(open_course, result(deaths=(deaths,)))
+        card = course_card.card(open_course, result(deaths=(deaths,)))
         assert card["difficulty"]["class"] == cls
         assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(deaths / 100)
         assert card["difficulty"]["special_rules"] == []
     superbot = replace(open_course, rules=replace(open_course.rules, superbot=True))
-    card = build.card(superbot, result(deaths=(int(medium * 100),)))
+    card = course_card.card(superbot, result(deaths=(int(medium * 100),)))
     assert card["difficulty"]["special_rules"] == ["superbot"]
     assert card["difficulty"]["class"] != "easy"             # the same deaths, a special rule
 
@@ -117,7 +118,7 @@ def test_deaths_pool_over_legs_not_a_mean_of_rates(open_course):
     # 0 of 100 and 60 of 60: pooled 60 / 160; the mean of rates, 0.5, is another class
     medium, hard, _ = calibration.death_bands(0, 0.0)
     assert 60 / 160 < medium < 0.5 < hard
-    card = build.card(open_course, result(deaths=(0, 60), robots_per_leg=(100, 60)))
+    card = course_card.card(open_course, result(deaths=(0, 60), robots_per_leg=(100, 60)))
     assert card["difficulty"]["deaths_per_robot_leg"] == pytest.approx(60 / 160, abs=1e-3)
     assert card["difficulty"]["class"] == "easy"
 
@@ -125,8 +126,8 @@ def test_deaths_pool_over_legs_not_a_mean_of_rates(open_course):
 def test_the_flag_score_counts_in_the_class(open_course):
     walled = replace(open_course, board=replace(
         open_course.board, tiles=tuple(Tile(x, y, "pit") for x, y in ((2, 2), (4, 4), (2, 4)))))
-    open_card = build.card(open_course, result(deaths=(30,)))
-    card = build.card(walled, result(deaths=(30,)))          # 3 pits: score 6
+    open_card = course_card.card(open_course, result(deaths=(30,)))
+    card = course_card.card(walled, result(deaths=(30,)))          # 3 pits: score 6
     assert (open_card["flag_score"], open_card["difficulty"]["class"]) == (0, "easy")
     assert (card["flag_score"], card["difficulty"]["class"]) == (6, "hard")
     assert build.lines(card)[-1].startswith("Flag score: 6 (1: 6): the publisher's count of the "
@@ -137,25 +138,25 @@ def test_the_flag_score_counts_in_the_class(open_course):
 
 
 def test_a_class_whose_interval_reaches_a_neighbour_says_so(open_course):
-    card = build.card(open_course, result(deaths=(10,), robots_per_leg=(25,)))  # 0.4, few robots
+    card = course_card.card(open_course, result(deaths=(10,), robots_per_leg=(25,)))  # 0.4, few robots
     assert card["difficulty"]["class"] == "easy"
     assert card["difficulty"]["could_be"][:1] == ["medium"]
-    sure = build.card(open_course, result(deaths=(2000,), robots_per_leg=(10000,)))
+    sure = course_card.card(open_course, result(deaths=(2000,), robots_per_leg=(10000,)))
     assert sure["difficulty"]["could_be"] == []
 
 
 def test_length_class_and_time_from_the_median(far_course, open_course):
-    card = build.card(far_course, result(rounds=12))
+    card = course_card.card(far_course, result(rounds=12))
     length = card["length"]
     assert (length["class"], length["minutes"], length["rounds_ci"]) == ("medium", 65, [11, 13])
     assert length["could_be"] == [] and length["flag_path"] == 44.5
     assert "; flag path 44.5 squares" in build.lines(card)[1]
     # the same race on a course whose flags lie close together is short
-    assert build.card(open_course, result(rounds=12))["length"]["class"] == "short"
+    assert course_card.card(open_course, result(rounds=12))["length"]["class"] == "short"
     # a median whose interval crosses into long says so
     _, long_from = calibration.minute_bands(44.5)
     edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
-    assert "long" in build.card(far_course, result(rounds=edge))["length"]["could_be"]
+    assert "long" in course_card.card(far_course, result(rounds=edge))["length"]["could_be"]
 
 
 def test_the_rounds_interval_does_not_collapse_while_the_races_disagree():
@@ -206,7 +207,7 @@ def test_the_verdict_names_the_seat_furthest_from_fair_when_its_interval_leaves_
     # seat 4 is 4 points above a fair share, seat 2 eight below: seat 2 is named,
     # though it wins least
     r["fairness"] = judged_seats([0.25, 0.17, 0.29, 0.29], 1000)
-    c = build.card(open_course, r)
+    c = course_card.card(open_course, r)
     assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("unfair", 2)
     line = build.lines(c)[3]
     assert line.startswith("Fairness: unfair, seat 2 wins 17% of decided races (races someone "
@@ -214,24 +215,24 @@ def test_the_verdict_names_the_seat_furthest_from_fair_when_its_interval_leaves_
                            "are ")
     # unfair, but no seat's interval leaves out a fair share on its own
     r["fairness"] = judged_seats([0.31, 0.19, 0.31, 0.19], 200)
-    c = build.card(open_course, r)
+    c = course_card.card(open_course, r)
     assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("unfair", None)
     assert build.lines(c)[3].startswith("Fairness: unfair: the seats differ, none alone (the "
                                         "furthest, seat 1 wins 31% of decided races")
     # too few won races: how many more, no seat
     r["fairness"] = judged_seats([0.5, 0.0, 0.5, 0.0], 12)
-    c = build.card(open_course, r)
+    c = course_card.card(open_course, r)
     assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("inconclusive", None)
     assert build.lines(c)[3] == ("Fairness: inconclusive: 12 races won, the verdict waits for 20 "
                                  "(5 a seat); about 8 more races would give them")
     # fair: no name
     r["fairness"] = judged_seats([0.25, 0.25, 0.24, 0.26], 4000)
-    c = build.card(open_course, r)
+    c = course_card.card(open_course, r)
     assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("fair", None)
 
 
 def test_few_deaths_read_in_three_decimals(open_course):
-    text = build.lines(build.card(open_course, result(deaths=(2,), robots_per_leg=(1000,))))
+    text = build.lines(course_card.card(open_course, result(deaths=(2,), robots_per_leg=(1000,))))
     assert text[2].startswith("Difficulty: easy: 0.002 deaths per robot per leg (95%: 0.000 to "
                               "0.007)")
     assert text[4] == "Deadliest leg: to flag 1, 0.002 deaths per robot (95%: 0.000 to 0.007)"
@@ -242,13 +243,13 @@ def test_the_card_against_the_courses_goals(open_course, far_course):
     # the edge between medium and long
     _, long_from = calibration.minute_bands(44.5)
     edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
-    far = build.card(far_course, result(rounds=edge))
+    far = course_card.card(far_course, result(rounds=edge))
     assert build.against_goals(far, Goals(length="medium", fair=False)) == [
         {"goal": "length", "wanted": "medium", "verdict": "unsure"}]
     assert build.against_goals(far, Goals(length="long", fair=False))[0]["verdict"] == "unsure"
     assert build.against_goals(far, Goals(length="short", fair=False))[0]["verdict"] == "missed"
     # the same rounds on the open course, whose flag lies by its docks: short for sure
-    c = build.card(open_course, result(rounds=6, deaths=(20,), robots_per_leg=(100,)))
+    c = course_card.card(open_course, result(rounds=6, deaths=(20,), robots_per_leg=(100,)))
     verdicts = {g["goal"]: g["verdict"] for g in build.against_goals(
         c, Goals(length="short", deaths_per_leg=0.5))}
     assert verdicts == {"length": "met", "deaths_per_leg": "met", "fair": "met"}
@@ -271,14 +272,14 @@ def test_the_card_against_the_courses_goals(open_course, far_course):
 def test_the_card_of_a_course_with_goals_carries_their_verdicts(open_course):
     """One place judges the goals: the card's ``goals``, which its text reads."""
     course = replace(open_course, goals=Goals(rounds=14, deaths_per_leg=0.5))
-    c = build.card(course, result(rounds=10, deaths=(20,), robots_per_leg=(100,)))
+    c = course_card.card(course, result(rounds=10, deaths=(20,), robots_per_leg=(100,)))
     assert c["goals"] == {"robots": None, "checks": [
         {"goal": "rounds", "wanted": 14, "verdict": "missed"},
         {"goal": "deaths_per_leg", "wanted": 0.5, "verdict": "met"},
         {"goal": "fair", "wanted": True, "verdict": "met"}]}
     assert build.lines(c)[-1] == ("Goals: 14 rounds: missed; at most 0.5 deaths per robot on "
                                   "any leg: met; fair docks: met")
-    assert build.card(open_course, result())["goals"] is None
+    assert course_card.card(open_course, result())["goals"] is None
 
 
 def test_a_card_is_for_the_goals_robots_when_the_docks_allow(open_course):
@@ -395,7 +396,7 @@ def test_a_kept_card_that_is_only_a_hash_is_an_error_not_a_crash(tmp_path, capsy
     path.write_text(dumps(with_card(course, {"play_hash": play_hash(course), "robots": 4})))
     assert main(["card", str(path), "--stored"]) == 1
     assert "keeps is incomplete or damaged (course: missing;" in capsys.readouterr().err
-    whole = build.card(course, result())
+    whole = course_card.card(course, result())
     assert build.readable(whole)
     assert not build.readable(dict(whole, length={"class": "short"}))
 
@@ -468,12 +469,12 @@ def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
 
 def test_a_length_goal_and_a_rounds_goal_are_both_judged(open_course):
     """format.md: one check per goal asked; neither of the two shadows the other."""
-    c = build.card(open_course, result(rounds=5))       # 4 to 6 rounds: short at 4 robots
+    c = course_card.card(open_course, result(rounds=5))       # 4 to 6 rounds: short at 4 robots
     checks = build.against_goals(c, Goals(length="short", rounds=30, fair=False))
     assert checks == [{"goal": "length", "wanted": "short", "verdict": "met"},
                       {"goal": "rounds", "wanted": 30, "verdict": "missed"}]
     course = replace(open_course, goals=Goals(length="long", rounds=10, fair=False))
-    assert build.lines(build.card(course, result(rounds=10)))[-1] == (
+    assert build.lines(course_card.card(course, result(rounds=10)))[-1] == (
         "Goals: length long: missed; 10 rounds: unsure".replace("unsure", "not settled"))
 
 
@@ -507,24 +508,24 @@ def test_a_card_stopped_by_ctrl_c_is_neither_shown_nor_stored(tmp_path, capsys, 
 def test_an_interval_shows_as_many_decimals_as_its_ends_need(open_course):
     r = result(rounds=2)
     r["length"]["median_between_ci"] = [1.96, 2.04]       # 14.8 to 15.2 minutes
-    line = build.lines(build.card(open_course, r))[1]
+    line = build.lines(course_card.card(open_course, r))[1]
     assert "median 2.00 rounds (95%: 1.96 to 2.04)" in line
     assert "at least 15.0 min at a table (95%: 14.8 to 15.2)" in line
     r["length"]["median_between_ci"] = [1.0, 3.0]
-    line = build.lines(build.card(open_course, r))[1]
+    line = build.lines(course_card.card(open_course, r))[1]
     assert "median 2.0 rounds (95%: 1.0 to 3.0); at least 15 min at a table (95%: 10 to 20)" in line
 
 
 def test_a_card_of_other_bots_says_its_classes_are_fitted_to_the_default_bots(open_course):
-    assert not any(line.startswith("Note:") for line in build.lines(build.card(open_course,
+    assert not any(line.startswith("Note:") for line in build.lines(course_card.card(open_course,
                                                                                 result())))
     r = dict(result(), bot="random")
-    assert build.lines(build.card(open_course, r))[-1] == (
+    assert build.lines(course_card.card(open_course, r))[-1] == (
         "Note: the classes are fitted to `search` robots' races, not `random` robots'")
 
 
 def test_a_card_kept_before_chains_loops_and_goals_is_still_shown(open_course):
-    old = {k: v for k, v in build.card(open_course, result()).items()
+    old = {k: v for k, v in course_card.card(open_course, result()).items()
            if k not in ("reentry_loops", "goals")}
     old["deadliest_square"] = {"x": 1, "y": 2, "per_100_races": 2.0, "ci": [1.0, 3.0],
                                "cause": "pit", "deaths_class": "hard"}  # an old key: let through
@@ -541,7 +542,7 @@ def test_a_card_kept_before_chains_loops_and_goals_is_still_shown(open_course):
     (lambda c: c.update(deadliest_leg={"to_flag": 1}), "deadliest_leg.deaths: missing"),
 ])
 def test_a_damaged_kept_card_is_named_where_it_is_damaged(damaged, place):
-    whole = json.loads(json.dumps(build.card(load_file(TUTORIAL), result(deaths=(5,)))))
+    whole = json.loads(json.dumps(course_card.card(load_file(TUTORIAL), result(deaths=(5,)))))
     assert whole["flags"][0]["parts"] and build.readable(whole)
     damaged(whole)
     assert not build.readable(whole)
@@ -622,10 +623,10 @@ def test_the_card_type_and_the_schema_list_the_same_fields():
 
 def test_a_course_with_a_programming_clock_says_the_card_leaves_it_out(open_course, tmp_path,
                                                                        capsys):
-    plain = build.lines(build.card(open_course, result()))
+    plain = build.lines(course_card.card(open_course, result()))
     assert not [line for line in plain if "clock" in line]
     clocked = replace(open_course, rules=replace(open_course.rules, programming_seconds=30))
-    card = build.card(clocked, result())
+    card = course_card.card(clocked, result())
     assert card["programming_seconds"] == 30
     assert ("Programming clock: 30 s for people at a table, not simulated: bots program untimed, "
             "so the length and difficulty above leave it out") in build.lines(card)

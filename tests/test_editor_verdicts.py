@@ -166,7 +166,7 @@ def click(qtbot, button) -> None:
 def test_no_figures_for_a_course_with_errors_but_the_errors(qtbot, opened, tmp_path, monkeypatch):
     from rallyforge.editor import course_card_panel
     from rallyforge.engine import balance
-    from rallyforge.engine.analysis.course_card.build import card
+    from rallyforge.engine.analysis.balance.course_card import card
     from rallyforge.engine.format.loader import read_dict, read_json, save_file
     from rallyforge.engine.format.stored_course_card import play_hash, with_card
     monkeypatch.setattr(course_card_panel, "ESTIMATE_RACES", 8)

@@ -1,7 +1,7 @@
 """Parsed JSON checked against a type's annotations (engine/format/typed_json.py)."""
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
 
@@ -57,3 +57,8 @@ def test_a_value_off_the_type_is_named_by_its_place(value, said):
 def test_a_type_it_cannot_check_is_a_programming_error():
     with pytest.raises(TypeError):
         mismatch(1, complex)
+
+
+def test_any_takes_every_value_but_its_container_still_counts():
+    assert mismatch([1, "a", [2, None], {"k": 1}], list[Any]) is None
+    assert mismatch({"args": 3}, dict[str, list[Any]]) == "args: a list wanted"

@@ -58,7 +58,7 @@ def frame_label(frame: Frame) -> str:
 _MOVED_BY: dict[str | None, str] = {"card": "", "push": " (pushed)", "teleport": " (teleport)"}
 
 
-def _sq(square) -> str:
+def _sq(square: tuple[int, int] | None) -> str:
     return f"({square[0]},{square[1]})" if square is not None else "?"
 
 

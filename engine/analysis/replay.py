@@ -155,7 +155,7 @@ class Timeline:
     _event_starts: list[int] = field(default_factory=list, repr=False)
     _moments: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self._event_starts = [f.events[0] for f in self.frames]
         self._moments = [f.moment for f in self.frames]
 
@@ -299,7 +299,7 @@ class _Builder:
     def snapshot(self) -> tuple[RobotResult, ...]:
         return tuple(self.robots[n].result() for n in self.order)
 
-    def add(self, round: int, phase: int, step: str, start: int, stop: int, **extra) -> None:
+    def add(self, round: int, phase: int, step: str, start: int, stop: int, **extra: Any) -> None:
         register = phase if 1 <= phase <= 5 else None
         self.frames.append(Frame(len(self.frames), round, register, phase, step, (start, stop),
                                  self.snapshot(), **extra))
@@ -482,11 +482,13 @@ class _Builder:
                  duration_ms=duration)
 
     @staticmethod
-    def _motion(motions, last_motion, name, slot, src, dst, cause) -> None:
+    def _motion(motions: list[Motion], last_motion: dict[str, int], name: str, slot: int, src: Pose,
+                dst: Pose, cause: str) -> None:
         motions.append(Motion(name, slot, src, dst, cause))
         last_motion[name] = len(motions) - 1
 
-    def _vanish(self, motions, last_motion, r: _Robot, slot: int, cause: str) -> None:
+    def _vanish(self, motions: list[Motion], last_motion: dict[str, int], r: _Robot, slot: int,
+                cause: str) -> None:
         """A robot leaves the board: its last motion in this frame ends in
         its death, or it fades where it stands."""
         k = last_motion.get(r.name)
@@ -528,7 +530,7 @@ def build_timeline(events: Sequence[Event], *, seed: int = 0) -> Timeline:
                     builder.locked, builder.winners, seed, builder.over, sides)
 
 
-def _programs(events: Sequence[Event]) -> dict:
+def _programs(events: Sequence[Event]) -> dict[int, dict[str, tuple[str | None, ...]]]:
     """Each round's cards per robot in the race: its ``program`` event, with
     the cards actually played (randomizers) over them."""
     out: dict[int, dict[str, list[str | None]]] = {}

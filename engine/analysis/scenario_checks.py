@@ -5,10 +5,11 @@ compare the values each check lists; ``check_file`` does it for a file, as
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from rallyforge.engine.bots import new_race
 from rallyforge.engine.model.problems import problem_line
-from rallyforge.engine.model.scenario import Check
+from rallyforge.engine.model.scenario import Check, Scenario
 from rallyforge.engine.rules.outcome import RobotResult
 from rallyforge.engine.rules.race import Race
 from rallyforge.engine.validation.validator import read_valid_file
@@ -21,13 +22,21 @@ def _order(moment: tuple[int, int | None]) -> tuple[int, int]:
     return round, _END_OF_ROUND if register is None else register
 
 
+class CheckDoc(TypedDict):
+    """A check's result in the `rallyforge run --json` document."""
+    index: int
+    passed: bool
+    expected: dict[str, Any]
+    actual: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class CheckResult:
     index: int                  # 1-based place in the scenario's checks
     check: Check
     passed: bool
-    expected: dict
-    actual: dict                # the same keys; empty when the robot does not exist
+    expected: dict[str, Any]     # by RobotResult field
+    actual: dict[str, Any]       # the same keys; empty when the robot does not exist
 
     @property
     def moment(self) -> str:
@@ -46,7 +55,7 @@ class CheckResult:
         actual = " ".join(f"{k}={_show(k, v)}" for k, v in self.actual.items())
         return f"{head}: expected {expected}, got {actual}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> CheckDoc:
         return {"index": self.index, "passed": self.passed,
                 "expected": _json_values(self.expected), "actual": _json_values(self.actual)}
 
@@ -61,7 +70,7 @@ def _show(key: str, value: object) -> str:
     return str(value)
 
 
-def _json_values(values: dict) -> dict:
+def _json_values(values: dict[str, Any]) -> dict[str, Any]:
     return {k: {"x": v[0], "y": v[1]} if k == "archive" else v for k, v in values.items()}
 
 
@@ -97,7 +106,7 @@ def play_checked(race: Race, checks: tuple[Check, ...], to_end: bool = False) ->
     return results
 
 
-def run_checks(scenario, seed: int = 0) -> list[CheckResult]:
+def run_checks(scenario: Scenario, seed: int = 0) -> list[CheckResult]:
     """The checks of a scenario, on a race with its scripted robots."""
     return play_checked(new_race(scenario, seed=seed, record_events=False), scenario.checks)
 

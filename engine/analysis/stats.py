@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from types import ModuleType
 from collections.abc import Callable, Sequence
 
 
 Z95 = 1.959963984540054          # two-sided 95% normal quantile
 
 
-def _special():
+def _special() -> ModuleType:
     """scipy.special, imported on first use (0.2 s), for the chi-square and t
     distributions (the routines scipy.stats calls). scipy.stats itself is not
     imported: it takes 0.5 to 0.8 s, which every balance run and the editor's

@@ -55,13 +55,13 @@ from rallyforge.engine.bots.next_round import next_round
 from rallyforge.engine.bots.search import (DAMAGE, SearchBot, best_programs, dead_values, hand_programs,
                                 play_programs, program_cards, register_slots, with_a_flag)
 from rallyforge.engine.model.program_cards import DECK, resolve
-from rallyforge.engine.model.scenario import Card, Flag, Placement, RobotSpec, Scenario
+from rallyforge.engine.model.scenario import Card, Flag, Placement, RobotSpec, Rules, Scenario
 from rallyforge.engine.rules.cleanup import lock_count
 
 if TYPE_CHECKING:
     import random
 
-    from rallyforge.engine.bots.tables import Tables
+    from rallyforge.engine.bots.tables import Layered, Tables
     from rallyforge.engine.rules.bot_view import BotView
     from rallyforge.engine.rules.state import RobotState
 
@@ -84,7 +84,7 @@ def _chebyshev(width: int, a: int, b: int) -> int:
 
 
 class AwareBot(SearchBot):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._guesser = SearchBot()         # programs the others' drawn hands
 
@@ -161,7 +161,8 @@ class AwareBot(SearchBot):
             return others
         return []
 
-    def _elsewhere(self, view: BotView, layered, score, groups, m: int,
+    def _elsewhere(self, view: BotView, layered: Layered, score: np.ndarray,
+                   groups: list[list[Card]], m: int,
                    free_registers: list[int], order: np.ndarray) -> np.ndarray:
         """The best program alone to each square none of `order` ends on,
         the WIDEN best of them."""
@@ -181,7 +182,8 @@ class AwareBot(SearchBot):
                     break
         return np.array(out, dtype=np.intp)
 
-    def _two_rounds(self, view: BotView, layered, chosen, score, groups, m: int,
+    def _two_rounds(self, view: BotView, layered: Layered, chosen: np.ndarray, score: np.ndarray,
+                    groups: list[list[Card]], m: int,
                     free_registers: list[int], rng: random.Random) -> np.ndarray:
         """The CANDIDATES best programs alone, best first by what their end
         is worth counting the next round (engine/bots/next_round.py)."""
@@ -262,7 +264,7 @@ class AwareBot(SearchBot):
 
         return ahead_round.play_each(plan, [predicted[r.index] for r in others], worth)
 
-    def others_worth(self, view: BotView, layered,
+    def others_worth(self, view: BotView, layered: Layered,
                      rivals: list[tuple[RobotState, RobotState]]) -> float:
         """What the others' round (each robot's end and start) is worth to
         this robot: their loss is its gain (the same samples for every program)."""
@@ -285,14 +287,14 @@ def judged(values: list[float]) -> float:
     return sum(values) + WORST * min(values)
 
 
-def _worth(layered, view: BotView, after: RobotState, before: RobotState) -> float:
+def _worth(layered: Layered, view: BotView, after: RobotState, before: RobotState) -> float:
     """What ending the round as `after` is worth to the robot that began it
     as `before`, counting the next round (its damage is `after`'s)."""
     return next_round(layered, view.rules).worth(layered.extended(after), 0, before.flags,
                                                  after.damage, before.lives, before.archive)
 
 
-def _rival(layered, after: RobotState, before: RobotState) -> float:
+def _rival(layered: Layered, after: RobotState, before: RobotState) -> float:
     """Where another robot ends the round, in registers to go to the finish
     (Layered.to_go; a death priced as one with a life to spare)."""
     if after.finished is None and after.sq < 0:
@@ -416,4 +418,4 @@ def _round_scenario(view: BotView, lineup: list[RobotState]) -> Scenario:
     return replace(base, robots=tuple(specs))
 
 
-_BASES: dict[tuple, Scenario] = {}
+_BASES: dict[tuple[int, tuple[int, ...], Rules], Scenario] = {}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rallyforge.engine.bots.tables import KINDS, Tables, UNREACHABLE
 from rallyforge.engine.model.program_cards import KIND_CODE
+from rallyforge.engine.model.scenario import Card
+from rallyforge.engine.rules.bot_view import BotView
 from rallyforge.engine.rules.cleanup import lock_count
 
 # Power down when damage has locked two registers (damage 6 by default) and
@@ -12,12 +14,12 @@ from rallyforge.engine.rules.cleanup import lock_count
 POWER_DOWN_FAR = 5          # registers to the nearest repair counted as "far"
 
 
-def robot_state(view) -> int:
+def robot_state(view: BotView) -> int:
     robot = view.robot
     return robot.sq * 4 + robot.facing
 
 
-def locked_kinds(view, free_registers: list[int]) -> list[int | None]:
+def locked_kinds(view: BotView, free_registers: list[int]) -> list[int | None]:
     """Per register (0-based), the kind of the card a locked register will
     play, None for a free register or an empty locked one (the deck fills
     those after programming: unknown to the bot)."""
@@ -29,13 +31,13 @@ def locked_kinds(view, free_registers: list[int]) -> list[int | None]:
     return out
 
 
-def _priority(card) -> int:
+def _priority(card: Card) -> int:
     return card.priority or 0
 
 
-def by_kind(hand) -> list[list]:
+def by_kind(hand: list[Card]) -> list[list[Card]]:
     """The hand's cards per kind, highest priority first."""
-    groups: list[list] = [[], [], [], [], [], [], []]
+    groups: list[list[Card]] = [[], [], [], [], [], [], []]
     for card in hand:
         groups[KIND_CODE[card.kind]].append(card)
     for group in groups:
@@ -44,7 +46,7 @@ def by_kind(hand) -> list[list]:
     return groups
 
 
-def cards_for(kinds: list[int], groups: list[list]) -> list:
+def cards_for(kinds: list[int], groups: list[list[Card]]) -> list[Card]:
     """One card per kind in `kinds`, taking each kind's cards highest
     priority first."""
     taken = [0] * KINDS
@@ -55,7 +57,7 @@ def cards_for(kinds: list[int], groups: list[list]) -> list:
     return out
 
 
-def should_power_down(view, tables: Tables) -> bool:
+def should_power_down(view: BotView, tables: Tables) -> bool:
     robot = view.robot
     if robot.sq < 0:
         return False

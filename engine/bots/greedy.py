@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, robot_state, should_power_down
-from rallyforge.engine.bots.tables import KINDS, NONE, tables_for
+from rallyforge.engine.bots.tables import KINDS, NONE, Tables, tables_for
 from rallyforge.engine.model.scenario import Card
 
 if TYPE_CHECKING:
@@ -28,10 +28,11 @@ DAMAGE = 1.0
 
 
 class GreedyBot:
-    def __init__(self):
-        self._view = self._tables = None
+    def __init__(self) -> None:
+        self._view: BotView | None = None
+        self._tables: Tables | None = None
 
-    def tables(self, view):
+    def tables(self, view: BotView) -> Tables:
         # one bot serves one robot for a race; moving flags move its tables' targets
         if self._tables is None or self._tables.flags != view.flags or view is not self._view:
             self._view, self._tables = view, tables_for(view)

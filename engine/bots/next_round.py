@@ -51,7 +51,8 @@ class NextRound:
         self.hands = [rng.sample(DECK, rules.hand_size) for _ in range(HANDS)]
         self._counts = {size: [[len(g) for g in by_kind(hand[:size])] for hand in self.hands]
                         for size in range(1, rules.hand_size + 1)}
-        self._memo: dict[tuple, float] = {}
+        # (state, damage, a life to spare, archive) -> worth
+        self._memo: dict[tuple[int, int, bool, int], float] = {}
         self._hands: dict[tuple[int, int], Hands] = {}
 
     def alive(self, x: int, damage: int, lives: int, archive: int) -> float:

@@ -22,8 +22,9 @@ from rallyforge.engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.lone_robot_model import LoneRobot
-from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions
+from rallyforge.engine.rules.option_holding import at_destruction
 from rallyforge.engine.rules.option_play import play_with_options
+from rallyforge.engine.rules.state import OptionDeck, RobotOptions, RobotState
 
 # the cards the search bot plans with
 PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",
@@ -31,7 +32,7 @@ PLANNED_OPTIONS = ("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-
 _USE_OF = {MOVE3: "fourth-gear", BACK: "reverse-gears", MOVE1: "brakes"}
 _PAIRS = {"crab-legs": ("left", "right"), "dual-processor": ("left", "right", "uturn")}
 
-Pair = tuple[Card, str]         # a pair's rotate card and its option (holding.RobotOptions.pairs)
+Pair = tuple[Card, str]         # a pair's rotate card and its option (state.RobotOptions.pairs)
 Plan = tuple[list[Card | None], list[str | None], list[Pair | None]]   # cards, uses, pairs
 
 
@@ -44,8 +45,9 @@ class OptionMoves:
         self.lone.robot.opt = RobotOptions(False)
         # an empty deck of its own: a card lost in a scored program goes there
         self.lone.floor.option_deck = OptionDeck(0, set(OPTION_IDS))
+        self.lone.floor.discard_at_destruction = at_destruction
 
-    def score(self, robot, registers: list[Card | None], uses: list[str | None],
+    def score(self, robot: RobotState, registers: list[Card | None], uses: list[str | None],
               pairs: list[Pair | None], steady: bool = False) -> int:
         """The score of playing `registers` (with `uses` and `pairs`; with the
         Gyroscopic Stabilizer if `steady`) from where `robot` is."""
@@ -85,7 +87,7 @@ class OptionMoves:
         left = int(tables.dist[flags][state])
         return 1000 * flags - (left if left < UNREACHABLE else 2 * tables.course.size) - damage
 
-    def improve(self, robot, registers: list[Card | None], free: list[int],
+    def improve(self, robot: RobotState, registers: list[Card | None], free: list[int],
                 hand: list[Card]) -> Plan:
         """The program with the movement options and pairs that raise its
         score, register by register in order; `free` are the 0-based
@@ -123,7 +125,7 @@ class OptionMoves:
                 spare.remove(choice[1][0])
         return registers, uses, pairs
 
-    def steady(self, robot, registers: list[Card | None], uses: list[str | None],
+    def steady(self, robot: RobotState, registers: list[Card | None], uses: list[str | None],
                pairs: list[Pair | None]) -> bool:
         """Whether the robot's Gyroscopic Stabilizer makes the planned round score better."""
         return ("gyroscopic-stabilizer" in robot.cards and

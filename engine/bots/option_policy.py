@@ -2,7 +2,7 @@
 holder (docs/rules.md 10.12: a bot's policy, not a rule): the card given up first,
 the movement option without a plan, the card kept on the Flywheel, and the
 weapon a laser shot is replaced by. The rules ask a bot's ``option_choices``
-(engine/rules/bot_view.py OptionChoices); a race's bots share one policy."""
+(engine/rules/state.py OptionChoices); a race's bots share one policy."""
 from __future__ import annotations
 
 from collections.abc import Callable

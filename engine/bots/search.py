@@ -354,7 +354,7 @@ def best_programs(score: np.ndarray) -> np.ndarray:
     return np.flatnonzero(score == score.max())
 
 
-def program_cards(sequence: int, m: int, groups: list[list]) -> list[Card]:
+def program_cards(sequence: int, m: int, groups: list[list[Card]]) -> list[Card]:
     return cards_for(sequence_kinds(sequence, m), groups)
 
 
@@ -371,7 +371,7 @@ class SearchBot:
         # controller with played option cards)
         self.option_plan: tuple[list[str | None], list[Pair | None], bool] | None = None
 
-    def tables(self, view) -> Tables:
+    def tables(self, view: BotView) -> Tables:
         # one bot serves one robot for a race; moving flags move its tables' targets
         played = with_a_flag(view)
         if self._tables is None or self._tables.flags != played.flags or view is not self._view:
@@ -453,7 +453,7 @@ class SearchBot:
                                 self.scored(view, hand, free_registers)[1].max())
 
     def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
-               damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list], int]:
+               damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list[Card]], int]:
         """Every distinct program of a non-empty hand with its score (with
         `damage` instead of the robot's): (sequence indices, scores, the hand
         by kind, registers filled); ``program_cards`` turns one into cards."""
@@ -484,7 +484,7 @@ class SearchBot:
         tables = self.tables(view)
         return hunt_scale(tables, tables.layered(), holder, view.robot.lives <= 1)
 
-    def _with_options(self, view, layered: Layered, program: list[Card], free: list[int],
+    def _with_options(self, view: BotView, layered: Layered, program: list[Card], free: list[int],
                       free_registers: list[int], hand: list[Card]
                       ) -> tuple[list[str | None], list[Pair | None], bool]:
         """Movement options and pairs for the chosen program, and whether it

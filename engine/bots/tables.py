@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import threading
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -53,6 +53,10 @@ if TYPE_CHECKING:
 KINDS = 7                   # card kinds, in deck.KIND_CODE order
 NONE = NO_CARD              # the "kind" of a register with no card: board elements only
 TABLE_KINDS = KINDS + 1
+# The tables as plain lists (Tables.lists): end and dmg [register][kind][state],
+# dist [flags touched][state], on_flag [register][flag][state].
+TableLists = tuple[list[list[list[int]]], list[list[list[int]]], list[list[int]],
+                   list[list[list[bool]]]]
 UNREACHABLE = 99
 
 
@@ -102,11 +106,11 @@ class Tables:
             self.repair_dist[:n] = self._distance_to(repairs)
 
     @cached_property
-    def lists(self) -> tuple[list, list, list, list]:
+    def lists(self) -> TableLists:
         """end, dmg, dist and on_flag as plain lists, for the per-register
         loops of the greedy bot (made on first use: on a big board they take
         far more memory than the arrays)."""
-        listed: dict[int, list] = {}        # registers that share an array share its list
+        listed: dict[int, list[list[bool]]] = {}    # registers that share an array share its list
         for on in self.on_flag:
             if id(on) not in listed:
                 listed[id(on)] = on.tolist()
@@ -248,11 +252,20 @@ class Layered:
         return robot.flags * self.S + robot.sq * 4 + robot.facing
 
 
-_cache: dict[tuple, Tables] = {}
+_cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], Tables] = {}
 _lock = threading.Lock()
 
 
-def tables_for(view) -> Tables:
+class CourseView(Protocol):
+    """What the tables of a course are made from: a bot's view
+    (engine/rules/bot_view.py BotView), or the compiled race's stand-in for one."""
+    course: Course
+    flags: tuple[int, ...]
+    homes: tuple[int, ...]
+    rules: Rules
+
+
+def tables_for(view: CourseView) -> Tables:
     """The tables of a bot's course (made on first use in this process)."""
     key = (id(view.course), view.flags, view.homes, view.rules)
     tables = _cache.get(key)

@@ -36,6 +36,7 @@ from rallyforge.engine.rules.state import RobotState
 if TYPE_CHECKING:
     import random
 
+    from rallyforge.engine.bots.tables import Layered
     from rallyforge.engine.model.scenario import Card
     from rallyforge.engine.rules.teams import TeamPlay
 
@@ -94,7 +95,7 @@ class TeamBot(AwareBot):
             return _flag_square(view, teams, own)
         return None
 
-    def others_worth(self, view: BotView, layered,
+    def others_worth(self, view: BotView, layered: Layered,
                      rivals: list[tuple[RobotState, RobotState]]) -> float:
         teams = view.teams
         if teams is None:

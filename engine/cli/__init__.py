@@ -14,6 +14,7 @@ main() is done, presses are held back (main.py).
 import os
 import signal
 import sys
+from types import FrameType
 
 
 def starting_as_program() -> bool:
@@ -23,7 +24,7 @@ def starting_as_program() -> bool:
     return first == "-m" or os.path.basename(first).removesuffix(".exe") == "rallyforge"
 
 
-def quit_on_ctrl_c(signum=None, frame=None) -> None:
+def quit_on_ctrl_c(signum: int | None = None, frame: FrameType | None = None) -> None:
     """A SIGINT handler: there is nothing to report, end now with 130."""
     try:
         os.write(2, b"interrupted\n")

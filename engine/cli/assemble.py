@@ -94,15 +94,16 @@ def run(args: argparse.Namespace) -> int:
     read = {str(p): valid_course(str(p), "nothing assembled") for p in {p for p, _ in paths}}
     if bay_path is not None:
         read[str(bay_path)] = valid_course(str(bay_path), "nothing assembled")
-    if any(scenario is None for scenario in read.values()):
+    courses = {path: scenario for path, scenario in read.items() if scenario is not None}
+    if len(courses) < len(read):
         return 1
-    boards = [(read[str(p)], turn) for p, turn in paths]
+    boards = [(courses[str(p)], turn) for p, turn in paths]
     bay = None
     if bay_path is not None:
         if not is_bay(bay_path):
             print(f"warning: {bay_path.stem} is not a docking bay; its docks are used",
                   file=sys.stderr)
-        bay = (read[str(bay_path)], args.bay[1])
+        bay = (courses[str(bay_path)], args.bay[1])
     name = args.name or course_name([stem_text(n) for n, _ in args.boards])
     try:
         course = build(boards, bay, args.arrangement, name)

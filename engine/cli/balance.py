@@ -23,11 +23,27 @@ import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn, TypedDict
 
 from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, STDOUT, add_seating_arguments,
                                           add_worker_arguments, bot_help, output_clash, positive,
                                           race_count, trial_count, valid_course, write_line,
                                           write_output)
+
+if TYPE_CHECKING:       # (the analysis is imported when a command runs: it takes a moment)
+    from rallyforge.engine.analysis.balance.plan import Plan
+    from rallyforge.engine.analysis.balance.runner import RunOutcome
+    from rallyforge.engine.model.scenario import Scenario
+
+
+class RunSettings(TypedDict):
+    """A run's checked settings (settings)."""
+    robots: int                     # the most robots a race has
+    players: tuple[int, ...]        # the robot counts raced in turn
+    seating: str
+    bot: str
+    workers: int
 
 
 def add_race_arguments(parser: argparse.ArgumentParser, robots_help: str = ROBOTS_HELP) -> None:
@@ -68,13 +84,14 @@ def error(message: str, code: int) -> int:
     return code
 
 
-def load(path: str):
+def load(path: str) -> Scenario | None:
     """The scenario of a file, or None after listing its errors as
     ``validate`` lists them: a course with errors is never raced."""
     return valid_course(path, "nothing raced")
 
 
-def settings(args, scenario, robots: int | None = None) -> dict:
+def settings(args: argparse.Namespace, scenario: Scenario,
+             robots: int | None = None) -> RunSettings:
     """Checked run settings from the arguments; UsageError when they are bad.
     The robots per race: `robots` if given (another course's), else
     ``--robots``, else the course goals' (engine/model/scenario.py ``robots_for``);
@@ -103,7 +120,7 @@ def settings(args, scenario, robots: int | None = None) -> dict:
             "seating": getattr(args, "docks", "game"), "bot": bot, "workers": workers}
 
 
-def robots_fit(robots: int, scenario, said: str = "--robots") -> None:
+def robots_fit(robots: int, scenario: Scenario, said: str = "--robots") -> None:
     """UsageError unless the course has a dock for each of `robots` robots."""
     docks = len(scenario.docks)
     if robots > docks:
@@ -115,7 +132,7 @@ def second_ctrl_c_quits() -> None:
     a second one quits at once, whatever is left to do, its workers with it."""
     from rallyforge.engine.format.loader import remove_unfinished
 
-    def quit_now(signum, frame):
+    def quit_now(signum: int, frame: FrameType | None) -> NoReturn:
         for child in multiprocessing.active_children():
             child.terminate()
         remove_unfinished()         # (an output half written)
@@ -123,7 +140,7 @@ def second_ctrl_c_quits() -> None:
             os.write(2, b"\nquit: Ctrl+C pressed twice\n")
         os._exit(130)
 
-    def first(signum, frame):
+    def first(signum: int, frame: FrameType | None) -> NoReturn:
         signal.signal(signal.SIGINT, quit_now)
         raise KeyboardInterrupt
 
@@ -162,7 +179,8 @@ def write_json(result: Mapping[str, object], out: str) -> None:
     write_output(out, json.dumps(result, indent=2, allow_nan=False))
 
 
-def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races"):
+def play_run(scenario: Scenario, plan: Plan, bot: str, args: argparse.Namespace, workers: int,
+             label: str = "races") -> RunOutcome:
     """Run a plan with the progress bar; returns the RunOutcome. (Its result's
     statistics need scipy.special: imported while the workers start or play.)"""
     from rallyforge.engine.analysis import stats
@@ -179,7 +197,7 @@ def play_run(scenario, plan, bot: str, args, workers: int, label: str = "races")
             bar.close()
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.balance.runner import BackendError, default_workers, start_workers_soon
     second_ctrl_c_quits()
     start_workers_soon(args.workers or default_workers(), args.scheduler)   # (first: see there)

@@ -2,7 +2,7 @@
 
 Plays a balance run (default 1,000 races) and prints the card: length class
 and table time, difficulty class, fairness verdict, the deadliest leg and
-square and the flag scores, each with its uncertainty (engine/analysis/course_card/build.py),
+square and the flag scores, each with its uncertainty (engine/analysis/balance/course_card.py),
 then, for a course with ``goals``, whether it meets each of them. The robots
 per race are the goals' unless ``--robots`` says otherwise, seated as the
 game seats players (docks 1..k); ``--players A-B`` judges each count and
@@ -53,7 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rallyforge.engine.analysis.course_card.build import card, damage, judged, readable
+    from rallyforge.engine.analysis.balance.course_card import card
+    from rallyforge.engine.analysis.course_card.build import damage, judged, readable
     from rallyforge.engine.format.stored_course_card import stale
     scenario = load(args.file)
     if scenario is None:
@@ -61,14 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if args.stored:
         if scenario.card is None:
             return error(f"{args.file}: the file keeps no card (make one with --store)", 1)
-        result = scenario.card.data
-        if not readable(result):
+        kept = scenario.card.data
+        if not readable(kept):
             return error(f"{args.file}: the card the file keeps is incomplete or damaged "
-                         f"({damage(result)}; make it again with --store)", 1)
+                         f"({damage(kept)}; make it again with --store)", 1)
         if stale(scenario):
             print(f"rallyforge: {args.file}: warning: the stored card was measured on another "
                   "version of the course (W416)", file=sys.stderr)
-        _print(judged(result, scenario.goals, scenario.published), args.json)
+        _print(judged(kept, scenario.goals, scenario.published), args.json)
         return 0
     try:
         run_settings = settings(args, scenario)

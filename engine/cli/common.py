@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 
 from rallyforge.engine.analysis.balance.plan import MAX_RACES, MAX_TRIALS
 from rallyforge.engine.format.loader import AUTOSAVE_SUFFIX, write_text_atomic
 from rallyforge.engine.model.problems import problem_line
-from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT
+from rallyforge.engine.model.scenario import BOT_NAMES, DEFAULT_BOT, Scenario
 
 
 def expand_paths(paths: list[str]) -> list[tuple[str, bool]]:
@@ -42,7 +43,7 @@ def count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def whole_number(minimum: int, maximum: int | None = None):
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number of `minimum` to `maximum` (bad usage otherwise)."""
     def parse(text: str) -> int:
         try:
@@ -76,7 +77,7 @@ def bot_help(what: str = "the bot every robot uses") -> str:
     return f"{what}: {', '.join(sorted(BOT_NAMES))} (default: {DEFAULT_BOT})"
 
 
-def valid_course(path: str, refused: str):
+def valid_course(path: str, refused: str) -> Scenario | None:
     """The scenario of a course file, or None after listing its errors as
     ``validate`` lists them (a course with errors is never used: `refused`
     says what is not done)."""

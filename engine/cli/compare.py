@@ -24,6 +24,7 @@ with "races" 0 and "new" null).
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -146,14 +147,15 @@ class StoppedOnOld(TypedDict):
     elapsed_s: float
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("old", help="the course before the edit")
     parser.add_argument("new", help="the course after the edit")
     add_race_arguments(parser, "robots per race (default: the old course goals' robots, else 4, "
                                "or every dock if fewer)")
 
 
-def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: list, new_races: list,
+def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: list[RaceSummary],
+            new_races: list[RaceSummary],
             max_rounds: int, old_squares: list[tuple[int, int]],
             new_squares: list[tuple[int, int]]) -> Comparison:
     """The paired comparison of two runs of one plan (races matched by index);
@@ -170,7 +172,8 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
     same = all((o.winner_docks, o.rounds, o.decided) == (n.winner_docks, n.rounds, n.decided)
                for o, n in pairs)
 
-    def change(old: list[int], new: list[int], limits: tuple[int, int]):
+    def change(old: list[int], new: list[int],
+               limits: tuple[int, int]) -> tuple[float, tuple[float, float]]:
         return (0.0, (0.0, 0.0)) if same else paired_interval(old, new, limits)
 
     docks: list[DockChange] = []
@@ -333,7 +336,7 @@ def text(result: Comparison) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.balance.aggregate import aggregate
     from rallyforge.engine.analysis.balance.plan import make_plan
     from rallyforge.engine.analysis.balance.play import engine_name, split_results, with_options

@@ -15,7 +15,8 @@ import importlib
 import os
 import signal
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
+from typing import NoReturn
 
 from rallyforge.engine import ctrl_c
 from rallyforge.engine.cli.streams import failed_write, guard
@@ -30,7 +31,8 @@ EPILOG = ("Environment: RALLYFORGE_COMPILED=0 rules out the compiled part (the s
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # bad usage: exit 2 with a short message, never a traceback
+    # bad usage: exit 2 with a short message, never a traceback
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
@@ -38,11 +40,13 @@ class _Parser(argparse.ArgumentParser):
 class _Version(argparse.Action):
     """--version, the installed version looked up only when asked for."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
-                 help="show program's version number and exit"):
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show program's version number and exit"):
         super().__init__(option_strings, dest, default=default, nargs=0, help=help)
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> NoReturn:
         print(f"{parser.prog} {version()}")
         parser.exit()
 

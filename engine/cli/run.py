@@ -22,14 +22,23 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from typing import NotRequired
 
 from rallyforge.engine.analysis.narration import log_line
-from rallyforge.engine.analysis.scenario_checks import play_checked
+from rallyforge.engine.analysis.scenario_checks import CheckDoc, CheckResult, play_checked
 from rallyforge.engine.bots import BOTS, DEFAULT_BOT, new_race
 from rallyforge.engine.cli.balance import UsageError, error, robots_fit
 from rallyforge.engine.cli.common import bot_help, positive, write_line
+from rallyforge.engine.model.events import Event
 from rallyforge.engine.model.problems import problem_line
+from rallyforge.engine.rules.outcome import Outcome, OutcomeDoc
 from rallyforge.engine.validation.validator import read_valid_file
+
+
+class RunDoc(OutcomeDoc):
+    """The `rallyforge run --json` document."""
+    checks: list[CheckDoc]
+    events: NotRequired[list[dict[str, object]]]       # with --events
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
     outcome = race.outcome()
     events = race.events if race.events is not None else ()     # with --events
     if args.json:
-        doc = outcome.to_json()
-        doc["checks"] = [c.to_json() for c in checks]
+        doc: RunDoc = {**outcome.to_json(), "checks": [c.to_json() for c in checks]}
         if args.events:
             doc["events"] = [e.to_json() for e in events]
         write_line(json.dumps(doc, indent=2, ensure_ascii=False))
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(not c.passed for c in checks) else 0
 
 
-def _summary(outcome, checks) -> list[str]:
+def _summary(outcome: Outcome, checks: list[CheckResult]) -> list[str]:
     finishes = [f for name in outcome.winners if (f := outcome.robot(name).finished)]
     if outcome.winners:
         who = " and ".join(outcome.winners)
@@ -115,7 +123,7 @@ def _summary(outcome, checks) -> list[str]:
     return lines
 
 
-def _event_line(event) -> str:
+def _event_line(event: Event) -> str:
     where = f"round {event.round}" + (f" register {event.register}" if event.register else "")
     rest = " ".join(f"{k}={v}" for k, v in event.to_json().items()
                     if k not in ("round", "register", "step", "kind", "robot"))

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
 
 class GuardedStream:
@@ -51,7 +52,7 @@ class GuardedStream:
         if not self.broken:
             self._guarded(self.inner.flush)
 
-    def _guarded(self, act) -> None:
+    def _guarded(self, act: Callable[[], object]) -> None:
         try:
             act()
         except BrokenPipeError:
@@ -69,7 +70,7 @@ class GuardedStream:
         except (OSError, ValueError, AttributeError):     # not a real file
             pass
 
-    def __getattr__(self, name: str):           # isatty, fileno, encoding, ...
+    def __getattr__(self, name: str) -> Any:    # isatty, fileno, encoding, ...
         return getattr(self.inner, name)
 
 

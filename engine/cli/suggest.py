@@ -29,7 +29,7 @@ from rallyforge.engine.cli.common import (OPTIONS_HELP, STDOUT, add_seating_argu
                                           add_worker_arguments, bot_help, output_clash, positive,
                                           whole_number, write_line, write_output)
 from rallyforge.engine.format.schema import goal_problem
-from rallyforge.engine.model.scenario import Goals
+from rallyforge.engine.model.scenario import Goals, Scenario
 
 
 def goal(text: str) -> tuple[str, object]:
@@ -82,7 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def goals_of(args, scenario) -> Goals:
+def goals_of(args: argparse.Namespace, scenario: Scenario) -> Goals:
     if not args.goal:
         return scenario.goals or Goals()
     given = dict(args.goal)
@@ -90,7 +90,7 @@ def goals_of(args, scenario) -> Goals:
                  rounds=given.get("rounds"), deaths_per_leg=given.get("deaths_per_leg"))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.balance.play import with_options
     from rallyforge.engine.analysis.balance.progress import ProgressBar
     from rallyforge.engine.analysis.balance.runner import BackendError

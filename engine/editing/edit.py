@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rallyforge.engine.editing import transform
 from rallyforge.engine.editing.transform import MIRRORED_SIDES, other_side
@@ -21,6 +21,7 @@ from rallyforge.engine.model.scenario import (Board, Dock, Flag, Laser, Level, M
 
 Square = tuple[int, int]
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, inclusive
+_Marker = TypeVar("_Marker", Flag, Dock)
 
 MARKER_KINDS = ("flags", "docks")
 
@@ -60,7 +61,7 @@ def set_tiles(board: Board, changes: Mapping[Square, Tile | None]) -> Board:
 
 def same_tile(a: Tile | None, b: Tile | None) -> bool:
     """Whether two squares hold the same element (position and note aside)."""
-    def kind(t):
+    def kind(t: Tile | None) -> tuple[object, ...] | None:
         return None if t is None or (t.type == "floor") else (t.type, t.dir, t.express, t.rotation,
                                                               t.phases)
     return kind(a) == kind(b)
@@ -206,7 +207,7 @@ def clear_squares(board: Board, squares: Iterable[Square]) -> Board:
 
 # ---------------------------------------------------------------- flags and docks
 
-def markers(s: Scenario, kind: str) -> tuple:
+def markers(s: Scenario, kind: str) -> tuple[Any, ...]:     # Flag or Dock, by `kind`
     """The flags or the docks of a scenario, by `kind` "flags" or "docks"."""
     assert kind in MARKER_KINDS, kind
     return getattr(s, kind)
@@ -268,7 +269,7 @@ def move_marker(s: Scenario, kind: str, source: int, target: int) -> Scenario:
 
 # ---------------------------------------------------------------- scenario fields
 
-def set_fields(s: Scenario, **values) -> Scenario:
+def set_fields(s: Scenario, **values: Any) -> Scenario:
     """Change top-level fields (name, author, description, note)."""
     new = replace(s, **values)
     return s if new == s else new
@@ -315,20 +316,25 @@ def copy_region(s: Scenario, rect: Rect) -> Clip:
     """Everything on a rectangle (walls on its outer edges included)."""
     x0, y0 = rect[0], rect[1]
 
-    def picked(items):
+    def picked(items: tuple[_Marker, ...]) -> tuple[_Marker, ...]:
         return tuple(replace(m, x=m.x - x0, y=m.y - y0) for m in items if _inside(rect, m.x, m.y))
     return Clip(transform.extract(s.board, *_half_open(rect)), picked(s.flags), picked(s.docks))
 
 
 def delete_region(s: Scenario, rect: Rect) -> Scenario:
     """Clear a rectangle: elements, inner walls, flags and docks."""
-    def kept(items):
+    def kept(items: tuple[_Marker, ...]) -> tuple[_Marker, ...]:
         return tuple(m for m in items if not _inside(rect, m.x, m.y))
     return canonical(replace(s, board=transform.clear_region(s.board, *_half_open(rect)),
                              flags=kept(s.flags), docks=kept(s.docks)))
 
 
-def _place(s: Scenario, board: Board, clip: Clip, x: int, y: int, keep: dict | None = None):
+# by "flags" and "docks": list position -> the clip's marker that takes its place (_place)
+_Kept = dict[str, dict[int, Any]]
+
+
+def _place(s: Scenario, board: Board, clip: Clip, x: int, y: int,
+           keep: _Kept | None = None) -> tuple[Scenario, Rect | None]:
     """Stamp a clip at (x, y). Flags and docks under it give way. `keep` maps
     flag or dock list positions to the clip's markers that take their place
     (and number); without it the clip's markers are appended. Returns the scenario and
@@ -336,16 +342,18 @@ def _place(s: Scenario, board: Board, clip: Clip, x: int, y: int, keep: dict | N
     target = clip_rect(board, (x, y, x + clip.board.width - 1, y + clip.board.height - 1))
     if target is None:
         return s, None
+    covered: Rect = target
     board = transform.stamp(board, clip.board, x, y)
 
-    def landed(items, clip_items, keep_items):
+    def landed(items: tuple[_Marker, ...], clip_items: tuple[_Marker, ...],
+               keep_items: dict[int, Any]) -> tuple[_Marker, ...]:
         out = []
         for i, m in enumerate(items):
             if i in keep_items:
                 c = keep_items[i]
                 if board.in_bounds(c.x + x, c.y + y):
                     out.append(replace(c, x=c.x + x, y=c.y + y))
-            elif not _inside(target, m.x, m.y):
+            elif not _inside(covered, m.x, m.y):
                 out.append(m)
         if not keep_items:
             out.extend(replace(c, x=c.x + x, y=c.y + y) for c in clip_items
@@ -372,7 +380,7 @@ def _lift(s: Scenario, rect: Rect, clip: Clip, x: int, y: int) -> tuple[Scenario
     board = transform.clear_region(s.board, *_half_open(rect))
     board = replace(board, walls=tuple(w for w in board.walls if not (
         _inside(rect, w.x, w.y) or _inside(rect, *other_side(w.x, w.y, w.side)[:2]))))
-    keep = {}
+    keep: _Kept = {}
     for kind, clip_items in (("flags", clip.flags), ("docks", clip.docks)):
         inside = [i for i, m in enumerate(markers(s, kind)) if _inside(rect, m.x, m.y)]
         keep[kind] = dict(zip(inside, clip_items))
@@ -385,17 +393,19 @@ def move_region(s: Scenario, rect: Rect, dx: int, dy: int) -> tuple[Scenario, Re
     return _lift(s, rect, copy_region(s, rect), rect[0] + dx, rect[1] + dy)
 
 
-def _turn_marker(m, width: int, height: int, quarter_turns: int, mirror: str | None):
+def _turn_marker(m: _Marker, width: int, height: int, quarter_turns: int,
+                 mirror: str | None) -> _Marker:
     x, y = m.x, m.y
-    facing = getattr(m, "facing", None)
     if mirror:
         x, y = transform.mirror_point(x, y, width, height, mirror)
-        if facing is not None:
-            facing = MIRRORED_SIDES[mirror].get(facing, facing)
     x, y = transform.rotate_point(x, y, width, height, quarter_turns)
-    if facing is None:
-        return replace(m, x=x, y=y)
-    return replace(m, x=x, y=y, facing=NAMES[(INDEX[facing] + quarter_turns) % 4])
+    return replace(m, x=x, y=y)
+
+
+def _turn_dock(d: Dock, width: int, height: int, quarter_turns: int, mirror: str | None) -> Dock:
+    facing = MIRRORED_SIDES[mirror].get(d.facing, d.facing) if mirror else d.facing
+    return replace(_turn_marker(d, width, height, quarter_turns, mirror),
+                   facing=NAMES[(INDEX[facing] + quarter_turns) % 4])
 
 
 def turned_rect(rect: Rect, quarter_turns: int) -> Rect:
@@ -458,7 +468,7 @@ def count_text(counts: Mapping[str, int]) -> str:
 
 def lost_elements(before: Scenario, after: Scenario) -> dict[str, int]:
     """How many flags, docks, tiles, walls, lasers and pushers an edit drops."""
-    def sizes(s):
+    def sizes(s: Scenario) -> dict[str, int]:
         b = s.board
         return {"flags": len(s.flags), "docks": len(s.docks), "tiles": len(b.tiles),
                 "walls": len(b.walls), "lasers": len(b.lasers), "pushers": len(b.pushers)}
@@ -494,6 +504,6 @@ def turn_region(s: Scenario, rect: Rect, quarter_turns: int = 0,
     board = transform.mirror_board(clip.board, mirror) if mirror else clip.board
     turned = Clip(transform.rotate_board(board, quarter_turns % 4),
                   tuple(_turn_marker(f, w, h, quarter_turns % 4, mirror) for f in clip.flags),
-                  tuple(_turn_marker(d, w, h, quarter_turns % 4, mirror) for d in clip.docks))
+                  tuple(_turn_dock(d, w, h, quarter_turns % 4, mirror) for d in clip.docks))
     new = turned_rect(rect, quarter_turns)
     return _lift(s, rect, turned, new[0], new[1])

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rallyforge.engine.format.loader import read_dict
 from rallyforge.engine.format.schema import SCHEMA
+from rallyforge.engine.model.json_types import JsonObject
 from rallyforge.engine.model.problems import Problem
 from rallyforge.engine.model.scenario import Published, Scenario
 
@@ -77,7 +78,7 @@ def read(path: Path) -> tuple[Scenario | None, list[Problem]]:
     return (None if any(p.is_error for p in problems) else scenario), problems
 
 
-def team_race(rules: dict) -> bool:
+def team_race(rules: JsonObject) -> bool:
     """A course raced by teams or players with two robots (its rules' victory)."""
     return rules.get("victory", "robot") != "robot"
 

@@ -19,17 +19,26 @@ tiles, lasers, pushers, levels and walled edges as ``b``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import (Accept, Board, Check, Dock, FactoryBoard, Flag, Scenario,
-                                              Tile, Wall, board_order, edge_key)
+from rallyforge.engine.model.scenario import (Accept, Board, Check, Dock, FactoryBoard, Flag, Laser,
+                                              Level, Pusher, Scenario, Tile, Wall, board_order,
+                                              edge_key)
 from rallyforge.engine.model.turning import (rotate_board, rotate_point, rotate_rectangle,
                                              turn_direction)
 
 __all__ = ["CORNERS", "MIRRORED_SIDES", "clear_region", "extract", "insert_board", "mirror_board",
            "mirror_point", "on_squares", "other_side", "resize", "rotate_accepts", "rotate_board",
            "rotate_markers", "rotate_point", "stamp"]
+
+# an element on a square, moved about by the functions here
+_Placed = TypeVar("_Placed", Tile, Wall, Laser, Pusher, Level, Flag, Dock, FactoryBoard)
+# the same, or a warning accepted on a square (on_squares)
+_Shifted = TypeVar("_Shifted", Tile, Wall, Laser, Pusher, Level, Flag, Dock, FactoryBoard, Accept)
+_Marker = TypeVar("_Marker", Flag, Dock)
 
 MIRRORED_SIDES = {"horizontal": {"E": "W", "W": "E"}, "vertical": {"N": "S", "S": "N"}}
 _FLIP_ROTATION: dict[str | None, str | None] = {"cw": "ccw", "ccw": "cw"}
@@ -52,10 +61,10 @@ def mirror_board(board: Board, axis: str) -> Board:
     sides = MIRRORED_SIDES[axis]
     w, h = board.width, board.height
 
-    def flip(direction):
+    def flip(direction: str | None) -> str | None:
         return None if direction is None else sides.get(direction, direction)
 
-    def move(item, **changes):
+    def move(item: _Placed, **changes: Any) -> _Placed:
         x, y = mirror_point(item.x, item.y, w, h, axis)
         return replace(item, x=x, y=y, **changes)
 
@@ -86,7 +95,7 @@ def _opposite_side(side: str) -> str:
     return NAMES[(INDEX[side] + 2) & 3]
 
 
-def _mount_side(item) -> str:
+def _mount_side(item: Laser | Pusher) -> str:
     """The side of its square that a laser or pusher hangs on."""
     return _opposite_side(item.dir)
 
@@ -102,7 +111,8 @@ def _wall_touching(wall: Wall, x0: int, y0: int, x1: int, y1: int) -> Wall | Non
     return None
 
 
-def _shift(item, dx: int, dy: int):
+def _shift(item: _Shifted, dx: int, dy: int) -> _Shifted:
+    assert item.x is not None and item.y is not None    # (an Accept: one on a square)
     return replace(item, x=item.x + dx, y=item.y + dy)
 
 
@@ -114,7 +124,7 @@ def extract(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
     if x1 <= x0 or y1 <= y0:
         raise ValueError(f"empty region ({x0}, {y0})-({x1}, {y1})")
 
-    def keep(items):
+    def keep(items: tuple[_Placed, ...]) -> tuple[_Placed, ...]:
         return tuple(_shift(i, -x0, -y0) for i in items if _inside(i.x, i.y, x0, y0, x1, y1))
 
     walls = [w for w in (_wall_touching(w, x0, y0, x1, y1) for w in board.walls) if w is not None]
@@ -140,7 +150,7 @@ def clear_region(board: Board, x0: int, y0: int, x1: int, y1: int) -> Board:
     """The board with the region emptied: no tiles, lasers or pushers on its
     squares and no walls on edges that only it touches (walls on its border
     with squares outside stay)."""
-    def outside(items):
+    def outside(items: tuple[_Placed, ...]) -> tuple[_Placed, ...]:
         return tuple(i for i in items if not _inside(i.x, i.y, x0, y0, x1, y1))
 
     return replace(
@@ -165,7 +175,7 @@ def stamp(board: Board, fragment: Board, x: int, y: int) -> Board:
     fragment that fall outside the board are dropped."""
     cleared = clear_region(board, x, y, x + fragment.width, y + fragment.height)
 
-    def moved(items):
+    def moved(items: tuple[_Placed, ...]) -> tuple[_Placed, ...]:
         return tuple(m for m in (_shift(i, x, y) for i in items) if board.in_bounds(m.x, m.y))
 
     lasers, pushers = moved(fragment.lasers), moved(fragment.pushers)
@@ -204,9 +214,10 @@ def resize(s: Scenario, left: int = 0, top: int = 0, right: int = 0, bottom: int
         return s
     size = Board(width, height)
 
-    def moved(items):
+    def moved(items: tuple[_Shifted, ...]) -> tuple[_Shifted, ...]:
         out = []
         for item in items:
+            assert item.x is not None and item.y is not None    # (an Accept: one on a square)
             x, y = item.x + left, item.y + top
             if size.in_bounds(x, y):
                 out.append(replace(item, x=x, y=y))
@@ -319,7 +330,8 @@ def _parts(other: Scenario, quarter_turns: int, fx: int, fy: int) -> tuple[Facto
                  for p in parts)
 
 
-def _attach(board: Board, fragment: Board, corner: str):
+def _attach(board: Board, fragment: Board,
+            corner: str) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
     """How much the board grows on each side (west, north, east, south) and
     where the fragment's (0, 0) lands on the grown board."""
     side, flush = corner[0], corner[1]
@@ -352,7 +364,7 @@ def _bring_markers(scenario: Scenario, other: Scenario, quarter_turns: int,
     return replace(scenario, flags=flags, docks=docks)
 
 
-def _append_unique(existing: tuple, new) -> tuple:
+def _append_unique(existing: tuple[_Marker, ...], new: Iterable[_Marker]) -> tuple[_Marker, ...]:
     taken = {(m.x, m.y) for m in existing}
     out = list(existing)
     for marker in new:
@@ -365,7 +377,7 @@ def _append_unique(existing: tuple, new) -> tuple:
 def rotate_markers(flags: tuple[Flag, ...], docks: tuple[Dock, ...], width: int, height: int,
                    quarter_turns: int) -> tuple[tuple[Flag, ...], tuple[Dock, ...]]:
     """Flags and docks of a width x height board after rotate_board(board, quarter_turns)."""
-    def turn(item):
+    def turn(item: _Placed) -> _Placed:
         x, y = rotate_point(item.x, item.y, width, height, quarter_turns)
         return replace(item, x=x, y=y)
 

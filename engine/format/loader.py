@@ -29,15 +29,16 @@ import os
 import secrets
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rallyforge.engine.format.schema import schema_check, whole_numbers, within_bounds
 from rallyforge.engine.format.tiled.mapfile import is_tiled_json, is_tmx
 from rallyforge.engine.model.element_kinds import COUNT, EDGES, EdgeType, FLAG, Key, REGISTERS, TILES
+from rallyforge.engine.model.json_types import FilePath, JsonObject
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError
 from rallyforge.engine.model.scenario import (Accept, Area, Board, CHECK_KEYS, Card, Check, Dock, Entry,
                                    FactoryBoard, Flag, Goals, Published, Level, Placement, ProgramRound,
@@ -45,6 +46,17 @@ from rallyforge.engine.model.scenario import (Accept, Area, Board, CHECK_KEYS, C
                                    board_order)
 
 T = TypeVar("T")
+
+
+class _Placed(Protocol):
+    """An element on a square (a tile, a wall, a flag...)."""
+    @property
+    def x(self) -> int: ...
+    @property
+    def y(self) -> int: ...
+
+
+P = TypeVar("P", bound=_Placed)
 
 # The editor's backups (editor/files.py) end so: they are no courses to list or check.
 AUTOSAVE_SUFFIX = ".autosave.json"
@@ -54,7 +66,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 # ---------------------------------------------------------------- reading files
 
-def read_json(path: str | os.PathLike) -> tuple[object, list[Problem]]:
+def read_json(path: FilePath) -> tuple[object, list[Problem]]:
     """The parsed JSON document of a file and no problem, or None with the
     problem saying why the file could not be read. A file holding JSON
     ``null`` reads as None with no problem: tell the two apart by the problems."""
@@ -108,7 +120,7 @@ def parse_json(text: str) -> tuple[object, list[Problem]]:
         return None, [Problem(ERROR, "E003", "not valid JSON: nested too deeply")]
 
 
-def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+def read_file(path: FilePath) -> tuple[Scenario | None, list[Problem]]:
     """Lenient: whatever can be read of the file, with every problem found."""
     data, problems = read_json(path)
     if problems:
@@ -116,7 +128,7 @@ def read_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
     return read_dict(data)
 
 
-def load_file(path: str | os.PathLike) -> Scenario:
+def load_file(path: FilePath) -> Scenario:
     """Strict: the scenario of a file, or ScenarioError with every problem."""
     data, problems = read_json(path)
     if problems:
@@ -150,7 +162,7 @@ class _Builder:
     the schema found broken (or that breaks anyway), and checking what the
     model itself cannot hold: elements off the board and two on one square."""
 
-    def __init__(self, data: dict, bad_pointers: set[str]):
+    def __init__(self, data: JsonObject, bad_pointers: set[str]):
         self.data = data
         self.bad = bad_pointers
         # Every pointer at or above a bad one, so that broken() is one look-up
@@ -163,11 +175,12 @@ class _Builder:
         """Whether the schema found a problem at `where` or inside it."""
         return where in self.bad_or_above
 
-    def error(self, code: str, message: str, where: str, x=None, y=None) -> None:
+    def error(self, code: str, message: str, where: str, x: int | None = None,
+              y: int | None = None) -> None:
         self.problems.append(Problem(ERROR, code, message, where, x, y))
 
     def items(self, obj: object, key: str, where: str,
-              build: Callable[[dict], T]) -> list[tuple[str, T]]:
+              build: Callable[[JsonObject], T]) -> list[tuple[str, T]]:
         """Build each element of list obj[key], skipping broken ones: (its
         JSON pointer, what `build` made of it)."""
         values = obj.get(key) if isinstance(obj, dict) else None
@@ -254,7 +267,7 @@ class _Builder:
         return Board(width, height, tuple(tiles), note=_text(b.get("note")), levels=tuple(levels),
                      **{name: tuple(items) for name, items in edges.items()}).canonical()
 
-    def on_board(self, board: Board, located: list, what: str) -> list:
+    def on_board(self, board: Board, located: list[tuple[str, P]], what: str) -> list[P]:
         kept = []
         for where, item in located:
             if board.in_bounds(item.x, item.y):
@@ -264,7 +277,8 @@ class _Builder:
                                    f"{board.width}x{board.height} board", where, item.x, item.y)
         return kept
 
-    def on_board_unique(self, board: Board, located: list, code: str, what: str) -> list:
+    def on_board_unique(self, board: Board, located: list[tuple[str, P]], code: str,
+                        what: str) -> list[P]:
         seen: dict[tuple[int, int], str] = {}
         kept = []
         for where, item in located:
@@ -309,14 +323,14 @@ class _Builder:
                          note=_text(p.get("note")))
 
 
-def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
+def board_indexes(key: str, raw: list[Any], indexes: list[int]) -> list[int]:
     """`indexes` of elements of the board's list `key` ("tiles", "walls",
     ...) in a document, in the order the loader reads them in
     (Board.canonical); an element that cannot be read comes last."""
     build = _tile if key == "tiles" else _level if key == "levels" else \
         partial(_edge, next(e for e in EDGES.values() if e.list == key))
 
-    def order(i: int) -> tuple:
+    def order(i: int) -> tuple[object, ...]:
         try:
             return (0, board_order(build(raw[i])))
         except (IndexError, KeyError, TypeError, ValueError, AttributeError, OverflowError):
@@ -324,7 +338,7 @@ def board_indexes(key: str, raw: list, indexes: list[int]) -> list[int]:
     return sorted(indexes, key=order)
 
 
-def _phase_lists(b: dict):
+def _phase_lists(b: JsonObject) -> Iterator[tuple[str, str | None, list[Any]]]:
     """(where, element name, registers) of every register list on the board."""
     for key in ("tiles", *(e.list for e in EDGES.values())):
         values = b.get(key)
@@ -376,7 +390,7 @@ def _phases(value: object) -> tuple[int, ...]:
 _READ: dict[str, Callable[[object], object]] = {FLAG: bool, REGISTERS: _phases, COUNT: _int}
 
 
-def _values(keys: tuple[Key, ...], d: dict) -> dict:
+def _values(keys: tuple[Key, ...], d: JsonObject) -> JsonObject:
     out = {}
     for key in keys:
         value = d.get(key.name, key.default) if key.optional else d[key.name]
@@ -388,36 +402,36 @@ def _same(value: object) -> object:
     return value
 
 
-def _tile(t: dict) -> Tile:
+def _tile(t: JsonObject) -> Tile:
     return Tile(_int(t["x"]), _int(t["y"]), t["type"], **_values(TILES[t["type"]].keys, t),
                 note=_text(t.get("note")))
 
 
-def _edge(edge: EdgeType, d: dict):
+def _edge(edge: EdgeType, d: JsonObject) -> Any:
     return edge.model(_int(d["x"]), _int(d["y"]), **_values(edge.keys, d), note=_text(d.get("note")))
 
 
-def _level(v: dict) -> Level:
+def _level(v: JsonObject) -> Level:
     return Level(_int(v["x"]), _int(v["y"]), _int(v["level"]), _text(v.get("note")))
 
 
-def _flag(f: dict) -> Flag:
+def _flag(f: JsonObject) -> Flag:
     return Flag(_int(f["x"]), _int(f["y"]), _text(f.get("note")))
 
 
-def _factory_board(b: dict) -> FactoryBoard:
+def _factory_board(b: JsonObject) -> FactoryBoard:
     return FactoryBoard(b["name"], _int(b["x"]), _int(b["y"]), _int(b["width"]), _int(b["height"]),
                         _int(b.get("turn", 0)), _text(b.get("note")))
 
 
-def _factory_board_doc(b: FactoryBoard) -> dict:
+def _factory_board_doc(b: FactoryBoard) -> JsonObject:
     doc = {"name": b.name, "x": b.x, "y": b.y, "width": b.width, "height": b.height}
     if b.turn:
         doc["turn"] = b.turn
     return _noted(doc, b.note)
 
 
-def _dock(d: dict) -> Dock:
+def _dock(d: JsonObject) -> Dock:
     return Dock(_int(d["x"]), _int(d["y"]), d["facing"], _text(d.get("note")))
 
 
@@ -448,7 +462,7 @@ def _options(value: object) -> int | tuple[str, ...] | None:
     return _int(value)
 
 
-def _robot(r: dict) -> RobotSpec:
+def _robot(r: JsonObject) -> RobotSpec:
     at = r.get("at")
     return RobotSpec(
         name=r["name"],
@@ -469,7 +483,7 @@ def _robot(r: dict) -> RobotSpec:
     )
 
 
-def _team(t: dict) -> Team:
+def _team(t: JsonObject) -> Team:
     home = t.get("home")
     return Team(str(t["name"]), tuple(_int(d) for d in t["docks"]),
                 tuple(str(r) for r in t.get("roles", ())),
@@ -477,8 +491,8 @@ def _team(t: dict) -> Team:
                 if isinstance(home, dict) else None, _text(t.get("note")))
 
 
-def _team_doc(t: Team) -> dict:
-    doc: dict = {"name": t.name, "docks": list(t.docks)}
+def _team_doc(t: Team) -> JsonObject:
+    doc: JsonObject = {"name": t.name, "docks": list(t.docks)}
     if t.roles:
         doc["roles"] = list(t.roles)
     if t.home is not None:
@@ -487,20 +501,20 @@ def _team_doc(t: Team) -> dict:
     return _noted(doc, t.note)
 
 
-def _accept(a: dict) -> Accept:
+def _accept(a: JsonObject) -> Accept:
     x, y = a.get("x"), a.get("y")
     return Accept(a["code"], None if x is None else _int(x), None if y is None else _int(y),
                   _text(a.get("note")))
 
 
-def _accept_doc(a: Accept) -> dict:
-    doc: dict = {"code": a.code}
+def _accept_doc(a: Accept) -> JsonObject:
+    doc: JsonObject = {"code": a.code}
     _put(doc, "x", a.x)
     _put(doc, "y", a.y)
     return _noted(doc, a.note)
 
 
-def _check(c: dict) -> Check:
+def _check(c: JsonObject) -> Check:
     expect = []
     for key in CHECK_KEYS:
         if key in c:
@@ -521,15 +535,15 @@ def _check(c: dict) -> Check:
 
 # ---------------------------------------------------------------- writing
 
-def to_dict(s: Scenario) -> dict:
+def to_dict(s: Scenario) -> JsonObject:
     """The canonical document: keys in the format's order, board lists sorted
     by square, defaults left out."""
     b = s.board
-    doc: dict = {"format": "rally-scenario", "version": 1, "name": s.name}
+    doc: JsonObject = {"format": "rally-scenario", "version": 1, "name": s.name}
     _put(doc, "author", s.author)
     _put(doc, "description", s.description)
     _put(doc, "note", s.note)
-    board: dict = {"width": b.width, "height": b.height}
+    board: JsonObject = {"width": b.width, "height": b.height}
     _put(board, "note", b.note)
     b = b.canonical()
     board["tiles"] = [_element_doc({"x": t.x, "y": t.y, "type": t.type}, TILES[t.type].keys, t)
@@ -570,17 +584,17 @@ def to_dict(s: Scenario) -> dict:
     return doc
 
 
-def _put(doc: dict, key: str, value: object) -> None:
+def _put(doc: JsonObject, key: str, value: object) -> None:
     if value is not None:
         doc[key] = value
 
 
-def _noted(doc: dict, note: str | None) -> dict:
+def _noted(doc: JsonObject, note: str | None) -> JsonObject:
     _put(doc, "note", note)
     return doc
 
 
-def _element_doc(doc: dict, keys: tuple[Key, ...], element) -> dict:
+def _element_doc(doc: JsonObject, keys: tuple[Key, ...], element: Any) -> JsonObject:
     for key in keys:
         value = getattr(element, key.name)
         if not (key.omit_default and value == key.default):
@@ -588,8 +602,8 @@ def _element_doc(doc: dict, keys: tuple[Key, ...], element) -> dict:
     return _noted(doc, element.note)
 
 
-def _goals_doc(g: Goals) -> dict:
-    doc: dict = {}
+def _goals_doc(g: Goals) -> JsonObject:
+    doc: JsonObject = {}
     _put(doc, "robots", g.robots)
     if not g.fair:
         doc["fair"] = False
@@ -600,8 +614,8 @@ def _goals_doc(g: Goals) -> dict:
     return _noted(doc, g.note)
 
 
-def _published_doc(p: Published) -> dict:
-    doc: dict = {"id": p.id, "number": p.number, "page": p.page, "players": list(p.players),
+def _published_doc(p: Published) -> JsonObject:
+    doc: JsonObject = {"id": p.id, "number": p.number, "page": p.page, "players": list(p.players),
                  "length": p.length}
     if p.number is None:
         del doc["number"]
@@ -609,8 +623,8 @@ def _published_doc(p: Published) -> dict:
     return _noted(doc, p.note)
 
 
-def _robot_doc(r: RobotSpec) -> dict:
-    doc: dict = {"name": r.name}
+def _robot_doc(r: RobotSpec) -> JsonObject:
+    doc: JsonObject = {"name": r.name}
     _put(doc, "dock", r.dock)
     if r.at is not None:
         doc["at"] = _noted({"x": r.at.x, "y": r.at.y, "facing": r.at.facing}, r.at.note)
@@ -628,11 +642,11 @@ def _robot_doc(r: RobotSpec) -> dict:
     return _noted(doc, r.note)
 
 
-def _round_doc(p: ProgramRound) -> list | dict:
+def _round_doc(p: ProgramRound) -> list[str] | JsonObject:
     cards = [str(c) for c in p.cards]
     if not p.as_object:
         return cards
-    doc: dict = {"cards": cards, "power_down": p.power_down}
+    doc: JsonObject = {"cards": cards, "power_down": p.power_down}
     if p.use:
         doc["use"] = list(p.use)
     _put(doc, "abort_at", p.abort_at)
@@ -647,8 +661,8 @@ def _round_doc(p: ProgramRound) -> list | dict:
     return _noted(doc, p.note)
 
 
-def _check_doc(c: Check) -> dict:
-    doc: dict = {"round": c.round}
+def _check_doc(c: Check) -> JsonObject:
+    doc: JsonObject = {"round": c.round}
     _put(doc, "register", c.register)
     doc["robot"] = c.robot
     for key, value in c.expect:
@@ -666,7 +680,7 @@ def dumps(s: Scenario) -> str:
     return document_text(to_dict(s))
 
 
-def document_text(doc: dict) -> str:
+def document_text(doc: JsonObject) -> str:
     """A course document (as to_dict makes it) in the canonical text."""
     return _format(doc, 0) + "\n"
 
@@ -686,7 +700,7 @@ def _format(value: object, depth: int) -> str:
     return "{\n" + body + "\n" + pad + "}"
 
 
-def _is_leaf(value: dict | list) -> bool:
+def _is_leaf(value: JsonObject | list[Any]) -> bool:
     """A container whose members are scalars, or lists or dicts of scalars."""
     members = value.values() if isinstance(value, dict) else value
     for m in members:
@@ -699,17 +713,17 @@ def _is_leaf(value: dict | list) -> bool:
     return True
 
 
-def save_file(s: Scenario, path: str | os.PathLike) -> None:
+def save_file(s: Scenario, path: FilePath) -> None:
     """Write the canonical text atomically: a temporary file beside the
     target, flushed to disk, then renamed over it."""
     write_text_atomic(path, dumps(s))
 
 
-def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+def write_text_atomic(path: FilePath, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+def write_bytes_atomic(path: FilePath, data: bytes) -> None:
     """Write a file atomically: a temporary file beside it, flushed to disk,
     then renamed over it. Through a symbolic link, the link's target is
     written and the link kept. Only a regular file is ever replaced (a

@@ -78,12 +78,20 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import jsonschema_rs
 
+from rallyforge.engine.model.json_types import JsonObject
 from rallyforge.engine.model.option_cards import entry_problem
 from rallyforge.engine.model.problems import ERROR, Problem, pointer, pointer_parts
 
 if TYPE_CHECKING:       # (imported when first needed: _jsonschema_validator)
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
+
+# A value's place in a document: its keys and list indices from the top.
+_Path = list[str | int]
+# A place in the schema's tree of objects: its property names from the top.
+_Keys = tuple[str, ...]
+# Places as a tree of keys, what a place holds under the key None (_trie).
+_Trie = dict[str | None, Any]
 
 __all__ = ["MAX_LISTED", "SCHEMA", "goal_problem", "schema_check", "schema_path", "schema_problems",
            "validator", "readable_path", "whole_numbers", "within_bounds"]
@@ -96,7 +104,8 @@ def schema_path() -> Path:
     return Path(str(files("rallyforge.schema").joinpath(_RESOURCE)))
 
 
-SCHEMA: dict = json.loads(files("rallyforge.schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
+SCHEMA: JsonObject = json.loads(
+    files("rallyforge.schema").joinpath(_RESOURCE).read_text(encoding="utf-8"))
 
 # Facts the messages need, read from the schema so that they cannot drift from it.
 _DEFS = SCHEMA["$defs"]
@@ -109,7 +118,7 @@ _TILE_BASE_KEYS = tuple(_DEFS["tile"]["properties"])
 MAX_LISTED = 1000
 
 
-def _tile_branches() -> list[tuple[str, dict]]:
+def _tile_branches() -> list[tuple[str, JsonObject]]:
     """(tile type, the definition its if/then applies) for each tile type."""
     return [(branch["if"]["properties"]["type"]["const"],
              _DEFS[branch["then"]["$ref"].rsplit("/", 1)[1]])
@@ -128,7 +137,7 @@ def validator() -> Draft202012Validator:
     return _jsonschema_validator(SCHEMA)
 
 
-def _jsonschema_validator(schema: dict) -> Draft202012Validator:
+def _jsonschema_validator(schema: JsonObject) -> Draft202012Validator:
     """jsonschema's validator of `schema`. jsonschema is imported only here
     (0.05 s): it words the problems of a document, which a valid one lacks."""
     from jsonschema import Draft202012Validator
@@ -150,18 +159,18 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
     if not isinstance(data, dict):
         return [Problem(ERROR, "E101", "(top level): a scenario must be a JSON object "
                         f"{{...}}, not {_describe(data)}", "")], set()
-    found: dict[tuple[str, str, str], tuple[tuple, Problem]] = {}
+    found: dict[tuple[str, str, str], tuple[tuple[int, ...], Problem]] = {}
     typed: set[str] = set()
-    unlisted: list[list] = []
+    unlisted: list[_Path] = []
 
     refused: set[str] = set()           # the non-finite numbers: one E105 each, nothing more
 
-    def new(path: list, code: str, message: str) -> bool:
+    def new(path: _Path, code: str, message: str) -> bool:
         at = pointer(*path)             # one wrong-type problem per value (if/else repeats it)
         return (code, at, message) not in found and not (code == "E101" and at in typed) \
             and at not in refused
 
-    def add(path: list, code: str, message: str) -> None:
+    def add(path: _Path, code: str, message: str) -> None:
         if new(path, code, message):
             at = pointer(*path)
             if code == "E101":
@@ -169,7 +178,7 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
             found[(code, at, message)] = (_file_order(data, path),
                                           _problem(data, path, code, message))
 
-    def word(errors: Iterable[ValidationError], start: list, limit: float) -> bool:
+    def word(errors: Iterable[ValidationError], start: _Path, limit: float) -> bool:
         """Add the problems of ``errors`` (paths under ``start``) while fewer
         than ``limit`` are listed; False when it stops before the last one."""
         for error in errors:
@@ -222,7 +231,7 @@ def schema_check(data: object) -> tuple[list[Problem], set[str]]:
     return problems, {pointer(*place) for place in unlisted}
 
 
-def _not_listed(unlisted: list[list], partly: bool) -> Problem:
+def _not_listed(unlisted: list[_Path], partly: bool) -> Problem:
     """The E109 that closes a list of problems cut at MAX_LISTED: which broken
     items of the big lists have problems not listed (the first one ``partly``
     listed already)."""
@@ -242,7 +251,7 @@ def _not_listed(unlisted: list[list], partly: bool) -> Problem:
                    f"(fix these, then validate again)", "")
 
 
-def _problem(data: dict, path: list, code: str, message: str) -> Problem:
+def _problem(data: JsonObject, path: _Path, code: str, message: str) -> Problem:
     x, y = _square(data, path, itself=code == "E103")
     return Problem(ERROR, code, message, pointer(*path), x, y)
 
@@ -257,7 +266,7 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
 
 # ---------------------------------------------------------------- wording
 
-def readable_path(path: Sequence) -> str:
+def readable_path(path: Sequence[str | int]) -> str:
     """``board.tiles[4].dir`` for ["board", "tiles", 4, "dir"]; "(top level)" for []."""
     out = ""
     for part in path:
@@ -270,7 +279,7 @@ def readable_path(path: Sequence) -> str:
     return out or "(top level)"
 
 
-def _where(path: list) -> tuple[str, str]:
+def _where(path: _Path) -> tuple[str, str]:
     """Message prefix and subject for a value at ``path``.
 
     A key of an element of a list (a tile, a wall, a robot...) is named in the
@@ -327,7 +336,7 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _noun(path: list, schema: dict) -> str:
+def _noun(path: _Path, schema: JsonObject) -> str:
     """What the items of the list at ``path`` are called: card, register, flag..."""
     if schema is _DEFS["cards"]:
         return "card"
@@ -337,7 +346,7 @@ def _noun(path: list, schema: dict) -> str:
     return _NOUNS.get(names[-1], "item") if names else "item"
 
 
-def _tile_type(data: dict, path: list) -> str | None:
+def _tile_type(data: JsonObject, path: _Path) -> str | None:
     """The type of the tile at ``path`` when it is one (with a valid type)."""
     if len(path) == 3 and path[:2] == ["board", "tiles"] and isinstance(path[2], int):
         tile = _at(data, path)
@@ -354,7 +363,8 @@ def _tile_takes(kind: str) -> str:
     return f'a "{kind}" tile takes {", ".join(extra)}'
 
 
-def _unknown_key(data: dict, path: list, key: object, allowed: Sequence[str]) -> tuple:
+def _unknown_key(data: JsonObject, path: _Path, key: str,
+                 allowed: Sequence[str]) -> tuple[_Path, str, str]:
     kind = _tile_type(data, path)
     prefix = readable_path(path)
     if kind is not None:
@@ -368,7 +378,7 @@ def _unknown_key(data: dict, path: list, key: object, allowed: Sequence[str]) ->
     return (path + [key], "E104", message)
 
 
-def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list, str, str]]:
+def _convert(error: ValidationError, path: _Path, data: JsonObject) -> list[tuple[_Path, str, str]]:
     """(path, code, message) for one jsonschema error."""
     # JSON values; set in every error a validator makes (unset only in a bare ValidationError)
     kind: Any = error.validator
@@ -432,7 +442,7 @@ def _convert(error: ValidationError, path: list, data: dict) -> list[tuple[list,
     return [(path, "E108", f"{head}{error.message}")]
 
 
-def _too_many(path: list, schema: dict, count: int, limit: int) -> tuple[list, str, str]:
+def _too_many(path: _Path, schema: JsonObject, count: int, limit: int) -> tuple[_Path, str, str]:
     prefix, subject = _where(path)
     return (path, "E106", f"{prefix}: {subject}has {_plural(count, _noun(path, schema))}, "
             f"at most {limit} allowed")
@@ -456,7 +466,7 @@ def _equal(one: object, two: object) -> bool:
     return one == two
 
 
-def _repeated(items: list) -> object:
+def _repeated(items: list[Any]) -> object:
     """The first item equal (as _equal says) to one before it, or _NOTHING;
     one pass, whatever the length."""
     seen = set()
@@ -486,7 +496,7 @@ def _identity(value: object) -> object:
     return ("value", value)
 
 
-def _not_finite(path: list, value: object) -> str:
+def _not_finite(path: _Path, value: object) -> str:
     prefix, subject = _where(path)
     return f"{prefix}: {subject}must be a finite number, not {_describe(value)}"
 
@@ -499,7 +509,7 @@ def _goals_validator() -> Draft202012Validator:
 def goal_problem(key: str, value: object) -> str | None:
     """What a file giving ``value`` as its goals' ``key`` is told (E1xx), or
     None when it may: the command line's goals take the same values."""
-    path = ["goals", key]
+    path: _Path = ["goals", key]
     if _non_finite(value):
         return _not_finite(path, value)
     for error in _goals_validator().iter_errors({key: value}):
@@ -507,7 +517,7 @@ def goal_problem(key: str, value: object) -> str | None:
     return None
 
 
-def _non_finite(data: object) -> list[list]:
+def _non_finite(data: object) -> list[_Path]:
     """The path of every NaN or infinite number in a document (Python's JSON
     reads NaN, Infinity and 1e999): JSON cannot hold them, so no key of the
     format takes one, even where the schema's ``number`` would."""
@@ -516,8 +526,8 @@ def _non_finite(data: object) -> list[list]:
         return []
     except (ValueError, TypeError):     # one there (or a value JSON cannot hold): look where
         pass
-    found: list[list] = []
-    todo: list[tuple[list, object]] = [([], data)]
+    found: list[_Path] = []
+    todo: list[tuple[_Path, object]] = [([], data)]
     while todo:
         path, node = todo.pop()
         if isinstance(node, float) and not math.isfinite(node):
@@ -531,7 +541,7 @@ def _non_finite(data: object) -> list[list]:
 
 # ---------------------------------------------------------------- places
 
-def _at(data: object, path: Sequence) -> object:
+def _at(data: object, path: Sequence[str | int]) -> object:
     node: Any = data                    # JSON: indexed as far as it goes
     for part in path:
         try:
@@ -541,7 +551,7 @@ def _at(data: object, path: Sequence) -> object:
     return node
 
 
-def _square(data: dict, path: list, itself: bool) -> tuple[int | None, int | None]:
+def _square(data: JsonObject, path: _Path, itself: bool) -> tuple[int | None, int | None]:
     """x and y of the nearest object enclosing the value at ``path`` (or of that
     value itself, when ``itself``: a missing key is a problem of its object),
     if that object has both. A check's x and y are what it expects, not its
@@ -566,7 +576,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _file_order(data: dict, path: list) -> tuple:
+def _file_order(data: JsonObject, path: _Path) -> tuple[int, ...]:
     """A sort key that lists problems in the order their places appear in the file."""
     key: list[int] = []
     node: object = data
@@ -590,7 +600,7 @@ def _screen() -> jsonschema_rs.Draft202012Validator:
     return jsonschema_rs.Draft202012Validator(SCHEMA)
 
 
-def _failures(data: dict) -> list[list]:
+def _failures(data: JsonObject) -> list[_Path]:
     """Where jsonschema-rs finds the document broken: [] when it is valid;
     else the top ([]: anything outside the big lists may be broken) and the
     path of each broken item of the big lists (_LISTS), in order. Raises
@@ -602,7 +612,7 @@ def _failures(data: dict) -> list[list]:
     json.dumps(_replaced(data, {path: [] for path in _NULL_FREE}), allow_nan=False)
     if _screen().is_valid(data):
         return []
-    failures: list[list] = [[]]
+    failures: list[_Path] = [[]]
     for path in _LISTS:
         items = _at(data, path)
         if isinstance(items, list):
@@ -611,32 +621,32 @@ def _failures(data: dict) -> list[list]:
     return failures
 
 
-def _item_schema(path: tuple) -> dict:
+def _item_schema(path: _Keys) -> JsonObject:
     """The schema of an item of the big list at ``path``, standing alone."""
     return {**_ITEMS[path], "$defs": _DEFS}
 
 
 @cache
-def _item_screen(path: tuple) -> jsonschema_rs.Draft202012Validator:
+def _item_screen(path: _Keys) -> jsonschema_rs.Draft202012Validator:
     """jsonschema-rs's validator of an item of the big list at ``path``."""
     return jsonschema_rs.Draft202012Validator(_item_schema(path))
 
 
 @cache
-def _item_validator(path: tuple) -> Draft202012Validator:
+def _item_validator(path: _Keys) -> Draft202012Validator:
     """jsonschema's validator of an item of the big list at ``path``."""
     return _jsonschema_validator(_item_schema(path))
 
 
-def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
+def _plain_arrays(root: JsonObject) -> list[tuple[_Keys, JsonObject]]:
     """Lists reached from the top through object properties only, whose schema
     says nothing about the list as a whole but its bound (only ``type: array``,
     ``items`` and ``maxItems``, which _cut_long_lists has met already):
     dropping valid items from such a list cannot change what the schema says
     about the rest of the document. Returns (path, items schema) pairs."""
-    found: list[tuple[tuple[str, ...], dict]] = []
+    found: list[tuple[_Keys, JsonObject]] = []
 
-    def walk(node, path):
+    def walk(node: object, path: _Keys) -> None:
         while isinstance(node, dict) and set(node) - _ANNOTATIONS == {"$ref"}:
             node = _resolve(root, node["$ref"])
         if not isinstance(node, dict):
@@ -653,7 +663,7 @@ def _plain_arrays(root: dict) -> list[tuple[tuple[str, ...], dict]]:
     return found
 
 
-def _resolve(root: dict, ref: str) -> object:
+def _resolve(root: JsonObject, ref: str) -> object:
     """The schema a local ``$ref`` ("#/$defs/board") points at."""
     node: Any = root                    # JSON: a missing part raises
     for part in pointer_parts(ref.removeprefix("#")):
@@ -661,7 +671,7 @@ def _resolve(root: dict, ref: str) -> object:
     return node
 
 
-def _takes_null(root: dict, node: object, refs: set[str] | None = None) -> bool:
+def _takes_null(root: JsonObject, node: object, refs: set[str] | None = None) -> bool:
     """Whether null is allowed anywhere in the schema ``node`` ($refs followed)."""
     refs = set() if refs is None else refs
     if isinstance(node, list):
@@ -688,11 +698,11 @@ _LISTS = list(_ITEMS)
 _NULL_FREE = [path for path, items in _ITEMS.items() if not _takes_null(SCHEMA, items)]
 
 
-def _walk_schema(root: dict, visit: Callable[[dict, tuple], None]) -> None:
+def _walk_schema(root: JsonObject, visit: Callable[[JsonObject, _Keys], None]) -> None:
     """Call ``visit(node, place)`` on every schema node of ``root``, $refs
     followed, with the place in a document it describes (keys, and "*" for
     any item of a list)."""
-    def walk(node: object, path: tuple, refs: frozenset) -> None:
+    def walk(node: object, path: _Keys, refs: frozenset[str]) -> None:
         if not isinstance(node, dict):
             return
         ref = node.get("$ref")
@@ -710,13 +720,13 @@ def _walk_schema(root: dict, visit: Callable[[dict, tuple], None]) -> None:
     walk(root, (), frozenset())
 
 
-def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
+def _list_bounds(root: JsonObject) -> dict[_Keys, tuple[float, JsonObject]]:
     """Per place in a document, the most items a list there may have, with
     the schema node saying so: the loosest ``maxItems`` where branches
     differ, infinity where a list there has none."""
-    bounds: dict[tuple, tuple[float, dict]] = {}
+    bounds: dict[_Keys, tuple[float, JsonObject]] = {}
 
-    def visit(node: dict, path: tuple) -> None:
+    def visit(node: JsonObject, path: _Keys) -> None:
         if node.get("type") == "array" or "items" in node or "maxItems" in node:
             limit = node.get("maxItems", float("inf"))
             if path not in bounds or limit > bounds[path][0]:
@@ -725,11 +735,11 @@ def _list_bounds(root: dict) -> dict[tuple, tuple[float, dict]]:
     return bounds
 
 
-def _integer_places(root: dict) -> dict[tuple, bool]:
+def _integer_places(root: JsonObject) -> dict[_Keys, bool]:
     """The places in a document where the schema takes a whole number."""
-    places: dict[tuple, bool] = {}
+    places: dict[_Keys, bool] = {}
 
-    def visit(node: dict, path: tuple) -> None:
+    def visit(node: JsonObject, path: _Keys) -> None:
         types = node.get("type")
         if types == "integer" or (isinstance(types, list) and "integer" in types):
             places[path] = True
@@ -740,9 +750,9 @@ def _integer_places(root: dict) -> dict[tuple, bool]:
 _BOUNDS = _list_bounds(SCHEMA)
 
 
-def _trie(bounds: Mapping[tuple, object]) -> dict:
+def _trie(bounds: Mapping[_Keys, object]) -> _Trie:
     """The places as a tree of keys; what a place holds (its bound) under the key None."""
-    root: dict = {}
+    root: _Trie = {}
     for path, bound in bounds.items():
         node = root
         for part in path:
@@ -772,7 +782,7 @@ def whole_numbers(data: _Doc) -> _Doc:
     ``-0.0``, ``1e2``) where the format takes a whole number made an ``int``
     (a copy sharing all it can): JSON does not tell 9 from 9.0, the schema
     accepts both, and the model and the rules count with ints."""
-    def visit(value: object, node: dict) -> object:
+    def visit(value: object, node: _Trie) -> object:
         if isinstance(value, float):
             return int(value) if None in node and value.is_integer() else value
         if isinstance(value, list):
@@ -795,13 +805,14 @@ def whole_numbers(data: _Doc) -> _Doc:
     return cast(_Doc, visit(data, _INTEGER_TRIE))
 
 
-def _cut_long_lists(data: dict) -> tuple[dict, list[tuple[list, int, tuple[float, dict]]]]:
+def _cut_long_lists(data: JsonObject
+                    ) -> tuple[JsonObject, list[tuple[_Path, int, tuple[float, JsonObject]]]]:
     """A copy of ``data`` (sharing all it can) whose lists longer than their
     bound keep only their first allowed items, and (path, length, bound) of
     each list cut."""
-    cut: list[tuple[list, int, tuple[float, dict]]] = []
+    cut: list[tuple[_Path, int, tuple[float, JsonObject]]] = []
 
-    def visit(value: object, node: dict, path: list) -> object:
+    def visit(value: object, node: _Trie, path: _Path) -> object:
         if isinstance(value, list):
             bound = node.get(None)
             if bound is not None and len(value) > bound[0]:
@@ -829,7 +840,7 @@ def _cut_long_lists(data: dict) -> tuple[dict, list[tuple[list, int, tuple[float
     return bounded if isinstance(bounded, dict) else data, cut
 
 
-def _replaced(data: dict, lists: dict[tuple, list]) -> dict:
+def _replaced(data: JsonObject, lists: dict[_Keys, list[Any]]) -> JsonObject:
     """A copy of ``data`` (sharing all it can) with the list at each path of
     ``lists`` replaced; paths that do not lead to a list are left alone."""
     copy = dict(data)

@@ -46,6 +46,6 @@ def stale(scenario: Scenario) -> bool:
 
 
 def with_card(scenario: Scenario, card: Mapping[str, Any]) -> Scenario:
-    """The course keeping `card` (a card of engine/analysis/course_card/build.py)."""
+    """The course keeping `card` (a card of engine/analysis/balance/course_card.py)."""
     text = json.dumps(card, ensure_ascii=False, allow_nan=False)
     return replace(scenario, card=StoredCourseCard(card["play_hash"], text))

@@ -1,8 +1,8 @@
 """Whether parsed JSON has the shape a type describes: a TypedDict (nested),
-``list[X]``, ``dict[str, X]``, unions, ``Literal``, int, float, str, bool and
-None, read from the annotations themselves (``typing.get_type_hints``), so
-that the type that builds a result also checks a copy of it read from a
-file. ``Annotated[list[X], Items(n)]`` asks for exactly n items.
+``list[X]``, ``dict[str, X]``, unions, ``Literal``, int, float, str, bool,
+None and ``Any`` (any value), read from the annotations themselves
+(``typing.get_type_hints``), so that the type that builds a result also
+checks a copy of it read from a file. ``Annotated[list[X], Items(n)]`` asks for exactly n items.
 """
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ _NAMES = {bool: "true or false", int: "an integer", float: "a number", str: "a s
 def mismatch(value: object, kind: Any, where: str = "") -> str | None:
     """None when `value` is a `kind`; else what is wrong and where, as a
     path of keys and indices (``length.rounds_ci[1]: a number or null wanted``)."""
+    if kind is Any:                     # any JSON value (an edit's args)
+        return None
     origin = get_origin(kind)
     if origin is Annotated:
         inner, *marks = get_args(kind)

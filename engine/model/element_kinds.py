@@ -82,7 +82,7 @@ class EdgeType:
     name: str
     label: str
     list: str                                   # the board's list of them
-    model: type                                 # the model's class
+    model: type[Any]                            # the model's class
     keys: tuple[Key, ...]                       # besides x, y and note; the first is its side
     mounted: bool = False                       # hangs on a wall that exists whether listed or not
     one_per_square: bool = False                # E205
@@ -182,7 +182,7 @@ def tile_values(tile: Tile) -> dict[str, object]:
     return {k.name: getattr(tile, k.name) for k in TILES[tile.type].keys}
 
 
-def new_tile(x: int, y: int, kind: str, note: str | None = None, **values) -> Tile:
+def new_tile(x: int, y: int, kind: str, note: str | None = None, **values: Any) -> Tile:
     """A tile of type `kind` with the given key values: values for keys its
     type does not take are dropped, missing or empty ones (None, ()) get
     their `new` value."""

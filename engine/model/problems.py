@@ -2,10 +2,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"          # a fact worth knowing, not a problem (validate --format json)
+
+
+class ProblemDoc(TypedDict):
+    """A problem as JSON (``rallyforge validate --format json``)."""
+    severity: str
+    code: str
+    message: str
+    pointer: str
+    x: int | None
+    y: int | None
+    accepted: bool
 
 
 @dataclass(frozen=True)
@@ -28,7 +40,7 @@ class Problem:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> ProblemDoc:
         return {
             "severity": self.severity,
             "code": self.code,

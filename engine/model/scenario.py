@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from functools import cached_property, lru_cache
+from typing import Any
 
 from rallyforge.engine.model.directions import INDEX, NAMES, opposite
 
@@ -76,7 +77,7 @@ def edge_key(x: int, y: int, side: str) -> tuple[int, int, str]:
     return (x, y, side)
 
 
-def board_order(item) -> tuple:
+def board_order(item: Any) -> tuple[int, int, int, _Tie]:
     """Where an element of a board list comes in a saved file: by row, then
     column, then side or direction (walls, lasers), then all it says (two
     lasers on one square firing one way, a wall listed twice): one order
@@ -90,7 +91,7 @@ class _Tie:
     """An element compared by all it says, only when its square and side
     tie with another's (a repr per element would slow every sort)."""
 
-    def __init__(self, item):
+    def __init__(self, item: object):
         self.item = item
 
     def __eq__(self, other: object) -> bool:
@@ -255,7 +256,7 @@ class Rules:
     victory: str = "robot"      # docs/rules.md 13: VICTORIES
 
 
-    def changed(self) -> dict:
+    def changed(self) -> dict[str, Any]:
         """The options that differ from their defaults, in the format's order."""
         default = Rules()
         return {f.name: getattr(self, f.name) for f in fields(self)
@@ -505,7 +506,7 @@ class StoredCourseCard:
     text: str
 
     @property
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         return json.loads(self.text)
 
 

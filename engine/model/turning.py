@@ -8,9 +8,18 @@ boards, and a race turns a factory board in place when a flag is touched
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, overload
 
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.scenario import Board, FactoryBoard
+
+
+@overload
+def turn_direction(direction: str, quarter_turns: int) -> str: ...
+@overload
+def turn_direction(direction: None, quarter_turns: int) -> None: ...
+@overload
+def turn_direction(direction: str | None, quarter_turns: int) -> str | None: ...
 
 
 def turn_direction(direction: str | None, quarter_turns: int) -> str | None:
@@ -40,7 +49,7 @@ def rotate_board(board: Board, quarter_turns: int) -> Board:
         return board
     w, h = board.width, board.height
 
-    def move(item, **changes):
+    def move(item: Any, **changes: Any) -> Any:      # any element of a board list
         x, y = rotate_point(item.x, item.y, w, h, q)
         return replace(item, x=x, y=y, **changes)
 
@@ -74,17 +83,17 @@ def turn_part(board: Board, part: FactoryBoard, quarter_turns: int = 1) -> Board
     the square it is listed on, as the library's boards list theirs."""
     assert part.turns_in_place, "only a square board turns in place"
 
-    def inside(item) -> bool:
+    def inside(item: Any) -> bool:
         return part.covers(item.x, item.y)
 
-    def lifted(items):
+    def lifted(items: tuple[Any, ...]) -> tuple[Any, ...]:
         return tuple(replace(i, x=i.x - part.x, y=i.y - part.y) for i in items if inside(i))
 
     piece = rotate_board(Board(part.width, part.height, lifted(board.tiles), lifted(board.walls),
                                lifted(board.lasers), lifted(board.pushers),
                                levels=lifted(board.levels)), quarter_turns)
 
-    def merged(mine: tuple, turned: tuple) -> tuple:
+    def merged(mine: tuple[Any, ...], turned: tuple[Any, ...]) -> tuple[Any, ...]:
         return (tuple(i for i in mine if not inside(i))
                 + tuple(replace(i, x=i.x + part.x, y=i.y + part.y) for i in turned))
 

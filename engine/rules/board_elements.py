@@ -7,7 +7,7 @@ from rallyforge.engine.rules.course import (CONVEYOR_BIT, CRUSHER_BIT, CURRENT_B
 from rallyforge.engine.rules.movement import push, turn
 from rallyforge.engine.rules.moving_flags import carry_flags, flag_bits
 from rallyforge.engine.rules.option_holding import steady
-from rallyforge.engine.rules.state import Floor
+from rallyforge.engine.rules.state import Floor, RobotState
 
 # C1-C3. Express squares carry CONVEYOR_BIT too, so C2 moves whoever stands
 # on any belt after C1: a robot carried off the belts in C1 stops (rule 4.3).
@@ -55,7 +55,7 @@ def board_elements(floor: Floor, register: int) -> None:
 _FLAG_BELTS = EXPRESS_BIT | CONVEYOR_BIT
 
 
-def _hot_mask(robots, hot: list[int]) -> int:
+def _hot_mask(robots: list[RobotState], hot: list[int]) -> int:
     """The element steps that would act on some robot where they stand now."""
     mask = 0
     for robot in robots:

@@ -8,7 +8,7 @@ A bot is any object with
     power_down(view, rng) -> bool
         whether to be powered down next round (asked once a round).
 
-A bot may also carry ``option_choices`` (OptionChoices): what it does with
+A bot may also carry ``option_choices`` (engine/rules/state.py OptionChoices): what it does with
 option cards whenever a card leaves a choice to its holder; a race's bots
 without their own use the race's (engine/bots/option_policy.py).
 
@@ -20,15 +20,12 @@ the race. One bot object serves one robot for a whole race.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from rallyforge.engine.model.scenario import Board, Card, Rules
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.state import RobotState
-
-if TYPE_CHECKING:
-    from rallyforge.engine.rules.state import Floor
-    from rallyforge.engine.rules.teams import TeamPlay
+from rallyforge.engine.rules.teams import TeamPlay
 
 
 class BotView:
@@ -62,30 +59,3 @@ class Bot(Protocol):
                 rng: random.Random) -> list[Card]: ...
 
     def power_down(self, view: BotView, rng: random.Random) -> bool: ...
-
-
-class OptionChoices(Protocol):
-    """A bot's choices with option cards (docs/rules.md 10.12: a bot's policy, not a rule)."""
-
-    def give_up(self, robot: RobotState) -> str:
-        """The card the robot gives up first (a discard, a card traded for damage)."""
-        ...
-
-    def keep(self, cards: list[str]) -> str:
-        """Of a draft of starting option cards, the one the robot keeps (docs/rules.md 12.6)."""
-        ...
-
-    def move_use(self, kind: int, cards: list[str]) -> str | None:
-        """The movement option a card of `kind` is played with, for a bot
-        without a plan of its own."""
-        ...
-
-    def flywheel_card(self, left: list[Card]) -> Card:
-        """Of the hand's cards left out of the program, the one kept on the Flywheel."""
-        ...
-
-    def weapon(self, floor: Floor, shooter: RobotState, targets: list[RobotState], d: int,
-               slot: int, points: int) -> tuple[str, str | None] | None:
-        """The weapon a main laser shot is replaced by, with its mode; None
-        for the laser's damage."""
-        ...

@@ -31,6 +31,7 @@ and crushers act in every register, and otherwise optimistic.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 from functools import lru_cache
 from typing import NamedTuple
@@ -99,7 +100,7 @@ class LoneModel:
 
     # ------------------------------------------------------------ searching
 
-    def distance_to(self, target_squares) -> np.ndarray:
+    def distance_to(self, target_squares: Iterable[int]) -> np.ndarray:
         """Per state, the fewest registers to end a register on one of
         `target_squares` (UNREACHABLE when no sequence of cards gets there
         alive), using every card in every register (see the module notes).
@@ -253,7 +254,7 @@ def _build(board: Board, rules: Rules, types: tuple[type, ...]) -> LoneModel:
     # stacked by the thousand on one square must not overflow the table)
     laser = np.minimum(np.asarray(course.laser_damage, dtype=np.int64), 999).astype(np.int16)
     floor = lone.floor
-    done: dict[tuple, int] = {}
+    done: dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], int] = {}
     for register in range(1, 6):
         hot = course.hot[register]
         key = (tuple(hot), course.pushers[register])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from rallyforge.engine.model.directions import DX, DY
 from rallyforge.engine.model.program_cards import BACK, LEFT
-from rallyforge.engine.rules.course import CURRENT, OFF_BOARD, TELEPORTER, WALL, WATER
+from rallyforge.engine.rules.course import CURRENT, OFF_BOARD, TELEPORTER, WALL, WATER, Course
 from rallyforge.engine.rules.option_holding import hurt_now
 from rallyforge.engine.rules.state import Floor, RobotState
 
@@ -216,7 +216,8 @@ def jump(floor: Floor, robot: RobotState, d: int, distance: int) -> None:
     _land(floor, robot, start, square, d, 0, start)
 
 
-def _search_back(course, occ, start: int, d: int, distance: int) -> int:
+def _search_back(course: Course, occ: list[RobotState | None], start: int, d: int,
+                 distance: int) -> int:
     """The free square nearest the landing square on the way back to the
     start square, which is free itself. A pit found there is where it lands:
     the rule asks only for a square without a robot."""

@@ -1,69 +1,14 @@
-"""Holding option cards (docs/rules.md 10.1-10.4): the option deck, what each
-robot's cards remember, gaining and losing cards, and damage with what
-prevents it. Used by the race state itself (a destroyed robot discards a
-card), so it depends on no rules module."""
+"""Holding option cards (options.md 1, 6.1-6.6): gaining and losing cards,
+and damage with what prevents it. What a robot's cards remember and the
+option deck are part of the race state (engine/rules/state.py
+``RobotOptions``, ``OptionDeck``); the state discards a destroyed robot's
+card through ``Floor.discard_at_destruction``, set to ``at_destruction``."""
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING
-
-from rallyforge.engine.model.option_cards import OPTION_IDS
-from rallyforge.engine.model.scenario import Card
-
-if TYPE_CHECKING:
-    from rallyforge.engine.rules.bot_view import OptionChoices
-    from rallyforge.engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.state import Floor, OptionDeck, RobotOptions, RobotState
 
 COAT_POINTS = 3
 HOWITZER_SHOTS = 5
-
-
-class OptionDeck:
-    """The 26 option cards, shuffled once from the race's seed (10.1);
-    discarded cards go under it and it is never reshuffled."""
-
-    __slots__ = ("cards",)
-
-    def __init__(self, seed: int, listed: set[str]):
-        # its own generator: the program deck deals the same cards whatever
-        # the option deck does
-        rng = random.Random(f"option deck {seed}")
-        self.cards = [c for c in OPTION_IDS if c not in listed]
-        rng.shuffle(self.cards)
-
-    def deal(self) -> str | None:
-        return self.cards.pop(0) if self.cards else None
-
-    def discard(self, card: str) -> None:
-        self.cards.append(card)
-
-
-class RobotOptions:
-    """What a robot's option cards remember besides which it holds
-    (``RobotState.cards``)."""
-
-    __slots__ = ("coat", "shells", "fc_locks", "pairs", "plan", "radio", "flywheel", "aside",
-                 "stabilized", "aborted", "shield", "shield_sides", "fresh", "choices", "locks")
-
-    def __init__(self, shield: bool):
-        self.coat = 0                   # Ablative Coat points taken
-        self.shells = 0                 # Mini Howitzer shots fired
-        self.fc_locks: list[int] = []   # registers (0-4) locked by Fire Control
-        # a pair's rotate card and the option that joins it (crab-legs, dual-processor)
-        self.pairs: list[tuple[Card, str] | None] = [None] * 5
-        self.plan: list[tuple[str | None, str | None, str | None]] | None = None
-        # Radio Control: (shooter, first register index, target registers copying)
-        self.radio: tuple[RobotState, int, frozenset[int]] | None = None
-        self.flywheel: Card | None = None
-        self.aside: tuple[Card, int] | None = None      # Conditional Program
-        self.stabilized = False         # Gyroscopic Stabilizer this round
-        self.aborted = False
-        self.shield = shield            # shield_with_options
-        self.shield_sides = 0           # Power-Down Shield: sides used in this register
-        self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
-        # a bot's option choices once its bot programs it (10.12); None: a script's choices
-        self.choices: OptionChoices | None = None
-        self.locks = 0                  # registers locked by damage this round
 
 
 def opts(robot: RobotState) -> RobotOptions:

@@ -23,7 +23,7 @@ from rallyforge.engine.rules.option_holding import has, hurt_now, ignored, opts,
 _TURNS = {"left": 3, "right": 1, "uturn": 2}
 
 if TYPE_CHECKING:
-    from rallyforge.engine.rules.programming import Deck
+    from rallyforge.engine.rules.program_deck import Deck
     from rallyforge.engine.rules.state import Floor, RobotState
 
 # ---------------------------------------------------------------- movement (2.5 B)

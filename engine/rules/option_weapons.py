@@ -8,6 +8,7 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
@@ -22,7 +23,7 @@ from rallyforge.engine.rules.state import Floor, RobotState
 from rallyforge.engine.rules.superbot import laser_points, pass_title
 
 if TYPE_CHECKING:
-    from rallyforge.engine.rules.programming import Deck
+    from rallyforge.engine.rules.program_deck import Deck
 
 MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")
@@ -191,7 +192,8 @@ def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:
     return (weapon, mode) if weapon is not None else None
 
 
-def _allowed(floor: Floor, shooter: RobotState, choice, targets: list[RobotState], slot: int,
+def _allowed(floor: Floor, shooter: RobotState, choice: tuple[str, str | None] | None,
+             targets: list[RobotState], slot: int,
              d: int) -> str | None:
     """The weapon used, or None when the use cannot be made (10.8: ignored
     with an event, and the main laser fires normally)."""
@@ -273,7 +275,7 @@ def _program_effect(floor: Floor, shot: _Shot, slot: int, deck: Deck) -> None:
         o.radio = (shot.shooter, slot + 1, copying)
 
 
-def _beam(floor: Floor, shooter: RobotState | None, origin: int, d: int, path,
+def _beam(floor: Floor, shooter: RobotState | None, origin: int, d: int, path: Iterable[int],
           target: int, amount: int) -> None:
     xy = floor.course.xy
     squares = list(path)

@@ -3,10 +3,51 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NotRequired, TypedDict
 
 from rallyforge.engine.model.directions import NAMES
 from rallyforge.engine.rules.course import Course
 from rallyforge.engine.rules.state import RobotState
+
+
+class Place(TypedDict):
+    x: int
+    y: int
+
+
+class Finish(TypedDict):
+    round: int
+    register: int
+
+
+class RobotDoc(TypedDict):
+    """A robot in the `rallyforge run --json` document (RobotResult.to_json)."""
+    name: str
+    x: int | None
+    y: int | None
+    facing: str | None
+    damage: int
+    lives: int
+    flags: int
+    alive: bool
+    out: bool
+    powered_down: bool
+    options: int
+    option_cards: list[str]
+    archive: Place
+    finished: Finish | None
+    deaths: int
+    superbot: NotRequired[bool]
+
+
+class OutcomeDoc(TypedDict):
+    """The `rallyforge run --json` document without checks and events (Outcome.to_json)."""
+    scenario: str
+    seed: int
+    rounds: int
+    winners: list[str]
+    robots: list[RobotDoc]
+    teams: NotRequired[list[str]]
 
 
 @dataclass(frozen=True)
@@ -43,8 +84,8 @@ class RobotResult:
                    tuple(robot.cards), course.xy[robot.archive], robot.finished, robot.deaths,
                    robot.superbot, won, carries)
 
-    def to_json(self) -> dict:
-        doc = {
+    def to_json(self) -> RobotDoc:
+        doc: RobotDoc = {
             "name": self.name, "x": self.x, "y": self.y, "facing": self.facing,
             "damage": self.damage, "lives": self.lives, "flags": self.flags,
             "alive": self.alive, "out": self.out, "powered_down": self.powered_down,
@@ -85,9 +126,9 @@ class Outcome:
     def robot(self, name: str) -> RobotResult:
         return next(r for r in self.robots if r.name == name)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> OutcomeDoc:
         """The `rallyforge run --json` document (without checks and events)."""
-        doc = {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
+        doc: OutcomeDoc = {"scenario": self.scenario, "seed": self.seed, "rounds": self.rounds,
                "winners": list(self.winners), "robots": [r.to_json() for r in self.robots]}
         if self.teams:
             doc["teams"] = list(self.teams)

@@ -13,28 +13,30 @@ cards, ``on_option(robot, "gained" or "used", card, cause)``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from rallyforge.engine.model.directions import INDEX, NAMES
 from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Board, Card, Scenario, starting_options
+from rallyforge.engine.model.scenario import Board, Card, RobotSpec, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.board_turns import BoardTurns
-from rallyforge.engine.rules.bot_view import Bot, BotView, OptionChoices
+from rallyforge.engine.rules.bot_view import Bot, BotView
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
 from rallyforge.engine.rules.course import RANDOMIZER, Course, compile_course
 from rallyforge.engine.rules.lasers import fire
 from rallyforge.engine.rules.movement import play_card
-from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, gain, opts, used
+from rallyforge.engine.rules.option_holding import at_destruction, gain, opts, used
 from rallyforge.engine.rules.option_play import (before_reveal, play_register_cards, recompile,
                                       release_with_options, stabilize, take_flywheel)
 from rallyforge.engine.rules.option_weapons import fire_with_options
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
-from rallyforge.engine.rules.programming import Controller, Deck
-from rallyforge.engine.rules.state import DeathHook, Floor, OptionHook, RobotState
+from rallyforge.engine.rules.program_deck import Deck
+from rallyforge.engine.rules.programming import Controller
+from rallyforge.engine.rules.state import (DeathHook, Floor, FloorSaved, OptionChoices, OptionDeck,
+                                          OptionHook, RobotOptions, RobotState)
 from rallyforge.engine.rules.superbot import crown, discard_damage
 from rallyforge.engine.rules.teams import TeamPlay
 
@@ -52,10 +54,11 @@ def _card_text(card: Card | None) -> str | None:
 
 class Saved(NamedTuple):
     """A race's state (Race.save); ``rng`` None when left out (``within_round``)."""
-    rng: tuple | None
+    rng: tuple[Any, ...] | None                     # random.Random.getstate()
     deck: tuple[list[Card], int, bool]
-    floor: tuple
-    race: tuple
+    floor: FloorSaved
+    # (round, register, over, between rounds, finishers, cards played, turned board)
+    race: tuple[int, int, bool, bool, int, int, Board | None]
 
 
 class Race:
@@ -82,7 +85,7 @@ class Race:
             if spec is not None and spec.flags > len(scenario.flags):
                 raise ValueError(f"robot {name!r} starts having touched {spec.flags} flags; "
                                  f"the course has {len(scenario.flags)}")
-            start = {"options": starting_options(self.rules),
+            start: dict[str, Any] = {"options": starting_options(self.rules),
                      "damage": self.rules.start_damage} if spec is None else {
                 # counted up to it
                 "damage": min(spec.start_damage(self.rules), self.rules.destroy_at_damage),
@@ -100,10 +103,13 @@ class Race:
         self.floor = Floor(course, self.rules, robots, self.flag_squares, record_events,
                            on_death)
         self.floor.on_option = on_option
+        # a team race's rules (the floor holds them as its TeamRules)
+        self.teams: TeamPlay | None = None
         if self.rules.victory != "robot":
-            self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course, robots)
+            self.teams = self.floor.teams = TeamPlay(scenario, scenario.seats(len(robots)), course,
+                                                     robots)
             for controller in self.controllers:
-                controller.view.teams = self.floor.teams
+                controller.view.teams = self.teams
         self.on_register_end = on_register_end
         self.deck = Deck(self.rng)
         self.played = self.rules.options == "played"
@@ -155,6 +161,7 @@ class Race:
         specs = self.scenario.robots
         listed = {c for spec in specs if isinstance(spec.options, tuple) for c in spec.options}
         floor.option_deck = OptionDeck(self.seed, listed)
+        floor.discard_at_destruction = at_destruction
         counts = []                         # cards to deal each robot, once all listed are out
         for robot in floor.robots:
             spec = specs[robot.index] if specs else None
@@ -190,7 +197,8 @@ class Race:
                 deck.discard(card)
         gain(self.floor, robot, f"draft of {len(dealt)}", kept)
 
-    def _line_up(self, bots: Sequence[Bot | None]):
+    def _line_up(self, bots: Sequence[Bot | None]
+                 ) -> Iterator[tuple[str, tuple[int, int, str], RobotSpec | None, Bot | None]]:
         """(name, start, spec, bot) of each robot in robot order."""
         s = self.scenario
         if s.robots:
@@ -234,7 +242,7 @@ class Race:
     def snapshot(self) -> tuple[RobotResult, ...]:
         """Every robot's public state now."""
         won = set(self._winners())
-        teams = self.floor.teams
+        teams = self.teams
         return tuple(RobotResult.of(r, self.course, r.index in won,
                                     teams.carries(r) if teams is not None else 0)
                      for r in self.floor.robots)
@@ -244,13 +252,13 @@ class Race:
         on a team course their teams, or the team that won otherwise."""
         robots = self.floor.robots
         first = first_finishers([r.finished for r in robots])
-        teams = self.floor.teams
+        teams = self.teams
         return first if teams is None else teams.winners(robots, first)
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots
         won = self._winners()
-        teams = self.floor.teams
+        teams = self.teams
         return Outcome(self.scenario.name, self.seed, self.round,
                        tuple(robots[i].name for i in won), self.snapshot(),
                        tuple(teams.team_names(won)) if teams is not None else ())
@@ -283,6 +291,7 @@ class Race:
         (self.round, self.register, self.over, self._between_rounds, self._finishers,
          self.cards_played, board) = saved.race
         if self.turns is not None:
+            assert board is not None        # saved with its turning boards
             self.turns.put(board)
 
     # ------------------------------------------------------------ stepping
@@ -502,7 +511,7 @@ class Race:
             floor.events.pack()                 # type: ignore[union-attr]
         if self.on_register_end is not None:
             self.on_register_end(self)
-        if floor.teams is not None and not self.over and floor.teams.decide_register(floor):
+        if self.teams is not None and not self.over and self.teams.decide_register(floor):
             self._end()
         if (finished or floor.outs != outs) and not self.over \
                 and not any(self._in_race(r) for r in robots):
@@ -555,7 +564,7 @@ class Race:
                 if floor.events is not None:
                     floor.emit("announce", robot)
         floor.step = "reentry"                                      # 7.4
-        teams = floor.teams
+        teams = self.teams
         reenter(floor, robots if teams is None else
                 [r for r in robots if teams.may_reenter(r, self.round)])
         self._between_rounds = True

@@ -10,7 +10,7 @@ carries the robot past (or into a pit) does not. The validator asks only
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Set as AbstractSet
+from collections.abc import Iterable, Iterator, Set as AbstractSet
 
 import numpy as np
 
@@ -35,7 +35,8 @@ def reachable_from(board: Board, starts: Iterable[tuple[int, int]],
     return SquareSet(bits, width, board.height)
 
 
-_last: tuple = (None, None, None)   # the last board and rules seen, and their model
+# the last board and rules seen, and their model
+_last: tuple[Board | None, Rules | None, LoneModel | None] = (None, None, None)
 
 
 def _model(board: Board, rules: Rules) -> LoneModel:
@@ -47,10 +48,11 @@ def _model(board: Board, rules: Rules) -> LoneModel:
     if seen is not board or seen_rules != rules:
         model = LoneModel.build(board, rules)
         _last = (board, rules, model)
+    assert model is not None
     return model
 
 
-class SquareSet(AbstractSet):
+class SquareSet(AbstractSet[tuple[int, int]]):
     """A set of squares kept as a bitboard: `in` is one bit test, and the
     (x, y) tuples are only made when the set is iterated."""
 
@@ -68,7 +70,7 @@ class SquareSet(AbstractSet):
             return False
         return bool(self.bits >> (y * self.width + x) & 1)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, int]]:
         return iter(_squares(self.bits, self.width))
 
     def __len__(self) -> int:

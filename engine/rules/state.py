@@ -6,20 +6,24 @@ robots, the occupancy of every square, and the moment (round, register,
 step) that stamps events and orders destructions. A race holds one; the
 lone-robot model holds another with a single robot, so both run the same
 rules code.
+
+The rules that keep state of their own and act on the floor (option cards,
+engine/rules/option_holding.py; team races, engine/rules/teams.py) import
+this module; it knows them only by what it holds of them (``RobotOptions``,
+``OptionDeck``, the ``OptionChoices`` and ``TeamRules`` protocols) and by
+the hook ``Floor.discard_at_destruction``, so no import goes back up.
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
 from rallyforge.engine.model.events import EventLog
+from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import Card, Rules
 from rallyforge.engine.rules.course import Course
-from rallyforge.engine.rules.option_holding import OptionDeck, RobotOptions, at_destruction
-
-if TYPE_CHECKING:
-    from rallyforge.engine.rules.teams import TeamPlay
 
 
 class RobotState:
@@ -65,7 +69,7 @@ class RobotState:
         card = self.registers[slot]
         return card.priority if card is not None and card.priority is not None else -1
 
-    def saved(self) -> tuple:
+    def saved(self) -> RobotSaved:
         """Its state, for ``restore`` (its lists copied; not its option cards'
         memory, ``opt``, which only played option cards have)."""
         assert self.opt is None
@@ -74,12 +78,112 @@ class RobotState:
                 self.announced, self.decided, self.deaths, self.death_seq, self.pending,
                 self.killed_by, self.superbot, list(self.registers), list(self.cards))
 
-    def restore(self, saved: tuple) -> None:
+    def restore(self, saved: RobotSaved) -> None:
         (self.sq, self.facing, self.damage, self.lives, self.flags, self.options,
          self.archive, self.destroyed, self.out, self.finished, self.powered_down,
          self.announced, self.decided, self.deaths, self.death_seq, self.pending,
          self.killed_by, self.superbot, registers, cards) = saved
         self.registers, self.cards = list(registers), list(cards)
+
+
+class RobotOptions:
+    """What a robot's option cards remember besides which it holds
+    (``RobotState.cards``)."""
+
+    __slots__ = ("coat", "shells", "fc_locks", "pairs", "plan", "radio", "flywheel", "aside",
+                 "stabilized", "aborted", "shield", "shield_sides", "fresh", "choices", "locks")
+
+    def __init__(self, shield: bool):
+        self.coat = 0                   # Ablative Coat points taken
+        self.shells = 0                 # Mini Howitzer shots fired
+        self.fc_locks: list[int] = []   # registers (0-4) locked by Fire Control
+        # a pair's rotate card and the option that joins it (crab-legs, dual-processor)
+        self.pairs: list[tuple[Card, str] | None] = [None] * 5
+        self.plan: list[tuple[str | None, str | None, str | None]] | None = None
+        # Radio Control: (shooter, first register index, target registers copying)
+        self.radio: tuple[RobotState, int, frozenset[int]] | None = None
+        self.flywheel: Card | None = None
+        self.aside: tuple[Card, int] | None = None      # Conditional Program
+        self.stabilized = False         # Gyroscopic Stabilizer this round
+        self.aborted = False
+        self.shield = shield            # shield_with_options
+        self.shield_sides = 0           # Power-Down Shield: sides used in this register
+        self.fresh = False              # Superior Archive Copy: re-enter with 0 damage
+        # a bot's option choices once its bot programs it (docs/rules.md 10.12); None: a
+        # script's choices
+        self.choices: OptionChoices | None = None
+        self.locks = 0                  # registers locked by damage this round
+
+
+class OptionDeck:
+    """The 26 option cards, shuffled once from the race's seed (docs/rules.md 10.1);
+    discarded cards go under it and it is never reshuffled."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, seed: int, listed: set[str]):
+        # its own generator: the program deck deals the same cards whatever
+        # the option deck does
+        rng = random.Random(f"option deck {seed}")
+        self.cards = [c for c in OPTION_IDS if c not in listed]
+        rng.shuffle(self.cards)
+
+    def deal(self) -> str | None:
+        return self.cards.pop(0) if self.cards else None
+
+    def discard(self, card: str) -> None:
+        self.cards.append(card)
+
+
+class OptionChoices(Protocol):
+    """A bot's choices with option cards (docs/rules.md 10.12: a bot's policy, not a rule)."""
+
+    def give_up(self, robot: RobotState) -> str:
+        """The card the robot gives up first (a discard, a card traded for damage)."""
+        ...
+
+    def keep(self, cards: list[str]) -> str:
+        """Of a draft of starting option cards, the one the robot keeps (docs/rules.md 12.6)."""
+        ...
+
+    def move_use(self, kind: int, cards: list[str]) -> str | None:
+        """The movement option a card of `kind` is played with, for a bot
+        without a plan of its own."""
+        ...
+
+    def flywheel_card(self, left: list[Card]) -> Card:
+        """Of the hand's cards left out of the program, the one kept on the Flywheel."""
+        ...
+
+    def weapon(self, floor: Floor, shooter: RobotState, targets: list[RobotState], d: int,
+               slot: int, points: int) -> tuple[str, str | None] | None:
+        """The weapon a main laser shot is replaced by, with its mode; None
+        for the laser's damage."""
+        ...
+
+
+class TeamRules(Protocol):
+    """What the floor and the checkpoint step ask of a team race's rules
+    (engine/rules/teams.py ``TeamPlay``, docs/rules.md 13)."""
+
+    blocker: list[bool]             # by robot: a blocker touches no flag (13.2)
+
+    @property
+    def unordered(self) -> bool: ...
+
+    def touch(self, floor: Floor, robot: RobotState, sq: int) -> None: ...
+
+    def touched(self, floor: Floor, robot: RobotState) -> None: ...
+
+    def spares(self, robot: RobotState, square: int) -> bool: ...
+
+    def destroyed(self, floor: Floor, robot: RobotState, square: int, spared: bool) -> None: ...
+
+    def went_out(self, floor: Floor, robot: RobotState) -> None: ...
+
+    def saved(self) -> TeamSaved: ...
+
+    def restore(self, saved: TeamSaved) -> None: ...
 
 
 # What sent a robot to its destruction: (agent, square). The agent is the
@@ -89,6 +193,16 @@ class RobotState:
 # or a damage cause (fall, ramming gear, recompile) with -1 for damage;
 # "crusher" with its square.
 Blame = tuple[str, int]
+# (sq, facing, damage, lives, flags, options, archive, destroyed, out,
+# finished, powered_down, announced, decided, deaths, death_seq, pending,
+# killed_by, superbot, registers, cards): RobotState.saved
+RobotSaved = tuple[int, int, int, int, int, int, int, bool, bool, tuple[int, int] | None, bool,
+                   bool, bool, int, int, int, Blame | None, bool, list[Card | None], list[str]]
+# (won, owner, sat_out, flag_sq, carrier): engine/rules/teams.py TeamPlay.saved
+TeamSaved = tuple[tuple[int, ...], list[int], dict[int, int], list[int], list[int]]
+# (robots, (round, register, step, moment, outs), flag gifts, flag squares, teams)
+FloorSaved = tuple[tuple[RobotSaved, ...], tuple[int, int | None, str, int, int],
+                   list[RobotState], tuple[int, ...], TeamSaved | None]
 DeathHook = Callable[[RobotState, int, str], None]
 OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 
@@ -96,7 +210,7 @@ OptionHook = Callable[[RobotState, str, str, "str | None"], None]
 class Floor:
     __slots__ = ("course", "rules", "robots", "occ", "flag_squares", "flag_home", "flag_at", "marks",
                  "round", "register", "_step", "moment", "events", "on_death", "on_option", "outs",
-                 "option_deck", "flag_gifts", "on_flag", "teams")
+                 "option_deck", "discard_at_destruction", "flag_gifts", "on_flag", "teams")
 
     def __init__(self, course: Course, rules: Rules, robots: list[RobotState],
                  flag_squares: tuple[int, ...] = (), record_events: bool = False,
@@ -129,8 +243,11 @@ class Floor:
         self.on_option: OptionHook | None = None
         self.outs = 0                   # robots that have gone out of the race
         self.option_deck: OptionDeck | None = None      # with played options
+        # with played options: what a destroyed robot's cards do (set with
+        # option_deck to engine/rules/option_holding.py at_destruction)
+        self.discard_at_destruction: Callable[[Floor, RobotState], None] | None = None
         self.flag_gifts: list[RobotState] = []  # flag_gives_option: a card each at 7.1
-        self.teams: TeamPlay | None = None      # a team race's variant (docs/rules.md 13)
+        self.teams: TeamRules | None = None     # a team race's variant (docs/rules.md 13)
         # board_turns_on_flag: called with a flag's square when a robot touches it
         self.on_flag: Callable[[int], None] | None = None
 
@@ -161,7 +278,7 @@ class Floor:
             flag_at[square] = number
             marks[square] = True
 
-    def saved(self) -> tuple:
+    def saved(self) -> FloorSaved:
         """The robots' state, the moment and where the flags stand, for
         ``restore`` (engine/rules/race.py Race.save)."""
         return (tuple(robot.saved() for robot in self.robots),
@@ -169,11 +286,12 @@ class Floor:
                 list(self.flag_gifts), self.flag_squares,
                 self.teams.saved() if self.teams is not None else None)
 
-    def restore(self, saved: tuple) -> None:
+    def restore(self, saved: FloorSaved) -> None:
         robots, moment, gifts, flags, teams = saved
         if flags != self.flag_squares:
             self.place_flags(flags)
         if self.teams is not None:
+            assert teams is not None        # saved on this floor, with its teams
             self.teams.restore(teams)
         occ = self.occ
         for robot in self.robots:
@@ -188,7 +306,7 @@ class Floor:
 
     # ------------------------------------------------------------ events
 
-    def emit(self, kind: str, robot: RobotState | None, **payload) -> None:
+    def emit(self, kind: str, robot: RobotState | None, **payload: Any) -> None:
         """Log an event (nothing when the race keeps no log)."""
         if self.events is not None:
             self.events.record((self.round, self.register, self._step, kind,
@@ -246,7 +364,9 @@ class Floor:
         if not spared:
             robot.lives -= 1
         if robot.opt is not None:
-            at_destruction(self, robot)
+            discard = self.discard_at_destruction
+            assert discard is not None, "played options need Floor.discard_at_destruction"
+            discard(self, robot)
         elif robot.options:
             robot.options -= 1
         if self.events is not None:

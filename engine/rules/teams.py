@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from rallyforge.engine.model.scenario import TEAM_NAMES, Scenario, Seat
 from rallyforge.engine.rules.course import Course
-from rallyforge.engine.rules.state import Floor, RobotState
+from rallyforge.engine.rules.state import Floor, RobotState, TeamSaved
 
 # Variants whose flags are touched in order, one robot's progress deciding.
 ORDERED = ("player", "team_progress", "team_any")
@@ -80,11 +80,11 @@ class TeamPlay:
 
     # ------------------------------------------------------------ saving
 
-    def saved(self) -> tuple:
+    def saved(self) -> TeamSaved:
         return (self.won, list(self.owner), dict(self.sat_out), list(self.flag_sq),
                 list(self.carrier))
 
-    def restore(self, saved: tuple) -> None:
+    def restore(self, saved: TeamSaved) -> None:
         won, owner, sat_out, flag_sq, carrier = saved
         self.won, self.owner, self.sat_out = won, list(owner), dict(sat_out)
         self.flag_sq, self.carrier = list(flag_sq), list(carrier)

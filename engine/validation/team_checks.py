@@ -13,13 +13,15 @@ Teams): a course that cannot be played as written, each message with its fix.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from rallyforge.engine.model.problems import ERROR, Problem, WARNING
-from rallyforge.engine.model.scenario import Scenario, robots_for
+from rallyforge.engine.model.scenario import Scenario, Seat, robots_for
 
 
-def team_problems(s: Scenario, at) -> list[Problem]:
-    """Every team problem of the course; `at` is the validator's Places."""
+def team_problems(s: Scenario, at: object) -> list[Problem]:
+    """Every team problem of the course (`at`, the validator's Places that
+    every check is given, places nothing here)."""
     victory = s.rules.victory
     if not s.team_race:
         return []
@@ -63,7 +65,7 @@ def team_problems(s: Scenario, at) -> list[Problem]:
     return problems
 
 
-def _roles_without_teams(s: Scenario, seats=None) -> list[Problem]:
+def _roles_without_teams(s: Scenario, seats: Sequence[Seat] | None = None) -> list[Problem]:
     """E341: blockers only play under "player"."""
     seats = seats if seats is not None else s.seats(len(s.robots) or len(s.docks))
     blockers = sum(1 for seat in seats if seat.role == "blocker")

@@ -77,18 +77,19 @@ order they run.
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import replace
-from collections.abc import Callable, Set as AbstractSet
+from collections.abc import Callable, Iterator, Mapping, Set as AbstractSet
+from typing import Any
 
 from rallyforge.engine.format.loader import board_indexes, read_dict, read_json
 from rallyforge.engine.format.schema import within_bounds
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, opposite
 from rallyforge.engine.model.element_kinds import BELT_TYPES, DEADLY_TYPES, EDGE_LIST, TILE_LIST, off_table
+from rallyforge.engine.model.json_types import FilePath, JsonObject
 from rallyforge.engine.model.option_cards import BY_ID, card_name
 from rallyforge.engine.model.problems import ERROR, Problem, ScenarioError, WARNING, pointer
-from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Dock, Flag, Laser, MAX_LEVEL,
-                                   Pusher, Scenario, edge_key)
+from rallyforge.engine.model.scenario import (BOT_NAMES, Board, CARD_KINDS, Card, Dock, Flag, Laser,
+                                   MAX_LEVEL, Pusher, RobotSpec, Scenario, edge_key)
 from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules import reach
 from rallyforge.engine.rules.beams import board_beams
@@ -104,12 +105,12 @@ DOCK_WARN_TYPES = {t.name: t.dock_warning for t in TILE_LIST if t.dock_warning}
 
 # ---------------------------------------------------------------- entry points
 
-def validate_file(path: str | os.PathLike) -> list[Problem]:
+def validate_file(path: FilePath) -> list[Problem]:
     """Every problem of a scenario file, the unreadable ones included."""
     return read_valid_file(path)[1]
 
 
-def read_valid_file(path: str | os.PathLike) -> tuple[Scenario | None, list[Problem]]:
+def read_valid_file(path: FilePath) -> tuple[Scenario | None, list[Problem]]:
     """Every problem of a scenario file (as validate_file), and its scenario
     when none of them is an error (the one load_file gives), from one read."""
     data, problems = read_json(path)
@@ -258,7 +259,7 @@ def _file_places(data: object, scenario: Scenario, problems: list[Problem]) -> P
     return Places(indexes)
 
 
-def _raw_key(key: str, raw: dict) -> object:
+def _raw_key(key: str, raw: JsonObject) -> object:
     if key == "robots":
         return raw.get("name")
     if key == "checks":
@@ -266,7 +267,7 @@ def _raw_key(key: str, raw: dict) -> object:
     return raw.get("x"), raw.get("y")
 
 
-def _model_key(key: str, item) -> object:
+def _model_key(key: str, item: Any) -> object:       # an element of the list `key`
     if key == "robots":
         return item.name
     if key == "checks":
@@ -355,7 +356,8 @@ def two_on_a_square(s: Scenario, at: Places) -> list[Problem]:
 
 # ---------------------------------------------------------------- errors
 
-def _markers_on(s: Scenario, at: Places, key: str, kinds):
+def _markers_on(s: Scenario, at: Places, key: str, kinds: AbstractSet[str] | Mapping[str, str]
+                ) -> Iterator[tuple[int, Flag | Dock, str, str]]:
     """Each flag or dock (`key` "flags" or "docks") on a square of one of
     `kinds`: its index, the marker, the square's type, and words saying so."""
     for k, m in enumerate(getattr(s, key)):
@@ -458,7 +460,7 @@ def duplicate_robot_names(s: Scenario, at: Places) -> list[Problem]:
     return out
 
 
-def _program_cards(s: Scenario):
+def _program_cards(s: Scenario) -> Iterator[tuple[RobotSpec, Card, tuple[int, int, int, bool]]]:
     """Each card of each scripted program, with its place for _card_place
     (worded only for the cards a check reports: programs can be long)."""
     for k, robot in enumerate(s.robots):
@@ -550,7 +552,7 @@ def option_checks_when_counted(s: Scenario, at: Places) -> list[Problem]:
             for k, check in enumerate(s.checks) if "option_cards" in check.expected]
 
 
-def _option_uses(s: Scenario, at: Places):
+def _option_uses(s: Scenario, at: Places) -> Iterator[tuple[int, RobotSpec, str, str, str]]:
     """Each option a robot's script uses: (robot index, robot, option id, when, pointer)."""
     for k, robot in enumerate(s.robots):
         for r, entry in enumerate(robot.program):
@@ -751,7 +753,7 @@ def unreachable_flags(s: Scenario, at: Places | None = None) -> list[Problem]:
     return out
 
 
-def _turned_boards(s: Scenario, k: int):
+def _turned_boards(s: Scenario, k: int) -> Iterator[Board]:
     """The course's board as it can be when robots head for flag k+1 (index
     k): as laid out, then, under ``board_turns_on_flag``, with the square
     factory boards under flags 1..k turned every other way they can be,

@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from rallyforge.engine.analysis import stats
+from rallyforge.engine.analysis.balance.course_card import card
 from rallyforge.engine.analysis.balance.teams import team_verdict
 from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
 from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
@@ -23,8 +24,8 @@ from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Comp
                                                       TimeTrial)
 from rallyforge.engine.analysis.balance.why import chains, reentry_loops
 from rallyforge.engine.analysis.balance.summary import Raced
-from rallyforge.engine.analysis.course_card.build import card
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
+from rallyforge.engine.model.scenario import Scenario
 
 FAIR_MARGIN = 0.05
 ALPHA = 0.05
@@ -53,7 +54,7 @@ def _wilson(successes: int, n: int) -> list[float]:
     return [_ratio(end) for end in stats.wilson(successes, n)]
 
 
-def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
+def aggregate(scenario: Scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
               robots: int | tuple[int, ...], bot: str, seed: int, engine: str,
               seating: str = GAME, planned: int | None = None, elapsed_s: float = 0.0,
               cancelled: bool = False) -> BalanceResult:
@@ -63,7 +64,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     spread; heatmaps' chains say why robots die on each square
     (``why.chains``); reentry_loops are archive points where re-entering
     robots soon die again (``why.reentry_loops``); card is the course card
-    (engine/analysis/course_card/build.py). `robots` is the robots a race, or the
+    (engine/analysis/balance/course_card.py). `robots` is the robots a race, or the
     counts a run took in turn: then ``by_players`` judges the seats of each
     count apart, and ``docks`` and ``fairness`` pool them (the plan gives
     every count the same races, so each weighs alike). The docks shown are
@@ -133,7 +134,7 @@ def aggregate(scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
     return {**result, "card": card(scenario, result)}
 
 
-def options(scenario, races: list[RaceSummary]) -> Options:
+def options(scenario: Scenario, races: list[RaceSummary]) -> Options:
     """Option cards in the run: mode ("played" or "counted"); per upgrade
     square the cards it gave (gains, per race); robots that held at least one
     card against those that held none: robot-races, wins, win rate, Wilson

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rallyforge.engine.analysis.balance.course_card import seat_verdict
 from rallyforge.engine.analysis.balance.teams import team_lines
-from rallyforge.engine.analysis.course_card.build import fairness_words, seat_verdict
+from rallyforge.engine.analysis.course_card.build import fairness_words
 
 if TYPE_CHECKING:
     from rallyforge.engine.analysis.balance.teams import TeamVerdict

@@ -12,6 +12,7 @@ hooks: ``on_death(robot, square, cause)`` for deaths and
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from rallyforge.engine.analysis.balance.plan import Job, RACE
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
@@ -19,6 +20,10 @@ from rallyforge.engine.bots import compiled_race, new_race
 from rallyforge.engine.model.scenario import RobotSpec, Scenario
 from rallyforge.engine.rules.outcome import first_finishers
 from rallyforge.engine.rules.race import Race
+from rallyforge.engine.rules.state import RobotState
+
+if TYPE_CHECKING:       # (the runner's imports are not the workers' business)
+    from rallyforge.engine.analysis.balance.runner import JobResult
 
 
 def bot_names() -> list[str]:
@@ -40,11 +45,11 @@ class RaceTask:
         self.scenario = replace(scenario, robots=(), checks=())
         self.bot = bot
 
-    def play(self, jobs: list[Job]) -> list:
+    def play(self, jobs: list[Job]) -> list[RaceSummary | TrialSummary]:
         return [play_job(self.scenario, self.bot, job) for job in jobs]
 
 
-def play_job(scenario: Scenario, bot: str, job: Job):
+def play_job(scenario: Scenario, bot: str, job: Job) -> RaceSummary | TrialSummary:
     if job.kind == RACE:
         return play_race(scenario, job.seed, job.docks, bot)
     return play_trial(scenario, job.seed, job.docks[0], bot)
@@ -90,7 +95,7 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
     flag_rounds: list[list[int]] = [[] for _ in docks]
     holder: list[Race] = []
 
-    def on_death(robot, square: int, cause: str) -> None:
+    def on_death(robot: RobotState, square: int, cause: str) -> None:
         deaths.append(death_record(robot, holder[0].round, square, cause, width))
 
     def on_register_end(race: Race) -> None:
@@ -105,7 +110,7 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
     held = [False] * len(docks)
     used: dict[str, int] = {}
 
-    def on_option(robot, what: str, card: str, cause: str | None) -> None:
+    def on_option(robot: RobotState, what: str, card: str, cause: str | None) -> None:
         if what == "gained":
             held[robot.index] = True
             if cause == "upgrade":
@@ -158,7 +163,7 @@ def compiled_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> R
     )
 
 
-def death_record(robot, round_: int, square: int, cause: str, width: int) -> Death:
+def death_record(robot: RobotState, round_: int, square: int, cause: str, width: int) -> Death:
     """The summary of a robot's destruction (the race's death hook's
     arguments, the round and the board's width): where, why, what sent it
     there (``robot.killed_by``) and where it re-enters."""
@@ -191,7 +196,8 @@ def engine_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSum
                         outcome.rounds)
 
 
-def split_results(results: list) -> tuple[list[RaceSummary], list[TrialSummary]]:
+def split_results(results: list[tuple[Job, JobResult]]
+                  ) -> tuple[list[RaceSummary], list[TrialSummary]]:
     """The runner's (job, result) pairs split into race and trial summaries,
     in plan order."""
     races: list[RaceSummary] = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 
 def _clock(seconds: float) -> str:
@@ -18,7 +19,7 @@ def _clock(seconds: float) -> str:
 
 
 class ProgressBar:
-    def __init__(self, label: str = "races", stream=None, width: int = 28):
+    def __init__(self, label: str = "races", stream: TextIO | None = None, width: int = 28):
         self.stream = stream if stream is not None else sys.stderr
         self.label = label
         self.width = width

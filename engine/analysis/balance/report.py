@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from rallyforge.engine.analysis.balance.types import BalanceResult, Grid, Options
+    from rallyforge.engine.model.json_types import FilePath
     from rallyforge.engine.model.scenario import Scenario
 
 CHARTS = {
@@ -178,7 +180,8 @@ def _in_short_lines(result: BalanceResult) -> list[str]:
     return [short.lead, "", *(f"- {line}" for line in short.points), *short.notes, ""]
 
 
-def write_report(result: BalanceResult, directory: str | os.PathLike, scenario=None) -> list[Path]:
+def write_report(result: BalanceResult, directory: FilePath,
+                 scenario: Scenario | None = None) -> list[Path]:
     """Write report.md and the charts into `directory` (made if missing);
     returns the files written. They appear whole or not at all: written
     beside it first, then moved in. `scenario` (optional) draws walls, pits, flags

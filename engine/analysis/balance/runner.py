@@ -42,19 +42,29 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Protocol, overload
+from types import FrameType
+from typing import Any, Protocol, overload
 
 from rallyforge.engine import ctrl_c
 from rallyforge.engine.analysis.balance.plan import Job, Jobs, RACE
 
 
+# What a task makes of one job (a balance run's race or trial summary, a
+# suggestion's measures): the runner only hands it back, paired with its job.
+JobResult = Any
+
+
 class Task(Protocol):
     """What runs the jobs: picklable, one result per job, in order."""
 
-    def play(self, jobs: list[Job]) -> list: ...
+    def play(self, jobs: list[Job]) -> list[JobResult]: ...
+
+
+# Called with a chunk's number and its results, as each chunk is done.
+OnChunk = Callable[[int, list[JobResult]], None]
 
 
 Progress = Callable[[int, int, float], None]
@@ -74,7 +84,7 @@ class BackendError(Exception):
 
 @dataclass
 class RunOutcome:
-    results: list = field(default_factory=list)       # (job, result) in plan order
+    results: list[tuple[Job, JobResult]] = field(default_factory=list)     # in plan order
     cancelled: bool = False
     elapsed_s: float = 0.0
     planned: int = 0
@@ -152,10 +162,10 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
     chunks = Chunks(jobs, size)
     outcome = RunOutcome(planned=races_in(jobs))
     started = time.perf_counter()
-    finished: dict[int, list] = {}
+    finished: dict[int, list[JobResult]] = {}
     races_done = 0
 
-    def on_chunk(index: int, results: list) -> None:
+    def on_chunk(index: int, results: list[JobResult]) -> None:
         nonlocal races_done
         finished[index] = results
         races_done += sum(1 for j in chunks[index] if j.kind == RACE)
@@ -181,7 +191,9 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
     return outcome
 
 
-def _run_on(task, chunks, workers, scheduler, local_processes, on_chunk, stop, meanwhile) -> None:
+def _run_on(task: Task, chunks: Chunks, workers: int, scheduler: str | None, local_processes: bool,
+            on_chunk: OnChunk, stop: Callable[[], bool],
+            meanwhile: Callable[[], None] | None) -> None:
     if scheduler:
         _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
     elif workers == 1 or len(chunks) <= 1:
@@ -194,7 +206,7 @@ def _run_on(task, chunks, workers, scheduler, local_processes, on_chunk, stop, m
 
 
 @contextlib.contextmanager
-def _ctrl_c_noted(pressed: threading.Event):
+def _ctrl_c_noted(pressed: threading.Event) -> Iterator[None]:
     """Ctrl+C inside also sets `pressed`, which ``stop`` reads: the run
     stops at its next look even where the KeyboardInterrupt raised by the
     press is lost (raised in code whose exceptions Python drops, such as a
@@ -207,7 +219,7 @@ def _ctrl_c_noted(pressed: threading.Event):
         yield
         return
 
-    def noted(signum, frame):
+    def noted(signum: int, frame: FrameType | None) -> None:
         pressed.set()
         previous(signum, frame)
 
@@ -224,18 +236,18 @@ def _ctrl_c_noted(pressed: threading.Event):
 _worker_task: Task | None = None
 
 
-def _init_worker(task) -> None:
+def _init_worker(task: Task) -> None:
     global _worker_task
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_task = task
 
 
-def _play_in_worker(jobs: list[Job]) -> list:
+def _play_in_worker(jobs: list[Job]) -> list[JobResult]:
     assert _worker_task is not None, "the pool's initializer sets the task"
     return _worker_task.play(jobs)
 
 
-def _context():
+def _context() -> multiprocessing.context.BaseContext:
     """Where the worker processes come from (see the module's notes)."""
     if _alone():
         return multiprocessing.get_context("fork")
@@ -275,7 +287,7 @@ os.register_at_fork(after_in_child=_deaf_if_worker)
 
 
 @contextlib.contextmanager
-def _forking_deaf_workers():
+def _forking_deaf_workers() -> Iterator[None]:
     global _forking_workers
     _forking_workers = True
     try:
@@ -300,9 +312,10 @@ def _start_deaf_forkserver() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-def _run_pool(task, chunks, workers, on_chunk, stop, meanwhile) -> None:
+def _run_pool(task: Task, chunks: Chunks, workers: int, on_chunk: OnChunk, stop: Callable[[], bool],
+              meanwhile: Callable[[], None] | None) -> None:
     window = 2 * workers
-    pending: dict[Future, int] = {}
+    pending: dict[Future[list[JobResult]], int] = {}
     next_chunk = 0
 
     def fill(pool: ProcessPoolExecutor) -> None:
@@ -379,14 +392,14 @@ class _Aside(threading.Thread):
 
 
 @contextlib.contextmanager
-def _ctrl_c_deferred():
+def _ctrl_c_deferred() -> Iterator[None]:
     """Ctrl+C pressed inside is acted on as it ends, not in the middle (of
     starting worker processes: one half started, this process gone, failed
     with a traceback)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    pressed: list = []
+    pressed: list[FrameType | None] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(frame))
     try:
         yield
@@ -452,7 +465,7 @@ def _quiet_when_failing(thread: threading.Thread) -> None:
     _STOPPED.add(thread)
 
 
-def _unless_stopped(args) -> None:
+def _unless_stopped(args: threading.ExceptHookArgs) -> None:
     """``threading.excepthook``: silent for the threads of stopped pools."""
     if args.thread not in _STOPPED:
         _other_hook(args)
@@ -460,12 +473,12 @@ def _unless_stopped(args) -> None:
 
 # ---------------------------------------------------------------- dask
 
-def _play_on_dask(task, jobs: list[Job]) -> list:
+def _play_on_dask(task: Task, jobs: list[Job]) -> list[JobResult]:
     return task.play(jobs)
 
 
 @contextlib.contextmanager
-def _ctrl_c_for_this_process_only():
+def _ctrl_c_for_this_process_only() -> Iterator[None]:
     """Worker processes started inside ignore SIGINT (they inherit it): Ctrl+C
     at a terminal reaches the whole process group, and only this process
     should act on it (stop and report), not every worker with a traceback."""
@@ -484,7 +497,7 @@ _DASK_LOGGERS = ("distributed", "tornado")
 
 
 @contextlib.contextmanager
-def _dask_quiet_after_ctrl_c():
+def _dask_quiet_after_ctrl_c() -> Iterator[None]:
     """From the press of Ctrl+C on, the Dask client's and its event loop's
     logs are silenced: stopping, they report the scheduler going away, and
     when the press lands before distributed's sync() has made its future,
@@ -496,7 +509,7 @@ def _dask_quiet_after_ctrl_c():
     silenced: list[tuple[logging.Logger, int]] = []
     previous = signal.getsignal(signal.SIGINT)
 
-    def on_ctrl_c(signum, frame):
+    def on_ctrl_c(signum: int, frame: FrameType | None) -> None:
         if previous == signal.SIG_IGN:
             return
         names = [name for name in list(logging.root.manager.loggerDict)
@@ -520,22 +533,25 @@ def _dask_quiet_after_ctrl_c():
             log.setLevel(level)
 
 
-def _without_dask(hook):
+def _without_dask(hook: Callable[[sys.UnraisableHookArgs], object]
+                  ) -> Callable[[sys.UnraisableHookArgs], None]:
     """`hook` for what cannot be raised, but silent on Dask's: a future the
     press interrupted half made fails in its __del__ once collected, which
     may be after the run (kept for the rest of the process, which is stopping)."""
-    def unraisable(info) -> None:
+    def unraisable(info: sys.UnraisableHookArgs) -> None:
         if not getattr(info.object, "__module__", "").startswith("distributed"):
             hook(info)
     return unraisable
 
 
-def _run_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+def _run_dask(task: Task, chunks: Chunks, workers: int, scheduler: str, local_processes: bool,
+              on_chunk: OnChunk, stop: Callable[[], bool]) -> None:
     with _dask_quiet_after_ctrl_c():
         _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop)
 
 
-def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, stop) -> None:
+def _run_on_dask(task: Task, chunks: Chunks, workers: int, scheduler: str, local_processes: bool,
+                 on_chunk: OnChunk, stop: Callable[[], bool]) -> None:
     try:
         from distributed import Client, LocalCluster, wait as dask_wait
     except ImportError as exc:
@@ -555,7 +571,7 @@ def _run_on_dask(task, chunks, workers, scheduler, local_processes, on_chunk, st
             raise BackendError(f"--scheduler {scheduler}: {exc}", usage=True) from None
         except OSError as exc:
             raise BackendError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
-    pending: dict = {}                 # dask futures: chunk number
+    pending: dict[Any, int] = {}       # dask futures: chunk number
     shared = None
     try:
         shared = client.scatter(task, broadcast=True)

@@ -29,7 +29,8 @@ Difficulty = TypedDict("Difficulty", {
 
 
 class SeatVerdict(TypedDict):
-    """The verdict on the seats of one player count (build.seat_verdict):
+    """The verdict on the seats of one player count
+    (engine/analysis/balance/course_card.py seat_verdict):
     `favoured_dock` is the seat it names (above or below its fair share;
     None when it names none); `dock`, `share`, `share_ci` and `fair_share`
     are the seat furthest from its fair share; `balance` 1 minus the gap

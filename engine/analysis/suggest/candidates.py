@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from rallyforge.engine.analysis.scenario_checks import run_checks
 from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
@@ -85,7 +86,7 @@ def shortlist(s: Scenario, ranked: Iterable[Edit], count: int,
     kept already (acceptable, a shortlist's): the result begins with them,
     they count in their groups, and `ranked` is not asked for them again."""
     kept = list(chosen)[:count]
-    groups: Counter = Counter((e.kind, e.args[0]) for e in kept)
+    groups: Counter[tuple[str, Any]] = Counter((e.kind, e.args[0]) for e in kept)
     if len(kept) == count:
         return kept
     before = _warnings(s)

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from rallyforge.engine.analysis.suggest.types import EditJson
 from rallyforge.engine.editing import edit
 from rallyforge.engine.model.scenario import Scenario
 
 Square = tuple[int, int]
+# What edits touch, to tell which two overlap: ("dock", number), ("square", (x, y)),
+# ("edge", (x, y), side), ("laser", (x, y), dir)... (Edit.touches)
+Touches = frozenset[tuple[object, ...]]
 
 
 def _at(square: Square) -> str:
@@ -27,14 +31,14 @@ class Edit:
     """One edit. ``kind`` is one of KINDS; ``args`` its values, as in KINDS
     (a moved dock may take a new facing: (number, old, new, facing))."""
     kind: str
-    args: tuple
+    args: tuple[Any, ...]
 
     @property
     def words(self) -> str:
         return WORDS[self.kind](*self.args)
 
     @property
-    def touches(self) -> frozenset:
+    def touches(self) -> Touches:
         """Docks, flags, squares and edges the edit changes."""
         a = self.args
         if self.kind == "swap_docks":
@@ -65,11 +69,11 @@ class Edit:
         return cls(doc["kind"], _tupled(doc["args"]))
 
 
-def _jsonable(value):
+def _jsonable(value: Any) -> Any:
     return [_jsonable(v) for v in value] if isinstance(value, tuple) else value
 
 
-def _tupled(value):
+def _tupled(value: Any) -> Any:
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 
@@ -87,7 +91,7 @@ def _swap_docks(s: Scenario, a: int, b: int) -> Scenario:
     return edit.reorder_markers(s, "docks", order)
 
 
-def _move_marker(kind: str):
+def _move_marker(kind: str) -> Callable[..., Scenario]:
     def move(s: Scenario, number: int, old: Square, new: Square, *facing: str) -> Scenario:
         """(a dock may be turned as it moves: `facing`)"""
         marker = edit.markers(s, kind)[number - 1]
@@ -101,7 +105,7 @@ def _turn_dock(s: Scenario, number: int, old: str, new: str) -> Scenario:
     return edit.replace_marker(s, "docks", number - 1, replace(dock, facing=new))
 
 
-def _wall(present: bool):
+def _wall(present: bool) -> Callable[[Scenario, Square, str], Scenario]:
     def change(s: Scenario, square: Square, side: str) -> Scenario:
         return edit.with_board(s, edit.set_wall(s.board, square[0], square[1], side, present))
     return change
@@ -113,7 +117,8 @@ def _turn_belt(s: Scenario, square: Square, old: str, new: str) -> Scenario:
     return edit.with_board(s, edit.set_tiles(s.board, {square: replace(tile, dir=new)}))
 
 
-def _pusher_registers(s: Scenario, square: Square, old: tuple, new: tuple) -> Scenario:
+def _pusher_registers(s: Scenario, square: Square, old: tuple[int, ...],
+                      new: tuple[int, ...]) -> Scenario:
     pusher = s.board.pusher_map[square]
     return edit.with_board(s, edit.set_pusher(s.board, replace(pusher, phases=new)))
 

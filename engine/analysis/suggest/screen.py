@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from rallyforge.engine.analysis.suggest.candidates import Diagnosis
-from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
+from rallyforge.engine.analysis.suggest.edits import Edit, Touches, apply_all
 from rallyforge.engine.analysis.suggest.score import Target, rounds_shortfall
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.scenario import Board, CARD_KINDS, Rules, Scenario
@@ -182,7 +182,7 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
     return base, [out[i] for i in order]
 
 
-def odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> frozenset:
+def odd_marks(s: Scenario, base: Sight, diagnosis: Diagnosis) -> Touches:
     """What an edit touches when it touches the odd dock: the dock, its square."""
     if len(base.leads) < 2:
         return frozenset()

@@ -69,7 +69,7 @@ class VersionsTask:
         self.tasks = [RaceTask(v, bot) for v in versions]
         self.bot = bot
 
-    def play(self, jobs: list[Job]) -> list:
+    def play(self, jobs: list[Job]) -> list[Record]:
         return [record(self.tasks[getattr(j, "version", 0)].scenario, self.bot, j) for j in jobs]
 
 
@@ -104,7 +104,7 @@ class Search:
         self.races: list[list[Record]] = [[]]
         self.played = 0
         self.elapsed = 0.0
-        self.effects: dict[int, dict] = {}
+        self.effects: dict[int, Effect] = {}
         self.screened = 0
         self.seen: tuple[Diagnosis, Sight] | None = None     # the first run's, the model's
 
@@ -135,6 +135,7 @@ class Search:
         if outcome.cancelled:
             raise Stopped
         for job, rec in outcome.results:
+            assert isinstance(job, VersionJob)
             self.races[job.version].append(rec)
 
     def add(self, edits: tuple[Edit, ...]) -> int:

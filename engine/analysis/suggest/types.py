@@ -2,7 +2,7 @@
 `rallyforge suggest --json` writes (README, "The command line")."""
 from __future__ import annotations
 
-from typing import Annotated, NotRequired, TypedDict
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from rallyforge.engine.format.typed_json import Items
 
@@ -26,7 +26,7 @@ Effect = dict[str, Change]
 
 class EditJson(TypedDict):
     kind: str
-    args: list
+    args: list[Any]                     # Edit.args, tuples as lists
     words: str
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from rallyforge.engine.format.file_names import stem_text
 from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_MASK, TiledMap, Tileset,
@@ -18,6 +19,7 @@ from rallyforge.engine.format.tiled.mapfile import (FLIP_D, FLIP_H, FLIP_V, GID_
 from rallyforge.engine.format.tiled.tilesets import mapping_for
 from rallyforge.engine.model.directions import INDEX, NAMES, opposite, step
 from rallyforge.engine.model.element_kinds import BELT_TYPES, off_table
+from rallyforge.engine.model.json_types import JsonObject
 from rallyforge.engine.model.scenario import (Accept, Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall,
                                               edge_key)
 
@@ -62,13 +64,16 @@ def _mirrored(bits: int) -> bool:
     return bin(bits & (FLIP_D | FLIP_H | FLIP_V)).count("1") % 2 == 1
 
 
+_Marker = TypeVar("_Marker", Flag, Dock)    # a numbered marker: a flag or a dock
+
+
 class _Course:
     """The elements gathered so far, square by square."""
 
     def __init__(self, width: int, height: int):
         self.width, self.height = width, height
         self.tiles: dict[tuple[int, int], tuple[Tile, str]] = {}
-        self.walls: dict[tuple, Wall] = {}
+        self.walls: dict[tuple[int, int, str], Wall] = {}
         self.lasers: dict[tuple[int, int, str], Laser] = {}
         self.pushers: dict[tuple[int, int], Pusher] = {}
         self.flags: dict[int, Flag] = {}
@@ -79,7 +84,7 @@ class _Course:
              choice: bool = False) -> None:
         self.warnings.append(Notice(message, x, y, choice))
 
-    def place(self, meaning: dict, bits: int, x: int, y: int, what: str) -> None:
+    def place(self, meaning: JsonObject, bits: int, x: int, y: int, what: str) -> None:
         if "tile" in meaning:
             self._tile(meaning, bits, x, y, what)
         for side in meaning.get("walls", ()):
@@ -98,7 +103,7 @@ class _Course:
             self._marker(self.docks, meaning["dock"],
                          Dock(x, y, orient(meaning.get("facing", "N"), bits)), "dock", what)
 
-    def _tile(self, meaning: dict, bits: int, x: int, y: int, what: str) -> None:
+    def _tile(self, meaning: JsonObject, bits: int, x: int, y: int, what: str) -> None:
         values = {k: meaning[k] for k in _TILE_KEYS if k in meaning}
         if "dir" in values:
             values["dir"] = orient(values["dir"], bits)
@@ -115,7 +120,8 @@ class _Course:
                       f"the {tile.type} is kept", x, y)
         self.tiles[(x, y)] = (tile, what)
 
-    def _marker(self, table: dict, number: int, marker, kind: str, what: str) -> None:
+    def _marker(self, table: dict[int, _Marker], number: int, marker: _Marker, kind: str,
+                what: str) -> None:
         if number in table:
             first = table[number]
             self.warn(f"{what}: a second {kind} {number} (the first is at ({first.x}, {first.y})); "

@@ -22,6 +22,9 @@ import xml.etree.ElementTree as ET
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from rallyforge.engine.model.json_types import JsonObject
 
 FLIP_H = 0x80000000
 FLIP_V = 0x40000000
@@ -249,7 +252,7 @@ def _object_square(x: float, y: float, w: float, h: float, tile_w: int, tile_h: 
     return int((x + w / 2) // tile_w), int((top + h / 2) // tile_h)
 
 
-def _tile_object(layer: str, gid: int, place: dict, tile_w: int, tile_h: int,
+def _tile_object(layer: str, gid: int, place: JsonObject, tile_w: int, tile_h: int,
                  where: str) -> TileObject:
     x, y, w, h = (finite(place[k], f"{where}: its {k}", MAX_COORDINATE)
                   for k in ("x", "y", "width", "height"))
@@ -396,13 +399,13 @@ def _read_json(raw: bytes, folder: Path) -> TiledMap:
     return TiledMap(width, height, tilesets, tuple(layers), tuple(objects))
 
 
-def _list(value: object, what: str) -> list:
+def _list(value: object, what: str) -> list[Any]:
     if not isinstance(value, list):
         raise MapError(f"{what}: a list was expected, not {type(value).__name__}")
     return value
 
 
-def _object(value: object, what: str) -> dict:
+def _object(value: object, what: str) -> JsonObject:
     if not isinstance(value, dict):
         raise MapError(f"{what}: an object was expected, not {type(value).__name__}")
     return value
@@ -454,7 +457,7 @@ def _json_layers(items: object, width: int, height: int, tile_w: int, tile_h: in
                                                 f"object layer {name!r}: an object"))
 
 
-def _json_tileset(entry: dict, folder: Path) -> Tileset:
+def _json_tileset(entry: JsonObject, folder: Path) -> Tileset:
     source = _text(entry.get("source", ""))
     name, count = _text(entry.get("name", "")), entry.get("tilecount")
     firstgid = whole(entry.get("firstgid", 1), "a tileset's firstgid", 1, GID_MASK)

@@ -34,6 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rallyforge.engine.format.tiled.mapfile import Tileset
+from rallyforge.engine.model.json_types import JsonObject
 
 FOLDER = Path(__file__).with_name("tilesets")
 MEANING_KEYS = {"tile", "dir", "express", "rotation", "phases", "walls", "laser", "pusher",
@@ -49,7 +50,7 @@ class Mapping:
     sources: tuple[str, ...]
     names: tuple[str, ...]
     tilecount: int | None
-    tiles: dict[int, dict]
+    tiles: dict[int, JsonObject]           # tile id -> what it means (MEANING_KEYS)
 
     def matches(self, tileset: Tileset) -> bool:
         if tileset.source and tileset.source in self.sources:
@@ -64,7 +65,7 @@ class MappingError(Exception):
 
 def _load(path: Path) -> Mapping:
     data = json.loads(path.read_text("utf-8"))
-    tiles: dict[int, dict] = {}
+    tiles: dict[int, JsonObject] = {}
     for key, meaning in data["tiles"].items():
         unknown = set(meaning) - MEANING_KEYS
         if unknown:
