@@ -468,7 +468,7 @@ def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
 
 
 def test_a_length_goal_and_a_rounds_goal_are_both_judged(open_course):
-    """format.md: one check per goal asked; neither of the two shadows the other."""
+    """docs/format.md, `goals`: one check per goal asked; neither of the two shadows the other."""
     c = course_card.card(open_course, result(rounds=5))       # 4 to 6 rounds: short at 4 robots
     checks = build.against_goals(c, Goals(length="short", rounds=30, fair=False))
     assert checks == [{"goal": "length", "wanted": "short", "verdict": "met"},
