@@ -91,3 +91,45 @@ def test_the_balance_dialog_judges_a_team_course_by_team(qtbot, opened):
     assert labels[:2] == [f"Team {t['name']}" for t in result["teams"]["teams"]]
     assert "wins most" in dialog.verdict.text() or "No team won" in dialog.verdict.text()
     assert "The first seat's side" in dialog.summary.text()
+
+
+def _team_f5_race(qtbot, window, c, seed: int):
+    c.panel.robot_count.setValue(4)
+    c.panel.seed.setValue(seed)
+    c.panel.all_bots.setCurrentText("team")                 # as the designer picks it
+    c.panel.all_bots.activated.emit(c.panel.all_bots.currentIndex())
+    return f5_race(qtbot, window, c)
+
+
+def test_the_preview_draws_a_carried_flag_on_its_carrier_in_its_teams_colour(qtbot, opened):
+    window, c = opened("capture")
+    timeline = _team_f5_race(qtbot, window, c, seed=1)
+    pick = next(e for e in timeline.events if e.kind == "pick_up")
+    assert (pick.robot, pick.src) == ("Robot 3", (2, 2))    # Blue's robot takes Red's flag
+    frame = timeline.frame_of_event(timeline.events.index(pick))
+    c.player.seek(frame - 1)
+    assert c.overlay.team_flags.pennants == []              # on its square, not carried yet
+    c.player.seek(frame)
+    (at, color, number), = c.overlay.team_flags.pennants
+    carrier = c.overlay.markers["Robot 3"].body.pos()
+    assert number == 1 and color.name() == QColor(team_color("Red")).name()
+    assert abs(at.x() - carrier.x()) < 20 and abs(at.y() - carrier.y()) < 20
+    c.player.seek(frame + 8)                                # it moves with its carrier
+    (at, _, _), = c.overlay.team_flags.pennants
+    carrier = c.overlay.markers["Robot 3"].body.pos()
+    assert abs(at.x() - carrier.x()) < 20 and abs(at.y() - carrier.y()) < 20
+
+
+def test_the_preview_rings_a_held_flag_in_the_holders_colour(qtbot, opened):
+    window, c = opened("control")
+    timeline = _team_f5_race(qtbot, window, c, seed=0)
+    taken = [e for e in timeline.events if e.kind == "team_flag"]
+    assert len({e.target for e in taken}) == 2              # both teams hold a flag in turn
+    for e in taken:
+        frame = timeline.frame_of_event(timeline.events.index(e))
+        c.player.seek(frame)
+        flag = window.doc.scenario.flags[e.amount - 1]
+        rings = dict(c.overlay.team_flags.rings)
+        assert rings[(flag.x, flag.y)].name() == QColor(team_color(e.target)).name()
+    c.player.seek(0)
+    assert c.overlay.team_flags.rings == []
