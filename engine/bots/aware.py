@@ -218,7 +218,7 @@ class AwareBot(SearchBot):
             if free and size and not other.powered_down:
                 drawn = rng.sample(pool, size)
                 seen = BotView(view.board, view.course, view.flags, rules, other, view.robots,
-                               view.homes)
+                               view.homes, view.teams)
                 cards = self._guesser.program(seen, drawn, free, rng)
                 program[:len(cards)] = cards
             out[other.index] = program
