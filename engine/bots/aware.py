@@ -267,7 +267,12 @@ class AwareBot(SearchBot):
         """What the others' round (each robot's end and start) is worth to
         this robot: their loss is its gain (the same samples for every program)."""
         return (PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
-                - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals))
+                - sum(self.rivalry(view, before) * _rival(layered, after, before)
+                      for after, before in rivals))
+
+    def rivalry(self, view: BotView, other: RobotState) -> float:
+        """The weight of another robot's progress lost (RIVALRY)."""
+        return RIVALRY
 
 
 def _program(robot: RobotState, cards: list[Card], free_registers: list[int]

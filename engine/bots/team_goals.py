@@ -8,8 +8,9 @@ A bot plays a goal through a view whose one flag is the goal's square
 
 - Flag control: the team's robots share out the flags the team does not
   hold, the nearest robot and flag paired first (each robot works the
-  same pairing out for itself, so they agree); a robot left over guards
-  the held flag nearest to a robot of another team, standing on it.
+  same pairing out for itself, so they agree); a robot left over heads
+  for the held flag nearest to a robot of another team (the team bot pairs
+  them by how far ahead of the other team it is, ``control``).
 - Capture: a carrier heads for its home board, for a square there at
   least DEPTH squares from the other boards (reached part way through a
   round, it is still home at the round's end); the teammate nearest to a
@@ -33,28 +34,34 @@ if TYPE_CHECKING:
 DEPTH = 3       # squares from the other boards a carrier aims to end a round on
 
 
+class Aimed(BotView):
+    """A view aimed at a goal: its one flag is the square to head for."""
+    __slots__ = ()
+
+
 def goal(view: BotView) -> int | None:
     """The square to head for under flag control or capture; None on other
-    courses (the next flag, as usual)."""
+    courses (the next flag, as usual) and for a view already aimed (a team
+    bot's role may give another goal, engine/bots/team.py)."""
     teams, robot = view.teams, view.robot
-    if teams is None or robot.sq < 0:
+    if teams is None or robot.sq < 0 or isinstance(view, Aimed):
         return None
     if teams.victory == "flag_control":
-        return _control(view, teams)
+        return control(view, teams)
     if teams.victory == "capture":
         return _capture(view, teams)
     return None
 
 
-def aimed(view: BotView, target: int) -> BotView:
+def aimed(view: BotView, target: int) -> Aimed:
     """A view whose only flag is `target`, its robot (a copy) having touched none."""
     robot = view.robot
     proxy = RobotState(robot.index, robot.name, robot.sq, robot.facing, damage=robot.damage,
                        lives=robot.lives, powered_down=robot.powered_down)
     proxy.archive, proxy.registers = robot.archive, list(robot.registers)
     robots = [proxy if r is robot else r for r in view.robots]
-    return BotView(view.board, view.course, (target,), view.rules, proxy, robots,
-                   teams=view.teams)
+    return Aimed(view.board, view.course, (target,), view.rules, proxy, robots,
+                 teams=view.teams)
 
 
 def distance(view: BotView, start: int, goal: int) -> int:
@@ -78,16 +85,26 @@ def _foes(view: BotView, teams: TeamPlay) -> list[RobotState]:
     return [r for r in view.robots if teams.team[r.index] != mine and r.sq >= 0]
 
 
-def _control(view: BotView, teams: TeamPlay) -> int | None:
+def control(view: BotView, teams: TeamPlay, contest: bool = False) -> int | None:
+    """The flag control goal. `contest`: pair robots and flags by how far
+    the robot is ahead of the nearest robot of another team on the way to
+    the flag, the flags it gets to first before the ones it would have to
+    fight for (then by distance)."""
     robot = view.robot
     mine = teams.team[robot.index]
     flags = teams.flag_home         # (not the view's: an aimed view's one flag is a goal)
+    foes = [r.sq for r in _foes(view, teams)]
     free = [sq for k, sq in enumerate(flags) if teams.owner[k] != mine]
-    pairs = sorted((distance(view, r.sq, sq), r.index, sq)
+
+    def behind(sq: int) -> int:     # how far the nearest foe is from sq
+        return min((distance(view, f, sq) for f in foes), default=view.course.size)
+
+    pairs = sorted((distance(view, r.sq, sq) - (behind(sq) if contest else 0),
+                    distance(view, r.sq, sq), r.index, sq)
                    for r in _team(view, teams) for sq in free)
     taken_robots: set[int] = set()
     taken_flags: set[int] = set()
-    for _, index, sq in pairs:
+    for _, _, index, sq in pairs:
         if index in taken_robots or sq in taken_flags:
             continue
         if index == robot.index:
@@ -95,12 +112,10 @@ def _control(view: BotView, teams: TeamPlay) -> int | None:
         taken_robots.add(index)
         taken_flags.add(sq)
     held = [sq for k, sq in enumerate(flags) if teams.owner[k] == mine]
-    foes = [r.sq for r in _foes(view, teams)]
     if not held:
         return nearest(view, robot.sq, list(flags))
     # guard the held flag a robot of another team is nearest to
-    return min(held, key=lambda sq: (min((distance(view, f, sq) for f in foes),
-                                         default=0), distance(view, robot.sq, sq), sq))
+    return min(held, key=lambda sq: (behind(sq), distance(view, robot.sq, sq), sq))
 
 
 def _capture(view: BotView, teams: TeamPlay) -> int | None:
@@ -148,3 +163,4 @@ def _deep(course: Course, home: frozenset[int]) -> tuple[int, ...]:
     safe = sorted(sq for sq in home if course.death[sq] is None)
     deepest = max((depth(sq) for sq in safe), default=0)
     return tuple(sq for sq in safe if depth(sq) >= min(DEPTH, deepest))
+
