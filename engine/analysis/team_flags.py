@@ -52,10 +52,10 @@ def flag_states(scenario: Scenario, timeline: Timeline) -> list[tuple[FlagState,
                 flags[k] = replace(flags[k], holder=str(e.target))
             elif e.kind == "pick_up" and e.src is not None:
                 own = sides.get(str(e.robot), (None, None))[0]
-                k = next((f.number - 1 for f in flags if f.square == tuple(e.src)
-                          and f.team != own), None)
-                if k is not None:
-                    flags[k] = replace(flags[k], square=None, carrier=e.robot)
+                taken = next((f.number - 1 for f in flags if f.square == tuple(e.src)
+                              and f.team != own), None)
+                if taken is not None:
+                    flags[taken] = replace(flags[taken], square=None, carrier=e.robot)
             elif e.kind == "drop" and e.src is not None:
                 for k, f in enumerate(flags):
                     if f.carrier == e.robot:
