@@ -83,7 +83,26 @@ def test_capture_the_teammate_nearest_a_thief_chases_it_the_other_attacks():
     assert goal(v[chaser]) == thief.sq
 
 
-def test_plain_search_bots_decide_flag_control_and_capture_races():
-    for name in ("control", "capture"):
+def test_elimination_hunts_the_nearest_robot_of_another_team():
+    race = race_of("elim")
+    teams = race.floor.teams
+    v = views(race)[0]
+    foes = [r.sq for r in race.robots if teams.team[r.index] != teams.team[0]]
+    assert goal(v) == min(foes, key=lambda sq: (distance(v, v.robot.sq, sq), sq))
+
+
+def test_plain_search_bots_decide_flag_control_capture_and_elimination_races():
+    for name in ("control", "capture", "elim"):
         decided = Counter(bool(race_of(name, seed=s).run().teams) for s in range(8))
         assert decided[True] >= 6, (name, decided)
+
+
+def test_same_seed_same_team_race():
+    for name in ("control", "capture"):
+        logs = []
+        for _ in range(2):
+            race = new_race(load_file(COURSES / f"{name}.json"), seed=3, robot_count=4,
+                            bots=["team", "search", "team", "search"])
+            race.run()
+            logs.append(list(race.events))
+        assert logs[0] == logs[1] and any(e.kind in ("team_flag", "pick_up") for e in logs[0])

@@ -10,13 +10,13 @@ the aware bot a view whose one flag is that square:
 - a blocker ("player"): the next flag of the leading opposing racer (the
   one with most flags touched, the nearest to its flag among equals), to
   stand in its path;
-- "elimination": the nearest robot of another team (hunt);
 - "flag_control": the flag every bot's pairing gives it
   (engine/bots/team_goals.py), robots and flags paired by how far the robot
   is ahead of the other team on the way (measured, 400 races on Toggle
   Boggle against search bots: 65% of races won, against 56% paired by
   distance alone);
-- "capture": the goal every bot plays (carry, chase, defend).
+- "capture" and "elimination": the goal every bot plays (carry, chase,
+  defend; hunt).
 
 How it judges the others. The aware bot's look-ahead counts another robot's
 destruction and lost progress as its gain; the team bot counts them so for
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from rallyforge.engine.bots.aware import PUSH_GAIN, AwareBot
 from rallyforge.engine.bots.search import DAMAGE
-from rallyforge.engine.bots.team_goals import aimed, control, distance, nearest
+from rallyforge.engine.bots.team_goals import aimed, control, distance
 from rallyforge.engine.rules.bot_view import BotView
 from rallyforge.engine.rules.state import RobotState
 
@@ -64,9 +64,8 @@ class TeamBot(AwareBot):
         return view if target is None else aimed(view, target)
 
     def target(self, view: BotView, teams: TeamPlay) -> int | None:
-        """The square a blocker (the leading opposing racer's next flag) or a
-        hunter ("elimination": the nearest robot of another team) heads for;
-        None: as every bot."""
+        """The square a blocker (the leading opposing racer's next flag) or,
+        under flag control, a taker heads for; None: as every bot."""
         robot = view.robot
         mine = teams.team[robot.index]
         foes = [r for r in view.robots if teams.team[r.index] != mine and not r.out]
@@ -78,8 +77,6 @@ class TeamBot(AwareBot):
             lead = max(racers, key=lambda r: (r.flags, -distance(view, r.sq,
                                                                  view.flags[r.flags])))
             return view.flags[lead.flags]
-        if victory == "elimination":
-            return nearest(view, robot.sq, [r.sq for r in foes if r.sq >= 0])
         if victory == "flag_control":
             return control(view, teams, contest=True)
         return None

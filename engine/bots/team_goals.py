@@ -1,7 +1,10 @@
 """Where a bot heads on a team course whose flags are not raced in order
-(docs/rules.md 13.5 flag control, 13.7 capture): every bot plays these
-goals, as under ``superbot`` every bot hunts (engine/bots/hunt.py), so that
-a balance run of plain bots plays the variant rather than racing to flag 1.
+(docs/rules.md 13.5 flag control, 13.6 elimination, 13.7 capture): every
+bot plays these goals, as under ``superbot`` every bot hunts
+(engine/bots/hunt.py), so that a balance run of plain bots plays the
+variant rather than racing to flag 1 (or, without flags, standing where it
+is: a program whose first register ends on the robot's own square "reached"
+it, and the bot's tables care for no register after that).
 
 A bot plays a goal through a view whose one flag is the goal's square
 (``aimed``): its tables and look-ahead are the ones of a race to that flag.
@@ -11,6 +14,7 @@ A bot plays a goal through a view whose one flag is the goal's square
   same pairing out for itself, so they agree); a robot left over heads
   for the held flag nearest to a robot of another team (the team bot pairs
   them by how far ahead of the other team it is, ``control``).
+- Elimination: the nearest robot of another team (hunt).
 - Capture: a carrier heads for its home board, for a square there at
   least DEPTH squares from the other boards (reached part way through a
   round, it is still home at the round's end); the teammate nearest to a
@@ -40,9 +44,9 @@ class Aimed(BotView):
 
 
 def goal(view: BotView) -> int | None:
-    """The square to head for under flag control or capture; None on other
-    courses (the next flag, as usual) and for a view already aimed (a team
-    bot's role may give another goal, engine/bots/team.py)."""
+    """The square to head for under flag control, capture or elimination;
+    None on other courses (the next flag, as usual) and for a view already
+    aimed (a team bot's role may give another goal, engine/bots/team.py)."""
     teams, robot = view.teams, view.robot
     if teams is None or robot.sq < 0 or isinstance(view, Aimed):
         return None
@@ -50,6 +54,8 @@ def goal(view: BotView) -> int | None:
         return control(view, teams)
     if teams.victory == "capture":
         return _capture(view, teams)
+    if teams.victory == "elimination":
+        return nearest(view, robot.sq, [r.sq for r in _foes(view, teams)])
     return None
 
 
