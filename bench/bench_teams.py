@@ -7,26 +7,30 @@ team bots' side wins (a tie counts half), with its Wilson 95% interval.
 
     python -m bench.bench_teams [--races N] [COURSE ...]
 
-Default: 400 races on each course of tests/fixtures/teams (one of each
-variant: player, team_progress, team_any, flag_control, elimination,
-capture).
+Default: 400 races on each team course of the course manual
+(engine/editing/published/: Interference and the five team courses). The
+course's own robots list is set aside (as a balance run does), so that the
+bots named here race.
 """
 from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from rallyforge.engine.analysis.stats import wilson
 from rallyforge.engine.bots import new_race
+from rallyforge.engine.editing.published_courses import FOLDER
 from rallyforge.engine.format.loader import load_file
 
-COURSES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "teams"
+COURSES = ("interference", "tandem-carnage", "all-for-one-or-one-for-all", "capture-the-flag",
+           "toggle-boggle", "war-zone")
 
 
 def measure(path: Path, races: int) -> tuple[float, int, float]:
     """(team bots' wins, decided races, seconds) over `races` races."""
-    scenario = load_file(path)
+    scenario = replace(load_file(path), robots=(), checks=())
     seats = scenario.seats(4)
     wins, decided, start = 0.0, 0, time.perf_counter()
     for i in range(races):
@@ -40,12 +44,12 @@ def measure(path: Path, races: int) -> tuple[float, int, float]:
     return wins, decided, time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=400)
     parser.add_argument("courses", nargs="*", type=Path)
-    args = parser.parse_args()
-    for path in args.courses or sorted(COURSES.glob("*.json")):
+    args = parser.parse_args(argv)
+    for path in args.courses or [FOLDER / f"{name}.json" for name in COURSES]:
         wins, decided, seconds = measure(path, args.races)
         lo, hi = wilson(wins, decided) if decided else (0.0, 1.0)
         share = wins / decided if decided else 0.0

@@ -226,9 +226,11 @@ COURSES = (
     Course("capture-the-flag", "Capture the Flag", 31, TEAMS, "medium", None,
            (("chop-shop", 0, 0, 3), ("vault", 12, 0, 2)), None, ((2, 10), (20, 1)),
            {"victory": "capture"}, "each team carries the other's flag home",
-           layout_note=("The manual has no docking bay: each team deploys "
-                        "on the back rows of its home board; the docks here stand on the outer "
-                        "column of each home board (team A west, team B east)")),
+           layout_note=("The manual has no docking bay: the team that wins a coin toss "
+                        "chooses its home board, and each team deploys on the back rows of its "
+                        "home board; here team A has the Chop Shop and team B the Vault, and "
+                        "the docks stand on the outer column of each home board (team A west, "
+                        "team B east)")),
     Course("toggle-boggle", "Toggle Boggle", 32, TEAMS, "medium", None,
            (("exchange", 0, 0, 1),), BELOW_PLAIN, ((5, 5), (9, 2), (9, 9)),
            {"victory": "flag_control"}, "a team must hold every flag at once"),

@@ -91,3 +91,46 @@ def test_the_balance_dialog_judges_a_team_course_by_team(qtbot, opened):
     assert labels[:2] == [f"Team {t['name']}" for t in result["teams"]["teams"]]
     assert "wins most" in dialog.verdict.text() or "No team won" in dialog.verdict.text()
     assert "The first seat's side" in dialog.summary.text()
+
+
+def _team_f5_race(qtbot, window, c, seed: int):
+    c.panel.robot_count.setValue(4)
+    c.panel.seed.setValue(seed)
+    c.panel.all_bots.setCurrentText("team")                 # as the designer picks it
+    c.panel.all_bots.activated.emit(c.panel.all_bots.currentIndex())
+    return f5_race(qtbot, window, c)
+
+
+def test_the_preview_draws_a_carried_flag_on_its_carrier_in_its_teams_colour(qtbot, opened):
+    window, c = opened("capture")
+    timeline = _team_f5_race(qtbot, window, c, seed=1)
+    pick = next(e for e in timeline.events if e.kind == "pick_up")
+    carrier_team = timeline.sides[pick.robot][0]
+    flags = window.doc.scenario.flags
+    number = next(k for k, f in enumerate(flags, 1) if (f.x, f.y) == pick.src)
+    flag_team = next(t.name for t in window.doc.scenario.teams if t.home.contains(*pick.src))
+    assert flag_team != carrier_team                        # the other team's flag
+    frame = timeline.frame_of_event(timeline.events.index(pick))
+    c.player.seek(frame - 1)
+    assert c.overlay.team_flags.pennants == []              # on its square, not carried yet
+    for later in (frame, frame + 8):                        # it moves with its carrier
+        c.player.seek(later)
+        (at, color, shown), = c.overlay.team_flags.pennants
+        body = c.overlay.markers[pick.robot].body.pos()
+        assert shown == number and color.name() == QColor(team_color(flag_team)).name()
+        assert abs(at.x() - body.x()) < 30 and abs(at.y() - body.y()) < 30
+
+
+def test_the_preview_rings_a_held_flag_in_the_holders_colour(qtbot, opened):
+    window, c = opened("control")
+    timeline = _team_f5_race(qtbot, window, c, seed=0)
+    taken = [e for e in timeline.events if e.kind == "team_flag"]
+    assert len({e.target for e in taken}) == 2              # both teams hold a flag in turn
+    for e in taken:
+        frame = timeline.frame_of_event(timeline.events.index(e))
+        c.player.seek(frame)
+        flag = window.doc.scenario.flags[e.amount - 1]
+        rings = dict(c.overlay.team_flags.rings)
+        assert rings[(flag.x, flag.y)].name() == QColor(team_color(e.target)).name()
+    c.player.seek(0)
+    assert c.overlay.team_flags.rings == []

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from rallyforge.engine.bots import new_race
-from rallyforge.engine.bots.aware import PUSH_GAIN
-from rallyforge.engine.bots.team import TeamBot
+from rallyforge.engine.bots.aware import PUSH_GAIN, RIVALRY
+from rallyforge.engine.bots.team import BLOCKING, TeamBot
+from rallyforge.engine.bots.team_goals import distance, goal
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.rules.state import RobotState
 
@@ -35,36 +36,27 @@ def test_a_blocker_heads_for_the_leading_opposing_racers_next_flag():
     assert TeamBot().aimed(view_of(race, racer.index)) is view_of(race, racer.index)
 
 
-def test_flag_control_takes_the_nearest_flag_its_team_does_not_hold():
+def test_capture_and_elimination_play_every_bots_goal():
+    for name in ("capture", "elim"):                # engine/bots/team_goals.py
+        race = race_of(name)
+        view = view_of(race, 0)
+        assert TeamBot().target(view, race.floor.teams) is None
+        assert TeamBot().aimed(view) is view
+
+
+def test_flag_control_takes_the_flag_it_gets_to_before_the_other_team():
     race = race_of("control")
-    teams = race.floor.teams
+    teams, course = race.floor.teams, race.course
+    red, blue = race.robots[0], race.robots[1]
+    race.robots[2].sq = race.robots[3].sq = -1      # one robot a side on the board
+    red.sq, blue.sq = course.square(4, 5), course.square(2, 4)    # blue beside flag (2, 3)
     view = view_of(race, 0)
-    bot = TeamBot()
-    first = bot.target(view, teams)
-    assert first in view.flags
-    teams.owner[view.flags.index(first)] = teams.team[0]     # held: it heads for another
-    second = bot.target(view, teams)
-    assert second in view.flags and second != first
-    teams.owner[:] = [teams.team[0]] * len(teams.owner)      # all held: hold the nearest
-    assert bot.target(view, teams) == first
-
-
-def test_elimination_hunts_and_capture_carries_home():
-    race = race_of("elim")
-    teams = race.floor.teams
-    view = view_of(race, 0)
-    foes = {r.sq for r in race.robots if teams.team[r.index] != teams.team[0]}
-    assert TeamBot().target(view, teams) in foes
-    race = race_of("capture")
-    teams = race.floor.teams
-    view = view_of(race, 0)
-    own = teams.flag_of[teams.team[0]]
-    theirs = 1 - own
-    assert TeamBot().target(view, teams) == teams.flag_sq[theirs]       # go and take it
-    teams.carrier[theirs], teams.flag_sq[theirs] = 0, -1
-    assert TeamBot().target(view, teams) == teams.flag_home[own]        # carry it home
-    mate = next(r.index for r in race.robots if r.index and teams.team[r.index] == teams.team[0])
-    assert TeamBot().target(view_of(race, mate), teams) == teams.flag_sq[own]   # defend
+    plain = goal(view)
+    assert plain == course.square(2, 3)             # every bot: the nearest flag
+    taken = TeamBot().target(view, teams)
+    lead = {sq: distance(view, blue.sq, sq) - distance(view, red.sq, sq)
+            for sq in teams.flag_home}
+    assert taken != plain and lead[taken] == max(lead.values())
 
 
 def test_a_teammate_destroyed_or_shot_is_a_loss_a_foe_destroyed_a_gain():
@@ -94,3 +86,18 @@ def test_team_bots_play_every_variant_to_a_result_or_the_round_limit():
     for name in ("player", "progress", "any", "control", "elim", "capture"):
         outcome = race_of(name, ("team", "search", "team", "search")).run()
         assert outcome.rounds >= 1 and (not outcome.winners or outcome.teams)
+
+
+def test_a_blocker_weighs_an_opposing_racers_lost_registers_as_its_own():
+    race = race_of("player")
+    teams = race.floor.teams
+    blocker = next(i for i, b in enumerate(teams.blocker) if b)
+    racer = next(i for i, b in enumerate(teams.blocker) if not b)
+    foe_racer = next(r for r in race.robots if teams.team[r.index] != teams.team[blocker]
+                     and not teams.blocker[r.index])
+    foe_blocker = next(r for r in race.robots if teams.team[r.index] != teams.team[blocker]
+                       and teams.blocker[r.index])
+    bot = TeamBot()
+    assert bot.rivalry(view_of(race, blocker), foe_racer) == BLOCKING > RIVALRY
+    assert bot.rivalry(view_of(race, blocker), foe_blocker) == RIVALRY
+    assert bot.rivalry(view_of(race, racer), foe_racer) == RIVALRY

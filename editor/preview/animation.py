@@ -24,15 +24,24 @@ ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8"
                 "#f032e6", "#9a6324")
 
 
+def team_colors(timeline: Timeline, more: tuple[str | None, ...] = ()) -> dict[str, QColor]:
+    """Each team's colour (engine/analysis/team_colors.py) by name: the teams racing
+    in robot order, then the `more` named (a team of the course with no
+    robot in the race)."""
+    teams = list(dict.fromkeys([team for team, _ in timeline.sides.values()]
+                               + [t for t in more if t is not None]))
+    return {team: QColor(team_color(team, k)) for k, team in enumerate(teams)}
+
+
 def robot_colors(timeline: Timeline) -> dict[str, str]:
     """Each robot's colour by name, in robot order; on a team course its
     team's (engine/analysis/team_colors.py), a blocker's a shade darker."""
     if timeline.sides:
-        teams = list(dict.fromkeys(team for team, _ in timeline.sides.values()))
+        teams = team_colors(timeline)
         colors = {}
         for name in timeline.names:
             team, role = timeline.sides[name]
-            color = QColor(team_color(team, teams.index(team)))
+            color = teams[team]
             colors[name] = (color.darker(140) if role == "blocker" else color).name()
         return colors
     return {name: ROBOT_COLORS[i % len(ROBOT_COLORS)] for i, name in enumerate(timeline.names)}

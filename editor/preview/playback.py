@@ -42,7 +42,7 @@ class Playback(QObject):
         self.shown = request
         self._turns = turned_boards(request.scenario, timeline.events) if request else []
         self._expect_frame = None
-        self.overlay.set_timeline(timeline)
+        self.overlay.set_timeline(timeline, request.scenario if request else None)
         self.panel.set_timeline(timeline)
         self.log.set_timeline(timeline)
         self.player.set_timeline(timeline, 0)

@@ -25,8 +25,11 @@ from rallyforge.editor.board_view import Z_EXTRA
 from rallyforge.editor.render import SQUARE
 
 from rallyforge.engine.analysis.replay import Death, Motion, Pose, Timeline
+from rallyforge.engine.analysis.team_flags import FlagState, flag_owners, flag_states
+from rallyforge.engine.model.scenario import Scenario
 
-from .animation import beam_segment, poses, robot_colors
+from .animation import beam_segment, poses, robot_colors, team_colors
+from .team_flags_overlay import TeamFlags
 
 Z_TRAILS = Z_EXTRA + 0.2
 Z_ARCHIVE = Z_EXTRA + 0.3
@@ -503,6 +506,9 @@ class RaceOverlay:
         self.beams: Beams | None = None
         self.trails: Trails | None = None
         self.wrecks: Wrecks | None = None
+        # a team race's flags (held, carried) after each frame, and their item
+        self.flag_states: list[tuple[FlagState, ...]] = []
+        self.team_flags: TeamFlags | None = None
         self.expectation = Expectation()
         scene.addItem(self.expectation)
         self.frame_index = -1
@@ -511,10 +517,13 @@ class RaceOverlay:
         out = []
         for m in self.markers.values():
             out.extend(m.items())
-        out.extend(i for i in (self.archives, self.beams, self.trails, self.wrecks) if i)
+        out.extend(i for i in (self.archives, self.beams, self.trails, self.wrecks,
+                               self.team_flags) if i)
         return out
 
-    def set_timeline(self, timeline: Timeline | None) -> None:
+    def set_timeline(self, timeline: Timeline | None, scenario: Scenario | None = None) -> None:
+        """Show `timeline`, a race of `scenario` (needed for a team race's
+        flags, docs/rules.md 13.5 and 13.7)."""
         self.clear()
         self.timeline = timeline
         if timeline is None:
@@ -528,13 +537,19 @@ class RaceOverlay:
         self.wrecks = Wrecks(colors)
         for item in (self.archives, self.beams, self.trails, self.wrecks):
             self.scene.addItem(item)
+        if scenario is not None and scenario.rules.victory in ("flag_control", "capture"):
+            self.flag_states = flag_states(scenario, timeline)
+            self.team_flags = TeamFlags(team_colors(timeline, tuple(flag_owners(scenario))),
+                                        [(f.x, f.y) for f in scenario.flags])
+            self.scene.addItem(self.team_flags)
 
     def clear(self) -> None:
         for item in self.items():
             if item.scene() is self.scene:
                 self.scene.removeItem(item)
         self.markers.clear()
-        self.archives = self.beams = self.trails = self.wrecks = None
+        self.archives = self.beams = self.trails = self.wrecks = self.team_flags = None
+        self.flag_states = []
         self.timeline = None
         self.frame_index = -1
         self.hide_expectation()
@@ -558,6 +573,8 @@ class RaceOverlay:
             marker.tag.set_damage(r.damage if r.alive else 0)
             marker.tag.set_superbot(r.superbot)
             marker.body.set_powered_down(r.powered_down)
+        if self.team_flags is not None:
+            self.team_flags.set_state(self.flag_states[i if u >= 1.0 or i == 0 else i - 1], now)
         if frame.beams and self.beams is not None:
             self.beams.set_progress(min(1.0, u * 3.0), 1.0 if u >= 1.0 else
                                     0.55 + 0.45 * abs(math.sin(u * math.pi * 3)))

@@ -220,7 +220,7 @@ class AwareBot(SearchBot):
             if free and size and not other.powered_down:
                 drawn = rng.sample(pool, size)
                 seen = BotView(view.board, view.course, view.flags, rules, other, view.robots,
-                               view.homes)
+                               view.homes, view.teams)
                 cards = self._guesser.program(seen, drawn, free, rng)
                 program[:len(cards)] = cards
             out[other.index] = program
@@ -269,7 +269,12 @@ class AwareBot(SearchBot):
         """What the others' round (each robot's end and start) is worth to
         this robot: their loss is its gain (the same samples for every program)."""
         return (PUSH_GAIN * sum(1 for after, _ in rivals if after.deaths)
-                - RIVALRY * sum(_rival(layered, after, before) for after, before in rivals))
+                - sum(self.rivalry(view, before) * _rival(layered, after, before)
+                      for after, before in rivals))
+
+    def rivalry(self, view: BotView, other: RobotState) -> float:
+        """The weight of another robot's progress lost (RIVALRY)."""
+        return RIVALRY
 
 
 def _program(robot: RobotState, cards: list[Card], free_registers: list[int]

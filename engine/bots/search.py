@@ -56,6 +56,7 @@ import numpy as np
 
 from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
 from rallyforge.engine.bots.hunt import Hunt, hunt_scale, quarry
+from rallyforge.engine.bots import team_goals
 from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
@@ -507,9 +508,13 @@ class SearchBot:
 
 
 def with_a_flag(view: BotView) -> BotView:
-    """The view to play on: on a course without flags ("elimination",
-    docs/rules.md 13.6) its robot's own square stands in for a flag, so that
-    it keeps out of harm where it is."""
+    """The view to play on: under flag control or capture one whose only
+    flag is the goal of the bot's robot (engine/bots/team_goals.py); on a
+    course without flags ("elimination", docs/rules.md 13.6) its robot's own
+    square stands in for a flag, so that it keeps out of harm where it is."""
+    target = team_goals.goal(view)
+    if target is not None:
+        return team_goals.aimed(view, target)
     if view.flags or view.robot.sq < 0:
         return view
     from rallyforge.engine.rules.bot_view import BotView
