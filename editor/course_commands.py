@@ -1,7 +1,7 @@
 """The editor's commands that make or take a course through a dialog: New,
-New from Boards, New from Published Course, Import Tiled Map, Insert Board,
-Export, and a window of its own for untitled work recovered at start. New
-and New from Boards ask about unsaved changes before their dialog.
+New from Boards, New from Published Course, Import Tiled Map, Insert Board
+and Export. New and New from Boards ask about unsaved changes before their
+dialog.
 """
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 
 from rallyforge.editor import commands, dialogs, export
@@ -21,13 +20,11 @@ from rallyforge.engine.format.tiled.mapfile import MapError
 from rallyforge.engine.model.scenario import Board
 
 if TYPE_CHECKING:
-    from rallyforge.editor.main_window import MainWindow
-
-OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
+    from rallyforge.editor.window_base import EditorWindow
 
 
 class CourseCommands:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: EditorWindow):
         self.window = window
 
     def new(self) -> None:
@@ -88,14 +85,6 @@ class CourseCommands:
             else:
                 dialogs.show_info(self.window, "Import Tiled Map",
                                   f"{name}: {both_ends} (see the details).", details)
-
-    def open_recovered(self, scenario, backup) -> None:
-        """Untitled work recovered at start, in a window of its own."""
-        window = type(self.window)(recovered=(scenario, backup))     # (main_window imports us)
-        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        OTHER_WINDOWS.add(window)
-        window.destroyed.connect(lambda: OTHER_WINDOWS.discard(window))
-        window.show()
 
     def insert_board(self) -> None:
         dialog = InsertBoardDialog(self.window.doc, self.window)

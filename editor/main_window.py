@@ -6,7 +6,9 @@ menu.
 Its parts: window_menus.py (actions, menus, toolbars, help windows),
 window_docks.py (the panels in docks), window_status.py (the status bar),
 course_commands.py (New, Import, Insert Board, Export: courses made or
-taken through a dialog), files.py (open, save, backups).
+taken through a dialog), files.py (open, save, backups). The parts are typed
+with window_base.py's EditorWindow, what they use of the window, which
+MainWindow inherits.
 
 Layout for anyone adding to it: `docks.add_panel(widget, title, area)` docks
 a panel (and lists it under View > Panels); `menus.by_name` maps "file",
@@ -16,7 +18,8 @@ editor/board_view.py.
 """
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QLabel, QVBoxLayout, QWidget
 
 from rallyforge.editor import commands
 from rallyforge.editor.board_view import BoardView
@@ -35,14 +38,17 @@ from rallyforge.editor.preview import install_preview
 from rallyforge.editor.scenario_panel import ScenarioPanel
 from rallyforge.editor.selection import SelectionActions
 from rallyforge.editor.tools import PAINT_TOOLS, TOOLS
+from rallyforge.editor.window_base import EditorWindow
 from rallyforge.editor.window_docks import WindowDocks
 from rallyforge.editor.window_menus import WindowMenus
 from rallyforge.editor.window_status import WindowStatus
 from rallyforge.engine.editing import edit
 from rallyforge.engine.model.scenario import MAX_LEVEL
 
+OTHER_WINDOWS: set = set()      # windows opened by another (kept from the garbage collector)
 
-class MainWindow(QMainWindow):
+
+class MainWindow(EditorWindow):
     def __init__(self, path: str | None = None, parent=None, recovered=None):
         """`recovered`: untitled work (scenario, backup) recovered by another window."""
         super().__init__(parent)
@@ -77,7 +83,7 @@ class MainWindow(QMainWindow):
         self.history = history_view(self.doc)
         self.card_panel = CourseCardPanel(self.doc)
 
-        self.menus = WindowMenus(self)
+        self.menus = WindowMenus(self, self.commands, self.docks.panels_menu)
         self.docks.lay_out_panels()
         self.status = WindowStatus(self)
 
@@ -94,7 +100,7 @@ class MainWindow(QMainWindow):
 
         self.resize(1400, 900)
         self.set_tool("brush")
-        self.files.recoveredElsewhere.connect(self.commands.open_recovered)
+        self.files.recoveredElsewhere.connect(self.open_recovered)
         self.files.mapChosen.connect(lambda path: self.commands.import_map_file(path, ask=False))
         if path is not None:
             self.files.load(path)
@@ -109,6 +115,14 @@ class MainWindow(QMainWindow):
         self.menus.add_help_menu()
         self.view.fit()
         self._fitted_on_show = False
+
+    def open_recovered(self, scenario, backup) -> None:
+        """Untitled work recovered at start, in a window of its own."""
+        window = type(self)(recovered=(scenario, backup))
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        OTHER_WINDOWS.add(window)
+        window.destroyed.connect(lambda: OTHER_WINDOWS.discard(window))
+        window.show()
 
     # ------------------------------------------------------------ tools
 

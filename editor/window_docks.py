@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar
 
 if TYPE_CHECKING:
-    from rallyforge.editor.main_window import MainWindow
+    from rallyforge.editor.window_base import EditorWindow
 
 
 class WindowDocks:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: EditorWindow):
         self.window = window
         self.panels_menu = QMenu("&Panels", window)
 

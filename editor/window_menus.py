@@ -2,7 +2,9 @@
 the Panels of window_docks.py), Tools and Help (the Race menu of the preview
 goes before Help), the File and Tools toolbars, Open Recent, and the help
 windows. `actions` maps a name to each action, `by_name` "file", "edit",
-"view", "tools", "help" (and "race") to the menus.
+"view", "tools", "help" (and "race") to the menus. The File menu's course
+commands and the View menu's Panels come from the window's other parts
+(course_commands.py, window_docks.py).
 """
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from rallyforge.editor import help
 from rallyforge.editor.icons import tool_icon
 
 if TYPE_CHECKING:
-    from rallyforge.editor.main_window import MainWindow
+    from rallyforge.editor.course_commands import CourseCommands
+    from rallyforge.editor.window_base import EditorWindow
 
 
 class WindowMenus:
-    def __init__(self, window: MainWindow):
-        self.window = window
+    def __init__(self, window: EditorWindow, commands: CourseCommands, panels_menu: QMenu):
+        self.window, self.commands, self.panels_menu = window, commands, panels_menu
         self.by_name: dict[str, QMenu] = {}
         self.help_windows: dict[str, help.TextWindow] = {}
         self._make_actions()
@@ -43,7 +46,7 @@ class WindowMenus:
 
     def _make_actions(self) -> None:
         w, k = self.window, QKeySequence
-        f, c, view = w.files, w.commands, w.view
+        f, c, view = w.files, self.commands, w.view
         self.actions = {
             "new": self.action("&New…", c.new, k.StandardKey.New),
             "new_from_boards": self.action("New from &Boards…", c.new_from_boards,
@@ -150,7 +153,7 @@ class WindowMenus:
         view.addActions([a["zoom_in"], a["zoom_out"], a["zoom_fit"], a["zoom_100"]])
         view.addSeparator()
         view.addActions([a["grid"], a["level_marks"]])
-        view.addMenu(self.window.docks.panels_menu)
+        view.addMenu(self.panels_menu)
 
         tools = self.by_name["tools"] = bar.addMenu("&Tools")
         tools.addActions(list(self.tool_actions.values()))

@@ -11,11 +11,11 @@ from rallyforge.engine.editing import edit
 from rallyforge.engine.model.element_kinds import FLAG, REGISTERS, TILES
 
 if TYPE_CHECKING:
-    from rallyforge.editor.main_window import MainWindow
+    from rallyforge.editor.window_base import EditorWindow
 
 
 class WindowStatus:
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: EditorWindow):
         self.doc, view, issues = window.doc, window.view, window.issues
         self.square_label = QLabel()
         self.zoom_label = QLabel()

@@ -227,7 +227,7 @@ def test_a_backup_holding_nothing_new_goes_without_a_question(make_window, answe
 # ------------------------------------------------------------ untitled work
 
 def test_untitled_work_is_offered_at_start_whatever_file_opens(make_window, answers, tmp_path):
-    from rallyforge.editor.course_commands import OTHER_WINDOWS
+    from rallyforge.editor.main_window import OTHER_WINDOWS
     untitled = make_window(scenario=course("Sketch"))
     sketch, backup = edited_backup(untitled)
     assert backup == answers.app_data / "untitled.autosave.json"
@@ -267,7 +267,7 @@ def test_new_untitled_work_never_writes_over_another_untitled_backup(make_window
 
 
 def test_untitled_work_is_restored_in_a_window_started_without_a_file(make_window, answers):
-    from rallyforge.editor.course_commands import OTHER_WINDOWS
+    from rallyforge.editor.main_window import OTHER_WINDOWS
     untitled = make_window(scenario=course("Sketch"))
     sketch, backup = edited_backup(untitled)
     crash(untitled)

@@ -1,9 +1,10 @@
 """The Race menu of the editor window: run, re-run, the transport, the
 course tests, the balance check and suggested fixes, and the Heatmap
-submenu; which of them can be used now."""
+submenu; which of them can be used now. The controller (controller.py)
+makes the menu; the menu is typed with RaceActions, what it uses of it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction, QActionGroup
 
@@ -12,14 +13,30 @@ from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 from .heatmap_overlay import CAUSE_NAMES, mode_title
 
 if TYPE_CHECKING:
-    from .controller import PreviewController
+    from .balance_link import BalanceLink
+    from .playback import Playback
+    from .player import Player
+    from .suggest_link import SuggestLink
 
 # The actions that need a race on the board.
 ON_A_RACE = ("step", "back", "step_register", "step_round", "clear")
 
 
+class RaceActions(Protocol):
+    """What the menu's actions call: the preview controller's races and parts."""
+    player: Player
+    playback: Playback
+    balance: BalanceLink
+    suggest: SuggestLink
+
+    def run_race(self) -> None: ...
+    def rerun(self) -> None: ...
+    def toggle_play(self) -> None: ...
+    def run_checks(self) -> None: ...
+
+
 class RaceMenu:
-    def __init__(self, window, c: PreviewController):
+    def __init__(self, window, c: RaceActions):
         p, action = c.player, window.menus.action
         a = self.actions = {
             "run": action("&Run Race", c.run_race, "F5",
