@@ -16,17 +16,17 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
-from rallyforge.engine.analysis.balance import play
-from rallyforge.engine.bots import compiled_race
+from rallyforge.engine.analysis.balance import compiled, play
 from rallyforge.engine.format.loader import load_dict
 from rallyforge.engine.format.schema import SCHEMA
 from rallyforge.engine.model.element_kinds import (COUNT, DIRECTION, EDGE_LIST, FLAG, REGISTERS, ROTATION,
                                                    TILE_LIST, Key)
 from rallyforge.engine.model.scenario import Rules, Scenario
+from rallyforge.engine.rules.compiled import race as compiled_rules
 
 DIRECTIONS = "NESW"
-KINDS = [t for t in TILE_LIST if t.name not in compiled_race.REFUSED_TILES]
-EDGES = [e for e in EDGE_LIST if e.name not in compiled_race.REFUSED_EDGES]
+KINDS = [t for t in TILE_LIST if t.name not in compiled_rules.REFUSED_TILES]
+EDGES = [e for e in EDGE_LIST if e.name not in compiled_rules.REFUSED_EDGES]
 SAFE_KINDS = frozenset(t.name for t in KINDS if not t.deadly)
 RULE_SCHEMA = SCHEMA["$defs"]["rules"]["properties"]
 # rules whose largest values only make races longer: capped so that a course races quickly
@@ -53,8 +53,8 @@ def rules(rng: random.Random, rounds: int) -> dict:
     of the rules the compiled race refuses, one in a course out of twenty (the
     others race in C)."""
     out: dict = {}
-    refused = [name for name, how in compiled_race.FIELDS[Rules].items()
-               if how == compiled_race.REFUSED]
+    refused = [name for name, how in compiled_rules.FIELDS[Rules].items()
+               if how == compiled_rules.REFUSED]
     off_default = rng.choice(refused) if refused and rng.random() < 0.05 else None
     for f in fields(Rules):
         if f.name == "note":
@@ -62,10 +62,10 @@ def rules(rng: random.Random, rounds: int) -> dict:
         if f.name not in RULE_SCHEMA:
             raise ValueError(f"tests/random_courses.py: the schema has no rule {f.name!r}")
         schema = RULE_SCHEMA[f.name]
-        played = compiled_race.FIELDS[Rules].get(f.name)
+        played = compiled_rules.FIELDS[Rules].get(f.name)
         if isinstance(played, tuple) and rng.random() < 0.9:
             out[f.name] = rng.choice(played)
-        elif played == compiled_race.REFUSED and f.name != off_default:
+        elif played == compiled_rules.REFUSED and f.name != off_default:
             continue
         elif "enum" in schema:
             out[f.name] = rng.choice(schema["enum"])
@@ -148,14 +148,14 @@ def compare(seed: int) -> str | None:
     the table says it refuses, else what differs."""
     scenario = random_course(seed)
     docks = tuple(range(1, len(scenario.docks) + 1))
-    why = compiled_race.python_reason(scenario, "search", len(docks))
+    why = compiled.python_reason(scenario, "search", len(docks))
     if why is not None:
-        refused = compiled_race.refusal(scenario)
+        refused = compiled_rules.refusal(scenario)
         return None if why == refused else f"course {seed}: refused for {why}"
-    compiled = play.compiled_summary(scenario, seed, docks)
+    in_c = compiled.race_summary(scenario, seed, docks)
     python = play.engine_summary(scenario, seed, docks, "search")
-    if compiled != python:
-        return f"course {seed} ({scenario.name}, {len(docks)} robots): {compiled} != {python}"
+    if in_c != python:
+        return f"course {seed} ({scenario.name}, {len(docks)} robots): {in_c} != {python}"
     if play.play_trial(scenario, seed, 1, "search") != play.engine_trial(scenario, seed, 1, "search"):
         return f"course {seed}: the trials differ"
     return None

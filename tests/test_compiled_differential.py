@@ -11,8 +11,8 @@ from dataclasses import fields
 
 import pytest
 
-from rallyforge.engine.bots import compiled_race
 from rallyforge.engine.model.scenario import Rules
+from rallyforge.engine.rules.compiled import race as compiled_rules
 from tests import random_courses
 
 COURSES = 800
@@ -47,7 +47,7 @@ def test_the_random_courses_hold_every_element_rule_and_size():
     default = Rules()
     for name, seen in rules.items():
         assert seen - {getattr(default, name)}, f"rule {name} never off its default"
-        played = compiled_race.FIELDS[Rules][name]
+        played = compiled_rules.FIELDS[Rules][name]
         if isinstance(played, tuple):
             assert set(played) <= seen, name
     assert {1, 100} <= sides and {1, 64} <= crowds

@@ -1,7 +1,8 @@
-/* The compiled part's limits, in one place: race_course and race refuse what
- * goes beyond them, the module exports them (MOST_ROBOTS, MOST_FLAGS,
- * MOST_SIDE) and engine/bots/compiled_race.py reads them from there to
- * leave bigger races to the Python engine, which has no such limits. */
+/* The compiled part's limits, in one place (the compiled race and the
+ * search bot's loop, engine/bots/_play.c, include it): race_course and race
+ * refuse what goes beyond them, the race's module exports them (MOST_ROBOTS,
+ * MOST_FLAGS, MOST_SIDE) and engine/rules/compiled/race.py reads them from
+ * there to leave bigger races to the Python engine, which has no such limits. */
 #ifndef RALLYFORGE_LIMITS_H
 #define RALLYFORGE_LIMITS_H
 
