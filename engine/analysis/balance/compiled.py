@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rallyforge.engine.analysis.balance.lineup import lineup, sides
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
 from rallyforge.engine.bots import race_bot
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
 from rallyforge.engine.rules.outcome import first_finishers
+from rallyforge.engine.rules.teams import numbered_teams
 
 
 class CompiledDeath(NamedTuple):
@@ -42,6 +44,7 @@ class CompiledRace(NamedTuple):
     flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
     deaths: list[tuple[int, int, int, int, int, int, int, int]]     # CompiledDeath's
     occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
+    won: int            # the team (numbered_teams) that won a team race, -1 none
 
 
 class _Racer(NamedTuple):
@@ -75,26 +78,39 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
     return _racer(scenario)[1]
 
 
-def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
+def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
+         teams: tuple[int, ...] | None = None) -> CompiledRace:
     """The race of search robots on `docks` (1-based, robot order) with
-    `seed`, as Race(...).run() plays it (``applies`` is true)."""
+    `seed`, as Race(...).run() plays it (``applies`` is true); `teams`: each
+    robot's team number (numbered_teams; None: worked out here)."""
     racer = _racer(scenario)[0]
     assert racer is not None
-    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks))
+    if teams is None:
+        teams = _teams(scenario, docks)[1]
+    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks, teams))
+
+
+def _teams(scenario: Scenario, docks: tuple[int, ...]) -> tuple[list[str], tuple[int, ...]]:
+    """The team names and each robot's team number of a race on `docks`."""
+    names, teams = numbered_teams(scenario, lineup(scenario, docks, "search").seats())
+    return names, tuple(teams)
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
     """play.play_race's summary of the compiled race."""
-    race = play(scenario, seed, docks)
+    names, teams = _teams(scenario, docks)
+    race = play(scenario, seed, docks, teams)
     width = scenario.board.width
     racer = _racer(scenario)[0]
     assert racer is not None
     causes = racer.course.causes
     deaths = (CompiledDeath(*d) for d in race.deaths)
+    team_race = scenario.rules.victory != "robot"       # (rules/race.py: a TeamPlay decides)
     return RaceSummary(
         seed=seed,
         docks=tuple(docks),
-        winners=first_finishers(race.finished),
+        winners=(tuple(i for i, team in enumerate(teams) if race.won >= 0 and team == race.won)
+                 if team_race else first_finishers(race.finished)),
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
@@ -106,6 +122,8 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         upgrades=(),
         held_option=(False,) * len(docks),
         options_used=(),
+        sides=sides(lineup(scenario, docks, "search")),
+        won_teams=(names[race.won],) if race.won >= 0 else (),
     )
 
 

@@ -53,6 +53,7 @@ typedef struct {
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first;
+    long flag_control;          /* victory "flag_control" (teams.py, docs/rules.md 13.5) */
 } Course;
 
 typedef struct {
@@ -60,6 +61,8 @@ typedef struct {
     int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
+    int team;                   /* its team's number (teams.py numbered_teams), -1 none */
+    int sat_out;                /* flag control: the round it was last destroyed in, 0 none */
 } Robot;
 
 typedef struct {
@@ -76,6 +79,8 @@ typedef struct {
     void *scratch;              /* the bot's, for this race */
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
     int failed;                 /* a Python error is set: unwind */
+    int owner[MOST_FLAGS];      /* flag control: each flag's team, -1 none */
+    int won;                    /* the team that won (flag control), -1 none */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -160,6 +165,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
+        {"flag_control", &c->flag_control, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -189,6 +195,8 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->sq = -1;
     b->destroyed = 1;
     b->death_seq = R->moment;
+    if (R->c->flag_control)                 /* teams.py destroyed: it sits out (13.5) */
+        b->sat_out = R->round;
     b->lives--;
     if (b->lives <= 0) {
         b->out = 1;
@@ -528,7 +536,9 @@ static void fire(Race *R, const int *on, int count)
     }
 }
 
-/* checkpoints.py touch: the robots that finished, into `finished`. */
+/* checkpoints.py touch: the robots that finished, into `finished`. Under
+ * flag control (teams.py touch) a robot takes the flag it stands on for its
+ * team and touches no flag in order (13.5). */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
     const Course *c = R->c;
@@ -536,10 +546,12 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
     for (int i = 0; i < count; i++) {
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
+        if (c->flag_control && sq >= 0 && c->flag_at[sq])
+            R->owner[c->flag_at[sq] - 1] = b->team;
         if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
             continue;
         int moves_archive;
-        if (b->flags < c->F && sq == c->flags[b->flags]) {
+        if (!c->flag_control && b->flags < c->F && sq == c->flags[b->flags]) {
             R->flag_rounds[on[i] * c->F + b->flags] = R->round;
             b->flags++;
             if (b->flags == c->F) {
@@ -931,6 +943,15 @@ static int entry_facing(const Race *R, const Robot *b, int square)
     return ranked[0];
 }
 
+/* Flag control: the team holding every flag, -1 when none does (13.5). */
+static int flag_holder(const Race *R)
+{
+    for (Py_ssize_t f = 1; f < R->c->F; f++)
+        if (R->owner[f] != R->owner[0])
+            return -1;
+    return R->owner[0];
+}
+
 static void clean_up(Race *R)
 {
     const Course *c = R->c;
@@ -958,8 +979,8 @@ static void clean_up(Race *R)
     int waiting[MOST_ROBOTS], count = 0;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (!(b->destroyed && !b->out))
-            continue;
+        if (!(b->destroyed && !b->out) || (c->flag_control && b->sat_out == R->round))
+            continue;                                       /* (teams.py may_reenter) */
         int at = count++;
         while (at > 0 && R->r[waiting[at - 1]].death_seq > b->death_seq) {
             waiting[at] = waiting[at - 1];
@@ -978,20 +999,26 @@ static void clean_up(Race *R)
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
-    if (R->round >= c->max_rounds)
+    if (c->flag_control && flag_holder(R) >= 0) {         /* teams.py decide_round */
+        R->won = flag_holder(R);
         end_race(R);
+    } else if (R->round >= c->max_rounds) {
+        end_race(R);
+    }
 }
 
 /* ------------------------------------------------------------ a race */
 
 /* race(course, bot, rng, robots): every robot played by `bot` (a capsule
  * of _race_bot.h made for this course), robots a sequence of (square,
- * facing, damage, lives, flags, powered_down), in robot order. Returns (rounds, finished,
- * flag_rounds, deaths, occupancy): per robot (round, register) of its
- * finish or None; per robot the round of each flag it touched; each death
- * as (robot, round, square, cause, leg, agent, origin, re-entry square or
- * -1 when out), cause and agent as numbered above; per square the robots
- * that stood there at the end of a register, as little-endian uint32s. */
+ * facing, damage, lives, flags, powered_down, team), in robot order, team
+ * -1 for none. Returns (rounds, finished, flag_rounds, deaths, occupancy,
+ * won): per robot (round, register) of its finish or None; per robot the
+ * round of each flag it touched; each death as (robot, round, square,
+ * cause, leg, agent, origin, re-entry square or -1 when out), cause and
+ * agent as numbered above; per square the robots that stood there at the
+ * end of a register, as little-endian uint32s; the team that won (flag
+ * control), -1 for none. */
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 4) {
@@ -1040,14 +1067,18 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->near_robot = R->near_place + c->lasers;
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
+    R->won = -1;
+    for (Py_ssize_t f = 0; f < c->F; f++)
+        R->owner[f] = -1;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip", &b->sq, &b->facing,
-                              &b->damage, &b->lives, &b->flags, &powered_down))
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiipi", &b->sq, &b->facing,
+                              &b->damage, &b->lives, &b->flags, &powered_down, &b->team))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
-            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
+            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0
+            || b->team < -1 || b->team >= MOST_ROBOTS) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }
@@ -1087,7 +1118,8 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             at[byte] = (unsigned char)(count >> (8 * byte));
     }
     if (finished && flags && occupancy && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
+        result = Py_BuildValue("(iOOOOi)", R->round, finished, flags, R->deaths, occupancy,
+                               R->won);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
     Py_XDECREF(occupancy);
@@ -1111,7 +1143,7 @@ static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy)"},
+     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy, won)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,6 +17,7 @@ every element and rule and compare what they return.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import MISSING, fields
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
@@ -86,7 +87,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
         "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
         "published": IGNORED,   # the manual's page and printed ratings
-        "teams": REFUSED,       # docs/rules.md 13: Python
+        "teams": PLAYED,        # the robots' seats (docs/rules.md 13.1), given with the docks
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
@@ -110,7 +111,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED, "board_turns_on_flag": REFUSED,
-        "victory": REFUSED,             # team races (docs/rules.md 13): Python
+        "victory": ("robot", "flag_control"),   # other team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
 }
@@ -208,6 +209,7 @@ class CourseSpec(TypedDict):
     teleport_back: int
     max_rounds: int
     finish_first: bool
+    flag_control: bool          # victory "flag_control" (docs/rules.md 13.5)
 
 
 class CompiledCourse(NamedTuple):
@@ -283,19 +285,22 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[C
         "robot_lasers": rules.robot_lasers, "flags_repair": rules.flags_repair,
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
+        "flag_control": rules.victory == "flag_control",
     }
     return spec, tuple(causes)
 
 
 def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
-         docks: tuple[int, ...]) -> RawRace:
+         docks: tuple[int, ...], teams: Sequence[int]) -> RawRace:
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
-    (1-based, robot order) with `seed`, as Race(...).run() plays it, as
-    _race.c returns it (engine/analysis/balance/compiled.py reads it)."""
+    (1-based, robot order), of `teams` (each robot's team number,
+    rules/teams.py numbered_teams; -1 none), with `seed`, as Race(...).run()
+    plays it, as _race.c returns it (engine/analysis/balance/compiled.py reads it)."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     lives = scenario.rules.lives
     robots = []
-    for number in docks:
+    for number, team in zip(docks, teams, strict=True):
         dock = scenario.docks[number - 1]
-        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0, False))
+        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0,
+                       False, team))
     return compiled.race(course.capsule, bot, random.Random(seed), robots)
