@@ -44,7 +44,7 @@ class CompiledRace(NamedTuple):
     flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
     deaths: list[tuple[int, int, int, int, int, int, int, int]]     # CompiledDeath's
     occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
-    won: int            # the team (numbered_teams) that won a team race, -1 none
+    won: int            # the teams (bit t: team t, as _teams numbers them) that won a team race
 
 
 class _Racer(NamedTuple):
@@ -91,9 +91,14 @@ def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
 
 
 def _teams(scenario: Scenario, docks: tuple[int, ...]) -> tuple[list[str], tuple[int, ...]]:
-    """The team names and each robot's team number of a race on `docks`."""
-    names, teams = numbered_teams(scenario, lineup(scenario, docks, "search").seats())
-    return names, tuple(teams)
+    """The team names as the compiled race numbers them (the course's
+    `teams` first, in their order: their home boards are numbered so, then
+    the others as rules/teams.py numbers them) and each robot's team number
+    (-1 none) of a race on `docks`."""
+    seats = lineup(scenario, docks, "search").seats()
+    names = [team.name for team in scenario.teams]
+    names += [name for name in numbered_teams(scenario, seats)[0] if name not in names]
+    return names, tuple(names.index(s.team) if s.team is not None else -1 for s in seats)
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
@@ -106,11 +111,12 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
     causes = racer.course.causes
     deaths = (CompiledDeath(*d) for d in race.deaths)
     team_race = scenario.rules.victory != "robot"       # (rules/race.py: a TeamPlay decides)
+    winners = (tuple(i for i, team in enumerate(teams) if team >= 0 and race.won >> team & 1)
+               if team_race else first_finishers(race.finished))
     return RaceSummary(
         seed=seed,
         docks=tuple(docks),
-        winners=(tuple(i for i, team in enumerate(teams) if race.won >= 0 and team == race.won)
-                 if team_race else first_finishers(race.finished)),
+        winners=winners,
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
@@ -123,8 +129,14 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         held_option=(False,) * len(docks),
         options_used=(),
         sides=sides(lineup(scenario, docks, "search")),
-        won_teams=(names[race.won],) if race.won >= 0 else (),
+        won_teams=_won_teams(scenario, docks, {names[teams[i]] for i in winners}) if team_race else (),
     )
+
+
+def _won_teams(scenario: Scenario, docks: tuple[int, ...], won: set[str]) -> tuple[str, ...]:
+    """The names of the teams `won`, in the Python race's team order (its Outcome.teams)."""
+    names = numbered_teams(scenario, lineup(scenario, docks, "search").seats())[0]
+    return tuple(name for name in names if name in won)
 
 
 def trial_summary(scenario: Scenario, seed: int, dock: int) -> TrialSummary:

@@ -54,6 +54,10 @@ typedef struct {
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first;
     long flag_control;          /* victory "flag_control" (teams.py, docs/rules.md 13.5) */
+    long capture;               /* victory "capture" (teams.py, docs/rules.md 13.7) */
+    int *home;                  /* capture: per square, the teams whose home board it is (bits) */
+    int *flag_of;               /* capture: per team, its flag (0-based) */
+    Py_ssize_t teams;           /* capture: the teams with a home board */
 } Course;
 
 typedef struct {
@@ -80,7 +84,10 @@ typedef struct {
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
     int failed;                 /* a Python error is set: unwind */
     int owner[MOST_FLAGS];      /* flag control: each flag's team, -1 none */
-    int won;                    /* the team that won (flag control), -1 none */
+    int flag_sq[MOST_FLAGS];    /* capture: each flag's square, -1 while carried */
+    int carrier[MOST_FLAGS];    /* capture: the robot carrying each flag, -1 none */
+    int start[MOST_ROBOTS];     /* capture: each robot's starting square */
+    unsigned long long won;     /* the teams that won (bits) */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -90,7 +97,7 @@ static void free_course(Course *c)
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->flag_at, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority};
+                      &c->card_kind, &c->card_priority, &c->home, &c->flag_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(c);
@@ -165,10 +172,17 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
-        {"flag_control", &c->flag_control, 0, 1},
+        {"flag_control", &c->flag_control, 0, 1}, {"capture", &c->capture, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
+    c->flag_of = ints(spec, "flag_of", -1, 0, F - 1, &c->teams, &bad);
+    c->home = ints(spec, "home", n, 0, (1L << MOST_HOMES) - 1, NULL, &bad);
+    if (!bad && (c->teams > MOST_HOMES || (c->capture && c->teams == 0))) {
+        PyErr_Format(PyExc_ValueError, "race_course: flag_of: 1 to %d teams for capture",
+                     MOST_HOMES);
+        bad = 1;
+    }
     if (bad) {
         free_course(c);
         return NULL;
@@ -195,9 +209,23 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->sq = -1;
     b->destroyed = 1;
     b->death_seq = R->moment;
-    if (R->c->flag_control)                 /* teams.py destroyed: it sits out (13.5) */
+    const Course *c = R->c;
+    /* teams.py spares: no life lost on another team's home board (13.7) */
+    int spared = c->capture && square >= 0 && (c->home[square] & ~(1 << b->team));
+    if (!spared)
+        b->lives--;
+    if (c->flag_control)                    /* teams.py destroyed: it sits out (13.5) */
         b->sat_out = R->round;
-    b->lives--;
+    if (c->capture) {                       /* drops the flag it carries; spared: goes home */
+        for (Py_ssize_t f = 0; f < c->F; f++) {
+            if (R->carrier[f] == b - R->r) {
+                R->carrier[f] = -1;
+                R->flag_sq[f] = square < 0 || c->death[square] ? c->flags[f] : square;
+            }
+        }
+        if (spared)
+            b->archive = R->start[b - R->r];
+    }
     if (b->lives <= 0) {
         b->out = 1;
         b->powered_down = b->announced = 0;
@@ -548,10 +576,16 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
         int sq = b->sq;
         if (c->flag_control && sq >= 0 && c->flag_at[sq])
             R->owner[c->flag_at[sq] - 1] = b->team;
+        for (Py_ssize_t f = 0; c->capture && sq >= 0 && f < c->F; f++) {     /* pick up (13.7) */
+            if (R->flag_sq[f] == sq && c->flag_of[b->team] != f) {
+                R->flag_sq[f] = -1;
+                R->carrier[f] = on[i];
+            }
+        }
         if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
             continue;
         int moves_archive;
-        if (!c->flag_control && b->flags < c->F && sq == c->flags[b->flags]) {
+        if (!c->flag_control && !c->capture && b->flags < c->F && sq == c->flags[b->flags]) {
             R->flag_rounds[on[i] * c->F + b->flags] = R->round;
             b->flags++;
             if (b->flags == c->F) {
@@ -952,6 +986,22 @@ static int flag_holder(const Race *R)
     return R->owner[0];
 }
 
+/* Capture: the teams with another team's flag on their home board, carried
+ * or lying there (13.7), as bits. */
+static unsigned long long captured(const Race *R)
+{
+    const Course *c = R->c;
+    unsigned long long won = 0;
+    for (Py_ssize_t t = 0; t < c->teams; t++) {
+        for (Py_ssize_t f = 0; f < c->F; f++) {
+            int who = R->carrier[f], sq = who >= 0 ? R->r[who].sq : R->flag_sq[f];
+            if (f != c->flag_of[t] && sq >= 0 && c->home[sq] & (1 << t))
+                won |= 1ULL << t;
+        }
+    }
+    return won;
+}
+
 static void clean_up(Race *R)
 {
     const Course *c = R->c;
@@ -999,12 +1049,12 @@ static void clean_up(Race *R)
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
-    if (c->flag_control && flag_holder(R) >= 0) {         /* teams.py decide_round */
-        R->won = flag_holder(R);
+    if (c->flag_control && flag_holder(R) >= 0)           /* teams.py decide_round */
+        R->won = 1ULL << flag_holder(R);
+    else if (c->capture)
+        R->won = captured(R);
+    if (R->won || R->round >= c->max_rounds)
         end_race(R);
-    } else if (R->round >= c->max_rounds) {
-        end_race(R);
-    }
 }
 
 /* ------------------------------------------------------------ a race */
@@ -1017,8 +1067,9 @@ static void clean_up(Race *R)
  * round of each flag it touched; each death as (robot, round, square,
  * cause, leg, agent, origin, re-entry square or -1 when out), cause and
  * agent as numbered above; per square the robots that stood there at the
- * end of a register, as little-endian uint32s; the team that won (flag
- * control), -1 for none. */
+ * end of a register, as little-endian uint32s; the teams that won (bit t:
+ * team t), 0 for none. Teams (flag control, capture: docs/rules.md 13.5,
+ * 13.7) are numbered as race.py race() says. */
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 4) {
@@ -1067,9 +1118,10 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->near_robot = R->near_place + c->lasers;
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
-    R->won = -1;
-    for (Py_ssize_t f = 0; f < c->F; f++)
-        R->owner[f] = -1;
+    for (Py_ssize_t f = 0; f < c->F; f++) {
+        R->owner[f] = R->carrier[f] = -1;
+        R->flag_sq[f] = c->flags[f];
+    }
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
@@ -1078,13 +1130,14 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
             || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0
-            || b->team < -1 || b->team >= MOST_ROBOTS) {
+            || b->team < -1 || b->team >= MOST_ROBOTS || (c->capture && b->team < 0)
+            || (c->capture && b->team >= c->teams)) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }
         if (b->damage > c->destroy_at)
             b->damage = (int)c->destroy_at;
-        b->archive = b->sq;
+        b->archive = R->start[i] = b->sq;
         b->powered_down = b->announced = powered_down;
         for (int r = 0; r < 5; r++)
             b->reg[r] = -1;
@@ -1118,7 +1171,7 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             at[byte] = (unsigned char)(count >> (8 * byte));
     }
     if (finished && flags && occupancy && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOOi)", R->round, finished, flags, R->deaths, occupancy,
+        result = Py_BuildValue("(iOOOOK)", R->round, finished, flags, R->deaths, occupancy,
                                R->won);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
@@ -1158,7 +1211,8 @@ PyMODINIT_FUNC PyInit__race(void)
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
                       || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
-                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0))
+                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0
+                      || PyModule_AddIntConstant(m, "MOST_HOMES", MOST_HOMES) < 0))
         Py_CLEAR(m);
     return m;
 }

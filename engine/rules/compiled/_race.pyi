@@ -7,6 +7,7 @@ if TYPE_CHECKING:
 MOST_ROBOTS: int
 MOST_FLAGS: int
 MOST_SIDE: int
+MOST_HOMES: int
 
 # rounds; per robot (round, register) of its finish or None; per robot the
 # round of each flag it touched; each death as (robot, round, square, cause,
