@@ -18,7 +18,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --upgrade pip $(QUIETLY)
 
-$(STAMP): pyproject.toml setup.py engine/bots/_play.c engine/bots/_race.c engine/bots/_play.h engine/bots/_limits.h | $(BIN)/python
+# the compiled part (setup.py ext_modules): the race rules' copy and the search bot's loop
+C_SOURCES := $(wildcard engine/rules/compiled/_*.c engine/rules/compiled/_*.h engine/bots/_*.c engine/bots/_*.h)
+
+$(STAMP): pyproject.toml setup.py $(C_SOURCES) | $(BIN)/python
 	@echo "Installing Rally Forge and its dependencies into $(VENV) (a few minutes the first time)"
 	@$(BIN)/python -m pip install --quiet -e ".[test,cluster]" $(QUIETLY)
 	@touch $(STAMP)
@@ -47,14 +50,16 @@ SANITIZE := build/sanitize
 SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 sanitize: $(STAMP)
 	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)/rallyforge
-	cp -r engine $(SANITIZE)/rallyforge/engine && rm -f $(SANITIZE)/rallyforge/engine/bots/*.so
+	cp -r engine $(SANITIZE)/rallyforge/engine
+	rm -f $(SANITIZE)/rallyforge/engine/bots/*.so $(SANITIZE)/rallyforge/engine/rules/compiled/*.so
 	for folder in editor schema; do ln -s ../../../$$folder $(SANITIZE)/rallyforge/$$folder; done
 	CFLAGS="$(SANITIZERS) -g" LDFLAGS="$(SANITIZERS)" $(BIN)/python setup.py -q build_ext \
 		--force --build-lib $(SANITIZE) --build-temp $(SANITIZE)/temp
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		PYTHONPATH=$(SANITIZE) QT_QPA_PLATFORM=offscreen $(BIN)/python -c \
-		"import rallyforge.engine.bots._play as m; assert m.__file__.startswith('$(CURDIR)/$(SANITIZE)/'), m.__file__"
+		"import rallyforge.engine.bots._play as p, rallyforge.engine.rules.compiled._race as r; \
+		assert all(m.__file__.startswith('$(CURDIR)/$(SANITIZE)/') for m in (p, r)), (p, r)"
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" PYTHONMALLOC=malloc \
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		PYTHONPATH=$(SANITIZE) QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -x \

@@ -1,4 +1,5 @@
-"""The course card: how soon the editor's live estimate follows an edit.
+"""The course card: how soon the editor's live estimate follows an edit,
+and how long `rallyforge card` takes on every published course.
 
 Goal (issue 13): the card refreshed within 3 s of the last edit on the
 standard course on 2 cores. Measured through the editor itself (offscreen):
@@ -7,13 +8,23 @@ from the edit to the panel showing the new course's estimate (its quiet time
 after the edit, the error check and ESTIMATE_RACES races on its worker
 thread, while the window keeps answering).
 
-    python -m bench.bench_course_card [COURSE]
+Goal (issue 33): `rallyforge card FILE --races 1000 --workers 2 --bot search`
+within 5 s on every published course (engine/editing/published/): a table of
+each course's wall and CPU seconds (the command and its workers) and the
+engine that raced it ("compiled": engine/rules/compiled, "python").
+
+    python -m bench.bench_course_card [COURSE] [--published-only | --no-published]
 """
 from __future__ import annotations
 
+import json
+import resource
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from bench import course_and_runs
 
@@ -48,7 +59,57 @@ def estimate_seconds(scenario) -> list[float]:
         _close(window)
 
 
+PUBLISHED = Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
+CARD_RACES = 1000
+CARD_GOAL_S = 5.0
+
+
+def card_seconds(path: Path) -> tuple[float, float, dict]:
+    """Wall and CPU seconds (the command and its workers) of `rallyforge
+    card` on `path` (CARD_RACES races, 2 workers, search bots), and its card."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "rallyforge.engine.cli", "card", str(path),
+                           "--races", str(CARD_RACES), "--workers", "2", "--bot", "search",
+                           "--json"], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, json.loads(done.stdout)
+
+
+def engine_of(path: Path, robots: int) -> str:
+    """The engine that races `robots` search robots on the course of `path`."""
+    from rallyforge.engine.analysis.balance.play import engine_name
+    from rallyforge.engine.format.loader import load_file
+    scenario = replace(load_file(path), robots=(), checks=())
+    return engine_name(scenario, "search", robots)
+
+
+def published_cards() -> None:
+    """The card time of every published course, a row each."""
+    paths = sorted(PUBLISHED.glob("*.json"))
+    print(f"card of every published course ({CARD_RACES} races, 2 workers, search bots; "
+          f"goal: under {CARD_GOAL_S:.0f} s each)")
+    print(f"  {'course':<30} {'wall s':>7} {'CPU s':>7}  engine")
+    over = []
+    for path in paths:
+        wall, cpu, card = card_seconds(path)
+        engine = engine_of(path, max(card["players"]) if card.get("players") else card["robots"])
+        print(f"  {card['course']:<30} {wall:7.2f} {cpu:7.2f}  {engine}", flush=True)
+        if wall > CARD_GOAL_S:
+            over.append(card["course"])
+    print(f"  {len(paths) - len(over)} of {len(paths)} under {CARD_GOAL_S:.0f} s"
+          + (f"; over: {', '.join(over)}" if over else ""))
+
+
 def main(argv: list[str]) -> None:
+    published_only = "--published-only" in argv
+    if "--no-published" not in argv:
+        published_cards()
+    if published_only:
+        return
+    argv = [a for a in argv if a not in ("--published-only", "--no-published")]
     args, scenario = course_and_runs("bench_course_card", __doc__.splitlines()[0], 0, argv)
     if scenario is None:
         return

@@ -103,7 +103,8 @@ def search(races: int, how: str = "") -> dict:
     """CPU seconds of `races` races of 4 search bots on the standard course
     (after 20 untimed ones), the least of 3 runs; `how`: "numpy" without the
     compiled loop of this tree's search bot, "compiled" the same races as
-    balance runs play them, in C (engine/bots/compiled_race.py)."""
+    balance runs play them, in C (engine/analysis/balance/compiled.py: the
+    rules' compiled copy with the search bot's compiled race bot)."""
     _, _, _, new_race, load_file = _engine()
     if how == "numpy":
         importlib.import_module(f"{PACKAGE}.bots.search").compiled = None
@@ -111,10 +112,10 @@ def search(races: int, how: str = "") -> dict:
 
     def play(seeds: range) -> float:
         if how == "compiled":
-            compiled_race = importlib.import_module(f"{PACKAGE}.bots.compiled_race")
+            compiled = importlib.import_module(f"{PACKAGE}.analysis.balance.compiled")
             start = time.process_time()
             for seed in seeds:
-                compiled_race.play(scenario, seed, (1, 2, 3, 4))
+                compiled.play(scenario, seed, (1, 2, 3, 4))
             return time.process_time() - start
         return _cpu(new_race, scenario, seeds, robot_count=4, bot="search", record_events=False)
 

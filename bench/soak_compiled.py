@@ -18,8 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--first", type=int, default=COURSES, help="the first course's seed")
     args = parser.parse_args(argv)
-    from rallyforge.engine.bots import compiled_race
-    if not compiled_race.built():
+    from rallyforge.engine.analysis.balance import compiled
+    if not compiled.built():
         print("the compiled part is not built: nothing to compare", file=sys.stderr)
         return 1
     end = time.monotonic() + 60 * args.minutes

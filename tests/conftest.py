@@ -28,14 +28,16 @@ settings.load_profile("rallyforge")
 
 @pytest.fixture
 def compiled_part():
-    """The compiled part (engine/bots/_play.c, _race.c): a test that needs it
-    fails where a C compiler is found and it is not built, and is skipped
-    where none is (or where RALLYFORGE_COMPILED=0 rules it out)."""
-    from rallyforge.engine.bots import compiled_race, search
-    if compiled_race.built():
+    """The compiled part (engine/rules/compiled/_race.c, engine/bots/_play.c):
+    a test that needs it fails where a C compiler is found and it is not
+    built, and is skipped where none is (or where RALLYFORGE_COMPILED=0 rules it out)."""
+    from rallyforge.engine.analysis.balance import compiled
+    from rallyforge.engine.bots import search
+    from rallyforge.engine.rules.compiled import COMPILED_SWITCH
+    if compiled.built():
         return search.compiled
-    if os.environ.get(search.COMPILED_SWITCH) == "0":
-        pytest.skip(f"{search.COMPILED_SWITCH}=0 rules the compiled part out")
+    if os.environ.get(COMPILED_SWITCH) == "0":
+        pytest.skip(f"{COMPILED_SWITCH}=0 rules the compiled part out")
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler):
         pytest.fail(f"a C compiler ({compiler}) is here, but the compiled part is not built: "

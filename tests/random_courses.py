@@ -16,17 +16,17 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
-from rallyforge.engine.analysis.balance import play
-from rallyforge.engine.bots import compiled_race
+from rallyforge.engine.analysis.balance import compiled, play
 from rallyforge.engine.format.loader import load_dict
 from rallyforge.engine.format.schema import SCHEMA
 from rallyforge.engine.model.element_kinds import (COUNT, DIRECTION, EDGE_LIST, FLAG, REGISTERS, ROTATION,
                                                    TILE_LIST, Key)
 from rallyforge.engine.model.scenario import Rules, Scenario
+from rallyforge.engine.rules.compiled import race as compiled_rules
 
 DIRECTIONS = "NESW"
-KINDS = [t for t in TILE_LIST if t.name not in compiled_race.REFUSED_TILES]
-EDGES = [e for e in EDGE_LIST if e.name not in compiled_race.REFUSED_EDGES]
+KINDS = [t for t in TILE_LIST if t.name not in compiled_rules.REFUSED_TILES]
+EDGES = [e for e in EDGE_LIST if e.name not in compiled_rules.REFUSED_EDGES]
 SAFE_KINDS = frozenset(t.name for t in KINDS if not t.deadly)
 RULE_SCHEMA = SCHEMA["$defs"]["rules"]["properties"]
 # rules whose largest values only make races longer: capped so that a course races quickly
@@ -53,8 +53,8 @@ def rules(rng: random.Random, rounds: int) -> dict:
     of the rules the compiled race refuses, one in a course out of twenty (the
     others race in C)."""
     out: dict = {}
-    refused = [name for name, how in compiled_race.FIELDS[Rules].items()
-               if how == compiled_race.REFUSED]
+    refused = [name for name, how in compiled_rules.FIELDS[Rules].items()
+               if how == compiled_rules.REFUSED]
     off_default = rng.choice(refused) if refused and rng.random() < 0.05 else None
     for f in fields(Rules):
         if f.name == "note":
@@ -62,10 +62,10 @@ def rules(rng: random.Random, rounds: int) -> dict:
         if f.name not in RULE_SCHEMA:
             raise ValueError(f"tests/random_courses.py: the schema has no rule {f.name!r}")
         schema = RULE_SCHEMA[f.name]
-        played = compiled_race.FIELDS[Rules].get(f.name)
+        played = compiled_rules.FIELDS[Rules].get(f.name)
         if isinstance(played, tuple) and rng.random() < 0.9:
             out[f.name] = rng.choice(played)
-        elif played == compiled_race.REFUSED and f.name != off_default:
+        elif played == compiled_rules.REFUSED and f.name != off_default:
             continue
         elif "enum" in schema:
             out[f.name] = rng.choice(schema["enum"])
@@ -133,9 +133,37 @@ def course_doc(rng: random.Random) -> dict:
     dock_squares = [p for p in places if {"x": p[0], "y": p[1]} not in flags] or places
     docks = [{"x": x, "y": y, "facing": rng.choice(DIRECTIONS)} for x, y in dock_squares[:most]]
     big = n > 400 or len(docks) > 16
-    return {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
-            "board": board, "flags": flags, "docks": docks,
-            "rules": rules(rng, 3 if big else 12)}
+    doc = {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
+           "board": board, "flags": flags, "docks": docks, "rules": rules(rng, 3 if big else 12)}
+    if doc["rules"].get("victory") == "capture":
+        capture_teams(rng, doc, safe)
+    return doc
+
+
+def capture_teams(rng: random.Random, doc: dict, safe: list[tuple[int, int]]) -> None:
+    """Two teams for a capture race (docs/rules.md 13.7): the board split in
+    two home boards, a flag on each, the docks dealt to them in turn (now
+    and then one left to no team: a course the compiled race leaves to
+    Python); flag control instead where the board cannot be split so."""
+    w, h = doc["board"]["width"], doc["board"]["height"]
+    across = w >= h
+    cut = (w if across else h) // 2
+    homes = [{"x": 0, "y": 0, "width": cut, "height": h} if across else
+             {"x": 0, "y": 0, "width": w, "height": cut},
+             {"x": cut, "y": 0, "width": w - cut, "height": h} if across else
+             {"x": 0, "y": cut, "width": w, "height": h - cut}]
+    docked = {(d["x"], d["y"]) for d in doc["docks"]}
+    free = [[sq for sq in safe if sq not in docked and (sq[0] if across else sq[1]) < cut],
+            [sq for sq in safe if sq not in docked and (sq[0] if across else sq[1]) >= cut]]
+    if cut == 0 or not all(free) or len(doc["docks"]) < 2:
+        doc["rules"]["victory"] = "flag_control"
+        return
+    doc["flags"] = [{"x": x, "y": y} for x, y in (rng.choice(free[0]), rng.choice(free[1]))]
+    numbers = list(range(1, len(doc["docks"]) + 1))
+    if len(numbers) > 2 and rng.random() < 0.1:
+        numbers.pop()
+    doc["teams"] = [{"name": name, "docks": numbers[t::2], "home": home}
+                    for t, (name, home) in enumerate(zip("AB", homes))]
 
 
 def random_course(seed: int) -> Scenario:
@@ -148,14 +176,14 @@ def compare(seed: int) -> str | None:
     the table says it refuses, else what differs."""
     scenario = random_course(seed)
     docks = tuple(range(1, len(scenario.docks) + 1))
-    why = compiled_race.python_reason(scenario, "search", len(docks))
+    why = compiled.python_reason(scenario, "search", len(docks))
     if why is not None:
-        refused = compiled_race.refusal(scenario)
+        refused = compiled_rules.refusal(scenario)
         return None if why == refused else f"course {seed}: refused for {why}"
-    compiled = play.compiled_summary(scenario, seed, docks)
+    in_c = compiled.race_summary(scenario, seed, docks)
     python = play.engine_summary(scenario, seed, docks, "search")
-    if compiled != python:
-        return f"course {seed} ({scenario.name}, {len(docks)} robots): {compiled} != {python}"
+    if in_c != python:
+        return f"course {seed} ({scenario.name}, {len(docks)} robots): {in_c} != {python}"
     if play.play_trial(scenario, seed, 1, "search") != play.engine_trial(scenario, seed, 1, "search"):
         return f"course {seed}: the trials differ"
     return None

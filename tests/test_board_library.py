@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from rallyforge.editor.board_library import thumbnail
-from rallyforge.engine.analysis.balance import play
-from rallyforge.engine.bots import compiled_race
+from rallyforge.engine.analysis.balance import compiled, play
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
 from rallyforge.engine.editing.transform import rotate_board, rotate_point
@@ -175,10 +174,10 @@ def test_the_table_beside_a_narrower_bay_is_no_floor_for_robots(tmp_path, capsys
     on_void = replace(course, flags=(Flag(16, 13),))
     assert [p.code for p in validate_data(to_dict(on_void)) if p.is_error] == ["E301"]
     counted = replace(course, rules=replace(course.rules, options="counted"))
-    if compiled_race.built():          # the compiled race plays it, as the Python engine does
-        assert compiled_race.applies(counted, "search", 4)
+    if compiled.built():          # the compiled race plays it, as the Python engine does
+        assert compiled.applies(counted, "search", 4)
         lineup = (1, 2, 3, 4)
-        assert (play.compiled_summary(counted, 3, lineup)
+        assert (compiled.race_summary(counted, 3, lineup)
                 == play.engine_summary(counted, 3, lineup, "search"))
 
 

@@ -259,3 +259,19 @@ def test_tables_search_once_for_every_repair_square_together(monkeypatch):
     assert set(repairs) | set(view.flags) in searches        # flags repair too (flags_repair)
     assert tables.repair_dist[course.square(5, 5) * 4] == 1       # next door, facing N
     assert (tables.repair_dist[[sq * 4 + f for sq in repairs for f in range(4)]] == 0).all()
+
+
+def test_the_tables_of_every_square_a_flagless_bot_stands_on_are_kept():
+    """On a course without flags (elimination) a bot plays to its own square
+    as if it were a flag: a table set per square. On a small board each is
+    made once per process, not again each time more than 16 were asked for."""
+    scenario = load_file(ROOT / "scenarios" / "standard-course.json")
+    course = compile_course(scenario.board)
+    squares = [s for s in range(course.size) if course.death[s] is None][:60]
+
+    def view(square: int) -> BotView:
+        robot = RobotState(0, "me", square, 0)
+        return BotView(scenario.board, course, (square,), scenario.rules, robot)
+
+    first = [tables_for(view(s)) for s in squares]
+    assert all(a is b for a, b in zip(first, (tables_for(view(s)) for s in squares)))

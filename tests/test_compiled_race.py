@@ -1,5 +1,6 @@
-"""The compiled race of search bots (engine/bots/_race.c) against the Python
-engine (engine/rules/race.py with engine/bots/search.py): on the board of
+"""The compiled race (engine/rules/compiled/_race.c) with the search bot's
+compiled race bot (engine/bots/_search_race.c) against the Python engine
+(engine/rules/race.py with engine/bots/search.py): on the board of
 every rule case and example course, under rules drawn at random, the same
 races, death for death and square for square (random courses:
 tests/test_compiled_differential.py); what it does not play it refuses, and
@@ -19,16 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.balance import play
-from rallyforge.engine.bots import compiled_race, search
+from rallyforge.engine.analysis.balance import compiled, play
+from rallyforge.engine.bots import race_bot, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
 from rallyforge.engine.model.scenario import Board, FactoryBoard, Level, Rules, Scenario, Tile
+from rallyforge.engine.rules.compiled import COMPILED_SWITCH, race as compiled_rules
 from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "scenarios").glob("*.json"))
-built = search.compiled is not None
+built = compiled.built()
 needs_built = pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
 
 
@@ -58,17 +60,15 @@ def test_the_same_races_as_the_python_engine(path, variant):
     scenario = board(path, variant)
     if scenario is None:
         pytest.skip("no docks or no flags")
-    why = compiled_race.python_reason(scenario, "search", 1)
+    why = compiled.python_reason(scenario, "search", 1)
     if why is not None:
-        refused = tuple(f"{cls.__name__}.{name} " for cls, table in compiled_race.FIELDS.items()
-                        for name, how in table.items() if how == compiled_race.REFUSED)
-        assert why.startswith(refused) or why == "a ramp tile", why
+        assert why == compiled_rules.refusal(scenario), why    # what it refuses, no failure
         return
     docks = len(scenario.docks)
     for seed in range(3):
         robots = (1, min(4, docks), docks)[seed]
         lineup = tuple((seed + i) % docks + 1 for i in range(robots))
-        assert (play.compiled_summary(scenario, seed, lineup)
+        assert (compiled.race_summary(scenario, seed, lineup)
                 == play.engine_summary(scenario, seed, lineup, "search")), (seed, lineup)
         assert (play.play_trial(scenario, seed, lineup[0], "search")
                 == play.engine_trial(scenario, seed, lineup[0], "search"))
@@ -83,9 +83,9 @@ def test_long_races_with_every_dock_stay_the_same():
         assert scenario is not None
         docks = tuple(range(1, len(scenario.docks) + 1))
         for seed in range(12):
-            compiled = play.compiled_summary(scenario, seed, docks)
-            assert compiled == play.engine_summary(scenario, seed, docks, "search"), (name, seed)
-            assert compiled.deaths, "races with deaths to compare"
+            in_c = compiled.race_summary(scenario, seed, docks)
+            assert in_c == play.engine_summary(scenario, seed, docks, "search"), (name, seed)
+            assert in_c.deaths, "races with deaths to compare"
 
 
 @needs_built
@@ -100,10 +100,31 @@ def test_the_game_seating_races_the_same_in_both_engines():
     seated = [j for j in plan.jobs if j.kind == RACE]
     assert [j.docks for j in seated[:3]] == [(1, 2), (1, 2, 3, 4), (1, 2, 3, 4, 5, 6)]
     for job in seated:
-        assert compiled_race.applies(scenario, "search", len(job.docks))
-        compiled = play.compiled_summary(scenario, job.seed, job.docks)
-        assert compiled.docks == job.docks
-        assert compiled == play.engine_summary(scenario, job.seed, job.docks, "search"), job
+        assert compiled.applies(scenario, "search", len(job.docks))
+        in_c = compiled.race_summary(scenario, job.seed, job.docks)
+        assert in_c.docks == job.docks
+        assert in_c == play.engine_summary(scenario, job.seed, job.docks, "search"), job
+
+
+PUBLISHED = sorted((ROOT / "engine" / "editing" / "published").glob("*.json"))
+
+
+@needs_built
+def test_the_published_courses_it_plays_race_the_same():
+    """Every published course the compiled race plays (Toggle Boggle's flag
+    control and Capture the Flag among them, docs/rules.md 13.5, 13.7),
+    seated as a balance run seats it: the same races as the Python engine's."""
+    raced = []
+    for path in PUBLISHED:
+        scenario = replace(load_file(path), robots=(), checks=())
+        docks = tuple(range(1, min(4, len(scenario.docks)) + 1))
+        if not compiled.applies(scenario, "search", len(docks)):
+            continue
+        raced.append(scenario.name)
+        for seed in range(2):
+            assert (compiled.race_summary(scenario, seed, docks)
+                    == play.engine_summary(scenario, seed, docks, "search")), (path.name, seed)
+    assert {"Toggle Boggle", "Capture the Flag"} <= set(raced) and len(raced) >= 20, raced
 
 
 def test_balance_runs_use_it_only_where_it_applies():
@@ -111,11 +132,11 @@ def test_balance_runs_use_it_only_where_it_applies():
     levelled = board(ROOT / "scenarios" / "highlands.json", {})
     assert standard is not None and levelled is not None
     played = replace(standard, rules=replace(standard.rules, options="played"))
-    assert compiled_race.applies(standard, "search", 4) == built
-    assert not compiled_race.applies(standard, "greedy", 4)
-    assert not compiled_race.applies(standard, "search", compiled_race.MOST_ROBOTS + 1)
-    assert not compiled_race.applies(levelled, "search", 4)
-    assert not compiled_race.applies(played, "search", 4)
+    assert compiled.applies(standard, "search", 4) == built
+    assert not compiled.applies(standard, "greedy", 4)
+    assert not compiled.applies(standard, "search", compiled_rules.MOST_ROBOTS + 1)
+    assert not compiled.applies(levelled, "search", 4)
+    assert not compiled.applies(played, "search", 4)
 
 
 @pytest.mark.parametrize("rule", ["superbot", "board_turns_on_flag"])
@@ -125,9 +146,9 @@ def test_courses_with_python_only_rules_go_to_python(rule):
     half = standard.board.width // 2
     parts = (FactoryBoard("West", 0, 0, half, half),)
     recorded = replace(standard, boards=parts)         # `boards` alone changes no race
-    assert compiled_race.applies(recorded, "search", 4) == built
+    assert compiled.applies(recorded, "search", 4) == built
     turned_on = replace(recorded, rules=replace(standard.rules, **{rule: True}))
-    assert not compiled_race.applies(turned_on, "search", 4)
+    assert not compiled.applies(turned_on, "search", 4)
 
 
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
@@ -138,7 +159,8 @@ def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
     before = dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None)
     loop_only = type("LoopOnly", (), {"decide": getattr(search.compiled, "decide", None)})()
     monkeypatch.setattr(search, "compiled", loop_only)
-    assert not compiled_race.applies(board(ROOT / "scenarios" / "tutorial.json", {}), "search", 2)
+    compiled._known.clear()
+    assert not compiled.applies(board(ROOT / "scenarios" / "tutorial.json", {}), "search", 2)
     monkeypatch.setattr(search, "compiled", None)
     assert dict(balance(scenario, races=8, robots=2, workers=1), elapsed_s=0, engine=None) == before
 
@@ -147,31 +169,22 @@ def test_a_balance_run_gives_the_same_result_either_way(monkeypatch):
     from rallyforge.engine.analysis.balance import balance
     scenario = load_file(ROOT / "scenarios" / "waterworks.json")
     first = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
-    monkeypatch.setattr(compiled_race, "applies", lambda *args: False)
+    monkeypatch.setattr(compiled, "applies", lambda *args: False)
     second = dict(balance(scenario, races=24, robots=4, workers=1), elapsed_s=0, engine=None)
     assert first == second
 
 
 # ------------------------------------------------------------ bad arguments
 
-def spec() -> dict:
+def specs() -> tuple[dict, dict]:
+    """The course spec (race.CourseSpec) and the search bot's (race_bot.BotSpec)
+    of the standard course."""
     scenario = board(ROOT / "scenarios" / "standard-course.json", {})
     assert scenario is not None
-    course = compiled_race.compile_course(scenario.board)
+    course = compiled_rules.compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    captured = {}
-
-    def keep(given):
-        captured.update(given)
-        return object()
-
-    original = search.compiled
-    try:
-        search.compiled = type("Catch", (), {"race_course": staticmethod(keep)})()
-        compiled_race._spec(course, flags, scenario)
-    finally:
-        search.compiled = original
-    return captured
+    spec, _ = compiled_rules.course_spec(course, flags, scenario.rules)
+    return dict(spec), dict(race_bot.bot_spec(course, flags, scenario.rules))
 
 
 @needs_built
@@ -183,56 +196,86 @@ def spec() -> dict:
     (lambda s: s.update(flags=[-1] * len(s["flags"])), ValueError),
     (lambda s: s.update(beam_k=[10 ** 6] * len(s["beam_k"]), beam_place=[0] * len(s["beam_k"]),
                         beam_start=s["beam_start"]), ValueError),
-    (lambda s: s.update(S=s["S"] + 1), ValueError),
-    (lambda s: s.update(value=s["value"][:-1]), ValueError),
-    (lambda s: s.update(end=s["end"][:, :-8]), ValueError),
     (lambda s: s.update(pusher_start=[0, 0, 0, 0, 0, 0, 1]), ValueError),
     (lambda s: s.update(pushers=[0, 4] + s["pushers"][2:]), ValueError),      # a direction past W
-    (lambda s: s.update(end=s["end"].view("float32")), ValueError),          # int32-sized floats
-    (lambda s: s.update(end=s["end"].astype(">i4")), ValueError),            # not native order
-    (lambda s: s.update(value=s["value"].view("float64")), ValueError),
     (lambda s: s.update(width=4097, height=1), ValueError),
+    (lambda s: s.update(capture=True), ValueError),                         # no team's flag
+    (lambda s: s.update(flag_of=[len(s["flags"])]), ValueError),            # no such flag
+    (lambda s: s.update(home=s["home"][:-1]), ValueError),
 ])
 def test_a_bad_course_is_refused(change, error):
-    given = spec()
+    given = specs()[0]
     change(given)
     with pytest.raises(error):
-        search.compiled.race_course(given)
-
-
-SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
-           "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
-           "flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
-           "unreachable")
+        compiled_rules.compiled.race_course(given)
 
 
 @needs_built
-@pytest.mark.parametrize("name", SCALARS)
-def test_every_scalar_rule_is_range_checked(name):
-    given = spec()
-    assert set(SCALARS) <= set(given), "every scalar compiled_race passes is tried here"
+@pytest.mark.parametrize("change, error", [
+    (lambda s: s.pop("end"), KeyError),
+    (lambda s: s.update(flags=[-1] * len(s["flags"])), ValueError),
+    (lambda s: s.update(S=s["S"] + 1), ValueError),
+    (lambda s: s.update(value=s["value"][:-1]), ValueError),
+    (lambda s: s.update(end=s["end"][:, :-8]), ValueError),
+    (lambda s: s.update(end=s["end"].view("float32")), ValueError),          # int32-sized floats
+    (lambda s: s.update(end=s["end"].astype(">i4")), ValueError),            # not native order
+    (lambda s: s.update(value=s["value"].view("float64")), ValueError),
+    (lambda s: s.update(card_kind=[7] * len(s["card_kind"])), ValueError),    # no such kind
+    (lambda s: s.update(from_square=s["from_square"][:-1]), ValueError),
+])
+def test_a_bad_race_bot_is_refused(change, error):
+    given = specs()[1]
+    change(given)
+    with pytest.raises(error):
+        search.compiled.race_bot(given)
+
+
+COURSE_SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
+                  "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
+                  "flag_control", "capture")
+BOT_SCALARS = ("flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
+               "unreachable")
+
+
+@needs_built
+@pytest.mark.parametrize("which, name", [(0, n) for n in COURSE_SCALARS]
+                         + [(1, n) for n in BOT_SCALARS])
+def test_every_scalar_is_range_checked(which, name):
+    given = specs()[which]
+    make = (compiled_rules.compiled.race_course, search.compiled.race_bot)[which]
     for wrong in (-1, 2 ** 40):
         with pytest.raises((ValueError, OverflowError), match=name):
-            search.compiled.race_course(dict(given, **{name: wrong}))
-    search.compiled.race_course(given)
+            make(dict(given, **{name: wrong}))
+    make(given)
 
 
-def test_the_scalars_tried_are_all_compiled_race_passes():
-    numbers = {key for key, v in spec().items() if isinstance(v, (int, bool))}
-    assert numbers - set(SCALARS) == {"width", "height", "flag_count", "X", "S", "FIN"}
+def test_the_scalars_tried_are_all_the_specs_pass():
+    course, bot = ({key for key, v in spec.items() if isinstance(v, (int, bool))}
+                   for spec in specs())
+    assert course - set(COURSE_SCALARS) == {"width", "height", "flag_count"}
+    assert bot - set(BOT_SCALARS) == {"squares", "flag_count", "X", "S", "FIN"}
 
 
 @needs_built
 def test_the_limits_are_the_headers():
-    """engine/bots/_limits.h is the one place of the compiled part's limits:
-    the module exports them and compiled_race reads them."""
-    header = (ROOT / "engine" / "bots" / "_limits.h").read_text()
+    """engine/rules/compiled/_limits.h is the one place of the compiled part's
+    limits: the race's module exports them and race.py reads them."""
+    header = (ROOT / "engine" / "rules" / "compiled" / "_limits.h").read_text()
     defined = dict(re.findall(r"#define (MOST_\w+) (\d+)", header))
-    for name in ("MOST_ROBOTS", "MOST_FLAGS", "MOST_SIDE"):
-        assert getattr(search.compiled, name) == getattr(compiled_race, name) == int(defined[name])
-    grep = [p.name for p in (ROOT / "engine" / "bots").glob("_*.c")
-            if re.search(r"#define MOST_|\b64 robots|> 64\b", p.read_text())]
+    for name in ("MOST_ROBOTS", "MOST_FLAGS", "MOST_SIDE", "MOST_HOMES"):
+        assert (getattr(compiled_rules.compiled, name) == getattr(compiled_rules, name)
+                == int(defined[name]))
+    sources = [*(ROOT / "engine" / "bots").glob("_*.[ch]"),
+               *(ROOT / "engine" / "rules" / "compiled").glob("_*.[ch]")]
+    grep = [p.name for p in sources if p.name != "_limits.h"
+            and re.search(r"#define MOST_|\b64 robots|> 64\b", p.read_text())]
     assert not grep, f"limits defined outside _limits.h in {grep}"
+
+
+def _racer(scenario: Scenario):
+    racer = compiled._racer(scenario)[0]
+    assert racer is not None
+    return racer.course.capsule, racer.bot
 
 
 @needs_built
@@ -247,10 +290,8 @@ def test_64_robots_on_pushers_are_all_pushed():
                   "pushers": [{"x": 0, "y": y, "dir": "E", "phases": [1]} for y in range(64)]},
         "flags": [{"x": 2, "y": 0}], "docks": [{"x": 2, "y": 63, "facing": "E"}],
         "rules": {"max_rounds": 1, "robot_lasers": False}})
-    course = compiled_race._racer(scenario)[0]
-    assert course is not None
-    robots = [(y * 3, 1, 0, 3, 0, True) for y in range(64)]
-    *_, deaths, occupancy = search.compiled.race(course.capsule, random.Random(0), robots)
+    robots = [(y * 3, 1, 0, 3, 0, True, -1) for y in range(64)]
+    *_, deaths, occupancy, _ = compiled_rules.compiled.race(*_racer(scenario), random.Random(0), robots)
     stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(3 * 64)]
     assert not deaths
     assert stood == [0, 5, 0] * 64, "every robot at x = 1 at the end of every register"
@@ -258,37 +299,47 @@ def test_64_robots_on_pushers_are_all_pushed():
 
 @needs_built
 def test_bad_races_are_refused():
-    given = spec()
-    course = search.compiled.race_course(given)
+    course, bot = _racer(board(ROOT / "scenarios" / "standard-course.json", {}))
+    other = _racer(board(ROOT / "scenarios" / "tutorial.json", {}))[1]
+    given = specs()[0]
+    race = compiled_rules.compiled.race
     rng = random.Random(1)
-    start = (given["flags"][0], 0, 0, 3, 0, False)
+    start = (given["flags"][0], 0, 0, 3, 0, False, -1)
     with pytest.raises(TypeError):
-        search.compiled.race(course, rng)
+        race(course, bot, rng)
     with pytest.raises(ValueError):
-        search.compiled.race("not a course", rng, [start])
+        race("not a course", bot, rng, [start])
     with pytest.raises(ValueError):
-        search.compiled.race(course, rng, [])
+        race(course, "not a bot", rng, [start])
     with pytest.raises(ValueError):
-        search.compiled.race(course, rng, [start] * 65)
+        race(bot, course, rng, [start])                     # the two swapped
+    with pytest.raises(ValueError, match="another course"):
+        race(course, other, rng, [start])
     with pytest.raises(ValueError):
-        search.compiled.race(course, rng, [start, start])           # two robots on one square
+        race(course, bot, rng, [])
     with pytest.raises(ValueError):
-        search.compiled.race(course, rng, [(len(given["death"]), 0, 0, 3, 0, False)])
+        race(course, bot, rng, [start] * 65)
+    with pytest.raises(ValueError):
+        race(course, bot, rng, [start, start])              # two robots on one square
+    with pytest.raises(ValueError):
+        race(course, bot, rng, [(len(given["death"]), 0, 0, 3, 0, False, -1)])
+    with pytest.raises(ValueError):
+        race(course, bot, rng, [start[:-1] + (compiled_rules.MOST_ROBOTS,)])   # no such team
     with pytest.raises(AttributeError):
-        search.compiled.race(course, object(), [start])
-    rounds, *_ = search.compiled.race(course, rng, [start])
+        race(course, bot, object(), [start])
+    rounds, *_ = race(course, bot, rng, [start])
     assert rounds >= 1, "a good race still plays after the refusals"
 
 
 # ------------------------------------------------- what it plays, what it refuses
 
-def unlisted(tiles=TILE_LIST, edges=EDGE_LIST, classes=tuple(compiled_race.FIELDS)) -> list[str]:
+def unlisted(tiles=TILE_LIST, edges=EDGE_LIST, classes=tuple(compiled_rules.FIELDS)) -> list[str]:
     """Every tile kind, edge element and model field the compiled race's
     table does not say it plays or refuses (a kind whose keys are not all
     played must be refused whole)."""
     out = []
-    for kinds, played, refused in ((tiles, compiled_race.PLAYED_TILES, compiled_race.REFUSED_TILES),
-                                   (edges, compiled_race.PLAYED_EDGES, compiled_race.REFUSED_EDGES)):
+    for kinds, played, refused in ((tiles, compiled_rules.PLAYED_TILES, compiled_rules.REFUSED_TILES),
+                                   (edges, compiled_rules.PLAYED_EDGES, compiled_rules.REFUSED_EDGES)):
         for kind in kinds:
             keys = {key.name for key in kind.keys}
             if kind.name in refused:
@@ -298,7 +349,7 @@ def unlisted(tiles=TILE_LIST, edges=EDGE_LIST, classes=tuple(compiled_race.FIELD
             elif set(played[kind.name]) != keys:
                 out.append(f"the {kind.name!r} element's keys {sorted(keys)}")
     for cls in classes:
-        listed = compiled_race.FIELDS.get(cls, {})
+        listed = compiled_rules.FIELDS.get(cls, {})
         out += [f"{cls.__name__}.{f.name}" for f in fields(cls) if f.name not in listed]
     return out
 
@@ -308,11 +359,11 @@ def test_every_element_and_rule_is_played_or_refused():
     be raced by the C as if it were not there."""
     missing = unlisted()
     assert not missing, (
-        f"{', '.join(missing)}: neither played by the compiled race (engine/bots/_race.c) nor "
-        "refused. List it in engine/bots/compiled_race.py: a field in FIELDS as REFUSED, a tile "
+        f"{', '.join(missing)}: neither played by the compiled race (engine/rules/compiled/_race.c) "
+        "nor refused. List it in engine/rules/compiled/race.py: a field in FIELDS as REFUSED, a tile "
         "kind in REFUSED_TILES, an edge in REFUSED_EDGES (Python then plays courses that use "
         "it), or as PLAYED once _race.c plays it and tests/test_compiled_race.py compares it")
-    assert set(compiled_race.FIELDS) >= {Scenario, Board, Rules}
+    assert set(compiled_rules.FIELDS) >= {Scenario, Board, Rules}
 
 
 def test_a_made_up_element_or_rule_is_caught(monkeypatch):
@@ -324,7 +375,7 @@ def test_a_made_up_element_or_rule_is_caught(monkeypatch):
     keyed = replace(TILE_LIST[2], keys=TILE_LIST[2].keys + (Key("speed", COUNT, new=1),))
     assert unlisted(tiles=(keyed,)) == ["the 'conveyor' element's keys ['dir', 'express', 'speed']"]
     grown = _grown_rules()
-    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    monkeypatch.setitem(compiled_rules.FIELDS, grown, compiled_rules.FIELDS[Rules])  # (as if Rules grew)
     assert unlisted(classes=(grown,)) == ["Rules.slippery"]
 
 
@@ -337,21 +388,21 @@ def _grown_rules():
 @needs_built
 def test_what_it_does_not_play_is_refused(monkeypatch):
     standard = board(ROOT / "scenarios" / "standard-course.json", {})
-    assert standard is not None and compiled_race.applies(standard, "search", 4)
+    assert standard is not None and compiled.applies(standard, "search", 4)
     grown = _grown_rules()
-    monkeypatch.setitem(compiled_race.FIELDS, grown, compiled_race.FIELDS[Rules])  # (as if Rules grew)
+    monkeypatch.setitem(compiled_rules.FIELDS, grown, compiled_rules.FIELDS[Rules])  # (as if Rules grew)
     at_default = replace(standard, rules=grown())
-    assert compiled_race.applies(at_default, "search", 4), "a new rule at its default changes nothing"
+    assert compiled.applies(at_default, "search", 4), "a new rule at its default changes nothing"
     used = replace(standard, rules=grown(slippery=True))
-    assert compiled_race.python_reason(used, "search", 4) == "Rules.slippery = True"
+    assert compiled.python_reason(used, "search", 4) == "Rules.slippery = True"
     imagined = replace(standard, board=replace(standard.board, tiles=standard.board.tiles
                                                + (Tile(0, 0, "imagined"),)))
-    assert compiled_race.python_reason(imagined, "search", 4) == "a imagined tile"
+    assert compiled.python_reason(imagined, "search", 4) == "a imagined tile"
     for rules in ({"options": "played"}, {"finish": "never"}):
         changed = replace(standard, rules=replace(standard.rules, **rules))
-        assert not compiled_race.applies(changed, "search", 4), rules
+        assert not compiled.applies(changed, "search", 4), rules
     levelled = replace(standard, board=replace(standard.board, levels=(Level(1, 1, 1),)))
-    assert compiled_race.python_reason(levelled, "search", 4).startswith("Board.levels")
+    assert compiled.python_reason(levelled, "search", 4).startswith("Board.levels")
 
 
 # courses of one to three squares with a pusher facing each way (race_course
@@ -370,9 +421,9 @@ def test_tiny_courses_with_a_pusher_race(width, height, facing, x):
                   "pushers": [{"x": x, "y": 0, "dir": facing, "phases": [1, 3, 5]}]},
         "flags": [{"x": width - 1, "y": height - 1}], "docks": [{"x": 0, "y": 0, "facing": "E"}],
         "rules": {"max_rounds": 6}})
-    assert compiled_race.python_reason(scenario, "search", 1) is None
+    assert compiled.python_reason(scenario, "search", 1) is None
     for seed in range(3):
-        assert (play.compiled_summary(scenario, seed, (1,))
+        assert (compiled.race_summary(scenario, seed, (1,))
                 == play.engine_summary(scenario, seed, (1,), "search"))
 
 
@@ -385,13 +436,12 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
     def refuse(spec):
         raise ValueError("race_course: pushers[1] = 3 is out of range")
 
-    monkeypatch.setattr(search, "compiled", type("Refusing", (), {
-        "race_course": staticmethod(refuse), "race": None, "MOST_ROBOTS": 64,
-        "decide": getattr(search.compiled, "decide", None)})())
-    compiled_race._known.clear()
-    compiled_race._built.clear()
-    assert compiled_race.python_reason(scenario, "search", 2) == (
-        "race_course: race_course: pushers[1] = 3 is out of range")
+    monkeypatch.setattr(compiled_rules, "compiled", type("Refusing", (), {
+        "race_course": staticmethod(refuse), "race": None})())
+    compiled._known.clear()
+    compiled_rules._built.clear()
+    assert compiled.python_reason(scenario, "search", 2) == (
+        "race_course: pushers[1] = 3 is out of range")
     after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
     assert after == before
 
@@ -408,29 +458,34 @@ def _balance(path: Path, env: dict[str, str], *extra: str) -> dict:
 
 
 @needs_built
-@pytest.mark.parametrize("name", ["standard-course.json", "waterworks.json"])
+@pytest.mark.parametrize("name", ["scenarios/standard-course.json", "scenarios/waterworks.json",
+                                  "engine/editing/published/toggle-boggle.json",
+                                  "engine/editing/published/capture-the-flag.json"])
 def test_the_switch_plays_python_with_the_same_result(name):
     """RALLYFORGE_COMPILED=0: the Python engine races, and the balance JSON
-    is the same but for the engine's name and the time."""
-    path = ROOT / "scenarios" / name
-    env = {k: v for k, v in os.environ.items() if k != search.COMPILED_SWITCH}
-    compiled = _balance(path, env)
-    python = _balance(path, {**env, search.COMPILED_SWITCH: "0"})
-    assert (compiled.pop("engine"), python.pop("engine")) == ("compiled", "python")
-    compiled.pop("elapsed_s"), python.pop("elapsed_s")
-    assert compiled == python
+    is the same but for the engine's name and the time (on courses of flag
+    control and capture too, docs/rules.md 13.5, 13.7)."""
+    path = ROOT / name
+    env = {k: v for k, v in os.environ.items() if k != COMPILED_SWITCH}
+    in_c = _balance(path, env)
+    python = _balance(path, {**env, COMPILED_SWITCH: "0"})
+    assert (in_c.pop("engine"), python.pop("engine")) == ("compiled", "python")
+    in_c.pop("elapsed_s"), python.pop("elapsed_s")
+    assert in_c == python
 
 
 def test_the_switch_rules_out_the_whole_compiled_part():
-    code = ("from rallyforge.engine.bots import search, compiled_race; "
-            "print(search.compiled is None, compiled_race.built())")
+    code = ("from rallyforge.engine.bots import search; "
+            "from rallyforge.engine.rules.compiled import race; "
+            "from rallyforge.engine.analysis.balance import compiled; "
+            "print(search.compiled is None, race.compiled is None, compiled.built())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, search.COMPILED_SWITCH: "0"}, timeout=120)
-    assert done.stdout.split() == ["True", "False"], done.stderr
+                          env={**os.environ, COMPILED_SWITCH: "0"}, timeout=120)
+    assert done.stdout.split() == ["True", "True", "False"], done.stderr
 
 
 def test_the_help_names_the_switch():
     from rallyforge.engine.cli.main import build_parser
-    assert search.COMPILED_SWITCH + "=0" in build_parser([]).format_help()
-    assert search.COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()
+    assert COMPILED_SWITCH + "=0" in build_parser([]).format_help()
+    assert COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()
 

@@ -235,3 +235,16 @@ def test_lasers_stacked_by_the_thousand_do_not_overflow_the_damage_table():
     lasers = tuple(Laser(1, 1, "E", beams=3) for _ in range(11_000))     # 33,000 a register
     model = LoneModel.build(Board(4, 4, (), (), lasers))
     assert model.damage.max() > 0 and (model.damage >= 0).all()
+
+
+def test_a_distance_map_asked_again_is_the_one_remembered():
+    """A bot on a course without flags asks for the map to each square it
+    stands on, again and again: the model answers the same squares from
+    memory, with a map no caller can change, and other squares afresh."""
+    model = LoneModel.build(load_file(ROOT / "scenarios" / "standard-course.json").board)
+    first = model.distance_to({5})
+    assert model.distance_to([5, 5]) is first and not first.flags.writeable
+    other = model.distance_to({5, 40})
+    assert other is not first and (other <= first).all() and (other < first).any()
+    with pytest.raises(ValueError):
+        first[0] = 0

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.bots import compiled_race
+from rallyforge.engine.analysis.balance import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "race_digests.json"
@@ -61,7 +61,7 @@ def balance_digest() -> str:
     same with or without the compiled part (the engine is checked apart)."""
     doc = json.loads(_cli(["balance", str(ROOT / BALANCE[0]), *BALANCE[1:], "--json", "-"]))
     doc.pop("elapsed_s")
-    assert doc.pop("engine") == ("compiled" if compiled_race.built() else "python")
+    assert doc.pop("engine") == ("compiled" if compiled.built() else "python")
     return _digest(json.dumps(doc, sort_keys=True))
 
 

@@ -179,3 +179,20 @@ def test_robots_placed_without_entries_start_with_start_damage():
     race.play_round()
     dealt = [e.amount for e in race.events if e.kind == "dealt"]
     assert dealt == [6, 6]                                  # 9 cards less 3 damage
+
+
+def test_a_board_turned_again_is_the_board_turned_before():
+    """A balance run of Frenetic Factory turns the same few boards again and
+    again (docs/rules.md 12.10): the same board and part give the board made
+    before, which is the board a fresh turn makes."""
+    from rallyforge.engine.format.loader import load_file
+    from rallyforge.engine.model import turning
+    course = load_file(Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
+                       / "frenetic-factory.json")
+    part = next(p for p in course.boards if p.turns_in_place)
+    once = turning.turn_part(course.board, part)
+    assert turning.turn_part(course.board, part) is once
+    assert once == turning._turned_part(course.board, part, 1) != course.board
+    twice = turning.turn_part(once, part)
+    assert turning.turn_part(once, part) is twice and twice != once
+    assert turning.turn_part(course.board, part, 2) == twice

@@ -5,8 +5,8 @@ Register a bot class in ``BOTS``, under a name of
 engine/model/scenario.py ``BOT_NAMES`` (the list files and the command line
 are checked against without importing the bots); ``DEFAULT_BOT`` (named
 there too) is the one used when none is named. ``new_race`` makes a race
-with bots named or given. ``compiled_race`` plays whole races of search bots
-in C for balance runs (engine/bots/_race.c), where it applies.
+with bots named or given. ``race_bot`` makes the search bot of the compiled
+race (engine/rules/compiled/) that balance runs play where it applies.
 """
 from __future__ import annotations
 

@@ -643,24 +643,18 @@ static PyMethodDef methods[] = {
     {"score_hand", (PyCFunction)(void (*)(void))score_hand, METH_FASTCALL,
      "score_hand(end, dmg, counts, m, slots, X, x0, value, dead, room, S, FIN, damage_weight, "
      "score_out)"},
-    {"race_course", (PyCFunction)race_course, METH_O,
-     "race_course(spec: dict) -> the capsule race() plays on (_race.c)"},
-    {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy)"},
+    {"race_bot", (PyCFunction)race_bot, METH_O,
+     "race_bot(spec: BotSpec) -> the search bot of the compiled race (_search_race.c)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_play", "The search bot's inner loop (engine/bots/search.py) and its races (_race.c).", -1,
-    methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_play",
+    "The search bot's inner loop (engine/bots/search.py) and its bot of the compiled race "
+    "(_search_race.c).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__play(void)
 {
-    PyObject *m = PyModule_Create(&module);
-    if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
-                      || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
-                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0))
-        Py_CLEAR(m);
-    return m;
+    return PyModule_Create(&module);
 }

@@ -1,5 +1,5 @@
 /* What the two halves of rallyforge.engine.bots._play share: the search bot's walk of a
- * hand (_play.c) and the compiled race that calls it (_race.c). */
+ * hand (_play.c) and the search bot of the compiled race that calls it (_search_race.c). */
 #ifndef RALLYFORGE_PLAY_H
 #define RALLYFORGE_PLAY_H
 
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "_limits.h"
+#include "../rules/compiled/_limits.h"
 
 #define KINDS 7
 
@@ -64,8 +64,7 @@ static inline void kinds_of(long seq, long m, long digit[5])
     }
 }
 
-/* _race.c */
-PyObject *race_course(PyObject *self, PyObject *spec);
-PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+/* _search_race.c */
+PyObject *race_bot(PyObject *self, PyObject *spec);
 
 #endif

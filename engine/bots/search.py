@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -61,10 +60,7 @@ from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pa
 from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Card
-
-# RALLYFORGE_COMPILED=0 in the environment: no compiled part (neither this loop
-# nor compiled_race's races), every race played by the Python engine
-COMPILED_SWITCH = "RALLYFORGE_COMPILED"
+from rallyforge.engine.rules.compiled import switched_off
 
 if TYPE_CHECKING:
     import random
@@ -72,7 +68,7 @@ if TYPE_CHECKING:
     from rallyforge.engine.bots import _play                   # (its signatures: _play.pyi)
     from rallyforge.engine.rules.bot_view import BotView
     compiled = _play                                # (a name other modules may read)
-elif os.environ.get(COMPILED_SWITCH, "1") == "0":     # the compiled part ruled out (README)
+elif switched_off():         # RALLYFORGE_COMPILED=0: the compiled part ruled out (README)
     compiled = None
 else:
     try:

@@ -254,6 +254,10 @@ class Layered:
 
 _cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], Tables] = {}
 _lock = threading.Lock()
+# Tables kept per process: at least 16, more of a small board's, about this
+# many squares' worth in all (a table set takes about 2 kB a square and flag).
+# A bot on a course without flags asks for a set per square it stands on.
+MOST_CACHED_SQUARES = 40_000
 
 
 class CourseView(Protocol):
@@ -273,7 +277,8 @@ def tables_for(view: CourseView) -> Tables:
         with _lock:
             tables = _cache.get(key)
             if tables is None or tables.course is not view.course:
-                if len(_cache) > 16:
+                room = max(16, MOST_CACHED_SQUARES // (view.course.size * max(1, len(view.flags))))
+                if len(_cache) > room:
                     _cache.clear()
                 tables = _cache[key] = Tables(view.course, view.flags, view.rules, view.homes)
     return tables

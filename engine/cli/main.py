@@ -23,7 +23,7 @@ from rallyforge.engine.cli.streams import failed_write, guard
 from rallyforge.engine.version import COMMANDS, version
 
 MODULES = {"import": "tiled_import"}     # a command whose name is a Python keyword
-# (the switch: engine/bots/search.py COMPILED_SWITCH)
+# (the switch: engine/rules/compiled/__init__.py COMPILED_SWITCH)
 EPILOG = ("Environment: RALLYFORGE_COMPILED=0 rules out the compiled part (the search bot's "
           "inner loop and the balance runs' compiled race): every command plays the Python "
           "engine, with the same results, more slowly. A balance result's \"engine\" says "

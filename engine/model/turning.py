@@ -75,12 +75,32 @@ def rotate_rectangle(part: FactoryBoard, width: int, height: int,
                    height=h, turn=(part.turn + q) & 3)
 
 
+# turn_part's boards by the identity of what they were turned from (boards
+# are immutable): a balance run of a course whose boards turn (docs/rules.md
+# 12.10) turns the same few boards again and again, race after race.
+_turned: dict[tuple[int, int, int], tuple[Board, FactoryBoard, Board]] = {}
+MOST_TURNED = 512
+
+
 def turn_part(board: Board, part: FactoryBoard, quarter_turns: int = 1) -> Board:
     """The board with one square factory board of it turned in place: the
     elements listed on its squares (tiles, levels, lasers, pushers, and the
     walls listed on them, its outer edges included) turn with it, those
     listed on other squares stay. A wall on the board's border belongs to
-    the square it is listed on, as the library's boards list theirs."""
+    the square it is listed on, as the library's boards list theirs. The
+    same board and part give the same board (the one made before)."""
+    key = (id(board), id(part), quarter_turns)
+    known = _turned.get(key)
+    if known is not None and known[0] is board and known[1] is part:
+        return known[2]
+    turned = _turned_part(board, part, quarter_turns)
+    if len(_turned) >= MOST_TURNED:
+        _turned.clear()
+    _turned[key] = (board, part, turned)
+    return turned
+
+
+def _turned_part(board: Board, part: FactoryBoard, quarter_turns: int) -> Board:
     assert part.turns_in_place, "only a square board turns in place"
 
     def inside(item: Any) -> bool:

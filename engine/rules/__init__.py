@@ -14,10 +14,10 @@ cards: ``option_holding`` (the option deck, gaining and losing cards),
 the board's geometry as robots move on it.
 
 Balance runs of search bots play these rules in C as well
-(engine/bots/_race.c, on courses without levels and with option cards
-counted): a change to a rule here is made there too, and
+(``compiled``: compiled/_race.c, on courses without levels and with option
+cards counted): a change to a rule here is made there too, and
 tests/test_compiled_differential.py fails until the two play the same
 races; a new rule, tile kind or edge element is listed in
-engine/bots/compiled_race.py (FIELDS, REFUSED_TILES, REFUSED_EDGES) as
-refused until the C plays it, and tests/test_compiled_race.py fails until it is.
+compiled/race.py (FIELDS, REFUSED_TILES, REFUSED_EDGES) as refused until
+the C plays it, and tests/test_compiled_race.py fails until it is.
 """

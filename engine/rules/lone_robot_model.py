@@ -53,6 +53,8 @@ NO_CARD = len(CARD_KINDS)
 CAUSES = (None, *BOARD_CAUSES, "damage")
 DESTROYED = -1                      # the end state of a destroyed robot
 UNREACHABLE = -1
+# distance maps a model remembers: at most this many states in all (4 bytes each)
+MOST_REMEMBERED_STATES = 4_000_000
 
 
 class Result(NamedTuple):
@@ -77,6 +79,9 @@ class LoneModel:
         self._moves: np.ndarray | None = None
         self._backward_lists: tuple[np.ndarray, np.ndarray] | None = None
         self._closures: list[tuple[np.ndarray, np.ndarray]] = []
+        # distance maps asked for before, by their target squares (a bot on a
+        # course without flags asks for one to each square it stands on)
+        self._distances: dict[tuple[int, ...], np.ndarray] = {}
 
     @classmethod
     def build(cls, board: Board, rules: Rules | None = None) -> "LoneModel":
@@ -105,10 +110,14 @@ class LoneModel:
         `target_squares` (UNREACHABLE when no sequence of cards gets there
         alive), using every card in every register (see the module notes).
         One breadth-first search from all of them: its cost does not grow
-        with their number."""
+        with their number. The map is remembered (read-only) for the same squares."""
+        squares = np.unique(np.asarray(list(target_squares), dtype=np.intp))
+        key = tuple(squares.tolist())
+        known = self._distances.get(key)
+        if known is not None:
+            return known
         sources, first = self._predecessors()
         dist = np.full(self.end.shape[2], UNREACHABLE, dtype=np.int32)
-        squares = np.unique(np.asarray(list(target_squares), dtype=np.intp))
         frontier = (squares[:, None] * 4 + np.arange(4)).ravel()
         dist[frontier] = 0
         level = 0
@@ -118,6 +127,10 @@ class LoneModel:
             found = found[dist[found] == UNREACHABLE]
             dist[found] = level
             frontier = _distinct(found, dist.size)
+        dist.flags.writeable = False
+        if len(self._distances) * dist.size > MOST_REMEMBERED_STATES:
+            self._distances.clear()
+        self._distances[key] = dist
         return dist
 
     def reachable_states(self, starts: np.ndarray) -> np.ndarray:

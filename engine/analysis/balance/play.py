@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rallyforge.engine.analysis.balance import compiled
+from rallyforge.engine.analysis.balance.lineup import lineup, sides
 from rallyforge.engine.analysis.balance.plan import Job, RACE
-from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, pack_counts
-from rallyforge.engine.bots import compiled_race, new_race
-from rallyforge.engine.model.scenario import RobotSpec, Scenario
-from rallyforge.engine.rules.outcome import first_finishers
+from rallyforge.engine.analysis.balance.summary import (Death, RaceSummary, TrialSummary, pack_counts,
+                                                        square_xy)
+from rallyforge.engine.bots import new_race
+from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.race import Race
 from rallyforge.engine.rules.state import RobotState
 
@@ -65,24 +67,18 @@ def with_options(scenario: Scenario, mode: str | None) -> Scenario:
     return replace(scenario, rules=replace(scenario.rules, options=mode), checks=())
 
 
-def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
-    """The scenario with one `bot` robot on each of `docks` (1-based), in that order."""
-    robots = tuple(RobotSpec(name=f"Dock {d}", dock=d, bot=bot) for d in docks)
-    return replace(scenario, robots=robots)
-
-
 def engine_name(scenario: Scenario, bot: str, robots: int) -> str:
     """Which engine plays races of `robots` `bot` robots on `scenario`:
     "compiled" or "python" (a balance result's ``engine``)."""
-    return "compiled" if compiled_race.applies(scenario, bot, robots) else "python"
+    return "compiled" if compiled.applies(scenario, bot, robots) else "python"
 
 
 def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -> RaceSummary:
     """Play one race and summarise it (winners, rounds, flags, deaths, occupancy):
-    in compiled code where it applies (engine/bots/compiled_race.py), the
-    same race."""
-    if compiled_race.applies(scenario, bot, len(docks)):
-        return compiled_summary(scenario, seed, docks)
+    in compiled code where it applies (engine/analysis/balance/compiled.py),
+    the same race."""
+    if compiled.applies(scenario, bot, len(docks)):
+        return compiled.race_summary(scenario, seed, docks)
     return engine_summary(scenario, seed, docks, bot)
 
 
@@ -137,29 +133,8 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
         upgrades=tuple(upgrades),
         held_option=tuple(held),
         options_used=tuple(sorted(used.items())),
-        sides=tuple(seat.team for seat in lined_up.seats()) if scenario.team_race else (),
+        sides=sides(lined_up),
         won_teams=outcome.teams,
-    )
-
-
-def compiled_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
-    """play_race's summary of the compiled race."""
-    race = compiled_race.play(scenario, seed, docks)
-    width = scenario.board.width
-    return RaceSummary(
-        seed=seed,
-        docks=tuple(docks),
-        winners=first_finishers(race.finished),
-        rounds=race.rounds,
-        finish_round=tuple(f[0] if f else None for f in race.finished),
-        flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
-        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, d.cause, d.leg,
-                           d.agent, square_xy(d.origin, width), square_xy(d.reenters, width))
-                     for d in race.deaths),
-        occupancy=race.occupancy,
-        upgrades=(),
-        held_option=(False,) * len(docks),
-        options_used=(),
     )
 
 
@@ -173,17 +148,10 @@ def death_record(robot: RobotState, round_: int, square: int, cause: str, width:
                  None if robot.out else square_xy(robot.archive, width))
 
 
-def square_xy(square: int, width: int) -> tuple[int, int] | None:
-    """(x, y) of a square number; None for none (-1)."""
-    return None if square < 0 else (square % width, square // width)
-
-
 def play_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:
     """One robot alone on `dock`: the round it finishes in (None if never)."""
-    if compiled_race.applies(scenario, bot, 1):
-        solo = compiled_race.play(scenario, seed, (dock,))
-        finished = solo.finished[0]
-        return TrialSummary(seed, dock, finished[0] if finished else None, solo.rounds)
+    if compiled.applies(scenario, bot, 1):
+        return compiled.trial_summary(scenario, seed, dock)
     return engine_trial(scenario, seed, dock, bot)
 
 

@@ -21,6 +21,11 @@ def pack_counts(counts: Sequence[int]) -> bytes:
     return struct.pack(f"<{len(counts)}I", *counts)
 
 
+def square_xy(square: int, width: int) -> tuple[int, int] | None:
+    """(x, y) of a square number; None for none (-1)."""
+    return None if square < 0 else (square % width, square // width)
+
+
 @dataclass(frozen=True)
 class Death:
     robot: int

@@ -1,49 +1,69 @@
-"""Whole races of search bots in compiled code (engine/bots/_race.c), for
-balance runs: the same races as engine/rules/race.py with the search bot,
-seed for seed, several times as fast.
+"""The race rules in compiled code (engine/rules/compiled/_race.c), for
+balance runs: the same races as engine/rules/race.py, seed for seed, several
+times as fast, its robots programmed by a compiled bot (_race_bot.h; the
+search bot's: engine/bots/race_bot.py).
 
-It applies (``applies``) where the compiled part is built, every robot is a
-search bot starting from a dock, and the course uses nothing but what the
-table below (FIELDS, PLAYED_TILES, PLAYED_EDGES) says _race.c plays: no
-levels, option cards counted rather than played, no rule it has no copy of.
-A balance run plays every other race with the Python engine;
-``python_reason`` says why. tests/test_compiled_race.py plays both engines
-on random courses of every element and rule and compares what they return.
+It plays a course (``refusal`` is None) only when the course uses nothing
+but what the table below (FIELDS, PLAYED_TILES, PLAYED_EDGES) says _race.c
+plays: no levels, option cards counted rather than played, no rule it has
+no copy of; engine/analysis/balance/compiled.py asks it, and plays every
+other race with the Python engine. tests/test_compiled_race.py and
+tests/test_compiled_differential.py play both engines on random courses of
+every element and rule and compare what they return.
 
-    if applies(scenario, "search", len(docks)):
-        result = play(scenario, seed, docks)    # CompiledRace
+    course = compiled_course(scenario)              # a CompiledCourse
+    raw = race(course, bot, seed, starts(scenario, course, docks))
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import MISSING, fields
-from types import SimpleNamespace
-from typing import NamedTuple
+from types import ModuleType
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
-from rallyforge.engine.bots.common import POWER_DOWN_FAR
-from rallyforge.engine.bots import search
-from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
-from rallyforge.engine.bots.tables import UNREACHABLE, tables_for
 from rallyforge.engine.model.directions import INDEX
 from rallyforge.engine.model.element_kinds import EDGES, TILES
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario, Team
+from rallyforge.engine.rules.compiled import switched_off
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
 
+compiled: ModuleType | None
+if TYPE_CHECKING:
+    from rallyforge.engine.rules.compiled import _race as compiled    # (its signatures: _race.pyi)
+    from rallyforge.engine.rules.compiled._race import RawRace
+elif switched_off():
+    compiled = None
+else:
+    try:
+        from rallyforge.engine.rules.compiled import _race as compiled    # when it could be built
+    except ImportError:
+        compiled = None
+
 # _race.c's numbers for a death's cause (then each deadly square's own, in
-# the order the course's squares first name them) and for what sent the
-# robot there (engine/rules/state.py Blame; None for nothing known).
+# the order the course's squares first name them: CompiledCourse.causes) and
+# for what sent the robot there (engine/rules/state.py Blame; None for nothing known).
 CAUSES = ("off board", "crusher", "damage")
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher")
-# the compiled part's limits (engine/bots/_limits.h, exported by the module;
-# 0 where it is not built, and then nothing races in C)
-MOST_ROBOTS: int = getattr(search.compiled, "MOST_ROBOTS", 0)
-MOST_FLAGS: int = getattr(search.compiled, "MOST_FLAGS", 0)
-MOST_SIDE: int = getattr(search.compiled, "MOST_SIDE", 0)
+# the compiled part's limits (_limits.h, exported by the module; 0 where it
+# is not built, and then nothing races in C)
+MOST_ROBOTS: int = getattr(compiled, "MOST_ROBOTS", 0)
+MOST_FLAGS: int = getattr(compiled, "MOST_FLAGS", 0)
+MOST_SIDE: int = getattr(compiled, "MOST_SIDE", 0)
+MOST_HOMES: int = getattr(compiled, "MOST_HOMES", 0)      # teams with a home board (capture)
+# per card of the deck (DECK order, a card's number in C): its kind's code and its priority
+CARD_KIND = [KIND_CODE[card.kind] for card in DECK]
+CARD_PRIORITY = [card.priority or 0 for card in DECK]
 # what _race.c's "square" bits say of a square
 _TELEPORTER, _SLOW, _RANDOMIZER = 1, 2, 4
+
+
+def built() -> bool:
+    """Whether the compiled race is here (built, and not switched off)."""
+    return compiled is not None
 
 
 # ---------------------------------------------------------------- what it plays
@@ -68,7 +88,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
         "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
         "published": IGNORED,   # the manual's page and printed ratings
-        "teams": REFUSED,       # docs/rules.md 13: Python
+        "teams": PLAYED,        # the robots' seats (docs/rules.md 13.1), given with the docks
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
@@ -92,7 +112,8 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED, "board_turns_on_flag": REFUSED,
-        "victory": REFUSED,             # team races (docs/rules.md 13): Python
+        # team races of flag control and capture (docs/rules.md 13.5, 13.7); the others: Python
+        "victory": ("robot", "flag_control", "capture"),
         "note": IGNORED,
     },
 }
@@ -136,6 +157,26 @@ def refusal(scenario: Scenario) -> str | None:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
     if max(board.width, board.height) > MOST_SIDE:
         return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
+    if scenario.rules.victory == "capture":
+        return _capture_refusal(scenario)
+    return None
+
+
+def _capture_refusal(scenario: Scenario) -> str | None:
+    """A capture course the C does not race: one whose robots would not all
+    have a team with a home board and a flag on it (the validator's E342
+    asks for them), or with more teams than its home bits."""
+    teams = scenario.teams
+    if not 1 <= len(teams) <= MOST_HOMES:
+        return f"{len(teams)} teams of capture (1 to {MOST_HOMES} race in C)"
+    for team in teams:
+        area = team.home
+        if area is None or not any(area.x <= f.x < area.x + area.width
+                                   and area.y <= f.y < area.y + area.height for f in scenario.flags):
+            return f"team {team.name} without a home board holding a flag"
+    in_teams = {dock for team in teams for dock in team.docks}
+    if any(number not in in_teams for number in range(1, len(scenario.docks) + 1)):
+        return "a dock of no team in a capture race"
     return None
 
 
@@ -154,118 +195,89 @@ def _unplayed_field(thing: Scenario | Board | Rules | Flag | Dock) -> str | None
     return None
 
 
-class Death(NamedTuple):
-    robot: int              # robot order
-    round: int
-    square: int
-    cause: str
-    leg: int                # the flag it was heading for, 1-based
-    agent: str | None
-    origin: int             # the square `agent` sent it from, -1 for none
-    reenters: int           # its archive square, -1 when it is out of the race
+class CourseSpec(TypedDict):
+    """What race_course reads: the compiled course (engine/rules/course.py)
+    as flat tables of square numbers (y * width + x), and the rules."""
+    width: int
+    height: int
+    flag_count: int
+    target: list[int]           # per square and direction N E S W: the square beyond, -1 off, -2 wall
+    death: list[int]            # per square: 0, or its cause's number (CAUSES, then the course's)
+    square: list[int]           # per square: _TELEPORTER | _SLOW | _RANDOMIZER bits
+    belt: list[int]             # per square: the belt's direction, -1 none
+    gear: list[int]             # per square: quarter turns clockwise (0 none)
+    hot: list[int]              # per register 0-5 and square: Course.hot bits
+    archive_point: list[int]
+    flag_at: list[int]          # per square: its flag's number, 0 none
+    flags: tuple[int, ...]
+    pushers: list[int]          # (square, direction) pairs by register: pusher_start[r] .. [r + 1]
+    pusher_start: list[int]
+    laser_square: list[int]     # per board laser
+    laser_beams: list[int]
+    beam_start: list[int]       # per square: the beams crossing it, beam_start[s] .. [s + 1]
+    beam_k: list[int]           # (the laser)
+    beam_place: list[int]       # (how far down its beam)
+    dist: list[int]             # per flag and square: the path distance to it, -1 none
+    card_kind: list[int]        # per card of the deck
+    card_priority: list[int]
+    lives: int
+    hand_size: int
+    destroy_at: int
+    lock_from: int
+    respawn: int
+    robot_lasers: bool
+    flags_repair: bool
+    any_flag: bool
+    teleport_back: int
+    max_rounds: int
+    finish_first: bool
+    flag_control: bool          # victory "flag_control" (docs/rules.md 13.5)
+    capture: bool               # victory "capture" (docs/rules.md 13.7)
+    home: list[int]             # capture: per square, the teams whose home board it is (bit t: team t)
+    flag_of: list[int]          # capture: per team, its flag (the first on its home board)
 
 
-class CompiledRace(NamedTuple):
-    rounds: int
-    finished: list[tuple[int, int] | None]      # per robot: (round, register) of its finish
-    flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
-    deaths: list[Death]
-    occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
-
-
-class _Built(NamedTuple):
+class CompiledCourse(NamedTuple):
     course: Course
-    capsule: object
-    causes: tuple[str, ...]
+    flags: tuple[int, ...]          # the flags' squares, in order
+    capsule: object                 # race_course's
+    causes: tuple[str, ...]         # the death causes by _race.c's number
 
 
-_built: dict[tuple, _Built] = {}
-# the last scenarios asked about, by identity (hashing a board is slow): (scenario, built or None)
-_known: dict[int, tuple[Scenario, _Built | None, str | None]] = {}
+_built: dict[tuple, CompiledCourse] = {}
 
 
-def applies(scenario: Scenario, bot: str, robots: int) -> bool:
-    """Whether ``play`` can race `scenario` with that many `bot` robots."""
-    return python_reason(scenario, bot, robots) is None
-
-
-def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
-    """Why Python, not ``play``, races `scenario` with that many `bot`
-    robots; None when ``play`` does."""
-    if bot != "search":
-        return f"the {bot} bot"
-    if not built():
-        return "the compiled part is not built"
-    if robots > MOST_ROBOTS:
-        return f"{robots} robots (1 to {MOST_ROBOTS} race in C)"
-    return _racer(scenario)[1]
-
-
-def built() -> bool:
-    """Whether the compiled part has its races and limits (a build of
-    engine/bots/_play.c from before them has not, until the install builds
-    it again)."""
-    return hasattr(search.compiled, "race") and hasattr(search.compiled, "MOST_ROBOTS")
-
-
-def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
-    """The race of search robots on `docks` (1-based, robot order) with
-    `seed`, as Race(...).run() plays it."""
-    built = _racer(scenario)[0]
-    compiled = search.compiled
-    assert compiled is not None and built is not None and len(docks) <= MOST_ROBOTS
-    rules = scenario.rules
-    robots = []
-    for number in docks:
-        dock = scenario.docks[number - 1]
-        robots.append((built.course.square(dock.x, dock.y), INDEX[dock.facing], 0, rules.lives, 0,
-                       False))
-    rounds, finished, flag_rounds, deaths, occupancy = compiled.race(
-        built.capsule, random.Random(seed), robots)
-    return CompiledRace(rounds, finished, flag_rounds,
-                        [Death(robot, round_, square, built.causes[cause], leg, AGENTS[agent],
-                               origin, reenters)
-                         for robot, round_, square, cause, leg, agent, origin, reenters in deaths],
-                        occupancy)
-
-
-def _racer(scenario: Scenario) -> tuple[_Built | None, str | None]:
-    """The compiled course of `scenario`, or None and why the compiled race does not apply."""
-    known = _known.get(id(scenario))
-    if known is not None and known[0] is scenario:
-        return known[1], known[2]
-    found, why = None, refusal(scenario)
-    if why is None:
-        try:
-            found = _build(scenario)
-        except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
-            # race_course refused the course: Python plays it (the differential
-            # tests assert that no valid course comes here)
-            why = f"race_course: {error}"
-    if len(_known) > 16:
-        _known.clear()
-    _known[id(scenario)] = (scenario, found, why)
-    return found, why
-
-
-def _build(scenario: Scenario) -> _Built:
+def compiled_course(scenario: Scenario) -> CompiledCourse:
+    """The course `scenario` races on in C (refusal(scenario) None); race_course
+    raises ValueError, TypeError, KeyError, IndexError or OverflowError for a
+    course it cannot play."""
     course = compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    key = (id(course), flags, scenario.rules)
+    key = (id(course), flags, scenario.rules, scenario.teams)
     found = _built.get(key)
     if found is None or found.course is not course:
         if len(_built) > 16:
             _built.clear()
-        found = _built[key] = _spec(course, flags, scenario)
+        spec, causes = course_spec(course, flags, scenario.rules, scenario.teams)
+        assert compiled is not None
+        found = _built[key] = CompiledCourse(course, flags, compiled.race_course(spec), causes)
     return found
 
 
-def _spec(course: Course, flags: tuple[int, ...], scenario: Scenario) -> _Built:
-    """The course, rules and search-bot tables as _race.c's race_course reads them."""
-    rules = scenario.rules
-    tables = tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
-    layered = tables.layered()
+def course_spec(course: Course, flags: tuple[int, ...], rules: Rules,
+                teams: tuple[Team, ...] = ()) -> tuple[CourseSpec, tuple[str, ...]]:
+    """The course and rules (and the `teams` of a capture course, numbered
+    in their order) as race_course reads them, and the death causes by number."""
     n = course.size
+    home = [0] * n
+    flag_of = []
+    for t, team in enumerate(teams if rules.victory == "capture" else ()):
+        area = team.home
+        assert area is not None, "capture needs home boards (E342; refusal says so)"
+        for y in range(area.y, min(area.y + area.height, course.height)):
+            for x in range(area.x, min(area.x + area.width, course.width)):
+                home[course.square(x, y)] |= 1 << t
+        flag_of.append(next(k for k, sq in enumerate(flags) if home[sq] >> t & 1))
     causes = list(CAUSES)
     death = []
     for cause in course.death:
@@ -293,7 +305,7 @@ def _spec(course: Course, flags: tuple[int, ...], scenario: Scenario) -> _Built:
             beam_k.append(k)
             beam_place.append(place)
     beam_start.append(len(beam_k))
-    spec = {
+    spec: CourseSpec = {
         "width": course.width, "height": course.height, "flag_count": len(flags),
         "target": course.target, "death": death, "square": square, "belt": course.belt_dir,
         "gear": course.gear_turn, "hot": [bit for bits in course.hot for bit in bits],
@@ -303,19 +315,30 @@ def _spec(course: Course, flags: tuple[int, ...], scenario: Scenario) -> _Built:
         "laser_beams": [laser.beams for laser in course.lasers],
         "beam_start": beam_start, "beam_k": beam_k, "beam_place": beam_place,
         "dist": [d for goal in flags for d in distances_to(course, goal)],
-        "card_kind": [KIND_CODE[card.kind] for card in DECK],
-        "card_priority": [card.priority for card in DECK],
+        "card_kind": CARD_KIND, "card_priority": CARD_PRIORITY,
         "lives": rules.lives, "hand_size": rules.hand_size, "destroy_at": rules.destroy_at_damage,
         "lock_from": rules.lock_from_damage, "respawn": rules.respawn_damage,
         "robot_lasers": rules.robot_lasers, "flags_repair": rules.flags_repair,
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
-        "X": layered.X, "S": layered.S, "FIN": layered.FIN, "value": layered.value,
-        "end": layered.end_all, "dmg": layered.dmg_all,
-        "from_square": [d for row in layered.from_square for d in row],
-        "repair_dist": tables.repair_dist.tolist(),
-        "flag_value": FLAG, "death_penalty": DEATH, "last_life_penalty": LAST_LIFE,
-        "damage_weight": DAMAGE, "far": POWER_DOWN_FAR, "unreachable": UNREACHABLE,
+        "flag_control": rules.victory == "flag_control", "capture": rules.victory == "capture",
+        "home": home, "flag_of": flag_of,
     }
-    assert search.compiled is not None
-    return _Built(course, search.compiled.race_course(spec), tuple(causes))
+    return spec, tuple(causes)
+
+
+def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
+         docks: tuple[int, ...], teams: Sequence[int]) -> RawRace:
+    """The race of `bot` robots (a compiled bot made for `course`) on `docks`
+    (1-based, robot order), of `teams` (each robot's team number, -1 none: a
+    team's place in the course's `teams`, else in rules/teams.py
+    numbered_teams), with `seed`, as Race(...).run() plays it, as _race.c
+    returns it (engine/analysis/balance/compiled.py reads it)."""
+    assert compiled is not None and len(docks) <= MOST_ROBOTS
+    lives = scenario.rules.lives
+    robots = []
+    for number, team in zip(docks, teams, strict=True):
+        dock = scenario.docks[number - 1]
+        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0,
+                       False, team))
+    return compiled.race(course.capsule, bot, random.Random(seed), robots)

@@ -1,20 +1,30 @@
-/* A whole race of search bots in C, for balance runs: the rules of
- * engine/rules (race.py, movement.py, conveyors.py, board_elements.py,
- * lasers.py, checkpoints.py, cleanup.py, programming.py) and the search
- * bot's choices (engine/bots/search.py, common.py), step for step, on a
- * course without levels and with option cards counted, not played. The
+/* A whole race in C, for balance runs: the rules of engine/rules (race.py,
+ * movement.py, conveyors.py, board_elements.py, lasers.py, checkpoints.py,
+ * cleanup.py, programming.py) step for step, on a course without levels and
+ * with option cards counted, not played, its robots programmed by a compiled
+ * bot (_race_bot.h; the search bot's is engine/bots/_search_race.c). The
  * same seed gives the same race as the Python engine, number for number:
- * tests/test_compiled_race.py plays both on every example course and rule
- * case board. engine/bots/compiled_race.py says where it applies and reads
- * what it returns.
+ * tests/test_compiled_race.py and tests/test_compiled_differential.py play
+ * both. engine/rules/compiled/race.py says what it plays and makes its
+ * course; engine/analysis/balance/compiled.py reads what it returns.
  *
- * race_course(spec) turns a dict of flat tables (made by compiled_race.py
- * from the compiled course, the rules and the bot's tables) into a capsule,
- * checking every index once; race(course, rng, robots) plays a race with the
- * race's random.Random (its getrandbits, as the Python code draws from it) and returns what a balance run keeps of it. */
-#include "_play.h"
+ * race_course(spec) turns a dict of flat tables (race.py CourseSpec: the
+ * compiled course and the rules) into a capsule, checking every index once;
+ * race(course, bot, rng, robots) plays a race with the race's random.Random
+ * (its getrandbits, as the Python code draws from it) and returns what a
+ * balance run keeps of it. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_limits.h"
+#include "_race_bot.h"
+#define SPEC_OF "race_course"
+#include "_spec.h"
 
 #define RANDOM_SPAN (1ULL << 60)    /* programming.py _RANDOM_SPAN */
+#define COURSE_CAPSULE "rallyforge.engine.rules.compiled.race_course"
 
 enum { OFF_BOARD = -1, WALL = -2 };
 /* Course.hot bits (engine/rules/course.py) */
@@ -43,12 +53,11 @@ typedef struct {
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first;
-    /* the search bot (engine/bots/tables.py Layered) */
-    Py_buffer end, dmg;
-    Py_ssize_t X, S, FIN, width;
-    int64_t *value;
-    int *from_square, *repair_dist;
-    long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
+    long flag_control;          /* victory "flag_control" (teams.py, docs/rules.md 13.5) */
+    long capture;               /* victory "capture" (teams.py, docs/rules.md 13.7) */
+    int *home;                  /* capture: per square, the teams whose home board it is (bits) */
+    int *flag_of;               /* capture: per team, its flag (0-based) */
+    Py_ssize_t teams;           /* capture: the teams with a home board */
 } Course;
 
 typedef struct {
@@ -56,6 +65,8 @@ typedef struct {
     int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
+    int team;                   /* its team's number (teams.py numbered_teams), -1 none */
+    int sat_out;                /* flag control: the round it was last destroyed in, 0 none */
 } Robot;
 
 typedef struct {
@@ -68,9 +79,15 @@ typedef struct {
     PyObject *getrandbits, *deaths;
     int *flag_rounds;           /* count * F */
     long *occupancy;
-    int64_t *value, *ties;
+    const RaceBot *bot;
+    void *scratch;              /* the bot's, for this race */
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
     int failed;                 /* a Python error is set: unwind */
+    int owner[MOST_FLAGS];      /* flag control: each flag's team, -1 none */
+    int flag_sq[MOST_FLAGS];    /* capture: each flag's square, -1 while carried */
+    int carrier[MOST_FLAGS];    /* capture: the robot carrying each flag, -1 none */
+    int start[MOST_ROBOTS];     /* capture: each robot's starting square */
+    unsigned long long won;     /* the teams that won (bits) */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -80,97 +97,20 @@ static void free_course(Course *c)
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->flag_at, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority, &c->from_square, &c->repair_dist};
+                      &c->card_kind, &c->card_priority, &c->home, &c->flag_of};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
-    PyMem_Free(c->value);
-    if (c->end.obj != NULL)
-        PyBuffer_Release(&c->end);
-    if (c->dmg.obj != NULL)
-        PyBuffer_Release(&c->dmg);
     PyMem_Free(c);
 }
 
 static void capsule_gone(PyObject *capsule)
 {
-    free_course(PyCapsule_GetPointer(capsule, "rallyforge.race_course"));
+    free_course(PyCapsule_GetPointer(capsule, COURSE_CAPSULE));
 }
 
-static PyObject *item(PyObject *spec, const char *key)
-{
-    PyObject *o = PyDict_GetItemString(spec, key);
-    if (o == NULL)
-        PyErr_Format(PyExc_KeyError, "race_course: no %s", key);
-    return o;
-}
-
-/* spec[key]: an int lo..hi; -1 with an error otherwise. */
-static Py_ssize_t number(PyObject *spec, const char *key, Py_ssize_t lo, Py_ssize_t hi, int *bad)
-{
-    PyObject *o = *bad ? NULL : item(spec, key);
-    Py_ssize_t v = o == NULL ? -1 : PyNumber_AsSsize_t(o, PyExc_OverflowError);
-    if (o != NULL && !PyErr_Occurred() && (v < lo || v > hi))
-        PyErr_Format(PyExc_ValueError, "race_course: %s = %zd is out of range (%zd to %zd)",
-                     key, v, lo, hi);
-    *bad |= PyErr_Occurred() != NULL;
-    return *bad ? -1 : v;
-}
-
-/* spec[key]: a sequence of `size` ints (any size when size < 0, given in
- * *got), each lo..hi, copied; NULL with an error otherwise. */
-static int *ints(PyObject *spec, const char *key, Py_ssize_t size, long lo, long hi,
-                 Py_ssize_t *got, int *bad)
-{
-    PyObject *o = *bad ? NULL : item(spec, key);
-    PyObject *seq = o == NULL ? NULL : PySequence_Fast(o, "race_course: expected a sequence");
-    int *out = NULL;
-    if (seq != NULL) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        if (size >= 0 && n != size)
-            PyErr_Format(PyExc_ValueError, "race_course: %s: expected %zd numbers", key, size);
-        else if ((out = PyMem_Malloc((n ? n : 1) * sizeof(int))) == NULL)
-            PyErr_NoMemory();
-        for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-            if (PyErr_Occurred() || v < lo || v > hi) {
-                if (!PyErr_Occurred())
-                    PyErr_Format(PyExc_ValueError, "race_course: %s[%zd] = %ld is out of range",
-                                 key, i, v);
-                PyMem_Free(out);
-                out = NULL;
-            } else {
-                out[i] = (int)v;
-            }
-        }
-        if (got != NULL)
-            *got = n;
-        Py_DECREF(seq);
-    }
-    *bad |= out == NULL;
-    return out;
-}
-
-static int table(PyObject *spec, const char *key, Py_buffer *b, int *bad)
-{
-    PyObject *o = *bad ? NULL : item(spec, key);
-    if (o == NULL || PyObject_GetBuffer(o, b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
-        *bad = 1;
-        return -1;
-    }
-    if (b->ndim != 2 || !signed_ints(b, 4) || b->shape[0] != 5) {
-        PyErr_Format(PyExc_ValueError, "race_course: %s: expected a (5, kinds * X) int32 table",
-                     key);
-        PyBuffer_Release(b);
-        b->obj = NULL;
-        *bad = 1;
-        return -1;
-    }
-    return 0;
-}
-
-/* race_course(spec): the capsule race() plays on (see compiled_race.py for
+/* race_course(spec): the capsule race() plays on (race.py CourseSpec for
  * the keys). */
-PyObject *race_course(PyObject *self, PyObject *spec)
+static PyObject *race_course(PyObject *self, PyObject *spec)
 {
     if (!PyDict_Check(spec)) {
         PyErr_SetString(PyExc_TypeError, "race_course: expected a dict");
@@ -222,10 +162,9 @@ PyObject *race_course(PyObject *self, PyObject *spec)
     if (bad && !PyErr_Occurred())
         PyErr_SetString(PyExc_ValueError, "race_course: bad beam_start");
     c->dist = ints(spec, "dist", F * n, -1, INT_MAX, NULL, &bad);
-    c->card_kind = ints(spec, "card_kind", DECK_SIZE, 0, KINDS - 1, NULL, &bad);
+    c->card_kind = ints(spec, "card_kind", DECK_SIZE, 0, NO_CARD - 1, NULL, &bad);
     c->card_priority = ints(spec, "card_priority", DECK_SIZE, 0, INT_MAX, NULL, &bad);
-    /* every scalar, in the range the code below is safe in (the bot's weights
-     * too: a score is at most flag_value * flags + last_life_penalty) */
+    /* every scalar, in the range the code below is safe in */
     const struct { const char *name; long *to; long lo, hi; } scalars[] = {
         {"lives", &c->lives, 1, MOST_RULE}, {"hand_size", &c->hand_size, 0, DECK_SIZE},
         {"destroy_at", &c->destroy_at, 1, MOST_RULE}, {"lock_from", &c->lock_from, 0, MOST_RULE},
@@ -233,47 +172,22 @@ PyObject *race_course(PyObject *self, PyObject *spec)
         {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
-        {"flag_value", &c->flag_value, 0, MOST_RULE},
-        {"death_penalty", &c->death_penalty, 0, MOST_RULE},
-        {"last_life_penalty", &c->last_life_penalty, 0, MOST_RULE},
-        {"damage_weight", &c->damage_weight, 0, MOST_RULE}, {"far", &c->far, 0, INT_MAX},
-        {"unreachable", &c->unreachable, 0, INT_MAX},
+        {"flag_control", &c->flag_control, 0, 1}, {"capture", &c->capture, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
-    /* the bot's table sizes: their states are int32 (tables.py) */
-    c->S = number(spec, "S", 4 * n + 1, 4 * n + 1, &bad);
-    c->FIN = number(spec, "FIN", F * c->S, F * c->S, &bad);
-    c->X = number(spec, "X", c->FIN + 5, c->FIN + 5, &bad);
-    if (!bad && c->X > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "race_course: a course too big for int32 tables");
+    c->flag_of = ints(spec, "flag_of", -1, 0, F - 1, &c->teams, &bad);
+    c->home = ints(spec, "home", n, 0, (1L << MOST_HOMES) - 1, NULL, &bad);
+    if (!bad && (c->teams > MOST_HOMES || (c->capture && c->teams == 0))) {
+        PyErr_Format(PyExc_ValueError, "race_course: flag_of: 1 to %d teams for capture",
+                     MOST_HOMES);
         bad = 1;
-    }
-    c->from_square = ints(spec, "from_square", F * n, INT_MIN, INT_MAX, NULL, &bad);
-    c->repair_dist = ints(spec, "repair_dist", 4 * n + 2, INT_MIN, INT_MAX, NULL, &bad);
-    Py_buffer value = {0};
-    PyObject *o = bad ? NULL : item(spec, "value");
-    if (o != NULL && PyObject_GetBuffer(o, &value, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {
-        if (value.ndim == 1 && signed_ints(&value, 8) && value.shape[0] == c->X
-            && (c->value = PyMem_Malloc(c->X * sizeof(int64_t))) != NULL)
-            memcpy(c->value, value.buf, c->X * sizeof(int64_t));
-        else if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "race_course: value: expected X int64");
-        PyBuffer_Release(&value);
-    }
-    bad |= c->value == NULL;
-    if (!bad && table(spec, "end", &c->end, &bad) == 0 && table(spec, "dmg", &c->dmg, &bad) == 0) {
-        c->width = c->end.shape[1];
-        if (c->dmg.shape[1] != c->width || c->width != (KINDS + 1) * c->X) {
-            PyErr_SetString(PyExc_ValueError, "race_course: end and dmg: expected (5, 8 * X)");
-            bad = 1;
-        }
     }
     if (bad) {
         free_course(c);
         return NULL;
     }
-    PyObject *capsule = PyCapsule_New(c, "rallyforge.race_course", capsule_gone);
+    PyObject *capsule = PyCapsule_New(c, COURSE_CAPSULE, capsule_gone);
     if (capsule == NULL)
         free_course(c);
     return capsule;
@@ -295,7 +209,23 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->sq = -1;
     b->destroyed = 1;
     b->death_seq = R->moment;
-    b->lives--;
+    const Course *c = R->c;
+    /* teams.py spares: no life lost on another team's home board (13.7) */
+    int spared = c->capture && square >= 0 && (c->home[square] & ~(1 << b->team));
+    if (!spared)
+        b->lives--;
+    if (c->flag_control)                    /* teams.py destroyed: it sits out (13.5) */
+        b->sat_out = R->round;
+    if (c->capture) {                       /* drops the flag it carries; spared: goes home */
+        for (Py_ssize_t f = 0; f < c->F; f++) {
+            if (R->carrier[f] == b - R->r) {
+                R->carrier[f] = -1;
+                R->flag_sq[f] = square < 0 || c->death[square] ? c->flags[f] : square;
+            }
+        }
+        if (spared)
+            b->archive = R->start[b - R->r];
+    }
     if (b->lives <= 0) {
         b->out = 1;
         b->powered_down = b->announced = 0;
@@ -634,7 +564,9 @@ static void fire(Race *R, const int *on, int count)
     }
 }
 
-/* checkpoints.py touch: the robots that finished, into `finished`. */
+/* checkpoints.py touch: the robots that finished, into `finished`. Under
+ * flag control (teams.py touch) a robot takes the flag it stands on for its
+ * team and touches no flag in order (13.5). */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
     const Course *c = R->c;
@@ -642,10 +574,18 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
     for (int i = 0; i < count; i++) {
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
+        if (c->flag_control && sq >= 0 && c->flag_at[sq])
+            R->owner[c->flag_at[sq] - 1] = b->team;
+        for (Py_ssize_t f = 0; c->capture && sq >= 0 && f < c->F; f++) {     /* pick up (13.7) */
+            if (R->flag_sq[f] == sq && c->flag_of[b->team] != f) {
+                R->flag_sq[f] = -1;
+                R->carrier[f] = on[i];
+            }
+        }
         if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
             continue;
         int moves_archive;
-        if (b->flags < c->F && sq == c->flags[b->flags]) {
+        if (!c->flag_control && !c->capture && b->flags < c->F && sq == c->flags[b->flags]) {
             R->flag_rounds[on[i] * c->F + b->flags] = R->round;
             b->flags++;
             if (b->flags == c->F) {
@@ -737,98 +677,43 @@ static int draw(Race *R)
     return deal(R, 1, &card) == 1 ? card : -1;
 }
 
-/* ------------------------------------------------------------ the search bot */
+/* ------------------------------------------------------------ the bot */
 
-/* SearchBot.program via the compiled decision (search.py _decided): the
- * first `free` registers from `hand`. -1 with an error. */
+/* The bot's dice: rng.randrange(n) of the race. */
+static Py_ssize_t dice_below(void *race, Py_ssize_t n)
+{
+    return random_below(race, n);
+}
+
+/* What the bot sees of robot b. */
+static BotRobot seen(const Race *R, Robot *b)
+{
+    BotRobot view = {b->sq, b->facing, b->damage, b->lives, b->flags, b->archive,
+                     lock_count(R->c, b->damage), (int)(R->c->destroy_at - b->damage), b->reg};
+    return view;
+}
+
+/* programming.py: the bot programs the first `free` registers from `hand`. -1 with an error. */
 static int program(Race *R, Robot *b, const int *hand, int size, int free)
 {
-    const Course *c = R->c;
     for (int i = 0; i < free; i++)
         b->reg[i] = -1;
     if (size == 0 || free == 0)
         return 0;
-    int m = free < size ? free : size;
-    Plan p;
-    p.end = c->end;
-    p.dmg = c->dmg;
-    p.seqs.obj = NULL;
-    p.m = m;
-    p.X = c->X;
-    p.width = c->width;
-    p.x0 = b->flags * c->S + b->sq * 4 + b->facing;
-    for (int r = 0; r < 5; r++)             /* register_slots: rows first */
-        p.slots[r] = r < m ? r : r < free || b->reg[r] < 0 ? ~NO_CARD
-                                                           : ~c->card_kind[b->reg[r]];
-    /* search.py _values: the destroyed states' values for this robot */
-    int64_t dead[MOST_FLAGS + 1];
-    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
-    for (Py_ssize_t t = 0; t <= c->F; t++) {
-        int back = t > b->flags ? c->flags[t - 1] : b->archive;
-        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
-        dead[t] = (int64_t)c->flag_value * t - left - penalty;
-        if (t < c->F)
-            R->value[t * c->S + c->S - 1] = dead[t];
-    }
-    Py_ssize_t X = c->X, F1 = c->F + 1;     /* (the shapes of value and dead) */
-    Scoring s;
-    memset(&s, 0, sizeof s);
-    s.value.buf = R->value;
-    s.value.shape = &X;
-    s.dead.buf = dead;
-    s.dead.shape = &F1;
-    s.room = c->destroy_at - b->damage;
-    s.S = c->S;
-    s.fin = c->FIN;
-    s.weight = c->damage_weight;
-    /* the hand per kind, highest priority first (common.py by_kind) */
-    int group[KINDS][DECK_SIZE];
-    long counts[KINDS] = {0};
-    for (int i = 0; i < size; i++) {
-        int card = hand[i], k = c->card_kind[card], at = (int)counts[k]++;
-        while (at > 0 && c->card_priority[group[k][at - 1]] < c->card_priority[card]) {
-            group[k][at] = group[k][at - 1];
-            at--;
-        }
-        group[k][at] = card;
-    }
-    Walk w = {&p, &s, TIES, {0}, 0, 0, R->ties, 0, 0};
-    walk_hand(&w, counts);
-    if (w.bad || w.n == 0) {
-        PyErr_SetString(PyExc_IndexError, "race: a table index out of range");
+    BotRobot view = seen(R, b);
+    BotDice dice = {dice_below, R};
+    if (R->bot->program(R->bot, R->scratch, &view, hand, size, free, &dice) < 0) {
         R->failed = 1;
         return -1;
-    }
-    Py_ssize_t pick = w.nties > 1 ? random_below(R, w.nties) : 0;
-    if (pick < 0)
-        return -1;
-    long digit[5];
-    int taken[KINDS] = {0};
-    kinds_of((long)R->ties[pick], m, digit);
-    for (int j = 0; j < m; j++)
-        b->reg[j] = group[digit[j]][taken[digit[j]]++];
-    return 0;
-}
-
-/* common.py should_power_down */
-static int powers_down(const Race *R, const Robot *b)
-{
-    if (b->sq < 0)
-        return 0;
-    int locked = lock_count(R->c, b->damage);
-    if (locked >= 4)
-        return 1;
-    if (locked >= 2) {
-        long far = R->c->repair_dist[b->sq * 4 + b->facing];
-        return far > R->c->far || far >= R->c->unreachable;
     }
     return 0;
 }
 
 /* race.py _choose_power_down */
-static void choose_power_down(const Race *R, Robot *b)
+static void choose_power_down(Race *R, Robot *b)
 {
-    b->announced = powers_down(R, b);
+    BotRobot view = seen(R, b);
+    b->announced = R->bot->powers_down(R->bot, &view);
     b->decided = 1;
 }
 
@@ -1092,6 +977,31 @@ static int entry_facing(const Race *R, const Robot *b, int square)
     return ranked[0];
 }
 
+/* Flag control: the team holding every flag, -1 when none does (13.5). */
+static int flag_holder(const Race *R)
+{
+    for (Py_ssize_t f = 1; f < R->c->F; f++)
+        if (R->owner[f] != R->owner[0])
+            return -1;
+    return R->owner[0];
+}
+
+/* Capture: the teams with another team's flag on their home board, carried
+ * or lying there (13.7), as bits. */
+static unsigned long long captured(const Race *R)
+{
+    const Course *c = R->c;
+    unsigned long long won = 0;
+    for (Py_ssize_t t = 0; t < c->teams; t++) {
+        for (Py_ssize_t f = 0; f < c->F; f++) {
+            int who = R->carrier[f], sq = who >= 0 ? R->r[who].sq : R->flag_sq[f];
+            if (f != c->flag_of[t] && sq >= 0 && c->home[sq] & (1 << t))
+                won |= 1ULL << t;
+        }
+    }
+    return won;
+}
+
 static void clean_up(Race *R)
 {
     const Course *c = R->c;
@@ -1119,8 +1029,8 @@ static void clean_up(Race *R)
     int waiting[MOST_ROBOTS], count = 0;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (!(b->destroyed && !b->out))
-            continue;
+        if (!(b->destroyed && !b->out) || (c->flag_control && b->sat_out == R->round))
+            continue;                                       /* (teams.py may_reenter) */
         int at = count++;
         while (at > 0 && R->r[waiting[at - 1]].death_seq > b->death_seq) {
             waiting[at] = waiting[at - 1];
@@ -1139,29 +1049,44 @@ static void clean_up(Race *R)
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
-    if (R->round >= c->max_rounds)
+    if (c->flag_control && flag_holder(R) >= 0)           /* teams.py decide_round */
+        R->won = 1ULL << flag_holder(R);
+    else if (c->capture)
+        R->won = captured(R);
+    if (R->won || R->round >= c->max_rounds)
         end_race(R);
 }
 
 /* ------------------------------------------------------------ a race */
 
-/* race(course, rng, robots): robots a sequence of (square, facing, damage,
- * lives, flags, powered_down), in robot order. Returns (rounds, finished,
- * flag_rounds, deaths, occupancy): per robot (round, register) of its
- * finish or None; per robot the round of each flag it touched; each death
- * as (robot, round, square, cause, leg, agent, origin, re-entry square or
- * -1 when out), cause and agent as numbered above; per square the robots
- * that stood there at the end of a register, as little-endian uint32s. */
-PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* race(course, bot, rng, robots): every robot played by `bot` (a capsule
+ * of _race_bot.h made for this course), robots a sequence of (square,
+ * facing, damage, lives, flags, powered_down, team), in robot order, team
+ * -1 for none. Returns (rounds, finished, flag_rounds, deaths, occupancy,
+ * won): per robot (round, register) of its finish or None; per robot the
+ * round of each flag it touched; each death as (robot, round, square,
+ * cause, leg, agent, origin, re-entry square or -1 when out), cause and
+ * agent as numbered above; per square the robots that stood there at the
+ * end of a register, as little-endian uint32s; the teams that won (bit t:
+ * team t), 0 for none. Teams (flag control, capture: docs/rules.md 13.5,
+ * 13.7) are numbered as race.py race() says. */
+static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "race: expected 3 arguments");
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 4 arguments");
         return NULL;
     }
-    const Course *c = PyCapsule_GetPointer(args[0], "rallyforge.race_course");
+    const Course *c = PyCapsule_GetPointer(args[0], COURSE_CAPSULE);
     if (c == NULL)
         return NULL;
-    PyObject *robots = PySequence_Fast(args[2], "race: robots: expected a sequence");
+    const RaceBot *bot = PyCapsule_GetPointer(args[1], RACE_BOT_CAPSULE);
+    if (bot == NULL)
+        return NULL;
+    if (bot->squares != c->n || bot->flags != c->F) {
+        PyErr_SetString(PyExc_ValueError, "race: the bot was made for another course");
+        return NULL;
+    }
+    PyObject *robots = PySequence_Fast(args[3], "race: robots: expected a sequence");
     if (robots == NULL)
         return NULL;
     Race *R = PyMem_Calloc(1, sizeof(Race));
@@ -1171,6 +1096,7 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     R->c = c;
+    R->bot = bot;
     R->count = (int)PySequence_Fast_GET_SIZE(robots);
     if (R->count < 1 || R->count > MOST_ROBOTS) {
         PyErr_Format(PyExc_ValueError, "race: 1 to %d robots", MOST_ROBOTS);
@@ -1179,36 +1105,39 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->occ = PyMem_Malloc(c->n * sizeof(int));
     R->occupancy = PyMem_Calloc(c->n, sizeof(long));
     R->flag_rounds = PyMem_Calloc(R->count * c->F, sizeof(int));
-    R->value = PyMem_Malloc(c->X * sizeof(int64_t));
-    R->ties = PyMem_Malloc(MOST_PROGRAMS * sizeof(int64_t));
     R->order = PyMem_Malloc((3 * c->lasers + 1) * sizeof(int));
     R->deaths = PyList_New(0);
-    R->getrandbits = PyObject_GetAttrString(args[1], "getrandbits");
-    if (R->getrandbits == NULL || R->deaths == NULL)
+    R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
+    if (R->getrandbits == NULL || R->deaths == NULL || (R->scratch = bot->start(bot)) == NULL)
         goto done;
-    if (!R->occ || !R->occupancy || !R->flag_rounds || !R->value || !R->ties || !R->order) {
+    if (!R->occ || !R->occupancy || !R->flag_rounds || !R->order) {
         PyErr_NoMemory();
         goto done;
     }
     R->near_place = R->order + c->lasers;
     R->near_robot = R->near_place + c->lasers;
-    memcpy(R->value, c->value, c->X * sizeof(int64_t));
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
+    for (Py_ssize_t f = 0; f < c->F; f++) {
+        R->owner[f] = R->carrier[f] = -1;
+        R->flag_sq[f] = c->flags[f];
+    }
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip", &b->sq, &b->facing,
-                              &b->damage, &b->lives, &b->flags, &powered_down))
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiipi", &b->sq, &b->facing,
+                              &b->damage, &b->lives, &b->flags, &powered_down, &b->team))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
-            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
+            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0
+            || b->team < -1 || b->team >= MOST_ROBOTS || (c->capture && b->team < 0)
+            || (c->capture && b->team >= c->teams)) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }
         if (b->damage > c->destroy_at)
             b->damage = (int)c->destroy_at;
-        b->archive = b->sq;
+        b->archive = R->start[i] = b->sq;
         b->powered_down = b->announced = powered_down;
         for (int r = 0; r < 5; r++)
             b->reg[r] = -1;
@@ -1242,7 +1171,8 @@ PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             at[byte] = (unsigned char)(count >> (8 * byte));
     }
     if (finished && flags && occupancy && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
+        result = Py_BuildValue("(iOOOOK)", R->round, finished, flags, R->deaths, occupancy,
+                               R->won);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
     Py_XDECREF(occupancy);
@@ -1253,11 +1183,36 @@ done:
         PyMem_Free(R->occ);
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
-        PyMem_Free(R->value);
-        PyMem_Free(R->ties);
         PyMem_Free(R->order);
+        if (R->scratch != NULL)
+            bot->stop(R->scratch);
         PyMem_Free(R);
     }
     Py_DECREF(robots);
     return result;
+}
+
+static PyMethodDef methods[] = {
+    {"race_course", (PyCFunction)race_course, METH_O,
+     "race_course(spec: CourseSpec) -> the capsule race() plays on"},
+    {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
+     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy, won)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_race",
+    "A compiled copy of the race rules of engine/rules, for balance runs (race.py).", -1,
+    methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__race(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
+                      || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
+                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0
+                      || PyModule_AddIntConstant(m, "MOST_HOMES", MOST_HOMES) < 0))
+        Py_CLEAR(m);
+    return m;
 }

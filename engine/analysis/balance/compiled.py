@@ -1,0 +1,166 @@
+"""Balance runs' races in compiled code: the compiled copy of the rules
+(engine/rules/compiled/race.py) with the search bot's compiled race bot
+(engine/bots/race_bot.py), the same races as the Python engine plays, seed
+for seed, several times as fast; what they return read into the balance
+run's summaries.
+
+It applies (``applies``) where both are built, every robot is a search bot
+starting from a dock, and the course uses nothing the compiled rules refuse
+(race.refusal); ``python_reason`` says why the Python engine plays a race
+instead.
+
+    if applies(scenario, "search", len(docks)):
+        summary = race_summary(scenario, seed, docks)    # a RaceSummary
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rallyforge.engine.analysis.balance.lineup import lineup, sides
+from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
+from rallyforge.engine.bots import race_bot
+from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.rules.compiled import race as rules
+from rallyforge.engine.rules.outcome import first_finishers
+from rallyforge.engine.rules.teams import numbered_teams
+
+
+class CompiledDeath(NamedTuple):
+    """A death as the compiled race gives it (_race.c race)."""
+    robot: int              # robot order
+    round: int
+    square: int
+    cause: int              # race.CAUSES, then CompiledCourse.causes
+    leg: int                # the flag it was heading for, 1-based
+    agent: int              # race.AGENTS
+    origin: int             # the square `agent` sent it from, -1 for none
+    reenters: int           # its archive square, -1 when it is out of the race
+
+
+class CompiledRace(NamedTuple):
+    """What the compiled race returns (_race.c race)."""
+    rounds: int
+    finished: list[tuple[int, int] | None]      # per robot: (round, register) of its finish
+    flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
+    deaths: list[tuple[int, int, int, int, int, int, int, int]]     # CompiledDeath's
+    occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
+    won: int            # the teams (bit t: team t, as _teams numbers them) that won a team race
+
+
+class _Racer(NamedTuple):
+    course: rules.CompiledCourse
+    bot: object
+
+
+# the last scenarios asked about, by identity (hashing a board is slow): (scenario, racer or None, why)
+_known: dict[int, tuple[Scenario, _Racer | None, str | None]] = {}
+
+
+def built() -> bool:
+    """Whether the compiled race and its search bot are both built (and not switched off)."""
+    return rules.built() and race_bot.built()
+
+
+def applies(scenario: Scenario, bot: str, robots: int) -> bool:
+    """Whether ``play`` can race `scenario` with that many `bot` robots."""
+    return python_reason(scenario, bot, robots) is None
+
+
+def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
+    """Why the Python engine, not ``play``, races `scenario` with that many
+    `bot` robots; None when ``play`` does."""
+    if bot != "search":
+        return f"the {bot} bot"
+    if not built():
+        return "the compiled part is not built"
+    if robots > rules.MOST_ROBOTS:
+        return f"{robots} robots (1 to {rules.MOST_ROBOTS} race in C)"
+    return _racer(scenario)[1]
+
+
+def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
+         teams: tuple[int, ...] | None = None) -> CompiledRace:
+    """The race of search robots on `docks` (1-based, robot order) with
+    `seed`, as Race(...).run() plays it (``applies`` is true); `teams`: each
+    robot's team number (numbered_teams; None: worked out here)."""
+    racer = _racer(scenario)[0]
+    assert racer is not None
+    if teams is None:
+        teams = _teams(scenario, docks)[1]
+    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks, teams))
+
+
+def _teams(scenario: Scenario, docks: tuple[int, ...]) -> tuple[list[str], tuple[int, ...]]:
+    """The team names as the compiled race numbers them (the course's
+    `teams` first, in their order: their home boards are numbered so, then
+    the others as rules/teams.py numbers them) and each robot's team number
+    (-1 none) of a race on `docks`."""
+    seats = lineup(scenario, docks, "search").seats()
+    names = [team.name for team in scenario.teams]
+    names += [name for name in numbered_teams(scenario, seats)[0] if name not in names]
+    return names, tuple(names.index(s.team) if s.team is not None else -1 for s in seats)
+
+
+def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
+    """play.play_race's summary of the compiled race."""
+    names, teams = _teams(scenario, docks)
+    race = play(scenario, seed, docks, teams)
+    width = scenario.board.width
+    racer = _racer(scenario)[0]
+    assert racer is not None
+    causes = racer.course.causes
+    deaths = (CompiledDeath(*d) for d in race.deaths)
+    team_race = scenario.rules.victory != "robot"       # (rules/race.py: a TeamPlay decides)
+    winners = (tuple(i for i, team in enumerate(teams) if team >= 0 and race.won >> team & 1)
+               if team_race else first_finishers(race.finished))
+    return RaceSummary(
+        seed=seed,
+        docks=tuple(docks),
+        winners=winners,
+        rounds=race.rounds,
+        finish_round=tuple(f[0] if f else None for f in race.finished),
+        flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
+        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, causes[d.cause],
+                           d.leg, rules.AGENTS[d.agent], square_xy(d.origin, width),
+                           square_xy(d.reenters, width))
+                     for d in deaths),
+        occupancy=race.occupancy,
+        upgrades=(),
+        held_option=(False,) * len(docks),
+        options_used=(),
+        sides=sides(lineup(scenario, docks, "search")),
+        won_teams=_won_teams(scenario, docks, {names[teams[i]] for i in winners}) if team_race else (),
+    )
+
+
+def _won_teams(scenario: Scenario, docks: tuple[int, ...], won: set[str]) -> tuple[str, ...]:
+    """The names of the teams `won`, in the Python race's team order (its Outcome.teams)."""
+    names = numbered_teams(scenario, lineup(scenario, docks, "search").seats())[0]
+    return tuple(name for name in names if name in won)
+
+
+def trial_summary(scenario: Scenario, seed: int, dock: int) -> TrialSummary:
+    """play.play_trial's summary of the compiled race of one robot alone on `dock`."""
+    solo = play(scenario, seed, (dock,))
+    finished = solo.finished[0]
+    return TrialSummary(seed, dock, finished[0] if finished else None, solo.rounds)
+
+
+def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
+    """The compiled course and bot of `scenario`, or None and why the compiled race does not apply."""
+    known = _known.get(id(scenario))
+    if known is not None and known[0] is scenario:
+        return known[1], known[2]
+    found, why = None, rules.refusal(scenario)
+    if why is None:
+        try:
+            course = rules.compiled_course(scenario)
+            found = _Racer(course, race_bot.search_bot(course.course, course.flags, scenario.rules))
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
+            # race_course or race_bot refused the course: Python plays it (the
+            # differential tests assert that no valid course comes here)
+            why = str(error)
+    if len(_known) > 16:
+        _known.clear()
+    _known[id(scenario)] = (scenario, found, why)
+    return found, why

@@ -1,0 +1,83 @@
+"""The search bot of the compiled race (engine/rules/compiled/_race.c): its
+tables and weights for one course (``BotSpec``) made into the capsule of
+_race_bot.h by the search bot's compiled part (engine/bots/_search_race.c,
+in the _play module with its loop). A balance run hands it to the race with
+the course (engine/analysis/balance/compiled.py).
+
+    bot = search_bot(course, flags, scenario.rules)     # None: not built
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import TypedDict
+
+import numpy as np
+
+from rallyforge.engine.bots import search
+from rallyforge.engine.bots.common import POWER_DOWN_FAR
+from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
+from rallyforge.engine.bots.tables import UNREACHABLE, tables_for
+from rallyforge.engine.model.scenario import Rules
+from rallyforge.engine.rules.compiled.race import CARD_KIND, CARD_PRIORITY
+from rallyforge.engine.rules.course import Course
+
+
+class BotSpec(TypedDict):
+    """What race_bot reads: the search bot's layered tables (tables.py
+    Layered) of one course, and its weights (search.py)."""
+    squares: int
+    flag_count: int
+    flags: tuple[int, ...]          # the flags' squares
+    card_kind: list[int]            # per card of the deck
+    card_priority: list[int]
+    X: int
+    S: int
+    FIN: int
+    value: np.ndarray               # X int64
+    end: np.ndarray                 # (5, 8 * X) int32
+    dmg: np.ndarray
+    from_square: list[int]          # per flag and square
+    repair_dist: list[int]          # per state
+    flag_value: int
+    death_penalty: int
+    last_life_penalty: int
+    damage_weight: int
+    far: int
+    unreachable: int
+
+
+def built() -> bool:
+    """Whether the search bot's compiled part has its race bot (a build of
+    engine/bots/_play.c from before it has not, until the install builds it again)."""
+    return hasattr(search.compiled, "race_bot")
+
+
+_made: dict[tuple, tuple[Course, object]] = {}
+
+
+def search_bot(course: Course, flags: tuple[int, ...], rules: Rules) -> object:
+    """The search bot's capsule for races on `course` with its flags on
+    `flags` (squares) under `rules` (built() is true)."""
+    key = (id(course), flags, rules)
+    found = _made.get(key)
+    if found is None or found[0] is not course:
+        if len(_made) > 16:
+            _made.clear()
+        assert search.compiled is not None
+        found = _made[key] = (course, search.compiled.race_bot(bot_spec(course, flags, rules)))
+    return found[1]
+
+
+def bot_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> BotSpec:
+    tables = tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
+    layered = tables.layered()
+    return {
+        "squares": course.size, "flag_count": len(flags), "flags": flags,
+        "card_kind": CARD_KIND, "card_priority": CARD_PRIORITY,
+        "X": layered.X, "S": layered.S, "FIN": layered.FIN, "value": layered.value,
+        "end": layered.end_all, "dmg": layered.dmg_all,
+        "from_square": [d for row in layered.from_square for d in row],
+        "repair_dist": tables.repair_dist.tolist(),
+        "flag_value": FLAG, "death_penalty": DEATH, "last_life_penalty": LAST_LIFE,
+        "damage_weight": DAMAGE, "far": POWER_DOWN_FAR, "unreachable": UNREACHABLE,
+    }

@@ -1,0 +1,45 @@
+/* What the compiled race (_race.c) asks of the bots that play in it: the
+ * rules' side of the bargain, as engine/rules/bot_view.py is in Python. A
+ * bot is a capsule named RACE_BOT_CAPSULE whose pointer starts with a
+ * RaceBot; the bots build theirs (the search bot's: engine/bots/_search_race.c)
+ * and a balance run hands it to race() with the course. */
+#ifndef RALLYFORGE_RACE_BOT_H
+#define RALLYFORGE_RACE_BOT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define RACE_BOT_CAPSULE "rallyforge.engine.rules.compiled.race_bot"
+
+/* What a bot sees of its robot when it programs or chooses to power down. */
+typedef struct {
+    int sq, facing;         /* square (y * width + x; -1 off the board), N E S W = 0 1 2 3 */
+    int damage, lives;
+    int flags;              /* flags touched so far */
+    int archive;            /* its archive square */
+    int locked;             /* registers locked by damage: the last ones (cleanup.py lock_count) */
+    int room;               /* damage it takes before it is destroyed */
+    int *reg;               /* its 5 registers (card numbers, DECK order; -1 empty): program
+                               fills the first `free`, which the race has emptied */
+} BotRobot;
+
+/* The race's random numbers (its random.Random): rng.randrange(n) for n >= 1,
+ * -1 with a Python error set. */
+typedef struct {
+    Py_ssize_t (*below)(void *race, Py_ssize_t n);
+    void *race;
+} BotDice;
+
+typedef struct RaceBot {
+    Py_ssize_t squares, flags;      /* the course it was made for (race() checks) */
+    /* its scratch for one race (no state is kept between races), NULL with an error */
+    void *(*start)(const struct RaceBot *bot);
+    void (*stop)(void *scratch);
+    /* the first `free` registers from `size` cards of `hand`; -1 with an error */
+    int (*program)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
+                   const int *hand, int size, int free, const BotDice *dice);
+    /* whether it announces a power down (2.4, 7.3) */
+    int (*powers_down)(const struct RaceBot *bot, const BotRobot *robot);
+} RaceBot;
+
+#endif
