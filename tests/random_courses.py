@@ -133,37 +133,9 @@ def course_doc(rng: random.Random) -> dict:
     dock_squares = [p for p in places if {"x": p[0], "y": p[1]} not in flags] or places
     docks = [{"x": x, "y": y, "facing": rng.choice(DIRECTIONS)} for x, y in dock_squares[:most]]
     big = n > 400 or len(docks) > 16
-    doc = {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
-           "board": board, "flags": flags, "docks": docks, "rules": rules(rng, 3 if big else 12)}
-    if doc["rules"].get("victory") == "capture":
-        capture_teams(rng, doc, safe)
-    return doc
-
-
-def capture_teams(rng: random.Random, doc: dict, safe: list[tuple[int, int]]) -> None:
-    """Two teams for a capture race (docs/rules.md 13.7): the board split in
-    two home boards, a flag on each, the docks dealt to them in turn (now
-    and then one left to no team: a course the compiled race leaves to
-    Python); flag control instead where the board cannot be split so."""
-    w, h = doc["board"]["width"], doc["board"]["height"]
-    across = w >= h
-    cut = (w if across else h) // 2
-    homes = [{"x": 0, "y": 0, "width": cut, "height": h} if across else
-             {"x": 0, "y": 0, "width": w, "height": cut},
-             {"x": cut, "y": 0, "width": w - cut, "height": h} if across else
-             {"x": 0, "y": cut, "width": w, "height": h - cut}]
-    docked = {(d["x"], d["y"]) for d in doc["docks"]}
-    free = [[sq for sq in safe if sq not in docked and (sq[0] if across else sq[1]) < cut],
-            [sq for sq in safe if sq not in docked and (sq[0] if across else sq[1]) >= cut]]
-    if cut == 0 or not all(free) or len(doc["docks"]) < 2:
-        doc["rules"]["victory"] = "flag_control"
-        return
-    doc["flags"] = [{"x": x, "y": y} for x, y in (rng.choice(free[0]), rng.choice(free[1]))]
-    numbers = list(range(1, len(doc["docks"]) + 1))
-    if len(numbers) > 2 and rng.random() < 0.1:
-        numbers.pop()
-    doc["teams"] = [{"name": name, "docks": numbers[t::2], "home": home}
-                    for t, (name, home) in enumerate(zip("AB", homes))]
+    return {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
+            "board": board, "flags": flags, "docks": docks,
+            "rules": rules(rng, 3 if big else 12)}
 
 
 def random_course(seed: int) -> Scenario:

@@ -20,17 +20,6 @@ from rallyforge.engine.rules.state import Floor, RobotState, TeamSaved
 ORDERED = ("player", "team_progress", "team_any")
 
 
-def numbered_teams(scenario: Scenario, seats: Sequence[Seat]) -> tuple[list[str], list[int]]:
-    """The teams' names, those racing first (seat order), then the course's
-    others (a capture flag belongs to its team even when none of its robots
-    races, as in a time trial); and each seat's team number (-1 for none)."""
-    names: list[str] = []
-    for team in [seat.team for seat in seats] + [t.name for t in scenario.teams]:
-        if team is not None and team not in names:
-            names.append(team)
-    return names, [names.index(s.team) if s.team is not None else -1 for s in seats]
-
-
 class TeamPlay:
     """The teams of one race and the variant's state. Teams are numbered by
     the first robot of each in robot order."""
@@ -38,7 +27,13 @@ class TeamPlay:
     def __init__(self, scenario: Scenario, seats: Sequence[Seat], course: Course,
                  robots: Sequence[RobotState]):
         self.victory = scenario.rules.victory
-        self.names, self.team = numbered_teams(scenario, seats)
+        # the teams racing, then the course's others (a capture flag belongs
+        # to its team even when none of its robots races, as in a time trial)
+        self.names: list[str] = []
+        for team in [seat.team for seat in seats] + [t.name for t in scenario.teams]:
+            if team is not None and team not in self.names:
+                self.names.append(team)
+        self.team = [self.names.index(s.team) if s.team is not None else -1 for s in seats]
         self.blocker = [s.role == "blocker" for s in seats]
         self.course = course
         self.flag_home = tuple(course.square(f.x, f.y) for f in scenario.flags)

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rallyforge.engine.analysis.balance.lineup import lineup, sides
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
 from rallyforge.engine.bots import race_bot
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
 from rallyforge.engine.rules.outcome import first_finishers
-from rallyforge.engine.rules.teams import numbered_teams
 
 
 class CompiledDeath(NamedTuple):
@@ -44,7 +42,6 @@ class CompiledRace(NamedTuple):
     flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
     deaths: list[tuple[int, int, int, int, int, int, int, int]]     # CompiledDeath's
     occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
-    won: int            # the teams (bit t: team t, as _teams numbers them) that won a team race
 
 
 class _Racer(NamedTuple):
@@ -78,45 +75,26 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
     return _racer(scenario)[1]
 
 
-def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
-         teams: tuple[int, ...] | None = None) -> CompiledRace:
+def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
     """The race of search robots on `docks` (1-based, robot order) with
-    `seed`, as Race(...).run() plays it (``applies`` is true); `teams`: each
-    robot's team number (numbered_teams; None: worked out here)."""
+    `seed`, as Race(...).run() plays it (``applies`` is true)."""
     racer = _racer(scenario)[0]
     assert racer is not None
-    if teams is None:
-        teams = _teams(scenario, docks)[1]
-    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks, teams))
-
-
-def _teams(scenario: Scenario, docks: tuple[int, ...]) -> tuple[list[str], tuple[int, ...]]:
-    """The team names as the compiled race numbers them (the course's
-    `teams` first, in their order: their home boards are numbered so, then
-    the others as rules/teams.py numbers them) and each robot's team number
-    (-1 none) of a race on `docks`."""
-    seats = lineup(scenario, docks, "search").seats()
-    names = [team.name for team in scenario.teams]
-    names += [name for name in numbered_teams(scenario, seats)[0] if name not in names]
-    return names, tuple(names.index(s.team) if s.team is not None else -1 for s in seats)
+    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks))
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
     """play.play_race's summary of the compiled race."""
-    names, teams = _teams(scenario, docks)
-    race = play(scenario, seed, docks, teams)
+    race = play(scenario, seed, docks)
     width = scenario.board.width
     racer = _racer(scenario)[0]
     assert racer is not None
     causes = racer.course.causes
     deaths = (CompiledDeath(*d) for d in race.deaths)
-    team_race = scenario.rules.victory != "robot"       # (rules/race.py: a TeamPlay decides)
-    winners = (tuple(i for i, team in enumerate(teams) if team >= 0 and race.won >> team & 1)
-               if team_race else first_finishers(race.finished))
     return RaceSummary(
         seed=seed,
         docks=tuple(docks),
-        winners=winners,
+        winners=first_finishers(race.finished),
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
@@ -128,15 +106,7 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         upgrades=(),
         held_option=(False,) * len(docks),
         options_used=(),
-        sides=sides(lineup(scenario, docks, "search")),
-        won_teams=_won_teams(scenario, docks, {names[teams[i]] for i in winners}) if team_race else (),
     )
-
-
-def _won_teams(scenario: Scenario, docks: tuple[int, ...], won: set[str]) -> tuple[str, ...]:
-    """The names of the teams `won`, in the Python race's team order (its Outcome.teams)."""
-    names = numbered_teams(scenario, lineup(scenario, docks, "search").seats())[0]
-    return tuple(name for name in names if name in won)
 
 
 def trial_summary(scenario: Scenario, seed: int, dock: int) -> TrialSummary:

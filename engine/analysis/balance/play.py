@@ -15,12 +15,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.analysis.balance import compiled
-from rallyforge.engine.analysis.balance.lineup import lineup, sides
 from rallyforge.engine.analysis.balance.plan import Job, RACE
 from rallyforge.engine.analysis.balance.summary import (Death, RaceSummary, TrialSummary, pack_counts,
                                                         square_xy)
 from rallyforge.engine.bots import new_race
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.model.scenario import RobotSpec, Scenario
 from rallyforge.engine.rules.race import Race
 from rallyforge.engine.rules.state import RobotState
 
@@ -65,6 +64,12 @@ def with_options(scenario: Scenario, mode: str | None) -> Scenario:
     if mode is None or mode == scenario.rules.options:
         return scenario
     return replace(scenario, rules=replace(scenario.rules, options=mode), checks=())
+
+
+def lineup(scenario: Scenario, docks: tuple[int, ...], bot: str) -> Scenario:
+    """The scenario with one `bot` robot on each of `docks` (1-based), in that order."""
+    robots = tuple(RobotSpec(name=f"Dock {d}", dock=d, bot=bot) for d in docks)
+    return replace(scenario, robots=robots)
 
 
 def engine_name(scenario: Scenario, bot: str, robots: int) -> str:
@@ -133,7 +138,7 @@ def engine_summary(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: s
         upgrades=tuple(upgrades),
         held_option=tuple(held),
         options_used=tuple(sorted(used.items())),
-        sides=sides(lined_up),
+        sides=tuple(seat.team for seat in lined_up.seats()) if scenario.team_race else (),
         won_teams=outcome.teams,
     )
 

@@ -53,11 +53,6 @@ typedef struct {
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first;
-    long flag_control;          /* victory "flag_control" (teams.py, docs/rules.md 13.5) */
-    long capture;               /* victory "capture" (teams.py, docs/rules.md 13.7) */
-    int *home;                  /* capture: per square, the teams whose home board it is (bits) */
-    int *flag_of;               /* capture: per team, its flag (0-based) */
-    Py_ssize_t teams;           /* capture: the teams with a home board */
 } Course;
 
 typedef struct {
@@ -65,8 +60,6 @@ typedef struct {
     int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
-    int team;                   /* its team's number (teams.py numbered_teams), -1 none */
-    int sat_out;                /* flag control: the round it was last destroyed in, 0 none */
 } Robot;
 
 typedef struct {
@@ -83,11 +76,6 @@ typedef struct {
     void *scratch;              /* the bot's, for this race */
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
     int failed;                 /* a Python error is set: unwind */
-    int owner[MOST_FLAGS];      /* flag control: each flag's team, -1 none */
-    int flag_sq[MOST_FLAGS];    /* capture: each flag's square, -1 while carried */
-    int carrier[MOST_FLAGS];    /* capture: the robot carrying each flag, -1 none */
-    int start[MOST_ROBOTS];     /* capture: each robot's starting square */
-    unsigned long long won;     /* the teams that won (bits) */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -97,7 +85,7 @@ static void free_course(Course *c)
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->flag_at, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority, &c->home, &c->flag_of};
+                      &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(c);
@@ -172,17 +160,9 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
-        {"flag_control", &c->flag_control, 0, 1}, {"capture", &c->capture, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
-    c->flag_of = ints(spec, "flag_of", -1, 0, F - 1, &c->teams, &bad);
-    c->home = ints(spec, "home", n, 0, (1L << MOST_HOMES) - 1, NULL, &bad);
-    if (!bad && (c->teams > MOST_HOMES || (c->capture && c->teams == 0))) {
-        PyErr_Format(PyExc_ValueError, "race_course: flag_of: 1 to %d teams for capture",
-                     MOST_HOMES);
-        bad = 1;
-    }
     if (bad) {
         free_course(c);
         return NULL;
@@ -209,23 +189,7 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->sq = -1;
     b->destroyed = 1;
     b->death_seq = R->moment;
-    const Course *c = R->c;
-    /* teams.py spares: no life lost on another team's home board (13.7) */
-    int spared = c->capture && square >= 0 && (c->home[square] & ~(1 << b->team));
-    if (!spared)
-        b->lives--;
-    if (c->flag_control)                    /* teams.py destroyed: it sits out (13.5) */
-        b->sat_out = R->round;
-    if (c->capture) {                       /* drops the flag it carries; spared: goes home */
-        for (Py_ssize_t f = 0; f < c->F; f++) {
-            if (R->carrier[f] == b - R->r) {
-                R->carrier[f] = -1;
-                R->flag_sq[f] = square < 0 || c->death[square] ? c->flags[f] : square;
-            }
-        }
-        if (spared)
-            b->archive = R->start[b - R->r];
-    }
+    b->lives--;
     if (b->lives <= 0) {
         b->out = 1;
         b->powered_down = b->announced = 0;
@@ -564,9 +528,7 @@ static void fire(Race *R, const int *on, int count)
     }
 }
 
-/* checkpoints.py touch: the robots that finished, into `finished`. Under
- * flag control (teams.py touch) a robot takes the flag it stands on for its
- * team and touches no flag in order (13.5). */
+/* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
     const Course *c = R->c;
@@ -574,18 +536,10 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
     for (int i = 0; i < count; i++) {
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
-        if (c->flag_control && sq >= 0 && c->flag_at[sq])
-            R->owner[c->flag_at[sq] - 1] = b->team;
-        for (Py_ssize_t f = 0; c->capture && sq >= 0 && f < c->F; f++) {     /* pick up (13.7) */
-            if (R->flag_sq[f] == sq && c->flag_of[b->team] != f) {
-                R->flag_sq[f] = -1;
-                R->carrier[f] = on[i];
-            }
-        }
         if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
             continue;
         int moves_archive;
-        if (!c->flag_control && !c->capture && b->flags < c->F && sq == c->flags[b->flags]) {
+        if (b->flags < c->F && sq == c->flags[b->flags]) {
             R->flag_rounds[on[i] * c->F + b->flags] = R->round;
             b->flags++;
             if (b->flags == c->F) {
@@ -977,31 +931,6 @@ static int entry_facing(const Race *R, const Robot *b, int square)
     return ranked[0];
 }
 
-/* Flag control: the team holding every flag, -1 when none does (13.5). */
-static int flag_holder(const Race *R)
-{
-    for (Py_ssize_t f = 1; f < R->c->F; f++)
-        if (R->owner[f] != R->owner[0])
-            return -1;
-    return R->owner[0];
-}
-
-/* Capture: the teams with another team's flag on their home board, carried
- * or lying there (13.7), as bits. */
-static unsigned long long captured(const Race *R)
-{
-    const Course *c = R->c;
-    unsigned long long won = 0;
-    for (Py_ssize_t t = 0; t < c->teams; t++) {
-        for (Py_ssize_t f = 0; f < c->F; f++) {
-            int who = R->carrier[f], sq = who >= 0 ? R->r[who].sq : R->flag_sq[f];
-            if (f != c->flag_of[t] && sq >= 0 && c->home[sq] & (1 << t))
-                won |= 1ULL << t;
-        }
-    }
-    return won;
-}
-
 static void clean_up(Race *R)
 {
     const Course *c = R->c;
@@ -1029,8 +958,8 @@ static void clean_up(Race *R)
     int waiting[MOST_ROBOTS], count = 0;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (!(b->destroyed && !b->out) || (c->flag_control && b->sat_out == R->round))
-            continue;                                       /* (teams.py may_reenter) */
+        if (!(b->destroyed && !b->out))
+            continue;
         int at = count++;
         while (at > 0 && R->r[waiting[at - 1]].death_seq > b->death_seq) {
             waiting[at] = waiting[at - 1];
@@ -1049,11 +978,7 @@ static void clean_up(Race *R)
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
-    if (c->flag_control && flag_holder(R) >= 0)           /* teams.py decide_round */
-        R->won = 1ULL << flag_holder(R);
-    else if (c->capture)
-        R->won = captured(R);
-    if (R->won || R->round >= c->max_rounds)
+    if (R->round >= c->max_rounds)
         end_race(R);
 }
 
@@ -1061,15 +986,12 @@ static void clean_up(Race *R)
 
 /* race(course, bot, rng, robots): every robot played by `bot` (a capsule
  * of _race_bot.h made for this course), robots a sequence of (square,
- * facing, damage, lives, flags, powered_down, team), in robot order, team
- * -1 for none. Returns (rounds, finished, flag_rounds, deaths, occupancy,
- * won): per robot (round, register) of its finish or None; per robot the
- * round of each flag it touched; each death as (robot, round, square,
- * cause, leg, agent, origin, re-entry square or -1 when out), cause and
- * agent as numbered above; per square the robots that stood there at the
- * end of a register, as little-endian uint32s; the teams that won (bit t:
- * team t), 0 for none. Teams (flag control, capture: docs/rules.md 13.5,
- * 13.7) are numbered as race.py race() says. */
+ * facing, damage, lives, flags, powered_down), in robot order. Returns (rounds, finished,
+ * flag_rounds, deaths, occupancy): per robot (round, register) of its
+ * finish or None; per robot the round of each flag it touched; each death
+ * as (robot, round, square, cause, leg, agent, origin, re-entry square or
+ * -1 when out), cause and agent as numbered above; per square the robots
+ * that stood there at the end of a register, as little-endian uint32s. */
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 4) {
@@ -1118,26 +1040,20 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->near_robot = R->near_place + c->lasers;
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
-    for (Py_ssize_t f = 0; f < c->F; f++) {
-        R->owner[f] = R->carrier[f] = -1;
-        R->flag_sq[f] = c->flags[f];
-    }
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiipi", &b->sq, &b->facing,
-                              &b->damage, &b->lives, &b->flags, &powered_down, &b->team))
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip", &b->sq, &b->facing,
+                              &b->damage, &b->lives, &b->flags, &powered_down))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
-            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0
-            || b->team < -1 || b->team >= MOST_ROBOTS || (c->capture && b->team < 0)
-            || (c->capture && b->team >= c->teams)) {
+            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }
         if (b->damage > c->destroy_at)
             b->damage = (int)c->destroy_at;
-        b->archive = R->start[i] = b->sq;
+        b->archive = b->sq;
         b->powered_down = b->announced = powered_down;
         for (int r = 0; r < 5; r++)
             b->reg[r] = -1;
@@ -1171,8 +1087,7 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             at[byte] = (unsigned char)(count >> (8 * byte));
     }
     if (finished && flags && occupancy && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOOK)", R->round, finished, flags, R->deaths, occupancy,
-                               R->won);
+        result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
     Py_XDECREF(occupancy);
@@ -1196,7 +1111,7 @@ static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy, won)"},
+     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1211,8 +1126,7 @@ PyMODINIT_FUNC PyInit__race(void)
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
                       || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
-                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0
-                      || PyModule_AddIntConstant(m, "MOST_HOMES", MOST_HOMES) < 0))
+                      || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0))
         Py_CLEAR(m);
     return m;
 }

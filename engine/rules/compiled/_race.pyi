@@ -7,15 +7,14 @@ if TYPE_CHECKING:
 MOST_ROBOTS: int
 MOST_FLAGS: int
 MOST_SIDE: int
-MOST_HOMES: int
 
 # rounds; per robot (round, register) of its finish or None; per robot the
 # round of each flag it touched; each death as (robot, round, square, cause,
 # leg, agent, origin, re-entry square or -1); per square the robots at a
-# register's end, little-endian uint32s; the team that won, -1 none (_race.c race)
+# register's end, little-endian uint32s (_race.c race)
 RawRace = tuple[int, list[tuple[int, int] | None], list[list[int]],
-                list[tuple[int, int, int, int, int, int, int, int]], bytes, int]
+                list[tuple[int, int, int, int, int, int, int, int]], bytes]
 
 def race_course(spec: CourseSpec) -> object: ...
 def race(course: object, bot: object, rng: object,
-         robots: Sequence[tuple[int, int, int, int, int, bool, int]]) -> RawRace: ...
+         robots: Sequence[tuple[int, int, int, int, int, bool]]) -> RawRace: ...

@@ -17,7 +17,6 @@ every element and rule and compare what they return.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import MISSING, fields
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from rallyforge.engine.model.directions import INDEX
 from rallyforge.engine.model.element_kinds import EDGES, TILES
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario, Team
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario
 from rallyforge.engine.rules.compiled import switched_off
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
@@ -53,7 +52,6 @@ AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "tel
 MOST_ROBOTS: int = getattr(compiled, "MOST_ROBOTS", 0)
 MOST_FLAGS: int = getattr(compiled, "MOST_FLAGS", 0)
 MOST_SIDE: int = getattr(compiled, "MOST_SIDE", 0)
-MOST_HOMES: int = getattr(compiled, "MOST_HOMES", 0)      # teams with a home board (capture)
 # per card of the deck (DECK order, a card's number in C): its kind's code and its priority
 CARD_KIND = [KIND_CODE[card.kind] for card in DECK]
 CARD_PRIORITY = [card.priority or 0 for card in DECK]
@@ -88,7 +86,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
         "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
         "published": IGNORED,   # the manual's page and printed ratings
-        "teams": PLAYED,        # the robots' seats (docs/rules.md 13.1), given with the docks
+        "teams": REFUSED,       # docs/rules.md 13: Python
     },
     Board: {
         "width": PLAYED, "height": PLAYED, "tiles": PLAYED, "walls": PLAYED, "lasers": PLAYED,
@@ -112,8 +110,7 @@ FIELDS: dict[type, dict[str, str | tuple]] = {
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED, "board_turns_on_flag": REFUSED,
-        # team races of flag control and capture (docs/rules.md 13.5, 13.7); the others: Python
-        "victory": ("robot", "flag_control", "capture"),
+        "victory": REFUSED,             # team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
 }
@@ -157,26 +154,6 @@ def refusal(scenario: Scenario) -> str | None:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
     if max(board.width, board.height) > MOST_SIDE:
         return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
-    if scenario.rules.victory == "capture":
-        return _capture_refusal(scenario)
-    return None
-
-
-def _capture_refusal(scenario: Scenario) -> str | None:
-    """A capture course the C does not race: one whose robots would not all
-    have a team with a home board and a flag on it (the validator's E342
-    asks for them), or with more teams than its home bits."""
-    teams = scenario.teams
-    if not 1 <= len(teams) <= MOST_HOMES:
-        return f"{len(teams)} teams of capture (1 to {MOST_HOMES} race in C)"
-    for team in teams:
-        area = team.home
-        if area is None or not any(area.x <= f.x < area.x + area.width
-                                   and area.y <= f.y < area.y + area.height for f in scenario.flags):
-            return f"team {team.name} without a home board holding a flag"
-    in_teams = {dock for team in teams for dock in team.docks}
-    if any(number not in in_teams for number in range(1, len(scenario.docks) + 1)):
-        return "a dock of no team in a capture race"
     return None
 
 
@@ -231,10 +208,6 @@ class CourseSpec(TypedDict):
     teleport_back: int
     max_rounds: int
     finish_first: bool
-    flag_control: bool          # victory "flag_control" (docs/rules.md 13.5)
-    capture: bool               # victory "capture" (docs/rules.md 13.7)
-    home: list[int]             # capture: per square, the teams whose home board it is (bit t: team t)
-    flag_of: list[int]          # capture: per team, its flag (the first on its home board)
 
 
 class CompiledCourse(NamedTuple):
@@ -253,31 +226,20 @@ def compiled_course(scenario: Scenario) -> CompiledCourse:
     course it cannot play."""
     course = compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    key = (id(course), flags, scenario.rules, scenario.teams)
+    key = (id(course), flags, scenario.rules)
     found = _built.get(key)
     if found is None or found.course is not course:
         if len(_built) > 16:
             _built.clear()
-        spec, causes = course_spec(course, flags, scenario.rules, scenario.teams)
+        spec, causes = course_spec(course, flags, scenario.rules)
         assert compiled is not None
         found = _built[key] = CompiledCourse(course, flags, compiled.race_course(spec), causes)
     return found
 
 
-def course_spec(course: Course, flags: tuple[int, ...], rules: Rules,
-                teams: tuple[Team, ...] = ()) -> tuple[CourseSpec, tuple[str, ...]]:
-    """The course and rules (and the `teams` of a capture course, numbered
-    in their order) as race_course reads them, and the death causes by number."""
+def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[CourseSpec, tuple[str, ...]]:
+    """The course and rules as race_course reads them, and the death causes by number."""
     n = course.size
-    home = [0] * n
-    flag_of = []
-    for t, team in enumerate(teams if rules.victory == "capture" else ()):
-        area = team.home
-        assert area is not None, "capture needs home boards (E342; refusal says so)"
-        for y in range(area.y, min(area.y + area.height, course.height)):
-            for x in range(area.x, min(area.x + area.width, course.width)):
-                home[course.square(x, y)] |= 1 << t
-        flag_of.append(next(k for k, sq in enumerate(flags) if home[sq] >> t & 1))
     causes = list(CAUSES)
     death = []
     for cause in course.death:
@@ -321,24 +283,19 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules,
         "robot_lasers": rules.robot_lasers, "flags_repair": rules.flags_repair,
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
-        "flag_control": rules.victory == "flag_control", "capture": rules.victory == "capture",
-        "home": home, "flag_of": flag_of,
     }
     return spec, tuple(causes)
 
 
 def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
-         docks: tuple[int, ...], teams: Sequence[int]) -> RawRace:
+         docks: tuple[int, ...]) -> RawRace:
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
-    (1-based, robot order), of `teams` (each robot's team number, -1 none: a
-    team's place in the course's `teams`, else in rules/teams.py
-    numbered_teams), with `seed`, as Race(...).run() plays it, as _race.c
-    returns it (engine/analysis/balance/compiled.py reads it)."""
+    (1-based, robot order) with `seed`, as Race(...).run() plays it, as
+    _race.c returns it (engine/analysis/balance/compiled.py reads it)."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     lives = scenario.rules.lives
     robots = []
-    for number, team in zip(docks, teams, strict=True):
+    for number in docks:
         dock = scenario.docks[number - 1]
-        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0,
-                       False, team))
+        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0, False))
     return compiled.race(course.capsule, bot, random.Random(seed), robots)
