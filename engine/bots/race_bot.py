@@ -52,7 +52,7 @@ def built() -> bool:
     return hasattr(search.compiled, "race_bot")
 
 
-_made: dict[tuple, tuple[Course, object]] = {}
+_made: dict[tuple[object, ...], tuple[Course, object]] = {}
 
 
 def search_bot(course: Course, flags: tuple[int, ...], rules: Rules) -> object:

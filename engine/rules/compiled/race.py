@@ -78,7 +78,7 @@ def built() -> bool:
 # REFUSED_TILES) until _race.c plays it; tests/test_compiled_race.py fails for
 # anything listed nowhere, and ``applies`` refuses such a thing when it is used.
 PLAYED, IGNORED, REFUSED = "played", "ignored", "refused"
-FIELDS: dict[type, dict[str, str | tuple]] = {
+FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
     Scenario: {
         "name": IGNORED, "board": PLAYED, "flags": PLAYED, "docks": PLAYED, "rules": PLAYED,
         "robots": IGNORED,      # play() is given the docks; balance runs clear the list
@@ -217,7 +217,7 @@ class CompiledCourse(NamedTuple):
     causes: tuple[str, ...]         # the death causes by _race.c's number
 
 
-_built: dict[tuple, CompiledCourse] = {}
+_built: dict[tuple[object, ...], CompiledCourse] = {}
 
 
 def compiled_course(scenario: Scenario) -> CompiledCourse:
