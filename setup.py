@@ -1,8 +1,9 @@
 """Packages and the one compiled part.
 
-The repository keeps engine/, editor/ and schema/ at its top; installed, they are
-rallyforge.engine, rallyforge.editor and rallyforge.schema, so that the project
-takes one top-level import name (rallyforge, a namespace of those three).
+The repository keeps engine/, drawing/, editor/ and schema/ at its top; installed,
+they are rallyforge.engine, rallyforge.drawing, rallyforge.editor and
+rallyforge.schema, so that the project takes one top-level import name
+(rallyforge, a namespace of those four).
 
 The compiled part: the search bot's inner loop (engine/bots/_play.c) and the
 balance runs' races of search bots (engine/bots/_race.c). Optional: where it
@@ -10,7 +11,7 @@ cannot be built (no C compiler), the install goes on, the bot uses its numpy
 version and balance runs the Python engine, with the same results."""
 from setuptools import Extension, find_namespace_packages, setup
 
-FOLDERS = ("engine", "editor", "schema")
+FOLDERS = ("engine", "drawing", "editor", "schema")
 PACKAGE_DIR = {f"rallyforge.{folder}": folder for folder in FOLDERS}
 PACKAGES = [name for folder in FOLDERS
             for name in [f"rallyforge.{folder}"]

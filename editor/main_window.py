@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rallyforge.editor import commands, dialogs, export, help
+from rallyforge.drawing import pictures
+from rallyforge.editor import commands, dialogs, help
 from rallyforge.editor.board_view import BoardView
 from rallyforge.editor.card_panel import CardPanel
 from rallyforge.editor.document import Document
@@ -550,7 +551,7 @@ class MainWindow(QMainWindow):
                 return
             options["square_mm"], options["paper"] = chosen
         try:
-            export.export(self.doc.scenario, path, **options)
+            pictures.export(self.doc.scenario, path, **options)
         except (OSError, ValueError) as exc:
             dialogs.show_error(self, "Export failed",
                                f"{Path(path).name} could not be written: {exc}")

@@ -21,7 +21,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from rallyforge.editor import render
+from rallyforge.drawing.board import paint_board
+from rallyforge.drawing.walls import edge_margin
 from rallyforge.engine.format.loader import write_bytes_atomic
 from rallyforge.engine.model.scenario import Scenario
 
@@ -79,13 +80,13 @@ def picture_size(scenario: Scenario, square: float) -> tuple[int, int, int]:
     """(width, height, margin) of a picture of the board: the margin all round
     holds what outer walls draw beyond the board's edge."""
     b = scenario.board
-    margin = math.ceil(render.edge_margin(square))
+    margin = math.ceil(edge_margin(square))
     return round(b.width * square) + 2 * margin, round(b.height * square) + 2 * margin, margin
 
 
 def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int) -> None:
     painter.translate(margin, margin)
-    render.paint_board(painter, scenario, square=square_px)
+    paint_board(painter, scenario, square=square_px)
 
 
 def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
@@ -220,7 +221,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
         page_size = PAPERS[page_size]
     ensure_app()
     b = scenario.board
-    edge = render.edge_margin(square_mm)
+    edge = edge_margin(square_mm)
     layout = pdf_layout((b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge),
                         page_size)
     data, buffer = _buffer()
@@ -251,7 +252,7 @@ def _mm(value: float) -> float:
 def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, r: int,
               square_mm: float) -> None:
     b = scenario.board
-    edge = render.edge_margin(square_mm)     # the sheet is the board and this margin all round
+    edge = edge_margin(square_mm)     # the sheet is the board and this margin all round
     sheet_w, sheet_h = b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge
     wx, wy = c * layout.step_mm[0], r * layout.step_mm[1]
     ww = min(layout.window_mm[0], sheet_w - wx)
@@ -264,7 +265,7 @@ def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, 
     painter.save()
     painter.setClipRect(window)
     painter.translate(_mm(PAGE_MARGIN_MM + edge - wx), _mm(PAGE_MARGIN_MM + edge - wy))
-    render.paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
+    paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
     painter.restore()
 
     _crop_marks(painter, window)
