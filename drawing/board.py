@@ -6,9 +6,11 @@ from PySide6.QtGui import QPainter, QPen, QPixmap
 
 from rallyforge.drawing.area import clamp_area, in_area
 from rallyforge.drawing.board_info import BoardInfo, board_info
+from rallyforge.drawing.flag_paths import paint_flag_paths
 from rallyforge.drawing.lasers import paint_lasers
 from rallyforge.drawing.levels import paint_level_marks, paint_levels
 from rallyforge.drawing.outlines import paint_factory_boards
+from rallyforge.drawing.robots import paint_robots
 from rallyforge.drawing.painters.crusher import crusher_label
 from rallyforge.drawing.stamps import Stamper, pixmap
 from rallyforge.drawing.style import GRID, SQUARE
@@ -84,14 +86,17 @@ def paint_overlays(st: Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
 
 def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE,
                 area: tuple[int, int, int, int] | None = None, grid: bool = True,
-                level_marks: bool = True) -> None:
+                level_marks: bool = True, robots: bool = False) -> None:
     """Paint the course with its top-left corner at (0, 0), `square` units per
     square; outer walls reach edge_margin() beyond the board. `area` = (x0,
     y0, x1, y1), x1 and y1 exclusive, limits the work to those squares:
     everything overlapping them is drawn, clipped to them (and the margin).
     `level_marks`: each raised square's level number and contour lines along
     the ledges, readable in grey (the board view shows them with the Level tool).
-    The factory boards the course records (``boards``) are outlined, named."""
+    The factory boards the course records (``boards``) are outlined, named;
+    under ``flags_move`` each flag shows the belts it will ride. `robots`: the
+    course's robots where they start (the exports; the editor's preview draws
+    its own)."""
     board = scenario.board
     x0, y0, x1, y1 = clamp_area(board, area)
     if x0 >= x1 or y0 >= y1:
@@ -116,7 +121,10 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
         paint_walls(painter, board, s, x0, y0, x1, y1)
         paint_lasers(painter, info, s, x0, y0, x1, y1)
         paint_crusher_labels(painter, board, s, x0, y0, x1, y1)
+        paint_flag_paths(painter, info, scenario, s)
         paint_overlays(st, scenario, x0, y0, x1, y1)
+        if robots:
+            paint_robots(painter, scenario, s)
         if level_marks and board.levels:
             paint_level_marks(painter, info, s, x0, y0, x1, y1)
         paint_factory_boards(painter, scenario, s)

@@ -1,4 +1,5 @@
-"""What the painter derives from a board, cached per board."""
+"""What the painter derives from a board, cached per board (the board view
+repaints often, the board seldom changes)."""
 from __future__ import annotations
 
 import weakref
@@ -8,13 +9,14 @@ from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES, left, oppos
 from rallyforge.engine.model.element_kinds import tile_values
 from rallyforge.engine.model.scenario import Board
 from rallyforge.engine.rules.beams import board_beams
+from rallyforge.engine.rules.course import Course
+from rallyforge.engine.rules.moving_flags import belt_steps
 
-
-# ---------------------------------------------------------------- per-board data
 
 class BoardInfo:
     """What the painter derives from a board: the stamp key of each square
-    (computed on demand) and the traced laser beams."""
+    (computed on demand), the traced laser beams, the ledges between levels
+    and the rides of moving flags."""
 
     def __init__(self, board: Board):
         self.board = board
@@ -22,6 +24,8 @@ class BoardInfo:
         self._keys: dict[tuple[int, int], tuple] = {}
         self._beams: list | None = None
         self._ledges: list[tuple[int, int, int]] | None = None
+        self._course: Course | None = None
+        self._rides: dict[tuple[int, int, int], list[tuple[int, int]]] = {}
 
     def key(self, x: int, y: int) -> tuple:
         k = self._keys.get((x, y))
@@ -83,6 +87,18 @@ class BoardInfo:
         tile = self.tiles.get((x, y))
         return rise == 1 and tile is not None and tile.type == "ramp" and tile.dir == NAMES[d]
 
+    def flag_ride(self, x: int, y: int, steps: int) -> list[tuple[int, int]]:
+        """The squares a moving flag standing on (x, y) rides to, belt step
+        after belt step (docs/rules.md 12.1), at most `steps` of them: up to
+        where it stops, goes back to its square (off the board, into a pit)
+        or comes round to a square it rode over."""
+        key = (x, y, steps)
+        if key not in self._rides:
+            if self._course is None:
+                self._course = Course(self.board)
+            self._rides[key] = _ride(self._course, x, y, steps)
+        return self._rides[key]
+
     @property
     def beams(self) -> list:
         """(laser, last x, last y, stopped by a wall) for every laser, as the
@@ -92,6 +108,23 @@ class BoardInfo:
             self._beams = [(beam.laser, beam.squares[-1] % w, beam.squares[-1] // w, beam.walled)
                            for beam in board_beams(self.board)]
         return self._beams
+
+
+def _ride(course: Course, x: int, y: int, steps: int) -> list[tuple[int, int]]:
+    w = course.width
+    home = square = y * w + x
+    ride: list[tuple[int, int]] = []
+    while len(ride) < steps:
+        moved = belt_steps(course, square, home)
+        if not moved:
+            return ride
+        for square in moved:
+            last = ride[-1] if ride else (x, y)
+            to = (square % w, square // w)
+            if abs(to[0] - last[0]) + abs(to[1] - last[1]) != 1 or to in ride or len(ride) == steps:
+                return ride
+            ride.append(to)
+    return ride
 
 
 # What a painter needs of a square's neighbours, by tile type: belts feeding

@@ -4,7 +4,9 @@ real size, split over pages when it is larger than the paper.
 Every export is built in memory and written atomically (a temporary file
 beside the target, then renamed), so a failed export never leaves a
 half-written file. A QGuiApplication must exist (or is created, headless
-when there is no display).
+when there is no display: ensure_app). Only Qt's painting is used (QImage,
+QSvgGenerator, QPdfWriter), so that `rallyforge export` draws with no
+display and without the editor.
 """
 from __future__ import annotations
 
@@ -49,7 +51,7 @@ def ensure_app() -> QCoreApplication:
         if not (os.environ.get("QT_QPA_PLATFORM") or os.environ.get("DISPLAY")
                 or os.environ.get("WAYLAND_DISPLAY")):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        app = _app = QGuiApplication(["rallyforge-editor"])
+        app = _app = QGuiApplication(["rallyforge"])
     return app
 
 
@@ -84,12 +86,20 @@ def picture_size(scenario: Scenario, square: float) -> tuple[int, int, int]:
     return round(b.width * square) + 2 * margin, round(b.height * square) + 2 * margin, margin
 
 
-def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int) -> None:
+@dataclass(frozen=True)
+class Look:
+    """What a picture shows besides the course: the grid, the robots where they start."""
+    grid: bool = True
+    robots: bool = False
+
+
+def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int,
+                   look: Look) -> None:
     painter.translate(margin, margin)
-    paint_board(painter, scenario, square=square_px)
+    paint_board(painter, scenario, square=square_px, grid=look.grid, robots=look.robots)
 
 
-def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
+def render_image(scenario: Scenario, square_px: int = 64, look: Look = Look()) -> QImage:
     """The board as an image, square_px pixels per square, with a margin
     (picture_size) so that outer walls show whole."""
     b = scenario.board
@@ -104,14 +114,15 @@ def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     try:
-        _paint_picture(painter, scenario, square_px, margin)
+        _paint_picture(painter, scenario, square_px, margin, look)
     finally:
         painter.end()
     return image
 
 
-def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
-    image = render_image(scenario, square_px)
+def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64,
+               look: Look = Look()) -> None:
+    image = render_image(scenario, square_px, look)
     image.setText("Title", _title(scenario))
     image.setText("Description", _description(scenario))
     image.setText("Software", "Rally Forge")
@@ -123,7 +134,8 @@ def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     write_bytes_atomic(path, bytes(data.data()))
 
 
-def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
+def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64,
+               look: Look = Look()) -> None:
     ensure_app()
     w, h, margin = picture_size(scenario, square_px)
     data, buffer = _buffer()
@@ -136,7 +148,7 @@ def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     generator.setDescription(_description(scenario))
     painter = QPainter(generator)
     try:
-        _paint_picture(painter, scenario, square_px, margin)
+        _paint_picture(painter, scenario, square_px, margin, look)
     finally:
         painter.end()
     buffer.close()
@@ -209,7 +221,7 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
 
 
 def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
-               page_size=A4) -> int:
+               page_size=A4, look: Look = Look()) -> int:
     """A PDF printing the board at real size, each square square_mm wide (and
     the margin of outer walls), over as few pages of `page_size` (a
     QPageSize, an id, or a name of PAPERS) as it can; returns the number of pages."""
@@ -237,7 +249,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
             for c in range(layout.columns):
                 if r or c:
                     writer.newPage()
-                _pdf_page(painter, scenario, layout, c, r, square_mm)
+                _pdf_page(painter, scenario, layout, c, r, square_mm, look)
     finally:
         painter.end()
     buffer.close()
@@ -250,7 +262,7 @@ def _mm(value: float) -> float:
 
 
 def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, r: int,
-              square_mm: float) -> None:
+              square_mm: float, look: Look) -> None:
     b = scenario.board
     edge = edge_margin(square_mm)     # the sheet is the board and this margin all round
     sheet_w, sheet_h = b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge
@@ -265,7 +277,8 @@ def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, 
     painter.save()
     painter.setClipRect(window)
     painter.translate(_mm(PAGE_MARGIN_MM + edge - wx), _mm(PAGE_MARGIN_MM + edge - wy))
-    paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
+    paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1), grid=look.grid,
+                robots=look.robots)
     painter.restore()
 
     _crop_marks(painter, window)
@@ -333,16 +346,16 @@ def _target(painter: QPainter, centre: QPointF) -> None:
 # ---------------------------------------------------------------- by extension
 
 def export(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
-           square_px: int = 64, paper: str = "A4") -> None:
+           square_px: int = 64, paper: str = "A4", look: Look = Look()) -> None:
     """Export by the extension of `path`: .png, .svg (square_px pixels per
     square) or .pdf (square_mm millimetres per square, on `paper`: A4, Letter, A3)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".png":
-        export_png(scenario, path, square_px)
+        export_png(scenario, path, square_px, look)
     elif suffix == ".svg":
-        export_svg(scenario, path, square_px)
+        export_svg(scenario, path, square_px, look)
     elif suffix == ".pdf":
-        export_pdf(scenario, path, square_mm, paper)
+        export_pdf(scenario, path, square_mm, paper, look)
     else:
         raise ValueError(f"cannot export to {Path(path).name!r}: the name must end in "
                          f"{', '.join(EXTENSIONS[:-1])} or {EXTENSIONS[-1]}")

@@ -36,6 +36,10 @@ INK = QColor("#1b1d21")
 GRID = QColor(20, 22, 26, 70)
 BEAM_GLOW = QColor(255, 60, 60, 70)
 
+# Robot colours, in robot order (the exports' robots, the editor's preview).
+ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
+                "#f032e6", "#9a6324")
+
 _SAMPLES = {
     "randomizer": (0.1, 0.5),
     "repair": (0.14, 0.5),

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rallyforge.drawing.style import ROBOT_COLORS
 from rallyforge.editor.table_cell import cell
 from rallyforge.engine.analysis.narration import (card_label, fire_control_locks, frame_label,
                                        last_option_uses, log_line)
@@ -39,7 +40,7 @@ from rallyforge.engine.analysis.replay import Timeline, option_charges
 from rallyforge.engine.model.option_cards import BY_ID
 from rallyforge.engine.rules.option_holding import COAT_POINTS, HOWITZER_SHOTS
 
-from .animation import ROBOT_COLORS, robot_colors
+from .animation import robot_colors
 from .player import SPEEDS
 
 MAX_ROBOTS = 8

@@ -1,0 +1,323 @@
+"""Write a course as a Tiled map (TMX or Tiled JSON) for a client's open
+tileset, so that `rallyforge import` of the map gives the same course
+(docs/format.md "Tiled maps", export).
+
+What the tileset draws goes into tile layers: the mapping of the tileset
+(engine/format/tiled/tilesets/), read backwards, gives for each element the
+tile and flip bits that the importer reads as exactly that element. What it
+cannot draw (levels, ramps, a pusher's registers it has no tile for, a flag
+past its numbers...) goes into the object layer OBJECT_LAYER, one object per
+element carrying the element in its custom property ELEMENT_PROPERTY, and is
+listed as a warning with its square. An element drawn by a tile but with a
+note is there too, whole: on import it stands for the one its tile draws. Everything
+else of the course (name, rules, goals, robots, checks, teams, boards,
+published...) travels in the map's custom property COURSE_PROPERTY: the
+course's document without its board's elements, flags and docks.
+
+Flags and docks are numbered by their place in the course's lists; the tiles
+draw flags 1 to k and docks 1 to m, those after the first one the tileset
+cannot draw travel as objects with their numbers.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from rallyforge.engine.format.loader import to_dict
+from rallyforge.engine.format.tiled.convert import Notice, cell_yield, convert
+from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, FLIP_D, FLIP_H,
+                                                    FLIP_V, Layer, TiledMap, Tileset)
+from rallyforge.engine.format.tiled.tilesets import Export, Mapping
+from rallyforge.engine.model.scenario import Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall, edge_key
+
+OBJECT_LAYER = "Rally Forge"
+FORMATS = (".tmx", ".json")
+TILED_VERSION = "1.10.2"        # the Tiled whose file format is written
+_FLIPS = (0, FLIP_H, FLIP_V, FLIP_H | FLIP_V, FLIP_D, FLIP_D | FLIP_H, FLIP_D | FLIP_V,
+          FLIP_D | FLIP_H | FLIP_V)      # fewer flips first: a plain tile is preferred
+_BOARD_LISTS = ("tiles", "walls", "lasers", "pushers", "levels")
+
+
+@dataclass(frozen=True)
+class Written:
+    map_text: str
+    tileset_name: str           # the tileset's file, beside the map
+    tileset_text: str
+    warnings: tuple[Notice, ...]
+
+
+@lru_cache(maxsize=None)
+def _backwards(mapping: Mapping) -> dict[frozenset, int]:
+    """Each set of elements one cell can put on square (0, 0): the gid (with
+    its flip bits, firstgid 1) that puts exactly it; a plain tile and a low
+    tile id first."""
+    table: dict[frozenset, int] = {}
+    for bits in _FLIPS:
+        for local in sorted(mapping.tiles):
+            meaning = mapping.tiles[local]
+            if "none" not in meaning:
+                table.setdefault(cell_yield(meaning, bits), (local + 1) | bits)
+    return table
+
+
+def _at_origin(element):
+    """The element as a cell puts it: on square (0, 0), without a note (a
+    note travels with the element in an object too)."""
+    return replace(element, x=0, y=0, note=None)
+
+
+class _Layers:
+    """The tile layers being filled, and the elements left to the objects."""
+
+    def __init__(self, scenario: Scenario, mapping: Mapping, kept_out: set):
+        self.scenario = scenario
+        self.board = scenario.board
+        self.table = _backwards(mapping)
+        self.kept_out = kept_out            # elements the importer did not give back as drawn
+        self.layers: dict[str, list[int]] = {}
+        self.drawn: set = set()
+
+    def put(self, layer: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
+        """Draw `elements` (the course's, at (x, y)) with the tile putting `things`."""
+        gid = self.table.get(things)
+        if gid is None or any(id(e) in self.kept_out for e in elements):
+            return False
+        cells = self.layers.setdefault(layer, [0] * (self.board.width * self.board.height))
+        cells[y * self.board.width + x] = gid
+        self.drawn.update(id(e) for e in elements)
+        return True
+
+    def fill(self) -> None:
+        b = self.board
+        for t in b.tiles:
+            self.put("Board", t.x, t.y, frozenset({_at_origin(t)}), (t,))
+        self._walls()
+        edges = {edge_key(w.x, w.y, w.side) for w in b.walls}     # listed (a laser's is implied)
+        for laser in b.lasers:
+            alone = frozenset({_at_origin(laser)})
+            if not self.put("Lasers", laser.x, laser.y, alone, (laser,)):
+                # a tile drawing the emitter on its wall, where the course has that wall
+                for things in self.table:
+                    walls = [w for w in things if isinstance(w, Wall)]
+                    if alone <= things and len(things) == len(walls) + 1 and all(
+                            edge_key(laser.x, laser.y, w.side) in edges for w in walls):
+                        if self.put("Lasers", laser.x, laser.y, things, (laser,)):
+                            break
+        for pusher in b.pushers:
+            self.put("Pushers", pusher.x, pusher.y, frozenset({_at_origin(pusher)}), (pusher,))
+        self._numbered("Flags", self.scenario.flags, lambda n, f: ("flag", n))
+        self._numbered("Docks", self.scenario.docks, lambda n, d: ("dock", n, d.facing))
+
+    def _walls(self) -> None:
+        """A square's walls in one tile when the tileset has it, else one wall
+        a layer (Walls, Walls 2, ...)."""
+        by_square: dict[tuple[int, int], list[Wall]] = {}
+        for w in self.board.walls:
+            by_square.setdefault((w.x, w.y), []).append(w)
+        for (x, y), walls in by_square.items():
+            if self.put("Walls", x, y, frozenset(_at_origin(w) for w in walls), tuple(walls)):
+                continue
+            for i, w in enumerate(walls):
+                self.put("Walls" + (f" {i + 1}" if i else ""), x, y, frozenset({_at_origin(w)}), (w,))
+
+    def _numbered(self, layer: str, markers: tuple, thing) -> None:
+        for n, marker in enumerate(markers, 1):
+            if not self.put(layer, marker.x, marker.y, frozenset({thing(n, marker)}), (marker,)):
+                return          # the rest keep their numbers as objects
+
+    def objects(self) -> tuple[list, list]:
+        """The course's elements for the object layer, as (kind, element,
+        number): those no tile draws, and those drawn with a note (the tile
+        cannot carry it)."""
+        b = self.board
+        every: list[tuple[str, Any, int | None]] = [(kind, e, None) for kind, items in (("tile", b.tiles), ("wall", b.walls),
+                                                     ("laser", b.lasers), ("pusher", b.pushers),
+                                                     ("level", b.levels)) for e in items]
+        for kind, markers in (("flag", self.scenario.flags), ("dock", self.scenario.docks)):
+            every += [(kind, m, n) for n, m in enumerate(markers, 1)]
+        undrawn = [o for o in every if id(o[1]) not in self.drawn]
+        noted = [o for o in every if id(o[1]) in self.drawn and o[1].note is not None]
+        return undrawn, noted
+
+
+def _element_doc(kind: str, element, number: int | None) -> dict:
+    """An element as the course file writes it, with its kind (and number)."""
+    doc = {"kind": kind, **({"number": number} if number is not None else {})}
+    for key, value in vars(element).items():
+        if value is not None:
+            doc[key] = list(value) if isinstance(value, tuple) else value
+    return doc
+
+
+def _fill(scenario: Scenario, mapping: Mapping) -> _Layers:
+    """The layers, checked by the importer itself: an element it does not give
+    back as drawn (two lasers facing each other read as one, ...) is kept out
+    of the tiles and travels as an object."""
+    kept_out: set = set()
+    while True:
+        layers = _Layers(scenario, mapping, kept_out)
+        layers.fill()
+        missing = _not_read_back(layers, mapping)
+        if not missing:
+            return layers
+        kept_out |= missing
+
+
+def _not_read_back(layers: _Layers, mapping: Mapping) -> set:
+    b = layers.board
+    tiled = TiledMap(b.width, b.height, (Tileset(1, mapping.names[0], mapping.sources[0],
+                                                 mapping.tilecount),),
+                     tuple(Layer(name, tuple(cells)) for name, cells in layers.layers.items()))
+    read = convert(tiled, "").scenario
+    got = set(read.board.tiles) | set(read.board.lasers) | set(read.board.pushers)
+    got_edges = {edge_key(w.x, w.y, w.side) for w in read.board.walls}
+    flags = [(f.x, f.y) for f in read.flags]
+    docks = [(d.x, d.y, d.facing) for d in read.docks]
+    missing = {id(e) for e in (*b.tiles, *b.lasers, *b.pushers)
+               if id(e) in layers.drawn and e not in got}
+    missing |= {id(w) for w in b.walls
+                if id(w) in layers.drawn and edge_key(w.x, w.y, w.side) not in got_edges}
+    for n, f in enumerate(layers.scenario.flags):
+        if id(f) in layers.drawn and (n >= len(flags) or flags[n] != (f.x, f.y)):
+            missing.add(id(f))
+    for n, d in enumerate(layers.scenario.docks):
+        if id(d) in layers.drawn and (n >= len(docks) or docks[n] != (d.x, d.y, d.facing)):
+            missing.add(id(d))
+    return missing
+
+
+def _course_doc(scenario: Scenario) -> dict:
+    """The course's document without what the tiles and objects carry."""
+    doc = to_dict(scenario)
+    for key in _BOARD_LISTS:
+        doc["board"].pop(key, None)
+    doc.pop("flags", None)
+    doc.pop("docks", None)
+    return doc
+
+
+def _label(kind: str, element, number: int | None) -> str:
+    if kind == "tile":
+        return element.type + (f" towards {element.dir}" if element.dir else "")
+    if kind == "level":
+        return f"level {element.level}"
+    if kind == "laser":
+        return f"laser firing {element.dir} ({element.beams} beam{'s' * (element.beams > 1)})"
+    if kind == "pusher":
+        return f"pusher towards {element.dir} (registers {' '.join(map(str, element.phases))})"
+    if kind == "wall":
+        return f"wall on the {element.side} side"
+    return f"{kind} {number}"
+
+
+def write_map(scenario: Scenario, mapping: Mapping, suffix: str, name: str) -> Written:
+    """The map of `scenario` as `suffix` (.tmx or .json) for the tileset of
+    `mapping`; `name` is the map's name for the warnings."""
+    export = mapping.export
+    if export is None:
+        raise ValueError(f"the mapping {mapping.file} says nothing of writing maps")
+    layers = _fill(scenario, mapping)
+    undrawn, noted = layers.objects()
+    objects = undrawn + noted
+    title = mapping.title
+    warnings = tuple(Notice(f"the {export.client} tileset cannot draw the {_label(*o)}; "
+                            f"it travels in the object layer {OBJECT_LAYER!r}",
+                            o[1].x, o[1].y) for o in undrawn)
+    course = json.dumps(_course_doc(scenario), ensure_ascii=False)
+    records = [(_label(*o), o[1].x, o[1].y, json.dumps(_element_doc(*o), ensure_ascii=False))
+               for o in objects]
+    tileset = export.file
+    write = _tmx if suffix == ".tmx" else _json
+    text = write(scenario, layers.layers, records, course, export.tilewidth, export.tileheight,
+                 tileset)
+    tileset_text = (_tsx if tileset.endswith(".tsx") else _tsj)(mapping, export,
+                                                                 f"{title} (stand-in)")
+    return Written(text, tileset, tileset_text, warnings)
+
+
+# ---------------------------------------------------------------- TMX
+
+def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course: str,
+         tw: int, th: int, tileset: str) -> str:
+    b = scenario.board
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<map version="1.10" tiledversion="{TILED_VERSION}" orientation="orthogonal" '
+           f'renderorder="right-down" width="{b.width}" height="{b.height}" tilewidth="{tw}" '
+           f'tileheight="{th}" infinite="0" nextlayerid="{len(layers) + 2}" '
+           f'nextobjectid="{len(records) + 1}">',
+           ' <properties>',
+           f'  <property name="{COURSE_PROPERTY}">{escape(course)}</property>',
+           ' </properties>',
+           f' <tileset firstgid="1" source={quoteattr(tileset)}/>']
+    for i, (name, cells) in enumerate(layers.items(), 1):
+        rows = [",".join(str(c) for c in cells[y * b.width:(y + 1) * b.width])
+                for y in range(b.height)]
+        out += [f' <layer id="{i}" name={quoteattr(name)} width="{b.width}" height="{b.height}">',
+                '  <data encoding="csv">', ",\n".join(rows), '  </data>', ' </layer>']
+    out.append(f' <objectgroup id="{len(layers) + 1}" name={quoteattr(OBJECT_LAYER)}>')
+    for i, (label, x, y, text) in enumerate(records, 1):
+        out += [f'  <object id="{i}" name={quoteattr(label)} x="{x * tw}" y="{y * th}" '
+                f'width="{tw}" height="{th}">',
+                f'   <properties><property name="{ELEMENT_PROPERTY}" value={quoteattr(text)}/>'
+                '</properties>',
+                '  </object>']
+    out += [' </objectgroup>', '</map>']
+    return "\n".join(out) + "\n"
+
+
+def _tsx(mapping: Mapping, e: Export, title: str) -> str:
+    rows = -(-(mapping.tilecount or 0) // e.columns)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<tileset version="1.10" tiledversion="{TILED_VERSION}" name={quoteattr(mapping.names[0])} '
+            f'tilewidth="{e.tilewidth}" tileheight="{e.tileheight}" tilecount="{mapping.tilecount}" '
+            f'columns="{e.columns}">\n'
+            f' <properties><property name="written-by" value={quoteattr(title)}/></properties>\n'
+            f' <image source={quoteattr(e.image)} width="{e.columns * e.tilewidth}" '
+            f'height="{rows * e.tileheight}"/>\n'
+            '</tileset>\n')
+
+
+# ---------------------------------------------------------------- Tiled JSON
+
+def _json(scenario: Scenario, layers: dict[str, list[int]], records: list, course: str,
+          tw: int, th: int, tileset: str) -> str:
+    b = scenario.board
+    doc = {
+        "type": "map", "version": "1.10", "tiledversion": TILED_VERSION,
+        "orientation": "orthogonal", "renderorder": "right-down",
+        "width": b.width, "height": b.height, "tilewidth": tw, "tileheight": th,
+        "infinite": False, "nextlayerid": len(layers) + 2, "nextobjectid": len(records) + 1,
+        "properties": [{"name": COURSE_PROPERTY, "type": "string", "value": course}],
+        "tilesets": [{"firstgid": 1, "source": tileset}],
+        "layers": [{"id": i, "name": name, "type": "tilelayer", "width": b.width,
+                    "height": b.height, "x": 0, "y": 0, "opacity": 1, "visible": True,
+                    "data": cells}
+                   for i, (name, cells) in enumerate(layers.items(), 1)]
+        + [{"id": len(layers) + 1, "name": OBJECT_LAYER, "type": "objectgroup", "x": 0, "y": 0,
+            "opacity": 1, "visible": True, "draworder": "topdown",
+            "objects": [{"id": i, "name": label, "type": "", "x": x * tw, "y": y * th,
+                         "width": tw, "height": th, "rotation": 0, "visible": True,
+                         "properties": [{"name": ELEMENT_PROPERTY, "type": "string",
+                                         "value": text}]}
+                        for i, (label, x, y, text) in enumerate(records, 1)]}],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def _tsj(mapping: Mapping, e: Export, title: str) -> str:
+    rows = -(-(mapping.tilecount or 0) // e.columns)
+    doc = {"type": "tileset", "version": "1.10", "tiledversion": TILED_VERSION,
+           "name": mapping.names[0], "tilewidth": e.tilewidth, "tileheight": e.tileheight,
+           "tilecount": mapping.tilecount, "columns": e.columns, "margin": 0, "spacing": 0,
+           "image": e.image, "imagewidth": e.columns * e.tilewidth,
+           "imageheight": rows * e.tileheight,
+           "properties": [{"name": "written-by", "type": "string", "value": title}]}
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def tileset_path(map_path: str | Path, written: Written) -> Path:
+    return Path(map_path).with_name(written.tileset_name)
