@@ -44,16 +44,6 @@ def _element(text: str, layer: str) -> tuple[str, int | None, object]:
 def _whole(tiled: TiledMap, drawn: Scenario) -> Scenario:
     """The course of the map's COURSE_PROPERTY, with the elements its tiles
     draw and those of its objects."""
-    try:
-        doc = json.loads(tiled.course or "")
-        doc["flags"], doc["docks"] = [], []
-    except (ValueError, TypeError) as exc:
-        raise MapError(f"the map's {COURSE_PROPERTY} property is not a course ({exc})") from None
-    course, problems = read_dict(doc)
-    errors = [p for p in problems if p.is_error]
-    if course is None or errors:
-        raise MapError(f"the map's {COURSE_PROPERTY} property is not a course "
-                       f"({errors[0].message if errors else 'unreadable'})")
     found: dict[str, list] = {kind: [] for kind in _KINDS}
     numbered: dict[str, dict[int, object]] = {"flag": {}, "dock": {}}
     for record in tiled.records:
@@ -62,14 +52,31 @@ def _whole(tiled: TiledMap, drawn: Scenario) -> Scenario:
             numbered[kind][number or 0] = element
         else:
             found[kind].append(element)
+    flags = _numbered(drawn.flags, numbered["flag"])
+    docks = _numbered(drawn.docks, numbered["dock"])
+    try:
+        doc = json.loads(tiled.course or "")
+        # the markers as the file lists them (robots and teams name docks by number)
+        doc["flags"] = [_marker_doc(f) for f in flags]
+        doc["docks"] = [{**_marker_doc(d), "facing": d.facing} for d in docks]
+    except (ValueError, TypeError) as exc:
+        raise MapError(f"the map's {COURSE_PROPERTY} property is not a course ({exc})") from None
+    course, problems = read_dict(doc)
+    errors = [p for p in problems if p.is_error]
+    if course is None or errors:
+        raise MapError(f"the map's {COURSE_PROPERTY} property is not a course "
+                       f"({errors[0].message if errors else 'unreadable'})")
     b = drawn.board
     board = replace(course.board, tiles=_merged(b.tiles, found["tile"], _square),
                     walls=_merged(b.walls, found["wall"], lambda w: edge_key(w.x, w.y, w.side)),
                     lasers=_merged(b.lasers, found["laser"], lambda e: (e.x, e.y, e.dir)),
                     pushers=_merged(b.pushers, found["pusher"], _square),
                     levels=tuple(found["level"]))
-    return replace(course, board=board.canonical(), flags=_numbered(drawn.flags, numbered["flag"]),
-                   docks=_numbered(drawn.docks, numbered["dock"]))
+    return replace(course, board=board.canonical(), flags=flags, docks=docks)
+
+
+def _marker_doc(marker) -> dict:
+    return {"x": marker.x, "y": marker.y, **({"note": marker.note} if marker.note else {})}
 
 
 def _square(element) -> tuple[int, int]:

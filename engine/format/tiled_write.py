@@ -71,62 +71,78 @@ def _at_origin(element):
 
 
 class _Layers:
-    """The tile layers being filled, and the elements left to the objects."""
+    """The tile layers being filled, and the elements left to the objects.
+    Each kind of element goes to its layer as the client names it
+    (Export.layers); a cell already taken spills into "NAME 2", "NAME 3"...
+    (the importer reads every layer). The squares no tile covers get the
+    tileset's floor on the tiles' layer, as the clients' own maps have it."""
 
-    def __init__(self, scenario: Scenario, mapping: Mapping, kept_out: set):
+    def __init__(self, scenario: Scenario, mapping: Mapping, export: Export, kept_out: set):
         self.scenario = scenario
         self.board = scenario.board
+        self.names = export.layers
         self.table = _backwards(mapping)
         self.kept_out = kept_out            # elements the importer did not give back as drawn
         self.layers: dict[str, list[int]] = {}
         self.drawn: set = set()
 
-    def put(self, layer: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
+    def put(self, kind: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
         """Draw `elements` (the course's, at (x, y)) with the tile putting `things`."""
         gid = self.table.get(things)
         if gid is None or any(id(e) in self.kept_out for e in elements):
             return False
-        cells = self.layers.setdefault(layer, [0] * (self.board.width * self.board.height))
-        cells[y * self.board.width + x] = gid
+        self._cell(self.names[kind], y * self.board.width + x, gid)
         self.drawn.update(id(e) for e in elements)
         return True
+
+    def _cell(self, base: str, index: int, gid: int) -> None:
+        spill = 1
+        while True:
+            name = base if spill == 1 else f"{base} {spill}"
+            cells = self.layers.setdefault(name, [0] * (self.board.width * self.board.height))
+            if not cells[index]:
+                cells[index] = gid
+                return
+            spill += 1
 
     def fill(self) -> None:
         b = self.board
         for t in b.tiles:
-            self.put("Board", t.x, t.y, frozenset({_at_origin(t)}), (t,))
+            self.put("tile", t.x, t.y, frozenset({_at_origin(t)}), (t,))
         self._walls()
         edges = {edge_key(w.x, w.y, w.side) for w in b.walls}     # listed (a laser's is implied)
         for laser in b.lasers:
             alone = frozenset({_at_origin(laser)})
-            if not self.put("Lasers", laser.x, laser.y, alone, (laser,)):
+            if not self.put("laser", laser.x, laser.y, alone, (laser,)):
                 # a tile drawing the emitter on its wall, where the course has that wall
                 for things in self.table:
                     walls = [w for w in things if isinstance(w, Wall)]
                     if alone <= things and len(things) == len(walls) + 1 and all(
                             edge_key(laser.x, laser.y, w.side) in edges for w in walls):
-                        if self.put("Lasers", laser.x, laser.y, things, (laser,)):
+                        if self.put("laser", laser.x, laser.y, things, (laser,)):
                             break
         for pusher in b.pushers:
-            self.put("Pushers", pusher.x, pusher.y, frozenset({_at_origin(pusher)}), (pusher,))
-        self._numbered("Flags", self.scenario.flags, lambda n, f: ("flag", n))
-        self._numbered("Docks", self.scenario.docks, lambda n, d: ("dock", n, d.facing))
+            self.put("pusher", pusher.x, pusher.y, frozenset({_at_origin(pusher)}), (pusher,))
+        self._numbered("flag", self.scenario.flags, lambda n, f: ("flag", n))
+        self._numbered("dock", self.scenario.docks, lambda n, d: ("dock", n, d.facing))
+        floor = self.table.get(frozenset({Tile(0, 0, "floor")}))
+        board = self.layers.setdefault(self.names["tile"], [0] * (b.width * b.height))
+        if floor is not None:
+            board[:] = [cell or floor for cell in board]
 
     def _walls(self) -> None:
-        """A square's walls in one tile when the tileset has it, else one wall
-        a layer (Walls, Walls 2, ...)."""
+        """A square's walls in one tile when the tileset has it, else a tile a wall."""
         by_square: dict[tuple[int, int], list[Wall]] = {}
         for w in self.board.walls:
             by_square.setdefault((w.x, w.y), []).append(w)
         for (x, y), walls in by_square.items():
-            if self.put("Walls", x, y, frozenset(_at_origin(w) for w in walls), tuple(walls)):
-                continue
-            for i, w in enumerate(walls):
-                self.put("Walls" + (f" {i + 1}" if i else ""), x, y, frozenset({_at_origin(w)}), (w,))
+            if not self.put("wall", x, y, frozenset(_at_origin(w) for w in walls), tuple(walls)):
+                for w in walls:
+                    self.put("wall", x, y, frozenset({_at_origin(w)}), (w,))
 
-    def _numbered(self, layer: str, markers: tuple, thing) -> None:
+    def _numbered(self, kind: str, markers: tuple, thing) -> None:
         for n, marker in enumerate(markers, 1):
-            if not self.put(layer, marker.x, marker.y, frozenset({thing(n, marker)}), (marker,)):
+            if not self.put(kind, marker.x, marker.y, frozenset({thing(n, marker)}), (marker,)):
                 return          # the rest keep their numbers as objects
 
     def objects(self) -> tuple[list, list]:
@@ -153,13 +169,13 @@ def _element_doc(kind: str, element, number: int | None) -> dict:
     return doc
 
 
-def _fill(scenario: Scenario, mapping: Mapping) -> _Layers:
+def _fill(scenario: Scenario, mapping: Mapping, export: Export) -> _Layers:
     """The layers, checked by the importer itself: an element it does not give
     back as drawn (two lasers facing each other read as one, ...) is kept out
     of the tiles and travels as an object."""
     kept_out: set = set()
     while True:
-        layers = _Layers(scenario, mapping, kept_out)
+        layers = _Layers(scenario, mapping, export, kept_out)
         layers.fill()
         missing = _not_read_back(layers, mapping)
         if not missing:
@@ -220,7 +236,7 @@ def write_map(scenario: Scenario, mapping: Mapping, suffix: str, name: str) -> W
     export = mapping.export
     if export is None:
         raise ValueError(f"the mapping {mapping.file} says nothing of writing maps")
-    layers = _fill(scenario, mapping)
+    layers = _fill(scenario, mapping, export)
     undrawn, noted = layers.objects()
     objects = undrawn + noted
     title = mapping.title

@@ -10,8 +10,10 @@ A mapping file is a JSON object:
 ``export`` (optional) says how `rallyforge export --tileset CLIENT` writes a map for
 the client whose tileset this is: ``client`` (the option's name), ``file``
 (the tileset's file name, written next to the map when none is there),
-``tilewidth``, ``tileheight``, ``columns`` and ``image`` (its picture, as the
-client's folder holds it).
+``tilewidth``, ``tileheight``, ``columns``, ``image`` (its picture, as the
+client's folder holds it) and ``layers``, the tile layer the client reads
+each kind of element from (``tile``, ``wall``, ``laser``, ``pusher``, ``flag``,
+``dock``; kinds may share a layer).
 
 A tileset used by a map matches when its file name is one of ``sources``,
 or its own name is one of ``names`` (and its tile count, when both are
@@ -54,6 +56,7 @@ class Export:
     tileheight: int
     columns: int
     image: str
+    layers: dict[str, str]      # the layer of each kind of element (tile, wall, laser, ...)
 
 
 @dataclass(frozen=True, eq=False)     # one object per file: compared by identity
