@@ -18,7 +18,7 @@ from rallyforge.engine.format.tiled.convert import import_map
 from rallyforge.engine.format.tiled.tilesets import clients
 from rallyforge.engine.format.tiled_read import import_course
 from rallyforge.engine.format.tiled_write import OBJECT_LAYER, tileset_path, write_map
-from rallyforge.engine.model.scenario import Board, Dock, Flag, Level, Scenario, Tile, Wall
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Level, Scenario, Tile, Wall
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSES = sorted([*ROOT.glob("scenarios/*.json"), *ROOT.glob("engine/editing/boards/*.json"),
@@ -137,3 +137,17 @@ def test_roboprojekt_gets_a_json_tileset(tmp_path, capsys):
                  "--tileset", "roboprojekt"]) == 0
     assert (tmp_path / "development_tileset.json").exists()
     assert "roboprojekt tileset" in capsys.readouterr().err
+
+
+def test_a_laser_is_drawn_on_its_wall_though_the_course_does_not_list_the_wall(tmp_path):
+    """Blodige-roboter draws emitters only with their wall: the laser is a
+    tile, the wall the course leaves implied is named in the objects and left
+    out again on import."""
+    scenario = replace(course_with(), board=Board(6, 6, lasers=(Laser(2, 0, "S", 2),)))
+    written = write_map(scenario, clients()["blodige-roboter"], ".tmx", "m.tmx")
+    assert written.warnings == ()
+    assert 'name="lasers"' in written.map_text
+    path = export(tmp_path, scenario, "blodige-roboter", ".tmx")
+    assert import_map(path).scenario.board.walls == (Wall(2, 0, "N"),)    # what a client sees
+    back = import_course(path).scenario
+    assert back.board.walls == () and back.board.lasers == (Laser(2, 0, "S", 2),)

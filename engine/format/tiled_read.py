@@ -12,11 +12,12 @@ from pathlib import Path
 
 from rallyforge.engine.format.loader import read_dict
 from rallyforge.engine.format.tiled.convert import Imported, convert, course_name
-from rallyforge.engine.format.tiled.mapfile import COURSE_PROPERTY, ELEMENT_PROPERTY, MapError, TiledMap, read_map
+from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, UNLISTED_WALL, MapError,
+                                                    TiledMap, read_map)
 from rallyforge.engine.model.scenario import Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall, edge_key
 
 _KINDS = {"tile": Tile, "wall": Wall, "laser": Laser, "pusher": Pusher, "level": Level,
-          "flag": Flag, "dock": Dock}
+          "flag": Flag, "dock": Dock, UNLISTED_WALL: Wall}
 
 
 def import_course(path: str | Path) -> Imported:
@@ -67,8 +68,10 @@ def _whole(tiled: TiledMap, drawn: Scenario) -> Scenario:
         raise MapError(f"the map's {COURSE_PROPERTY} property is not a course "
                        f"({errors[0].message if errors else 'unreadable'})")
     b = drawn.board
+    unlisted = {edge_key(w.x, w.y, w.side) for w in found[UNLISTED_WALL]}
+    walls = tuple(w for w in b.walls if edge_key(w.x, w.y, w.side) not in unlisted)
     board = replace(course.board, tiles=_merged(b.tiles, found["tile"], _square),
-                    walls=_merged(b.walls, found["wall"], lambda w: edge_key(w.x, w.y, w.side)),
+                    walls=_merged(walls, found["wall"], lambda w: edge_key(w.x, w.y, w.side)),
                     lasers=_merged(b.lasers, found["laser"], lambda e: (e.x, e.y, e.dir)),
                     pushers=_merged(b.pushers, found["pusher"], _square),
                     levels=tuple(found["level"]))

@@ -30,9 +30,11 @@ from xml.sax.saxutils import escape, quoteattr
 from rallyforge.engine.format.loader import to_dict
 from rallyforge.engine.format.tiled.convert import Notice, cell_yield, convert
 from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, FLIP_D, FLIP_H,
-                                                    FLIP_V, Layer, TiledMap, Tileset)
+                                                    FLIP_V, UNLISTED_WALL, Layer, TiledMap,
+                                                    Tileset)
 from rallyforge.engine.format.tiled.tilesets import Export, Mapping
-from rallyforge.engine.model.scenario import Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.model.directions import INDEX, NAMES, opposite
+from rallyforge.engine.model.scenario import Laser, Scenario, Tile, Wall, edge_key
 
 OBJECT_LAYER = "Rally Forge"
 FORMATS = (".tmx", ".json")
@@ -85,6 +87,7 @@ class _Layers:
         self.kept_out = kept_out            # elements the importer did not give back as drawn
         self.layers: dict[str, list[int]] = {}
         self.drawn: set = set()
+        self.unlisted: list[Wall] = []      # walls a laser's tile draws that the course does not list
 
     def put(self, kind: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
         """Draw `elements` (the course's, at (x, y)) with the tile putting `things`."""
@@ -114,13 +117,7 @@ class _Layers:
         for laser in b.lasers:
             alone = frozenset({_at_origin(laser)})
             if not self.put("laser", laser.x, laser.y, alone, (laser,)):
-                # a tile drawing the emitter on its wall, where the course has that wall
-                for things in self.table:
-                    walls = [w for w in things if isinstance(w, Wall)]
-                    if alone <= things and len(things) == len(walls) + 1 and all(
-                            edge_key(laser.x, laser.y, w.side) in edges for w in walls):
-                        if self.put("laser", laser.x, laser.y, things, (laser,)):
-                            break
+                self._laser_on_wall(laser, alone, edges)
         for pusher in b.pushers:
             self.put("pusher", pusher.x, pusher.y, frozenset({_at_origin(pusher)}), (pusher,))
         self._numbered("flag", self.scenario.flags, lambda n, f: ("flag", n))
@@ -129,6 +126,20 @@ class _Layers:
         board = self.layers.setdefault(self.names["tile"], [0] * (b.width * b.height))
         if floor is not None:
             board[:] = [cell or floor for cell in board]
+
+    def _laser_on_wall(self, laser: Laser, alone: frozenset, edges: set) -> None:
+        """A tile drawing the emitter with the wall it hangs on (a laser's wall
+        is there whether the course lists it or not, docs/format.md): a wall
+        the course does not list is named in the objects, so that the import
+        leaves it out again."""
+        mount = NAMES[opposite(INDEX[laser.dir])]
+        for things in self.table:
+            walls = [w for w in things if isinstance(w, Wall)]
+            if alone <= things and len(things) == 2 and len(walls) == 1 and walls[0].side == mount:
+                if self.put("laser", laser.x, laser.y, things, (laser,)):
+                    if edge_key(laser.x, laser.y, mount) not in edges:
+                        self.unlisted.append(Wall(laser.x, laser.y, mount))
+                    return
 
     def _walls(self) -> None:
         """A square's walls in one tile when the tileset has it, else a tile a wall."""
@@ -148,7 +159,8 @@ class _Layers:
     def objects(self) -> tuple[list, list]:
         """The course's elements for the object layer, as (kind, element,
         number): those no tile draws, and those drawn with a note (the tile
-        cannot carry it)."""
+        cannot carry it), with the walls the tiles draw that the course does
+        not list."""
         b = self.board
         every: list[tuple[str, Any, int | None]] = [(kind, e, None) for kind, items in (("tile", b.tiles), ("wall", b.walls),
                                                      ("laser", b.lasers), ("pusher", b.pushers),
@@ -157,7 +169,7 @@ class _Layers:
             every += [(kind, m, n) for n, m in enumerate(markers, 1)]
         undrawn = [o for o in every if id(o[1]) not in self.drawn]
         noted = [o for o in every if id(o[1]) in self.drawn and o[1].note is not None]
-        return undrawn, noted
+        return undrawn, noted + [(UNLISTED_WALL, w, None) for w in self.unlisted]
 
 
 def _element_doc(kind: str, element, number: int | None) -> dict:
@@ -225,8 +237,8 @@ def _label(kind: str, element, number: int | None) -> str:
         return f"laser firing {element.dir} ({element.beams} beam{'s' * (element.beams > 1)})"
     if kind == "pusher":
         return f"pusher towards {element.dir} (registers {' '.join(map(str, element.phases))})"
-    if kind == "wall":
-        return f"wall on the {element.side} side"
+    if kind in ("wall", UNLISTED_WALL):
+        return f"{kind} on the {element.side} side"
     return f"{kind} {number}"
 
 

@@ -78,6 +78,7 @@ class TiledMap:
 
 COURSE_PROPERTY = "rallyforge-course"
 ELEMENT_PROPERTY = "rallyforge-element"
+UNLISTED_WALL = "unlisted wall"     # an element's kind: a wall the tiles draw that the course lacks
 
 
 # A TMX file's first element (after the XML declaration, comments and a doctype) is <map>.
