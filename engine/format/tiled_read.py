@@ -2,7 +2,7 @@
 (engine/format/tiled/convert.py), and, on a map written by `rallyforge
 export` (engine/format/tiled_write.py), the rest of the course from the map's
 custom property and the elements of its object layer, so that the course
-comes back whole (docs/format.md "Tiled maps").
+comes back whole (docs/tiled-import.md, "Exporting a course as a Tiled map").
 """
 from __future__ import annotations
 

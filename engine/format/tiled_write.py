@@ -1,6 +1,6 @@
 """Write a course as a Tiled map (TMX or Tiled JSON) for a client's open
 tileset, so that `rallyforge import` of the map gives the same course
-(docs/format.md "Tiled maps", export).
+(docs/tiled-import.md, "Exporting a course as a Tiled map").
 
 What the tileset draws goes into tile layers: the mapping of the tileset
 (engine/format/tiled/tilesets/), read backwards, gives for each element the

@@ -1,7 +1,7 @@
 """Read a Tiled map, TMX (XML) or Tiled JSON, into plain data: its size, its
 tilesets and one global tile id (with its flip bits) per cell of each tile
 layer, plus the tile objects of its object layers, and what a map written by
-`rallyforge export` carries beside its tiles (docs/format.md "Tiled maps"): the
+`rallyforge export` carries beside its tiles (docs/tiled-import.md, export): the
 course's text in the map's custom property COURSE_PROPERTY, and each element
 the tileset cannot draw in an object's custom property ELEMENT_PROPERTY.
 
