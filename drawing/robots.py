@@ -1,9 +1,9 @@
 """The course's robots where they start (its `robots`, each on its dock or
-its own square): a token in the robot's colour, pointing where it faces,
+its own square): a body in the robot's colour, its nose where it faces,
 with its number. The exports draw them; the editor's preview draws its own."""
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 
 from rallyforge.drawing.shapes import poly, turn
@@ -24,15 +24,17 @@ def paint_robots(p: QPainter, scenario: Scenario, s: float) -> None:
 
 
 def _draw_robot(p: QPainter, s: float, number: int, facing: str, colour: QColor) -> None:
-    """A round token with a nose towards `facing`, inside the square (0, 0)-(s, s)."""
+    """A robot's body, square with round corners (no flag or dock is square
+    and coloured so), a white nose towards `facing`, and its number."""
     p.save()
     turn(p, s, facing)
-    p.setPen(QPen(INK, max(1.0, 0.03 * s)))
+    p.setPen(QPen(INK, max(1.0, 0.04 * s)))
     p.setBrush(colour)
-    p.drawPath(poly([(0.5 * s, 0.08 * s), (0.7 * s, 0.3 * s), (0.3 * s, 0.3 * s)]))
-    p.drawEllipse(QPointF(0.5 * s, 0.55 * s), 0.3 * s, 0.3 * s)
+    p.drawRoundedRect(QRectF(0.2 * s, 0.2 * s, 0.6 * s, 0.6 * s), 0.1 * s, 0.1 * s)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor("#ffffff"))
+    p.drawPath(poly([(0.5 * s, 0.1 * s), (0.64 * s, 0.3 * s), (0.36 * s, 0.3 * s)]))
     p.restore()
     if s >= 10:
-        p.setPen(Qt.PenStyle.NoPen)
-        fit_text(p, QRectF(0.3 * s, 0.35 * s, 0.4 * s, 0.4 * s), str(number), 0.3 * s,
+        fit_text(p, QRectF(0.3 * s, 0.36 * s, 0.4 * s, 0.36 * s), str(number), 0.3 * s,
                  QColor("#ffffff"))
