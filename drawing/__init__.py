@@ -9,9 +9,10 @@ Coordinates: the board's top-left corner is at (0, 0) and a square is
 [x * square, (x + 1) * square) x [y * square, (y + 1) * square).
 Walls and everything mounted on them stay inside the board rectangle.
 
-Layers, bottom to top (drawing/board.py): floor and tiles, grid, levels,
-walls, laser beams and emitters, pushers, flags and docks, the paths of
-moving flags, level marks, factory board outlines. Each element kind has its
+Layers, bottom to top (drawing/board.py): floor and tiles with the grid,
+levels, walls, laser beams and emitters, crushers' registers, the rides of
+moving flags, pushers, flags and docks, the robots where they start (the
+exports), level marks, factory board outlines. Each element kind has its
 painter in drawing/painters/, found by the element table's kinds.
 
 Speed: every square is a "stamp" (a small drawing keyed by what it shows,

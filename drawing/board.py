@@ -1,4 +1,5 @@
-"""Painting a whole course."""
+"""Painting a whole course, layer after layer (drawing/__init__.py): the
+one entry point is paint_board."""
 from __future__ import annotations
 
 from PySide6.QtCore import QLineF, QRectF, Qt
@@ -10,16 +11,15 @@ from rallyforge.drawing.flag_paths import paint_flag_paths
 from rallyforge.drawing.lasers import paint_lasers
 from rallyforge.drawing.levels import paint_level_marks, paint_levels
 from rallyforge.drawing.outlines import paint_factory_boards
-from rallyforge.drawing.robots import paint_robots
 from rallyforge.drawing.painters.crusher import crusher_label
+from rallyforge.drawing.robots import paint_robots
 from rallyforge.drawing.stamps import Stamper, pixmap
 from rallyforge.drawing.style import GRID, SQUARE
 from rallyforge.drawing.walls import edge_margin, paint_walls
-from rallyforge.engine.model.directions import left, right
 from rallyforge.engine.model.scenario import Board, Scenario
 
 
-def paint_tiles(st: Stamper, info: BoardInfo, grid: bool, x0, y0, x1, y1) -> None:
+def _paint_tiles(st: Stamper, info: BoardInfo, grid: bool, x0, y0, x1, y1) -> None:
     """The tiles, and the grid: on raster devices each cached tile carries the
     grid lines of its top and left edges (far faster than lines over the
     whole board), so only the board's right and bottom edges are drawn here."""
@@ -29,7 +29,7 @@ def paint_tiles(st: Stamper, info: BoardInfo, grid: bool, x0, y0, x1, y1) -> Non
             for x in range(x0, x1):
                 st.stamp(key(x, y), x, y)
         if grid:
-            vector_grid(st.p, st.s, x0, y0, x1, y1)
+            _vector_grid(st.p, st.s, x0, y0, x1, y1)
         return
     s, px, draw = st.s, st.px, st.p.drawPixmap
     source = QRectF(0, 0, px, px)
@@ -52,7 +52,7 @@ def paint_tiles(st: Stamper, info: BoardInfo, grid: bool, x0, y0, x1, y1) -> Non
             st.p.fillRect(QRectF(x0 * s, y1 * s - w, (x1 - x0) * s, w), GRID)
 
 
-def vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
+def _vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
     p.save()
     p.setPen(QPen(GRID, 0.012 * s))
     lines = [QLineF(x * s, y0 * s, x * s, y1 * s) for x in range(x0, x1 + 1)]
@@ -61,7 +61,7 @@ def vector_grid(p: QPainter, s: float, x0, y0, x1, y1) -> None:
     p.restore()
 
 
-def paint_crusher_labels(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
+def _paint_crusher_labels(p: QPainter, board: Board, s: float, x0, y0, x1, y1) -> None:
     """A crusher's registers, above any beam that crosses it (the numbers
     must stay readable)."""
     for tile in board.tiles:
@@ -72,7 +72,7 @@ def paint_crusher_labels(p: QPainter, board: Board, s: float, x0, y0, x1, y1) ->
             p.restore()
 
 
-def paint_overlays(st: Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
+def _paint_overlays(st: Stamper, scenario: Scenario, x0, y0, x1, y1) -> None:
     for pusher in scenario.board.pushers:
         if in_area(pusher.x, pusher.y, x0, y0, x1, y1):
             st.stamp(("pusher", pusher.dir, tuple(pusher.phases)), pusher.x, pusher.y)
@@ -115,14 +115,14 @@ def paint_board(painter: QPainter, scenario: Scenario, *, square: float = SQUARE
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         st = Stamper(painter, s)
-        paint_tiles(st, info, grid, x0, y0, x1, y1)
+        _paint_tiles(st, info, grid, x0, y0, x1, y1)
         if board.levels:
             paint_levels(painter, info, s, x0, y0, x1, y1)
         paint_walls(painter, board, s, x0, y0, x1, y1)
         paint_lasers(painter, info, s, x0, y0, x1, y1)
-        paint_crusher_labels(painter, board, s, x0, y0, x1, y1)
+        _paint_crusher_labels(painter, board, s, x0, y0, x1, y1)
         paint_flag_paths(painter, info, scenario, s)
-        paint_overlays(st, scenario, x0, y0, x1, y1)
+        _paint_overlays(st, scenario, x0, y0, x1, y1)
         if robots:
             paint_robots(painter, scenario, s)
         if level_marks and board.levels:

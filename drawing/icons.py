@@ -20,8 +20,6 @@ from rallyforge.engine.model.element_kinds import new_tile
 from rallyforge.engine.model.scenario import Board, Laser
 
 
-# ---------------------------------------------------------------- palette icons
-
 ICON_KINDS = (*TILE_PAINTERS, "wall", "laser", "pusher", "flag", "dock", "eraser")
 
 

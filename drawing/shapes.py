@@ -11,8 +11,6 @@ from PySide6.QtGui import QPainter, QPainterPath, QPolygonF, QTransform
 from rallyforge.engine.model.directions import INDEX
 
 
-# ---------------------------------------------------------------- unit paths
-
 def poly(points) -> QPainterPath:
     path = QPainterPath()
     path.addPolygon(QPolygonF([QPointF(x, y) for x, y in points]))

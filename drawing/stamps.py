@@ -11,8 +11,6 @@ from rallyforge.drawing.painters import PAINTERS
 from rallyforge.drawing.style import GRID
 
 
-# ---------------------------------------------------------------- stamping
-
 _VECTOR_ENGINES = {QPaintEngine.Type.SVG, QPaintEngine.Type.Pdf, QPaintEngine.Type.Picture}
 _MAX_CACHED_PX = 320
 _CACHE_BUDGET = 96 * 1024 * 1024     # bytes of cached pixmaps

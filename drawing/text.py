@@ -7,8 +7,6 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 
 
-# ---------------------------------------------------------------- text
-
 @lru_cache(maxsize=64)
 def bold_font(pixels: int) -> QFont:
     font = QFont("DejaVu Sans")
