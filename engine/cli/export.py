@@ -40,17 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", metavar="OUT", required=True,
                         help="the file to write: .png, .svg, .pdf, .tmx or .json (Tiled)")
     parser.add_argument("--scale", type=float, metavar="N",
-                        help="pictures: pixels per square for .png and .svg (64), millimetres "
-                             "per square for .pdf (25)")
+                        help="pictures: pixels per square for .png and .svg (default 64), "
+                             "millimetres per square for .pdf (default 25)")
     parser.add_argument("--grid", action=argparse.BooleanOptionalAction, default=None,
-                        help="pictures: draw the squares' grid lines (the default)")
+                        help="pictures: draw the squares' grid lines (default: drawn)")
     parser.add_argument("--no-robots", action="store_true",
                         help="pictures: leave out the course's robots where they start")
     parser.add_argument("--paper", choices=("A4", "Letter", "A3"),
-                        help="pictures: the paper of a .pdf (A4)")
+                        help="pictures: the paper of a .pdf, A4, Letter or A3 (default A4)")
     parser.add_argument("--tileset", choices=sorted(clients()),
-                        help="Tiled maps: the client whose open tileset draws the map "
-                             f"({DEFAULT_CLIENT})")
+                        help="Tiled maps: the client whose open tileset draws the map, "
+                             f"{' or '.join(sorted(clients()))} (default {DEFAULT_CLIENT})")
 
 
 def _usage(message: str) -> int:
