@@ -24,9 +24,15 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgGenerator
 
 from rallyforge.drawing.board import paint_board
-from rallyforge.drawing.walls import edge_margin
+from rallyforge.drawing.board_info import board_info
+from rallyforge.drawing.lasers import paint_lasers
+from rallyforge.drawing.painters.dock import draw_dock
+from rallyforge.drawing.painters.flag import draw_flag
+from rallyforge.drawing.painters.pusher import draw_pusher
+from rallyforge.drawing.walls import edge_margin, paint_walls
 from rallyforge.engine.format.loader import write_bytes_atomic
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.format.tiled_write import Atlas
+from rallyforge.engine.model.scenario import Board, Laser, Pusher, Scenario, Tile, Wall
 
 EXTENSIONS = (".png", ".svg", ".pdf")
 A4 = QPageSize.PageSizeId.A4
@@ -341,6 +347,58 @@ def _target(painter: QPainter, centre: QPointF) -> None:
     painter.drawEllipse(centre, _mm(1.2), _mm(1.2))
     painter.drawLine(centre - QPointF(_mm(2), 0), centre + QPointF(_mm(2), 0))
     painter.drawLine(centre - QPointF(0, _mm(2)), centre + QPointF(0, _mm(2)))
+
+
+# ---------------------------------------------------------------- a tileset's picture
+
+def export_tileset_image(atlas: Atlas, path: str | os.PathLike) -> None:
+    """The picture of a stand-in Tiled tileset (engine/format/tiled_write.py):
+    each tile id drawn in its cell of the grid, as this style draws what the
+    tile puts on a square; the ids that put nothing left transparent."""
+    ensure_app()
+    s = atlas.size
+    image = QImage(atlas.columns * s, atlas.rows * s, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    try:
+        for local, things in atlas.tiles.items():
+            painter.save()
+            painter.translate(local % atlas.columns * s, local // atlas.columns * s)
+            painter.setClipRect(QRectF(0, 0, s, s))
+            _paint_tile(painter, things, s)
+            painter.restore()
+    finally:
+        painter.end()
+    data, buffer = _buffer()
+    if not image.save(buffer, "PNG", PNG_QUALITY):  # type: ignore[call-overload]
+        raise OSError("could not encode the PNG image")
+    buffer.close()
+    write_bytes_atomic(path, bytes(data.data()))
+
+
+def _paint_tile(painter: QPainter, things: frozenset, s: int) -> None:
+    """What one tile puts on square (0, 0): a tile with all on it on its
+    floor; walls, lasers, pushers, a flag or a dock alone on a transparent
+    ground, as Tiled lays them over the tiles of the layers below."""
+    elements = [e for e in things if not isinstance(e, tuple)]
+    board = Board(1, 1, tiles=tuple(e for e in elements if isinstance(e, Tile)),
+                  walls=tuple(e for e in elements if isinstance(e, Wall)),
+                  lasers=tuple(e for e in elements if isinstance(e, Laser)),
+                  pushers=tuple(e for e in elements if isinstance(e, Pusher)))
+    if board.tiles:
+        paint_board(painter, Scenario(name="", board=board, flags=(), docks=()), square=s,
+                    grid=False)
+    else:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint_walls(painter, board, s, 0, 0, 1, 1)
+        paint_lasers(painter, board_info(board), s, 0, 0, 1, 1)
+        for pusher in board.pushers:
+            draw_pusher(painter, float(s), pusher.dir, pusher.phases)
+    for marker in (e for e in things if isinstance(e, tuple)):
+        if marker[0] == "flag":
+            draw_flag(painter, float(s), marker[1])
+        else:
+            draw_dock(painter, float(s), marker[1], marker[2])
 
 
 # ---------------------------------------------------------------- by extension

@@ -10,9 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+import pytiled_parser
 from PySide6.QtGui import QColor, QImage
 
+from rallyforge.drawing import style
 from rallyforge.engine.cli.main import main
+from rallyforge.engine.format.tiled.tilesets import clients
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL = str(ROOT / "scenarios/tutorial.json")
@@ -45,12 +48,39 @@ def test_every_format_with_no_display_and_never_the_editor(tmp_path):
     assert json.loads(Path(outs[4]).read_text())["type"] == "map"
 
 
-def test_a_tiled_export_never_loads_qt(tmp_path):
+def test_a_tiled_export_beside_the_clients_tileset_never_loads_qt(tmp_path):
+    (tmp_path / "tiles_tileset.tsx").write_text("the client's own")
     done = subprocess.run([sys.executable, "-c", PROBE, TUTORIAL, str(tmp_path / "m.tmx")],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     result = json.loads(done.stdout.splitlines()[-1])
     assert result["codes"] == [0]
     assert not [m for m in result["modules"] if m.startswith(("PySide6", "rallyforge.drawing"))]
+    assert (tmp_path / "tiles_tileset.tsx").read_text() == "the client's own"
+    assert not (tmp_path / "tiles_tileset.png").exists()
+
+
+@pytest.mark.parametrize("client, out, tileset", [
+    ("blodige-roboter", "m.tmx", "tiles_tileset.tsx"),
+    ("roboprojekt", "m.json", "development_tileset.json")])
+def test_a_stand_in_tileset_comes_with_its_picture(tmp_path, client, out, tileset):
+    """Where the client's tileset is not at hand, the stand-in written beside
+    the map has a picture of every tile, drawn in Rally Forge's style: an
+    independent Tiled reader finds it, of the size the tileset says."""
+    assert main(["export", TUTORIAL, "-o", str(tmp_path / out), "--tileset", client]) == 0
+    tiled = pytiled_parser.parse_map(tmp_path / out)
+    (found,) = tiled.tilesets.values()
+    assert Path(found.image).resolve() == (tmp_path / tileset).with_suffix(".png").resolve()
+    picture = QImage(str(found.image))
+    assert (picture.width(), picture.height()) == (found.image_width, found.image_height)
+    assert picture.width() == found.columns * found.tile_width
+    # the floor tile is drawn, in the floor's colour; a tile meaning nothing is left empty
+    tiles = clients()[client].tiles
+    floor = next(local for local, meaning in tiles.items() if meaning == {"tile": "floor"})
+    empty = next(local for local in range(found.tile_count) if local not in tiles)
+    for local, colour in ((floor, style.COLORS["floor"].name()), (empty, "#000000")):
+        x, y = local % found.columns * found.tile_width, local // found.columns * found.tile_height
+        pixel = picture.pixelColor(x + found.tile_width // 2, y + found.tile_height // 2)
+        assert (pixel.name(), pixel.alpha()) == (colour, 255 if local == floor else 0)
 
 
 def test_the_drawing_needs_no_widgets():

@@ -5,13 +5,14 @@ by the extension of OUT.
 - ``.pdf``: printed at real size, ``--scale`` millimetres per square (25), over
   as many pages of ``--paper`` as it needs, levels readable in grey;
 - ``.tmx``, ``.json``: a Tiled map for the open tileset of ``--tileset``
-  (engine/format/tiled_write.py), its tileset file written next to it when
-  none is there; `rallyforge import` of the map gives the course back. The
+  (engine/format/tiled_write.py); when no tileset file of that name is next
+  to it, a stand-in is written there, with its picture drawn in Rally
+  Forge's style. `rallyforge import` of the map gives the course back. The
   elements the tileset cannot draw are listed as warnings with their squares.
 
-Pictures need Qt's painting (rallyforge.drawing), imported here only when a
-picture is asked for: no display is needed (Qt draws offscreen), and the
-editor is never loaded. Every file is written beside its place and moved
+Pictures, and a stand-in tileset's picture, need Qt's painting
+(rallyforge.drawing), imported here only then: no display is needed (Qt
+draws offscreen), and the editor is never loaded. Every file is written beside its place and moved
 into it, so that a failure leaves no half-written file.
 
 Exit codes: 0 written; 1 the course cannot be read, or a file cannot be
@@ -119,11 +120,15 @@ def _picture(args: argparse.Namespace, scenario, suffix: str) -> None:
 def _tiled(args: argparse.Namespace, scenario, suffix: str) -> None:
     mapping = clients()[args.tileset or DEFAULT_CLIENT]
     written = write_map(scenario, mapping, suffix, args.output)
-    write_text_atomic(args.output, written.map_text)
     tileset = tileset_path(args.output, written)
     kept = tileset.exists()       # the client's own, or one written before: left as it is
     if not kept:
+        # The stand-in's picture is drawn in Rally Forge's style (the drawing: Qt,
+        # as for pictures), so that Tiled shows the map with nothing missing.
+        from rallyforge.drawing import pictures
+        pictures.export_tileset_image(written.atlas, tileset.with_name(written.atlas.image))
         write_text_atomic(tileset, written.tileset_text)
+    write_text_atomic(args.output, written.map_text)
     for notice in written.warnings:
         print(notice.line(args.output), file=sys.stderr)
     print(f"{args.course}: exported to {args.output} for the {args.tileset or DEFAULT_CLIENT} tileset "

@@ -45,10 +45,23 @@ _BOARD_LISTS = ("tiles", "walls", "lasers", "pushers", "levels")
 
 
 @dataclass(frozen=True)
+class Atlas:
+    """The picture of a stand-in tileset: `columns` x `rows` tiles of
+    `size` pixels, `tiles` what each tile id draws (as cell_yield gives it);
+    drawn in Rally Forge's style by rallyforge.drawing (engine/cli/export.py)."""
+    image: str                  # its file name, beside the tileset's
+    columns: int
+    rows: int
+    size: int
+    tiles: dict[int, frozenset]
+
+
+@dataclass(frozen=True)
 class Written:
     map_text: str
     tileset_name: str           # the tileset's file, beside the map
-    tileset_text: str
+    tileset_text: str           # a stand-in, for where the client's own is not at hand
+    atlas: Atlas                # the stand-in's picture
     warnings: tuple[Notice, ...]
 
 
@@ -262,9 +275,18 @@ def write_map(scenario: Scenario, mapping: Mapping, suffix: str, name: str) -> W
     write = _tmx if suffix == ".tmx" else _json
     text = write(scenario, layers.layers, records, course, export.tilewidth, export.tileheight,
                  tileset)
-    tileset_text = (_tsx if tileset.endswith(".tsx") else _tsj)(mapping, export,
+    atlas = _atlas(mapping, export)
+    tileset_text = (_tsx if tileset.endswith(".tsx") else _tsj)(mapping, export, atlas,
                                                                  f"{title} (stand-in)")
-    return Written(text, tileset, tileset_text, warnings)
+    return Written(text, tileset, tileset_text, atlas, warnings)
+
+
+def _atlas(mapping: Mapping, export: Export) -> Atlas:
+    count = mapping.tilecount or (max(mapping.tiles) + 1)
+    return Atlas(Path(export.file).with_suffix(".png").name, export.columns,
+                 -(-count // export.columns), export.tilewidth,
+                 {local: cell_yield(meaning, 0) for local, meaning in mapping.tiles.items()
+                  if "none" not in meaning})
 
 
 # ---------------------------------------------------------------- TMX
@@ -297,15 +319,14 @@ def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course
     return "\n".join(out) + "\n"
 
 
-def _tsx(mapping: Mapping, e: Export, title: str) -> str:
-    rows = -(-(mapping.tilecount or 0) // e.columns)
+def _tsx(mapping: Mapping, e: Export, atlas: Atlas, title: str) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<tileset version="1.10" tiledversion="{TILED_VERSION}" name={quoteattr(mapping.names[0])} '
             f'tilewidth="{e.tilewidth}" tileheight="{e.tileheight}" tilecount="{mapping.tilecount}" '
             f'columns="{e.columns}">\n'
             f' <properties><property name="written-by" value={quoteattr(title)}/></properties>\n'
-            f' <image source={quoteattr(e.image)} width="{e.columns * e.tilewidth}" '
-            f'height="{rows * e.tileheight}"/>\n'
+            f' <image source={quoteattr(atlas.image)} width="{atlas.columns * atlas.size}" '
+            f'height="{atlas.rows * atlas.size}"/>\n'
             '</tileset>\n')
 
 
@@ -336,13 +357,12 @@ def _json(scenario: Scenario, layers: dict[str, list[int]], records: list, cours
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
-def _tsj(mapping: Mapping, e: Export, title: str) -> str:
-    rows = -(-(mapping.tilecount or 0) // e.columns)
+def _tsj(mapping: Mapping, e: Export, atlas: Atlas, title: str) -> str:
     doc = {"type": "tileset", "version": "1.10", "tiledversion": TILED_VERSION,
            "name": mapping.names[0], "tilewidth": e.tilewidth, "tileheight": e.tileheight,
            "tilecount": mapping.tilecount, "columns": e.columns, "margin": 0, "spacing": 0,
-           "image": e.image, "imagewidth": e.columns * e.tilewidth,
-           "imageheight": rows * e.tileheight,
+           "image": atlas.image, "imagewidth": atlas.columns * atlas.size,
+           "imageheight": atlas.rows * atlas.size,
            "properties": [{"name": "written-by", "type": "string", "value": title}]}
     return json.dumps(doc, indent=1) + "\n"
 

@@ -10,8 +10,7 @@ A mapping file is a JSON object:
 ``export`` (optional) says how `rallyforge export --tileset CLIENT` writes a map for
 the client whose tileset this is: ``client`` (the option's name), ``file``
 (the tileset's file name, written next to the map when none is there),
-``tilewidth``, ``tileheight``, ``columns``, ``image`` (its picture, as the
-client's folder holds it) and ``layers``, the tile layer the client reads
+``tilewidth``, ``tileheight``, ``columns`` (of the tileset's picture) and ``layers``, the tile layer the client reads
 each kind of element from (``tile``, ``wall``, ``laser``, ``pusher``, ``flag``,
 ``dock``; kinds may share a layer).
 
@@ -55,7 +54,6 @@ class Export:
     tilewidth: int
     tileheight: int
     columns: int
-    image: str
     layers: dict[str, str]      # the layer of each kind of element (tile, wall, laser, ...)
 
 
