@@ -1,4 +1,5 @@
-"""Every shape of the style, built once in a unit square and scaled per size; turning a painter about a square's centre."""
+"""Every shape of the style, built once in a unit square and scaled per
+size; turning a painter about a square's centre."""
 from __future__ import annotations
 
 import math

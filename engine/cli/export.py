@@ -97,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
             _tiled(args, scenario, suffix)
         else:
             _picture(args, scenario, suffix)
-    except OSError as exc:
-        print(f"{args.output}: error: cannot write it ({exc.strerror or exc})", file=sys.stderr)
+    except OSError as exc:          # the map, its tileset or the tileset's picture
+        where = exc.filename or args.output
+        print(f"{where}: error: cannot write it ({exc.strerror or exc})", file=sys.stderr)
         return 1
     except ValueError as exc:        # a picture too large for an image
         print(f"{args.output}: error: {exc}", file=sys.stderr)
@@ -107,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _picture(args: argparse.Namespace, scenario, suffix: str) -> None:
-    # The one import of the drawing (and Qt) from the engine: pictures only
-    # (pyproject.toml, the import contracts' ignore_imports).
+    # The drawing (and Qt) is imported only where a picture is drawn (pyproject.toml,
+    # the import contracts' ignore_imports).
     from rallyforge.drawing import pictures
     scale = args.scale if args.scale is not None else DEFAULT_SCALE[suffix]
     look = pictures.Look(grid=args.grid is not False, robots=not args.no_robots)
@@ -131,7 +132,9 @@ def _tiled(args: argparse.Namespace, scenario, suffix: str) -> None:
     write_text_atomic(args.output, written.map_text)
     for notice in written.warnings:
         print(notice.line(args.output), file=sys.stderr)
-    print(f"{args.course}: exported to {args.output} for the {args.tileset or DEFAULT_CLIENT} tileset "
-          f"({tileset.name} {'kept' if kept else 'written'} beside it); "
-          f"{count(len(written.warnings), 'element')} the tileset cannot draw travel in its objects",
+    print(f"{args.course}: exported to {args.output} for the "
+          f"{args.tileset or DEFAULT_CLIENT} tileset ({tileset.name} "
+          f"{'kept' if kept else 'written'} beside it); "
+          f"{count(len(written.warnings), 'element')} the tileset cannot draw travel in "
+          "its objects",
           file=sys.stderr)

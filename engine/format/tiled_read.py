@@ -12,9 +12,10 @@ from pathlib import Path
 
 from rallyforge.engine.format.loader import read_dict
 from rallyforge.engine.format.tiled.convert import Imported, convert, course_name
-from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, UNLISTED_WALL, MapError,
-                                                    TiledMap, read_map)
-from rallyforge.engine.model.scenario import Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, UNLISTED_WALL,
+                                                    MapError, TiledMap, read_map)
+from rallyforge.engine.model.scenario import (Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall,
+                                              edge_key)
 
 _KINDS = {"tile": Tile, "wall": Wall, "laser": Laser, "pusher": Pusher, "level": Level,
           "flag": Flag, "dock": Dock, UNLISTED_WALL: Wall}

@@ -100,7 +100,7 @@ class _Layers:
         self.kept_out = kept_out            # elements the importer did not give back as drawn
         self.layers: dict[str, list[int]] = {}
         self.drawn: set = set()
-        self.unlisted: list[Wall] = []      # walls a laser's tile draws that the course does not list
+        self.unlisted: list[Wall] = []      # walls a laser's tile draws, the course not listing them
 
     def put(self, kind: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
         """Draw `elements` (the course's, at (x, y)) with the tile putting `things`."""
@@ -175,9 +175,10 @@ class _Layers:
         cannot carry it), with the walls the tiles draw that the course does
         not list."""
         b = self.board
-        every: list[tuple[str, Any, int | None]] = [(kind, e, None) for kind, items in (("tile", b.tiles), ("wall", b.walls),
-                                                     ("laser", b.lasers), ("pusher", b.pushers),
-                                                     ("level", b.levels)) for e in items]
+        lists = (("tile", b.tiles), ("wall", b.walls), ("laser", b.lasers),
+                 ("pusher", b.pushers), ("level", b.levels))
+        every: list[tuple[str, Any, int | None]] = [(kind, e, None) for kind, items in lists
+                                                    for e in items]
         for kind, markers in (("flag", self.scenario.flags), ("dock", self.scenario.docks)):
             every += [(kind, m, n) for n, m in enumerate(markers, 1)]
         undrawn = [o for o in every if id(o[1]) not in self.drawn]
@@ -321,9 +322,9 @@ def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course
 
 def _tsx(mapping: Mapping, e: Export, atlas: Atlas, title: str) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<tileset version="1.10" tiledversion="{TILED_VERSION}" name={quoteattr(mapping.names[0])} '
-            f'tilewidth="{e.tilewidth}" tileheight="{e.tileheight}" tilecount="{mapping.tilecount}" '
-            f'columns="{e.columns}">\n'
+            f'<tileset version="1.10" tiledversion="{TILED_VERSION}" '
+            f'name={quoteattr(mapping.names[0])} tilewidth="{e.tilewidth}" '
+            f'tileheight="{e.tileheight}" tilecount="{mapping.tilecount}" columns="{e.columns}">\n'
             f' <properties><property name="written-by" value={quoteattr(title)}/></properties>\n'
             f' <image source={quoteattr(atlas.image)} width="{atlas.columns * atlas.size}" '
             f'height="{atlas.rows * atlas.size}"/>\n'
