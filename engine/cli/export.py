@@ -54,6 +54,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"{' or '.join(sorted(clients()))} (default {DEFAULT_CLIENT})")
 
 
+class _Unwritten(Exception):
+    """A file of the export (the picture, the map, its tileset or the
+    tileset's picture) could not be written."""
+
+    def __init__(self, path: str | Path, reason: str):
+        super().__init__(path, reason)
+        self.path, self.reason = path, reason
+
+
+def _writing(path: str | Path, write) -> None:
+    """Write a file (write() does), naming it when that fails."""
+    try:
+        write()
+    except OSError as exc:
+        raise _Unwritten(path, exc.strerror or str(exc)) from None
+
+
 def _usage(message: str) -> int:
     print(f"rallyforge export: error: {message}", file=sys.stderr)
     return 2
@@ -97,9 +114,8 @@ def run(args: argparse.Namespace) -> int:
             _tiled(args, scenario, suffix)
         else:
             _picture(args, scenario, suffix)
-    except OSError as exc:          # the map, its tileset or the tileset's picture
-        where = exc.filename or args.output
-        print(f"{where}: error: cannot write it ({exc.strerror or exc})", file=sys.stderr)
+    except _Unwritten as exc:
+        print(f"{exc.path}: error: cannot write it ({exc.reason})", file=sys.stderr)
         return 1
     except ValueError as exc:        # a picture too large for an image
         print(f"{args.output}: error: {exc}", file=sys.stderr)
@@ -113,8 +129,9 @@ def _picture(args: argparse.Namespace, scenario, suffix: str) -> None:
     from rallyforge.drawing import pictures
     scale = args.scale if args.scale is not None else DEFAULT_SCALE[suffix]
     look = pictures.Look(grid=args.grid is not False, robots=not args.no_robots)
-    pictures.export(scenario, args.output, square_mm=scale, square_px=round(scale),
-                    paper=args.paper or "A4", look=look)
+    _writing(args.output, lambda: pictures.export(scenario, args.output, square_mm=scale,
+                                                  square_px=round(scale),
+                                                  paper=args.paper or "A4", look=look))
     print(f"{args.course}: exported to {args.output}", file=sys.stderr)
 
 
@@ -127,9 +144,10 @@ def _tiled(args: argparse.Namespace, scenario, suffix: str) -> None:
         # The stand-in's picture is drawn in Rally Forge's style (the drawing: Qt,
         # as for pictures), so that Tiled shows the map with nothing missing.
         from rallyforge.drawing import pictures
-        pictures.export_tileset_image(written.atlas, tileset.with_name(written.atlas.image))
-        write_text_atomic(tileset, written.tileset_text)
-    write_text_atomic(args.output, written.map_text)
+        image = tileset.with_name(written.atlas.image)
+        _writing(image, lambda: pictures.export_tileset_image(written.atlas, image))
+        _writing(tileset, lambda: write_text_atomic(tileset, written.tileset_text))
+    _writing(args.output, lambda: write_text_atomic(args.output, written.map_text))
     for notice in written.warnings:
         print(notice.line(args.output), file=sys.stderr)
     print(f"{args.course}: exported to {args.output} for the "
