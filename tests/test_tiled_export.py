@@ -6,6 +6,7 @@ tilesets and both formats; every map loads in an independent Tiled reader
 a warning with its square."""
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytiled_parser
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.format.loader import dumps, load_file
 from rallyforge.engine.format.tiled.convert import import_map
+from rallyforge.engine.format.tiled.mapfile import read_map
 from rallyforge.engine.format.tiled.tilesets import clients
 from rallyforge.engine.format.tiled_read import import_course
 from rallyforge.engine.format.tiled_write import OBJECT_LAYER, tileset_path, write_map
@@ -55,6 +57,9 @@ def test_export_then_import_gives_the_same_course(tmp_path, course, client):
         mapping = clients()[client]
         assert (tileset.name, tileset.tile_count) == (mapping.names[0], mapping.tilecount)
         assert "rallyforge-course" in tiled.properties
+        # every cell a plain tile or a turned one (90, 180, 270 degrees): what the clients read
+        assert {cell >> 28 for layer in read_map(path).layers for cell in layer.cells} <= \
+            {0, 0b1010, 0b1100, 0b0110}
 
 
 def test_the_tiles_alone_draw_what_the_tileset_can(tmp_path):
@@ -151,3 +156,19 @@ def test_a_laser_is_drawn_on_its_wall_though_the_course_does_not_list_the_wall(t
     assert import_map(path).scenario.board.walls == (Wall(2, 0, "N"),)    # what a client sees
     back = import_course(path).scenario
     assert back.board.walls == () and back.board.lasers == (Laser(2, 0, "S", 2),)
+
+
+def test_roboprojekt_gets_no_object_layer_its_elements_travel_in_a_map_property(tmp_path):
+    """roboprojekt reads every layer of a map as tiles: what its tileset cannot
+    draw goes into the map's property rallyforge-elements instead."""
+    scenario = course_with(tiles=(Tile(2, 3, "ramp", dir="E"),), levels=(Level(3, 3, 1),))
+    written = write_map(scenario, clients()["roboprojekt"], ".json", "m.json")
+    doc = json.loads(written.map_text)
+    assert [layer["type"] for layer in doc["layers"]] == ["tilelayer"] * len(doc["layers"])
+    (elements,) = [p["value"] for p in doc["properties"] if p["name"] == "rallyforge-elements"]
+    assert [e["kind"] for e in json.loads(elements)] == ["tile", "level"]
+    assert [(n.x, n.y) for n in written.warnings] == [(2, 3), (3, 3)]
+    assert "the map's property rallyforge-elements" in written.warnings[0].message
+    for suffix in (".json", ".tmx"):
+        path = export(tmp_path, scenario, "roboprojekt", suffix)
+        assert dumps(import_course(path).scenario) == dumps(scenario)

@@ -29,9 +29,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from rallyforge.engine.format.loader import to_dict
 from rallyforge.engine.format.tiled.convert import Notice, cell_yield, convert
-from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, FLIP_D, FLIP_H,
-                                                    FLIP_V, UNLISTED_WALL, Layer, TiledMap,
-                                                    Tileset)
+from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, ELEMENTS_PROPERTY,
+                                                    FLIP_D, FLIP_H, FLIP_V, UNLISTED_WALL, Layer,
+                                                    TiledMap, Tileset)
 from rallyforge.engine.format.tiled.tilesets import Export, Mapping
 from rallyforge.engine.model.directions import INDEX, NAMES, opposite
 from rallyforge.engine.model.scenario import Laser, Scenario, Tile, Wall, edge_key
@@ -39,8 +39,10 @@ from rallyforge.engine.model.scenario import Laser, Scenario, Tile, Wall, edge_k
 OBJECT_LAYER = "Rally Forge"
 FORMATS = (".tmx", ".json")
 TILED_VERSION = "1.10.2"        # the Tiled whose file format is written
-_FLIPS = (0, FLIP_H, FLIP_V, FLIP_H | FLIP_V, FLIP_D, FLIP_D | FLIP_H, FLIP_D | FLIP_V,
-          FLIP_D | FLIP_H | FLIP_V)      # fewer flips first: a plain tile is preferred
+# A plain tile first, then Tiled's turns (90, 180, 270 degrees clockwise), the
+# mirror images last: the clients read turned tiles (roboprojekt reads turns only).
+_FLIPS = (0, FLIP_D | FLIP_H, FLIP_H | FLIP_V, FLIP_D | FLIP_V, FLIP_H, FLIP_V, FLIP_D,
+          FLIP_D | FLIP_H | FLIP_V)
 _BOARD_LISTS = ("tiles", "walls", "lasers", "pushers", "levels")
 
 
@@ -266,16 +268,23 @@ def write_map(scenario: Scenario, mapping: Mapping, suffix: str, name: str) -> W
     undrawn, noted = layers.objects()
     objects = undrawn + noted
     title = mapping.title
+    in_layer = export.objects == "layer"
+    carrier = f"the object layer {OBJECT_LAYER!r}" if in_layer else \
+        f"the map's property {ELEMENTS_PROPERTY}"
     warnings = tuple(Notice(f"the {export.client} tileset cannot draw the {_label(*o)}; "
-                            f"it travels in the object layer {OBJECT_LAYER!r}",
-                            o[1].x, o[1].y) for o in undrawn)
-    course = json.dumps(_course_doc(scenario), ensure_ascii=False)
-    records = [(_label(*o), o[1].x, o[1].y, json.dumps(_element_doc(*o), ensure_ascii=False))
-               for o in objects]
+                            f"it travels in {carrier}", o[1].x, o[1].y) for o in undrawn)
+    properties = [(COURSE_PROPERTY, json.dumps(_course_doc(scenario), ensure_ascii=False))]
+    if in_layer:
+        records = [(_label(*o), o[1].x, o[1].y, json.dumps(_element_doc(*o), ensure_ascii=False))
+                   for o in objects]
+    else:       # (a client that reads every layer as tiles: no object layer)
+        records = []
+        properties.append((ELEMENTS_PROPERTY, json.dumps([_element_doc(*o) for o in objects],
+                                                         ensure_ascii=False)))
     tileset = export.file
     write = _tmx if suffix == ".tmx" else _json
-    text = write(scenario, layers.layers, records, course, export.tilewidth, export.tileheight,
-                 tileset)
+    text = write(scenario, layers.layers, records, properties, export.tilewidth,
+                 export.tileheight, tileset)
     atlas = _atlas(mapping, export)
     tileset_text = (_tsx if tileset.endswith(".tsx") else _tsj)(mapping, export, atlas,
                                                                  f"{title} (stand-in)")
@@ -292,8 +301,8 @@ def _atlas(mapping: Mapping, export: Export) -> Atlas:
 
 # ---------------------------------------------------------------- TMX
 
-def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course: str,
-         tw: int, th: int, tileset: str) -> str:
+def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list,
+         properties: list[tuple[str, str]], tw: int, th: int, tileset: str) -> str:
     b = scenario.board
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<map version="1.10" tiledversion="{TILED_VERSION}" orientation="orthogonal" '
@@ -301,7 +310,8 @@ def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course
            f'tileheight="{th}" infinite="0" nextlayerid="{len(layers) + 2}" '
            f'nextobjectid="{len(records) + 1}">',
            ' <properties>',
-           f'  <property name="{COURSE_PROPERTY}">{escape(course)}</property>',
+           *(f'  <property name="{name}">{escape(value)}</property>'
+             for name, value in properties),
            ' </properties>',
            f' <tileset firstgid="1" source={quoteattr(tileset)}/>']
     for i, (name, cells) in enumerate(layers.items(), 1):
@@ -309,14 +319,16 @@ def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list, course
                 for y in range(b.height)]
         out += [f' <layer id="{i}" name={quoteattr(name)} width="{b.width}" height="{b.height}">',
                 '  <data encoding="csv">', ",\n".join(rows), '  </data>', ' </layer>']
-    out.append(f' <objectgroup id="{len(layers) + 1}" name={quoteattr(OBJECT_LAYER)}>')
-    for i, (label, x, y, text) in enumerate(records, 1):
-        out += [f'  <object id="{i}" name={quoteattr(label)} x="{x * tw}" y="{y * th}" '
-                f'width="{tw}" height="{th}">',
-                f'   <properties><property name="{ELEMENT_PROPERTY}" value={quoteattr(text)}/>'
-                '</properties>',
-                '  </object>']
-    out += [' </objectgroup>', '</map>']
+    if records:
+        out.append(f' <objectgroup id="{len(layers) + 1}" name={quoteattr(OBJECT_LAYER)}>')
+        for i, (label, x, y, text) in enumerate(records, 1):
+            out += [f'  <object id="{i}" name={quoteattr(label)} x="{x * tw}" y="{y * th}" '
+                    f'width="{tw}" height="{th}">',
+                    f'   <properties><property name="{ELEMENT_PROPERTY}" '
+                    f'value={quoteattr(text)}/></properties>',
+                    '  </object>']
+        out.append(' </objectgroup>')
+    out.append('</map>')
     return "\n".join(out) + "\n"
 
 
@@ -333,27 +345,30 @@ def _tsx(mapping: Mapping, e: Export, atlas: Atlas, title: str) -> str:
 
 # ---------------------------------------------------------------- Tiled JSON
 
-def _json(scenario: Scenario, layers: dict[str, list[int]], records: list, course: str,
-          tw: int, th: int, tileset: str) -> str:
+def _json(scenario: Scenario, layers: dict[str, list[int]], records: list,
+          properties: list[tuple[str, str]], tw: int, th: int, tileset: str) -> str:
     b = scenario.board
+    tiled_layers: list[dict] = [{"id": i, "name": name, "type": "tilelayer", "width": b.width,
+                                 "height": b.height, "x": 0, "y": 0, "opacity": 1,
+                                 "visible": True, "data": cells}
+                                for i, (name, cells) in enumerate(layers.items(), 1)]
+    if records:
+        objects = [{"id": i, "name": label, "type": "", "x": x * tw, "y": y * th, "width": tw,
+                    "height": th, "rotation": 0, "visible": True,
+                    "properties": [{"name": ELEMENT_PROPERTY, "type": "string", "value": text}]}
+                   for i, (label, x, y, text) in enumerate(records, 1)]
+        tiled_layers.append({"id": len(layers) + 1, "name": OBJECT_LAYER, "type": "objectgroup",
+                             "x": 0, "y": 0, "opacity": 1, "visible": True,
+                             "draworder": "topdown", "objects": objects})
     doc = {
         "type": "map", "version": "1.10", "tiledversion": TILED_VERSION,
         "orientation": "orthogonal", "renderorder": "right-down",
         "width": b.width, "height": b.height, "tilewidth": tw, "tileheight": th,
         "infinite": False, "nextlayerid": len(layers) + 2, "nextobjectid": len(records) + 1,
-        "properties": [{"name": COURSE_PROPERTY, "type": "string", "value": course}],
+        "properties": [{"name": name, "type": "string", "value": value}
+                       for name, value in properties],
         "tilesets": [{"firstgid": 1, "source": tileset}],
-        "layers": [{"id": i, "name": name, "type": "tilelayer", "width": b.width,
-                    "height": b.height, "x": 0, "y": 0, "opacity": 1, "visible": True,
-                    "data": cells}
-                   for i, (name, cells) in enumerate(layers.items(), 1)]
-        + [{"id": len(layers) + 1, "name": OBJECT_LAYER, "type": "objectgroup", "x": 0, "y": 0,
-            "opacity": 1, "visible": True, "draworder": "topdown",
-            "objects": [{"id": i, "name": label, "type": "", "x": x * tw, "y": y * th,
-                         "width": tw, "height": th, "rotation": 0, "visible": True,
-                         "properties": [{"name": ELEMENT_PROPERTY, "type": "string",
-                                         "value": text}]}
-                        for i, (label, x, y, text) in enumerate(records, 1)]}],
+        "layers": tiled_layers,
     }
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 

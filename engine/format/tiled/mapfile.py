@@ -3,7 +3,9 @@ tilesets and one global tile id (with its flip bits) per cell of each tile
 layer, plus the tile objects of its object layers, and what a map written by
 `rallyforge export` carries beside its tiles (docs/tiled-import.md, export): the
 course's text in the map's custom property COURSE_PROPERTY, and each element
-the tileset cannot draw in an object's custom property ELEMENT_PROPERTY.
+the tileset cannot draw in an object's custom property ELEMENT_PROPERTY (or
+all of them in the map's ELEMENTS_PROPERTY, for a client that reads every
+layer as tiles).
 
 Layer data may be CSV, base64, base64 with zlib or gzip compression, or
 (TMX) one <tile> element per cell. Only finite orthogonal maps are
@@ -78,6 +80,7 @@ class TiledMap:
 
 COURSE_PROPERTY = "rallyforge-course"
 ELEMENT_PROPERTY = "rallyforge-element"
+ELEMENTS_PROPERTY = "rallyforge-elements"   # the same, all in a map property (no object layer)
 UNLISTED_WALL = "unlisted wall"     # an element's kind: a wall the tiles draw that the course lacks
 
 
@@ -359,6 +362,7 @@ def _read_tmx(raw: bytes, folder: Path) -> TiledMap:
                 if text is not None:
                     counts.object()
                     records.append(Record(name, text))
+    records += _listed(_tmx_property(root, ELEMENTS_PROPERTY))
     return TiledMap(width, height, tilesets, tuple(layers), tuple(objects),
                     _tmx_property(root, COURSE_PROPERTY), tuple(records))
 
@@ -428,8 +432,26 @@ def _read_json(raw: bytes, folder: Path) -> TiledMap:
     records: list[Record] = []
     _json_layers(data["layers"], width, height, tile_w, tile_h, layers, objects, records,
                  _Counts(), 0)
+    records += _listed(_json_property(data, ELEMENTS_PROPERTY))
     return TiledMap(width, height, tilesets, tuple(layers), tuple(objects),
                     _json_property(data, COURSE_PROPERTY), tuple(records))
+
+
+def _listed(text: str | None) -> list[Record]:
+    """The elements of a map's ELEMENTS_PROPERTY: a JSON list of elements."""
+    if text is None:
+        return []
+    try:
+        items = json.loads(text)
+        if not isinstance(items, list):
+            raise ValueError("not a list")
+    except (ValueError, RecursionError) as exc:
+        raise MapError(f"the map's {ELEMENTS_PROPERTY} property is not a list of elements "
+                       f"({short(str(exc))})") from None
+    if len(items) > MAX_OBJECTS:
+        raise MapError(f"the map's {ELEMENTS_PROPERTY} property lists more than "
+                       f"{MAX_OBJECTS:,} elements")
+    return [Record(f"the map's {ELEMENTS_PROPERTY} property", json.dumps(item)) for item in items]
 
 
 def _json_property(owner: dict, name: str) -> str | None:

@@ -12,7 +12,9 @@ the client whose tileset this is: ``client`` (the option's name), ``file``
 (the tileset's file name, written next to the map when none is there),
 ``tilewidth``, ``tileheight``, ``columns`` (of the tileset's picture) and ``layers``, the tile layer the client reads
 each kind of element from (``tile``, ``wall``, ``laser``, ``pusher``, ``flag``,
-``dock``; kinds may share a layer).
+``dock``; kinds may share a layer), and optionally ``objects``: "property"
+puts the elements the tileset cannot draw in a map property rather than an
+object layer, for a client that reads every layer as tiles.
 
 A tileset used by a map matches when its file name is one of ``sources``,
 or its own name is one of ``names`` (and its tile count, when both are
@@ -55,6 +57,7 @@ class Export:
     tileheight: int
     columns: int
     layers: dict[str, str]      # the layer of each kind of element (tile, wall, laser, ...)
+    objects: str = "layer"      # where the elements the tileset cannot draw go: "layer" or "property"
 
 
 @dataclass(frozen=True, eq=False)     # one object per file: compared by identity
