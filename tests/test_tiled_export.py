@@ -172,3 +172,20 @@ def test_roboprojekt_gets_no_object_layer_its_elements_travel_in_a_map_property(
     for suffix in (".json", ".tmx"):
         path = export(tmp_path, scenario, "roboprojekt", suffix)
         assert dumps(import_course(path).scenario) == dumps(scenario)
+
+
+def test_a_broken_property_of_an_exported_map_is_one_line_and_exit_1(tmp_path, capsys):
+    scenario = course_with(levels=(Level(3, 3, 1),))
+    path = export(tmp_path, scenario, "roboprojekt", ".json")
+    doc = json.loads(path.read_text())
+    for prop, value, says in (("rallyforge-elements", "[1, 2", "is not a list of elements"),
+                              ("rallyforge-elements", '[{"kind": "moat"}]',
+                               "is not an element of a course"),
+                              ("rallyforge-course", '{"board": 3}', "is not a course")):
+        doc["properties"] = [p | ({"value": value} if p["name"] == prop else {})
+                             for p in doc["properties"]]
+        path.write_text(json.dumps(doc))
+        assert main(["import", str(path), "-o", str(tmp_path / "back.json")]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"{path}: error: ") and says in err[0], err
+        doc = json.loads(export(tmp_path, scenario, "roboprojekt", ".json").read_text())
