@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml setup.py $(C_SOURCES) | $(BIN)/python
 
 $(TYPECHECK):
 	mkdir -p $(TYPECHECK)
-	for folder in engine editor schema; do ln -sfn ../../../$$folder $(TYPECHECK)/$$folder; done
+	for folder in engine drawing editor schema; do ln -sfn ../../../$$folder $(TYPECHECK)/$$folder; done
 
 run: $(STAMP)
 	$(BIN)/rallyforge-editor $(EXAMPLE)
@@ -52,7 +52,7 @@ sanitize: $(STAMP)
 	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)/rallyforge
 	cp -r engine $(SANITIZE)/rallyforge/engine
 	rm -f $(SANITIZE)/rallyforge/engine/bots/*.so $(SANITIZE)/rallyforge/engine/rules/compiled/*.so
-	for folder in editor schema; do ln -s ../../../$$folder $(SANITIZE)/rallyforge/$$folder; done
+	for folder in drawing editor schema; do ln -s ../../../$$folder $(SANITIZE)/rallyforge/$$folder; done
 	CFLAGS="$(SANITIZERS) -g" LDFLAGS="$(SANITIZERS)" $(BIN)/python setup.py -q build_ext \
 		--force --build-lib $(SANITIZE) --build-temp $(SANITIZE)/temp
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so)" PYTHONMALLOC=malloc \

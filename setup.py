@@ -1,8 +1,11 @@
 """Packages and the one compiled part.
 
-The repository keeps engine/, editor/ and schema/ at its top; installed, they are
-rallyforge.engine, rallyforge.editor and rallyforge.schema, so that the project
-takes one top-level import name (rallyforge, a namespace of those three).
+The repository keeps engine/, drawing/, editor/ and schema/ at its top; installed,
+they are rallyforge.engine, rallyforge.drawing, rallyforge.editor and
+rallyforge.schema, so that the project takes one top-level import name
+(rallyforge, a namespace of those four). docs/ is rallyforge.docs, data only:
+the pages the editor's help shows (editor/help.py finds them beside the editor,
+in the checkout as installed).
 
 The compiled part, two extensions: the race rules' compiled copy
 (engine/rules/compiled/_race.c) that balance runs race in, and the search
@@ -12,13 +15,14 @@ install goes on, the bot uses its numpy version and balance runs the Python
 engine, with the same results."""
 from setuptools import Extension, find_namespace_packages, setup
 
-FOLDERS = ("engine", "editor", "schema")
+FOLDERS = ("engine", "drawing", "editor", "schema")
 # the compiled race's headers: its limits, its bots' interface, its spec reader
 RULES_HEADERS = [f"engine/rules/compiled/{name}.h" for name in ("_limits", "_race_bot", "_spec")]
-PACKAGE_DIR = {f"rallyforge.{folder}": folder for folder in FOLDERS}
+PACKAGE_DIR = {f"rallyforge.{folder}": folder for folder in FOLDERS} | {"rallyforge.docs": "docs"}
 PACKAGES = [name for folder in FOLDERS
             for name in [f"rallyforge.{folder}"]
             + [f"rallyforge.{folder}.{sub}" for sub in find_namespace_packages(folder, exclude=["*__pycache__*"])]]
+PACKAGES.append("rallyforge.docs")
 
 setup(package_dir=PACKAGE_DIR, packages=PACKAGES,
       ext_modules=[Extension("rallyforge.engine.rules.compiled._race",

@@ -65,7 +65,7 @@ def paint_times(n: int = 100, squares=(16, 64)) -> list[tuple[int, float]]:
     """Seconds to paint the n x n course of every element at each square size."""
     from PySide6.QtGui import QImage, QPainter
 
-    from rallyforge.editor import render
+    from rallyforge.drawing.board import paint_board
     from tests.test_render import big_course
     _app()
     scenario = big_course(n)
@@ -74,7 +74,7 @@ def paint_times(n: int = 100, squares=(16, 64)) -> list[tuple[int, float]]:
         image = QImage(n * square, n * square, QImage.Format_ARGB32_Premultiplied)
         painter = QPainter(image)
         t0 = time.perf_counter()
-        render.paint_board(painter, scenario, square=square)
+        paint_board(painter, scenario, square=square)
         out.append((square, time.perf_counter() - t0))
         painter.end()
     return out

@@ -84,12 +84,12 @@ def export_command(source: str, out: str, square_mm: float = 25.0, square_px: in
                    paper: str = "A4") -> int:
     """Export a scenario file's board; a one-line message and 1 on failure.
     A QGuiApplication is created on use (offscreen when there is no display)."""
-    from rallyforge.editor import export
+    from rallyforge.drawing import pictures
     from rallyforge.engine.format.loader import load_file
     from rallyforge.engine.model.problems import ScenarioError
 
     suffix = Path(out).suffix.lower()
-    if suffix not in export.EXTENSIONS:
+    if suffix not in pictures.EXTENSIONS:
         return _fail(f"cannot export to {out}: the name must end in .png, .svg or .pdf"
                      + (f", not {suffix}" if suffix else ""))
     try:
@@ -97,7 +97,7 @@ def export_command(source: str, out: str, square_mm: float = 25.0, square_px: in
     except ScenarioError as error:
         return _fail(f"{source}: {_describe(error)}")
     try:
-        export.export(scenario, out, square_mm=square_mm, square_px=square_px, paper=paper)
+        pictures.export(scenario, out, square_mm=square_mm, square_px=square_px, paper=paper)
     except (OSError, ValueError) as error:
         detail = error.strerror if isinstance(error, OSError) and error.strerror else error
         return _fail(f"cannot export to {out}: {detail}")

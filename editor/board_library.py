@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from rallyforge.editor.export import render_image
+from rallyforge.drawing.pictures import render_image
 from rallyforge.engine.editing import library
 
 

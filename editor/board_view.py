@@ -31,13 +31,15 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem, QToolTip,
 )
 
-from rallyforge.editor import render
+from rallyforge.drawing import style
+from rallyforge.drawing.board import paint_board
+from rallyforge.drawing.walls import edge_margin
 from rallyforge.engine.analysis.course_card.flags import flag_scores
 from rallyforge.engine.editing import edit
 from rallyforge.engine.model.directions import DX, DY, INDEX, NAMES
 from rallyforge.engine.model.scenario import Board
 
-SQUARE = render.SQUARE
+SQUARE = style.SQUARE
 Z_BOARD, Z_ISSUES, Z_EXTRA, Z_SELECTION, Z_PREVIEW = 0, 10, 15, 20, 30
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
 WHEEL_STEP = 60          # viewport pixels scrolled per wheel notch
@@ -67,14 +69,14 @@ def edge_line(x: int, y: int, side: str) -> tuple[QPointF, QPointF]:
 
 
 class BoardItem(QGraphicsItem):
-    """The course, painted by editor/render.py; repaints only the squares a
+    """The course, painted by drawing/; repaints only the squares a
     change touched (and their neighbours, whose belt curves depend on them)."""
 
     def __init__(self, doc):
         super().__init__()
         self.doc = doc
         self.grid = True
-        self.level_marks = False    # level numbers and contours (render.paint_board)
+        self.level_marks = False    # level numbers and contours (paint_board)
         self._size = (doc.scenario.board.width, doc.scenario.board.height)
         self._shown = doc.scenario
         self._race_board: Board | None = None      # the race preview's turned board (12.10)
@@ -84,7 +86,7 @@ class BoardItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         w, h = self._size
-        m = render.edge_margin(SQUARE)
+        m = edge_margin(SQUARE)
         return QRectF(-m, -m, w * SQUARE + 2 * m, h * SQUARE + 2 * m)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
@@ -98,7 +100,7 @@ class BoardItem(QGraphicsItem):
                 min(b.width, math.ceil(r.right() / SQUARE)),
                 min(b.height, math.ceil(r.bottom() / SQUARE)))
         whole = area == (0, 0, b.width, b.height)
-        render.paint_board(painter, scenario, square=SQUARE, area=None if whole else area,
+        paint_board(painter, scenario, square=SQUARE, area=None if whole else area,
                            grid=self.grid, level_marks=self.level_marks)
 
     def set_grid(self, on: bool) -> None:
@@ -220,7 +222,7 @@ class BoardView(QGraphicsView):
         self.setMouseTracking(True)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
-        self.setBackgroundBrush(render.COLORS["void"])     # the table the board lies on
+        self.setBackgroundBrush(style.COLORS["void"])     # the table the board lies on
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from = None           # viewport point where a pan started
         self._space = False

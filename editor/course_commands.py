@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog
 
-from rallyforge.editor import commands, dialogs, export
+from rallyforge.drawing import pictures
+from rallyforge.editor import commands, dialogs
 from rallyforge.editor.insert_board_dialog import InsertBoardDialog
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
 from rallyforge.editor.new_from_published_dialog import NewFromPublishedDialog
@@ -109,7 +110,7 @@ class CourseCommands:
                 return
             options["square_mm"], options["paper"] = chosen
         try:
-            export.export(doc.scenario, path, **options)
+            pictures.export(doc.scenario, path, **options)
         except (OSError, ValueError) as exc:
             dialogs.show_error(self.window, "Export failed",
                                f"{Path(path).name} could not be written: {exc}")

@@ -135,7 +135,7 @@ def get_pdf_options(parent, square_mm: float = 25.0, paper: str = "A4"):
         QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
     )
 
-    from rallyforge.editor.export import PAPERS
+    from rallyforge.drawing.pictures import PAPERS
     dialog = QDialog(parent)
     dialog.setWindowTitle("Export PDF")
     size = QDoubleSpinBox()

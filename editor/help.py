@@ -1,6 +1,7 @@
 """The Help menu: the keyboard shortcuts (listed from the window's own menus,
 so the list cannot drift from the keys), the file format and rules pages
-(docs/ of the checkout), and About with the version."""
+(docs/ of the checkout, installed beside the editor as rallyforge/docs), and
+About with the version."""
 from __future__ import annotations
 
 from html import escape

@@ -1,17 +1,17 @@
-"""Toolbar icons: board elements come from editor/render.py; the tools that
+"""Toolbar icons: board elements come from drawing/; the tools that
 are not an element (select, brush, belt, fills, eyedropper) are drawn here."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
 
-from rallyforge.editor import render
+from rallyforge.drawing import style
 from rallyforge.editor.palette import element_icon
 
 SIZE = 32
 INK = QColor("#2b2f36")
 ACCENT = QColor("#2c6fd6")
-BELT = render.COLORS["conveyor"]
+BELT = style.COLORS["conveyor"]
 
 
 def _icon(draw) -> QIcon:
@@ -63,7 +63,7 @@ def _belt(p: QPainter, s: float) -> None:
 
 def _rect_fill(p: QPainter, s: float) -> None:
     p.setPen(QPen(INK, 2))
-    p.setBrush(render.COLORS["water"])
+    p.setBrush(style.COLORS["water"])
     p.drawRect(QRectF(0.15 * s, 0.25 * s, 0.7 * s, 0.5 * s))
 
 
@@ -73,7 +73,7 @@ def _flood_fill(p: QPainter, s: float) -> None:
     bucket = QPolygonF([QPointF(0.15 * s, 0.35 * s), QPointF(0.65 * s, 0.35 * s),
                         QPointF(0.58 * s, 0.9 * s), QPointF(0.22 * s, 0.9 * s)])
     p.drawPolygon(bucket)
-    p.setBrush(render.COLORS["water"])
+    p.setBrush(style.COLORS["water"])
     drop = QPainterPath(QPointF(0.82 * s, 0.3 * s))
     drop.cubicTo(0.95 * s, 0.55 * s, 0.95 * s, 0.7 * s, 0.82 * s, 0.72 * s)
     drop.cubicTo(0.69 * s, 0.7 * s, 0.69 * s, 0.55 * s, 0.82 * s, 0.3 * s)
@@ -94,7 +94,7 @@ def _level(p: QPainter, s: float) -> None:
     """Three steps rising to the right, lighter as they go up, shadowed below."""
     p.setPen(QPen(INK, 1.2))
     for k in range(3):
-        p.setBrush(render.COLORS["floor"].lighter(100 + 18 * k))
+        p.setBrush(style.COLORS["floor"].lighter(100 + 18 * k))
         top = (0.7 - 0.25 * k) * s
         p.drawRect(QRectF((0.08 + 0.28 * k) * s, top, 0.28 * s, 0.9 * s - top))
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from rallyforge.editor import commands, dialogs
 from rallyforge.editor.board_library import piece, thumbnail
-from rallyforge.editor.export import render_image
+from rallyforge.drawing.pictures import render_image
 from rallyforge.engine.editing import edit, library
 from rallyforge.engine.editing.transform import insert_board
 from rallyforge.engine.format.loader import read_file

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem, QPushButton, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from rallyforge.editor import render
+from rallyforge.drawing import icons
 from rallyforge.engine.model.directions import NAMES
 from rallyforge.engine.model.element_kinds import EDGES, EDGE_LIST, NEW_VALUES, TILES, TILE_LIST
 
@@ -58,7 +58,7 @@ def element_pixmap(kind: str, direction: str = "N", size: int = ICON, **values) 
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    render.paint_element_icon(painter, QRectF(0, 0, size, size), kind, direction, **values)
+    icons.paint_element_icon(painter, QRectF(0, 0, size, size), kind, direction, **values)
     painter.end()
     return pixmap
 

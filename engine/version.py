@@ -12,6 +12,7 @@ COMMANDS = {
     "card": "how long, how hard and how fair a course is: race it and print its card",
     "suggest": "search for small edits that make a course fairer or the length you want",
     "import": "read a Tiled map (TMX or Tiled JSON) of this game as a course",
+    "export": "write a course as a picture (PNG, SVG, PDF) or a Tiled map (TMX, Tiled JSON)",
     "assemble": "lay library boards and a docking bay out as one course",
     "published": "list the courses of the game's course manual, or write one as a file",
 }

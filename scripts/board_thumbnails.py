@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rallyforge.editor.board_library import piece
-from rallyforge.editor.export import export_png
+from rallyforge.drawing.pictures import export_png
 from rallyforge.engine.editing.library import board_files
 
 TARGET = Path(__file__).resolve().parents[1] / "docs" / "boards"

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 
 
 class Answers:

@@ -7,9 +7,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from rallyforge.editor import render
+from rallyforge.drawing import style
 from rallyforge.editor.insert_board_dialog import InsertBoardDialog
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 from rallyforge.editor.new_from_boards_dialog import NewFromBoardsDialog
 from rallyforge.engine.cli.main import main
 from rallyforge.engine.editing import library
@@ -216,4 +216,4 @@ def test_insert_board_goes_beside_the_board_by_default_never_under_the_bay(make_
     w.view.fit()
     shot = w.view.grab().toImage()
     at = w.view.mapFromScene(18.5 * SQUARE, 14.5 * SQUARE)   # beside the bay: the table
-    assert shot.pixelColor(at) == render.COLORS["void"]
+    assert shot.pixelColor(at) == style.COLORS["void"]

@@ -5,7 +5,9 @@ import xml.etree.ElementTree as ET
 
 from PySide6.QtGui import QColor, QImage
 
-from rallyforge.editor import export, render
+from rallyforge.drawing import pictures as export
+from rallyforge.drawing import style
+from rallyforge.drawing.walls import edge_margin
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Wall
 from tests.editor_support import answers, make_window  # noqa: F401
 
@@ -38,7 +40,7 @@ def test_png_and_svg_show_outer_walls_whole(make_window, answers, tmp_path):
     assert dark(image.pixelColor(m - 1, m + 160))                    # W of (0, 2)
     assert dark(image.pixelColor(m + 96, m + 256))                   # S of (1, 3)
     assert dark(image.pixelColor(m + 256, m + 160))                  # E of (3, 2)
-    yellow = render.COLORS["wall"]
+    yellow = style.COLORS["wall"]
     assert image.pixelColor(m + 96, m + 3).name() == yellow.name()   # the band itself inside
     root = ET.parse(exported(w, answers, tmp_path, "svg")).getroot()
     view = [float(v) for v in root.get("viewBox").split()]
@@ -61,7 +63,7 @@ def test_pdf_needs_as_few_pages_as_it_can_with_a_choice_of_paper(make_window, an
     out = exported(w, answers, tmp_path, "pdf", paper="A4")
     assert pdf_pages(out) == 4
     # the four A4 pages share the board out evenly: no page with a sliver of two rows
-    edge = 2 * render.edge_margin(25.0)
+    edge = 2 * edge_margin(25.0)
     layout = export.pdf_layout((300 + edge, 300 + edge))
     for extent, window, step in zip((300 + edge,) * 2, layout.window_mm, layout.step_mm):
         last = extent - step                                         # what the second page shows

@@ -215,7 +215,7 @@ def test_insert_board_is_one_undo_step(window, tmp_path):
 
 
 def test_export_asks_the_square_size_for_pdf(window, answers, tmp_path, monkeypatch):
-    from rallyforge.editor import export
+    from rallyforge.drawing import pictures as export
     calls = []
     monkeypatch.setattr(export, "export", lambda scenario, path, **kw: calls.append((path, kw)))
     answers.save_path = str(tmp_path / "course")

@@ -7,7 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtTest import QTest
 
-from rallyforge.editor import render
+from rallyforge.drawing.board import paint_board
+from rallyforge.drawing.walls import edge_margin
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Level, Scenario, Tile
 from tests.editor_support import (  # noqa: F401  (fixtures)
     answers, click, drag_squares, make_window, window,
@@ -90,7 +91,7 @@ def _paint(scenario: Scenario, s: int = 40) -> QImage:
                    QImage.Format_ARGB32_Premultiplied)
     image.fill(QColor("white"))
     p = QPainter(image)
-    render.paint_board(p, scenario, square=s, grid=False)
+    paint_board(p, scenario, square=s, grid=False)
     p.end()
     return image
 
@@ -175,12 +176,12 @@ def test_the_level_tool_numbers_raised_squares_and_the_view_menu_keeps_them(wind
 
 
 def test_exports_number_levels_and_outline_ledges_in_grey(qapp, tmp_path):
-    from rallyforge.editor import export
+    from rallyforge.drawing import pictures as export
     board = Board(3, 1, levels=(Level(1, 0, 1), Level(2, 0, 2)))
     scenario = Scenario("levels", board, (Flag(0, 0),), (Dock(0, 0, "N"),))
     s = 60
     image = export.render_image(scenario, s).convertToFormat(QImage.Format_Grayscale8)
-    m = render.edge_margin(s)
+    m = edge_margin(s)
 
     def share(x0, y0, x1, y1):
         return _dark_share(image, (m + x0 * s, m + y0 * s, m + x1 * s, m + y1 * s))

@@ -1,8 +1,8 @@
 """What the board view shows: a rendered image of a course has the expected
-colours at known squares (render.COLORS at render.sample_point)."""
+colours at known squares (style.COLORS at style.sample_point)."""
 from PySide6.QtGui import QColor
 
-from rallyforge.editor import render
+from rallyforge.drawing import board_info, shapes, style
 from rallyforge.engine.model.element_kinds import TILE_TYPES, new_tile
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Scenario, Tile, Wall
 from tests.editor_support import answers, make_window, window  # noqa: F401  (fixtures)
@@ -35,13 +35,13 @@ def test_view_shows_the_expected_colours_at_known_squares(make_window):
                ("floor", (2, 3)), ("laser", (3, 0))]
     wrong = []
     for kind, (x, y) in checks:
-        fx, fy = render.sample_point(kind)
+        fx, fy = style.sample_point(kind)
         fy = max(fy, 1 / 64)        # the wall's point is on the edge: one pixel inside
         p = w.view.mapFromScene((x + fx) * 64, (y + fy) * 64)
         assert image.rect().contains(p), (kind, p)
         got = image.pixelColor(p)
-        if not close(got, render.COLORS[kind]):
-            wrong.append((kind, (x, y), got.name(), render.COLORS[kind].name()))
+        if not close(got, style.COLORS[kind]):
+            wrong.append((kind, (x, y), got.name(), style.COLORS[kind].name()))
     assert wrong == []
 
 
@@ -72,10 +72,10 @@ def test_the_standard_course_shows_its_elements_colours(make_window):
         if (t.x, t.y) in covered or kind in ("conveyor", "express") or \
                 any(b.has_wall(t.x, t.y, side) for side in "NESW"):
             continue                # belts: curves and feeders move the sampled pixel
-        fx, fy = render.sample_point(kind)
+        fx, fy = style.sample_point(kind)
         got = image.pixelColor(w.view.mapFromScene((t.x + fx) * 64, (t.y + fy) * 64))
         checked += 1
-        if not close(got, render.COLORS[kind]):
+        if not close(got, style.COLORS[kind]):
             wrong.append((kind, (t.x, t.y), got.name()))
     assert checked >= 5 and wrong == []
 
@@ -87,16 +87,16 @@ def test_chevrons_on_a_belt_curve_follow_the_curve(window):
     more on the inside)."""
     import math
     from tests.editor_support import drag_squares
-    from rallyforge.editor import render
+    from rallyforge.drawing import board_info, shapes, style
     w = window
     w.set_tool("belt")
     drag_squares(w.view, [(1, 5), (2, 5), (3, 5), (4, 5), (4, 4), (4, 3)])
     board = w.doc.scenario.board
     assert board.tile_at(4, 5).dir == "N" and board.tile_at(3, 5).dir == "E"
-    key = render._info(board).key(4, 5)
+    key = board_info.board_info(board).key(4, 5)
     assert key[0] == "conveyor" and key[-1] == 1                # fed from its left: a curve
     for express in (False, True):
-        path = render._unit("curve_chevrons", express)
+        path = shapes.unit("curve_chevrons", express)
         chevrons = []
         for i in range(path.elementCount()):
             e = path.elementAt(i)

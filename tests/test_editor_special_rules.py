@@ -49,7 +49,7 @@ def test_the_factory_boards_are_outlined_with_their_names(qtbot, open_copy, tmp_
 
     from PySide6.QtGui import QImage, QPainter
 
-    from rallyforge.editor.render import paint_board
+    from rallyforge.drawing.board import paint_board
     from rallyforge.engine.format.loader import load_file
 
     course = load_file(RULES / "12.10-board-turns-on-flag.json")

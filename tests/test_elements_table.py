@@ -13,7 +13,8 @@ from hypothesis.errors import NoSuchExample
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QFormLayout, QGroupBox
 
-from rallyforge.editor import render
+from rallyforge.drawing import icons, painters, style
+from rallyforge.drawing.board import paint_board
 from rallyforge.editor.palette import ENTRIES
 from rallyforge.editor.preview import heatmap_overlay
 from rallyforge.engine.analysis.narration import STEP_NAMES
@@ -58,18 +59,18 @@ def schema_lists(t: TileType) -> None:
 
 
 def painter_draws(t: TileType) -> None:
-    """editor/render.py: a painter and a colour, shown at the sample point."""
-    assert t.name in render._TILE_DRAW, f"editor/render.py has no painter for {t.name!r}"
-    assert t.name in render.COLORS, f"editor/render.py has no colour for {t.name!r}"
+    """drawing/: a painter and a colour, shown at the sample point."""
+    assert t.name in painters.TILE_PAINTERS, f"drawing/ has no painter for {t.name!r}"
+    assert t.name in style.COLORS, f"drawing/ has no colour for {t.name!r}"
     s = 32
     image = QImage(3 * s, 3 * s, QImage.Format_ARGB32_Premultiplied)
     image.fill(QColor("magenta"))
     painter = QPainter(image)
-    render.paint_board(painter, _scenario(new_tile(1, 1, t.name)), square=s)
+    paint_board(painter, _scenario(new_tile(1, 1, t.name)), square=s)
     painter.end()
-    fx, fy = render.sample_point(t.name)
+    fx, fy = style.sample_point(t.name)
     got = image.pixelColor(int((1 + fx) * s), int((1 + fy) * s))
-    want = render.COLORS[t.name]
+    want = style.COLORS[t.name]
     assert all(abs(a - b) <= 6 for a, b in zip(got.getRgb()[:3], want.getRgb()[:3])), \
         f"a {t.name} shows {got.name()} at its sample point, not {want.name()}"
 
@@ -78,7 +79,7 @@ def palette_offers(t: TileType) -> None:
     """editor/palette.py: an entry that paints it, with an icon."""
     assert any(e.kind == t.name and e.tool is None for e in ENTRIES), \
         f"the palette offers no {t.name!r}"
-    assert t.name in render.ICON_KINDS, f"editor/render.py draws no icon for {t.name!r}"
+    assert t.name in icons.ICON_KINDS, f"drawing/ draws no icon for {t.name!r}"
 
 
 def causes_named(t: TileType) -> None:

@@ -10,8 +10,8 @@ import pytest
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 
-from rallyforge.editor import export as ex
-from rallyforge.editor import render
+from rallyforge.drawing import pictures as ex
+from rallyforge.drawing import style
 from rallyforge.editor.app import main
 from rallyforge.engine.format.loader import save_file
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Level, Pusher, Scenario, Tile, Wall
@@ -51,9 +51,9 @@ def test_png_is_a_png_of_the_expected_size(qapp, tmp_path):
     m = 2                                        # room for the outer walls' outline
     assert (image.width(), image.height()) == (240 + 2 * m, 160 + 2 * m)
     assert image.text("Title") == "Export test"
-    x, y = render.sample_point("pit")
+    x, y = style.sample_point("pit")
     assert image.pixelColor(m + int((4 + x) * 20), m + int((4 + y) * 20)).name() == \
-        render.COLORS["pit"].name()
+        style.COLORS["pit"].name()
     assert leftovers(tmp_path) == []
 
 
@@ -188,7 +188,7 @@ def test_a_failed_export_leaves_the_old_file_and_no_temporary(qapp, tmp_path, mo
     def broken(*args, **kwargs):
         raise RuntimeError("paint failed")
 
-    monkeypatch.setattr(render, "paint_board", broken)
+    monkeypatch.setattr(ex, "paint_board", broken)
     for exporter in (ex.export_pdf, ex.export_svg, ex.export_png):
         with pytest.raises(RuntimeError):
             exporter(course(), out)

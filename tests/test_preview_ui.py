@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from rallyforge.editor import commands
 from rallyforge.editor.preview import install_preview
 from rallyforge.editor.preview.heatmap_overlay import MODES
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 from rallyforge.engine.bots import new_race
 from rallyforge.engine.editing import edit, transform
 from rallyforge.engine.model.scenario import Pusher

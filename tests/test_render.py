@@ -7,12 +7,13 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QTransform
 
-from rallyforge.editor import render
+from rallyforge.drawing import icons, style
+from rallyforge.drawing.board import paint_board
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.element_kinds import TILE_TYPES, new_tile
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Laser, Pusher, Scenario, Tile, Wall
 
-S = render.SQUARE
+S = style.SQUARE
 
 
 def tile(x, y, kind, d="N", express=False, rotation="cw", phases=(1, 3, 5)) -> Tile:
@@ -24,13 +25,13 @@ def paint(scenario: Scenario, square: int = S, **kwargs) -> QImage:
     image = QImage(b.width * square, b.height * square, QImage.Format_ARGB32_Premultiplied)
     image.fill(QColor("magenta"))
     painter = QPainter(image)
-    render.paint_board(painter, scenario, square=square, **kwargs)
+    paint_board(painter, scenario, square=square, **kwargs)
     painter.end()
     return image
 
 
 def colour_at(image: QImage, x: int, y: int, kind: str, square: int = S) -> QColor:
-    fx, fy = render.sample_point(kind)
+    fx, fy = style.sample_point(kind)
     px = min(int((x + fx) * square), (x + 1) * square - 1)
     py = min(int((y + fy) * square), (y + 1) * square - 1)
     return image.pixelColor(px, py)
@@ -44,8 +45,8 @@ def sampled_wrong(image, cases, square=S):
     wrong = []
     for kind, (x, y) in cases:
         got = colour_at(image, x, y, kind, square)
-        if not same(got, render.COLORS[kind]):
-            wrong.append((kind, (x, y), got.name(), render.COLORS[kind].name()))
+        if not same(got, style.COLORS[kind]):
+            wrong.append((kind, (x, y), got.name(), style.COLORS[kind].name()))
     return wrong
 
 
@@ -100,16 +101,16 @@ def test_colours_of_walls_lasers_pushers_flags_and_docks(qapp):
 def test_laser_beam_stops_at_a_wall(qapp):
     board = Board(6, 1, walls=(Wall(2, 0, "E"),), lasers=(Laser(0, 0, "E", 1),))
     image = paint(Scenario("beam", board, (Flag(5, 0),), (Dock(4, 0, "N"),)))
-    assert same(colour_at(image, 1, 0, "laser"), render.COLORS["laser"])
-    assert same(colour_at(image, 2, 0, "laser"), render.COLORS["laser"])
-    assert same(colour_at(image, 3, 0, "floor"), render.COLORS["floor"])
+    assert same(colour_at(image, 1, 0, "laser"), style.COLORS["laser"])
+    assert same(colour_at(image, 2, 0, "laser"), style.COLORS["laser"])
+    assert same(colour_at(image, 3, 0, "floor"), style.COLORS["floor"])
 
 
 def test_three_beams_are_three_lines(qapp):
     board = Board(3, 1, lasers=(Laser(0, 0, "E", 3),))
     image = paint(Scenario("beams", board, (Flag(2, 0),), (Dock(2, 0, "N"),)))
     column = [image.pixelColor(S + S // 2, y) for y in range(S)]
-    red = [same(c, render.COLORS["laser"]) for c in column]
+    red = [same(c, style.COLORS["laser"]) for c in column]
     runs = sum(1 for i in range(1, S) if red[i] and not red[i - 1])
     assert runs == 3
 
@@ -118,8 +119,8 @@ def test_large_pit_has_no_inner_rims(qapp):
     board = Board(4, 4, tiles=tuple(tile(x, y, "pit") for x in (1, 2) for y in (1, 2)))
     image = paint(Scenario("pit", board, (Flag(0, 0),), (Dock(3, 3, "N"),)))
     # where the four squares meet, it is all hole
-    assert same(image.pixelColor(2 * S, 2 * S), render.COLORS["pit"])
-    assert same(image.pixelColor(2 * S - 3, S + S // 2), render.COLORS["pit"])
+    assert same(image.pixelColor(2 * S, 2 * S), style.COLORS["pit"])
+    assert same(image.pixelColor(2 * S - 3, S + S // 2), style.COLORS["pit"])
 
 
 def test_partial_repaint_matches_the_full_picture(qapp):
@@ -128,7 +129,7 @@ def test_partial_repaint_matches_the_full_picture(qapp):
     part = QImage(full.size(), QImage.Format_ARGB32_Premultiplied)
     part.fill(QColor("magenta"))
     painter = QPainter(part)
-    render.paint_board(painter, scenario, area=(2, 1, 9, 5))
+    paint_board(painter, scenario, area=(2, 1, 9, 5))
     painter.end()
     for y in range(1, 5):
         for x in range(2, 9):
@@ -149,27 +150,27 @@ def test_vector_and_rotated_painting_work(qapp):
     image.fill(QColor("magenta"))
     painter = QPainter(image)
     painter.setTransform(QTransform(0, 1, -1, 0, b.height * S, 0))      # a quarter turn clockwise
-    render.paint_board(painter, scenario)
+    paint_board(painter, scenario)
     painter.end()
     x, y = cases[0][1]
     got = image.pixelColor(int((b.height - y - 0.5) * S), int((x + 0.5) * S))
-    assert same(got, render.COLORS["floor"])
+    assert same(got, style.COLORS["floor"])
 
 
 def test_small_squares_and_no_grid(qapp):
     scenario, cases = every_variant()
     image = paint(scenario, square=24, grid=False)
     assert image.width() == scenario.board.width * 24
-    assert same(colour_at(image, 0, 1, "pit", 24), render.COLORS["pit"])
+    assert same(colour_at(image, 0, 1, "pit", 24), style.COLORS["pit"])
 
 
-@pytest.mark.parametrize("kind", render.ICON_KINDS)
+@pytest.mark.parametrize("kind", icons.ICON_KINDS)
 def test_palette_icons(qapp, kind):
     image = QImage(40, 48, QImage.Format_ARGB32_Premultiplied)
     image.fill(QColor("magenta"))
     painter = QPainter(image)
     for i, d in enumerate("NESW"):
-        render.paint_element_icon(painter, QRectF(0, 4, 40, 40), kind, d, express=bool(i % 2),
+        icons.paint_element_icon(painter, QRectF(0, 4, 40, 40), kind, d, express=bool(i % 2),
                                   rotation="ccw" if i % 2 else "cw")
     painter.end()
     assert image.pixelColor(20, 24) != QColor("magenta")
@@ -181,7 +182,7 @@ def test_unknown_icon_is_an_error(qapp):
     painter = QPainter(image)
     try:
         with pytest.raises(ValueError, match="no icon"):
-            render.paint_element_icon(painter, QRectF(0, 0, 10, 10), "robot")
+            icons.paint_element_icon(painter, QRectF(0, 0, 10, 10), "robot")
     finally:
         painter.end()
 
@@ -224,7 +225,7 @@ def test_a_100x100_course_with_every_element_paints(qapp):
     scenario = big_course()
     image = QImage(100 * 16, 100 * 16, QImage.Format_ARGB32_Premultiplied)
     painter = QPainter(image)
-    render.paint_board(painter, scenario, square=16)
+    paint_board(painter, scenario, square=16)
     painter.end()
     b = scenario.board
     lit = set().union(*(beam_squares(b, l) for l in b.lasers))
@@ -234,4 +235,4 @@ def test_a_100x100_course_with_every_element_paints(qapp):
     assert len(quiet) > 100
     for t in quiet[::37]:
         kind = "express" if t.express else t.type
-        assert same(colour_at(image, t.x, t.y, kind, 16), render.COLORS[kind], 12), t
+        assert same(colour_at(image, t.x, t.y, kind, 16), style.COLORS[kind], 12), t

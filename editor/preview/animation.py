@@ -13,15 +13,13 @@ import math
 
 from PySide6.QtGui import QColor
 
+from rallyforge.drawing.style import ROBOT_COLORS
 from rallyforge.engine.analysis.replay import ANGLE, Beam, Motion, Pose, Timeline
 from rallyforge.engine.model.directions import DX, DY, INDEX
 from rallyforge.engine.model.element_kinds import FALL_CAUSES
 from rallyforge.engine.rules.outcome import RobotResult
 from rallyforge.engine.analysis.team_colors import team_color
 
-# Robot colours, in robot order.
-ROBOT_COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#00a5a8",
-                "#f032e6", "#9a6324")
 
 
 def team_colors(timeline: Timeline, more: tuple[str | None, ...] = ()) -> dict[str, QColor]:

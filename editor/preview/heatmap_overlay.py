@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor, QFont, QLinearGradient, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from rallyforge.editor.board_view import Z_EXTRA
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 from rallyforge.engine.analysis.course_card.build import loop_line
 from rallyforge.engine.model.element_kinds import CAUSE_LIST, DEATH_CAUSES
 

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import (
     QSpinBox, QToolButton, QVBoxLayout, QWidget,
 )
 
+from rallyforge.drawing.style import ROBOT_COLORS
 from rallyforge.engine.analysis.balance.play import bot_names, default_bot
 
-from .animation import ROBOT_COLORS
 from .swatch import swatch
 
 MAX_ROBOTS = 8

@@ -22,7 +22,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem
 
 from rallyforge.editor.board_view import Z_EXTRA
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 
 from rallyforge.engine.analysis.replay import Death, Motion, Pose, Timeline
 from rallyforge.engine.analysis.team_flags import FlagState, flag_owners, flag_states

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from rallyforge.editor.board_view import SQUARE, Z_PREVIEW, square_rect
-from rallyforge.editor.render import paint_board
+from rallyforge.drawing.board import paint_board
 from rallyforge.engine.model.scenario import Dock, Flag, Scenario
 
 GHOST_OPACITY = 0.75

@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
 
 from rallyforge.editor.board_view import Z_EXTRA
-from rallyforge.editor.render import SQUARE
+from rallyforge.drawing.style import SQUARE
 from rallyforge.engine.analysis.replay import Pose
 from rallyforge.engine.analysis.team_flags import FlagState
 

@@ -1,5 +1,6 @@
 """The `rallyforge` command line: validate, run, test, balance and compare courses, print their cards
-and suggest fixes; import Tiled maps and assemble courses from library boards.
+and suggest fixes; import Tiled maps, export courses as pictures or Tiled maps, and assemble courses
+from library boards.
 
 Exit codes: 0 success, 1 a problem with the input or a failed check, or an
 output that could not be written (a full disk: one line says so), 2 bad usage

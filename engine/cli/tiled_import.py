@@ -2,7 +2,8 @@
 as a course.
 
 The meaning of each tile comes from the tileset mappings shipped in
-engine/format/tiled/tilesets/. Every tile the mappings do not know is reported as
+engine/format/tiled/tilesets/; a map written by `rallyforge export` gives
+back the whole course (engine/format/tiled_read.py). Every tile the mappings do not know is reported as
 a warning naming its square and tile id, and its square is left empty.
 Without ``-o`` (or with ``-o -``) the course is printed; with it, written
 (atomically; never onto the map itself). Then a summary line on standard
@@ -21,8 +22,8 @@ import sys
 
 from rallyforge.engine.cli.common import STDOUT, count, output_clash, write_course
 from rallyforge.engine.format.loader import dumps
-from rallyforge.engine.format.tiled.convert import import_map
 from rallyforge.engine.format.tiled.mapfile import MapError
+from rallyforge.engine.format.tiled_read import import_course
 from rallyforge.engine.model.problems import problem_line
 from rallyforge.engine.validation.validator import validate_data
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"rallyforge: error: {clash}", file=sys.stderr)
         return 2
     try:
-        imported = import_map(args.map)
+        imported = import_course(args.map)
     except MapError as exc:
         print(f"{args.map}: error: {exc}", file=sys.stderr)
         return 1

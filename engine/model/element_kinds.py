@@ -5,7 +5,7 @@ Everything outside the rules code that needs a per-type fact reads it here:
 the loader and the canonical save, the validator, the editor's brush,
 inspector, palette and renderer dispatch, the statistics' death causes and
 the preview's labels. A new tile type is a row of TILES, its rules (the
-rules modules and ``course.Course``), its painter (``editor/render.py``) and
+rules modules and ``course.Course``), its painter (``drawing/painters/``) and
 its entry in ``schema/scenario.schema.json``; tests/test_elements_table.py
 fails when any consumer lacks a type listed here.
 """

@@ -80,10 +80,20 @@ def after_register(course: Course, square: int, home: int) -> int:
     """Where a flag on `square` (its file square `home`) stands after the
     express and conveyors steps of one register (belts act alike in every
     register)."""
+    steps = belt_steps(course, square, home)
+    return steps[-1] if steps else square
+
+
+def belt_steps(course: Course, square: int, home: int) -> list[int]:
+    """Where a flag on `square` (its file square `home`) stands after each
+    belt step of a register that moves it: the express step, then the
+    conveyors step."""
     hot = course.hot[1]
+    steps = []
     for bit in (EXPRESS_BIT, CONVEYOR_BIT):
         if hot[square] & bit:
             ride = _ride(course, square, home)
             if ride is not None:
                 square = ride[0]
-    return square
+                steps.append(square)
+    return steps

@@ -160,6 +160,19 @@ class _Course:
         return tuple(v for k, v in self.lasers.items() if k not in dropped)
 
 
+def cell_yield(meaning: dict, bits: int) -> frozenset:
+    """What one cell of this meaning, with these flip bits, puts on square
+    (0, 0): its tile, walls, lasers and pushers, and ("flag", n) and
+    ("dock", n, facing) for its markers. The exporter reads a mapping
+    backwards with it (engine/format/tiled_write.py)."""
+    course = _Course(1, 1)
+    course.place(meaning, bits, 0, 0, "")
+    return frozenset([t for t, _ in course.tiles.values()] + list(course.walls.values())
+                     + list(course.lasers.values()) + list(course.pushers.values())
+                     + [("flag", n) for n in course.flags]
+                     + [("dock", n, d.facing) for n, d in course.docks.items()])
+
+
 def _lookup(tilesets: tuple[Tileset, ...], gid: int) -> tuple[Tileset, int] | None:
     owner = None
     for tileset in tilesets:        # the tileset with the largest firstgid not above gid
@@ -202,9 +215,9 @@ def convert(tiled: TiledMap, name: str) -> Imported:
                         f"({obj.x}, {obj.y}) is left out")
     flags = tuple(course.flags[n] for n in sorted(course.flags))
     docks = tuple(course.docks[n] for n in sorted(course.docks))
-    if not flags:
+    if not flags and tiled.course is None:      # (an exported course's may be in its objects)
         course.warn("the map has no flag: add one before the course can be raced")
-    if not docks:
+    if not docks and tiled.course is None:
         course.warn("the map has no dock (start square): add one before the course can be raced")
     used = tuple(m for m in dict.fromkeys(found.values()) if m is not None)
     credits = "; ".join(f"{m.title} ({m.source}, {m.licence})" for m in used)

@@ -1,6 +1,11 @@
 """Read a Tiled map, TMX (XML) or Tiled JSON, into plain data: its size, its
 tilesets and one global tile id (with its flip bits) per cell of each tile
-layer, plus the tile objects of its object layers.
+layer, plus the tile objects of its object layers, and what a map written by
+`rallyforge export` carries beside its tiles (docs/tiled-import.md, export): the
+course's text in the map's custom property COURSE_PROPERTY, and each element
+the tileset cannot draw in an object's custom property ELEMENT_PROPERTY (or
+all of them in the map's ELEMENTS_PROPERTY, for a client that reads every
+layer as tiles).
 
 Layer data may be CSV, base64, base64 with zlib or gzip compression, or
 (TMX) one <tile> element per cell. Only finite orthogonal maps are
@@ -59,12 +64,27 @@ class TileObject:
 
 
 @dataclass(frozen=True)
+class Record:
+    """An object of an object layer carrying an element in ELEMENT_PROPERTY."""
+    layer: str
+    text: str               # the element, as JSON
+
+
+@dataclass(frozen=True)
 class TiledMap:
     width: int
     height: int
     tilesets: tuple[Tileset, ...]
     layers: tuple[Layer, ...]
     objects: tuple[TileObject, ...] = field(default=())
+    course: str | None = None           # the map's COURSE_PROPERTY
+    records: tuple[Record, ...] = field(default=())
+
+
+COURSE_PROPERTY = "rallyforge-course"
+ELEMENT_PROPERTY = "rallyforge-element"
+ELEMENTS_PROPERTY = "rallyforge-elements"   # the same, all in a map property (no object layer)
+UNLISTED_WALL = "unlisted wall"     # an element's kind: a wall the tiles draw that the course lacks
 
 
 # A TMX file's first element (after the XML declaration, comments and a doctype) is <map>.
@@ -312,6 +332,7 @@ def _read_tmx(raw: bytes, folder: Path) -> TiledMap:
     tilesets = tuple(_tmx_tileset(t, folder) for t in found)
     layers = []
     objects = []
+    records = []
     counts = _Counts()
     for index, element in enumerate(root.iter()):
         if element.tag == "layer":
@@ -340,7 +361,23 @@ def _read_tmx(raw: bytes, folder: Path) -> TiledMap:
                              "width": obj.get("width", tile_w), "height": obj.get("height", tile_h)}
                     objects.append(_tile_object(name, gid, place, tile_w, tile_h,
                                                 f"object layer {name!r}: an <object>"))
-    return TiledMap(width, height, tilesets, tuple(layers), tuple(objects))
+                text = _tmx_property(obj, ELEMENT_PROPERTY)
+                if text is not None:
+                    counts.object()
+                    records.append(Record(name, text))
+    records += _listed(_tmx_property(root, ELEMENTS_PROPERTY))
+    return TiledMap(width, height, tilesets, tuple(layers), tuple(objects),
+                    _tmx_property(root, COURSE_PROPERTY), tuple(records))
+
+
+def _tmx_property(element: ET.Element, name: str) -> str | None:
+    """The custom property `name` of an element (its own <properties> only):
+    a value attribute, or text for a multi-line one."""
+    found = element.find("properties")
+    for prop in (found.findall("property") if found is not None else ()):
+        if prop.get("name") == name:
+            return prop.get("value", prop.text or "")
+    return None
 
 
 def _tmx_tileset(element: ET.Element, folder: Path) -> Tileset:
@@ -395,8 +432,37 @@ def _read_json(raw: bytes, folder: Path) -> TiledMap:
     tilesets = tuple(_json_tileset(_object(t, "a tileset"), folder) for t in entries)
     layers: list[Layer] = []
     objects: list[TileObject] = []
-    _json_layers(data["layers"], width, height, tile_w, tile_h, layers, objects, _Counts(), 0)
-    return TiledMap(width, height, tilesets, tuple(layers), tuple(objects))
+    records: list[Record] = []
+    _json_layers(data["layers"], width, height, tile_w, tile_h, layers, objects, records,
+                 _Counts(), 0)
+    records += _listed(_json_property(data, ELEMENTS_PROPERTY))
+    return TiledMap(width, height, tilesets, tuple(layers), tuple(objects),
+                    _json_property(data, COURSE_PROPERTY), tuple(records))
+
+
+def _listed(text: str | None) -> list[Record]:
+    """The elements of a map's ELEMENTS_PROPERTY: a JSON list of elements."""
+    if text is None:
+        return []
+    try:
+        items = json.loads(text)
+        if not isinstance(items, list):
+            raise ValueError("not a list")
+    except (ValueError, RecursionError) as exc:
+        raise MapError(f"the map's {ELEMENTS_PROPERTY} property is not a list of elements "
+                       f"({short(str(exc))})") from None
+    if len(items) > MAX_OBJECTS:
+        raise MapError(f"the map's {ELEMENTS_PROPERTY} property lists more than "
+                       f"{MAX_OBJECTS:,} elements")
+    return [Record(f"the map's {ELEMENTS_PROPERTY} property", json.dumps(item)) for item in items]
+
+
+def _json_property(owner: dict, name: str) -> str | None:
+    """The custom property `name` of a map or an object, when it is a text."""
+    for prop in owner.get("properties", ()) if isinstance(owner.get("properties"), list) else ():
+        if isinstance(prop, dict) and prop.get("name") == name and isinstance(prop.get("value"), str):
+            return prop["value"]
+    return None
 
 
 def _list(value: object, what: str) -> list[Any]:
@@ -416,8 +482,8 @@ def _text(value: object) -> str:
 
 
 def _json_layers(items: object, width: int, height: int, tile_w: int, tile_h: int,
-                 layers: list[Layer], objects: list[TileObject], counts: _Counts,
-                 depth: int) -> None:
+                 layers: list[Layer], objects: list[TileObject], records: list[Record],
+                 counts: _Counts, depth: int) -> None:
     if depth > MAX_NESTING:
         raise MapError(f"the map's group layers are nested more than {MAX_NESTING} deep")
     for index, item in enumerate(_list(items, "the map's layers")):
@@ -426,7 +492,7 @@ def _json_layers(items: object, width: int, height: int, tile_w: int, tile_h: in
         kind = layer.get("type")
         if kind == "group":
             _json_layers(layer.get("layers", []), width, height, tile_w, tile_h, layers, objects,
-                         counts, depth + 1)
+                         records, counts, depth + 1)
         elif kind == "tilelayer":
             counts.layer()
             if "data" not in layer:
@@ -455,6 +521,10 @@ def _json_layers(items: object, width: int, height: int, tile_w: int, tile_h: in
                              "height": obj.get("height") or tile_h}
                     objects.append(_tile_object(name, gid, place, tile_w, tile_h,
                                                 f"object layer {name!r}: an object"))
+                text = _json_property(obj, ELEMENT_PROPERTY)
+                if text is not None:
+                    counts.object()
+                    records.append(Record(name, text))
 
 
 def _json_tileset(entry: JsonObject, folder: Path) -> Tileset:

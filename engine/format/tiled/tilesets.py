@@ -7,6 +7,15 @@ A mapping file is a JSON object:
      "match": {"sources": ["tiles_tileset.tsx"], "names": ["tiles"], "tilecount": 136},
      "tiles": {"4": {"tile": "floor"}, "30": {"walls": ["N"]}, ...}}
 
+``export`` (optional) says how `rallyforge export --tileset CLIENT` writes a map for
+the client whose tileset this is: ``client`` (the option's name), ``file``
+(the tileset's file name, written next to the map when none is there),
+``tilewidth``, ``tileheight``, ``columns`` (of the tileset's picture) and ``layers``, the tile layer the client reads
+each kind of element from (``tile``, ``wall``, ``laser``, ``pusher``, ``flag``,
+``dock``; kinds may share a layer), and optionally ``objects``: "property"
+puts the elements the tileset cannot draw in a map property rather than an
+object layer, for a client that reads every layer as tiles.
+
 A tileset used by a map matches when its file name is one of ``sources``,
 or its own name is one of ``names`` (and its tile count, when both are
 known, is ``tilecount``). ``tiles`` is keyed by the tile's local id (its
@@ -41,6 +50,17 @@ MEANING_KEYS = {"tile", "dir", "express", "rotation", "phases", "walls", "laser"
                 "flag", "dock", "facing", "none"}
 
 
+@dataclass(frozen=True)
+class Export:
+    client: str
+    file: str
+    tilewidth: int
+    tileheight: int
+    columns: int
+    layers: dict[str, str]      # the layer of each kind of element (tile, wall, laser, ...)
+    objects: str = "layer"      # where the elements the tileset cannot draw go: "layer" or "property"
+
+
 @dataclass(frozen=True, eq=False)     # one object per file: compared by identity
 class Mapping:
     file: str
@@ -51,6 +71,7 @@ class Mapping:
     names: tuple[str, ...]
     tilecount: int | None
     tiles: dict[int, JsonObject]           # tile id -> what it means (MEANING_KEYS)
+    export: Export | None       # None: read only
 
     def matches(self, tileset: Tileset) -> bool:
         if tileset.source and tileset.source in self.sources:
@@ -74,7 +95,8 @@ def _load(path: Path) -> Mapping:
     match = data["match"]
     return Mapping(path.name, data["title"], data["source"], data["licence"],
                    tuple(match.get("sources", ())), tuple(match.get("names", ())),
-                   match.get("tilecount"), tiles)
+                   match.get("tilecount"), tiles,
+                   Export(**data["export"]) if "export" in data else None)
 
 
 @lru_cache(maxsize=1)
@@ -85,3 +107,8 @@ def mappings() -> tuple[Mapping, ...]:
 
 def mapping_for(tileset: Tileset) -> Mapping | None:
     return next((m for m in mappings() if m.matches(tileset)), None)
+
+
+def clients() -> dict[str, Mapping]:
+    """The mappings by the name of the client whose tileset they read."""
+    return {m.export.client: m for m in mappings() if m.export is not None}

@@ -4,7 +4,9 @@ real size, split over pages when it is larger than the paper.
 Every export is built in memory and written atomically (a temporary file
 beside the target, then renamed), so a failed export never leaves a
 half-written file. A QGuiApplication must exist (or is created, headless
-when there is no display).
+when there is no display: ensure_app). Only Qt's painting is used (QImage,
+QSvgGenerator, QPdfWriter), so that `rallyforge export` draws with no
+display and without the editor.
 """
 from __future__ import annotations
 
@@ -21,9 +23,16 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
-from rallyforge.editor import render
+from rallyforge.drawing.board import paint_board
+from rallyforge.drawing.board_info import board_info
+from rallyforge.drawing.lasers import paint_lasers
+from rallyforge.drawing.painters.dock import draw_dock
+from rallyforge.drawing.painters.flag import draw_flag
+from rallyforge.drawing.painters.pusher import draw_pusher
+from rallyforge.drawing.walls import edge_margin, paint_walls
 from rallyforge.engine.format.loader import write_bytes_atomic
-from rallyforge.engine.model.scenario import Scenario
+from rallyforge.engine.format.tiled_write import Atlas
+from rallyforge.engine.model.scenario import Board, Laser, Pusher, Scenario, Tile, Wall
 
 EXTENSIONS = (".png", ".svg", ".pdf")
 A4 = QPageSize.PageSizeId.A4
@@ -48,7 +57,7 @@ def ensure_app() -> QCoreApplication:
         if not (os.environ.get("QT_QPA_PLATFORM") or os.environ.get("DISPLAY")
                 or os.environ.get("WAYLAND_DISPLAY")):
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        app = _app = QGuiApplication(["rallyforge-editor"])
+        app = _app = QGuiApplication(["rallyforge"])
     return app
 
 
@@ -79,16 +88,24 @@ def picture_size(scenario: Scenario, square: float) -> tuple[int, int, int]:
     """(width, height, margin) of a picture of the board: the margin all round
     holds what outer walls draw beyond the board's edge."""
     b = scenario.board
-    margin = math.ceil(render.edge_margin(square))
+    margin = math.ceil(edge_margin(square))
     return round(b.width * square) + 2 * margin, round(b.height * square) + 2 * margin, margin
 
 
-def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int) -> None:
+@dataclass(frozen=True)
+class Look:
+    """What a picture shows besides the course: the grid, the robots where they start."""
+    grid: bool = True
+    robots: bool = False
+
+
+def _paint_picture(painter: QPainter, scenario: Scenario, square_px: int, margin: int,
+                   look: Look) -> None:
     painter.translate(margin, margin)
-    render.paint_board(painter, scenario, square=square_px)
+    paint_board(painter, scenario, square=square_px, grid=look.grid, robots=look.robots)
 
 
-def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
+def render_image(scenario: Scenario, square_px: int = 64, look: Look = Look()) -> QImage:
     """The board as an image, square_px pixels per square, with a margin
     (picture_size) so that outer walls show whole."""
     b = scenario.board
@@ -103,14 +120,15 @@ def render_image(scenario: Scenario, square_px: int = 64) -> QImage:
     image.fill(Qt.GlobalColor.transparent)
     painter = QPainter(image)
     try:
-        _paint_picture(painter, scenario, square_px, margin)
+        _paint_picture(painter, scenario, square_px, margin, look)
     finally:
         painter.end()
     return image
 
 
-def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
-    image = render_image(scenario, square_px)
+def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64,
+               look: Look = Look()) -> None:
+    image = render_image(scenario, square_px, look)
     image.setText("Title", _title(scenario))
     image.setText("Description", _description(scenario))
     image.setText("Software", "Rally Forge")
@@ -122,7 +140,8 @@ def export_png(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     write_bytes_atomic(path, bytes(data.data()))
 
 
-def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64) -> None:
+def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64,
+               look: Look = Look()) -> None:
     ensure_app()
     w, h, margin = picture_size(scenario, square_px)
     data, buffer = _buffer()
@@ -135,7 +154,7 @@ def export_svg(scenario: Scenario, path: str | os.PathLike, square_px: int = 64)
     generator.setDescription(_description(scenario))
     painter = QPainter(generator)
     try:
-        _paint_picture(painter, scenario, square_px, margin)
+        _paint_picture(painter, scenario, square_px, margin, look)
     finally:
         painter.end()
     buffer.close()
@@ -208,7 +227,7 @@ def pdf_layout(board_mm: tuple[float, float], page_size=A4) -> PdfLayout:
 
 
 def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
-               page_size=A4) -> int:
+               page_size=A4, look: Look = Look()) -> int:
     """A PDF printing the board at real size, each square square_mm wide (and
     the margin of outer walls), over as few pages of `page_size` (a
     QPageSize, an id, or a name of PAPERS) as it can; returns the number of pages."""
@@ -220,7 +239,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
         page_size = PAPERS[page_size]
     ensure_app()
     b = scenario.board
-    edge = render.edge_margin(square_mm)
+    edge = edge_margin(square_mm)
     layout = pdf_layout((b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge),
                         page_size)
     data, buffer = _buffer()
@@ -236,7 +255,7 @@ def export_pdf(scenario: Scenario, path: str | os.PathLike, square_mm: float = 2
             for c in range(layout.columns):
                 if r or c:
                     writer.newPage()
-                _pdf_page(painter, scenario, layout, c, r, square_mm)
+                _pdf_page(painter, scenario, layout, c, r, square_mm, look)
     finally:
         painter.end()
     buffer.close()
@@ -249,9 +268,9 @@ def _mm(value: float) -> float:
 
 
 def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, r: int,
-              square_mm: float) -> None:
+              square_mm: float, look: Look) -> None:
     b = scenario.board
-    edge = render.edge_margin(square_mm)     # the sheet is the board and this margin all round
+    edge = edge_margin(square_mm)     # the sheet is the board and this margin all round
     sheet_w, sheet_h = b.width * square_mm + 2 * edge, b.height * square_mm + 2 * edge
     wx, wy = c * layout.step_mm[0], r * layout.step_mm[1]
     ww = min(layout.window_mm[0], sheet_w - wx)
@@ -264,7 +283,8 @@ def _pdf_page(painter: QPainter, scenario: Scenario, layout: PdfLayout, c: int, 
     painter.save()
     painter.setClipRect(window)
     painter.translate(_mm(PAGE_MARGIN_MM + edge - wx), _mm(PAGE_MARGIN_MM + edge - wy))
-    render.paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1))
+    paint_board(painter, scenario, square=_mm(square_mm), area=(x0, y0, x1, y1), grid=look.grid,
+                robots=look.robots)
     painter.restore()
 
     _crop_marks(painter, window)
@@ -329,19 +349,71 @@ def _target(painter: QPainter, centre: QPointF) -> None:
     painter.drawLine(centre - QPointF(0, _mm(2)), centre + QPointF(0, _mm(2)))
 
 
+# ---------------------------------------------------------------- a tileset's picture
+
+def export_tileset_image(atlas: Atlas, path: str | os.PathLike) -> None:
+    """The picture of a stand-in Tiled tileset (engine/format/tiled_write.py):
+    each tile id drawn in its cell of the grid, as this style draws what the
+    tile puts on a square; the ids that put nothing left transparent."""
+    ensure_app()
+    s = atlas.size
+    image = QImage(atlas.columns * s, atlas.rows * s, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(image)
+    try:
+        for local, things in atlas.tiles.items():
+            painter.save()
+            painter.translate(local % atlas.columns * s, local // atlas.columns * s)
+            painter.setClipRect(QRectF(0, 0, s, s))
+            _paint_tile(painter, things, s)
+            painter.restore()
+    finally:
+        painter.end()
+    data, buffer = _buffer()
+    if not image.save(buffer, "PNG", PNG_QUALITY):  # type: ignore[call-overload]
+        raise OSError("could not encode the PNG image")
+    buffer.close()
+    write_bytes_atomic(path, bytes(data.data()))
+
+
+def _paint_tile(painter: QPainter, things: frozenset, s: int) -> None:
+    """What one tile puts on square (0, 0): a tile with all on it on its
+    floor; walls, lasers, pushers, a flag or a dock alone on a transparent
+    ground, as Tiled lays them over the tiles of the layers below."""
+    elements = [e for e in things if not isinstance(e, tuple)]
+    board = Board(1, 1, tiles=tuple(e for e in elements if isinstance(e, Tile)),
+                  walls=tuple(e for e in elements if isinstance(e, Wall)),
+                  lasers=tuple(e for e in elements if isinstance(e, Laser)),
+                  pushers=tuple(e for e in elements if isinstance(e, Pusher)))
+    if board.tiles:
+        paint_board(painter, Scenario(name="", board=board, flags=(), docks=()), square=s,
+                    grid=False)
+    else:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint_walls(painter, board, s, 0, 0, 1, 1)
+        paint_lasers(painter, board_info(board), s, 0, 0, 1, 1)
+        for pusher in board.pushers:
+            draw_pusher(painter, float(s), pusher.dir, pusher.phases)
+    for marker in (e for e in things if isinstance(e, tuple)):
+        if marker[0] == "flag":
+            draw_flag(painter, float(s), marker[1])
+        else:
+            draw_dock(painter, float(s), marker[1], marker[2])
+
+
 # ---------------------------------------------------------------- by extension
 
 def export(scenario: Scenario, path: str | os.PathLike, square_mm: float = 25.0,
-           square_px: int = 64, paper: str = "A4") -> None:
+           square_px: int = 64, paper: str = "A4", look: Look = Look()) -> None:
     """Export by the extension of `path`: .png, .svg (square_px pixels per
     square) or .pdf (square_mm millimetres per square, on `paper`: A4, Letter, A3)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".png":
-        export_png(scenario, path, square_px)
+        export_png(scenario, path, square_px, look)
     elif suffix == ".svg":
-        export_svg(scenario, path, square_px)
+        export_svg(scenario, path, square_px, look)
     elif suffix == ".pdf":
-        export_pdf(scenario, path, square_mm, paper)
+        export_pdf(scenario, path, square_mm, paper, look)
     else:
         raise ValueError(f"cannot export to {Path(path).name!r}: the name must end in "
                          f"{', '.join(EXTENSIONS[:-1])} or {EXTENSIONS[-1]}")
