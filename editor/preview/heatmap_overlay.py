@@ -190,7 +190,7 @@ class HeatmapOverlay(QGraphicsItem):
     @staticmethod
     def label_box(x: int, y: int, on_flag: bool) -> tuple[QRectF, Qt.AlignmentFlag]:
         """Where the count of square (x, y) is written: along its bottom, or on a
-        flag's square in its top-left corner, outside the flag's disc (render.py
+        flag's square in its top-left corner, outside the flag's disc (drawing/painters/flag.py
         draws it 0.35 of a square across from the centre)."""
         if on_flag:
             return (QRectF(x * SQUARE + 1, y * SQUARE + 1, 0.27 * SQUARE, 0.2 * SQUARE),
