@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from rallyforge.engine.cli.common import count, output_clash, problem_line
+from rallyforge.engine.cli.common import count, output_clash
 from rallyforge.engine.format.loader import read_file, write_text_atomic
 from rallyforge.engine.format.tiled.tilesets import clients
 from rallyforge.engine.format.tiled_write import FORMATS, tileset_path, write_map
+from rallyforge.engine.model.problems import problem_line
+from rallyforge.engine.model.scenario import Scenario
 
 PICTURES = (".png", ".svg", ".pdf")
 DEFAULT_CLIENT = "blodige-roboter"
@@ -63,7 +66,7 @@ class _Unwritten(Exception):
         self.path, self.reason = path, reason
 
 
-def _writing(path: str | Path, write) -> None:
+def _writing(path: str | Path, write: Callable[[], object]) -> None:
     """Write a file (write() does), naming it when that fails."""
     try:
         write()
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _picture(args: argparse.Namespace, scenario, suffix: str) -> None:
+def _picture(args: argparse.Namespace, scenario: Scenario, suffix: str) -> None:
     # The drawing (and Qt) is imported only where a picture is drawn (pyproject.toml,
     # the import contracts' ignore_imports).
     from rallyforge.drawing import pictures
@@ -135,7 +138,7 @@ def _picture(args: argparse.Namespace, scenario, suffix: str) -> None:
     print(f"{args.course}: exported to {args.output}", file=sys.stderr)
 
 
-def _tiled(args: argparse.Namespace, scenario, suffix: str) -> None:
+def _tiled(args: argparse.Namespace, scenario: Scenario, suffix: str) -> None:
     mapping = clients()[args.tileset or DEFAULT_CLIENT]
     written = write_map(scenario, mapping, suffix, args.output)
     tileset = tileset_path(args.output, written)

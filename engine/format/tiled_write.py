@@ -21,20 +21,23 @@ cannot draw travel as objects with their numbers.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 from xml.sax.saxutils import escape, quoteattr
 
 from rallyforge.engine.format.loader import to_dict
-from rallyforge.engine.format.tiled.convert import Notice, cell_yield, convert
+from rallyforge.engine.format.tiled.convert import Notice, Yielded, cell_yield, convert
 from rallyforge.engine.format.tiled.mapfile import (COURSE_PROPERTY, ELEMENT_PROPERTY, ELEMENTS_PROPERTY,
                                                     FLIP_D, FLIP_H, FLIP_V, UNLISTED_WALL, Layer,
                                                     TiledMap, Tileset)
 from rallyforge.engine.format.tiled.tilesets import Export, Mapping
 from rallyforge.engine.model.directions import INDEX, NAMES, opposite
-from rallyforge.engine.model.scenario import Laser, Scenario, Tile, Wall, edge_key
+from rallyforge.engine.model.json_types import JsonObject
+from rallyforge.engine.model.scenario import (Dock, Element, Flag, Laser, Level, Pusher, Scenario,
+                                              Tile, Wall, edge_key)
 
 OBJECT_LAYER = "Rally Forge"
 FORMATS = (".tmx", ".json")
@@ -44,6 +47,13 @@ TILED_VERSION = "1.10.2"        # the Tiled whose file format is written
 _FLIPS = (0, FLIP_D | FLIP_H, FLIP_H | FLIP_V, FLIP_D | FLIP_V, FLIP_H, FLIP_V, FLIP_D,
           FLIP_D | FLIP_H | FLIP_V)
 _BOARD_LISTS = ("tiles", "walls", "lasers", "pushers", "levels")
+
+_Drawn = TypeVar("_Drawn", Tile, Wall, Laser, Pusher)     # an element a tile can draw
+_Marker = TypeVar("_Marker", Flag, Dock)
+# An element for the object layer: (kind, element, number of a flag or a dock).
+_Placed = tuple[str, Element, int | None]
+# An object of the object layer: (label, x, y, the element as JSON).
+_Record = tuple[str, int, int, str]
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class Atlas:
     columns: int
     rows: int
     size: int
-    tiles: dict[int, frozenset]
+    tiles: dict[int, frozenset[Yielded]]
 
 
 @dataclass(frozen=True)
@@ -68,11 +78,11 @@ class Written:
 
 
 @lru_cache(maxsize=None)
-def _backwards(mapping: Mapping) -> dict[frozenset, int]:
+def _backwards(mapping: Mapping) -> dict[frozenset[Yielded], int]:
     """Each set of elements one cell can put on square (0, 0): the gid (with
     its flip bits, firstgid 1) that puts exactly it; a plain tile and a low
     tile id first."""
-    table: dict[frozenset, int] = {}
+    table: dict[frozenset[Yielded], int] = {}
     for bits in _FLIPS:
         for local in sorted(mapping.tiles):
             meaning = mapping.tiles[local]
@@ -81,7 +91,7 @@ def _backwards(mapping: Mapping) -> dict[frozenset, int]:
     return table
 
 
-def _at_origin(element):
+def _at_origin(element: _Drawn) -> _Drawn:
     """The element as a cell puts it: on square (0, 0), without a note (a
     note travels with the element in an object too)."""
     return replace(element, x=0, y=0, note=None)
@@ -94,17 +104,19 @@ class _Layers:
     (the importer reads every layer). The squares no tile covers get the
     tileset's floor on the tiles' layer, as the clients' own maps have it."""
 
-    def __init__(self, scenario: Scenario, mapping: Mapping, export: Export, kept_out: set):
+    def __init__(self, scenario: Scenario, mapping: Mapping, export: Export,
+                 kept_out: set[int]):
         self.scenario = scenario
         self.board = scenario.board
         self.names = export.layers
         self.table = _backwards(mapping)
         self.kept_out = kept_out            # elements the importer did not give back as drawn
         self.layers: dict[str, list[int]] = {}
-        self.drawn: set = set()
+        self.drawn: set[int] = set()        # the elements drawn (their ids)
         self.unlisted: list[Wall] = []      # walls a laser's tile draws, the course not listing them
 
-    def put(self, kind: str, x: int, y: int, things: frozenset, elements: tuple) -> bool:
+    def put(self, kind: str, x: int, y: int, things: frozenset[Yielded],
+            elements: tuple[Element, ...]) -> bool:
         """Draw `elements` (the course's, at (x, y)) with the tile putting `things`."""
         gid = self.table.get(things)
         if gid is None or any(id(e) in self.kept_out for e in elements):
@@ -142,7 +154,8 @@ class _Layers:
         if floor is not None:
             board[:] = [cell or floor for cell in board]
 
-    def _laser_on_wall(self, laser: Laser, alone: frozenset, edges: set) -> None:
+    def _laser_on_wall(self, laser: Laser, alone: frozenset[Yielded],
+                       edges: set[tuple[int, int, str]]) -> None:
         """A tile drawing the emitter with the wall it hangs on (a laser's wall
         is there whether the course lists it or not, docs/format.md): a wall
         the course does not list is named in the objects, so that the import
@@ -166,12 +179,13 @@ class _Layers:
                 for w in walls:
                     self.put("wall", x, y, frozenset({_at_origin(w)}), (w,))
 
-    def _numbered(self, kind: str, markers: tuple, thing) -> None:
+    def _numbered(self, kind: str, markers: tuple[_Marker, ...],
+                  thing: Callable[[int, _Marker], Yielded]) -> None:
         for n, marker in enumerate(markers, 1):
             if not self.put(kind, marker.x, marker.y, frozenset({thing(n, marker)}), (marker,)):
                 return          # the rest keep their numbers as objects
 
-    def objects(self) -> tuple[list, list]:
+    def objects(self) -> tuple[list[_Placed], list[_Placed]]:
         """The course's elements for the object layer, as (kind, element,
         number): those no tile draws, and those drawn with a note (the tile
         cannot carry it), with the walls the tiles draw that the course does
@@ -179,16 +193,15 @@ class _Layers:
         b = self.board
         lists = (("tile", b.tiles), ("wall", b.walls), ("laser", b.lasers),
                  ("pusher", b.pushers), ("level", b.levels))
-        every: list[tuple[str, Any, int | None]] = [(kind, e, None) for kind, items in lists
-                                                    for e in items]
-        for kind, markers in (("flag", self.scenario.flags), ("dock", self.scenario.docks)):
-            every += [(kind, m, n) for n, m in enumerate(markers, 1)]
+        every: list[_Placed] = [(kind, e, None) for kind, items in lists for e in items]
+        every += [("flag", f, n) for n, f in enumerate(self.scenario.flags, 1)]
+        every += [("dock", d, n) for n, d in enumerate(self.scenario.docks, 1)]
         undrawn = [o for o in every if id(o[1]) not in self.drawn]
         noted = [o for o in every if id(o[1]) in self.drawn and o[1].note is not None]
         return undrawn, noted + [(UNLISTED_WALL, w, None) for w in self.unlisted]
 
 
-def _element_doc(kind: str, element, number: int | None) -> dict:
+def _element_doc(kind: str, element: Element, number: int | None) -> JsonObject:
     """An element as the course file writes it, with its kind (and number)."""
     doc = {"kind": kind, **({"number": number} if number is not None else {})}
     for key, value in vars(element).items():
@@ -201,7 +214,7 @@ def _fill(scenario: Scenario, mapping: Mapping, export: Export) -> _Layers:
     """The layers, checked by the importer itself: an element it does not give
     back as drawn (two lasers facing each other read as one, ...) is kept out
     of the tiles and travels as an object."""
-    kept_out: set = set()
+    kept_out: set[int] = set()
     while True:
         layers = _Layers(scenario, mapping, export, kept_out)
         layers.fill()
@@ -211,7 +224,7 @@ def _fill(scenario: Scenario, mapping: Mapping, export: Export) -> _Layers:
         kept_out |= missing
 
 
-def _not_read_back(layers: _Layers, mapping: Mapping) -> set:
+def _not_read_back(layers: _Layers, mapping: Mapping) -> set[int]:
     b = layers.board
     tiled = TiledMap(b.width, b.height, (Tileset(1, mapping.names[0], mapping.sources[0],
                                                  mapping.tilecount),),
@@ -234,7 +247,7 @@ def _not_read_back(layers: _Layers, mapping: Mapping) -> set:
     return missing
 
 
-def _course_doc(scenario: Scenario) -> dict:
+def _course_doc(scenario: Scenario) -> JsonObject:
     """The course's document without what the tiles and objects carry."""
     doc = to_dict(scenario)
     for key in _BOARD_LISTS:
@@ -244,16 +257,17 @@ def _course_doc(scenario: Scenario) -> dict:
     return doc
 
 
-def _label(kind: str, element, number: int | None) -> str:
-    if kind == "tile":
+def _label(kind: str, element: Element, number: int | None) -> str:
+    # (each kind has its class: "wall" and UNLISTED_WALL are walls)
+    if isinstance(element, Tile):
         return element.type + (f" towards {element.dir}" if element.dir else "")
-    if kind == "level":
+    if isinstance(element, Level):
         return f"level {element.level}"
-    if kind == "laser":
+    if isinstance(element, Laser):
         return f"laser firing {element.dir} ({element.beams} beam{'s' * (element.beams > 1)})"
-    if kind == "pusher":
+    if isinstance(element, Pusher):
         return f"pusher towards {element.dir} (registers {' '.join(map(str, element.phases))})"
-    if kind in ("wall", UNLISTED_WALL):
+    if isinstance(element, Wall):
         return f"{kind} on the {element.side} side"
     return f"{kind} {number}"
 
@@ -275,8 +289,9 @@ def write_map(scenario: Scenario, mapping: Mapping, suffix: str, name: str) -> W
                             f"it travels in {carrier}", o[1].x, o[1].y) for o in undrawn)
     properties = [(COURSE_PROPERTY, json.dumps(_course_doc(scenario), ensure_ascii=False))]
     if in_layer:
-        records = [(_label(*o), o[1].x, o[1].y, json.dumps(_element_doc(*o), ensure_ascii=False))
-                   for o in objects]
+        records: list[_Record] = [(_label(*o), o[1].x, o[1].y,
+                                   json.dumps(_element_doc(*o), ensure_ascii=False))
+                                  for o in objects]
     else:       # (a client that reads every layer as tiles: no object layer)
         records = []
         properties.append((ELEMENTS_PROPERTY, json.dumps([_element_doc(*o) for o in objects],
@@ -301,7 +316,7 @@ def _atlas(mapping: Mapping, export: Export) -> Atlas:
 
 # ---------------------------------------------------------------- TMX
 
-def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list,
+def _tmx(scenario: Scenario, layers: dict[str, list[int]], records: list[_Record],
          properties: list[tuple[str, str]], tw: int, th: int, tileset: str) -> str:
     b = scenario.board
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
@@ -345,13 +360,13 @@ def _tsx(mapping: Mapping, e: Export, atlas: Atlas, title: str) -> str:
 
 # ---------------------------------------------------------------- Tiled JSON
 
-def _json(scenario: Scenario, layers: dict[str, list[int]], records: list,
+def _json(scenario: Scenario, layers: dict[str, list[int]], records: list[_Record],
           properties: list[tuple[str, str]], tw: int, th: int, tileset: str) -> str:
     b = scenario.board
-    tiled_layers: list[dict] = [{"id": i, "name": name, "type": "tilelayer", "width": b.width,
-                                 "height": b.height, "x": 0, "y": 0, "opacity": 1,
-                                 "visible": True, "data": cells}
-                                for i, (name, cells) in enumerate(layers.items(), 1)]
+    tiled_layers: list[JsonObject] = [{"id": i, "name": name, "type": "tilelayer",
+                                       "width": b.width, "height": b.height, "x": 0, "y": 0,
+                                       "opacity": 1, "visible": True, "data": cells}
+                                      for i, (name, cells) in enumerate(layers.items(), 1)]
     if records:
         objects = [{"id": i, "name": label, "type": "", "x": x * tw, "y": y * th, "width": tw,
                     "height": th, "rotation": 0, "visible": True,

@@ -223,6 +223,11 @@ class Dock:
     note: str | None = None
 
 
+# An element of a course on one square: a board's element or a marker, each
+# with its square (x, y) and its note.
+Element = Tile | Wall | Level | Laser | Pusher | Flag | Dock
+
+
 @dataclass(frozen=True)
 class Rules:
     lives: int = 3

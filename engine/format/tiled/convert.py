@@ -160,7 +160,12 @@ class _Course:
         return tuple(v for k, v in self.lasers.items() if k not in dropped)
 
 
-def cell_yield(meaning: dict, bits: int) -> frozenset:
+# What one cell puts on its square: an element of the board, or a marker by
+# its number ("flag", n) or ("dock", n, facing) (cell_yield).
+Yielded = Tile | Wall | Laser | Pusher | tuple[str, int] | tuple[str, int, str]
+
+
+def cell_yield(meaning: JsonObject, bits: int) -> frozenset[Yielded]:
     """What one cell of this meaning, with these flip bits, puts on square
     (0, 0): its tile, walls, lasers and pushers, and ("flag", n) and
     ("dock", n, facing) for its markers. The exporter reads a mapping

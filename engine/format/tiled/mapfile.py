@@ -457,7 +457,7 @@ def _listed(text: str | None) -> list[Record]:
     return [Record(f"the map's {ELEMENTS_PROPERTY} property", json.dumps(item)) for item in items]
 
 
-def _json_property(owner: dict, name: str) -> str | None:
+def _json_property(owner: JsonObject, name: str) -> str | None:
     """The custom property `name` of a map or an object, when it is a text."""
     for prop in owner.get("properties", ()) if isinstance(owner.get("properties"), list) else ():
         if isinstance(prop, dict) and prop.get("name") == name and isinstance(prop.get("value"), str):
