@@ -94,10 +94,10 @@ def test_the_balance_dialog_judges_a_team_course_by_team(qtbot, opened):
 
 
 def _team_f5_race(qtbot, window, c, seed: int):
-    c.panel.robot_count.setValue(4)
-    c.panel.seed.setValue(seed)
-    c.panel.all_bots.setCurrentText("team")                 # as the designer picks it
-    c.panel.all_bots.activated.emit(c.panel.all_bots.currentIndex())
+    c.panel.setup.robot_count.setValue(4)
+    c.panel.setup.seed.setValue(seed)
+    c.panel.setup.all_bots.setCurrentText("team")                 # as the designer picks it
+    c.panel.setup.all_bots.activated.emit(c.panel.setup.all_bots.currentIndex())
     return f5_race(qtbot, window, c)
 
 

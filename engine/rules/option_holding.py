@@ -1,4 +1,4 @@
-"""Holding option cards (options.md 1, 6.1-6.6): gaining and losing cards,
+"""Holding option cards (docs/rules.md 10.1-10.4): gaining and losing cards,
 and damage with what prevents it. What a robot's cards remember and the
 option deck are part of the race state (engine/rules/state.py
 ``RobotOptions``, ``OptionDeck``); the state discards a destroyed robot's
