@@ -528,8 +528,7 @@ class SearchBot:
             registers[r - 1] = None
         for r, card in zip(free, program):
             registers[r - 1] = card
-        _, uses, pairs = self._moves.improve(robot, registers, [r - 1 for r in free], hand)
-        return uses, pairs, self._moves.steady(robot, registers, uses, pairs)
+        return self._moves.plan(robot, registers, [r - 1 for r in free], hand)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(with_a_flag(view)))
