@@ -444,8 +444,8 @@ class SearchBot:
         the best without it, or always when the hand is empty (a bot's policy)."""
         if not free_registers:
             return False
-        return not hand or bool(self.scored(view, hand + [card], free_registers)[1].max() >
-                                self.scored(view, hand, free_registers)[1].max())
+        return not hand or (self.best_scores(view, [hand + [card]], free_registers)[0] >
+                            self.best_scores(view, [hand], free_registers)[0])
 
     def best_scores(self, view: BotView, hands: list[list[Card]], free_registers: list[int],
                     damage: int | None = None) -> list[int]:
