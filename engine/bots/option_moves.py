@@ -129,13 +129,15 @@ class OptionMoves:
                     if c.kind in kinds and c.kind not in seen:
                         seen.add(c.kind)
                         tries.append((None, (c, which)))
-            choice: tuple[str | None, Pair | None] = (None, None)
-            if tries and best is None:
+            if not tries:
+                continue
+            if best is None:
                 best = self.score(robot, registers, uses, pairs)
+            choice: tuple[str | None, Pair | None] = (None, None)
             for use, pair in tries:
                 uses[r], pairs[r] = use, pair
                 score = self.score(robot, registers, uses, pairs)
-                if score > best:        # type: ignore[operator]   (scored above)
+                if score > best:
                     best, choice = score, (use, pair)
             uses[r], pairs[r] = choice
             if choice[1] is not None:
