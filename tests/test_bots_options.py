@@ -19,9 +19,9 @@ HAND = [Card("move1", 500), Card("left", 70), Card("right", 80), Card("uturn", 1
         Card("right", 100)]
 
 
-def setup(flags, at, cards, tiles=()):
+def setup(flags, at, cards, tiles=(), lasers=()):
     doc = {"format": "rally-scenario", "version": 1, "name": "t",
-           "board": {"width": 8, "height": 8, "tiles": list(tiles)},
+           "board": {"width": 8, "height": 8, "tiles": list(tiles), "lasers": list(lasers)},
            "flags": [{"x": x, "y": y} for x, y in flags],
            "docks": [{"x": 0, "y": 7, "facing": "N"}]}
     s = load_dict(doc)
@@ -184,6 +184,25 @@ def test_recompile_when_the_hand_cannot_move_and_not_when_it_reaches_the_flag():
     view = bot._view
     assert bot.recompile(view, turns, [1, 2, 3, 4, 5], random.Random(1))
     assert not bot.recompile(view, HAND, [1, 2, 3, 4, 5], random.Random(1))   # move3: flag 1
+
+
+@pytest.mark.parametrize("free", [[1, 2, 3, 4, 5], [1, 2, 3], [2, 3, 4, 5]])
+@pytest.mark.parametrize("damage", [None, 1, 8])
+def test_the_best_score_of_hands_is_the_highest_of_their_scored_programs(free, damage):
+    # recompile judges draws by best_scores (one compiled call for all of
+    # them where it applies); it must agree with scored, hand by hand
+    from rallyforge.engine.model.program_cards import DECK
+    # board lasers across the way to the flag: the damage argument counts
+    bot, robot = setup([(3, 2), (3, 0)], (3, 5), ["recompile"],
+                       lasers=[{"x": 0, "y": 4, "dir": "E", "beams": 2},
+                               {"x": 7, "y": 3, "dir": "W", "beams": 2}])
+    robot.damage = 4
+    robot.registers = [Card("move1", 490), None, None, None, Card("uturn", 20)]
+    view = bot._view
+    rng = random.Random(3)
+    hands = [rng.sample(DECK, 9) for _ in range(6)] + [HAND]
+    assert bot.best_scores(view, hands, free, damage) == [
+        bot.scored(view, hand, free, damage)[1].max() for hand in hands]
 
 
 class _Recompiler(_Recorder):

@@ -196,3 +196,27 @@ def test_a_board_turned_again_is_the_board_turned_before():
     twice = turning.turn_part(once, part)
     assert turning.turn_part(once, part) is twice and twice != once
     assert turning.turn_part(course.board, part, 2) == twice
+
+
+def test_a_turned_board_is_played_on_its_own_course(monkeypatch):
+    """Courses of turned boards are kept by the board object (board_turns._course):
+    each board gets the course compiled from it, an equal board made anew
+    the same course, and once the keep is full and cleared, still its own."""
+    from rallyforge.engine.format.loader import load_file
+    from rallyforge.engine.model import turning
+    from rallyforge.engine.rules import board_turns
+    from rallyforge.engine.rules.course import Course
+    course = load_file(Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
+                       / "frenetic-factory.json")
+    part = next(p for p in course.boards if p.turns_in_place)
+    boards = [course.board]
+    for _ in range(3):
+        boards.append(turning.turn_part(boards[-1], part))
+    monkeypatch.setattr(board_turns, "MOST_COURSES", 2)     # cleared as the boards come by
+    for _ in range(3):
+        for board in boards:
+            got = board_turns._course(board)
+            assert got.board == board
+            assert got.tile == Course(board).tile and got.target == Course(board).target
+    fresh = turning._turned_part(course.board, part, 1)     # equal, not the same object
+    assert fresh is not boards[1] and board_turns._course(fresh).board == boards[1]

@@ -87,15 +87,30 @@ class OptionMoves:
         left = int(tables.dist[flags][state])
         return 1000 * flags - (left if left < UNREACHABLE else 2 * tables.course.size) - damage
 
+    def plan(self, robot: RobotState, registers: list[Card | None], free: list[int],
+             hand: list[Card]) -> tuple[list[str | None], list[Pair | None], bool]:
+        """``improve``'s uses and pairs, and ``steady``'s answer for them."""
+        uses, pairs, best = self._improved(robot, registers, free, hand)
+        return uses, pairs, self.steady(robot, registers, uses, pairs, best)
+
     def improve(self, robot: RobotState, registers: list[Card | None], free: list[int],
                 hand: list[Card]) -> Plan:
         """The program with the movement options and pairs that raise its
         score, register by register in order; `free` are the 0-based
         registers the bot fills."""
+        uses, pairs, _ = self._improved(robot, registers, free, hand)
+        return registers, uses, pairs
+
+    def _improved(self, robot: RobotState, registers: list[Card | None], free: list[int],
+                  hand: list[Card]) -> tuple[list[str | None], list[Pair | None], int | None]:
+        """``improve``'s uses and pairs, and their score (None when no change
+        was tried: then nothing was scored)."""
         cards = robot.cards
         uses: list[str | None] = [None] * 5
         pairs: list[Pair | None] = [None] * 5
-        best = self.score(robot, registers, uses, pairs)
+        # the plain program's score, made when a first change is to be judged
+        # (most programs have nothing to try: scoring is a played round)
+        best: int | None = None
         spare = [c for c in hand if c not in registers]
         for r in free:
             card = registers[r]
@@ -114,6 +129,10 @@ class OptionMoves:
                     if c.kind in kinds and c.kind not in seen:
                         seen.add(c.kind)
                         tries.append((None, (c, which)))
+            if not tries:
+                continue
+            if best is None:
+                best = self.score(robot, registers, uses, pairs)
             choice: tuple[str | None, Pair | None] = (None, None)
             for use, pair in tries:
                 uses[r], pairs[r] = use, pair
@@ -123,11 +142,14 @@ class OptionMoves:
             uses[r], pairs[r] = choice
             if choice[1] is not None:
                 spare.remove(choice[1][0])
-        return registers, uses, pairs
+        return uses, pairs, best
 
     def steady(self, robot: RobotState, registers: list[Card | None], uses: list[str | None],
-               pairs: list[Pair | None]) -> bool:
-        """Whether the robot's Gyroscopic Stabilizer makes the planned round score better."""
-        return ("gyroscopic-stabilizer" in robot.cards and
-                self.score(robot, registers, uses, pairs, True) >
-                self.score(robot, registers, uses, pairs))
+               pairs: list[Pair | None], plain: int | None = None) -> bool:
+        """Whether the robot's Gyroscopic Stabilizer makes the planned round
+        score better (`plain`: the plan's score without it, when known)."""
+        if "gyroscopic-stabilizer" not in robot.cards:
+            return False
+        if plain is None:
+            plain = self.score(robot, registers, uses, pairs)
+        return self.score(robot, registers, uses, pairs, True) > plain

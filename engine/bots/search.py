@@ -403,12 +403,7 @@ class SearchBot:
         slots = register_slots(view, free_registers, m)
         if robot.flags >= L.F or not rows_first(slots, m):
             return None
-        value, dead, room = _scale(L, robot.flags, robot.damage, robot.lives, robot.archive,
-                                   view.rules.destroy_at_damage, False)
-        dmg_all = L.dmg_all
-        hunt = self._hunting(view)
-        if hunt is not None:
-            value, dead, dmg_all = hunt
+        value, dead, room, dmg_all = self._scoring(view, L, robot.damage)
         return compiled.decide(L.end_all, dmg_all, hand, m, slots, L.X,
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
                                room, L.S, L.FIN, DAMAGE, KIND_CODE, rng)
@@ -433,10 +428,13 @@ class SearchBot:
         if not hand or not free_registers:
             return False
         robot = view.robot
-        best = self.scored(view, hand, free_registers)[1].max()
-        unseen = [c for c in DECK if c not in hand and c not in robot.registers]
-        total = sum(self.scored(view, rng.sample(unseen, len(hand)), free_registers,
-                                robot.damage + 1)[1].max() for _ in range(RECOMPILE_DRAWS))
+        best = self.best_scores(view, [hand], free_registers)[0]
+        # (a set: the deck's 84 cards tested against a list cost a Python
+        # __eq__ call per card and list entry)
+        seen = {*hand, *robot.registers}
+        unseen = [c for c in DECK if c not in seen]
+        draws = [rng.sample(unseen, len(hand)) for _ in range(RECOMPILE_DRAWS)]
+        total = sum(self.best_scores(view, draws, free_registers, robot.damage + 1))
         return total / RECOMPILE_DRAWS - DAMAGE > best
 
     def take_flywheel(self, view: BotView, hand: list[Card], card: Card,
@@ -446,8 +444,28 @@ class SearchBot:
         the best without it, or always when the hand is empty (a bot's policy)."""
         if not free_registers:
             return False
-        return not hand or bool(self.scored(view, hand + [card], free_registers)[1].max() >
-                                self.scored(view, hand, free_registers)[1].max())
+        return not hand or (self.best_scores(view, [hand + [card]], free_registers)[0] >
+                            self.best_scores(view, [hand], free_registers)[0])
+
+    def best_scores(self, view: BotView, hands: list[list[Card]], free_registers: list[int],
+                    damage: int | None = None) -> list[int]:
+        """The best score of each of several hands of one size (as ``scored``'s
+        highest): where the compiled loop applies, all in one call that keeps
+        no program (best_of_hands: the same walk as score_hand)."""
+        robot = view.robot
+        m = min(len(free_registers), len(hands[0]))
+        layered = self.tables(view).layered()
+        slots = register_slots(view, free_registers, m)
+        if compiled is None or robot.flags >= layered.F or not rows_first(slots, m):
+            return [int(self.scored(view, hand, free_registers, damage)[1].max())
+                    for hand in hands]
+        value, dead, room, dmg_all = self._scoring(
+            view, layered, robot.damage if damage is None else damage)
+        counts = [[len(g) for g in by_kind(hand)] for hand in hands]
+        L = layered
+        return compiled.best_of_hands(L.end_all, dmg_all, counts, m, slots, L.X,
+                                      robot.flags * L.S + robot.sq * 4 + robot.facing, value,
+                                      dead, room, L.S, L.FIN, DAMAGE)
 
     def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
                damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list[Card]], int]:
@@ -473,6 +491,20 @@ class SearchBot:
                                     view.rules.destroy_at_damage)
         return programs.seqs, score, groups, m
 
+    def _scoring(self, view: BotView, layered: Layered, damage: int
+                 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+        """What the compiled loop scores the robot's programs with (having
+        `damage`): values, dead values, room (``_scale``) and the damage
+        tables, a hunter's where it hunts."""
+        robot = view.robot
+        value, dead, room = _scale(layered, robot.flags, damage, robot.lives, robot.archive,
+                                   view.rules.destroy_at_damage, False)
+        dmg_all = layered.dmg_all
+        hunt = self._hunting(view)
+        if hunt is not None:
+            value, dead, dmg_all = hunt
+        return value, dead, room, dmg_all
+
     def _hunting(self, view: BotView) -> Hunt | None:
         """A hunter's values when the robot hunts the SuperBot, else None."""
         holder = quarry(view) if self.hunts else None
@@ -496,8 +528,7 @@ class SearchBot:
             registers[r - 1] = None
         for r, card in zip(free, program):
             registers[r - 1] = card
-        _, uses, pairs = self._moves.improve(robot, registers, [r - 1 for r in free], hand)
-        return uses, pairs, self._moves.steady(robot, registers, uses, pairs)
+        return self._moves.plan(robot, registers, [r - 1 for r in free], hand)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
         return should_power_down(view, self.tables(with_a_flag(view)))

@@ -18,6 +18,24 @@ from rallyforge.engine.rules.course import Course, compile_course
 from rallyforge.engine.rules.state import Floor
 
 
+# Turned boards' courses by the board object: turning.turn_part gives the
+# same object for the same turn, where compile_course's look-up by value
+# hashes the whole board (a few turns a race, race after race).
+_courses: dict[int, tuple[Board, Course]] = {}
+MOST_COURSES = 32
+
+
+def _course(board: Board) -> Course:
+    known = _courses.get(id(board))
+    if known is not None:           # (its board is held: no other object has its id)
+        return known[1]
+    course = compile_course(board)
+    if len(_courses) >= MOST_COURSES:
+        _courses.clear()
+    _courses[id(board)] = (board, course)
+    return course
+
+
 class BoardTurns:
     def __init__(self, scenario: Scenario, rng: random.Random, floor: Floor,
                  use: Callable[[Board, Course], None]):
@@ -44,6 +62,6 @@ class BoardTurns:
         """Play on on `board` (a turn, or a saved race's board back)."""
         if board is not self.board:
             self.board = board
-            course = compile_course(board)
+            course = _course(board)
             self.floor.set_course(course)
             self.use(board, course)

@@ -22,6 +22,18 @@ def board_laser_targets(course: Course, robots: list[RobotState]) -> dict[int, R
     return {k: robot for k, (_, robot) in nearest.items()}
 
 
+def first_in_sight(course: Course, occupied: int, square: int, d: int) -> int:
+    """The square of the first robot a robot laser from `square` towards d
+    hits (Course.sight; `occupied` the sum of Course.bit over the robots on
+    the board), or -1: the same as walking the beam, in a few integer
+    operations (``fire`` inlines it)."""
+    shift, mask, forward = course.sight[square * 4 + d]
+    seen = occupied >> shift & mask
+    if not seen:
+        return -1
+    return shift + ((seen & -seen) if forward else seen).bit_length() - 1
+
+
 def fire(floor: Floor, robots: list[RobotState], slot: int = 0) -> None:
     """Board lasers and robot lasers of register slot+1; `robots` are the
     robots on the board, in robot order. A robot destroyed here has fired

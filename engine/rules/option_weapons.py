@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rallyforge.engine.model.directions import DX, DY, NAMES
 from rallyforge.engine.model.option_cards import BY_ID
 from rallyforge.engine.rules.course import OFF_BOARD, WALL
-from rallyforge.engine.rules.lasers import board_laser_targets, shot_by
+from rallyforge.engine.rules.lasers import board_laser_targets, first_in_sight, shot_by
 from rallyforge.engine.rules.movement import push, step
 from rallyforge.engine.rules.option_holding import (HOWITZER_SHOTS, has, hurt, ignored, lose, opts,
                                          used)
@@ -63,6 +63,17 @@ def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[R
     return path, hit
 
 
+def _traced(floor: Floor, occupied: int, sq: int, d: int, passes: int, log: bool
+            ) -> tuple[list[int], list[RobotState]]:
+    """``trace``, or where its path is not recorded and the laser passes
+    nothing, only the robot it hits (the path left empty): the first robot
+    in sight, found with the robots' squares as bits (`occupied`)."""
+    if log or passes:
+        return trace(floor, sq, d, passes)
+    target = first_in_sight(floor.course, occupied, sq, d)
+    return [], [] if target < 0 else [floor.occ[target]]   # type: ignore[list-item]
+
+
 class _Shot:
     """A weapon's effect waiting for its moment in the step."""
     __slots__ = ("weapon", "shooter", "target", "d", "mode")
@@ -96,6 +107,9 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             _beam(floor, None, laser.square, laser.dir, laser.beam,
                   target.sq if target is not None else -1, laser.beams)
     effects: list[_Shot] = []
+    occupied = 0            # the robots' squares as bits (Course.sight), for first_in_sight
+    for robot in robots:
+        occupied |= course.bit[robot.sq]
     for shooter in robots:
         choice = _choice(shooter, slot)
         if shooter.powered_down or not floor.rules.robot_lasers:
@@ -104,7 +118,8 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             continue
         cards = shooter.cards
         d = shooter.facing
-        path, targets = trace(floor, shooter.sq, d, 1 if "high-power-laser" in cards else 0)
+        path, targets = _traced(floor, occupied, shooter.sq, d,
+                                1 if "high-power-laser" in cards else 0, log)
         double = "double-barreled-laser" in cards
         # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
         times = floor.rules.robot_laser_damage
@@ -139,7 +154,7 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
                 used(floor, shooter, "high-power-laser", targets[1])
         if "rear-firing-laser" in cards:
             back = (d + 2) & 3
-            path, targets = trace(floor, shooter.sq, back, 0)
+            path, targets = _traced(floor, occupied, shooter.sq, back, 0, log)
             if log:
                 _beam(floor, shooter, shooter.sq, back, path,
                       targets[0].sq if targets else -1, laser_points(shooter, times))
