@@ -3,6 +3,7 @@ example, the stored card and its hash."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -155,7 +156,7 @@ def test_length_class_and_time_from_the_median(far_course, open_course):
     assert course_card.card(open_course, result(rounds=12))["length"]["class"] == "short"
     # a median whose interval crosses into long says so
     _, long_from = calibration.minute_bands(44.5)
-    edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
+    edge = math.floor((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
     assert "long" in course_card.card(far_course, result(rounds=edge))["length"]["could_be"]
 
 
@@ -242,7 +243,7 @@ def test_the_card_against_the_courses_goals(open_course, far_course):
     # on the far course, a median whose interval (one round either side) holds
     # the edge between medium and long
     _, long_from = calibration.minute_bands(44.5)
-    edge = round((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
+    edge = math.floor((long_from - timemodel.SETUP) / timemodel.minutes_per_round(4))
     far = course_card.card(far_course, result(rounds=edge))
     assert build.against_goals(far, Goals(length="medium", fair=False)) == [
         {"goal": "length", "wanted": "medium", "verdict": "unsure"}]

@@ -220,3 +220,23 @@ def test_a_turned_board_is_played_on_its_own_course(monkeypatch):
             assert got.tile == Course(board).tile and got.target == Course(board).target
     fresh = turning._turned_part(course.board, part, 1)     # equal, not the same object
     assert fresh is not boards[1] and board_turns._course(fresh).board == boards[1]
+
+
+def test_search_bots_plan_on_the_board_as_turned():
+    """After a factory board turns (docs/rules.md 12.10) the search bots plan
+    on the turned board, not on the one they were dealt on: their tables are
+    of the race's course as it is now."""
+    from rallyforge.engine.bots.search import SearchBot
+    from rallyforge.engine.format.loader import load_file
+    course = load_file(Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
+                       / "frenetic-factory.json")
+    bots = [SearchBot() for _ in range(6)]
+    race = new_race(course, seed=1, bots=bots)
+    first = race.course
+    while race.course is first and race.round < 60:        # until a board turns
+        race.play_round()
+    assert race.course is not first
+    race.play_round()
+    planned = [bot._tables.course for bot, robot in zip(bots, race.robots)
+               if not robot.out and bot._tables is not None]
+    assert planned and all(c is race.course for c in planned)

@@ -369,9 +369,11 @@ class SearchBot:
         self.option_plan: tuple[list[str | None], list[Pair | None], bool] | None = None
 
     def tables(self, view: BotView) -> Tables:
-        # one bot serves one robot for a race; moving flags move its tables' targets
+        # one bot serves one robot for a race; moving flags move its tables'
+        # targets, and a board turned on a flag (docs/rules.md 12.10) is another course
         played = with_a_flag(view)
-        if self._tables is None or self._tables.flags != played.flags or view is not self._view:
+        if (self._tables is None or self._tables.flags != played.flags
+                or self._tables.course is not played.course or view is not self._view):
             self._view, self._tables = view, tables_for(played)
             self._moves = None
         assert self._tables is not None

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 
 # fitted by bench/calibrate.py on bench/calibration-measures.json
-LENGTH_WEIGHTS = (0.9263, 7.6586)                   # ln minutes, ln flag path
-LENGTH_EDGES = (30.8787, 33.8530)                   # short | medium | long
-DIFFICULTY_WEIGHTS = (3.8359, 6.4638, 0.6636)       # ln deaths, special rules, flag score
-DIFFICULTY_EDGES = (-3.1906, -1.2568, 1.0231)       # easy | medium | hard | expert
+LENGTH_WEIGHTS = (0.9352, 7.6687)                   # ln minutes, ln flag path
+LENGTH_EDGES = (30.9512, 33.9285)                   # short | medium | long
+DIFFICULTY_WEIGHTS = (3.8739, 6.4919, 0.6670)       # ln deaths, special rules, flag score
+DIFFICULTY_EDGES = (-3.2296, -1.2867, 0.9993)       # easy | medium | hard | expert
 
 # the logs' floors: a course without flags has no path, one without deaths no rate
 PATH_FLOOR = 1.0            # squares
