@@ -2,6 +2,9 @@
 block, and real mouse events on the board view."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
@@ -90,6 +93,20 @@ def make_window(qtbot, answers):
 @pytest.fixture
 def window(make_window):
     return make_window()
+
+
+@pytest.fixture
+def window_on_copy(make_window, tmp_path):
+    """A main window on a copy of a course file: the file itself would be
+    open in the window of a test running at the same time in another process
+    (its backup locked there), and declined here as open elsewhere."""
+    def make(path):
+        copy = tmp_path / Path(path).name
+        shutil.copyfile(path, copy)
+        window = make_window(copy)
+        assert window.doc.path is not None, f"{copy.name} did not open"
+        return window
+    return make
 
 
 def point(view, x: float, y: float) -> QPoint:

@@ -3,31 +3,18 @@
 preview, and the outlines of the course's factory boards."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 
 from rallyforge.editor.preview import install_preview
-from tests.editor_support import answers, make_window  # noqa: F401
+from tests.editor_support import answers, make_window, window_on_copy  # noqa: F401
 
 RULES = Path(__file__).parent / "rules"
 
 
-@pytest.fixture
-def open_copy(make_window, tmp_path):
-    def make(path: Path):
-        copy = tmp_path / path.name
-        shutil.copyfile(path, copy)
-        window = make_window(copy)
-        assert window.doc.path is not None
-        return window
-    return make
-
-
-def test_the_superbot_badge_follows_the_title(qtbot, open_copy):
-    window = open_copy(RULES / "12.9-superbot-title-to-the-destroyer.json")
+def test_the_superbot_badge_follows_the_title(qtbot, window_on_copy):
+    window = window_on_copy(RULES / "12.9-superbot-title-to-the-destroyer.json")
     c = install_preview(window)
     qtbot.mouseClick(c.panel.setup.use_scenario, Qt.LeftButton)     # race the file's scripted robots
     assert c.panel.setup.use_scenario.isChecked()
@@ -42,7 +29,7 @@ def test_the_superbot_badge_follows_the_title(qtbot, open_copy):
     window.grab().save("/tmp/superbot-badge.png")
 
 
-def test_the_factory_boards_are_outlined_with_their_names(qtbot, open_copy, tmp_path):
+def test_the_factory_boards_are_outlined_with_their_names(qtbot, window_on_copy, tmp_path):
     """The course's `boards` are drawn as dashed outlines, named in their
     top-left corner; a course without them is drawn as before."""
     from dataclasses import replace
@@ -67,14 +54,14 @@ def test_the_factory_boards_are_outlined_with_their_names(qtbot, open_copy, tmp_
               if with_outlines.pixel(x, y) != without.pixel(x, y)}
     assert {x // 40 for x, _ in differ} == set(range(8))         # along both boards
     assert any(160 - 4 <= x <= 160 + 4 for x, _ in differ)      # the border between them
-    window = open_copy(RULES / "12.10-board-turns-on-flag.json")
+    window = window_on_copy(RULES / "12.10-board-turns-on-flag.json")
     window.grab().save("/tmp/board-outlines.png")
 
 
-def test_the_race_preview_draws_a_turned_board_from_its_turn_on(qtbot, open_copy):
+def test_the_race_preview_draws_a_turned_board_from_its_turn_on(qtbot, window_on_copy):
     from rallyforge.engine.model.turning import turn_part
 
-    window = open_copy(RULES / "12.10-board-turns-on-flag.json")
+    window = window_on_copy(RULES / "12.10-board-turns-on-flag.json")
     c = install_preview(window)
     qtbot.mouseClick(c.panel.setup.use_scenario, Qt.LeftButton)
     qtbot.keyClick(window, Qt.Key_F5)

@@ -3,7 +3,6 @@ robots wear their team's colour, the race panel lists them by team, and the
 Robots table has team and role columns."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,19 +13,16 @@ from PySide6.QtWidgets import QDockWidget
 from rallyforge.editor.preview import install_preview
 from rallyforge.engine.analysis.team_colors import team_color
 from rallyforge.engine.model.scenario import RobotSpec
-from tests.editor_support import answers, make_window, window  # noqa: F401
+from tests.editor_support import answers, make_window, window, window_on_copy  # noqa: F401
 from tests.test_editor_verdicts import commit, f5_race, type_in_cell
 
 COURSES = Path(__file__).resolve().parent / "fixtures" / "teams"
 
 
 @pytest.fixture
-def opened(make_window, tmp_path):
+def opened(window_on_copy):
     def make(name):
-        copy = tmp_path / f"{name}.json"
-        shutil.copyfile(COURSES / f"{name}.json", copy)
-        window = make_window(copy)
-        assert window.doc.path is not None
+        window = window_on_copy(COURSES / f"{name}.json")
         return window, install_preview(window)
     return make
 

@@ -3,7 +3,6 @@ panel races what it shows, the Robots table takes only names it knows, no
 numbers for a course with errors, and a course nobody finishes says so."""
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,21 +12,18 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLin
 
 from rallyforge.editor.preview import install_preview
 from rallyforge.engine.bots import new_race
-from tests.editor_support import answers, make_window, window  # noqa: F401
+from tests.editor_support import answers, make_window, window, window_on_copy  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGHLANDS = ROOT / "scenarios" / "highlands.json"       # lists four scripted robots
 
 
 @pytest.fixture
-def opened(make_window, tmp_path):
+def opened(window_on_copy):
     """A main window with the preview on a copy of a course (the file itself
     may be open in another test's window)."""
     def make(path):
-        copy = tmp_path / Path(path).name
-        shutil.copyfile(path, copy)
-        window = make_window(copy)
-        assert window.doc.path is not None
+        window = window_on_copy(path)
         return window, install_preview(window)
     return make
 

@@ -23,7 +23,7 @@ from rallyforge.drawing.style import SQUARE
 from rallyforge.engine.bots import new_race
 from rallyforge.engine.editing import edit, transform
 from rallyforge.engine.model.scenario import Pusher
-from tests.editor_support import answers, make_window  # noqa: F401
+from tests.editor_support import answers, make_window, window_on_copy  # noqa: F401
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FACTORY = FIXTURES / "preview" / "factory.json"
@@ -31,16 +31,10 @@ FAILING = FIXTURES / "preview" / "failing-check.json"
 
 
 @pytest.fixture
-def preview(make_window, tmp_path):
-    """A main window on the factory course with the preview installed. The
-    window opens a copy of the course of its own: the file itself would be
-    open in the window of a test running at the same time in another process
-    (its backup locked there), and declined here as open elsewhere."""
+def preview(window_on_copy):
+    """A main window on (a copy of) the factory course with the preview installed."""
     def make(path=FACTORY):
-        copy = tmp_path / Path(path).name
-        shutil.copyfile(path, copy)
-        window = make_window(copy)
-        assert window.doc.path is not None, f"{copy.name} did not open"
+        window = window_on_copy(path)
         controller = install_preview(window)
         controller.panel.setup.robot_count.setValue(4)
         return window, controller

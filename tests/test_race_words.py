@@ -3,7 +3,6 @@ Race Log reads it: the same lines, in the same order, for the same race
 (pytest-qt drives the editor; the command line runs in-process)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from PySide6.QtCore import QPoint, Qt
 
 from rallyforge.editor.preview import install_preview
 from rallyforge.engine.cli.main import main
-from tests.editor_support import answers, make_window  # noqa: F401
+from tests.editor_support import answers, make_window, window_on_copy  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGHLANDS = ROOT / "scenarios" / "highlands.json"       # lists four scripted robots
@@ -34,12 +33,10 @@ def race_log_lines(qtbot, window, controller) -> list[str]:
 
 
 @pytest.fixture
-def preview(make_window, tmp_path):
+def preview(window_on_copy):
     def open_copy(original: Path):
-        copy = tmp_path / original.name
-        shutil.copyfile(original, copy)
-        window = make_window(copy)
-        return window, install_preview(window), copy
+        window = window_on_copy(original)
+        return window, install_preview(window), Path(window.doc.path)
     return open_copy
 
 
