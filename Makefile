@@ -26,14 +26,17 @@ $(STAMP): pyproject.toml setup.py $(C_SOURCES) | $(BIN)/python
 	@$(BIN)/python -m pip install --quiet -e ".[test,cluster]" $(QUIETLY)
 	@touch $(STAMP)
 
-$(TYPECHECK):
-	mkdir -p $(TYPECHECK)
-	for folder in engine drawing editor schema; do ln -sfn ../../../$$folder $(TYPECHECK)/$$folder; done
+# (made again when this file changes, so that a checkout from before a folder
+# was added gets the folder's link too)
+$(TYPECHECK)/.linked: Makefile
+	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)
+	for folder in engine drawing editor schema; do ln -s ../../../$$folder $(TYPECHECK)/$$folder; done
+	@touch $@
 
 run: $(STAMP)
 	$(BIN)/rallyforge-editor $(EXAMPLE)
 
-test: $(STAMP) | $(TYPECHECK)
+test: $(STAMP) $(TYPECHECK)/.linked
 	QT_QPA_PLATFORM=offscreen $(BIN)/lint-imports
 	$(BIN)/mypy
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2 -q
