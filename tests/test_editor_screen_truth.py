@@ -3,7 +3,7 @@ balance wording and bar colours against the verdict."""
 from PySide6.QtCore import Qt
 
 from rallyforge.editor.preview import balance_run
-from tests.editor_support import answers, click, make_window  # noqa: F401
+from tests.editor_support import answers, click, make_window, window_on_copy  # noqa: F401
 from tests.test_preview_ui import preview, run_race  # noqa: F401
 
 
