@@ -135,7 +135,8 @@ class CourseCardPanel(QWidget):
             return
         robots = robots_for(scenario.goals, len(scenario.docks))
         # no parent: a run outlives a closed window (told to stop, its result dropped)
-        worker = balance_worker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1)
+        # the card reads no time trial: none is played
+        worker = balance_worker(scenario, ESTIMATE_RACES, robots, default_bot(), 0, 1, trials=0)
         keep_alive(worker)
         worker.done.connect(self._estimated)
         worker.failed.connect(self._failed)

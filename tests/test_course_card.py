@@ -447,6 +447,20 @@ def test_the_balance_function_races_the_goals_robots():
     assert balance(course, 4, robots=3)["robots"] == 3
 
 
+def test_the_card_reads_no_time_trial_so_the_card_command_plays_none(monkeypatch, capsys):
+    from rallyforge.engine.analysis.balance import balance, play
+    course = load_file(TUTORIAL)
+    with_trials = balance(course, 30, trials=2)
+    assert {t["trials"] for t in with_trials["time_trial"]} == {2}
+    assert balance(course, 30, trials=0)["card"] == with_trials["card"]
+
+    def no_trial(*args, **kwargs):
+        raise AssertionError("the card command played a time trial")
+    monkeypatch.setattr(play, "play_trial", no_trial)
+    assert main(["card", str(TUTORIAL), "--races", "16", "--workers", "1"]) == 0
+    assert "Length:" in capsys.readouterr().out
+
+
 def test_compare_races_the_old_courses_goals_robots(tmp_path, capsys):
     doc = json.loads(TUTORIAL.read_text())
     doc["goals"] = {"robots": 2}

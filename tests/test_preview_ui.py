@@ -302,13 +302,28 @@ def test_the_deaths_heatmap_tooltip_says_why_robots_die_there(qtbot, preview):
     assert window.view.tooltip_at((3, 1)) is None
 
 
-def test_cancel_stops_a_long_run_and_reports_what_was_played(qtbot, preview):
+def test_cancel_stops_a_long_run_and_reports_what_was_played(qtbot, preview, monkeypatch):
+    from rallyforge.editor.preview import balance_run
     window, c = preview()
+    # the run waits after its first race until Cancel is pressed: compiled
+    # races are fast enough to finish 20,000 before a click on a quiet machine
+    pressed = threading.Event()
+
+    def held_balance(*args, progress, **kwargs):
+        def report(done, total, elapsed):
+            progress(done, total, elapsed)
+            if done == 1:
+                pressed.wait(10)
+        return run_balance(*args, progress=report, **kwargs)
+
+    run_balance = balance_run.run_balance
+    monkeypatch.setattr(balance_run, "run_balance", held_balance)
     dialog = set_up_balance(c, 20_000, "search")
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=20000)
     with qtbot.waitSignal(dialog.resultReady, timeout=20000) as blocker:
         qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+        pressed.set()
     result = blocker.args[0]
     assert result["cancelled"] and 0 < result["races"] < 20_000
     qtbot.waitUntil(lambda: not dialog.running, timeout=2000)

@@ -44,19 +44,21 @@ def chunk_size(workers: int) -> int:
 
 
 def run_balance(scenario: Scenario, races: int, robots: int, bot: str, seed: int = 0, *,
-                workers: int = 1, chunk: int | None = None, progress: Progress | None = None,
+                workers: int = 1, chunk: int | None = None, trials: int | None = None,
+                progress: Progress | None = None,
                 should_stop: Callable[[], bool] | None = None) -> BalanceResult:
     """rallyforge.engine.analysis.balance.balance in small chunks (for a quick
-    Cancel): the result is the same for any chunk size."""
+    Cancel): the result is the same for any chunk size. `trials`: time trials
+    per dock (None: balance's default)."""
     from rallyforge.engine.analysis.balance import balance
     return balance(scenario, races, robots, bot, seed, workers=workers,
-                   chunk_size=chunk or chunk_size(workers), progress=progress,
+                   chunk_size=chunk or chunk_size(workers), trials=trials, progress=progress,
                    should_stop=should_stop)
 
 
 def balance_worker(scenario: Scenario, races: int, robots: int, bot: str, seed: int,
-                   workers: int) -> RunWorker:
+                   workers: int, trials: int | None = None) -> RunWorker:
     """A worker that runs `run_balance` on `scenario` (not started)."""
     return RunWorker(scenario, lambda progress, should_stop: run_balance(
-        scenario, races, robots, bot, seed, workers=workers, progress=progress,
+        scenario, races, robots, bot, seed, workers=workers, trials=trials, progress=progress,
         should_stop=should_stop))

@@ -79,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     from rallyforge.engine.analysis.balance.play import with_options
     scenario = with_options(scenario, args.options)
     second_ctrl_c_quits()
+    # the card reads no time trial (one robot alone): none is played
     result = balance(scenario, args.races, run_settings["players"], run_settings["bot"],
-                     args.seed, seating=run_settings["seating"], workers=run_settings["workers"])
+                     args.seed, seating=run_settings["seating"], workers=run_settings["workers"],
+                     trials=0)
     if result["cancelled"]:     # a card of part of the races is no card: none shown or kept
         print(f"stopped: {result['races']} of {result['planned']} races played; no card"
               + (" stored" if args.store else ""), file=sys.stderr)
