@@ -594,6 +594,35 @@ def test_after_a_balance_check_the_whole_board_is_in_view_and_counts_clear_the_f
     assert math.hypot(gap.x(), gap.y()) > 0.35 * SQUARE           # off the flag's disc
 
 
+def options_fit(table, width: int) -> None:
+    """Each row's option cards fit a column `width` wide: on one line, or
+    wrapped in a row tall enough to show them all."""
+    from PySide6.QtGui import QTextDocumentFragment
+    for row in range(table.rowCount()):
+        label = table.cellWidget(row, 5)
+        if label.wordWrap():
+            assert table.rowHeight(row) >= label.heightForWidth(width - 1)
+        else:
+            m = label.contentsMargins()
+            shown = QTextDocumentFragment.fromHtml(label.text()).toPlainText()
+            assert label.fontMetrics().horizontalAdvance(shown) <= width - m.left() - m.right()
+
+
+def test_the_options_rows_fit_the_width_the_column_is_resized_to(qtbot, preview):
+    """Qt may say a column was resized while its columnWidth still gives the
+    old width: the rows are fitted to the width it says."""
+    window, c = preview(FIXTURES / "preview" / "options-showcase.json")
+    c.dock.raise_()
+    c.panel.setup.use_scenario.setChecked(True)
+    with qtbot.waitSignal(c.worker.finished, timeout=10000):
+        qtbot.mouseClick(c.panel.setup.run_button, Qt.LeftButton)
+    c.player.seek(1)
+    table = c.panel.tables.robots
+    options_fit(table, table.columnWidth(5))
+    table.horizontalHeader().sectionResized.emit(5, table.columnWidth(5), 40)
+    options_fit(table, 40)
+
+
 @pytest.mark.parametrize("size", [(1400, 900), (1280, 800)])
 def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot, preview, size):
     from PySide6.QtGui import QTextDocumentFragment
@@ -615,10 +644,5 @@ def test_the_options_column_shows_card_names_whole_or_shortened_never_cut(qtbot,
         for card in held[name]:
             assert BY_ID[card].name in label.toolTip()          # whole in the tooltip
         assert shown.count(",") == len(held[name]) - 1         # every card there
-        if label.wordWrap():                                   # the row grew to show it all
-            assert table.rowHeight(row) >= label.heightForWidth(table.columnWidth(5) - 1)
-        else:                                                  # one line that fits the column
-            m = label.contentsMargins()
-            assert label.fontMetrics().horizontalAdvance(shown) <= \
-                table.columnWidth(5) - m.left() - m.right()
+    options_fit(table, table.columnWidth(5))
     window.grab().save(f"/tmp/race-options-{size[0]}.png")

@@ -187,6 +187,36 @@ def test_the_best_clear_edits_touching_nothing_in_common_are_combined_and_raced(
     assert search.combine(ranked) == []                 # one clear edit: nothing to combine
 
 
+def test_a_version_that_moves_a_flag_is_judged_on_its_own_flag_path():
+    """A length goal's rounds depend on the flag path: the same races on a
+    version whose flag 1 lies farther read as longer, so for a "long" goal
+    that version falls less short, in the race stage, the bootstrap and the
+    model's screen alike."""
+    from rallyforge.engine.analysis.course_card.flags import flag_path
+    from rallyforge.engine.analysis.suggest.screen import predicted, screen
+    from rallyforge.engine.analysis.suggest.search import Search
+    s = load_file(STANDARD)
+    f1 = s.flags[0]
+    goals = Goals(fair=False, length="long")
+    search = Search(s, goals, (4,), 700, 0, "random", 1, None, True, None, None)
+    farther = next(Edit("move_flag", (1, (f1.x, f1.y), (x, f1.y))) for x in (0, s.board.width - 1)
+                   if flag_path(apply_all(s, (Edit("move_flag", (1, (f1.x, f1.y), (x, f1.y))),)), 4)
+                   > flag_path(s, 4) + 3)
+    v = search.add((farther,))
+    assert search.target_of(v).path == flag_path(apply_all(s, (farther,)), 4) > search.target.path
+    races = [rec((1, 2, 3, 4), (1,), 9, (4, 4, 4))] * 12
+    search.races[0], search.races[v] = races, races             # the very same races
+    assert measures(races, search.target)["shortfall"] > 0      # short of long on the course
+    assert search.shortfall_change(v) < 0
+    assert search.effect(v)["shortfall"]["change"] < 0
+    diagnosis = replace(diagnosis_for(s, 1, 2), median_rounds=9)
+    base, ranked = screen(s, search.target, diagnosis, [farther])
+    version = apply_all(s, (farther,))
+    own, course = (predicted(base, ranked[0].sight, 0.0, t, diagnosis)
+                   for t in (search.target.on(version), search.target))
+    assert ranked[0].score == own < course
+
+
 def test_a_search_cancelled_before_any_edit_raced_suggests_nothing():
     from rallyforge.engine.cli.suggest import text
     s = load_file(UNFAIR)

@@ -123,8 +123,8 @@ class RaceTables(QWidget):
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
 
         def refit(column: int, old: int, new: int) -> None:
-            if column == 5:
-                self._fit_options()
+            if column == 5:     # (columnWidth may still give the old width while this is said)
+                self._fit_options(new)
         header.sectionResized.connect(refit)
         self._rows: list[int] = []      # the robot (index) each row shows (team_rows)
         # row -> what options_html shows there (its arguments)
@@ -258,16 +258,18 @@ class RaceTables(QWidget):
             damage.setForeground(QBrush(FAIL) if r.damage >= 5 else QBrush())
         self._fit_options()
 
-    def _fit_options(self) -> None:
-        """Each robot's option cards on one line of the column: the longest
-        names shortened first, as far as needed (the tooltip has them
-        whole); when even initials are too long, the row grows a line."""
+    def _fit_options(self, column_width: int | None = None) -> None:
+        """Each robot's option cards on one line of the column (`column_width`
+        wide, default its width now): the longest names shortened first, as
+        far as needed (the tooltip has them whole); when even initials are
+        too long, the row grows a line."""
+        column_width = column_width or self.robots.columnWidth(5)
         for row, shown in self._options.items():
             label = self.robots.cellWidget(row, 5)
             if not isinstance(label, QLabel):
                 continue
             m = label.contentsMargins()
-            room = self.robots.columnWidth(5) - m.left() - m.right() - 2
+            room = column_width - m.left() - m.right() - 2
             cards = shown[0]
             levels = [0] * len(cards)
 
@@ -286,5 +288,5 @@ class RaceTables(QWidget):
                 label.setText(text)
             if label.toolTip() != tip:          # what a card last did changes under the same text
                 label.setToolTip(tip)
-            self.robots.setRowHeight(row, max(22, label.heightForWidth(
-                self.robots.columnWidth(5) - 1) + 2) if wrap else 22)
+            self.robots.setRowHeight(row, max(22, label.heightForWidth(column_width - 1) + 2)
+                                     if wrap else 22)

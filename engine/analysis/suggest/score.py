@@ -27,12 +27,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
 from rallyforge.engine.analysis.course_card import timemodel
+from rallyforge.engine.analysis.course_card.flags import flag_path
 from rallyforge.engine.analysis.suggest.types import Effect, Measures
-from rallyforge.engine.model.scenario import Goals
+from rallyforge.engine.model.scenario import Goals, Scenario
 
 BOOTSTRAP = 200
 SIDE_WEIGHT = 0.1           # of a side effect, against the goals' shortfall
@@ -65,9 +66,14 @@ class Target:
     docks: int
     players: tuple[int, ...] = ()
     seating: str = GAME
-    # the flag path of the course as it is (engine/analysis/course_card/flags.py): a
-    # length goal's rounds stay those of that path while versions move flags
+    # the flag path of the course judged (engine/analysis/course_card/flags.py): a
+    # length goal's rounds depend on it, so a version that moves a flag or a
+    # dock is judged with its own (``on``)
     path: float = 0.0
+
+    def on(self, scenario: Scenario) -> Target:
+        """The target for races on `scenario` (a version of the course): its flag path."""
+        return replace(self, path=flag_path(scenario, self.robots))
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -180,18 +186,20 @@ def side_effects(old: dict[str, float], new: dict[str, float], target: Target) -
 
 
 def paired_change(old: Sequence[Record], new: Sequence[Record], target: Target,
-                  seed: int) -> Effect:
+                  seed: int, new_target: Target | None = None) -> Effect:
     """Each measure's change from `old` to `new` (races matched by place):
-    {measure: {old, new, change, ci}} with a 95% paired bootstrap interval."""
+    {measure: {old, new, change, ci}} with a 95% paired bootstrap interval.
+    `new_target`: the target of the version `new` raced (default `target`)."""
     n = min(len(old), len(new))
     old, new = list(old[:n]), list(new[:n])
-    m_old, m_new = measures(old, target), measures(new, target)
+    new_target = new_target or target
+    m_old, m_new = measures(old, target), measures(new, new_target)
     rng = random.Random(seed)
     draws: dict[str, list[float]] = {k: [] for k in m_old}
     for _ in range(BOOTSTRAP if n else 0):
         pick = [rng.randrange(n) for _ in range(n)]
         a = measures([old[i] for i in pick], target)
-        b = measures([new[i] for i in pick], target)
+        b = measures([new[i] for i in pick], new_target)
         for k in draws:
             draws[k].append(b[k] - a[k])
     out: Effect = {}

@@ -173,11 +173,12 @@ def screen(s: Scenario, target: Target, diagnosis: Diagnosis,
     total_deaths = sum(n for _, n in diagnosis.deaths)
     out = []
     for e in edits:
-        seen = sight(apply_all(s, (e,)), target.seats)
+        version = apply_all(s, (e,))
+        seen = sight(version, target.seats)
         if _unreached(seen) > _unreached(base):
             continue
         spared = relieved(s, e, diagnosis) / total_deaths if total_deaths else 0.0
-        out.append(Screened(e, predicted(base, seen, spared, target, diagnosis), seen))
+        out.append(Screened(e, predicted(base, seen, spared, target.on(version), diagnosis), seen))
     order = sorted(range(len(out)), key=lambda i: (out[i].score, not out[i].edit.touches & odd, i))
     return base, [out[i] for i in order]
 

@@ -31,7 +31,6 @@ from rallyforge.engine.analysis.balance.aggregate import seat_judgement
 from rallyforge.engine.analysis.balance.plan import GAME, Job, RACE, derive_seed, seats
 from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, play_race
 from rallyforge.engine.analysis.balance.runner import default_workers, run
-from rallyforge.engine.analysis.course_card.flags import flag_path
 from rallyforge.engine.analysis.suggest.candidates import Diagnosis, candidates, is_acceptable, shortlist
 from rallyforge.engine.analysis.suggest.edits import Edit, apply_all
 from rallyforge.engine.analysis.suggest.score import Record, Target, measures, paired_change, side_effects
@@ -94,13 +93,13 @@ class Search:
                  progress: Callable[[int, int, float], None] | None,
                  should_stop: Callable[[], bool] | None, seating: str = GAME):
         self.scenario = scenario
-        self.target = Target(goals, max(players), len(scenario.docks), players, seating,
-                             flag_path(scenario, max(players)))
+        self.target = Target(goals, max(players), len(scenario.docks), players, seating).on(scenario)
         self.fairness: str | None = None     # the first run's verdict on the seats
         self.budget, self.seed, self.bot = budget, seed, bot
         self.workers, self.scheduler, self.local_processes = workers, scheduler, local_processes
         self.progress, self.should_stop = progress, should_stop
         self.versions: list[tuple[Edit, ...]] = [()]       # version 0: the course as it is
+        self.paths = [self.target.path]                     # each version's flag path
         self.races: list[list[Record]] = [[]]
         self.played = 0
         self.elapsed = 0.0
@@ -140,14 +139,19 @@ class Search:
 
     def add(self, edits: tuple[Edit, ...]) -> int:
         self.versions.append(edits)
+        self.paths.append(self.target.on(apply_all(self.scenario, edits)).path)
         self.races.append([])
         return len(self.versions) - 1
+
+    def target_of(self, v: int) -> Target:
+        """The target version v's races are judged by: its own flag path."""
+        return replace(self.target, path=self.paths[v])
 
     def shortfall_change(self, v: int) -> float:
         """The change in shortfall from the course as it is, side effects
         counted (score.side_effects)."""
         n = len(self.races[v])
-        old, new = measures(self.races[0][:n], self.target), measures(self.races[v], self.target)
+        old, new = measures(self.races[0][:n], self.target), measures(self.races[v], self.target_of(v))
         return new["shortfall"] - old["shortfall"] + side_effects(old, new, self.target)
 
     def shortlist(self, diagnosis: Diagnosis) -> list[Edit]:
@@ -260,7 +264,7 @@ class Search:
         if v not in self.effects:
             n = len(self.races[v])
             self.effects[v] = paired_change(self.races[0][:n], self.races[v], self.target,
-                                            derive_seed(self.seed, "bootstrap", v))
+                                            derive_seed(self.seed, "bootstrap", v), self.target_of(v))
         return self.effects[v]
 
     def clearly_better(self, v: int) -> bool:
