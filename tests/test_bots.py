@@ -275,3 +275,41 @@ def test_the_tables_of_every_square_a_flagless_bot_stands_on_are_kept():
 
     first = [tables_for(view(s)) for s in squares]
     assert all(a is b for a, b in zip(first, (tables_for(view(s)) for s in squares)))
+
+
+def test_the_tables_least_recently_asked_for_are_dropped_first(monkeypatch):
+    """Tables are kept per process up to a room (16 sets at the least); when
+    it is full the set asked for least recently goes, so that one asked for
+    again and again (the board a balance run's races start on) stays."""
+    from rallyforge.engine.bots import tables as kept
+    monkeypatch.setattr(kept, "_cache", {})
+    monkeypatch.setattr(kept, "MOST_CACHED_SQUARES", 0)          # room for 16
+    scenario = load_file(STANDARD)
+    course = compile_course(scenario.board)
+    squares = [s for s in range(course.size) if course.death[s] is None][:18]
+
+    def view(square: int) -> BotView:
+        return BotView(scenario.board, course, (square,), scenario.rules,
+                       RobotState(0, "me", square, 0))
+
+    first = [tables_for(view(s)) for s in squares[:16]]
+    assert tables_for(view(squares[0])) is first[0]              # now the latest asked for
+    tables_for(view(squares[16]))                                 # the second goes
+    assert tables_for(view(squares[0])) is first[0]
+    assert tables_for(view(squares[1])) is not first[1]
+    assert tables_for(view(squares[1])).flags == first[1].flags
+
+
+def test_tables_are_kept_for_the_rules_object_they_were_made_with():
+    """Equal rules of another object (2 and 2.0 are equal) get tables of their own:
+    tables never answer for rules they were not made with."""
+    scenario = load_file(STANDARD)
+    course = compile_course(scenario.board)
+    robot = RobotState(0, "me", course.square(5, 5), 0)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    rules = replace(scenario.rules, destroy_at_damage=float(scenario.rules.destroy_at_damage))
+    assert rules == scenario.rules
+    mine = tables_for(BotView(scenario.board, course, flags, rules, robot))
+    assert mine.rules is rules
+    assert tables_for(BotView(scenario.board, course, flags, scenario.rules, robot)).rules \
+        is scenario.rules

@@ -252,12 +252,15 @@ class Layered:
         return robot.flags * self.S + robot.sq * 4 + robot.facing
 
 
-_cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], Tables] = {}
+# Tables kept per process, the least recently used dropped first: at least
+# 16, more of a small board's, about this many squares' worth in all (a table
+# set takes about 2 kB a square and flag). A bot on a course without flags
+# asks for a set per square it stands on; one on a course whose boards turn
+# (docs/rules.md 12.10) a set per arrangement of its boards (Frenetic
+# Factory's balance runs meet some 50, about 2,700 squares and flags each).
+_cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], Tables] = {}
 _lock = threading.Lock()
-# Tables kept per process: at least 16, more of a small board's, about this
-# many squares' worth in all (a table set takes about 2 kB a square and flag).
-# A bot on a course without flags asks for a set per square it stands on.
-MOST_CACHED_SQUARES = 40_000
+MOST_CACHED_SQUARES = 160_000
 
 
 class CourseView(Protocol):
@@ -270,15 +273,17 @@ class CourseView(Protocol):
 
 
 def tables_for(view: CourseView) -> Tables:
-    """The tables of a bot's course (made on first use in this process)."""
-    key = (id(view.course), view.flags, view.homes, view.rules)
-    tables = _cache.get(key)
-    if tables is None or tables.course is not view.course:
-        with _lock:
-            tables = _cache.get(key)
-            if tables is None or tables.course is not view.course:
-                room = max(16, MOST_CACHED_SQUARES // (view.course.size * max(1, len(view.flags))))
-                if len(_cache) > room:
-                    _cache.clear()
-                tables = _cache[key] = Tables(view.course, view.flags, view.rules, view.homes)
+    """The tables of a bot's course (made on first use in this process).
+    Kept by the course and rules objects (the tables hold them, so that no
+    other object takes their ids): hashing the rules on every look-up cost more."""
+    course, rules = view.course, view.rules
+    key = (id(course), view.flags, view.homes, id(rules))
+    with _lock:
+        tables = _cache.pop(key, None)
+        if tables is None or tables.course is not course or tables.rules is not rules:
+            room = max(16, MOST_CACHED_SQUARES // (course.size * max(1, len(view.flags))))
+            while len(_cache) >= room:
+                del _cache[next(iter(_cache))]
+            tables = Tables(course, view.flags, rules, view.homes)
+        _cache[key] = tables
     return tables

@@ -19,21 +19,23 @@ from rallyforge.engine.rules.state import Floor
 
 
 # Turned boards' courses by the board object: turning.turn_part gives the
-# same object for the same turn, where compile_course's look-up by value
-# hashes the whole board (a few turns a race, race after race).
+# same object for the same arrangement, where compile_course's look-up by
+# value hashes the whole board (a few turns a race, race after race). The
+# least recently used go first: a course must outlive the bots' tables made
+# for it (engine/bots/tables.py keeps them by course object), and a balance
+# run of Frenetic Factory meets some 50 arrangements.
 _courses: dict[int, tuple[Board, Course]] = {}
-MOST_COURSES = 32
+MOST_COURSES = 64
 
 
 def _course(board: Board) -> Course:
-    known = _courses.get(id(board))
-    if known is not None:           # (its board is held: no other object has its id)
-        return known[1]
-    course = compile_course(board)
-    if len(_courses) >= MOST_COURSES:
-        _courses.clear()
-    _courses[id(board)] = (board, course)
-    return course
+    known = _courses.pop(id(board), None)
+    if known is None:
+        known = (board, compile_course(board))
+        if len(_courses) >= MOST_COURSES:
+            del _courses[next(iter(_courses))]
+    _courses[id(board)] = known         # (its board is held: no other object has its id)
+    return known[1]
 
 
 class BoardTurns:
