@@ -313,3 +313,35 @@ def test_tables_are_kept_for_the_rules_object_they_were_made_with():
     assert mine.rules is rules
     assert tables_for(BotView(scenario.board, course, flags, scenario.rules, robot)).rules \
         is scenario.rules
+
+
+@pytest.mark.parametrize("name", ["scenarios/standard-course.json",
+                                  "engine/editing/published/moving-targets.json"])
+def test_the_layered_tables_follow_the_lone_robot_tables(name):
+    """Each entry of the search bot's layered tables (engine/bots/tables.py
+    Layered, made for all layers and registers at once, a register like an
+    earlier one copied from it) is what its definition says: the lone-robot
+    move with the flag count folded in. On the standard course pushers make
+    registers differ; on Moving Targets the flags ride the belts."""
+    scenario = load_file(ROOT / name)
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    robot = RobotState(0, "me", 0, 0)
+    tables = tables_for(BotView(scenario.board, course, flags, scenario.rules, robot))
+    layered = tables.layered()
+    n, S, F, X, FIN = tables.states, layered.S, layered.F, layered.X, layered.FIN
+    rng = random.Random(7)
+    for _ in range(20_000):
+        r, k, t, s = rng.randrange(5), rng.randrange(8), rng.randrange(F), rng.randrange(S)
+        nxt = int(tables.end[r, k, s]) if s < n else tables.DEAD
+        if nxt == tables.DEAD:
+            want = t * S + n
+        elif tables.on_flag[r][t][nxt]:
+            want = (t + 1) * S + nxt if t + 1 < F else FIN + r
+        else:
+            want = t * S + nxt
+        assert layered.end_all[r, k * X + t * S + s] == want
+        assert layered.dmg_all[r, k * X + t * S + s] == (tables.dmg[r, k, s] if s < n else 0)
+    finishes = layered.end_all.reshape(5, 8, X)[:, :, FIN:]
+    assert (finishes == range(FIN, X)).all()
+    assert len({layered.end_all[r].tobytes() for r in range(5)}) == 5     # a finish names its register

@@ -191,29 +191,34 @@ class Layered:
         kinds = TABLE_KINDS
         # (5, kinds * X) each, rows per register (the compiled loop reads them whole)
         self.end_all = np.empty((5, kinds * X), dtype=np.int32)
-        self.dmg_all = np.empty((5, kinds * X), dtype=np.int32)
+        self.dmg_all = np.zeros((5, kinds * X), dtype=np.int32)
+        ends = self.end_all.reshape(5, kinds, X)
+        ends[:, :, self.FIN:] = np.arange(self.FIN, X)
+        # the layers as [r, kind, t, s]: extended state t * S + s (s < S)
+        layers = ends[:, :, :F * S].reshape(5, kinds, F, S)
+        base = np.arange(F, dtype=np.int32)[:, None] * S               # (F, 1): t * S
+        layers[:, :, :, n] = base[:, 0] + n                          # destroyed: stays so
+        damages = self.dmg_all.reshape(5, kinds, X)[:, :, :F * S].reshape(5, kinds, F, S)
+        damages[:, :, :, :n] = tables.dmg[:, :, None, :n]             # alike in every layer
         for r in range(5):
-            # every register has its own end array (a finish in register r
-            # leads to FIN + r); registers with alike damage share theirs
-            end = np.empty((kinds, X), dtype=np.int32)
-            for t in range(F):
-                base = t * S
-                nxt = tables.end[r, :, :n]                       # (kinds, n) board states
-                dead = nxt == tables.DEAD
-                on = tables.on_flag[r][t][np.where(dead, 0, nxt)] & ~dead
-                layer = np.where(dead, base + n, base + nxt)
-                if t + 1 < F:
-                    layer = np.where(on, (t + 1) * S + nxt, layer)
-                else:
-                    layer = np.where(on, self.FIN + r, layer)
-                end[:, base:base + n] = layer
-                end[:, base + n] = base + n
-            end[:, self.FIN:] = np.arange(self.FIN, X)
-            self.end_all[r] = end.ravel()
-            dmg = np.zeros((kinds, X), dtype=np.int32)
-            for t in range(F):
-                dmg[:, t * S:t * S + n] = tables.dmg[r, :, :n]
-            self.dmg_all[r] = dmg.ravel()
+            alike = next((q for q in range(r) if tables.on_flag[q] is tables.on_flag[r]
+                          and np.array_equal(tables.end[q], tables.end[r])), None)
+            if alike is not None:       # the same moves (commonly): all but the finishes
+                layers[r, :, :, :n] = layers[alike, :, :, :n]
+                last = layers[r, :, F - 1:, :n]
+                last[last == self.FIN + alike] = self.FIN + r
+                continue
+            nxt = tables.end[r, :, None, :n]                    # (kinds, 1, n) board states
+            dead = nxt == tables.DEAD
+            # on[kind, t, s]: the card ends on flag t+1 (never when destroyed)
+            on = tables.on_flag[r][:F].take(np.where(dead, 0, nxt)[:, 0], axis=1)
+            on = on.transpose(1, 0, 2) & ~dead
+            # every register has its own end array: touching the last flag in
+            # register r leads to FIN + r
+            layer = np.where(dead, base + n, base + nxt)
+            layer[:, :F - 1] = np.where(on[:, :F - 1], base[1:] + nxt, layer[:, :F - 1])
+            layer[:, F - 1:] = np.where(on[:, F - 1:], self.FIN + r, layer[:, F - 1:])
+            layers[r, :, :, :n] = layer
         self.end = list(self.end_all)
         self.dmg = list(self.dmg_all)
         value = np.zeros(X, dtype=np.int64)
