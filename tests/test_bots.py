@@ -238,20 +238,23 @@ def test_bots_finish_the_test_courses(name):
 
 
 def test_tables_search_once_for_every_repair_square_together(monkeypatch):
-    """A board covered in upgrade squares: one search per flag and one for all
+    """A board covered in upgrade squares: a map per flag and one for all
     the repair squares (not one per square: 100x100 such squares took a
-    minute and gigabytes), giving the distance to the nearest."""
+    minute and gigabytes), giving the distance to the nearest, all found
+    in one search."""
     from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
     from rallyforge.engine.rules.lone_robot_model import LoneModel
     board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
                                 if (x, y) not in ((0, 0), (11, 11), (5, 5))))
     scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())
     searches = []
-    original = LoneModel.distance_to
-    monkeypatch.setattr(LoneModel, "distance_to",
-                        lambda model, squares: searches.append(set(squares)) or original(model, squares))
+    original = LoneModel.distances_to
+    monkeypatch.setattr(LoneModel, "distances_to", lambda model, targets: searches.append(
+        [set(squares) for squares in targets]) or original(model, targets))
     view = view_at(scenario, 5, 5, 0)
     tables = tables_for(view)
+    assert len(searches) == 1
+    searches = searches[0]
     assert len(searches) == len(scenario.flags) + 1
     course = view.course
     repairs = [sq for sq in range(course.size) if course.archive_point[sq]]

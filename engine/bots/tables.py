@@ -91,19 +91,21 @@ class Tables:
         # on_flag[r][t, s]: state s stands on flag t+1 at the end of register r
         self.on_flag = [self._on_flags(squares) for squares in at] if rules.flags_move \
             else [self._on_flags(flags)] * 5
-        self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
-        for t, square in enumerate(at[4]):      # the distance that counts at the round's end
-            self.dist[t, :n] = self._distance_to({square})
-        self.dist[len(flags)] = 0
-        self.dist[:, self.FIN] = 0
         repairs = set()
         if rules.repair_sites == "repair":      # "options": sites give cards (docs/rules.md 12.5)
             repairs = {i for i in range(course.size) if course.archive_point[i]}
             if rules.flags_repair:
                 repairs |= set(flags)
+        # (every map from one search) the distance to a flag that counts is at the round's end
+        maps = self._distances_to([{square} for square in at[4]] + ([repairs] if repairs else []))
+        self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
+        for t in range(len(flags)):
+            self.dist[t, :n] = maps[t]
+        self.dist[len(flags)] = 0
+        self.dist[:, self.FIN] = 0
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
-            self.repair_dist[:n] = self._distance_to(repairs)
+            self.repair_dist[:n] = maps[-1]
 
     @cached_property
     def lists(self) -> TableLists:
@@ -131,11 +133,12 @@ class Tables:
             on[t, square * 4:square * 4 + 4] = True
         return on
 
-    def _distance_to(self, squares: set[int]) -> np.ndarray:
-        """Fewest registers from each board state to one of `squares`
-        (engine/rules/lone_robot_model.py's multi-source distance map; UNREACHABLE when none)."""
-        d = self.model.distance_to(squares)
-        return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
+    def _distances_to(self, targets: list[set[int]]) -> list[np.ndarray]:
+        """Per set of squares, the fewest registers from each board state to
+        one of them (engine/rules/lone_robot_model.py's multi-source distance
+        maps; UNREACHABLE when none)."""
+        return [np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
+                for d in self.model.distances_to(targets)]
 
 
 # What a bot gives for an option card a repair site hands out (docs/rules.md
