@@ -120,8 +120,8 @@ class LoneModel:
         map per flag; a search's cost is mostly its levels, not their size)."""
         keys = [tuple(np.unique(np.asarray(list(squares), dtype=np.intp)).tolist())
                 for squares in targets]
-        maps = {key: self._distances.get(key) for key in keys}
-        new = [key for key, known in maps.items() if known is None]
+        maps = {key: known for key in keys if (known := self._distances.get(key)) is not None}
+        new = [key for key in dict.fromkeys(keys) if key not in maps]
         if new:
             sources, first = self._predecessors()
             states = self.end.shape[2]
