@@ -238,20 +238,23 @@ def test_bots_finish_the_test_courses(name):
 
 
 def test_tables_search_once_for_every_repair_square_together(monkeypatch):
-    """A board covered in upgrade squares: one search per flag and one for all
+    """A board covered in upgrade squares: a map per flag and one for all
     the repair squares (not one per square: 100x100 such squares took a
-    minute and gigabytes), giving the distance to the nearest."""
+    minute and gigabytes), giving the distance to the nearest, all found
+    in one search."""
     from rallyforge.engine.model.scenario import Board, Flag, Scenario, Tile
     from rallyforge.engine.rules.lone_robot_model import LoneModel
     board = Board(12, 12, tuple(Tile(x, y, "upgrade") for y in range(12) for x in range(12)
                                 if (x, y) not in ((0, 0), (11, 11), (5, 5))))
     scenario = Scenario(name="upgrades", board=board, flags=(Flag(11, 11), Flag(0, 0)), docks=())
     searches = []
-    original = LoneModel.distance_to
-    monkeypatch.setattr(LoneModel, "distance_to",
-                        lambda model, squares: searches.append(set(squares)) or original(model, squares))
+    original = LoneModel.distances_to
+    monkeypatch.setattr(LoneModel, "distances_to", lambda model, targets: searches.append(
+        [set(squares) for squares in targets]) or original(model, targets))
     view = view_at(scenario, 5, 5, 0)
     tables = tables_for(view)
+    assert len(searches) == 1
+    searches = searches[0]
     assert len(searches) == len(scenario.flags) + 1
     course = view.course
     repairs = [sq for sq in range(course.size) if course.archive_point[sq]]
@@ -275,3 +278,73 @@ def test_the_tables_of_every_square_a_flagless_bot_stands_on_are_kept():
 
     first = [tables_for(view(s)) for s in squares]
     assert all(a is b for a, b in zip(first, (tables_for(view(s)) for s in squares)))
+
+
+def test_the_tables_least_recently_asked_for_are_dropped_first(monkeypatch):
+    """Tables are kept per process up to a room (16 sets at the least); when
+    it is full the set asked for least recently goes, so that one asked for
+    again and again (the board a balance run's races start on) stays."""
+    from rallyforge.engine.bots import tables as kept
+    monkeypatch.setattr(kept, "_cache", {})
+    monkeypatch.setattr(kept, "MOST_CACHED_SQUARES", 0)          # room for 16
+    scenario = load_file(STANDARD)
+    course = compile_course(scenario.board)
+    squares = [s for s in range(course.size) if course.death[s] is None][:18]
+
+    def view(square: int) -> BotView:
+        return BotView(scenario.board, course, (square,), scenario.rules,
+                       RobotState(0, "me", square, 0))
+
+    first = [tables_for(view(s)) for s in squares[:16]]
+    assert tables_for(view(squares[0])) is first[0]              # now the latest asked for
+    tables_for(view(squares[16]))                                 # the second goes
+    assert tables_for(view(squares[0])) is first[0]
+    assert tables_for(view(squares[1])) is not first[1]
+    assert tables_for(view(squares[1])).flags == first[1].flags
+
+
+def test_tables_are_kept_for_the_rules_object_they_were_made_with():
+    """Equal rules of another object (2 and 2.0 are equal) get tables of their own:
+    tables never answer for rules they were not made with."""
+    scenario = load_file(STANDARD)
+    course = compile_course(scenario.board)
+    robot = RobotState(0, "me", course.square(5, 5), 0)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    rules = replace(scenario.rules, destroy_at_damage=float(scenario.rules.destroy_at_damage))
+    assert rules == scenario.rules
+    mine = tables_for(BotView(scenario.board, course, flags, rules, robot))
+    assert mine.rules is rules
+    assert tables_for(BotView(scenario.board, course, flags, scenario.rules, robot)).rules \
+        is scenario.rules
+
+
+@pytest.mark.parametrize("name", ["scenarios/standard-course.json",
+                                  "engine/editing/published/moving-targets.json"])
+def test_the_layered_tables_follow_the_lone_robot_tables(name):
+    """Each entry of the search bot's layered tables (engine/bots/tables.py
+    Layered, made for all layers and registers at once, a register like an
+    earlier one copied from it) is what its definition says: the lone-robot
+    move with the flag count folded in. On the standard course pushers make
+    registers differ; on Moving Targets the flags ride the belts."""
+    scenario = load_file(ROOT / name)
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    robot = RobotState(0, "me", 0, 0)
+    tables = tables_for(BotView(scenario.board, course, flags, scenario.rules, robot))
+    layered = tables.layered()
+    n, S, F, X, FIN = tables.states, layered.S, layered.F, layered.X, layered.FIN
+    rng = random.Random(7)
+    for _ in range(20_000):
+        r, k, t, s = rng.randrange(5), rng.randrange(8), rng.randrange(F), rng.randrange(S)
+        nxt = int(tables.end[r, k, s]) if s < n else tables.DEAD
+        if nxt == tables.DEAD:
+            want = t * S + n
+        elif tables.on_flag[r][t][nxt]:
+            want = (t + 1) * S + nxt if t + 1 < F else FIN + r
+        else:
+            want = t * S + nxt
+        assert layered.end_all[r, k * X + t * S + s] == want
+        assert layered.dmg_all[r, k * X + t * S + s] == (tables.dmg[r, k, s] if s < n else 0)
+    finishes = layered.end_all.reshape(5, 8, X)[:, :, FIN:]
+    assert (finishes == range(FIN, X)).all()
+    assert len({layered.end_all[r].tobytes() for r in range(5)}) == 5     # a finish names its register

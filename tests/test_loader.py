@@ -409,3 +409,25 @@ def test_a_new_file_gets_the_umask_mode_and_the_umask_is_never_changed(tmp_path,
     finally:
         monkeypatch.undo()
         os.umask(umask)
+
+
+def test_a_board_hashes_as_its_fields_in_every_process():
+    """A board remembers its hash (caches keyed by boards hash them race
+    after race): the hash of its fields, as the dataclass's own, equal for
+    an equal board listed in another order, and computed afresh in a
+    process a board is sent to (string hashes differ between processes)."""
+    import pickle
+    import subprocess
+    import sys
+    board = load_file(ROOT / "scenarios" / "standard-course.json").board
+    fields = tuple(getattr(board, f.name) for f in dataclasses.fields(board))
+    assert hash(board) == hash(fields) == hash(board)
+    shuffled = dataclasses.replace(board, tiles=board.tiles[::-1]).canonical()
+    assert shuffled == board and shuffled is not board and hash(shuffled) == hash(board)
+    sent = pickle.dumps(board)
+    check = ("import dataclasses, pickle, sys\n"
+             "b = pickle.loads(sys.stdin.buffer.read())\n"
+             "assert hash(b) == hash(tuple(getattr(b, f.name) for f in dataclasses.fields(b)))\n")
+    for seed in ("1", "2"):
+        subprocess.run([sys.executable, "-c", check], input=sent, check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed})

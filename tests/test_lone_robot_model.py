@@ -248,3 +248,27 @@ def test_a_distance_map_asked_again_is_the_one_remembered():
     assert other is not first and (other <= first).all() and (other < first).any()
     with pytest.raises(ValueError):
         first[0] = 0
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_distance_maps_found_together_are_those_found_alone(path):
+    """distances_to searches for several sets of squares at once (a bot's
+    tables ask for a map per flag and one to the repair sites): each map is
+    the one a search of its own finds, whatever the others, and the maps it
+    remembers answer later questions."""
+    scenario = load_file(path)
+    built = LoneModel.build(scenario.board, scenario.rules)
+    course = built.course
+
+    def fresh() -> LoneModel:           # nothing remembered
+        return LoneModel(course, built.end, built.cause, built.damage)
+
+    flags = [course.square(f.x, f.y) for f in scenario.flags]
+    repairs = [sq for sq in range(course.size) if course.archive_point[sq]]
+    targets = [[sq] for sq in flags] + [repairs, [], [0, course.size - 1], flags[:1]]
+    model = fresh()
+    together = model.distances_to(targets)
+    assert len(together) == len(targets)
+    for squares, got in zip(targets, together):
+        assert (got == fresh().distance_to(squares)).all()
+        assert model.distance_to(squares) is got

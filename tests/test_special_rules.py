@@ -198,10 +198,28 @@ def test_a_board_turned_again_is_the_board_turned_before():
     assert turning.turn_part(course.board, part, 2) == twice
 
 
+def test_turns_in_either_order_give_one_board():
+    """Two factory boards turned one after the other, in either order, give
+    one board object (turning.turn_part keeps its boards by value), the board
+    fresh turns make: a balance run's courses and bots' tables, kept by
+    object, meet each arrangement of the boards once."""
+    from rallyforge.engine.format.loader import load_file
+    from rallyforge.engine.model import turning
+    course = load_file(Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
+                       / "frenetic-factory.json")
+    a, b = [p for p in course.boards if p.turns_in_place][:2]
+    ab = turning.turn_part(turning.turn_part(course.board, a), b)
+    ba = turning.turn_part(turning.turn_part(course.board, b), a)
+    assert ab is ba
+    assert ab == turning._turned_part(turning._turned_part(course.board, a, 1), b, 1)
+    assert ab != turning.turn_part(course.board, a)
+
+
 def test_a_turned_board_is_played_on_its_own_course(monkeypatch):
     """Courses of turned boards are kept by the board object (board_turns._course):
     each board gets the course compiled from it, an equal board made anew
-    the same course, and once the keep is full and cleared, still its own."""
+    the same course, and once the keep is full and the least recently used
+    dropped, still its own."""
     from rallyforge.engine.format.loader import load_file
     from rallyforge.engine.model import turning
     from rallyforge.engine.rules import board_turns
@@ -212,7 +230,7 @@ def test_a_turned_board_is_played_on_its_own_course(monkeypatch):
     boards = [course.board]
     for _ in range(3):
         boards.append(turning.turn_part(boards[-1], part))
-    monkeypatch.setattr(board_turns, "MOST_COURSES", 2)     # cleared as the boards come by
+    monkeypatch.setattr(board_turns, "MOST_COURSES", 2)     # dropped as the boards come by
     for _ in range(3):
         for board in boards:
             got = board_turns._course(board)

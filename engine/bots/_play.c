@@ -439,6 +439,10 @@ typedef struct {
     long counts[KINDS];
 } Groups;
 
+/* The names of a card's attributes, made once (at import): a decision reads
+ * them of every card in the hand. */
+static PyObject *kind_name, *priority_name;
+
 static int group(Groups *g, PyObject *hand, PyObject *kind_code)
 {
     memset(g->counts, 0, sizeof g->counts);
@@ -449,11 +453,11 @@ static int group(Groups *g, PyObject *hand, PyObject *kind_code)
     }
     for (Py_ssize_t i = 0; i < size; i++) {
         PyObject *card = PySequence_Fast_GET_ITEM(hand, i);
-        PyObject *kind = PyObject_GetAttrString(card, "kind");
+        PyObject *kind = PyObject_GetAttr(card, kind_name);
         PyObject *code = kind == NULL ? NULL : PyDict_GetItemWithError(kind_code, kind);
         Py_XDECREF(kind);
         long k = code == NULL ? -1 : PyLong_AsLong(code);
-        PyObject *value = code == NULL ? NULL : PyObject_GetAttrString(card, "priority");
+        PyObject *value = code == NULL ? NULL : PyObject_GetAttr(card, priority_name);
         long priority = value == NULL || value == Py_None ? 0 : PyLong_AsLong(value);
         Py_XDECREF(value);
         if (PyErr_Occurred())
@@ -656,5 +660,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__play(void)
 {
+    if (kind_name == NULL && (kind_name = PyUnicode_InternFromString("kind")) == NULL)
+        return NULL;
+    if (priority_name == NULL
+        && (priority_name = PyUnicode_InternFromString("priority")) == NULL)
+        return NULL;
     return PyModule_Create(&module);
 }

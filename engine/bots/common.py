@@ -2,6 +2,8 @@
 view, choosing cards of a kind from the hand, and the power-down rule."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rallyforge.engine.bots.tables import KINDS, Tables, UNREACHABLE
 from rallyforge.engine.model.program_cards import KIND_CODE
 from rallyforge.engine.model.scenario import Card
@@ -57,7 +59,10 @@ def cards_for(kinds: list[int], groups: list[list[Card]]) -> list[Card]:
     return out
 
 
-def should_power_down(view: BotView, tables: Tables) -> bool:
+def should_power_down(view: BotView, tables: Callable[[], Tables]) -> bool:
+    """The power-down rule above; `tables` gives the robot's tables, asked
+    for only when the distance to a repair decides (most robots have locked
+    none: a bot is asked every round)."""
     robot = view.robot
     if robot.sq < 0:
         return False
@@ -66,6 +71,6 @@ def should_power_down(view: BotView, tables: Tables) -> bool:
     if locked >= 4:
         return True
     if locked >= 2:
-        far = tables.repair_dist[robot_state(view)]
+        far = tables().repair_dist[robot_state(view)]
         return bool(far > POWER_DOWN_FAR or far >= UNREACHABLE)
     return False

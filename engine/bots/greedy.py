@@ -88,4 +88,4 @@ class GreedyBot:
         return cards_for(chosen, groups)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
-        return should_power_down(view, self.tables(view))
+        return should_power_down(view, lambda: self.tables(view))

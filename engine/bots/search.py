@@ -255,6 +255,8 @@ def _scale(layered: Layered, flags: int, damage: int, lives: int, archive: int,
 
 def rows_first(slots: list[int], m: int) -> bool:
     """Whether the programs' rows fill the first m registers, fixed cards the rest."""
+    if slots is _UNLOCKED[m]:           # nothing locked (the commonest)
+        return True
     return slots[:m] == _UNLOCKED[m][:m] and all(s < 0 for s in slots[m:])
 
 
@@ -415,11 +417,13 @@ class SearchBot:
         """The program, with the plan of its movement options (and Gyroscopic
         Stabilizer) when it holds any."""
         robot = view.robot
-        layered = self.tables(view).layered()
         self.option_plan = None
-        if robot.flags < layered.F and any(c in PLANNED_OPTIONS for c in robot.cards):
-            self.option_plan = self._with_options(view, layered, program,
-                                                  sorted(free_registers)[:m], free_registers, hand)
+        if any(c in PLANNED_OPTIONS for c in robot.cards):
+            layered = self.tables(view).layered()
+            if robot.flags < layered.F:
+                self.option_plan = self._with_options(view, layered, program,
+                                                      sorted(free_registers)[:m], free_registers,
+                                                      hand)
         return program
 
     def recompile(self, view: BotView, hand: list[Card], free_registers: list[int],
@@ -533,7 +537,7 @@ class SearchBot:
         return self._moves.plan(robot, registers, [r - 1 for r in free], hand)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
-        return should_power_down(view, self.tables(with_a_flag(view)))
+        return should_power_down(view, lambda: self.tables(with_a_flag(view)))
 
 
 def with_a_flag(view: BotView) -> BotView:

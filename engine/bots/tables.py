@@ -91,19 +91,21 @@ class Tables:
         # on_flag[r][t, s]: state s stands on flag t+1 at the end of register r
         self.on_flag = [self._on_flags(squares) for squares in at] if rules.flags_move \
             else [self._on_flags(flags)] * 5
-        self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
-        for t, square in enumerate(at[4]):      # the distance that counts at the round's end
-            self.dist[t, :n] = self._distance_to({square})
-        self.dist[len(flags)] = 0
-        self.dist[:, self.FIN] = 0
         repairs = set()
         if rules.repair_sites == "repair":      # "options": sites give cards (docs/rules.md 12.5)
             repairs = {i for i in range(course.size) if course.archive_point[i]}
             if rules.flags_repair:
                 repairs |= set(flags)
+        # (every map from one search) the distance to a flag that counts is at the round's end
+        maps = self._distances_to([{square} for square in at[4]] + ([repairs] if repairs else []))
+        self.dist = np.full((len(flags) + 1, self.S2), UNREACHABLE, dtype=np.int32)
+        for t in range(len(flags)):
+            self.dist[t, :n] = maps[t]
+        self.dist[len(flags)] = 0
+        self.dist[:, self.FIN] = 0
         self.repair_dist = np.full(self.S2, UNREACHABLE, dtype=np.int32)
         if repairs:
-            self.repair_dist[:n] = self._distance_to(repairs)
+            self.repair_dist[:n] = maps[-1]
 
     @cached_property
     def lists(self) -> TableLists:
@@ -131,11 +133,12 @@ class Tables:
             on[t, square * 4:square * 4 + 4] = True
         return on
 
-    def _distance_to(self, squares: set[int]) -> np.ndarray:
-        """Fewest registers from each board state to one of `squares`
-        (engine/rules/lone_robot_model.py's multi-source distance map; UNREACHABLE when none)."""
-        d = self.model.distance_to(squares)
-        return np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
+    def _distances_to(self, targets: list[set[int]]) -> list[np.ndarray]:
+        """Per set of squares, the fewest registers from each board state to
+        one of them (engine/rules/lone_robot_model.py's multi-source distance
+        maps; UNREACHABLE when none)."""
+        return [np.where(d == LONE_UNREACHABLE, UNREACHABLE, d).astype(np.int32)
+                for d in self.model.distances_to(targets)]
 
 
 # What a bot gives for an option card a repair site hands out (docs/rules.md
@@ -191,29 +194,34 @@ class Layered:
         kinds = TABLE_KINDS
         # (5, kinds * X) each, rows per register (the compiled loop reads them whole)
         self.end_all = np.empty((5, kinds * X), dtype=np.int32)
-        self.dmg_all = np.empty((5, kinds * X), dtype=np.int32)
+        self.dmg_all = np.zeros((5, kinds * X), dtype=np.int32)
+        ends = self.end_all.reshape(5, kinds, X)
+        ends[:, :, self.FIN:] = np.arange(self.FIN, X)
+        # the layers as [r, kind, t, s]: extended state t * S + s (s < S)
+        layers = ends[:, :, :F * S].reshape(5, kinds, F, S)
+        base = np.arange(F, dtype=np.int32)[:, None] * S               # (F, 1): t * S
+        layers[:, :, :, n] = base[:, 0] + n                          # destroyed: stays so
+        damages = self.dmg_all.reshape(5, kinds, X)[:, :, :F * S].reshape(5, kinds, F, S)
+        damages[:, :, :, :n] = tables.dmg[:, :, None, :n]             # alike in every layer
         for r in range(5):
-            # every register has its own end array (a finish in register r
-            # leads to FIN + r); registers with alike damage share theirs
-            end = np.empty((kinds, X), dtype=np.int32)
-            for t in range(F):
-                base = t * S
-                nxt = tables.end[r, :, :n]                       # (kinds, n) board states
-                dead = nxt == tables.DEAD
-                on = tables.on_flag[r][t][np.where(dead, 0, nxt)] & ~dead
-                layer = np.where(dead, base + n, base + nxt)
-                if t + 1 < F:
-                    layer = np.where(on, (t + 1) * S + nxt, layer)
-                else:
-                    layer = np.where(on, self.FIN + r, layer)
-                end[:, base:base + n] = layer
-                end[:, base + n] = base + n
-            end[:, self.FIN:] = np.arange(self.FIN, X)
-            self.end_all[r] = end.ravel()
-            dmg = np.zeros((kinds, X), dtype=np.int32)
-            for t in range(F):
-                dmg[:, t * S:t * S + n] = tables.dmg[r, :, :n]
-            self.dmg_all[r] = dmg.ravel()
+            alike = next((q for q in range(r) if tables.on_flag[q] is tables.on_flag[r]
+                          and np.array_equal(tables.end[q], tables.end[r])), None)
+            if alike is not None:       # the same moves (commonly): all but the finishes
+                layers[r, :, :, :n] = layers[alike, :, :, :n]
+                last = layers[r, :, F - 1:, :n]
+                last[last == self.FIN + alike] = self.FIN + r
+                continue
+            nxt = tables.end[r, :, None, :n]                    # (kinds, 1, n) board states
+            dead = nxt == tables.DEAD
+            # on[kind, t, s]: the card ends on flag t+1 (never when destroyed)
+            on = tables.on_flag[r][:F].take(np.where(dead, 0, nxt)[:, 0], axis=1)
+            on = on.transpose(1, 0, 2) & ~dead
+            # every register has its own end array: touching the last flag in
+            # register r leads to FIN + r
+            layer = np.where(dead, base + n, base + nxt)
+            layer[:, :F - 1] = np.where(on[:, :F - 1], base[1:] + nxt, layer[:, :F - 1])
+            layer[:, F - 1:] = np.where(on[:, F - 1:], self.FIN + r, layer[:, F - 1:])
+            layers[r, :, :, :n] = layer
         self.end = list(self.end_all)
         self.dmg = list(self.dmg_all)
         value = np.zeros(X, dtype=np.int64)
@@ -252,12 +260,15 @@ class Layered:
         return robot.flags * self.S + robot.sq * 4 + robot.facing
 
 
-_cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], Rules], Tables] = {}
+# Tables kept per process, the least recently used dropped first: at least
+# 16, more of a small board's, about this many squares' worth in all (a table
+# set takes about 2 kB a square and flag). A bot on a course without flags
+# asks for a set per square it stands on; one on a course whose boards turn
+# (docs/rules.md 12.10) a set per arrangement of its boards (Frenetic
+# Factory's balance runs meet some 50, about 2,700 squares and flags each).
+_cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], Tables] = {}
 _lock = threading.Lock()
-# Tables kept per process: at least 16, more of a small board's, about this
-# many squares' worth in all (a table set takes about 2 kB a square and flag).
-# A bot on a course without flags asks for a set per square it stands on.
-MOST_CACHED_SQUARES = 40_000
+MOST_CACHED_SQUARES = 160_000
 
 
 class CourseView(Protocol):
@@ -270,15 +281,17 @@ class CourseView(Protocol):
 
 
 def tables_for(view: CourseView) -> Tables:
-    """The tables of a bot's course (made on first use in this process)."""
-    key = (id(view.course), view.flags, view.homes, view.rules)
-    tables = _cache.get(key)
-    if tables is None or tables.course is not view.course:
-        with _lock:
-            tables = _cache.get(key)
-            if tables is None or tables.course is not view.course:
-                room = max(16, MOST_CACHED_SQUARES // (view.course.size * max(1, len(view.flags))))
-                if len(_cache) > room:
-                    _cache.clear()
-                tables = _cache[key] = Tables(view.course, view.flags, view.rules, view.homes)
+    """The tables of a bot's course (made on first use in this process).
+    Kept by the course and rules objects (the tables hold them, so that no
+    other object takes their ids): hashing the rules on every look-up cost more."""
+    course, rules = view.course, view.rules
+    key = (id(course), view.flags, view.homes, id(rules))
+    with _lock:
+        tables = _cache.pop(key, None)
+        if tables is None or tables.course is not course or tables.rules is not rules:
+            room = max(16, MOST_CACHED_SQUARES // (course.size * max(1, len(view.flags))))
+            while len(_cache) >= room:
+                del _cache[next(iter(_cache))]
+            tables = Tables(course, view.flags, rules, view.homes)
+        _cache[key] = tables
     return tables

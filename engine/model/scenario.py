@@ -112,6 +112,22 @@ class Board:
     note: str | None = None
     levels: tuple[Level, ...] = ()      # after note: older positional calls stay valid
 
+    # Its hash is remembered: caches keyed by a board (its compiled course,
+    # its lone-robot model) hash it race after race, a millisecond each for
+    # a board of a thousand elements. Equal boards hash alike, as the
+    # dataclass's own hash of its fields would.
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.width, self.height, self.tiles, self.walls, self.lasers, self.pushers,
+                     self.note, self.levels))
+
+    def __getstate__(self) -> dict[str, object]:
+        # not the remembered hash: another process hashes strings otherwise
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def in_bounds(self, x: int, y: int) -> bool:
         return 0 <= x < self.width and 0 <= y < self.height
 

@@ -77,8 +77,12 @@ def rotate_rectangle(part: FactoryBoard, width: int, height: int,
 
 # turn_part's boards by the identity of what they were turned from (boards
 # are immutable): a balance run of a course whose boards turn (docs/rules.md
-# 12.10) turns the same few boards again and again, race after race.
+# 12.10) turns the same few boards again and again, race after race. The
+# boards made are kept by value too, so that turns in another order that
+# give an equal board give the same object (the races' caches of courses and
+# bots' tables, kept by object, then meet each arrangement once).
 _turned: dict[tuple[int, int, int], tuple[Board, FactoryBoard, Board]] = {}
+_made: dict[Board, Board] = {}
 MOST_TURNED = 512
 
 
@@ -88,14 +92,17 @@ def turn_part(board: Board, part: FactoryBoard, quarter_turns: int = 1) -> Board
     walls listed on them, its outer edges included) turn with it, those
     listed on other squares stay. A wall on the board's border belongs to
     the square it is listed on, as the library's boards list theirs. The
-    same board and part give the same board (the one made before)."""
+    same board and part give the same board (the one made before), and so
+    do turns that lead to an equal board."""
     key = (id(board), id(part), quarter_turns)
     known = _turned.get(key)
     if known is not None and known[0] is board and known[1] is part:
         return known[2]
-    turned = _turned_part(board, part, quarter_turns)
     if len(_turned) >= MOST_TURNED:
         _turned.clear()
+        _made.clear()
+    turned = _turned_part(board, part, quarter_turns)
+    turned = _made.setdefault(turned, turned)
     _turned[key] = (board, part, turned)
     return turned
 

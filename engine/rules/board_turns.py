@@ -10,6 +10,7 @@ archive markers keep their squares.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 
 from rallyforge.engine.model.scenario import Board, Scenario
@@ -18,22 +19,25 @@ from rallyforge.engine.rules.course import Course, compile_course
 from rallyforge.engine.rules.state import Floor
 
 
-# Turned boards' courses by the board object: turning.turn_part gives the
-# same object for the same turn, where compile_course's look-up by value
-# hashes the whole board (a few turns a race, race after race).
+# Turned boards' courses by the board object (turning.turn_part gives the
+# same object for the same arrangement), the least recently used dropped
+# first: a course must outlive the bots' tables made for it
+# (engine/bots/tables.py keeps them by course object), and a balance run of
+# Frenetic Factory meets some 50 arrangements, more than compile_course keeps.
 _courses: dict[int, tuple[Board, Course]] = {}
-MOST_COURSES = 32
+_lock = threading.Lock()        # (races may run on several threads: the editor's)
+MOST_COURSES = 64
 
 
 def _course(board: Board) -> Course:
-    known = _courses.get(id(board))
-    if known is not None:           # (its board is held: no other object has its id)
-        return known[1]
-    course = compile_course(board)
-    if len(_courses) >= MOST_COURSES:
-        _courses.clear()
-    _courses[id(board)] = (board, course)
-    return course
+    with _lock:
+        known = _courses.pop(id(board), None)
+        if known is None:
+            known = (board, compile_course(board))
+            if len(_courses) >= MOST_COURSES:
+                del _courses[next(iter(_courses))]
+        _courses[id(board)] = known         # (its board is held: no other object has its id)
+    return known[1]
 
 
 class BoardTurns:

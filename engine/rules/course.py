@@ -104,20 +104,23 @@ class Course:
                 pushers[r].append((p.y * w + p.x, INDEX[p.dir]))
         self.pushers = tuple(tuple(p) for p in pushers)    # by register (index 0 unused)
 
+        # the same in every register but for crushers and pushers
+        every = [0] * n
+        for i in range(n):
+            k = tile[i]
+            if k == CONVEYOR:
+                every[i] = CONVEYOR_BIT | (EXPRESS_BIT if i in express else 0)
+            elif k == CURRENT:
+                every[i] = CURRENT_BIT
+            elif k == GEAR:
+                every[i] = GEAR_BIT
+            elif k == RANDOMIZER:
+                every[i] = RANDOMIZER_BIT
         hot = []
         for r in range(6):
-            bits = [0] * n
-            for i in range(n):
-                k = tile[i]
-                if k == CONVEYOR:
-                    bits[i] = CONVEYOR_BIT | (EXPRESS_BIT if i in express else 0)
-                elif k == CURRENT:
-                    bits[i] = CURRENT_BIT
-                elif k == GEAR:
-                    bits[i] = GEAR_BIT
-                elif k == RANDOMIZER:
-                    bits[i] = RANDOMIZER_BIT
-                elif k == CRUSHER and r in crusher_phases[i]:
+            bits = list(every)
+            for i, phases in crusher_phases.items():
+                if tile[i] == CRUSHER and r in phases:
                     bits[i] = CRUSHER_BIT
             for i, _ in pushers[r]:
                 bits[i] |= PUSHER_BIT

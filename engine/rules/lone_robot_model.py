@@ -31,7 +31,7 @@ and crushers act in every register, and otherwise optimistic.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from functools import lru_cache
 from typing import NamedTuple
@@ -111,27 +111,40 @@ class LoneModel:
         alive), using every card in every register (see the module notes).
         One breadth-first search from all of them: its cost does not grow
         with their number. The map is remembered (read-only) for the same squares."""
-        squares = np.unique(np.asarray(list(target_squares), dtype=np.intp))
-        key = tuple(squares.tolist())
-        known = self._distances.get(key)
-        if known is not None:
-            return known
-        sources, first = self._predecessors()
-        dist = np.full(self.end.shape[2], UNREACHABLE, dtype=np.int32)
-        frontier = (squares[:, None] * 4 + np.arange(4)).ravel()
-        dist[frontier] = 0
-        level = 0
-        while frontier.size:
-            level += 1
-            found = sources[gather(first, frontier)]
-            found = found[dist[found] == UNREACHABLE]
-            dist[found] = level
-            frontier = _distinct(found, dist.size)
-        dist.flags.writeable = False
-        if len(self._distances) * dist.size > MOST_REMEMBERED_STATES:
-            self._distances.clear()
-        self._distances[key] = dist
-        return dist
+        return self.distances_to([target_squares])[0]
+
+    def distances_to(self, targets: Sequence[Iterable[int]]) -> list[np.ndarray]:
+        """``distance_to`` of each set of target squares, those not
+        remembered found together: one breadth-first search over copies of
+        the states side by side, one copy per set (a bot's tables ask for a
+        map per flag; a search's cost is mostly its levels, not their size)."""
+        keys = [tuple(np.unique(np.asarray(list(squares), dtype=np.intp)).tolist())
+                for squares in targets]
+        maps = {key: known for key in keys if (known := self._distances.get(key)) is not None}
+        new = [key for key in dict.fromkeys(keys) if key not in maps]
+        if new:
+            sources, first = self._predecessors()
+            states = self.end.shape[2]
+            dist = np.full(len(new) * states, UNREACHABLE, dtype=np.int32)
+            frontier = np.concatenate([copy * states + (np.array(key, dtype=np.intp)[:, None] * 4
+                                                        + np.arange(4)).ravel()
+                                       for copy, key in enumerate(new)])
+            dist[frontier] = 0
+            level = 0
+            while frontier.size:
+                level += 1
+                state = frontier % states
+                copy_start = np.repeat(frontier - state, first[state + 1] - first[state])
+                found = sources[gather(first, state)] + copy_start
+                found = found[dist[found] == UNREACHABLE]
+                dist[found] = level
+                frontier = _distinct(found, dist.size)
+            dist.flags.writeable = False
+            if (len(self._distances) + len(new)) * states > MOST_REMEMBERED_STATES:
+                self._distances.clear()
+            for copy, key in enumerate(new):
+                maps[key] = self._distances[key] = dist[copy * states:(copy + 1) * states]
+        return [maps[key] for key in keys]
 
     def reachable_states(self, starts: np.ndarray) -> np.ndarray:
         """A boolean array over states: those some sequence of cards leads to
