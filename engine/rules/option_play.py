@@ -16,7 +16,7 @@ from rallyforge.engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE1, 
 from rallyforge.engine.model.scenario import Card, ProgramRound
 from rallyforge.engine.rules.cleanup import lock_count
 from rallyforge.engine.rules.course import CURRENT, TELEPORTER, WATER
-from rallyforge.engine.rules.movement import card_step, jump, turn
+from rallyforge.engine.rules.movement import card_step, play_card, turn
 from rallyforge.engine.rules.option_holding import has, hurt_now, ignored, opts, used
 
 # Quarter turns clockwise of a pair's rotate card.
@@ -75,17 +75,14 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
             if use == "brakes":
                 return                  # moves 0 squares (on a teleporter too, 10.5)
             extra = 1
-    if kind >= LEFT:
-        turn(floor, robot, (3, 1, 2)[kind - LEFT], "card")
+    # only Ramming Gear's first push makes a move differ from a plain card's
+    if not ram or kind >= LEFT or tile == TELEPORTER:
+        play_card(floor, robot, kind, extra)
         return
     d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
-    if tile == TELEPORTER:      # Fourth Gear and Reverse Gears leave the jump as it is (10.5)
-        distance = floor.rules.teleport_backup_distance if kind == BACK else (3, 4, 5)[kind]
-        jump(floor, robot, d, distance)
-        return
     if tile == WATER or tile == CURRENT:
         n -= 1
-    steps(floor, robot, d, n + extra, ram)
+    steps(floor, robot, d, n + extra, True)
 
 
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
