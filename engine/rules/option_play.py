@@ -242,6 +242,20 @@ def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str
 
 # ---------------------------------------------------------------- the registers
 
+def plays_plain(floor: Floor, slot: int) -> bool:
+    """Whether step B of register slot+1 plays as without option cards: with
+    no log, no robot on the board holding a card or copying another's
+    (Radio Control); a use or pair planned with a card lost since is then
+    ignored, unseen (``play_with_options``)."""
+    if floor.events is not None:
+        return False
+    for r in floor.robots:
+        if r.sq >= 0 and (r.cards or r.opt is not None and r.opt.radio is not None
+                          and slot in r.opt.radio[2]):
+            return False
+    return True
+
+
 def play_register_cards(floor: Floor, slot: int) -> int:
     """Step B with played options: highest priority first (robot order on
     ties); a robot under Radio Control plays a copy of its controller's card
@@ -262,13 +276,17 @@ def play_register_cards(floor: Floor, slot: int) -> int:
             actors.append((-priority(card), r.index, r, card, False))
     actors.sort(key=lambda a: a[:2])
     played = 0
+    log = floor.events is not None
     for _, _, robot, card, copy in actors:
         if robot.sq < 0:
             continue
         floor.moment += 1               # every card is its own moment (rules 7.4)
-        if floor.events is not None:
+        if log:
             floor.emit("card", robot, card=str(card), cause="radio control" if copy else None)
-        play_with_options(floor, robot, slot, KIND_CODE[card.kind], copy)
+        if robot.cards or log:
+            play_with_options(floor, robot, slot, KIND_CODE[card.kind], copy)
+        else:   # holding no card it plays a plain card (a use it planned is ignored, unseen)
+            play_card(floor, robot, KIND_CODE[card.kind])
         played += 1
     return played
 

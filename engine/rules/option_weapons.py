@@ -84,6 +84,14 @@ class _Shot:
             weapon, shooter, target, d, mode)
 
 
+def fires_plain(floor: Floor, robots: list[RobotState]) -> bool:
+    """Whether step D plays as engine/rules/lasers.py ``fire`` does: with no
+    log and no card held by a robot on the board (`robots`), a weapon named
+    is ignored unseen and nothing prevents damage; every hit deals 1 or more
+    (docs/format.md), so the robots hit are those with damage pending."""
+    return floor.events is None and not any(r.cards for r in robots)
+
+
 def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: Deck) -> None:
     """Step D of register slot+1 for the robots on the board (robot order)."""
     course = floor.course
@@ -110,19 +118,28 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     occupied = 0            # the robots' squares as bits (Course.sight), for first_in_sight
     for robot in robots:
         occupied |= course.bit[robot.sq]
+    # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
+    times = floor.rules.robot_laser_damage
     for shooter in robots:
-        choice = _choice(shooter, slot)
         if shooter.powered_down or not floor.rules.robot_lasers:
+            choice = _choice(shooter, slot)
             if choice is not None and not shooter.powered_down:
                 ignored(floor, shooter, choice[0], "robot lasers off")     # 10.8
             continue
         cards = shooter.cards
         d = shooter.facing
+        if not cards and not log:
+            # (the commonest shooter) holding no card, its laser only damages: a
+            # weapon its script or bot names is ignored (10.8), unseen with no log
+            target = first_in_sight(course, occupied, shooter.sq, d)
+            if target >= 0:
+                hit(floor.occ[target], laser_points(shooter, times),  # type: ignore[arg-type]
+                    (d + 2) & 3, shooter=shooter)
+            continue
+        choice = _choice(shooter, slot)
         path, targets = _traced(floor, occupied, shooter.sq, d,
                                 1 if "high-power-laser" in cards else 0, log)
         double = "double-barreled-laser" in cards
-        # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
-        times = floor.rules.robot_laser_damage
         points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
         if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
             choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
@@ -177,6 +194,8 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     if floor.rules.superbot:
         pass_title(floor, dealers, slot)
 
+    if not effects:
+        return
     moves = [s for s in effects if s.weapon in MOVERS]
     moves.sort(key=lambda s: (-s.shooter.priority(slot), s.shooter.index))
     for shot in moves:                                              # (5)
