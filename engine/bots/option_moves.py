@@ -111,7 +111,9 @@ class OptionMoves:
         # the plain program's score, made when a first change is to be judged
         # (most programs have nothing to try: scoring is a played round)
         best: int | None = None
-        spare = [c for c in hand if c not in registers]
+        # (by value: a card tested against a list costs a Python __eq__ call per entry)
+        taken = {(c.kind, c.priority) for c in registers if c is not None}
+        spare = [c for c in hand if (c.kind, c.priority) not in taken]
         for r in free:
             card = registers[r]
             if card is None:
