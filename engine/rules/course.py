@@ -53,7 +53,7 @@ class Course:
                  "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "beam_bits",
                  "laser_damage", "archive_point", "upgrade", "has_randomizer", "bit", "sight",
                  "_rays", "_lows", "_columns", "level", "levelled", "drop", "climb",
-                 "beam_target")
+                 "beam_target", "arm_reach")
 
     def __init__(self, board: Board):
         self.board = board
@@ -125,6 +125,9 @@ class Course:
         self.hot = tuple(hot)
 
         self._rays: dict[int, tuple[int, ...]] = {}
+        # the squares a Mechanical Arm reaches from a square, remembered by
+        # engine/rules/option_arm.py
+        self.arm_reach: dict[int, list[int]] = {}
         # Lines of sight as bitboards: with `occupied` the sum of bit[square]
         # over the robots, the first robot on a Line (shift, mask, forward)
         # stands on square shift + the lowest (forward) or highest set bit of

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")
+# the cards that change what a robot's lasers do
+SHOT_CARDS = frozenset((*REPLACING, "fire-control", "high-power-laser", "double-barreled-laser",
+                        "rear-firing-laser"))
 
 
 def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[RobotState]]:
@@ -128,9 +131,10 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             continue
         cards = shooter.cards
         d = shooter.facing
-        if not cards and not log:
-            # (the commonest shooter) holding no card, its laser only damages: a
-            # weapon its script or bot names is ignored (10.8), unseen with no log
+        if not log and SHOT_CARDS.isdisjoint(cards):
+            # (the commonest shooter) holding no card that changes its shot, its
+            # laser only damages: a weapon its script or bot names is ignored
+            # (10.8) or, not a weapon, damages as the laser; unseen with no log
             target = first_in_sight(course, occupied, shooter.sq, d)
             if target >= 0:
                 hit(floor.occ[target], laser_points(shooter, times),  # type: ignore[arg-type]
