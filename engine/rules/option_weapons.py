@@ -8,7 +8,7 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
@@ -131,48 +131,16 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             continue
         cards = shooter.cards
         d = shooter.facing
-        if not log and SHOT_CARDS.isdisjoint(cards):
-            # (the commonest shooter) holding no card that changes its shot, its
-            # laser only damages: a weapon its script or bot names is ignored
-            # (10.8) or, not a weapon, damages as the laser; unseen with no log
-            target = first_in_sight(course, occupied, shooter.sq, d)
-            if target >= 0:
-                hit(floor.occ[target], laser_points(shooter, times),  # type: ignore[arg-type]
-                    (d + 2) & 3, shooter=shooter)
-            continue
-        choice = _choice(shooter, slot)
         path, targets = _traced(floor, occupied, shooter.sq, d,
                                 1 if "high-power-laser" in cards else 0, log)
-        double = "double-barreled-laser" in cards
-        points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
-        if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
-            choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
-        weapon = _allowed(floor, shooter, choice, targets, slot, d)
-        if log:
-            _beam(floor, shooter, shooter.sq, d, path,
-                  targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
-        if weapon in REPLACING:
-            victim = targets[0]
-            if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
-                used(floor, shooter, weapon, victim)
-            if weapon == "mini-howitzer":
-                hit(victim, 1, (d + 2) & 3, "shell", shooter)
-                opts(shooter).shells += 1
-                if opts(shooter).shells >= HOWITZER_SHOTS:
-                    lose(floor, shooter, "mini-howitzer", "used up")
-            effects.append(_Shot(weapon, shooter, victim, d))
+        if not log and (not targets or SHOT_CARDS.isdisjoint(cards)):
+            # (the commonest shot) nobody in line, or no card that changes it: a
+            # weapon its script or bot names is ignored (10.8) or, not a weapon,
+            # damages as the laser does; unseen with no log
+            if targets:
+                hit(targets[0], laser_points(shooter, times), (d + 2) & 3, shooter=shooter)
         else:
-            mode = choice[1] if choice is not None else None                # Fire Control's
-            for victim in targets:
-                if weapon == "fire-control":
-                    used(floor, shooter, weapon, victim, _fire_control_words(mode))
-                    effects.append(_Shot(weapon, shooter, victim, d, mode))
-                else:
-                    hit(victim, points, (d + 2) & 3, shooter=shooter)
-                    if double:
-                        used(floor, shooter, "double-barreled-laser", victim)
-            if len(targets) > 1:
-                used(floor, shooter, "high-power-laser", targets[1])
+            _main_shot(floor, shooter, slot, path, targets, times, hit, effects)
         if "rear-firing-laser" in cards:
             back = (d + 2) & 3
             path, targets = _traced(floor, occupied, shooter.sq, back, 0, log)
@@ -219,6 +187,46 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         used(floor, shot.shooter, shot.weapon, victim,
              ("pulled" if shot.weapon == "tractor-beam" else "pushed") if moved else "blocked",
              victim.sq if moved else None)
+
+
+def _main_shot(floor: Floor, shooter: RobotState, slot: int, path: list[int],
+               targets: list[RobotState], times: int, hit: Callable[..., None],
+               effects: list[_Shot]) -> None:
+    """The shooter's main laser with its weapon cards: its hits (by `hit`),
+    the effects of a weapon that replaces it (10.7-10.8)."""
+    cards = shooter.cards
+    d = shooter.facing
+    choice = _choice(shooter, slot)
+    double = "double-barreled-laser" in cards
+    points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
+    if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
+        choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
+    weapon = _allowed(floor, shooter, choice, targets, slot, d)
+    if floor.events is not None:
+        _beam(floor, shooter, shooter.sq, d, path,
+              targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
+    if weapon in REPLACING:
+        victim = targets[0]
+        if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
+            used(floor, shooter, weapon, victim)
+        if weapon == "mini-howitzer":
+            hit(victim, 1, (d + 2) & 3, "shell", shooter)
+            opts(shooter).shells += 1
+            if opts(shooter).shells >= HOWITZER_SHOTS:
+                lose(floor, shooter, "mini-howitzer", "used up")
+        effects.append(_Shot(weapon, shooter, victim, d))
+        return
+    mode = choice[1] if choice is not None else None                # Fire Control's
+    for victim in targets:
+        if weapon == "fire-control":
+            used(floor, shooter, weapon, victim, _fire_control_words(mode))
+            effects.append(_Shot(weapon, shooter, victim, d, mode))
+        else:
+            hit(victim, points, (d + 2) & 3, shooter=shooter)
+            if double:
+                used(floor, shooter, "double-barreled-laser", victim)
+    if len(targets) > 1:
+        used(floor, shooter, "high-power-laser", targets[1])
 
 
 def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:
