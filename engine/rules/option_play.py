@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rallyforge.engine.model.option_cards import MOVE_USES, PAIR_USES
 from rallyforge.engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
 from rallyforge.engine.model.scenario import Card, ProgramRound
 from rallyforge.engine.rules.cleanup import lock_count
 from rallyforge.engine.rules.course import CURRENT, TELEPORTER, WATER
 from rallyforge.engine.rules.movement import card_step, play_card, turn
 from rallyforge.engine.rules.option_holding import has, hurt_now, ignored, opts, used
+
+# The cards that change how a robot's card moves it (the uses a script may
+# name: docs/format.md, "Option cards in a script").
+MOVE_CARDS = frozenset((*MOVE_USES, *PAIR_USES, "ramming-gear"))
 
 # Quarter turns clockwise of a pair's rotate card.
 _TURNS = {"left": 3, "right": 1, "uturn": 2}
@@ -244,14 +249,14 @@ def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str
 
 def plays_plain(floor: Floor, slot: int) -> bool:
     """Whether step B of register slot+1 plays as without option cards: with
-    no log, no robot on the board holding a card or copying another's
-    (Radio Control); a use or pair planned with a card lost since is then
-    ignored, unseen (``play_with_options``)."""
+    no log, no robot on the board holding a card that changes a move
+    (MOVE_CARDS) or copying another's card (Radio Control); a use or pair
+    planned with a card not held is then ignored, unseen (``play_with_options``)."""
     if floor.events is not None:
         return False
     for r in floor.robots:
-        if r.sq >= 0 and (r.cards or r.opt is not None and r.opt.radio is not None
-                          and slot in r.opt.radio[2]):
+        if r.sq >= 0 and (not MOVE_CARDS.isdisjoint(r.cards) or r.opt is not None
+                          and r.opt.radio is not None and slot in r.opt.radio[2]):
             return False
     return True
 
@@ -283,9 +288,9 @@ def play_register_cards(floor: Floor, slot: int) -> int:
         floor.moment += 1               # every card is its own moment (rules 7.4)
         if log:
             floor.emit("card", robot, card=str(card), cause="radio control" if copy else None)
-        if robot.cards or log:
+        if log or not MOVE_CARDS.isdisjoint(robot.cards):
             play_with_options(floor, robot, slot, KIND_CODE[card.kind], copy)
-        else:   # holding no card it plays a plain card (a use it planned is ignored, unseen)
+        else:   # a plain card: a use it planned is of a card not held, ignored unseen
             play_card(floor, robot, KIND_CODE[card.kind])
         played += 1
     return played
