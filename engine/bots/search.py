@@ -259,6 +259,8 @@ def _scale(layered: Layered, flags: int, damage: int, lives: int, archive: int,
 
 def rows_first(slots: list[int], m: int) -> bool:
     """Whether the programs' rows fill the first m registers, fixed cards the rest."""
+    if slots is _UNLOCKED[m]:           # nothing locked (the commonest)
+        return True
     return slots[:m] == _UNLOCKED[m][:m] and all(s < 0 for s in slots[m:])
 
 
