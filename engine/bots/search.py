@@ -59,7 +59,7 @@ from rallyforge.engine.bots.hunt import Hunt, hunt_scale, quarry
 from rallyforge.engine.bots import team_goals
 from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
-from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.model.program_cards import DECK_KEYS, KIND_CODE
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.compiled import switched_off
 
@@ -94,9 +94,6 @@ _PROGRAMS: dict[tuple[int, ...], Programs] = {}
 # Value tables kept per course (engine/bots/tables.py Layered), one per
 # robot's flags touched, archive and last life: up to this many numbers (16 MB).
 VALUE_NUMBERS = 2_000_000
-
-# every card of the deck with its value, (kind, priority)
-_DECK_KEYS = [((c.kind, c.priority), c) for c in DECK]
 
 _FIELD = 5
 _GUARD = sum(1 << (_FIELD * k + _FIELD - 1) for k in range(KINDS))
@@ -437,10 +434,9 @@ class SearchBot:
             return False
         robot = view.robot
         best = self.best_scores(view, [hand], free_registers)[0]
-        # (a set of the cards' values: the deck's 84 cards tested against a
-        # list, or a set of cards, cost a Python __eq__ or __hash__ call each)
+        # (values, not cards: engine/model/program_cards.py DECK_KEYS)
         seen = {(c.kind, c.priority) for c in (*hand, *robot.registers) if c is not None}
-        unseen = [c for key, c in _DECK_KEYS if key not in seen]
+        unseen = [c for key, c in DECK_KEYS if key not in seen]
         draws = [rng.sample(unseen, len(hand)) for _ in range(RECOMPILE_DRAWS)]
         total = sum(self.best_scores(view, draws, free_registers, robot.damage + 1))
         return total / RECOMPILE_DRAWS - DAMAGE > best
