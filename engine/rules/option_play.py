@@ -206,9 +206,11 @@ def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> 
 
 def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | None,
                   deck: Deck) -> None:
-    """Start of register slot+1, before step A: Abort Switch, then the
-    Conditional Program swap (their rows in docs/rules.md 10)."""
+    """Start of register slot+1, before step A: no side of the robot's
+    Power-Down Shield used yet, Abort Switch, then the Conditional Program
+    swap (their rows in docs/rules.md 10)."""
     o = opts(robot)
+    o.shield_sides = 0
     if abort_at == slot + 1 and not o.aborted:
         o.aborted = True
         if not has(robot, "abort-switch"):

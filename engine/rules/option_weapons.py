@@ -92,7 +92,12 @@ def fires_plain(floor: Floor, robots: list[RobotState]) -> bool:
     log and no card held by a robot on the board (`robots`), a weapon named
     is ignored unseen and nothing prevents damage; every hit deals 1 or more
     (docs/format.md), so the robots hit are those with damage pending."""
-    return floor.events is None and not any(r.cards for r in robots)
+    if floor.events is not None:
+        return False
+    for robot in robots:
+        if robot.cards:
+            return False
+    return True
 
 
 def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: Deck) -> None:

@@ -458,7 +458,6 @@ class Race:
                     entry = self.controllers[robot.index].entry(self.round)
                     before_reveal(floor, robot, slot, entry.abort_at if entry else None,
                                   self.deck)
-                    opts(robot).shield_sides = 0
 
         # (a powered-down robot's registers are empty)
         if self.course.has_randomizer:                              # A
