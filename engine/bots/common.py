@@ -48,6 +48,14 @@ def by_kind(hand: list[Card]) -> list[list[Card]]:
     return groups
 
 
+def kind_counts(hand: list[Card]) -> list[int]:
+    """How many cards of each kind the hand holds (``by_kind``'s group sizes)."""
+    counts = [0] * KINDS
+    for card in hand:
+        counts[KIND_CODE[card.kind]] += 1
+    return counts
+
+
 def cards_for(kinds: list[int], groups: list[list[Card]]) -> list[Card]:
     """One card per kind in `kinds`, taking each kind's cards highest
     priority first."""

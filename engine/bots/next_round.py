@@ -29,7 +29,7 @@ import random
 
 import numpy as np
 
-from rallyforge.engine.bots.common import by_kind
+from rallyforge.engine.bots.common import kind_counts
 from rallyforge.engine.bots.search import DAMAGE, LAST_LIFE, Hands, best_of_hands, hand_programs
 from rallyforge.engine.bots.tables import Layered, NONE
 from rallyforge.engine.model.program_cards import DECK
@@ -49,7 +49,7 @@ class NextRound:
         rng = random.Random(HAND_SEED)
         # a smaller hand (a damaged robot's) is the first cards of the same deal
         self.hands = [rng.sample(DECK, rules.hand_size) for _ in range(HANDS)]
-        self._counts = {size: [[len(g) for g in by_kind(hand[:size])] for hand in self.hands]
+        self._counts = {size: [kind_counts(hand[:size]) for hand in self.hands]
                         for size in range(1, rules.hand_size + 1)}
         # (state, damage, a life to spare, archive) -> worth
         self._memo: dict[tuple[int, int, bool, int], float] = {}

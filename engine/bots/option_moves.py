@@ -22,6 +22,7 @@ from rallyforge.engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.board_elements import board_elements
 from rallyforge.engine.rules.lone_robot_model import LoneRobot
+from rallyforge.engine.rules.movement import play_card
 from rallyforge.engine.rules.option_holding import at_destruction
 from rallyforge.engine.rules.option_play import play_with_options
 from rallyforge.engine.rules.state import OptionDeck, RobotOptions, RobotState
@@ -66,7 +67,12 @@ class OptionMoves:
         for r in range(5):
             floor.register = r + 1
             card = registers[r]
-            if card is not None:
+            if card is None:
+                pass
+            elif uses[r] is None and pairs[r] is None:
+                # a plain card (alone on its floor, Ramming Gear meets no robot)
+                play_card(floor, me, KIND_CODE[card.kind])
+            else:
                 play_with_options(floor, me, r, KIND_CODE[card.kind])
             if me.sq >= 0:
                 board_elements(floor, r + 1)
@@ -111,7 +117,10 @@ class OptionMoves:
         # the plain program's score, made when a first change is to be judged
         # (most programs have nothing to try: scoring is a played round)
         best: int | None = None
-        spare = [c for c in hand if c not in registers]
+        # (by value: a card tested against a list costs a Python __eq__ call per entry)
+        taken = {(c.kind, c.priority) for c in registers if c is not None}
+        spare = [c for c in hand if (c.kind, c.priority) not in taken]
+        held = [(which, kinds) for which, kinds in _PAIRS.items() if which in cards]
         for r in free:
             card = registers[r]
             if card is None:
@@ -121,9 +130,9 @@ class OptionMoves:
             use = _USE_OF.get(kind)
             if use is not None and use in cards:
                 tries.append((use, None))
-            turns = {which: kinds for which, kinds in _PAIRS.items()
-                     if which in cards and card.kind in USE_KINDS[which][0]}
-            for which, kinds in turns.items():
+            for which, kinds in held:
+                if card.kind not in USE_KINDS[which][0]:
+                    continue
                 seen = set()
                 for c in spare:
                     if c.kind in kinds and c.kind not in seen:

@@ -53,12 +53,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rallyforge.engine.bots.common import by_kind, cards_for, locked_kinds, should_power_down
+from rallyforge.engine.bots.common import (by_kind, cards_for, kind_counts, locked_kinds,
+                                          should_power_down)
 from rallyforge.engine.bots.hunt import Hunt, hunt_scale, quarry
 from rallyforge.engine.bots import team_goals
 from rallyforge.engine.bots.option_moves import OptionMoves, PLANNED_OPTIONS, Pair
 from rallyforge.engine.bots.tables import KINDS, Layered, NONE, Tables, tables_for
-from rallyforge.engine.model.program_cards import DECK, KIND_CODE
+from rallyforge.engine.model.program_cards import DECK_KEYS, KIND_CODE
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.compiled import switched_off
 
@@ -435,10 +436,9 @@ class SearchBot:
             return False
         robot = view.robot
         best = self.best_scores(view, [hand], free_registers)[0]
-        # (a set: the deck's 84 cards tested against a list cost a Python
-        # __eq__ call per card and list entry)
-        seen = {*hand, *robot.registers}
-        unseen = [c for c in DECK if c not in seen]
+        # (values, not cards: engine/model/program_cards.py DECK_KEYS)
+        seen = {(c.kind, c.priority) for c in (*hand, *robot.registers) if c is not None}
+        unseen = [c for key, c in DECK_KEYS if key not in seen]
         draws = [rng.sample(unseen, len(hand)) for _ in range(RECOMPILE_DRAWS)]
         total = sum(self.best_scores(view, draws, free_registers, robot.damage + 1))
         return total / RECOMPILE_DRAWS - DAMAGE > best
@@ -467,7 +467,7 @@ class SearchBot:
                     for hand in hands]
         value, dead, room, dmg_all = self._scoring(
             view, layered, robot.damage if damage is None else damage)
-        counts = [[len(g) for g in by_kind(hand)] for hand in hands]
+        counts = [kind_counts(hand) for hand in hands]
         L = layered
         return compiled.best_of_hands(L.end_all, dmg_all, counts, m, slots, L.X,
                                       robot.flags * L.S + robot.sq * 4 + robot.facing, value,
@@ -525,7 +525,8 @@ class SearchBot:
         """Movement options and pairs for the chosen program, and whether it
         is steadier (engine/bots/option_moves.py)."""
         robot = view.robot
-        dead = dead_values(layered, robot.flags, robot.lives, robot.archive).tolist()
+        # (the dead values the program was chosen with, kept on the tables)
+        dead = _values(layered, robot.flags, robot.lives <= 1, robot.archive, False)[0].tolist()
         if self._moves is None:
             self._moves = OptionMoves(self.tables(view), layered, dead)
         self._moves.dead = dead

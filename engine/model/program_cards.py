@@ -25,6 +25,11 @@ DECK: tuple[Card, ...] = tuple(
     for i in range(count)
 )
 
+# Every card of the deck with its value, (kind, priority): sets of those are
+# cheaper to build and test than sets of cards (a card's hash is a Python call).
+DECK_KEYS: tuple[tuple[tuple[str, int | None], Card], ...] = tuple(
+    ((c.kind, c.priority), c) for c in DECK)
+
 HIGHEST: dict[str, int] = {kind: first + (count - 1) * step
                            for kind, (count, first, step) in _SERIES.items()}
 

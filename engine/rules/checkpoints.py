@@ -23,13 +23,14 @@ def touch(floor: Floor, robots: list[RobotState], register: int) -> list[RobotSt
         sq = robot.sq
         if unordered and sq >= 0:
             teams.touch(floor, robot, sq)       # type: ignore[union-attr]
-        if sq < 0 or not (marks[sq] or robot.cards):
+        arm = "mechanical-arm" in robot.cards
+        if sq < 0 or not (marks[sq] or arm):
             continue
         # a blocker never touches flags (it still moves its archive marker),
         # and flag control and capture touch flags their own way (13.2)
         racing = teams is None or not (unordered or teams.blocker[robot.index])
         armed = False
-        if racing and robot.cards and robot.flags < last and sq != flags[robot.flags] \
+        if racing and arm and robot.flags < last and sq != flags[robot.flags] \
                 and scores(floor, robot):
             reached = arm_square(floor, robot, flags[robot.flags].__eq__)
             if reached is not None:     # Mechanical Arm: one flag, no archive move (10.11)

@@ -23,7 +23,8 @@ def ring(k: int) -> list[tuple[int, int]]:
 
 def lock_count(damage: int, rules: Rules) -> int:
     """Registers locked at this damage: 5, 4, ... from `lock_from_damage` on (2.3)."""
-    return min(5, max(0, damage - rules.lock_from_damage + 1))
+    locked = damage - rules.lock_from_damage + 1
+    return 0 if locked <= 0 else 5 if locked >= 5 else locked
 
 
 _EMPTY = tuple((None,) * n for n in range(6))

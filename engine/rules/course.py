@@ -53,7 +53,7 @@ class Course:
                  "belt_dir", "gear_turn", "hot", "pushers", "lasers", "beams_on", "beam_bits",
                  "laser_damage", "archive_point", "upgrade", "has_randomizer", "bit", "sight",
                  "_rays", "_lows", "_columns", "level", "levelled", "drop", "climb",
-                 "beam_target")
+                 "beam_target", "arm_reach")
 
     def __init__(self, board: Board):
         self.board = board
@@ -128,6 +128,9 @@ class Course:
         self.hot = tuple(hot)
 
         self._rays: dict[int, tuple[int, ...]] = {}
+        # the squares a Mechanical Arm reaches from a square, remembered by
+        # engine/rules/option_arm.py
+        self.arm_reach: dict[int, list[int]] = {}
         # Lines of sight as bitboards: with `occupied` the sum of bit[square]
         # over the robots, the first robot on a Line (shift, mask, forward)
         # stands on square shift + the lowest (forward) or highest set bit of
@@ -237,6 +240,22 @@ class Course:
         return y * self.width + x
 
 
-@lru_cache(maxsize=32)
+# The board compiled last, and its course: looked up by identity first, since
+# a board's hash walks all its squares in Python (a race compiles its board
+# every time; a balance run races one board object over and over).
+_last: tuple[Board, Course] | None = None
+
+
 def compile_course(board: Board) -> Course:
+    global _last
+    last = _last
+    if last is not None and last[0] is board:
+        return last[1]
+    course = _compile(board)
+    _last = (board, course)
+    return course
+
+
+@lru_cache(maxsize=32)
+def _compile(board: Board) -> Course:
     return Course(board)

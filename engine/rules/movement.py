@@ -17,9 +17,11 @@ _TURNS = (3, 1, 2)
 _JUMPS = (3, 4, 5)
 
 
-def play_card(floor: Floor, robot: RobotState, kind: int) -> None:
+def play_card(floor: Floor, robot: RobotState, kind: int, extra: int = 0) -> None:
     """Carry out one card completely (rules 3.1-3.7). Board elements under
-    the robot act as plain floor while it does (3.5)."""
+    the robot act as plain floor while it does (3.5). `extra`: squares a
+    movement option adds to a move (Fourth Gear, Reverse Gears), not to a
+    jump from a teleporter (docs/rules.md 10.5)."""
     if kind >= LEFT:
         turn(floor, robot, _TURNS[kind - LEFT], "card")
         return
@@ -34,6 +36,7 @@ def play_card(floor: Floor, robot: RobotState, kind: int) -> None:
         return
     if tile == WATER or tile == CURRENT:
         steps -= 1
+    steps += extra
     if not floor.course.climb:
         for _ in range(steps):
             if not push(floor, robot, d, "card"):

@@ -13,8 +13,16 @@ if TYPE_CHECKING:
 def arm_reach(floor: Floor, sq: int) -> list[int]:
     """The squares of the 8 around `sq` with no wall between; for a diagonal
     both two-edge paths must be free (docs/rules.md 10, Mechanical Arm). A
-    level change counts as a wall (docs/rules.md 11.7)."""
-    target = floor.course.beam_target
+    level change counts as a wall (docs/rules.md 11.7). Remembered on the
+    course (Course.arm_reach)."""
+    known = floor.course.arm_reach
+    out = known.get(sq)
+    if out is None:
+        out = known[sq] = _reach(floor.course.beam_target, sq)
+    return out
+
+
+def _reach(target: list[int], sq: int) -> list[int]:
     out = []
     near = [target[sq * 4 + d] for d in range(4)]
     for d in range(4):

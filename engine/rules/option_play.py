@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rallyforge.engine.model.option_cards import MOVE_USES, PAIR_USES
 from rallyforge.engine.model.program_cards import BACK, KIND_CODE, LEFT, MOVE1, MOVE3, priority, resolve
 from rallyforge.engine.model.scenario import Card, ProgramRound
 from rallyforge.engine.rules.cleanup import lock_count
 from rallyforge.engine.rules.course import CURRENT, TELEPORTER, WATER
-from rallyforge.engine.rules.movement import card_step, jump, turn
+from rallyforge.engine.rules.movement import card_step, play_card, turn
 from rallyforge.engine.rules.option_holding import has, hurt_now, ignored, opts, used
+
+# The cards that change how a robot's card moves it (the uses a script may
+# name: docs/format.md, "Option cards in a script").
+MOVE_CARDS = frozenset((*MOVE_USES, *PAIR_USES, "ramming-gear"))
 
 # Quarter turns clockwise of a pair's rotate card.
 _TURNS = {"left": 3, "right": 1, "uturn": 2}
@@ -75,17 +80,14 @@ def play_with_options(floor: Floor, robot: RobotState, slot: int, kind: int,
             if use == "brakes":
                 return                  # moves 0 squares (on a teleporter too, 10.5)
             extra = 1
-    if kind >= LEFT:
-        turn(floor, robot, (3, 1, 2)[kind - LEFT], "card")
+    # only Ramming Gear's first push makes a move differ from a plain card's
+    if not ram or kind >= LEFT or tile == TELEPORTER:
+        play_card(floor, robot, kind, extra)
         return
     d, n = ((robot.facing + 2) & 3, 1) if kind == BACK else (robot.facing, kind + 1)
-    if tile == TELEPORTER:      # Fourth Gear and Reverse Gears leave the jump as it is (10.5)
-        distance = floor.rules.teleport_backup_distance if kind == BACK else (3, 4, 5)[kind]
-        jump(floor, robot, d, distance)
-        return
     if tile == WATER or tile == CURRENT:
         n -= 1
-    steps(floor, robot, d, n + extra, ram)
+    steps(floor, robot, d, n + extra, True)
 
 
 def steps(floor: Floor, robot: RobotState, d: int, n: int, ram: bool) -> None:
@@ -204,9 +206,11 @@ def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> 
 
 def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | None,
                   deck: Deck) -> None:
-    """Start of register slot+1, before step A: Abort Switch, then the
-    Conditional Program swap (their rows in docs/rules.md 10)."""
+    """Start of register slot+1, before step A: no side of the robot's
+    Power-Down Shield used yet, Abort Switch, then the Conditional Program
+    swap (their rows in docs/rules.md 10)."""
     o = opts(robot)
+    o.shield_sides = 0
     if abort_at == slot + 1 and not o.aborted:
         o.aborted = True
         if not has(robot, "abort-switch"):
@@ -245,6 +249,20 @@ def replace_card(floor: Floor, robot: RobotState, i: int, card: Card, cause: str
 
 # ---------------------------------------------------------------- the registers
 
+def plays_plain(floor: Floor, slot: int) -> bool:
+    """Whether step B of register slot+1 plays as without option cards: with
+    no log, no robot on the board holding a card that changes a move
+    (MOVE_CARDS) or copying another's card (Radio Control); a use or pair
+    planned with a card not held is then ignored, unseen (``play_with_options``)."""
+    if floor.events is not None:
+        return False
+    for r in floor.robots:
+        if r.sq >= 0 and (not MOVE_CARDS.isdisjoint(r.cards) or r.opt is not None
+                          and r.opt.radio is not None and slot in r.opt.radio[2]):
+            return False
+    return True
+
+
 def play_register_cards(floor: Floor, slot: int) -> int:
     """Step B with played options: highest priority first (robot order on
     ties); a robot under Radio Control plays a copy of its controller's card
@@ -265,13 +283,17 @@ def play_register_cards(floor: Floor, slot: int) -> int:
             actors.append((-priority(card), r.index, r, card, False))
     actors.sort(key=lambda a: a[:2])
     played = 0
+    log = floor.events is not None
     for _, _, robot, card, copy in actors:
         if robot.sq < 0:
             continue
         floor.moment += 1               # every card is its own moment (rules 7.4)
-        if floor.events is not None:
+        if log:
             floor.emit("card", robot, card=str(card), cause="radio control" if copy else None)
-        play_with_options(floor, robot, slot, KIND_CODE[card.kind], copy)
+        if log or not MOVE_CARDS.isdisjoint(robot.cards):
+            play_with_options(floor, robot, slot, KIND_CODE[card.kind], copy)
+        else:   # a plain card: a use it planned is of a card not held, ignored unseen
+            play_card(floor, robot, KIND_CODE[card.kind])
         played += 1
     return played
 

@@ -8,7 +8,7 @@ a card (the common, fast case).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rallyforge.engine.model.directions import DX, DY, NAMES
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 MOVERS = ("mini-howitzer", "pressor-beam", "tractor-beam")
 REPLACING = ("mini-howitzer", "pressor-beam", "tractor-beam", "radio-control", "scrambler")
+# the cards that change what a robot's lasers do
+SHOT_CARDS = frozenset((*REPLACING, "fire-control", "high-power-laser", "double-barreled-laser",
+                        "rear-firing-laser"))
 
 
 def trace(floor: Floor, sq: int, d: int, passes: int) -> tuple[list[int], list[RobotState]]:
@@ -84,6 +87,19 @@ class _Shot:
             weapon, shooter, target, d, mode)
 
 
+def fires_plain(floor: Floor, robots: list[RobotState]) -> bool:
+    """Whether step D plays as engine/rules/lasers.py ``fire`` does: with no
+    log and no card held by a robot on the board (`robots`), a weapon named
+    is ignored unseen and nothing prevents damage; every hit deals 1 or more
+    (docs/format.md), so the robots hit are those with damage pending."""
+    if floor.events is not None:
+        return False
+    for robot in robots:
+        if robot.cards:
+            return False
+    return True
+
+
 def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: Deck) -> None:
     """Step D of register slot+1 for the robots on the board (robot order)."""
     course = floor.course
@@ -110,9 +126,11 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     occupied = 0            # the robots' squares as bits (Course.sight), for first_in_sight
     for robot in robots:
         occupied |= course.bit[robot.sq]
+    # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
+    times = floor.rules.robot_laser_damage
     for shooter in robots:
-        choice = _choice(shooter, slot)
         if shooter.powered_down or not floor.rules.robot_lasers:
+            choice = _choice(shooter, slot)
             if choice is not None and not shooter.powered_down:
                 ignored(floor, shooter, choice[0], "robot lasers off")     # 10.8
             continue
@@ -120,38 +138,14 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         d = shooter.facing
         path, targets = _traced(floor, occupied, shooter.sq, d,
                                 1 if "high-power-laser" in cards else 0, log)
-        double = "double-barreled-laser" in cards
-        # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
-        times = floor.rules.robot_laser_damage
-        points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
-        if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
-            choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
-        weapon = _allowed(floor, shooter, choice, targets, slot, d)
-        if log:
-            _beam(floor, shooter, shooter.sq, d, path,
-                  targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
-        if weapon in REPLACING:
-            victim = targets[0]
-            if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
-                used(floor, shooter, weapon, victim)
-            if weapon == "mini-howitzer":
-                hit(victim, 1, (d + 2) & 3, "shell", shooter)
-                opts(shooter).shells += 1
-                if opts(shooter).shells >= HOWITZER_SHOTS:
-                    lose(floor, shooter, "mini-howitzer", "used up")
-            effects.append(_Shot(weapon, shooter, victim, d))
+        if not log and (not targets or SHOT_CARDS.isdisjoint(cards)):
+            # (the commonest shot) nobody in line, or no card that changes it: a
+            # weapon its script or bot names is ignored (10.8) or, not a weapon,
+            # damages as the laser does; unseen with no log
+            if targets:
+                hit(targets[0], laser_points(shooter, times), (d + 2) & 3, shooter=shooter)
         else:
-            mode = choice[1] if choice is not None else None                # Fire Control's
-            for victim in targets:
-                if weapon == "fire-control":
-                    used(floor, shooter, weapon, victim, _fire_control_words(mode))
-                    effects.append(_Shot(weapon, shooter, victim, d, mode))
-                else:
-                    hit(victim, points, (d + 2) & 3, shooter=shooter)
-                    if double:
-                        used(floor, shooter, "double-barreled-laser", victim)
-            if len(targets) > 1:
-                used(floor, shooter, "high-power-laser", targets[1])
+            _main_shot(floor, shooter, slot, path, targets, times, hit, effects)
         if "rear-firing-laser" in cards:
             back = (d + 2) & 3
             path, targets = _traced(floor, occupied, shooter.sq, back, 0, log)
@@ -177,6 +171,8 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
     if floor.rules.superbot:
         pass_title(floor, dealers, slot)
 
+    if not effects:
+        return
     moves = [s for s in effects if s.weapon in MOVERS]
     moves.sort(key=lambda s: (-s.shooter.priority(slot), s.shooter.index))
     for shot in moves:                                              # (5)
@@ -196,6 +192,46 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         used(floor, shot.shooter, shot.weapon, victim,
              ("pulled" if shot.weapon == "tractor-beam" else "pushed") if moved else "blocked",
              victim.sq if moved else None)
+
+
+def _main_shot(floor: Floor, shooter: RobotState, slot: int, path: list[int],
+               targets: list[RobotState], times: int, hit: Callable[..., None],
+               effects: list[_Shot]) -> None:
+    """The shooter's main laser with its weapon cards: its hits (by `hit`),
+    the effects of a weapon that replaces it (10.7-10.8)."""
+    cards = shooter.cards
+    d = shooter.facing
+    choice = _choice(shooter, slot)
+    double = "double-barreled-laser" in cards
+    points = laser_points(shooter, (2 if double else 1) * times)  # SuperBot: 12.9
+    if shooter.opt is not None and shooter.opt.choices is not None and choice is None:
+        choice = shooter.opt.choices.weapon(floor, shooter, targets, d, slot, points)
+    weapon = _allowed(floor, shooter, choice, targets, slot, d)
+    if floor.events is not None:
+        _beam(floor, shooter, shooter.sq, d, path,
+              targets[-1].sq if targets else -1, 0 if weapon in REPLACING else points)
+    if weapon in REPLACING:
+        victim = targets[0]
+        if weapon not in MOVERS:        # a push or pull is told with where it ends, in (5)
+            used(floor, shooter, weapon, victim)
+        if weapon == "mini-howitzer":
+            hit(victim, 1, (d + 2) & 3, "shell", shooter)
+            opts(shooter).shells += 1
+            if opts(shooter).shells >= HOWITZER_SHOTS:
+                lose(floor, shooter, "mini-howitzer", "used up")
+        effects.append(_Shot(weapon, shooter, victim, d))
+        return
+    mode = choice[1] if choice is not None else None                # Fire Control's
+    for victim in targets:
+        if weapon == "fire-control":
+            used(floor, shooter, weapon, victim, _fire_control_words(mode))
+            effects.append(_Shot(weapon, shooter, victim, d, mode))
+        else:
+            hit(victim, points, (d + 2) & 3, shooter=shooter)
+            if double:
+                used(floor, shooter, "double-barreled-laser", victim)
+    if len(targets) > 1:
+        used(floor, shooter, "high-power-laser", targets[1])
 
 
 def _choice(robot: RobotState, slot: int) -> tuple[str, str | None] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from rallyforge.engine.model.program_cards import DECK
+from rallyforge.engine.model.program_cards import DECK, DECK_KEYS
 from rallyforge.engine.model.scenario import Card
 
 
@@ -27,7 +27,7 @@ class Deck:
         if held:
             # compared as (kind, priority) tuples: hashing those is much cheaper than Cards
             keys = {(c.kind, c.priority) for c in held}
-            self.cards = [c for c in DECK if (c.kind, c.priority) not in keys]
+            self.cards = [c for key, c in DECK_KEYS if key not in keys]
         else:
             self.cards = list(DECK)
         self.top = 0

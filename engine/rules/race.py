@@ -29,9 +29,9 @@ from rallyforge.engine.rules.course import RANDOMIZER, Course, compile_course
 from rallyforge.engine.rules.lasers import fire
 from rallyforge.engine.rules.movement import play_card
 from rallyforge.engine.rules.option_holding import at_destruction, gain, opts, used
-from rallyforge.engine.rules.option_play import (before_reveal, play_register_cards, recompile,
-                                      release_with_options, stabilize, take_flywheel)
-from rallyforge.engine.rules.option_weapons import fire_with_options
+from rallyforge.engine.rules.option_play import (before_reveal, play_register_cards, plays_plain,
+                                      recompile, release_with_options, stabilize, take_flywheel)
+from rallyforge.engine.rules.option_weapons import fire_with_options, fires_plain
 from rallyforge.engine.rules.outcome import Outcome, RobotResult, first_finishers
 from rallyforge.engine.rules.program_deck import Deck
 from rallyforge.engine.rules.programming import Controller
@@ -458,7 +458,6 @@ class Race:
                     entry = self.controllers[robot.index].entry(self.round)
                     before_reveal(floor, robot, slot, entry.abort_at if entry else None,
                                   self.deck)
-                    opts(robot).shield_sides = 0
 
         # (a powered-down robot's registers are empty)
         if self.course.has_randomizer:                              # A
@@ -477,7 +476,7 @@ class Race:
                             floor.emit("randomized", robot, card=_card_text(card))
 
         floor.step = "move"                                         # B
-        if self.played:
+        if self.played and not plays_plain(floor, slot):
             self.cards_played += play_register_cards(floor, slot)
         else:
             # highest priority first, then robot order
@@ -498,7 +497,7 @@ class Race:
 
         floor.step = "lasers"                                       # D
         on_board = [r for r in robots if r.sq >= 0]
-        if self.played:
+        if self.played and not fires_plain(floor, on_board):
             fire_with_options(floor, on_board, slot, self.deck)
         else:
             fire(floor, on_board, slot)

@@ -122,11 +122,11 @@ class OptionDeck:
     __slots__ = ("cards",)
 
     def __init__(self, seed: int, listed: set[str]):
-        # its own generator: the program deck deals the same cards whatever
-        # the option deck does
-        rng = random.Random(f"option deck {seed}")
         self.cards = [c for c in OPTION_IDS if c not in listed]
-        rng.shuffle(self.cards)
+        if self.cards:      # (an empty deck, a bot's scoring floor's, needs no generator)
+            # its own generator: the program deck deals the same cards whatever
+            # the option deck does
+            random.Random(f"option deck {seed}").shuffle(self.cards)
 
     def deal(self) -> str | None:
         return self.cards.pop(0) if self.cards else None
