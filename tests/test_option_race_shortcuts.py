@@ -57,7 +57,7 @@ def test_mechanical_arm_reaches_are_remembered_as_computed():
             assert arm_reach(floor, square) == _reach(course.beam_target, square)
 
 
-def test_the_course_compiled_last_is_the_one_for_its_board():
+def test_a_boards_course_is_compiled_once_and_found_by_its_content():
     scenario = load_file(PUBLISHED / "option-world.json")
     other = load_file(PUBLISHED / "marathon-madness.json")
     first = course_module.compile_course(scenario.board)

@@ -240,22 +240,7 @@ class Course:
         return y * self.width + x
 
 
-# The board compiled last, and its course: looked up by identity first, since
-# a board's hash walks all its squares in Python (a race compiles its board
-# every time; a balance run races one board object over and over).
-_last: tuple[Board, Course] | None = None
-
-
-def compile_course(board: Board) -> Course:
-    global _last
-    last = _last
-    if last is not None and last[0] is board:
-        return last[1]
-    course = _compile(board)
-    _last = (board, course)
-    return course
-
-
 @lru_cache(maxsize=32)
-def _compile(board: Board) -> Course:
+def compile_course(board: Board) -> Course:
+    # (a race compiles its board every time: a board remembers its hash)
     return Course(board)
