@@ -215,29 +215,27 @@ def test_turns_in_either_order_give_one_board():
     assert ab != turning.turn_part(course.board, a)
 
 
-def test_a_turned_board_is_played_on_its_own_course(monkeypatch):
-    """Courses of turned boards are kept by the board object (board_turns._course):
+def test_a_turned_board_is_played_on_its_own_course():
+    """Courses of turned boards are kept by board (course.compile_course):
     each board gets the course compiled from it, an equal board made anew
-    the same course, and once the keep is full and the least recently used
-    dropped, still its own."""
+    the same course, and once the kept ones are dropped, still its own."""
     from rallyforge.engine.format.loader import load_file
     from rallyforge.engine.model import turning
-    from rallyforge.engine.rules import board_turns
-    from rallyforge.engine.rules.course import Course
+    from rallyforge.engine.rules.course import Course, compile_course
     course = load_file(Path(__file__).resolve().parent.parent / "engine" / "editing" / "published"
                        / "frenetic-factory.json")
     part = next(p for p in course.boards if p.turns_in_place)
     boards = [course.board]
     for _ in range(3):
         boards.append(turning.turn_part(boards[-1], part))
-    monkeypatch.setattr(board_turns, "MOST_COURSES", 2)     # dropped as the boards come by
     for _ in range(3):
         for board in boards:
-            got = board_turns._course(board)
+            got = compile_course(board)
             assert got.board == board
             assert got.tile == Course(board).tile and got.target == Course(board).target
+        compile_course.cache_clear()                        # dropped: compiled anew
     fresh = turning._turned_part(course.board, part, 1)     # equal, not the same object
-    assert fresh is not boards[1] and board_turns._course(fresh).board == boards[1]
+    assert fresh is not boards[1] and compile_course(fresh).board == boards[1]
 
 
 def test_search_bots_plan_on_the_board_as_turned():

@@ -10,34 +10,12 @@ archive markers keep their squares.
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 
 from rallyforge.engine.model.scenario import Board, Scenario
 from rallyforge.engine.model.turning import turn_part
 from rallyforge.engine.rules.course import Course, compile_course
 from rallyforge.engine.rules.state import Floor
-
-
-# Turned boards' courses by the board object (turning.turn_part gives the
-# same object for the same arrangement), the least recently used dropped
-# first: a course must outlive the bots' tables made for it
-# (engine/bots/tables.py keeps them by course object), and a balance run of
-# Frenetic Factory meets some 50 arrangements, more than compile_course keeps.
-_courses: dict[int, tuple[Board, Course]] = {}
-_lock = threading.Lock()        # (races may run on several threads: the editor's)
-MOST_COURSES = 64
-
-
-def _course(board: Board) -> Course:
-    with _lock:
-        known = _courses.pop(id(board), None)
-        if known is None:
-            known = (board, compile_course(board))
-            if len(_courses) >= MOST_COURSES:
-                del _courses[next(iter(_courses))]
-        _courses[id(board)] = known         # (its board is held: no other object has its id)
-    return known[1]
 
 
 class BoardTurns:
@@ -66,6 +44,6 @@ class BoardTurns:
         """Play on on `board` (a turn, or a saved race's board back)."""
         if board is not self.board:
             self.board = board
-            course = _course(board)
+            course = compile_course(board)
             self.floor.set_course(course)
             self.use(board, course)

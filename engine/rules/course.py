@@ -240,7 +240,9 @@ class Course:
         return y * self.width + x
 
 
-@lru_cache(maxsize=32)
+# A race compiles its board every time (a board remembers its hash, so the
+# look-up is quick); a balance run of Frenetic Factory, whose boards turn
+# (docs/rules.md 12.10), meets some 50 arrangements, each its own board.
+@lru_cache(maxsize=64)
 def compile_course(board: Board) -> Course:
-    # (a race compiles its board every time: a board remembers its hash)
     return Course(board)
