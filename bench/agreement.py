@@ -2,7 +2,8 @@
 calibration reports (bench/calibrate.py), judged so that a constant guess
 cannot pass: exact matches, balanced accuracy (the mean over the classes of
 the share of that class called right), how many are two or more classes off,
-and Spearman's rank correlation of a measure with the printed class."""
+and Spearman's rank correlation of a measure with the printed class; and
+the ceiling of a measure: the most courses any cuts of it could class right."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -61,3 +62,21 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     if vx == 0 or vy == 0:
         return 0.0          # one of them constant: no ranking to agree with
     return cov / (vx * vy) ** 0.5
+
+
+def best_cuts(scores: Sequence[float], printed: Sequence[int], count: int) -> int:
+    """The most courses that cuts of `scores` into `count` ordered classes
+    (class 0 below the first cut) put in their printed class, the cuts chosen
+    knowing every printed class: a ceiling no fit of this score can pass.
+    Courses of the same score fall on the same side of every cut."""
+    groups: dict[float, list[int]] = {}
+    for score, cls in zip(scores, printed, strict=True):
+        groups.setdefault(score, [0] * count)[cls] += 1
+    # best[k]: the most right so far with the last group in class k or below
+    best = [0] * count
+    for score in sorted(groups):
+        here = groups[score]
+        best = [best[k] + here[k] for k in range(count)]
+        for k in range(1, count):
+            best[k] = max(best[k], best[k - 1])
+    return best[-1]

@@ -25,7 +25,9 @@ exact matches, balanced accuracy over the classes, classes two off,
 Spearman's rank correlation of the card's scores with the printed class;
 leave-one-out (fit on all courses but one, predict it) is the honest figure,
 as every course is in the fit. Each measure's step is reported: a measure is
-kept only where it improves leave-one-out agreement.
+kept only where it improves leave-one-out agreement. Each length step also
+reports its ceiling: the most courses any weighted sum of its measures, cut
+anywhere, puts in the printed class even chosen knowing every course.
 """
 from __future__ import annotations
 
@@ -36,7 +38,9 @@ import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from bench.agreement import balanced_accuracy, exact, off_by_two, spearman
+import numpy as np
+
+from bench.agreement import balanced_accuracy, best_cuts, exact, off_by_two, spearman
 from bench.ordinal import Ordinal, fit, left_out
 from rallyforge.engine.analysis.course_card import calibration
 
@@ -180,9 +184,11 @@ def report(cs: list[Course], measures: list[dict]) -> list[str]:
                    f"{card_d[i]} | {CARD_DIFFICULTY[difficulty.left_out[i]]} |")
     out.append("")
     out.append("Each measure's step, left out (fit on the others, predict each):")
+    printed_lengths = [LENGTHS.index(c.length) for c in cs]
     for name, used in LENGTH_STEPS:
-        out.append("  length " + _step(name, [LENGTHS.index(c.length) for c in cs],
-                                        length_fit(cs, measures, used).left_out, LENGTHS))
+        top = ceiling([length_measures(m)[:used] for m in measures], printed_lengths, len(LENGTHS))
+        out.append("  length " + _step(name, printed_lengths, length_fit(cs, measures, used).left_out,
+                                        LENGTHS) + f"; ceiling {top}/{len(cs)}")
     for name, used in DIFFICULTY_STEPS:
         out.append("  difficulty " + _step(name, [printed_difficulty(c) for c in cs],
                                             difficulty_fit(cs, measures, used).left_out,
@@ -200,6 +206,23 @@ def _step(name: str, printed: list[int], predicted: list[int], order: tuple[str,
     q = [order[v] for v in predicted]
     return (f"{name}: {exact(p, q)}/{len(p)} exact, balanced accuracy "
             f"{balanced_accuracy(p, q, order):.2f}, {off_by_two(p, q, order)} two off")
+
+
+def ceiling(rows: list[list[float]], printed: list[int], count: int) -> int:
+    """The most courses that cuts of any weighted sum of one or two measures
+    put in their printed class, the weights and cuts chosen knowing every
+    printed class (no course left out): what no fit of these measures can
+    pass. Two measures are standardised and weighed at every half degree."""
+    x = np.asarray(rows, dtype=float)
+    if x.shape[1] == 1:
+        directions = np.array([[1.0], [-1.0]])
+    elif x.shape[1] == 2:
+        x = (x - x.mean(axis=0)) / x.std(axis=0)
+        angles = np.radians(np.arange(0.0, 360.0, 0.5))
+        directions = np.column_stack([np.cos(angles), np.sin(angles)])
+    else:
+        raise ValueError("the ceiling is found for one or two measures")
+    return max(best_cuts((x @ d).tolist(), printed, count) for d in directions)
 
 
 def card_classes(cs: list[Course], measures: list[dict]) -> tuple[list[str], list[str]]:

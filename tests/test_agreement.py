@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.agreement import balanced_accuracy, exact, off_by_two, ranks, spearman
+from bench.agreement import balanced_accuracy, best_cuts, exact, off_by_two, ranks, spearman
 
 ORDER = ("easy", "medium", "hard", "expert")
 
@@ -47,3 +47,14 @@ def test_spearman_of_known_orders():
     assert spearman([0.1, 0.2, 0.3, 0.4, 0.5], [1, 1, 2, 3, 3]) == pytest.approx(
         0.9486832980505138)
     assert spearman([1, 2, 3], [2, 2, 2]) == 0.0
+
+
+def test_the_best_cuts_keep_the_classes_in_order_and_ties_together():
+    # in order short, medium, short, long: one of the two shorts must be missed
+    assert best_cuts([1.0, 2.0, 3.0, 4.0], [0, 1, 0, 2], 3) == 3
+    # the same classes in score order are all right
+    assert best_cuts([1.0, 3.0, 2.0, 4.0], [0, 1, 0, 2], 3) == 4
+    # two courses of one score printed in two classes: only one can be right
+    assert best_cuts([5.0, 5.0, 6.0], [0, 1, 1], 2) == 2
+    # a class may be left empty
+    assert best_cuts([1.0, 2.0], [0, 2], 3) == 2
