@@ -80,7 +80,8 @@ def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
     `seed`, as Race(...).run() plays it (``applies`` is true)."""
     racer = _racer(scenario)[0]
     assert racer is not None
-    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks))
+    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks,
+                                    lambda course: _bot(course, scenario)))
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
@@ -125,7 +126,7 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
     if why is None:
         try:
             course = rules.compiled_course(scenario)
-            found = _Racer(course, race_bot.search_bot(course.course, course.flags, scenario.rules))
+            found = _Racer(course, _bot(course, scenario))
         except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
             # race_course or race_bot refused the course: Python plays it (the
             # differential tests assert that no valid course comes here)
@@ -134,3 +135,9 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
         _known.clear()
     _known[id(scenario)] = (scenario, found, why)
     return found, why
+
+
+def _bot(course: rules.CompiledCourse, scenario: Scenario) -> object:
+    """The search bot's compiled race bot for `course` (of `scenario`, or of
+    one of its boards turned)."""
+    return race_bot.search_bot(course.course, course.flags, scenario.rules)
