@@ -164,7 +164,7 @@ def specs() -> tuple[dict, dict]:
     assert scenario is not None
     course = compiled_rules.compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    spec, _ = compiled_rules.course_spec(course, flags, scenario.rules)
+    spec = compiled_rules.course_spec(course, flags, scenario.rules)
     return dict(spec), dict(race_bot.bot_spec(course, flags, scenario.rules))
 
 

@@ -28,7 +28,7 @@ class CompiledDeath(NamedTuple):
     robot: int              # robot order
     round: int
     square: int
-    cause: int              # race.CAUSES, then CompiledCourse.causes
+    cause: int              # race.CAUSES
     leg: int                # the flag it was heading for, 1-based
     agent: int              # race.AGENTS
     origin: int             # the square `agent` sent it from, -1 for none
@@ -88,9 +88,6 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
     """play.play_race's summary of the compiled race."""
     race = play(scenario, seed, docks)
     width = scenario.board.width
-    racer = _racer(scenario)[0]
-    assert racer is not None
-    causes = racer.course.causes
     deaths = (CompiledDeath(*d) for d in race.deaths)
     return RaceSummary(
         seed=seed,
@@ -99,9 +96,9 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
-        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, causes[d.cause],
-                           d.leg, rules.AGENTS[d.agent], square_xy(d.origin, width),
-                           square_xy(d.reenters, width))
+        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width,
+                           rules.CAUSES[d.cause], d.leg, rules.AGENTS[d.agent],
+                           square_xy(d.origin, width), square_xy(d.reenters, width))
                      for d in deaths),
         occupancy=race.occupancy,
         upgrades=(),

@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from rallyforge.engine.model.directions import INDEX
-from rallyforge.engine.model.element_kinds import EDGES, TILES
+from rallyforge.engine.model.element_kinds import EDGES, TILE_LIST, TILES
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario
 from rallyforge.engine.rules.board_turns import flip, turning
@@ -49,10 +49,13 @@ else:
     except ImportError:
         compiled = None
 
-# _race.c's numbers for a death's cause (then each deadly square's own, in
-# the order the course's squares first name them: CompiledCourse.causes) and
-# for what sent the robot there (engine/rules/state.py Blame; None for nothing known).
-CAUSES = ("off board", "crusher", "damage")
+# _race.c's numbers for a death's cause, then each deadly tile kind's own
+# (element_kinds.TILE_LIST order: the same numbers on every course, and on
+# its boards turned, 12.10), and for what sent the robot there
+# (engine/rules/state.py Blame; None for nothing known).
+_DEADLY = tuple(kind.death for kind in TILE_LIST if kind.deadly)
+CAUSES = ("off board", "crusher", "damage", *_DEADLY)
+_DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_DEADLY)}
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher")
 # the compiled part's limits (_limits.h, exported by the module; 0 where it
@@ -188,7 +191,7 @@ class CourseSpec(TypedDict):
     height: int
     flag_count: int
     target: list[int]           # per square and direction N E S W: the square beyond, -1 off, -2 wall
-    death: list[int]            # per square: 0, or its cause's number (CAUSES, then the course's)
+    death: list[int]            # per square: 0, or its cause's number (CAUSES)
     square: list[int]           # per square: _TELEPORTER | _SLOW | _RANDOMIZER bits
     belt: list[int]             # per square: the belt's direction, -1 none
     gear: list[int]             # per square: quarter turns clockwise (0 none)
@@ -223,7 +226,6 @@ class CompiledCourse(NamedTuple):
     course: Course
     flags: tuple[int, ...]          # the flags' squares, in order
     capsule: object                 # race_course's
-    causes: tuple[str, ...]         # the death causes by _race.c's number
 
 
 def compiled_course(scenario: Scenario, board: Board | None = None) -> CompiledCourse:
@@ -238,20 +240,14 @@ def compiled_course(scenario: Scenario, board: Board | None = None) -> CompiledC
 
 @lru_cache(maxsize=64)      # (as compile_course's: Frenetic Factory's arrangements of boards)
 def _compiled(course: Course, flags: tuple[int, ...], rules: Rules) -> CompiledCourse:
-    spec, causes = course_spec(course, flags, rules)
     assert compiled is not None
-    return CompiledCourse(course, flags, compiled.race_course(spec), causes)
+    return CompiledCourse(course, flags, compiled.race_course(course_spec(course, flags, rules)))
 
 
-def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[CourseSpec, tuple[str, ...]]:
-    """The course and rules as race_course reads them, and the death causes by number."""
+def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseSpec:
+    """The course and rules as race_course reads them."""
     n = course.size
-    causes = list(CAUSES)
-    death = []
-    for cause in course.death:
-        if cause is not None and cause not in causes[len(CAUSES):]:
-            causes.append(cause)
-        death.append(0 if cause is None else causes.index(cause, len(CAUSES)))
+    death = [0 if cause is None else _DEATH_CODE[cause] for cause in course.death]
     square = [(_TELEPORTER if t == TELEPORTER else 0) | (_SLOW if t in (WATER, CURRENT) else 0)
               | (_RANDOMIZER if t == RANDOMIZER else 0) for t in course.tile]
     flag_at = [0] * n
@@ -290,7 +286,7 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[C
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
     }
-    return spec, tuple(causes)
+    return spec
 
 
 BotFor = Callable[[CompiledCourse], object]
