@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rallyforge.engine.analysis.balance import compiled, play
-from rallyforge.engine.bots import race_bot, search
+from rallyforge.engine.bots import new_race, race_bot, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
 from rallyforge.engine.model.scenario import Board, FactoryBoard, Level, Rules, Scenario, Tile
@@ -120,16 +120,60 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert not compiled.applies(played, "search", 4)
 
 
-@pytest.mark.parametrize("rule", ["superbot", "board_turns_on_flag"])
-def test_courses_with_python_only_rules_go_to_python(rule):
+def test_courses_with_python_only_rules_go_to_python():
     standard = board(ROOT / "scenarios" / "standard-course.json", {})
     assert standard is not None
     half = standard.board.width // 2
     parts = (FactoryBoard("West", 0, 0, half, half),)
-    recorded = replace(standard, boards=parts)         # `boards` alone changes no race
+    recorded = replace(standard, boards=parts)
     assert compiled.applies(recorded, "search", 4) == built
-    turned_on = replace(recorded, rules=replace(standard.rules, **{rule: True}))
+    turned_on = replace(recorded, rules=replace(standard.rules, superbot=True))
     assert not compiled.applies(turned_on, "search", 4)
+
+
+TURNING = [ROOT / "engine" / "editing" / "published" / "frenetic-factory.json",
+           ROOT / "tests" / "rules" / "12.10-board-turns-on-flag.json"]
+
+
+def _boards_turned(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> int:
+    """The quarter turns of boards in the Python engine's race (its event log)."""
+    race = new_race(play.lineup(scenario, docks, "search"), seed=seed)
+    race.run()
+    return sum(e.amount for e in race.events if e.kind == "board_turn")
+
+
+@needs_built
+@pytest.mark.parametrize("path", TURNING, ids=lambda p: p.stem)
+def test_boards_that_turn_on_flags_race_the_same_in_both_engines(path):
+    """docs/rules.md 12.10 in C: the coin flipped and the board turned where
+    the Python race does, and played on at once by the race and the bots
+    (Frenetic Factory's four boards; the rule case's two, one robot or more)."""
+    scenario = board(path, {})
+    assert scenario is not None and scenario.rules.board_turns_on_flag
+    assert compiled.applies(scenario, "search", len(scenario.docks))
+    turned = 0
+    for seed in range(30):
+        docks = tuple(range(1, min(len(scenario.docks), 1 + seed % 6) + 1))
+        assert (compiled.race_summary(scenario, seed, docks)
+                == play.engine_summary(scenario, seed, docks, "search")), (seed, docks)
+        turned += _boards_turned(scenario, seed, docks) > 0
+    assert turned >= 5, f"boards turned in {turned} races of 30"
+
+
+@needs_built
+def test_the_bots_of_turned_boards_are_kept_no_longer_than_their_tables():
+    """Frenetic Factory's races meet dozens of arrangements of its boards:
+    each one's compiled bot is dropped with its tables (tables.py's cache,
+    bounded by squares), and its compiled courses are an LRU of 64."""
+    import gc
+    from rallyforge.engine.bots import tables
+    scenario = board(TURNING[0], {})
+    assert scenario is not None
+    for seed in range(120):
+        compiled.race_summary(scenario, seed, (1, 2, 3, 4, 5, 6))
+    gc.collect()
+    assert 10 < len(race_bot._made) <= len(tables._cache)
+    assert compiled_rules._compiled.cache_info().currsize <= 64
 
 
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
@@ -414,7 +458,7 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
     monkeypatch.setattr(compiled_rules, "compiled", type("Refusing", (), {
         "race_course": staticmethod(refuse), "race": None})())
     compiled._known.clear()
-    compiled_rules._built.clear()
+    compiled_rules._compiled.cache_clear()
     assert compiled.python_reason(scenario, "search", 2) == (
         "race_course: pushers[1] = 3 is out of range")
     after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)
