@@ -53,7 +53,7 @@ else:
 # (element_kinds.TILE_LIST order: the same numbers on every course, and on
 # its boards turned, 12.10), and for what sent the robot there
 # (engine/rules/state.py Blame; None for nothing known).
-_DEADLY = tuple(kind.death for kind in TILE_LIST if kind.deadly)
+_DEADLY = tuple(kind.death for kind in TILE_LIST if kind.deadly and kind.death is not None)
 CAUSES = ("off board", "crusher", "damage", *_DEADLY)
 _DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_DEADLY)}
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
