@@ -300,6 +300,37 @@ def _racer(scenario: Scenario):
 
 
 @needs_built
+def test_a_bad_turn_is_refused():
+    """race's `turned` (board_turns.py's coin, from engine/rules/compiled/race.py
+    Turns) is called with the flag's square when a robot touches it; what
+    it gives back is checked: a course of another size or flags, a bot made
+    for another course, anything but a (course, bot) pair or None raise,
+    and so does what it raises."""
+    from rallyforge.engine.format.loader import load_dict
+
+    def course(width: int, flag_x: int) -> tuple[object, object]:
+        return _racer(load_dict({
+            "format": "rally-scenario", "version": 1, "name": "turns",
+            "board": {"width": width, "height": 1}, "flags": [{"x": flag_x, "y": 0}],
+            "docks": [{"x": width - 1, "y": 0, "facing": "E"}], "rules": {"max_rounds": 2}}))
+
+    here, wider, elsewhere = course(3, 0), course(4, 0), course(3, 1)
+    race = compiled_rules.compiled.race
+    on_flag = [(0, 1, 0, 3, 0, True)]           # powered down on the flag: touches it in register 1
+    squares: list[int] = []
+    assert race(*here, random.Random(0), on_flag, lambda sq: squares.append(sq))[0] == 1
+    assert squares == [0], "called once, with the flag's square, as the robot finishes"
+    assert race(*here, random.Random(0), on_flag, lambda sq: here)[0] == 1     # turned to itself
+    for turned, error in ((lambda sq: wider, ValueError), (lambda sq: elsewhere, ValueError),
+                          (lambda sq: (here[0], wider[1]), ValueError),
+                          (lambda sq: (here[1], here[0]), ValueError),
+                          (lambda sq: here[0], TypeError), (lambda sq: 1 / 0, ZeroDivisionError),
+                          ("not callable", TypeError)):
+        with pytest.raises(error):
+            race(*here, random.Random(0), on_flag, turned)
+
+
+@needs_built
 def test_64_robots_on_pushers_are_all_pushed():
     """64 powered-down robots in a column, each on a pusher pushing E in
     register 1: all of them move, the last included (the compiled race once
