@@ -1013,12 +1013,37 @@ static int laser_room(Race *R, const Course *c)
     return 0;
 }
 
+/* The course and bot of `got`, turned()'s (course, bot) pair, checked
+ * against the race's course; -1 with an error. */
+static int turned_to(const Race *R, PyObject *got, const Course **c, const RaceBot **bot)
+{
+    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2) {
+        PyErr_SetString(PyExc_TypeError, "race: turned() must give (course, bot) or None");
+        return -1;
+    }
+    *c = PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 0), COURSE_CAPSULE);
+    *bot = *c == NULL ? NULL : PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 1), RACE_BOT_CAPSULE);
+    if (*bot == NULL)
+        return -1;
+    const Course *now = R->c;
+    if ((*c)->w != now->w || (*c)->h != now->h || (*c)->F != now->F
+        || memcmp((*c)->flags, now->flags, now->F * sizeof(int)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "race: a turned board is another course's");
+        return -1;
+    }
+    if ((*bot)->squares != now->n || (*bot)->flags != now->F) {
+        PyErr_SetString(PyExc_ValueError, "race: the bot was made for another course");
+        return -1;
+    }
+    return 0;
+}
+
 /* board_turns.py BoardTurns.flag_touched: a robot touched the flag on
  * `square`. turned(square) flips the coin (drawing from the race's
  * generator between the race's own draws, as Python's race does) and gives
  * None, or the (course, bot) capsules of the board turned. The race plays
  * on on them at once: the robots after this one in the checkpoint step, the
- * clean-up and the bot's next programs see the turned board. */
+ * clean-up and the bots' next programs see the turned board. */
 static void board_turns(Race *R, int square)
 {
     PyObject *got = PyObject_CallFunction(R->turned, "i", square);
@@ -1027,27 +1052,18 @@ static void board_turns(Race *R, int square)
         Py_XDECREF(got);
         return;
     }
-    const Course *c = NULL;
-    const RaceBot *bot = NULL;
+    const Course *c;
+    const RaceBot *bot;
     void *scratch = NULL;
-    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2)
-        PyErr_SetString(PyExc_TypeError, "race: turned() must give (course, bot) or None");
-    else if ((c = PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 0), COURSE_CAPSULE)) == NULL
-             || (bot = PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 1), RACE_BOT_CAPSULE)) == NULL)
-        ;
-    else if (c->w != R->c->w || c->h != R->c->h || c->F != R->c->F
-             || memcmp(c->flags, R->c->flags, c->F * sizeof(int)) != 0)
-        PyErr_SetString(PyExc_ValueError, "race: a turned board is another course's");
-    else if (bot->squares != c->n || bot->flags != c->F)
-        PyErr_SetString(PyExc_ValueError, "race: the bot was made for another course");
-    else if (laser_room(R, c) == 0 && PyList_Append(R->held, got) == 0)
+    if (turned_to(R, got, &c, &bot) == 0 && laser_room(R, c) == 0
+        && PyList_Append(R->held, got) == 0)
         scratch = bot->start(bot);
     Py_DECREF(got);                 /* (R->held keeps the capsules) */
     if (scratch == NULL) {
         R->failed = 1;
         return;
     }
-    R->bot->stop(R->scratch);
+    R->bot->stop(R->scratch);       /* (the bot's scratch is its tables' own) */
     R->scratch = scratch;
     R->bot = bot;
     R->c = c;
