@@ -7,7 +7,9 @@ construction from what the project declares, not from a hand list:
 - every field of Rules, drawn together from the JSON Schema's range for it
   (a rule the compiled race plays for some values only: mostly those);
 - boards from 1x1 to 100x100, sparse or packed with elements, robots
-  crowded (up to 64, docks anywhere but on deadly squares) or alone.
+  crowded (up to 64, docks anywhere but on deadly squares) or alone;
+- factory boards (``boards``, which turn under ``board_turns_on_flag``):
+  square ones under flags, a flag on none, now and then an oblong one, or none.
 
 A value kind, rule or element this module cannot draw raises: add it here.
 """
@@ -101,6 +103,29 @@ def side(rng: random.Random) -> int:
     return rng.randint(12, 100)
 
 
+def factory_boards(rng: random.Random, w: int, h: int, flags: list[dict]) -> list[dict]:
+    """Factory boards inside the board and not overlapping (docs/format.md):
+    most flags on a square one, a board anywhere, now and then an oblong
+    one (under a flag: touching it turns nothing); none in one course of six."""
+    if rng.random() < 1 / 6:
+        return []
+    spots = [(f["x"], f["y"]) for f in flags if rng.random() < 0.8]
+    spots.append((rng.randrange(w), rng.randrange(h)))
+    parts: list[dict] = []
+    for x, y in spots:
+        width = rng.randint(1, min(w, h, 12))
+        height = width if rng.random() < 0.9 else rng.randint(1, min(h, 12))
+        part = {"name": f"Board {len(parts) + 1}",
+                "x": rng.randint(max(0, x - width + 1), min(x, w - width)),
+                "y": rng.randint(max(0, y - height + 1), min(y, h - height)),
+                "width": width, "height": height, "turn": rng.randrange(4)}
+        if not any(part["x"] < o["x"] + o["width"] and o["x"] < part["x"] + width
+                   and part["y"] < o["y"] + o["height"] and o["y"] < part["y"] + height
+                   for o in parts):
+            parts.append(part)
+    return parts
+
+
 def course_doc(rng: random.Random) -> dict:
     """A random course (a scenario document) that the schema accepts."""
     w, h = side(rng), side(rng)
@@ -135,7 +160,7 @@ def course_doc(rng: random.Random) -> dict:
     big = n > 400 or len(docks) > 16
     return {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
             "board": board, "flags": flags, "docks": docks,
-            "rules": rules(rng, 3 if big else 12)}
+            "boards": factory_boards(rng, w, h, flags), "rules": rules(rng, 3 if big else 12)}
 
 
 def random_course(seed: int) -> Scenario:

@@ -29,13 +29,20 @@ def test_random_courses_race_the_same(first):
 def test_the_random_courses_hold_every_element_rule_and_size():
     """What the bounded run compares: every element the compiled race plays,
     every rule off its default (and each played value of a rule played for
-    some values), 1-square and 100-square sides, a robot alone and 64."""
+    some values), 1-square and 100-square sides, a robot alone and 64; under
+    board_turns_on_flag flags on square factory boards, on an oblong one,
+    on none, and courses without boards."""
     kinds: Counter[str] = Counter()
     rules: dict[str, set] = {f.name: set() for f in fields(Rules) if f.name != "note"}
     sides, crowds = set(), set()
+    flags_on: Counter[str] = Counter()         # under board_turns_on_flag: what each flag is on
     for seed in range(COURSES):
         scenario = random_courses.random_course(seed)
         board = scenario.board
+        if scenario.rules.board_turns_on_flag:
+            parts = [scenario.board_under(f.x, f.y) for f in scenario.flags]
+            flags_on.update("no boards" if not scenario.boards else "none" if part is None
+                            else "square" if part.turns_in_place else "oblong" for part in parts)
         kinds.update(t.type for t in board.tiles)
         kinds.update(e.name for e in random_courses.EDGES if getattr(board, e.list))
         for name, seen in rules.items():
@@ -51,6 +58,7 @@ def test_the_random_courses_hold_every_element_rule_and_size():
         if isinstance(played, tuple):
             assert set(played) <= seen, name
     assert {1, 100} <= sides and {1, 64} <= crowds
+    assert min(flags_on[on] for on in ("square", "oblong", "none", "no boards")) >= 10, flags_on
 
 
 @pytest.mark.usefixtures("compiled_part")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rallyforge.engine.analysis.balance import compiled, play
-from rallyforge.engine.bots import race_bot, search
+from rallyforge.engine.bots import new_race, race_bot, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
 from rallyforge.engine.model.scenario import Board, FactoryBoard, Level, Rules, Scenario, Tile
@@ -120,16 +120,60 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert not compiled.applies(played, "search", 4)
 
 
-@pytest.mark.parametrize("rule", ["superbot", "board_turns_on_flag"])
-def test_courses_with_python_only_rules_go_to_python(rule):
+def test_courses_with_python_only_rules_go_to_python():
     standard = board(ROOT / "scenarios" / "standard-course.json", {})
     assert standard is not None
     half = standard.board.width // 2
     parts = (FactoryBoard("West", 0, 0, half, half),)
-    recorded = replace(standard, boards=parts)         # `boards` alone changes no race
+    recorded = replace(standard, boards=parts)
     assert compiled.applies(recorded, "search", 4) == built
-    turned_on = replace(recorded, rules=replace(standard.rules, **{rule: True}))
+    turned_on = replace(recorded, rules=replace(standard.rules, superbot=True))
     assert not compiled.applies(turned_on, "search", 4)
+
+
+TURNING = [ROOT / "engine" / "editing" / "published" / "frenetic-factory.json",
+           ROOT / "tests" / "rules" / "12.10-board-turns-on-flag.json"]
+
+
+def _boards_turned(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> int:
+    """The quarter turns of boards in the Python engine's race (its event log)."""
+    race = new_race(play.lineup(scenario, docks, "search"), seed=seed)
+    race.run()
+    return sum(e.amount for e in race.events if e.kind == "board_turn")
+
+
+@needs_built
+@pytest.mark.parametrize("path", TURNING, ids=lambda p: p.stem)
+def test_boards_that_turn_on_flags_race_the_same_in_both_engines(path):
+    """docs/rules.md 12.10 in C: the coin flipped and the board turned where
+    the Python race does, and played on at once by the race and the bots
+    (Frenetic Factory's four boards; the rule case's two, one robot or more)."""
+    scenario = board(path, {})
+    assert scenario is not None and scenario.rules.board_turns_on_flag
+    assert compiled.applies(scenario, "search", len(scenario.docks))
+    turned = 0
+    for seed in range(30):
+        docks = tuple(range(1, min(len(scenario.docks), 1 + seed % 6) + 1))
+        assert (compiled.race_summary(scenario, seed, docks)
+                == play.engine_summary(scenario, seed, docks, "search")), (seed, docks)
+        turned += _boards_turned(scenario, seed, docks) > 0
+    assert turned >= 5, f"boards turned in {turned} races of 30"
+
+
+@needs_built
+def test_the_bots_of_turned_boards_are_kept_no_longer_than_their_tables():
+    """Frenetic Factory's races meet dozens of arrangements of its boards:
+    each one's compiled bot is dropped with its tables (tables.py's cache,
+    bounded by squares), and its compiled courses are an LRU of 64."""
+    import gc
+    from rallyforge.engine.bots import tables
+    scenario = board(TURNING[0], {})
+    assert scenario is not None
+    for seed in range(120):
+        compiled.race_summary(scenario, seed, (1, 2, 3, 4, 5, 6))
+    gc.collect()
+    assert 10 < len(race_bot._made) <= len(tables._cache)
+    assert compiled_rules._compiled.cache_info().currsize <= 64
 
 
 def test_a_build_from_before_the_races_leaves_them_to_python(monkeypatch):
@@ -164,7 +208,7 @@ def specs() -> tuple[dict, dict]:
     assert scenario is not None
     course = compiled_rules.compile_course(scenario.board)
     flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    spec, _ = compiled_rules.course_spec(course, flags, scenario.rules)
+    spec = compiled_rules.course_spec(course, flags, scenario.rules)
     return dict(spec), dict(race_bot.bot_spec(course, flags, scenario.rules))
 
 
@@ -253,6 +297,37 @@ def _racer(scenario: Scenario):
     racer = compiled._racer(scenario)[0]
     assert racer is not None
     return racer.course.capsule, racer.bot
+
+
+@needs_built
+def test_a_bad_turn_is_refused():
+    """race's `turned` (board_turns.py's coin, from engine/rules/compiled/race.py
+    Turns) is called with the flag's square when a robot touches it; what
+    it gives back is checked: a course of another size or flags, a bot made
+    for another course, anything but a (course, bot) pair or None raise,
+    and so does what it raises."""
+    from rallyforge.engine.format.loader import load_dict
+
+    def course(width: int, flag_x: int) -> tuple[object, object]:
+        return _racer(load_dict({
+            "format": "rally-scenario", "version": 1, "name": "turns",
+            "board": {"width": width, "height": 1}, "flags": [{"x": flag_x, "y": 0}],
+            "docks": [{"x": width - 1, "y": 0, "facing": "E"}], "rules": {"max_rounds": 2}}))
+
+    here, wider, elsewhere = course(3, 0), course(4, 0), course(3, 1)
+    race = compiled_rules.compiled.race
+    on_flag = [(0, 1, 0, 3, 0, True)]           # powered down on the flag: touches it in register 1
+    squares: list[int] = []
+    assert race(*here, random.Random(0), on_flag, lambda sq: squares.append(sq))[0] == 1
+    assert squares == [0], "called once, with the flag's square, as the robot finishes"
+    assert race(*here, random.Random(0), on_flag, lambda sq: here)[0] == 1     # turned to itself
+    for turned, error in ((lambda sq: wider, ValueError), (lambda sq: elsewhere, ValueError),
+                          (lambda sq: (here[0], wider[1]), ValueError),
+                          (lambda sq: (here[1], here[0]), ValueError),
+                          (lambda sq: here[0], TypeError), (lambda sq: 1 / 0, ZeroDivisionError),
+                          ("not callable", TypeError)):
+        with pytest.raises(error):
+            race(*here, random.Random(0), on_flag, turned)
 
 
 @needs_built
@@ -414,7 +489,7 @@ def test_a_course_race_course_refuses_falls_back_to_python(monkeypatch):
     monkeypatch.setattr(compiled_rules, "compiled", type("Refusing", (), {
         "race_course": staticmethod(refuse), "race": None})())
     compiled._known.clear()
-    compiled_rules._built.clear()
+    compiled_rules._compiled.cache_clear()
     assert compiled.python_reason(scenario, "search", 2) == (
         "race_course: pushers[1] = 3 is out of range")
     after = dict(balance(scenario, races=6, robots=2, workers=1), elapsed_s=0, engine=None)

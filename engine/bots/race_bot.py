@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 from typing import TypedDict
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from rallyforge.engine.bots import search
 from rallyforge.engine.bots.common import POWER_DOWN_FAR
 from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
-from rallyforge.engine.bots.tables import UNREACHABLE, tables_for
+from rallyforge.engine.bots.tables import UNREACHABLE, Tables, tables_for
 from rallyforge.engine.model.scenario import Rules
 from rallyforge.engine.rules.compiled.race import CARD_KIND, CARD_PRIORITY
 from rallyforge.engine.rules.course import Course
@@ -52,24 +53,33 @@ def built() -> bool:
     return hasattr(search.compiled, "race_bot")
 
 
-_made: dict[tuple[object, ...], tuple[Course, object]] = {}
+# the capsules by the tables they are made of, as long as those are kept
+# (tables.py's cache, bounded by squares: a course whose boards turn, 12.10,
+# has a set of tables, and a bot, per arrangement of its boards)
+_made: WeakKeyDictionary[Tables, object] = WeakKeyDictionary()
 
 
 def search_bot(course: Course, flags: tuple[int, ...], rules: Rules) -> object:
     """The search bot's capsule for races on `course` with its flags on
     `flags` (squares) under `rules` (built() is true)."""
-    key = (id(course), flags, rules)
-    found = _made.get(key)
-    if found is None or found[0] is not course:
-        if len(_made) > 16:
-            _made.clear()
+    tables = _tables(course, flags, rules)
+    found = _made.get(tables)
+    if found is None:
         assert search.compiled is not None
-        found = _made[key] = (course, search.compiled.race_bot(bot_spec(course, flags, rules)))
-    return found[1]
+        found = _made[tables] = search.compiled.race_bot(_spec(tables))
+    return found
 
 
 def bot_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> BotSpec:
-    tables = tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
+    return _spec(_tables(course, flags, rules))
+
+
+def _tables(course: Course, flags: tuple[int, ...], rules: Rules) -> Tables:
+    return tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
+
+
+def _spec(tables: Tables) -> BotSpec:
+    course, flags = tables.course, tables.flags
     layered = tables.layered()
     return {
         "squares": course.size, "flag_count": len(flags), "flags": flags,

@@ -21,7 +21,7 @@ from rallyforge.engine.model.events import EventLog, Start
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Board, Card, RobotSpec, Scenario, starting_options
 from rallyforge.engine.rules.board_elements import board_elements
-from rallyforge.engine.rules.board_turns import BoardTurns
+from rallyforge.engine.rules.board_turns import BoardTurns, turning
 from rallyforge.engine.rules.bot_view import Bot, BotView
 from rallyforge.engine.rules.checkpoints import touch
 from rallyforge.engine.rules.cleanup import lock_count, reenter, release_unlocked, repair
@@ -134,7 +134,7 @@ class Race:
         if self.rules.superbot:
             self._crown_dock_1()
         self.turns: BoardTurns | None = None
-        if self.rules.board_turns_on_flag and scenario.boards:
+        if turning(scenario):
             self.turns = BoardTurns(scenario, self.rng, self.floor, self._use_board)
             self.floor.on_flag = self.turns.flag_touched
 

@@ -28,7 +28,7 @@ class CompiledDeath(NamedTuple):
     robot: int              # robot order
     round: int
     square: int
-    cause: int              # race.CAUSES, then CompiledCourse.causes
+    cause: int              # race.CAUSES
     leg: int                # the flag it was heading for, 1-based
     agent: int              # race.AGENTS
     origin: int             # the square `agent` sent it from, -1 for none
@@ -80,16 +80,14 @@ def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
     `seed`, as Race(...).run() plays it (``applies`` is true)."""
     racer = _racer(scenario)[0]
     assert racer is not None
-    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks))
+    return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks,
+                                    lambda course: _bot(course, scenario)))
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
     """play.play_race's summary of the compiled race."""
     race = play(scenario, seed, docks)
     width = scenario.board.width
-    racer = _racer(scenario)[0]
-    assert racer is not None
-    causes = racer.course.causes
     deaths = (CompiledDeath(*d) for d in race.deaths)
     return RaceSummary(
         seed=seed,
@@ -98,9 +96,9 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
-        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width, causes[d.cause],
-                           d.leg, rules.AGENTS[d.agent], square_xy(d.origin, width),
-                           square_xy(d.reenters, width))
+        deaths=tuple(Death(d.robot, d.round, d.square % width, d.square // width,
+                           rules.CAUSES[d.cause], d.leg, rules.AGENTS[d.agent],
+                           square_xy(d.origin, width), square_xy(d.reenters, width))
                      for d in deaths),
         occupancy=race.occupancy,
         upgrades=(),
@@ -125,7 +123,7 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
     if why is None:
         try:
             course = rules.compiled_course(scenario)
-            found = _Racer(course, race_bot.search_bot(course.course, course.flags, scenario.rules))
+            found = _Racer(course, _bot(course, scenario))
         except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
             # race_course or race_bot refused the course: Python plays it (the
             # differential tests assert that no valid course comes here)
@@ -134,3 +132,9 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
         _known.clear()
     _known[id(scenario)] = (scenario, found, why)
     return found, why
+
+
+def _bot(course: rules.CompiledCourse, scenario: Scenario) -> object:
+    """The search bot's compiled race bot for `course` (of `scenario`, or of
+    one of its boards turned)."""
+    return race_bot.search_bot(course.course, course.flags, scenario.rules)

@@ -10,9 +10,13 @@
  *
  * race_course(spec) turns a dict of flat tables (race.py CourseSpec: the
  * compiled course and the rules) into a capsule, checking every index once;
- * race(course, bot, rng, robots) plays a race with the race's random.Random
- * (its getrandbits, as the Python code draws from it) and returns what a
- * balance run keeps of it. */
+ * race(course, bot, rng, robots, turned) plays a race with the race's
+ * random.Random (its getrandbits, as the Python code draws from it) and
+ * returns what a balance run keeps of it. Boards that turn when a flag is
+ * touched (docs/rules.md 12.10) are turned in Python: `turned`, called where
+ * checkpoints.py calls floor.on_flag, flips the coin with the same
+ * generator and gives the turned board's course and bot, which the race
+ * plays on at once (board_turns below). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -73,8 +77,11 @@ typedef struct {
     int *flag_rounds;           /* count * F */
     long *occupancy;
     const RaceBot *bot;
-    void *scratch;              /* the bot's, for this race */
+    void *scratch;              /* the bot's, for this race (and this board: board_turns) */
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
+    Py_ssize_t laser_room;      /* (the lasers they have room for) */
+    PyObject *turned;           /* turned(square) -> (course, bot) or None; NULL: no board turns */
+    PyObject *held;             /* the (course, bot) pairs turned to: in use until the race ends */
     int failed;                 /* a Python error is set: unwind */
 } Race;
 
@@ -528,12 +535,14 @@ static void fire(Race *R, const int *on, int count)
     }
 }
 
+static void board_turns(Race *R, int square);
+
 /* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
-    const Course *c = R->c;
     int done = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count && !R->failed; i++) {
+        const Course *c = R->c;     /* (a flag touched before may have turned a board) */
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
         if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
@@ -547,6 +556,8 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
                 b->fin_reg = reg;
                 finished[done++] = on[i];
             }
+            if (R->turned != NULL)                          /* floor.on_flag */
+                board_turns(R, sq);
             moves_archive = 1;
         } else {
             moves_archive = c->archive_point[sq] || (c->any_flag && c->flag_at[sq] > 0);
@@ -796,7 +807,7 @@ static void play_register(Race *R, int reg)
     int done = touch(R, on, onboard, reg, finished);
     if (done) {                                             /* race.py _finish */
         R->finishers += done;
-        if (c->finish_first) {
+        if (R->c->finish_first) {
             end_race(R);
         } else {
             for (int j = 0; j < done; j++) {
@@ -984,9 +995,84 @@ static void clean_up(Race *R)
 
 /* ------------------------------------------------------------ a race */
 
-/* race(course, bot, rng, robots): every robot played by `bot` (a capsule
- * of _race_bot.h made for this course), robots a sequence of (square,
- * facing, damage, lives, flags, powered_down), in robot order. Returns (rounds, finished,
+/* Room in R->order (and near_place, near_robot) for the lasers of course c;
+ * 0, or -1 with an error. */
+static int laser_room(Race *R, const Course *c)
+{
+    if (R->order != NULL && c->lasers <= R->laser_room)
+        return 0;
+    int *order = PyMem_Realloc(R->order, (3 * c->lasers + 1) * sizeof(int));
+    if (order == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    R->order = order;
+    R->near_place = order + c->lasers;
+    R->near_robot = R->near_place + c->lasers;
+    R->laser_room = c->lasers;
+    return 0;
+}
+
+/* The course and bot of `got`, turned()'s (course, bot) pair, checked
+ * against the race's course; -1 with an error. */
+static int turned_to(const Race *R, PyObject *got, const Course **c, const RaceBot **bot)
+{
+    if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2) {
+        PyErr_SetString(PyExc_TypeError, "race: turned() must give (course, bot) or None");
+        return -1;
+    }
+    *c = PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 0), COURSE_CAPSULE);
+    *bot = *c == NULL ? NULL : PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 1), RACE_BOT_CAPSULE);
+    if (*bot == NULL)
+        return -1;
+    const Course *now = R->c;
+    if ((*c)->w != now->w || (*c)->h != now->h || (*c)->F != now->F
+        || memcmp((*c)->flags, now->flags, now->F * sizeof(int)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "race: a turned board is another course's");
+        return -1;
+    }
+    if ((*bot)->squares != now->n || (*bot)->flags != now->F) {
+        PyErr_SetString(PyExc_ValueError, "race: the bot was made for another course");
+        return -1;
+    }
+    return 0;
+}
+
+/* board_turns.py BoardTurns.flag_touched: a robot touched the flag on
+ * `square`. turned(square) flips the coin (drawing from the race's
+ * generator between the race's own draws, as Python's race does) and gives
+ * None, or the (course, bot) capsules of the board turned. The race plays
+ * on on them at once: the robots after this one in the checkpoint step, the
+ * clean-up and the bots' next programs see the turned board. */
+static void board_turns(Race *R, int square)
+{
+    PyObject *got = PyObject_CallFunction(R->turned, "i", square);
+    if (got == NULL || got == Py_None) {
+        R->failed = got == NULL;
+        Py_XDECREF(got);
+        return;
+    }
+    const Course *c;
+    const RaceBot *bot;
+    void *scratch = NULL;
+    if (turned_to(R, got, &c, &bot) == 0 && laser_room(R, c) == 0
+        && PyList_Append(R->held, got) == 0)
+        scratch = bot->start(bot);
+    Py_DECREF(got);                 /* (R->held keeps the capsules) */
+    if (scratch == NULL) {
+        R->failed = 1;
+        return;
+    }
+    R->bot->stop(R->scratch);       /* (the bot's scratch is its tables' own) */
+    R->scratch = scratch;
+    R->bot = bot;
+    R->c = c;
+}
+
+/* race(course, bot, rng, robots[, turned]): every robot played by `bot` (a
+ * capsule of _race_bot.h made for this course), robots a sequence of (square,
+ * facing, damage, lives, flags, powered_down), in robot order; `turned`
+ * (None: no board turns) as board_turns calls it. Returns (rounds, finished,
  * flag_rounds, deaths, occupancy): per robot (round, register) of its
  * finish or None; per robot the round of each flag it touched; each death
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
@@ -994,8 +1080,13 @@ static void clean_up(Race *R)
  * that stood there at the end of a register, as little-endian uint32s. */
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "race: expected 4 arguments");
+    if (nargs != 4 && nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 4 or 5 arguments");
+        return NULL;
+    }
+    PyObject *turned = nargs == 5 && args[4] != Py_None ? args[4] : NULL;
+    if (turned != NULL && !PyCallable_Check(turned)) {
+        PyErr_SetString(PyExc_TypeError, "race: turned must be callable or None");
         return NULL;
     }
     const Course *c = PyCapsule_GetPointer(args[0], COURSE_CAPSULE);
@@ -1027,17 +1118,17 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->occ = PyMem_Malloc(c->n * sizeof(int));
     R->occupancy = PyMem_Calloc(c->n, sizeof(long));
     R->flag_rounds = PyMem_Calloc(R->count * c->F, sizeof(int));
-    R->order = PyMem_Malloc((3 * c->lasers + 1) * sizeof(int));
     R->deaths = PyList_New(0);
+    R->held = PyList_New(0);
+    R->turned = Py_XNewRef(turned);
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
-    if (R->getrandbits == NULL || R->deaths == NULL || (R->scratch = bot->start(bot)) == NULL)
+    if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || laser_room(R, c) < 0
+        || (R->scratch = bot->start(bot)) == NULL)
         goto done;
-    if (!R->occ || !R->occupancy || !R->flag_rounds || !R->order) {
+    if (!R->occ || !R->occupancy || !R->flag_rounds) {
         PyErr_NoMemory();
         goto done;
     }
-    R->near_place = R->order + c->lasers;
-    R->near_robot = R->near_place + c->lasers;
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
     for (int i = 0; i < R->count; i++) {
@@ -1095,12 +1186,14 @@ done:
     if (R != NULL) {
         Py_XDECREF(R->getrandbits);
         Py_XDECREF(R->deaths);
+        Py_XDECREF(R->turned);
         PyMem_Free(R->occ);
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
         PyMem_Free(R->order);
         if (R->scratch != NULL)
-            bot->stop(R->scratch);
+            R->bot->stop(R->scratch);
+        Py_XDECREF(R->held);            /* (the turned boards' capsules, once their bot stopped) */
         PyMem_Free(R);
     }
     Py_DECREF(robots);
@@ -1111,7 +1204,8 @@ static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, bot, rng, robots) -> (rounds, finished, flag_rounds, deaths, occupancy)"},
+     "race(course, bot, rng, robots, turned=None) -> (rounds, finished, flag_rounds, deaths, "
+     "occupancy)"},
     {NULL, NULL, 0, NULL},
 };
 

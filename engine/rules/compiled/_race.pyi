@@ -1,4 +1,4 @@
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -16,5 +16,10 @@ RawRace = tuple[int, list[tuple[int, int] | None], list[list[int]],
                 list[tuple[int, int, int, int, int, int, int, int]], bytes]
 
 def race_course(spec: CourseSpec) -> object: ...
+# turned(square): called as a robot touches the flag on square; None, or the
+# (course, bot) of the board turned (docs/rules.md 12.10)
+Turned = Callable[[int], tuple[object, object] | None]
+
 def race(course: object, bot: object, rng: object,
-         robots: Sequence[tuple[int, int, int, int, int, bool]]) -> RawRace: ...
+         robots: Sequence[tuple[int, int, int, int, int, bool]],
+         turned: Turned | None = None) -> RawRace: ...

@@ -11,20 +11,28 @@ other race with the Python engine. tests/test_compiled_race.py and
 tests/test_compiled_differential.py play both engines on random courses of
 every element and rule and compare what they return.
 
+Boards that turn when a flag is touched (``board_turns_on_flag``,
+docs/rules.md 12.10) turn in Python: ``Turns`` flips the coin as the Python
+race does (board_turns.py flip) when _race.c calls it, and hands back the
+turned board's compiled course and bot, which the compiled race plays on.
+
     course = compiled_course(scenario)              # a CompiledCourse
-    raw = race(course, bot, seed, starts(scenario, course, docks))
+    raw = race(scenario, course, bot, seed, docks, bot_for)
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import MISSING, fields
+from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from rallyforge.engine.model.directions import INDEX
-from rallyforge.engine.model.element_kinds import EDGES, TILES
+from rallyforge.engine.model.element_kinds import EDGES, TILE_LIST, TILES
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
 from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario
+from rallyforge.engine.rules.board_turns import flip, turning
 from rallyforge.engine.rules.compiled import switched_off
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
@@ -41,10 +49,13 @@ else:
     except ImportError:
         compiled = None
 
-# _race.c's numbers for a death's cause (then each deadly square's own, in
-# the order the course's squares first name them: CompiledCourse.causes) and
-# for what sent the robot there (engine/rules/state.py Blame; None for nothing known).
-CAUSES = ("off board", "crusher", "damage")
+# _race.c's numbers for a death's cause, then each deadly tile kind's own
+# (element_kinds.TILE_LIST order: the same numbers on every course, and on
+# its boards turned, 12.10), and for what sent the robot there
+# (engine/rules/state.py Blame; None for nothing known).
+_DEADLY = tuple(kind.death for kind in TILE_LIST if kind.deadly and kind.death is not None)
+CAUSES = ("off board", "crusher", "damage", *_DEADLY)
+_DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_DEADLY)}
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher")
 # the compiled part's limits (_limits.h, exported by the module; 0 where it
@@ -84,7 +95,7 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "robots": IGNORED,      # play() is given the docks; balance runs clear the list
         "checks": IGNORED, "author": IGNORED, "description": IGNORED, "note": IGNORED,
         "card": IGNORED, "accept": IGNORED, "goals": IGNORED,
-        "boards": IGNORED,      # names the factory boards; only board_turns_on_flag reads them
+        "boards": PLAYED,       # the factory boards that turn under board_turns_on_flag
         "published": IGNORED,   # the manual's page and printed ratings
         "teams": REFUSED,       # docs/rules.md 13: Python
     },
@@ -109,7 +120,8 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "flags_move": REFUSED, "robot_laser_damage": REFUSED, "start_damage": REFUSED,
         "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
-        "superbot": REFUSED, "board_turns_on_flag": REFUSED,
+        "superbot": REFUSED,
+        "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Turns)
         "victory": REFUSED,             # team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
@@ -179,7 +191,7 @@ class CourseSpec(TypedDict):
     height: int
     flag_count: int
     target: list[int]           # per square and direction N E S W: the square beyond, -1 off, -2 wall
-    death: list[int]            # per square: 0, or its cause's number (CAUSES, then the course's)
+    death: list[int]            # per square: 0, or its cause's number (CAUSES)
     square: list[int]           # per square: _TELEPORTER | _SLOW | _RANDOMIZER bits
     belt: list[int]             # per square: the belt's direction, -1 none
     gear: list[int]             # per square: quarter turns clockwise (0 none)
@@ -214,38 +226,28 @@ class CompiledCourse(NamedTuple):
     course: Course
     flags: tuple[int, ...]          # the flags' squares, in order
     capsule: object                 # race_course's
-    causes: tuple[str, ...]         # the death causes by _race.c's number
 
 
-_built: dict[tuple[object, ...], CompiledCourse] = {}
-
-
-def compiled_course(scenario: Scenario) -> CompiledCourse:
-    """The course `scenario` races on in C (refusal(scenario) None); race_course
+def compiled_course(scenario: Scenario, board: Board | None = None) -> CompiledCourse:
+    """The course `scenario` races on in C (refusal(scenario) None), on
+    `board` (one of its boards turned, 12.10) or its own; race_course
     raises ValueError, TypeError, KeyError, IndexError or OverflowError for a
     course it cannot play."""
-    course = compile_course(scenario.board)
-    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
-    key = (id(course), flags, scenario.rules)
-    found = _built.get(key)
-    if found is None or found.course is not course:
-        if len(_built) > 16:
-            _built.clear()
-        spec, causes = course_spec(course, flags, scenario.rules)
-        assert compiled is not None
-        found = _built[key] = CompiledCourse(course, flags, compiled.race_course(spec), causes)
-    return found
+    course = compile_course(scenario.board if board is None else board)
+    return _compiled(course, tuple(course.square(f.x, f.y) for f in scenario.flags),
+                     scenario.rules)
 
 
-def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[CourseSpec, tuple[str, ...]]:
-    """The course and rules as race_course reads them, and the death causes by number."""
+@lru_cache(maxsize=64)      # (as compile_course's: Frenetic Factory's arrangements of boards)
+def _compiled(course: Course, flags: tuple[int, ...], rules: Rules) -> CompiledCourse:
+    assert compiled is not None
+    return CompiledCourse(course, flags, compiled.race_course(course_spec(course, flags, rules)))
+
+
+def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseSpec:
+    """The course and rules as race_course reads them."""
     n = course.size
-    causes = list(CAUSES)
-    death = []
-    for cause in course.death:
-        if cause is not None and cause not in causes[len(CAUSES):]:
-            causes.append(cause)
-        death.append(0 if cause is None else causes.index(cause, len(CAUSES)))
+    death = [0 if cause is None else _DEATH_CODE[cause] for cause in course.death]
     square = [(_TELEPORTER if t == TELEPORTER else 0) | (_SLOW if t in (WATER, CURRENT) else 0)
               | (_RANDOMIZER if t == RANDOMIZER else 0) for t in course.tile]
     flag_at = [0] * n
@@ -284,18 +286,46 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> tuple[C
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
     }
-    return spec, tuple(causes)
+    return spec
+
+
+BotFor = Callable[[CompiledCourse], object]
 
 
 def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
-         docks: tuple[int, ...]) -> RawRace:
+         docks: tuple[int, ...], bot_for: BotFor) -> RawRace:
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
     (1-based, robot order) with `seed`, as Race(...).run() plays it, as
-    _race.c returns it (engine/analysis/balance/compiled.py reads it)."""
+    _race.c returns it (engine/analysis/balance/compiled.py reads it);
+    `bot_for(course)` makes the bot for a board turned in the race."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     lives = scenario.rules.lives
     robots = []
     for number in docks:
         dock = scenario.docks[number - 1]
         robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0, False))
-    return compiled.race(course.capsule, bot, random.Random(seed), robots)
+    rng = random.Random(seed)
+    turns = Turns(scenario, rng, bot_for) if turning(scenario) else None
+    return compiled.race(course.capsule, bot, rng, robots, turns)
+
+
+class Turns:
+    """One compiled race's boards that turn when a flag is touched (docs/rules.md
+    12.10): _race.c calls it where the Python race calls floor.on_flag
+    (checkpoints.py), and it flips the coin with the race's own generator
+    (_race.c draws from it too, so the numbers come in the Python race's
+    order) as BoardTurns does; heads, it gives the turned board's compiled
+    course and bot, which the race plays on from then on."""
+
+    def __init__(self, scenario: Scenario, rng: random.Random, bot_for: BotFor):
+        self.scenario, self.rng, self.bot_for = scenario, rng, bot_for
+        self.board = scenario.board             # as it lies now
+
+    def __call__(self, square: int) -> tuple[object, object] | None:
+        width = self.board.width
+        flipped = flip(self.scenario, self.board, square % width, square // width, self.rng)
+        if flipped is None or flipped[1] is None:
+            return None
+        self.board = flipped[1]
+        course = compiled_course(self.scenario, self.board)
+        return course.capsule, self.bot_for(course)
