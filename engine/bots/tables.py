@@ -108,15 +108,21 @@ class Tables:
             self.repair_dist[:n] = maps[-1]
 
     @cached_property
+    def end_lists(self) -> list[list[list[int]]]:
+        """end as plain lists [register][kind][state], for per-register
+        loops in Python (made on first use: on a big board they take far
+        more memory than the array)."""
+        return [[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
+
+    @cached_property
     def lists(self) -> TableLists:
         """end, dmg, dist and on_flag as plain lists, for the per-register
-        loops of the greedy bot (made on first use: on a big board they take
-        far more memory than the arrays)."""
+        loops of the greedy bot (made on first use, as ``end_lists``)."""
         listed: dict[int, list[list[bool]]] = {}    # registers that share an array share its list
         for on in self.on_flag:
             if id(on) not in listed:
                 listed[id(on)] = on.tolist()
-        return ([[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
+        return (self.end_lists,
                 [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
                 self.dist.tolist(), [listed[id(on)] for on in self.on_flag])
 
