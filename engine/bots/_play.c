@@ -15,7 +15,15 @@
  * int64 array of numbers; for score_hand the hand's 7 kind counts; for
  * best_of_hands a list of such counts), m,
  * slots (per register: the row of the program, 0 to m - 1, that fills it,
- * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
+ * or ~kind for a fixed card), X, and x0 (the extended state they start from).
+ *
+ * decide and best_of_hands take one more argument, last and optional: the
+ * same tables packed per state (search.py Layered.steps_all, C-contiguous
+ * (5, X * (kinds + 1) * 2) int32: per register and state, the end and the
+ * damage of each kind side by side), read instead of end and dmg. A walk
+ * reads the moves of every kind from the states it reaches: packed, they
+ * share a cache line, where end and dmg hold them 2 * 8 lines apart (on a
+ * big board the loop waited on memory more than it computed). */
 #include "_play.h"
 
 int signed_ints(const Py_buffer *b, Py_ssize_t size)
@@ -75,6 +83,8 @@ static void release(Plan *p)
     PyBuffer_Release(&p->dmg);
     if (p->seqs.obj != NULL)
         PyBuffer_Release(&p->seqs);
+    if (p->steps.obj != NULL)
+        PyBuffer_Release(&p->steps);
 }
 
 /* The seven shared arguments of a call `name` that takes `wanted` in all;
@@ -88,6 +98,8 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
         return -1;
     }
     p->seqs.obj = NULL;
+    p->steps.obj = NULL;
+    p->packed = NULL;
     if (get(args[0], &p->end, 0, 4, 2, "end") < 0)
         return -1;
     if (get(args[1], &p->dmg, 0, 4, 2, "dmg") < 0) {
@@ -147,6 +159,14 @@ static inline int step(const Plan *p, int r, long kind, Py_ssize_t *x, long *tak
     Py_ssize_t idx = kind * p->X + *x;
     if (idx < 0 || idx >= p->width)
         return -1;
+    if (p->packed != NULL) {
+        if (*x < 0 || *x >= p->X || kind < 0 || kind > KINDS)
+            return -1;
+        const int32_t *move = p->packed + ((r * p->X + *x) * (KINDS + 1) + kind) * 2;
+        *taken += move[1];
+        *x = move[0];
+        return 0;
+    }
     *taken += ((const int32_t *)p->dmg.buf)[r * p->width + idx];
     *x = ((const int32_t *)p->end.buf)[r * p->width + idx];
     return 0;
@@ -334,8 +354,22 @@ void walk_hand(Walk *w, const long counts[KINDS])
 static int hand_call(Plan *p, Scoring *s, PyObject *const *args, Py_ssize_t nargs,
                      Py_ssize_t wanted, const char *name, int hand, PyObject *out)
 {
-    if (plan(p, args, nargs, wanted, name, hand) < 0)
+    if (plan(p, args, nargs, out == NULL && nargs == wanted + 1 ? nargs : wanted, name, hand) < 0)
         return -1;
+    if (nargs == wanted + 1 && args[wanted] != Py_None) {       /* the packed tables */
+        if (get(args[wanted], &p->steps, 0, 4, 2, "steps") < 0) {
+            release(p);
+            return -1;
+        }
+        if (p->steps.shape[0] != 5 || p->width != (KINDS + 1) * p->X
+                || p->steps.shape[1] != 2 * p->width) {
+            PyErr_SetString(PyExc_ValueError,
+                            "steps: expected a (5, X * 8 * 2) table beside (5, X * 8) ones");
+            release(p);
+            return -1;
+        }
+        p->packed = p->steps.buf;
+    }
     for (long r = 0; r < 5; r++) {
         if (r < p->m ? p->slots[r] != r : p->slots[r] >= 0) {
             PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");

@@ -16,6 +16,10 @@
  * that big; long is 32 bits on Windows). */
 typedef struct {
     Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
+    /* end and dmg packed per state (search.py Layered.steps_all), read instead
+     * of them where given (decide, best_of_hands): NULL, or within `steps` */
+    Py_buffer steps;
+    const int32_t *packed;
     long counts[KINDS];         /* only for score_hand */
     long m;
     Py_ssize_t X, x0, width;    /* width: kinds * X, a table row */

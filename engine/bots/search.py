@@ -338,6 +338,12 @@ def register_slots(view: BotView, free_registers: list[int], m: int) -> list[int
     return slots
 
 
+def _packed(layered: Layered, dmg_all: np.ndarray) -> np.ndarray | None:
+    """The tables packed per state for the compiled loop (Layered.steps_all),
+    where it plays the tables' own damage (not a hunter's)."""
+    return layered.steps_all if dmg_all is layered.dmg_all else None
+
+
 def sequence_kinds(sequence: int, m: int) -> list[int]:
     """The card kinds of kind sequence number `sequence` of length m."""
     kinds = [0] * m
@@ -411,7 +417,7 @@ class SearchBot:
         value, dead, room, dmg_all = self._scoring(view, L, robot.damage)
         return compiled.decide(L.end_all, dmg_all, hand, m, slots, L.X,
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
-                               room, L.S, L.FIN, DAMAGE, KIND_CODE, rng)
+                               room, L.S, L.FIN, DAMAGE, KIND_CODE, rng, _packed(L, dmg_all))
 
     def planned(self, view: BotView, program: list[Card], free_registers: list[int],
                 hand: list[Card], m: int) -> list[Card]:
@@ -471,7 +477,7 @@ class SearchBot:
         L = layered
         return compiled.best_of_hands(L.end_all, dmg_all, counts, m, slots, L.X,
                                       robot.flags * L.S + robot.sq * 4 + robot.facing, value,
-                                      dead, room, L.S, L.FIN, DAMAGE)
+                                      dead, room, L.S, L.FIN, DAMAGE, _packed(L, dmg_all))
 
     def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
                damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list[Card]], int]:

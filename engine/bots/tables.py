@@ -255,6 +255,22 @@ class Layered:
         layer_offset[:F * S] = np.repeat(self.offset[:F], S)
         self.to_go = value - layer_offset
 
+    @cached_property
+    def steps_all(self) -> np.ndarray:
+        """end_all and dmg_all packed per state for the compiled loop
+        (engine/bots/_play.c): [r, x * kinds + k] holds (end, dmg) of kind k
+        from extended state x, a state's 8 kinds on one 64-byte cache line
+        (made on first use)."""
+        kinds, X = TABLE_KINDS, self.X
+        size = 5 * X * kinds * 2
+        # (a line-aligned start: numpy aligns to 16 bytes only)
+        spare = np.empty(size + 16, dtype=np.int32)
+        start = (-spare.ctypes.data % 64) // 4
+        packed = spare[start:start + size].reshape(5, X, kinds, 2)
+        packed[..., 0] = self.end_all.reshape(5, kinds, X).transpose(0, 2, 1)
+        packed[..., 1] = self.dmg_all.reshape(5, kinds, X).transpose(0, 2, 1)
+        return packed.reshape(5, X * kinds * 2)
+
     def extended(self, robot: RobotState) -> int:
         """The extended state of a robot (engine/rules/state.py RobotState): its
         flags touched and board state, the destroyed state of its layer, or
