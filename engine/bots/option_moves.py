@@ -60,12 +60,7 @@ class OptionMoves:
         Gyroscopic Stabilizer if `steady`) from where `robot` is."""
         lone, tables = self.lone, self.tables
         me = lone.put(robot.sq, robot.facing)
-        me.cards = list(robot.cards)
-        o = me.opt
-        assert o is not None
-        o.plan = [(u, None, None) for u in uses]
-        o.pairs = list(pairs)
-        o.stabilized = steady
+        ready = False                   # its cards and plan set for the rules code
         flags, F = robot.flags, self.layered.F
         damage = 0
         laser = tables.course.laser_damage
@@ -86,6 +81,14 @@ class OptionMoves:
                 me.sq, me.facing = moved >> 2, moved & 3
                 occ[me.sq] = me
             else:
+                if not ready:
+                    me.cards = list(robot.cards)
+                    o = me.opt
+                    assert o is not None
+                    o.plan = [(u, None, None) for u in uses]
+                    o.pairs = list(pairs)
+                    o.stabilized = steady
+                    ready = True
                 if card is None:
                     pass
                 elif uses[r] is None and pairs[r] is None:

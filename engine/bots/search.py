@@ -91,6 +91,8 @@ RECOMPILE_DRAWS = 8
 PROGRAM_CACHE = 4096
 _PROGRAMS: dict[tuple[int, ...], Programs] = {}
 
+_PLANNED = frozenset(PLANNED_OPTIONS)
+
 # Value tables kept per course (engine/bots/tables.py Layered), one per
 # robot's flags touched, archive and last life: up to this many numbers (16 MB).
 VALUE_NUMBERS = 2_000_000
@@ -393,24 +395,24 @@ class SearchBot:
         if not hand or not free_registers:
             return []
         view = with_a_flag(view)
+        layered = self.tables(view).layered()
         m = min(len(free_registers), len(hand))
-        program = self._decided(view, hand, free_registers, m, rng)
+        program = self._decided(view, layered, hand, free_registers, m, rng)
         if program is None:
             chosen, score, groups, m = self.scored(view, hand, free_registers)
             best = best_programs(score)
             pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
             program = program_cards(int(chosen[pick]), m, groups)
-        return self.planned(view, program, free_registers, hand, m)
+        return self.planned(view, layered, program, free_registers, hand, m)
 
-    def _decided(self, view: BotView, hand: list[Card], free_registers: list[int], m: int,
-                 rng: random.Random) -> list[Card] | None:
+    def _decided(self, view: BotView, L: Layered, hand: list[Card], free_registers: list[int],
+                 m: int, rng: random.Random) -> list[Card] | None:
         """The program the compiled loop picks, all in one call, as ``program``
         would from ``scored``; None where it does not apply (not built, every
         flag touched, locked registers before free ones)."""
         if compiled is None:
             return None
         robot = view.robot
-        L = self.tables(view).layered()
         slots = register_slots(view, free_registers, m)
         if robot.flags >= L.F or not rows_first(slots, m):
             return None
@@ -419,14 +421,13 @@ class SearchBot:
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
                                room, L.S, L.FIN, DAMAGE, KIND_CODE, rng, _packed(L, dmg_all))
 
-    def planned(self, view: BotView, program: list[Card], free_registers: list[int],
-                hand: list[Card], m: int) -> list[Card]:
+    def planned(self, view: BotView, layered: Layered, program: list[Card],
+                free_registers: list[int], hand: list[Card], m: int) -> list[Card]:
         """The program, with the plan of its movement options (and Gyroscopic
         Stabilizer) when it holds any."""
         robot = view.robot
         self.option_plan = None
-        if any(c in PLANNED_OPTIONS for c in robot.cards):
-            layered = self.tables(view).layered()
+        if not _PLANNED.isdisjoint(robot.cards):
             if robot.flags < layered.F:
                 self.option_plan = self._with_options(view, layered, program,
                                                       sorted(free_registers)[:m], free_registers,
