@@ -307,15 +307,22 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 static void walk(Walk *w, long depth, Py_ssize_t x, long taken, long seq);
 
-/* Program `seq`, played to its last row, ending at x with `taken`: the
- * fixed registers after the rows, then its score. */
+/* A program played to its last row, ending at x with `taken`: the fixed
+ * registers after the rows, then its score. 0, or -1 out of range. */
+static inline int program_score(const Plan *p, const Scoring *s, Py_ssize_t x, long taken,
+                                int64_t *score)
+{
+    for (long r = p->m; r < 5; r++)
+        if (step(p, (int)r, ~p->slots[r], &x, &taken) < 0)
+            return -1;
+    return score_one(s, x, taken, score);
+}
+
+/* Program `seq`, played to its last row, ending at x with `taken`. */
 static void leaf(Walk *w, Py_ssize_t x, long taken, long seq)
 {
-    const Plan *p = w->p;
-    for (long r = p->m; r < 5 && !w->bad; r++)
-        w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
     int64_t score;
-    if (w->bad || (w->bad = score_one(w->s, x, taken, &score) < 0))
+    if ((w->bad = program_score(w->p, w->s, x, taken, &score) < 0))
         return;
     if (w->mode == SCORES) {
         if (w->n >= w->s->out.shape[0]) {
@@ -328,7 +335,7 @@ static void leaf(Walk *w, Py_ssize_t x, long taken, long seq)
             w->best = score;
             w->nties = 0;
         }
-        if (w->mode == TIES && score == w->best) {
+        if (score == w->best) {
             if (w->nties >= MOST_PROGRAMS) {
                 w->bad = 1;
                 return;
@@ -428,9 +435,57 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
     return w.bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
+/* Several hands walked together (best_of_hands): each sequence of kinds
+ * once, for the hands that hold its cards, so that the hands' programs in
+ * common (most of them: hands of 9 cards over 7 kinds) play once. A hand
+ * holds a prefix's next kind k when it has more cards of k than the prefix
+ * uses: `holding[k][used]` are the hands (bits, at most 64 of them) with more
+ * than `used` cards of kind k. */
+#define MOST_TOGETHER 64
+
+typedef struct {
+    const Plan *p;
+    const Scoring *s;
+    uint64_t holding[KINDS][5];
+    long used[KINDS];
+    int64_t best[MOST_TOGETHER];
+    uint64_t scored;    /* the hands with a program scored */
+    int bad;
+} Together;
+
+static void together_walk(Together *w, long depth, Py_ssize_t x, long taken, uint64_t hands)
+{
+    const Plan *p = w->p;
+    for (long k = 0; k < KINDS && !w->bad; k++) {
+        uint64_t held = hands & w->holding[k][w->used[k]];
+        if (held == 0)
+            continue;
+        Py_ssize_t x2 = x;
+        long taken2 = taken;
+        if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
+            return;
+        if (depth + 1 < p->m) {
+            w->used[k]++;
+            together_walk(w, depth + 1, x2, taken2, held);
+            w->used[k]--;
+            continue;
+        }
+        int64_t score;
+        if ((w->bad = program_score(p, w->s, x2, taken2, &score) < 0))
+            return;
+        for (uint64_t each = held; each != 0; each &= each - 1) {
+            int h = __builtin_ctzll(each);
+            if (!(w->scored >> h & 1) || score > w->best[h])
+                w->best[h] = score;
+        }
+        w->scored |= held;
+    }
+}
+
 /* best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN,
- * damage_weight): per hand (`hands`: a list of kind counts), the best score of
- * its programs (as score_hand), a list of ints. */
+ * damage_weight[, steps]): per hand (`hands`: a list of kind counts), the
+ * best score of its programs (as score_hand), a list of ints; the hands
+ * walked together, up to 64 at a time. */
 static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
@@ -438,24 +493,42 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
     if (hand_call(&p, &s, args, nargs, 13, "best_of_hands", 2, NULL) < 0)
         return NULL;
     PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
-    PyObject *bests = hands == NULL ? NULL : PyList_New(PySequence_Fast_GET_SIZE(hands));
-    Walk w = {&p, &s, BEST, {0}, 0, 0, NULL, 0, 0};
-    for (Py_ssize_t i = 0; bests != NULL && i < PyList_GET_SIZE(bests); i++) {
-        long counts[KINDS];
-        PyObject *best = NULL;
-        if (kind_counts(PySequence_Fast_GET_ITEM(hands, i), counts) == 0) {
-            walk_hand(&w, counts);
-            if (w.bad)
+    Py_ssize_t n = hands == NULL ? 0 : PySequence_Fast_GET_SIZE(hands);
+    PyObject *bests = hands == NULL ? NULL : PyList_New(n);
+    for (Py_ssize_t first = 0; bests != NULL && first < n; first += MOST_TOGETHER) {
+        Py_ssize_t size = n - first < MOST_TOGETHER ? n - first : MOST_TOGETHER;
+        Together w;
+        memset(&w, 0, sizeof w);
+        w.p = &p;
+        w.s = &s;
+        int ok = 1;
+        for (Py_ssize_t h = 0; h < size && ok; h++) {
+            long counts[KINDS];
+            ok = kind_counts(PySequence_Fast_GET_ITEM(hands, first + h), counts) == 0;
+            for (int k = 0; ok && k < KINDS; k++)
+                for (long used = 0; used < 5 && used < counts[k]; used++)
+                    w.holding[k][used] |= (uint64_t)1 << h;
+        }
+        if (ok) {
+            together_walk(&w, 0, p.x0, 0, size == 64 ? ~(uint64_t)0
+                                                      : ((uint64_t)1 << size) - 1);
+            if (w.bad) {
                 out_of_range();
-            else if (w.n == 0)
+                ok = 0;
+            }
+        }
+        for (Py_ssize_t h = 0; h < size && ok; h++) {
+            PyObject *best = NULL;
+            if (!(w.scored >> h & 1))
                 PyErr_SetString(PyExc_ValueError, "hands: a hand with no program of m cards");
             else
-                best = PyLong_FromLongLong(w.best);
+                best = PyLong_FromLongLong(w.best[h]);
+            ok = best != NULL;
+            if (ok)
+                PyList_SET_ITEM(bests, first + h, best);
         }
-        if (best == NULL)
+        if (!ok)
             Py_CLEAR(bests);
-        else
-            PyList_SET_ITEM(bests, i, best);
     }
     Py_XDECREF(hands);
     release_scoring(&s);

@@ -37,9 +37,9 @@ int signed_ints(const Py_buffer *b, Py_ssize_t size);
 
 /* A hand's walk: its sequences in ascending order, depth first, so that
  * programs with a prefix in common play it once. What it keeps: every score
- * (into the Scoring's out), the best score only, or the best score and the
- * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
-enum { SCORES, BEST, TIES };
+ * (into the Scoring's out), or the best score and the numbers of the
+ * programs that reach it (into `ties`, 7 ** 5 at most). */
+enum { SCORES, TIES };
 
 typedef struct {
     const Plan *p;
@@ -47,7 +47,7 @@ typedef struct {
     int mode;
     long counts[KINDS];
     Py_ssize_t n;       /* programs scored so far */
-    int64_t best;       /* the best score so far (BEST, TIES) */
+    int64_t best;       /* the best score so far (TIES) */
     int64_t *ties;      /* TIES: the best programs' numbers, ascending */
     Py_ssize_t nties;
     int bad;            /* a table index was out of range */
