@@ -143,9 +143,9 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             # (the commonest shot) no card that changes it: a weapon its script
             # or bot names is ignored (10.8) or, not a weapon, damages as the
             # laser does; unseen with no log
-            target = first_in_sight(course, occupied, shooter.sq, d)
-            if target >= 0:
-                hit(floor.occ[target], laser_points(shooter, times),  # type: ignore[arg-type]
+            square = first_in_sight(course, occupied, shooter.sq, d)
+            if square >= 0:
+                hit(floor.occ[square], laser_points(shooter, times),  # type: ignore[arg-type]
                     (d + 2) & 3, shooter=shooter)
             continue
         path, targets = _traced(floor, occupied, shooter.sq, d,
