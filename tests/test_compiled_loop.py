@@ -199,7 +199,7 @@ def test_bad_arguments_raise_and_never_read_outside_the_tables():
         search.compiled.decide(*decide[:13], {}, decide[14])
     with pytest.raises(ValueError):                             # fewer cards than registers
         search.compiled.decide(*decide[:2], hand[:programs.m - 1], *decide[3:])
-    # hands walked together, 64 at a time: each hand's best as when walked alone
+    # 70 hands walked together (64 at a time): each hand's best as when walked alone
     many = [[len(g) for g in by_kind(random.Random(i).sample(DECK, 9))] for i in range(70)]
     together = search.compiled.best_of_hands(*bests[:2], many, *bests[3:])
     assert together == [search.compiled.best_of_hands(*bests[:2], [counts], *bests[3:])[0]

@@ -439,16 +439,16 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
  * once, for the hands that hold its cards, so that the hands' programs in
  * common (most of them: hands of 9 cards over 7 kinds) play once. A hand
  * holds a prefix's next kind k when it has more cards of k than the prefix
- * uses: `holding[k][used]` are the hands (bits, at most 64 of them) with more
- * than `used` cards of kind k. */
-#define MOST_TOGETHER 64
+ * uses: `holding[k][used]` are the hands (a bit each) with more than `used`
+ * cards of kind k. Any number of hands, TOGETHER at a time. */
+#define TOGETHER ((Py_ssize_t)(8 * sizeof(uint64_t)))
 
 typedef struct {
     const Plan *p;
     const Scoring *s;
     uint64_t holding[KINDS][5];
     long used[KINDS];
-    int64_t best[MOST_TOGETHER];
+    int64_t best[TOGETHER];
     uint64_t scored;    /* the hands with a program scored */
     int bad;
 } Together;
@@ -485,7 +485,7 @@ static void together_walk(Together *w, long depth, Py_ssize_t x, long taken, uin
 /* best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN,
  * damage_weight[, steps]): per hand (`hands`: a list of kind counts), the
  * best score of its programs (as score_hand), a list of ints; the hands
- * walked together, up to 64 at a time. */
+ * walked together. */
 static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
@@ -495,8 +495,8 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
     Py_ssize_t n = hands == NULL ? 0 : PySequence_Fast_GET_SIZE(hands);
     PyObject *bests = hands == NULL ? NULL : PyList_New(n);
-    for (Py_ssize_t first = 0; bests != NULL && first < n; first += MOST_TOGETHER) {
-        Py_ssize_t size = n - first < MOST_TOGETHER ? n - first : MOST_TOGETHER;
+    for (Py_ssize_t first = 0; bests != NULL && first < n; first += TOGETHER) {
+        Py_ssize_t size = n - first < TOGETHER ? n - first : TOGETHER;
         Together w;
         memset(&w, 0, sizeof w);
         w.p = &p;
@@ -510,8 +510,8 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
                     w.holding[k][used] |= (uint64_t)1 << h;
         }
         if (ok) {
-            together_walk(&w, 0, p.x0, 0, size == 64 ? ~(uint64_t)0
-                                                      : ((uint64_t)1 << size) - 1);
+            together_walk(&w, 0, p.x0, 0, size == TOGETHER ? ~(uint64_t)0
+                                                            : ((uint64_t)1 << size) - 1);
             if (w.bad) {
                 out_of_range();
                 ok = 0;

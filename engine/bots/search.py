@@ -457,8 +457,14 @@ class SearchBot:
         the best without it, or always when the hand is empty (a bot's policy)."""
         if not free_registers:
             return False
-        return not hand or (self.best_scores(view, [hand + [card]], free_registers)[0] >
-                            self.best_scores(view, [hand], free_registers)[0])
+        if not hand:
+            return True
+        if len(hand) >= len(free_registers):    # programs of one size: one walk of both
+            with_it, without = self.best_scores(view, [hand + [card], hand], free_registers)
+        else:
+            with_it = self.best_scores(view, [hand + [card]], free_registers)[0]
+            without = self.best_scores(view, [hand], free_registers)[0]
+        return with_it > without
 
     def best_scores(self, view: BotView, hands: list[list[Card]], free_registers: list[int],
                     damage: int | None = None) -> list[int]:
