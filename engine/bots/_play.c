@@ -473,9 +473,9 @@ static void together_walk(Together *w, long depth, Py_ssize_t x, long taken, uin
         int64_t score;
         if ((w->bad = program_score(p, w->s, x2, taken2, &score) < 0))
             return;
-        for (uint64_t each = held; each != 0; each &= each - 1) {
-            int h = __builtin_ctzll(each);
-            if (!(w->scored >> h & 1) || score > w->best[h])
+        uint64_t each = held;
+        for (int h = 0; each != 0; h++, each >>= 1) {
+            if ((each & 1) && (!(w->scored >> h & 1) || score > w->best[h]))
                 w->best[h] = score;
         }
         w->scored |= held;
