@@ -4,12 +4,15 @@ and so is the Gyroscopic Stabilizer for a round."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from rallyforge.engine.bots import make_bot, new_race
+from rallyforge.engine.bots.option_moves import PLANNED_OPTIONS, OptionMoves
+from rallyforge.engine.bots.tables import tables_for
 from rallyforge.engine.rules.bot_view import BotView
-from rallyforge.engine.format.loader import load_dict
+from rallyforge.engine.format.loader import load_dict, load_file
 from rallyforge.engine.model.scenario import Card
 from rallyforge.engine.rules.course import compile_course
 from rallyforge.engine.rules.state import RobotState
@@ -294,3 +297,40 @@ def test_a_bot_keeps_its_superior_archive_copy_and_re_enters_with_no_damage():
     race.play_round()
     assert robot.deaths == 1 and robot.cards == ["superior-archive-copy"]
     assert robot.sq >= 0 and robot.damage == 0
+
+
+@pytest.mark.parametrize("name", ("option-world.json", "marathon-madness.json"))
+def test_a_plain_cards_move_from_the_tables_scores_as_the_round_played(name):
+    """The option plan's scorer takes a plain card's move from the lone-robot
+    tables on a board without levels (engine/bots/option_moves.py): every
+    program scores as when each register is played by the rules code."""
+    scenario = load_file(Path(__file__).parent.parent / "engine" / "editing" / "published" / name)
+    course = compile_course(scenario.board)
+    flags = tuple(course.square(f.x, f.y) for f in scenario.flags)
+    view = BotView(scenario.board, course, flags, scenario.rules, RobotState(0, "A", 0, 0))
+    tables = tables_for(view)
+    layered = tables.layered()
+    dead = [-10 - t for t in range(layered.F + 1)]
+    by_tables, played = OptionMoves(tables, layered, dead), OptionMoves(tables, layered, dead)
+    assert by_tables.ends is not None
+    played.ends = None                  # every register by the rules code
+    rng = random.Random(3)
+    kinds = ("move1", "move2", "move3", "back", "left", "right", "uturn")
+    uses = {"move1": "brakes", "move3": "fourth-gear", "back": "reverse-gears"}
+    squares = [sq for sq in range(course.size) if course.death[sq] is None]
+    for _ in range(3000):
+        robot = RobotState(0, "A", rng.choice(squares), rng.randrange(4),
+                           damage=rng.randrange(9))
+        robot.flags = rng.randrange(layered.F)
+        robot.cards = rng.sample(PLANNED_OPTIONS + ("ramming-gear",), 3)
+        registers = [Card(rng.choice(kinds), 10 * r) if rng.random() < 0.9 else None
+                     for r in range(5)]
+        use = [uses.get(c.kind) if c is not None and rng.random() < 0.3 else None
+               for c in registers]
+        pairs = [(Card(rng.choice(("left", "right", "uturn")), 5), rng.choice(("crab-legs",
+                                                                            "dual-processor")))
+                 if c is not None and use[r] is None and rng.random() < 0.2 else None
+                 for r, c in enumerate(registers)]
+        steady = rng.random() < 0.2
+        assert by_tables.score(robot, registers, use, pairs, steady) == \
+            played.score(robot, registers, use, pairs, steady), (robot.sq, registers, use, pairs)

@@ -129,6 +129,11 @@ def test_a_decision_is_the_same_with_and_without_it(monkeypatch, path):
         (got, got_state), (want, want_state) = numpy_too(monkeypatch, decide)
         assert [id(c) for c in got] == [id(c) for c in want]
         assert got_state == want_state
+        # the best of several hands (Recompile's, the Flywheel's), on the packed tables too
+        hands = [hand] + [rng.sample(DECK, len(hand)) for _ in range(3)]
+        got, want = numpy_too(monkeypatch,
+                              lambda: search.SearchBot().best_scores(view, hands, free))
+        assert got == want
 
 
 @pytest.mark.usefixtures("compiled_part")      # (conftest.py: fails or skips)
@@ -194,6 +199,25 @@ def test_bad_arguments_raise_and_never_read_outside_the_tables():
         search.compiled.decide(*decide[:13], {}, decide[14])
     with pytest.raises(ValueError):                             # fewer cards than registers
         search.compiled.decide(*decide[:2], hand[:programs.m - 1], *decide[3:])
+    # 70 hands walked together (64 at a time): each hand's best as when walked alone
+    many = [[len(g) for g in by_kind(random.Random(i).sample(DECK, 9))] for i in range(70)]
+    together = search.compiled.best_of_hands(*bests[:2], many, *bests[3:])
+    assert together == [search.compiled.best_of_hands(*bests[:2], [counts], *bests[3:])[0]
+                        for counts in many]
+    with pytest.raises(ValueError):                             # one hand too small, among others
+        search.compiled.best_of_hands(*bests[:2], many[:3] + [[0] * 7], *bests[3:])
+    # the tables packed per state, read instead of end and dmg: the same answers
+    steps = layered.steps_all
+    assert search.compiled.best_of_hands(*bests, steps) == search.compiled.best_of_hands(*bests)
+    assert search.compiled.best_of_hands(*bests, None) == search.compiled.best_of_hands(*bests)
+    assert search.compiled.decide(*decide[:-1], random.Random(1), steps) == \
+        search.compiled.decide(*decide[:-1], random.Random(1))
+    with pytest.raises(ValueError):                             # packed tables of another size
+        search.compiled.decide(*decide, steps[:, :-2])
+    with pytest.raises(TypeError):                              # packed tables of int64
+        search.compiled.best_of_hands(*bests, steps.astype(np.int64))
+    with pytest.raises(IndexError):                             # a state beyond the tables
+        search.compiled.best_of_hands(*bests[:6], layered.X, *bests[7:], steps)
     with pytest.raises(ValueError):
         search.compiled.programs([1] * 6, 5)                    # a kind's count missing
     with pytest.raises(ValueError):

@@ -15,7 +15,15 @@
  * int64 array of numbers; for score_hand the hand's 7 kind counts; for
  * best_of_hands a list of such counts), m,
  * slots (per register: the row of the program, 0 to m - 1, that fills it,
- * or ~kind for a fixed card), X, and x0 (the extended state they start from). */
+ * or ~kind for a fixed card), X, and x0 (the extended state they start from).
+ *
+ * decide and best_of_hands take one more argument, last and optional: the
+ * same tables packed per state (search.py Layered.steps_all, C-contiguous
+ * (5, X * (kinds + 1) * 2) int32: per register and state, the end and the
+ * damage of each kind side by side), read instead of end and dmg. A walk
+ * reads the moves of every kind from the states it reaches: packed, they
+ * share a cache line, where end and dmg hold them 2 * 8 lines apart (on a
+ * big board the loop waited on memory more than it computed). */
 #include "_play.h"
 
 int signed_ints(const Py_buffer *b, Py_ssize_t size)
@@ -75,6 +83,8 @@ static void release(Plan *p)
     PyBuffer_Release(&p->dmg);
     if (p->seqs.obj != NULL)
         PyBuffer_Release(&p->seqs);
+    if (p->steps.obj != NULL)
+        PyBuffer_Release(&p->steps);
 }
 
 /* The seven shared arguments of a call `name` that takes `wanted` in all;
@@ -88,6 +98,8 @@ static int plan(Plan *p, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t wan
         return -1;
     }
     p->seqs.obj = NULL;
+    p->steps.obj = NULL;
+    p->packed = NULL;
     if (get(args[0], &p->end, 0, 4, 2, "end") < 0)
         return -1;
     if (get(args[1], &p->dmg, 0, 4, 2, "dmg") < 0) {
@@ -147,6 +159,14 @@ static inline int step(const Plan *p, int r, long kind, Py_ssize_t *x, long *tak
     Py_ssize_t idx = kind * p->X + *x;
     if (idx < 0 || idx >= p->width)
         return -1;
+    if (p->packed != NULL) {
+        if (*x < 0 || *x >= p->X || kind < 0 || kind > KINDS)
+            return -1;
+        const int32_t *move = p->packed + ((r * p->X + *x) * (KINDS + 1) + kind) * 2;
+        *taken += move[1];
+        *x = move[0];
+        return 0;
+    }
     *taken += ((const int32_t *)p->dmg.buf)[r * p->width + idx];
     *x = ((const int32_t *)p->end.buf)[r * p->width + idx];
     return 0;
@@ -287,15 +307,22 @@ static PyObject *score(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 static void walk(Walk *w, long depth, Py_ssize_t x, long taken, long seq);
 
-/* Program `seq`, played to its last row, ending at x with `taken`: the
- * fixed registers after the rows, then its score. */
+/* A program played to its last row, ending at x with `taken`: the fixed
+ * registers after the rows, then its score. 0, or -1 out of range. */
+static inline int program_score(const Plan *p, const Scoring *s, Py_ssize_t x, long taken,
+                                int64_t *score)
+{
+    for (long r = p->m; r < 5; r++)
+        if (step(p, (int)r, ~p->slots[r], &x, &taken) < 0)
+            return -1;
+    return score_one(s, x, taken, score);
+}
+
+/* Program `seq`, played to its last row, ending at x with `taken`. */
 static void leaf(Walk *w, Py_ssize_t x, long taken, long seq)
 {
-    const Plan *p = w->p;
-    for (long r = p->m; r < 5 && !w->bad; r++)
-        w->bad = step(p, (int)r, ~p->slots[r], &x, &taken) < 0;
     int64_t score;
-    if (w->bad || (w->bad = score_one(w->s, x, taken, &score) < 0))
+    if ((w->bad = program_score(w->p, w->s, x, taken, &score) < 0))
         return;
     if (w->mode == SCORES) {
         if (w->n >= w->s->out.shape[0]) {
@@ -308,7 +335,7 @@ static void leaf(Walk *w, Py_ssize_t x, long taken, long seq)
             w->best = score;
             w->nties = 0;
         }
-        if (w->mode == TIES && score == w->best) {
+        if (score == w->best) {
             if (w->nties >= MOST_PROGRAMS) {
                 w->bad = 1;
                 return;
@@ -334,8 +361,22 @@ void walk_hand(Walk *w, const long counts[KINDS])
 static int hand_call(Plan *p, Scoring *s, PyObject *const *args, Py_ssize_t nargs,
                      Py_ssize_t wanted, const char *name, int hand, PyObject *out)
 {
-    if (plan(p, args, nargs, wanted, name, hand) < 0)
+    if (plan(p, args, nargs, out == NULL && nargs == wanted + 1 ? nargs : wanted, name, hand) < 0)
         return -1;
+    if (nargs == wanted + 1 && args[wanted] != Py_None) {       /* the packed tables */
+        if (get(args[wanted], &p->steps, 0, 4, 2, "steps") < 0) {
+            release(p);
+            return -1;
+        }
+        if (p->steps.shape[0] != 5 || p->width != (KINDS + 1) * p->X
+                || p->steps.shape[1] != 2 * p->width) {
+            PyErr_SetString(PyExc_ValueError,
+                            "steps: expected a (5, X * 8 * 2) table beside (5, X * 8) ones");
+            release(p);
+            return -1;
+        }
+        p->packed = p->steps.buf;
+    }
     for (long r = 0; r < 5; r++) {
         if (r < p->m ? p->slots[r] != r : p->slots[r] >= 0) {
             PyErr_SetString(PyExc_ValueError, "slots: the rows must fill the first m registers");
@@ -394,9 +435,57 @@ static PyObject *score_hand(PyObject *self, PyObject *const *args, Py_ssize_t na
     return w.bad ? out_of_range() : Py_NewRef(Py_None);
 }
 
+/* Several hands walked together (best_of_hands): each sequence of kinds
+ * once, for the hands that hold its cards, so that the hands' programs in
+ * common (most of them: hands of 9 cards over 7 kinds) play once. A hand
+ * holds a prefix's next kind k when it has more cards of k than the prefix
+ * uses: `holding[k][used]` are the hands (a bit each) with more than `used`
+ * cards of kind k. Any number of hands, TOGETHER at a time. */
+#define TOGETHER ((Py_ssize_t)(8 * sizeof(uint64_t)))
+
+typedef struct {
+    const Plan *p;
+    const Scoring *s;
+    uint64_t holding[KINDS][5];
+    long used[KINDS];
+    int64_t best[TOGETHER];
+    uint64_t scored;    /* the hands with a program scored */
+    int bad;
+} Together;
+
+static void together_walk(Together *w, long depth, Py_ssize_t x, long taken, uint64_t hands)
+{
+    const Plan *p = w->p;
+    for (long k = 0; k < KINDS && !w->bad; k++) {
+        uint64_t held = hands & w->holding[k][w->used[k]];
+        if (held == 0)
+            continue;
+        Py_ssize_t x2 = x;
+        long taken2 = taken;
+        if ((w->bad = step(p, (int)depth, k, &x2, &taken2) < 0))
+            return;
+        if (depth + 1 < p->m) {
+            w->used[k]++;
+            together_walk(w, depth + 1, x2, taken2, held);
+            w->used[k]--;
+            continue;
+        }
+        int64_t score;
+        if ((w->bad = program_score(p, w->s, x2, taken2, &score) < 0))
+            return;
+        uint64_t each = held;
+        for (int h = 0; each != 0; h++, each >>= 1) {
+            if ((each & 1) && (!(w->scored >> h & 1) || score > w->best[h]))
+                w->best[h] = score;
+        }
+        w->scored |= held;
+    }
+}
+
 /* best_of_hands(end, dmg, hands, m, slots, X, x0, value, dead, room, S, FIN,
- * damage_weight): per hand (`hands`: a list of kind counts), the best score of
- * its programs (as score_hand), a list of ints. */
+ * damage_weight[, steps]): per hand (`hands`: a list of kind counts), the
+ * best score of its programs (as score_hand), a list of ints; the hands
+ * walked together. */
 static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     Plan p;
@@ -404,24 +493,42 @@ static PyObject *best_of_hands(PyObject *self, PyObject *const *args, Py_ssize_t
     if (hand_call(&p, &s, args, nargs, 13, "best_of_hands", 2, NULL) < 0)
         return NULL;
     PyObject *hands = PySequence_Fast(args[2], "hands: expected a sequence of counts");
-    PyObject *bests = hands == NULL ? NULL : PyList_New(PySequence_Fast_GET_SIZE(hands));
-    Walk w = {&p, &s, BEST, {0}, 0, 0, NULL, 0, 0};
-    for (Py_ssize_t i = 0; bests != NULL && i < PyList_GET_SIZE(bests); i++) {
-        long counts[KINDS];
-        PyObject *best = NULL;
-        if (kind_counts(PySequence_Fast_GET_ITEM(hands, i), counts) == 0) {
-            walk_hand(&w, counts);
-            if (w.bad)
+    Py_ssize_t n = hands == NULL ? 0 : PySequence_Fast_GET_SIZE(hands);
+    PyObject *bests = hands == NULL ? NULL : PyList_New(n);
+    for (Py_ssize_t first = 0; bests != NULL && first < n; first += TOGETHER) {
+        Py_ssize_t size = n - first < TOGETHER ? n - first : TOGETHER;
+        Together w;
+        memset(&w, 0, sizeof w);
+        w.p = &p;
+        w.s = &s;
+        int ok = 1;
+        for (Py_ssize_t h = 0; h < size && ok; h++) {
+            long counts[KINDS];
+            ok = kind_counts(PySequence_Fast_GET_ITEM(hands, first + h), counts) == 0;
+            for (int k = 0; ok && k < KINDS; k++)
+                for (long used = 0; used < 5 && used < counts[k]; used++)
+                    w.holding[k][used] |= (uint64_t)1 << h;
+        }
+        if (ok) {
+            together_walk(&w, 0, p.x0, 0, size == TOGETHER ? ~(uint64_t)0
+                                                            : ((uint64_t)1 << size) - 1);
+            if (w.bad) {
                 out_of_range();
-            else if (w.n == 0)
+                ok = 0;
+            }
+        }
+        for (Py_ssize_t h = 0; h < size && ok; h++) {
+            PyObject *best = NULL;
+            if (!(w.scored >> h & 1))
                 PyErr_SetString(PyExc_ValueError, "hands: a hand with no program of m cards");
             else
-                best = PyLong_FromLongLong(w.best);
+                best = PyLong_FromLongLong(w.best[h]);
+            ok = best != NULL;
+            if (ok)
+                PyList_SET_ITEM(bests, first + h, best);
         }
-        if (best == NULL)
+        if (!ok)
             Py_CLEAR(bests);
-        else
-            PyList_SET_ITEM(bests, i, best);
     }
     Py_XDECREF(hands);
     release_scoring(&s);

@@ -16,6 +16,10 @@
  * that big; long is 32 bits on Windows). */
 typedef struct {
     Py_buffer end, dmg, seqs;   /* seqs: only for play and score */
+    /* end and dmg packed per state (search.py Layered.steps_all), read instead
+     * of them where given (decide, best_of_hands): NULL, or within `steps` */
+    Py_buffer steps;
+    const int32_t *packed;
     long counts[KINDS];         /* only for score_hand */
     long m;
     Py_ssize_t X, x0, width;    /* width: kinds * X, a table row */
@@ -33,9 +37,9 @@ int signed_ints(const Py_buffer *b, Py_ssize_t size);
 
 /* A hand's walk: its sequences in ascending order, depth first, so that
  * programs with a prefix in common play it once. What it keeps: every score
- * (into the Scoring's out), the best score only, or the best score and the
- * numbers of the programs that reach it (into `ties`, 7 ** 5 at most). */
-enum { SCORES, BEST, TIES };
+ * (into the Scoring's out), or the best score and the numbers of the
+ * programs that reach it (into `ties`, 7 ** 5 at most). */
+enum { SCORES, TIES };
 
 typedef struct {
     const Plan *p;
@@ -43,7 +47,7 @@ typedef struct {
     int mode;
     long counts[KINDS];
     Py_ssize_t n;       /* programs scored so far */
-    int64_t best;       /* the best score so far (BEST, TIES) */
+    int64_t best;       /* the best score so far (TIES) */
     int64_t *ties;      /* TIES: the best programs' numbers, ascending */
     Py_ssize_t nties;
     int bad;            /* a table index was out of range */

@@ -88,6 +88,8 @@ static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const i
     p.end = c->end;
     p.dmg = c->dmg;
     p.seqs.obj = NULL;
+    p.steps.obj = NULL;
+    p.packed = NULL;
     p.m = m;
     p.X = c->X;
     p.width = c->width;

@@ -117,8 +117,8 @@ class AwareBot(SearchBot):
             pick = int(order[int(np.argmax([v for v, _ in ahead]))])  # first of equals
         else:
             pick = int(order[0])
-        return self.planned(view, program_cards(int(chosen[pick]), m, groups), free_registers,
-                            hand, m)
+        return self.planned(view, layered, program_cards(int(chosen[pick]), m, groups),
+                            free_registers, hand, m)
 
     def power_down(self, view: BotView, rng: random.Random) -> bool:
         view = with_a_flag(view)

@@ -12,11 +12,15 @@ own rules code (engine/rules/option_play.py's movement with options, then the bo
 elements), so the model cannot drift from the rules: 1000 per flag
 touched, minus the registers left to the next flag, minus the board-laser
 damage taken; a destroyed robot scores as the search bot's destroyed
-states do.
+states do. A register of a plain card takes its move from the lone-robot
+tables (that same rules code, run once per state) where they say exactly
+what playing it would: on a board without levels (no fall hurts the robot,
+so its cards and damage change no move) and without the Gyroscopic
+Stabilizer (the tables' gears and belts turn it).
 """
 from __future__ import annotations
 
-from rallyforge.engine.bots.tables import Layered, Tables, UNREACHABLE
+from rallyforge.engine.bots.tables import Layered, NONE, Tables, UNREACHABLE
 from rallyforge.engine.model.option_cards import OPTION_IDS, USE_KINDS
 from rallyforge.engine.model.program_cards import BACK, KIND_CODE, MOVE1, MOVE3
 from rallyforge.engine.model.scenario import Card
@@ -42,6 +46,8 @@ class OptionMoves:
 
     def __init__(self, tables: Tables, layered: Layered, dead: list[int]):
         self.tables, self.layered, self.dead = tables, layered, dead
+        # the tables' moves of plain cards, where they are exact (module notes)
+        self.ends = None if tables.course.levelled else tables.end_lists
         self.lone = LoneRobot(tables.course, tables.rules)
         self.lone.robot.opt = RobotOptions(False)
         # an empty deck of its own: a card lost in a scored program goes there
@@ -54,28 +60,44 @@ class OptionMoves:
         Gyroscopic Stabilizer if `steady`) from where `robot` is."""
         lone, tables = self.lone, self.tables
         me = lone.put(robot.sq, robot.facing)
-        me.cards = list(robot.cards)
-        o = me.opt
-        assert o is not None
-        o.plan = [(u, None, None) for u in uses]
-        o.pairs = list(pairs)
-        o.stabilized = steady
+        ready = False                   # its cards and plan set for the rules code
         flags, F = robot.flags, self.layered.F
         damage = 0
         laser = tables.course.laser_damage
         floor = lone.floor
+        occ = floor.occ
+        ends = None if steady else self.ends
         for r in range(5):
             floor.register = r + 1
             card = registers[r]
-            if card is None:
-                pass
-            elif uses[r] is None and pairs[r] is None:
-                # a plain card (alone on its floor, Ramming Gear meets no robot)
-                play_card(floor, me, KIND_CODE[card.kind])
+            if uses[r] is None and pairs[r] is None and ends is not None:
+                # a plain card (or none) by the tables: card and board elements
+                moved = ends[r][NONE if card is None else KIND_CODE[card.kind]][
+                    me.sq * 4 + me.facing]
+                if moved == tables.DEAD:
+                    lone.lift()
+                    return self.dead[flags]
+                occ[me.sq] = None
+                me.sq, me.facing = moved >> 2, moved & 3
+                occ[me.sq] = me
             else:
-                play_with_options(floor, me, r, KIND_CODE[card.kind])
-            if me.sq >= 0:
-                board_elements(floor, r + 1)
+                if not ready:
+                    me.cards = list(robot.cards)
+                    o = me.opt
+                    assert o is not None
+                    o.plan = [(u, None, None) for u in uses]
+                    o.pairs = list(pairs)
+                    o.stabilized = steady
+                    ready = True
+                if card is None:
+                    pass
+                elif uses[r] is None and pairs[r] is None:
+                    # a plain card (alone on its floor, Ramming Gear meets no robot)
+                    play_card(floor, me, KIND_CODE[card.kind])
+                else:
+                    play_with_options(floor, me, r, KIND_CODE[card.kind])
+                if me.sq >= 0:
+                    board_elements(floor, r + 1)
             if me.sq < 0:
                 lone.lift()
                 return self.dead[flags]

@@ -91,6 +91,8 @@ RECOMPILE_DRAWS = 8
 PROGRAM_CACHE = 4096
 _PROGRAMS: dict[tuple[int, ...], Programs] = {}
 
+_PLANNED = frozenset(PLANNED_OPTIONS)
+
 # Value tables kept per course (engine/bots/tables.py Layered), one per
 # robot's flags touched, archive and last life: up to this many numbers (16 MB).
 VALUE_NUMBERS = 2_000_000
@@ -338,6 +340,12 @@ def register_slots(view: BotView, free_registers: list[int], m: int) -> list[int
     return slots
 
 
+def _packed(layered: Layered, dmg_all: np.ndarray) -> np.ndarray | None:
+    """The tables packed per state for the compiled loop (Layered.steps_all),
+    where it plays the tables' own damage (not a hunter's)."""
+    return layered.steps_all if dmg_all is layered.dmg_all else None
+
+
 def sequence_kinds(sequence: int, m: int) -> list[int]:
     """The card kinds of kind sequence number `sequence` of length m."""
     kinds = [0] * m
@@ -387,40 +395,39 @@ class SearchBot:
         if not hand or not free_registers:
             return []
         view = with_a_flag(view)
+        layered = self.tables(view).layered()
         m = min(len(free_registers), len(hand))
-        program = self._decided(view, hand, free_registers, m, rng)
+        program = self._decided(view, layered, hand, free_registers, m, rng)
         if program is None:
             chosen, score, groups, m = self.scored(view, hand, free_registers)
             best = best_programs(score)
             pick = int(best[rng.randrange(best.size)]) if best.size > 1 else int(best[0])
             program = program_cards(int(chosen[pick]), m, groups)
-        return self.planned(view, program, free_registers, hand, m)
+        return self.planned(view, layered, program, free_registers, hand, m)
 
-    def _decided(self, view: BotView, hand: list[Card], free_registers: list[int], m: int,
-                 rng: random.Random) -> list[Card] | None:
+    def _decided(self, view: BotView, L: Layered, hand: list[Card], free_registers: list[int],
+                 m: int, rng: random.Random) -> list[Card] | None:
         """The program the compiled loop picks, all in one call, as ``program``
         would from ``scored``; None where it does not apply (not built, every
         flag touched, locked registers before free ones)."""
         if compiled is None:
             return None
         robot = view.robot
-        L = self.tables(view).layered()
         slots = register_slots(view, free_registers, m)
         if robot.flags >= L.F or not rows_first(slots, m):
             return None
         value, dead, room, dmg_all = self._scoring(view, L, robot.damage)
         return compiled.decide(L.end_all, dmg_all, hand, m, slots, L.X,
                                robot.flags * L.S + robot.sq * 4 + robot.facing, value, dead,
-                               room, L.S, L.FIN, DAMAGE, KIND_CODE, rng)
+                               room, L.S, L.FIN, DAMAGE, KIND_CODE, rng, _packed(L, dmg_all))
 
-    def planned(self, view: BotView, program: list[Card], free_registers: list[int],
-                hand: list[Card], m: int) -> list[Card]:
+    def planned(self, view: BotView, layered: Layered, program: list[Card],
+                free_registers: list[int], hand: list[Card], m: int) -> list[Card]:
         """The program, with the plan of its movement options (and Gyroscopic
         Stabilizer) when it holds any."""
         robot = view.robot
         self.option_plan = None
-        if any(c in PLANNED_OPTIONS for c in robot.cards):
-            layered = self.tables(view).layered()
+        if not _PLANNED.isdisjoint(robot.cards):
             if robot.flags < layered.F:
                 self.option_plan = self._with_options(view, layered, program,
                                                       sorted(free_registers)[:m], free_registers,
@@ -450,8 +457,14 @@ class SearchBot:
         the best without it, or always when the hand is empty (a bot's policy)."""
         if not free_registers:
             return False
-        return not hand or (self.best_scores(view, [hand + [card]], free_registers)[0] >
-                            self.best_scores(view, [hand], free_registers)[0])
+        if not hand:
+            return True
+        if len(hand) >= len(free_registers):    # programs of one size: one walk of both
+            with_it, without = self.best_scores(view, [hand + [card], hand], free_registers)
+        else:
+            with_it = self.best_scores(view, [hand + [card]], free_registers)[0]
+            without = self.best_scores(view, [hand], free_registers)[0]
+        return with_it > without
 
     def best_scores(self, view: BotView, hands: list[list[Card]], free_registers: list[int],
                     damage: int | None = None) -> list[int]:
@@ -471,7 +484,7 @@ class SearchBot:
         L = layered
         return compiled.best_of_hands(L.end_all, dmg_all, counts, m, slots, L.X,
                                       robot.flags * L.S + robot.sq * 4 + robot.facing, value,
-                                      dead, room, L.S, L.FIN, DAMAGE)
+                                      dead, room, L.S, L.FIN, DAMAGE, _packed(L, dmg_all))
 
     def scored(self, view: BotView, hand: list[Card], free_registers: list[int],
                damage: int | None = None) -> tuple[np.ndarray, np.ndarray, list[list[Card]], int]:

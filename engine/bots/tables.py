@@ -108,15 +108,21 @@ class Tables:
             self.repair_dist[:n] = maps[-1]
 
     @cached_property
+    def end_lists(self) -> list[list[list[int]]]:
+        """end as plain lists [register][kind][state], for per-register
+        loops in Python (made on first use: on a big board they take far
+        more memory than the array)."""
+        return [[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)]
+
+    @cached_property
     def lists(self) -> TableLists:
         """end, dmg, dist and on_flag as plain lists, for the per-register
-        loops of the greedy bot (made on first use: on a big board they take
-        far more memory than the arrays)."""
+        loops of the greedy bot (made on first use, as ``end_lists``)."""
         listed: dict[int, list[list[bool]]] = {}    # registers that share an array share its list
         for on in self.on_flag:
             if id(on) not in listed:
                 listed[id(on)] = on.tolist()
-        return ([[self.end[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
+        return (self.end_lists,
                 [[self.dmg[r, k].tolist() for k in range(TABLE_KINDS)] for r in range(5)],
                 self.dist.tolist(), [listed[id(on)] for on in self.on_flag])
 
@@ -248,6 +254,22 @@ class Layered:
         layer_offset = np.full(X, self.offset[F], dtype=np.int64)
         layer_offset[:F * S] = np.repeat(self.offset[:F], S)
         self.to_go = value - layer_offset
+
+    @cached_property
+    def steps_all(self) -> np.ndarray:
+        """end_all and dmg_all packed per state for the compiled loop
+        (engine/bots/_play.c): [r, x * kinds + k] holds (end, dmg) of kind k
+        from extended state x, a state's 8 kinds on one 64-byte cache line
+        (made on first use)."""
+        kinds, X = TABLE_KINDS, self.X
+        size = 5 * X * kinds * 2
+        # (a line-aligned start: numpy aligns to 16 bytes only)
+        spare = np.empty(size + 16, dtype=np.int32)
+        start = (-spare.ctypes.data % 64) // 4
+        packed = spare[start:start + size].reshape(5, X, kinds, 2)
+        packed[..., 0] = self.end_all.reshape(5, kinds, X).transpose(0, 2, 1)
+        packed[..., 1] = self.dmg_all.reshape(5, kinds, X).transpose(0, 2, 1)
+        return packed.reshape(5, X * kinds * 2)
 
     def extended(self, robot: RobotState) -> int:
         """The extended state of a robot (engine/rules/state.py RobotState): its

@@ -204,33 +204,37 @@ def recompile(floor: Floor, robot: RobotState, hand: list[Card], deck: Deck) -> 
     return new
 
 
-def before_reveal(floor: Floor, robot: RobotState, slot: int, abort_at: int | None,
-                  deck: Deck) -> None:
-    """Start of register slot+1, before step A: no side of the robot's
-    Power-Down Shield used yet, Abort Switch, then the Conditional Program
-    swap (their rows in docs/rules.md 10)."""
-    o = opts(robot)
-    o.shield_sides = 0
-    if abort_at == slot + 1 and not o.aborted:
-        o.aborted = True
-        if not has(robot, "abort-switch"):
-            ignored(floor, robot, "abort-switch", "not held")
-        else:
-            used(floor, robot, "abort-switch")
-            for i in range(slot, 5):
-                if robot.registers[i] is not None and not locked(robot, i):
-                    card = deck.draw()
-                    if card is None:
-                        break
-                    replace_card(floor, robot, i, card, "abort switch")
-    if o.aside is not None and o.aside[1] == slot + 1:
-        card, _ = o.aside
-        o.aside = None
-        if locked(robot, slot):
-            ignored(floor, robot, "conditional-program", "locked register")
-        else:
-            used(floor, robot, "conditional-program")
-            replace_card(floor, robot, slot, card, "conditional program")
+def before_reveal(floor: Floor, slot: int, abort_at: list[int | None], deck: Deck) -> None:
+    """Start of register slot+1, before step A, for each robot on the board:
+    no side of its Power-Down Shield used yet, its Abort Switch (`abort_at`:
+    per robot, the register its script uses it in this round, else None),
+    then its Conditional Program swap (their rows in docs/rules.md 10)."""
+    register = slot + 1
+    for robot in floor.robots:
+        o = robot.opt
+        if robot.sq < 0 or o is None:
+            continue
+        o.shield_sides = 0
+        if abort_at[robot.index] == register and not o.aborted:
+            o.aborted = True
+            if not has(robot, "abort-switch"):
+                ignored(floor, robot, "abort-switch", "not held")
+            else:
+                used(floor, robot, "abort-switch")
+                for i in range(slot, 5):
+                    if robot.registers[i] is not None and not locked(robot, i):
+                        card = deck.draw()
+                        if card is None:
+                            break
+                        replace_card(floor, robot, i, card, "abort switch")
+        if o.aside is not None and o.aside[1] == register:
+            card, _ = o.aside
+            o.aside = None
+            if locked(robot, slot):
+                ignored(floor, robot, "conditional-program", "locked register")
+            else:
+                used(floor, robot, "conditional-program")
+                replace_card(floor, robot, slot, card, "conditional program")
 
 
 def locked(robot: RobotState, i: int) -> bool:

@@ -113,7 +113,12 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
         if shooter is not None:
             dealers.setdefault(robot, []).append(shooter)
 
-    struck = board_laser_targets(course, robots)                   # (1) trace
+    occupied = 0            # the robots' squares as bits (Course.sight), for first_in_sight
+    bit = course.bit
+    for robot in robots:
+        occupied |= bit[robot.sq]
+    # (1) trace; no board laser's beam crosses a robot's square: none strikes
+    struck = board_laser_targets(course, robots) if occupied & course.beam_bits else {}
     for k in range(len(course.lasers)) if log else sorted(struck):   # in the board's order
         laser = course.lasers[k]
         target = struck.get(k)
@@ -123,28 +128,29 @@ def fire_with_options(floor: Floor, robots: list[RobotState], slot: int, deck: D
             _beam(floor, None, laser.square, laser.dir, laser.beam,
                   target.sq if target is not None else -1, laser.beams)
     effects: list[_Shot] = []
-    occupied = 0            # the robots' squares as bits (Course.sight), for first_in_sight
-    for robot in robots:
-        occupied |= course.bit[robot.sq]
     # robot_laser_damage multiplies every damaging laser hit (docs/rules.md 12.2)
     times = floor.rules.robot_laser_damage
+    lasers_on = floor.rules.robot_lasers
     for shooter in robots:
-        if shooter.powered_down or not floor.rules.robot_lasers:
+        if shooter.powered_down or not lasers_on:
             choice = _choice(shooter, slot)
             if choice is not None and not shooter.powered_down:
                 ignored(floor, shooter, choice[0], "robot lasers off")     # 10.8
             continue
         cards = shooter.cards
         d = shooter.facing
+        if not log and SHOT_CARDS.isdisjoint(cards):
+            # (the commonest shot) no card that changes it: a weapon its script
+            # or bot names is ignored (10.8) or, not a weapon, damages as the
+            # laser does; unseen with no log
+            square = first_in_sight(course, occupied, shooter.sq, d)
+            if square >= 0:
+                hit(floor.occ[square], laser_points(shooter, times),  # type: ignore[arg-type]
+                    (d + 2) & 3, shooter=shooter)
+            continue
         path, targets = _traced(floor, occupied, shooter.sq, d,
                                 1 if "high-power-laser" in cards else 0, log)
-        if not log and (not targets or SHOT_CARDS.isdisjoint(cards)):
-            # (the commonest shot) nobody in line, or no card that changes it: a
-            # weapon its script or bot names is ignored (10.8) or, not a weapon,
-            # damages as the laser does; unseen with no log
-            if targets:
-                hit(targets[0], laser_points(shooter, times), (d + 2) & 3, shooter=shooter)
-        else:
+        if log or targets:      # (nobody in line, unseen: as a plain shot)
             _main_shot(floor, shooter, slot, path, targets, times, hit, effects)
         if "rear-firing-laser" in cards:
             back = (d + 2) & 3

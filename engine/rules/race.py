@@ -119,6 +119,7 @@ class Race:
         self._between_rounds = True     # the round's clean-up is done (or none started)
         self._finishers = 0
         self.cards_played = 0           # robot moves by program, for statistics
+        self._abort_at: list[int | None] = [None] * len(robots)     # (set each round)
         if record_events:
             seats = scenario.seats(len(robots)) if scenario.team_race else ()
             for robot in robots:
@@ -402,6 +403,9 @@ class Race:
         controllers, round, rng = self.controllers, self.round, self.rng
         if self.played:
             hands = [self._options_hand(robot, hand) for robot, hand in zip(playing, hands)]
+            # per robot, the register its script uses the Abort Switch in this round
+            self._abort_at = [entry.abort_at if (entry := c.entry(round)) else None
+                              for c in controllers]
         for robot, hand in zip(playing, hands):
             controllers[robot.index].fill(robot, round, hand, deck, rules, rng, floor)
         if log:
@@ -453,11 +457,7 @@ class Race:
         outs = floor.outs
 
         if self.played:                         # before A: Abort Switch, Conditional Program
-            for robot in robots:
-                if robot.sq >= 0:
-                    entry = self.controllers[robot.index].entry(self.round)
-                    before_reveal(floor, robot, slot, entry.abort_at if entry else None,
-                                  self.deck)
+            before_reveal(floor, slot, self._abort_at, self.deck)
 
         # (a powered-down robot's registers are empty)
         if self.course.has_randomizer:                              # A
