@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 STANDARD = Path(__file__).resolve().parent.parent / "scenarios" / "standard-course.json"
@@ -24,14 +25,17 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def course_and_runs(prog: str, description: str, races: int, argv: list[str]):
-    """Parse `[COURSE] [--races N] [--workers W]` and load the course: the
-    arguments and the scenario, or None (with a line saying so) when the
-    course file is missing."""
+def course_and_runs(prog: str, description: str, races: int, argv: list[str],
+                    more: Callable[[argparse.ArgumentParser], object] | None = None):
+    """Parse `[COURSE] [--races N] [--workers W]` (and the options `more`
+    adds to the parser) and load the course: the arguments and the scenario,
+    or None (with a line saying so) when the course file is missing."""
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("course", nargs="?", default=str(STANDARD))
     parser.add_argument("--races", type=int, default=races)
     parser.add_argument("--workers", type=int, default=2)
+    if more is not None:
+        more(parser)
     args = parser.parse_args(argv)
     from rallyforge.engine.format.loader import load_file
     path = Path(args.course)

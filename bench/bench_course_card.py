@@ -14,9 +14,11 @@ each course's wall and CPU seconds (the command and its workers) and the
 engine that raced it ("compiled": engine/rules/compiled, "python").
 
     python -m bench.bench_course_card [COURSE] [--published-only | --no-published]
+                                      [--only ID]...
 """
 from __future__ import annotations
 
+import argparse
 import json
 import resource
 import statistics
@@ -86,9 +88,10 @@ def engine_of(path: Path, robots: int) -> str:
     return engine_name(scenario, "search", robots)
 
 
-def published_cards() -> None:
-    """The card time of every published course, a row each."""
-    paths = sorted(PUBLISHED.glob("*.json"))
+def published_cards(only: list[str]) -> None:
+    """The card time of every published course (of those named in `only`,
+    when it names any), a row each."""
+    paths = sorted(p for p in PUBLISHED.glob("*.json") if not only or p.stem in only)
     print(f"card of every published course ({CARD_RACES} races, 2 workers, search bots; "
           f"goal: under {CARD_GOAL_S:.0f} s each)")
     print(f"  {'course':<30} {'wall s':>7} {'CPU s':>7}  engine")
@@ -103,15 +106,27 @@ def published_cards() -> None:
           + (f"; over: {', '.join(over)}" if over else ""))
 
 
+def _options(parser: argparse.ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--published-only", action="store_true",
+                       help="time the published courses' cards, not the editor's estimate")
+    which.add_argument("--no-published", action="store_true",
+                       help="time the editor's estimate only")
+    parser.add_argument("--only", action="append", default=[], metavar="ID",
+                        help="time this published course's card (its file's name without "
+                             ".json; repeatable), not every one")
+
+
 def main(argv: list[str]) -> None:
-    published_only = "--published-only" in argv
-    if "--no-published" not in argv:
-        published_cards()
-    if published_only:
-        return
-    argv = [a for a in argv if a not in ("--published-only", "--no-published")]
-    args, scenario = course_and_runs("bench_course_card", __doc__.splitlines()[0], 0, argv)
-    if scenario is None:
+    args, scenario = course_and_runs("bench_course_card", __doc__.splitlines()[0], 0, argv,
+                                     _options)
+    unknown = sorted(set(args.only) - {p.stem for p in PUBLISHED.glob("*.json")})
+    if unknown:
+        print(f"bench_course_card: no published course {', '.join(unknown)}")
+        raise SystemExit(2)
+    if not args.no_published:
+        published_cards(args.only)
+    if args.published_only or scenario is None:
         return
     from rallyforge.editor.course_card_panel import ESTIMATE_RACES
     times = estimate_seconds(scenario)
