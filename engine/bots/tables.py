@@ -284,13 +284,15 @@ class Layered:
 
 # Tables kept per process, the least recently used dropped first: at least
 # 16, more of a small board's, about this many squares' worth in all (a table
-# set takes about 2 kB a square and flag). A bot on a course without flags
-# asks for a set per square it stands on; one on a course whose boards turn
-# (docs/rules.md 12.10) a set per arrangement of its boards (Frenetic
-# Factory's balance runs meet some 50, about 2,700 squares and flags each).
+# set takes about 2 kB a square and flag, 3.3 kB once the compiled loop has
+# its packed copy, Layered.steps_all: some 330 MB in all). A bot on a course
+# without flags asks for a set per square it stands on; one on a course whose
+# boards turn (docs/rules.md 12.10) a set per arrangement of its boards
+# (Frenetic Factory's balance runs meet some 50, about 2,700 squares and
+# flags each; keeping 37 of them is as quick as keeping 59).
 _cache: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], Tables] = {}
 _lock = threading.Lock()
-MOST_CACHED_SQUARES = 160_000
+MOST_CACHED_SQUARES = 100_000
 
 
 class CourseView(Protocol):
