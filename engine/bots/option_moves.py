@@ -89,13 +89,12 @@ class OptionMoves:
                     o.pairs = list(pairs)
                     o.stabilized = steady
                     ready = True
-                if card is None:
-                    pass
-                elif uses[r] is None and pairs[r] is None:
-                    # a plain card (alone on its floor, Ramming Gear meets no robot)
-                    play_card(floor, me, KIND_CODE[card.kind])
-                else:
-                    play_with_options(floor, me, r, KIND_CODE[card.kind])
+                if card is not None:
+                    if uses[r] is None and pairs[r] is None:
+                        # a plain card (alone on its floor, Ramming Gear meets no robot)
+                        play_card(floor, me, KIND_CODE[card.kind])
+                    else:
+                        play_with_options(floor, me, r, KIND_CODE[card.kind])
                 if me.sq >= 0:
                     board_elements(floor, r + 1)
             if me.sq < 0:
