@@ -427,11 +427,9 @@ class SearchBot:
         Stabilizer) when it holds any."""
         robot = view.robot
         self.option_plan = None
-        if not _PLANNED.isdisjoint(robot.cards):
-            if robot.flags < layered.F:
-                self.option_plan = self._with_options(view, layered, program,
-                                                      sorted(free_registers)[:m], free_registers,
-                                                      hand)
+        if robot.flags < layered.F and not _PLANNED.isdisjoint(robot.cards):
+            self.option_plan = self._with_options(view, layered, program,
+                                                  sorted(free_registers)[:m], free_registers, hand)
         return program
 
     def recompile(self, view: BotView, hand: list[Card], free_registers: list[int],
