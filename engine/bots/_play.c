@@ -361,9 +361,12 @@ void walk_hand(Walk *w, const long counts[KINDS])
 static int hand_call(Plan *p, Scoring *s, PyObject *const *args, Py_ssize_t nargs,
                      Py_ssize_t wanted, const char *name, int hand, PyObject *out)
 {
-    if (plan(p, args, nargs, out == NULL && nargs == wanted + 1 ? nargs : wanted, name, hand) < 0)
+    /* decide and best_of_hands (no `out`) take the packed tables as one
+     * more, optional argument */
+    int packed = out == NULL && nargs == wanted + 1;
+    if (plan(p, args, nargs, packed ? nargs : wanted, name, hand) < 0)
         return -1;
-    if (nargs == wanted + 1 && args[wanted] != Py_None) {       /* the packed tables */
+    if (packed && args[wanted] != Py_None) {
         if (get(args[wanted], &p->steps, 0, 4, 2, "steps") < 0) {
             release(p);
             return -1;
