@@ -73,7 +73,7 @@ def test_balance_runs_of_valid_random_courses_are_the_same_without_the_compiled_
     assert len(courses) == 40
     runs = [dict(balance(c, races=6, robots=min(4, len(c.docks)), workers=1), elapsed_s=0)
             for c in courses]
-    assert sum(run.pop("engine") == "compiled" for run in runs) >= 36, "most race in C"
+    assert sum(run.pop("engine") == "compiled" for run in runs) >= 30, "most race in C"
     monkeypatch.setattr(search, "compiled", None)
     for course, run in zip(courses, runs):
         python = dict(balance(course, races=6, robots=min(4, len(course.docks)), workers=1),

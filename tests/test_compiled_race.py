@@ -161,6 +161,28 @@ def test_boards_that_turn_on_flags_race_the_same_in_both_engines(path):
 
 
 @needs_built
+@pytest.mark.parametrize("name", ("set-to-kill", "factory-rejects"))
+def test_published_courses_with_special_rules_race_the_same_in_both_engines(name):
+    """docs/rules.md 12.2 to 12.4 in C: Set to Kill's robot lasers dealing
+    double and Factory Rejects' robots starting damaged with no power down,
+    race for race as the Python engine plays them; and the rules matter:
+    without them most of the same races go otherwise."""
+    scenario = board(ROOT / "engine" / "editing" / "published" / f"{name}.json", {})
+    assert scenario is not None
+    plain = replace(scenario, rules=replace(scenario.rules, robot_laser_damage=1,
+                                            start_damage=0, power_down=True))
+    assert plain.rules != scenario.rules
+    docks = tuple(range(1, 7))
+    assert compiled.applies(scenario, "search", len(docks))
+    changed = 0
+    for seed in range(16):
+        in_c = compiled.race_summary(scenario, seed, docks)
+        assert in_c == play.engine_summary(scenario, seed, docks, "search"), seed
+        changed += in_c != compiled.race_summary(plain, seed, docks)
+    assert changed >= 12, f"the special rules changed {changed} races of 16"
+
+
+@needs_built
 def test_the_bots_of_turned_boards_are_kept_no_longer_than_their_tables():
     """Frenetic Factory's races meet dozens of arrangements of its boards:
     each one's compiled bot is dropped with its tables (tables.py's cache,
@@ -253,7 +275,8 @@ def test_a_bad_race_bot_is_refused(change, error):
 
 
 COURSE_SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
-                  "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first")
+                  "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
+                  "robot_laser_damage", "power_down")
 BOT_SCALARS = ("flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
                "unreachable")
 

@@ -56,7 +56,7 @@ typedef struct {
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
-        any_flag, teleport_back, max_rounds, finish_first;
+        any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down;
 } Course;
 
 typedef struct {
@@ -167,6 +167,8 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"flags_repair", &c->flags_repair, 0, 1}, {"any_flag", &c->any_flag, 0, 1},
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
+        {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
+        {"power_down", &c->power_down, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -501,7 +503,7 @@ static void fire(Race *R, const int *on, int count)
             while (s >= 0 && R->occ[s] < 0)
                 s = c->target[s * 4 + d];
             if (s >= 0) {
-                R->r[R->occ[s]].pending += 1;
+                R->r[R->occ[s]].pending += (int)c->laser_damage;       /* 12.2 */
                 hit = 1;
             }
         }
@@ -674,11 +676,15 @@ static int program(Race *R, Robot *b, const int *hand, int size, int free)
     return 0;
 }
 
-/* race.py _choose_power_down */
+/* race.py _choose_power_down: the bot is not asked where no robot may power down (12.4) */
 static void choose_power_down(Race *R, Robot *b)
 {
-    BotRobot view = seen(R, b);
-    b->announced = R->bot->powers_down(R->bot, &view);
+    if (R->c->power_down) {
+        BotRobot view = seen(R, b);
+        b->announced = R->bot->powers_down(R->bot, &view);
+    } else {
+        b->announced = 0;
+    }
     b->decided = 1;
 }
 

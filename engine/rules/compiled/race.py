@@ -116,9 +116,9 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         # counted options are a number no race step and no summary reads
         "start_options": IGNORED, "flag_gives_option": IGNORED,
         "fall_damage": IGNORED,         # dealt by falls down levels only, and levels are refused
-        # special course rules (docs/rules.md 12): no copy in C yet
-        "flags_move": REFUSED, "robot_laser_damage": REFUSED, "start_damage": REFUSED,
-        "power_down": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
+        # special course rules (docs/rules.md 12)
+        "robot_laser_damage": PLAYED, "start_damage": PLAYED, "power_down": PLAYED,
+        "flags_move": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED,
         "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Turns)
@@ -220,6 +220,8 @@ class CourseSpec(TypedDict):
     teleport_back: int
     max_rounds: int
     finish_first: bool
+    robot_laser_damage: int
+    power_down: bool
 
 
 class CompiledCourse(NamedTuple):
@@ -285,6 +287,7 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "robot_lasers": rules.robot_lasers, "flags_repair": rules.flags_repair,
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
+        "robot_laser_damage": rules.robot_laser_damage, "power_down": rules.power_down,
     }
     return spec
 
@@ -299,11 +302,13 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
     _race.c returns it (engine/analysis/balance/compiled.py reads it);
     `bot_for(course)` makes the bot for a board turned in the race."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
-    lives = scenario.rules.lives
+    rules = scenario.rules
+    damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
     robots = []
     for number in docks:
         dock = scenario.docks[number - 1]
-        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], 0, lives, 0, False))
+        robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], damage,
+                       rules.lives, 0, False))
     rng = random.Random(seed)
     turns = Turns(scenario, rng, bot_for) if turning(scenario) else None
     return compiled.race(course.capsule, bot, rng, robots, turns)
