@@ -155,12 +155,29 @@ def course_doc(rng: random.Random) -> dict:
     places = rng.sample(safe, min(len(safe), most + 4))
     flag_count = rng.randint(1, min(4, len(places)))
     flags = [{"x": x, "y": y} for x, y in rng.sample(places, flag_count)]
+    for flag in flags:          # now and then on a belt: with flags_move it rides (12.1)
+        if rng.random() < 0.25:
+            lay_belt(rng, board, flag["x"], flag["y"])
     dock_squares = [p for p in places if {"x": p[0], "y": p[1]} not in flags] or places
     docks = [{"x": x, "y": y, "facing": rng.choice(DIRECTIONS)} for x, y in dock_squares[:most]]
     big = n > 400 or len(docks) > 16
     return {"format": "rally-scenario", "version": 1, "name": f"random {w}x{h}",
             "board": board, "flags": flags, "docks": docks,
             "boards": factory_boards(rng, w, h, flags), "rules": rules(rng, 3 if big else 12)}
+
+
+def lay_belt(rng: random.Random, board: dict, x: int, y: int) -> None:
+    """A straight belt of 1 to 3 squares from (x, y) on, over what was there:
+    a flag on it rides to its end, and then on, off the board or into a pit."""
+    belt = next(kind for kind in KINDS if kind.name == "conveyor")
+    keys = {k.name: value(rng, k) for k in belt.keys}
+    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[keys["dir"]]
+    for _ in range(rng.randint(1, 3)):
+        if not (0 <= x < board["width"] and 0 <= y < board["height"]):
+            return
+        board["tiles"] = [t for t in board["tiles"] if (t["x"], t["y"]) != (x, y)]
+        board["tiles"].append({"x": x, "y": y, "type": "conveyor", **keys})
+        x, y = x + dx, y + dy
 
 
 def random_course(seed: int) -> Scenario:

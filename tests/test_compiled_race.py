@@ -24,7 +24,8 @@ from rallyforge.engine.analysis.balance import compiled, play
 from rallyforge.engine.bots import new_race, race_bot, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
-from rallyforge.engine.model.scenario import Board, FactoryBoard, Level, Rules, Scenario, Tile
+from rallyforge.engine.model.scenario import (SPECIAL_RULES, Board, FactoryBoard, Level, Rules, Scenario,
+                                              Tile)
 from rallyforge.engine.rules.compiled import COMPILED_SWITCH, race as compiled_rules
 from tests import random_courses
 
@@ -161,15 +162,16 @@ def test_boards_that_turn_on_flags_race_the_same_in_both_engines(path):
 
 
 @needs_built
-@pytest.mark.parametrize("name", ("set-to-kill", "factory-rejects"))
+@pytest.mark.parametrize("name", ("moving-targets", "set-to-kill", "factory-rejects"))
 def test_published_courses_with_special_rules_race_the_same_in_both_engines(name):
-    """docs/rules.md 12.2 to 12.4 in C: Set to Kill's robot lasers dealing
-    double and Factory Rejects' robots starting damaged with no power down,
-    race for race as the Python engine plays them; and the rules matter:
-    without them most of the same races go otherwise."""
+    """docs/rules.md 12.1 to 12.4 in C: Moving Targets' flags riding the
+    belts, Set to Kill's robot lasers dealing double and Factory Rejects'
+    robots starting damaged with no power down, race for race as the Python
+    engine plays them; and the rules matter: without them most of the same
+    races go otherwise."""
     scenario = board(ROOT / "engine" / "editing" / "published" / f"{name}.json", {})
     assert scenario is not None
-    plain = replace(scenario, rules=replace(scenario.rules, robot_laser_damage=1,
+    plain = replace(scenario, rules=replace(scenario.rules, flags_move=False, robot_laser_damage=1,
                                             start_damage=0, power_down=True))
     assert plain.rules != scenario.rules
     docks = tuple(range(1, 7))
@@ -180,6 +182,21 @@ def test_published_courses_with_special_rules_race_the_same_in_both_engines(name
         assert in_c == play.engine_summary(scenario, seed, docks, "search"), seed
         changed += in_c != compiled.race_summary(plain, seed, docks)
     assert changed >= 12, f"the special rules changed {changed} races of 16"
+
+
+@needs_built
+@pytest.mark.parametrize("name", ("12.1-flags-move", "12.2-robot-laser-damage", "12.3-start-damage",
+                                  "12.4-no-power-down"))
+def test_the_rule_cases_of_special_rules_race_the_same_in_both_engines(name):
+    """The rule cases of the special rules C plays, raced by search bots
+    from every dock under their own rules: the same races in both engines."""
+    scenario = board(ROOT / "tests" / "rules" / f"{name}.json", {})
+    assert scenario is not None and set(scenario.rules.changed()) & set(SPECIAL_RULES)
+    docks = tuple(range(1, len(scenario.docks) + 1))
+    assert compiled.applies(scenario, "search", len(docks))
+    for seed in range(20):
+        assert (compiled.race_summary(scenario, seed, docks)
+                == play.engine_summary(scenario, seed, docks, "search")), seed
 
 
 @needs_built
@@ -325,7 +342,7 @@ def _racer(scenario: Scenario):
 @needs_built
 def test_a_bad_turn_is_refused():
     """race's `turned` (board_turns.py's coin, from engine/rules/compiled/race.py
-    Turns) is called with the flag's square when a robot touches it; what
+    Changes) is called with the flag's square when a robot touches it; what
     it gives back is checked: a course of another size or flags, a bot made
     for another course, anything but a (course, bot) pair or None raise,
     and so does what it raises."""

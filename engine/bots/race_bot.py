@@ -59,10 +59,13 @@ def built() -> bool:
 _made: WeakKeyDictionary[Tables, object] = WeakKeyDictionary()
 
 
-def search_bot(course: Course, flags: tuple[int, ...], rules: Rules) -> object:
+def search_bot(course: Course, flags: tuple[int, ...], rules: Rules,
+               homes: tuple[int, ...] | None = None) -> object:
     """The search bot's capsule for races on `course` with its flags on
-    `flags` (squares) under `rules` (built() is true)."""
-    tables = _tables(course, flags, rules)
+    `flags` (squares) under `rules` (built() is true); `homes`, the flags'
+    squares in the file where flags ride the belts (docs/rules.md 12.1,
+    where one carried off goes back), default `flags`."""
+    tables = _tables(course, flags, rules, homes or flags)
     found = _made.get(tables)
     if found is None:
         assert search.compiled is not None
@@ -71,11 +74,12 @@ def search_bot(course: Course, flags: tuple[int, ...], rules: Rules) -> object:
 
 
 def bot_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> BotSpec:
-    return _spec(_tables(course, flags, rules))
+    return _spec(_tables(course, flags, rules, flags))
 
 
-def _tables(course: Course, flags: tuple[int, ...], rules: Rules) -> Tables:
-    return tables_for(SimpleNamespace(course=course, flags=flags, homes=flags, rules=rules))
+def _tables(course: Course, flags: tuple[int, ...], rules: Rules,
+            homes: tuple[int, ...]) -> Tables:
+    return tables_for(SimpleNamespace(course=course, flags=flags, homes=homes, rules=rules))
 
 
 def _spec(tables: Tables) -> BotSpec:

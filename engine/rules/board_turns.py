@@ -6,7 +6,7 @@ whether the factory board under the flag (the course's ``boards``) turns a
 quarter clockwise. The turned board is compiled like any other
 (engine/rules/course.py) and the race plays on on it; robots, flags and
 archive markers keep their squares. ``flip`` is that coin and turn, shared
-with the compiled race (engine/rules/compiled/race.py Turns).
+with the compiled race (engine/rules/compiled/race.py Changes).
 """
 from __future__ import annotations
 

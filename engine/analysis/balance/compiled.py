@@ -136,5 +136,6 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
 
 def _bot(course: rules.CompiledCourse, scenario: Scenario) -> object:
     """The search bot's compiled race bot for `course` (of `scenario`, or of
-    one of its boards turned)."""
-    return race_bot.search_bot(course.course, course.flags, scenario.rules)
+    one of its boards turned, or with its flags moved)."""
+    homes = tuple(course.course.square(f.x, f.y) for f in scenario.flags)
+    return race_bot.search_bot(course.course, course.flags, scenario.rules, homes)

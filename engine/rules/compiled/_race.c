@@ -16,7 +16,9 @@
  * touched (docs/rules.md 12.10) are turned in Python: `turned`, called where
  * checkpoints.py calls floor.on_flag, flips the coin with the same
  * generator and gives the turned board's course and bot, which the race
- * plays on at once (board_turns below). */
+ * plays on at once (board_turns below). Flags that ride the belts (12.1)
+ * move here; `moved`, given where they now stand, gives the course and bot
+ * with the flags there (carry_flags below). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -81,7 +83,9 @@ typedef struct {
     int *order, *near_place, *near_robot;  /* per board laser, for fire() */
     Py_ssize_t laser_room;      /* (the lasers they have room for) */
     PyObject *turned;           /* turned(square) -> (course, bot) or None; NULL: no board turns */
-    PyObject *held;             /* the (course, bot) pairs turned to: in use until the race ends */
+    PyObject *moved;            /* moved(flag squares) -> (course, bot); NULL: flags stay (12.1) */
+    int home[MOST_FLAGS];       /* the flags' squares in the file (where a moving flag goes back) */
+    PyObject *held;             /* the (course, bot) pairs played on: in use until the race ends */
     int failed;                 /* a Python error is set: unwind */
 } Race;
 
@@ -408,6 +412,20 @@ static int hot_mask(const Race *R, const int *hot)
     return mask;
 }
 
+/* moving_flags.py flag_bits: the belt steps that would carry some flag
+ * where it stands now (none when flags stay). */
+static int flag_mask(const Race *R, const int *hot)
+{
+    if (R->moved == NULL)
+        return 0;
+    int mask = 0;
+    for (Py_ssize_t t = 0; t < R->c->F; t++)
+        mask |= hot[R->c->flags[t]];
+    return mask & (EXPRESS_BIT | CONVEYOR_BIT);
+}
+
+static void carry_flags(Race *R, const int *hot, int bit);
+
 /* board_elements.py board_elements: steps C1-C6. */
 static void board_elements(Race *R, int reg)
 {
@@ -415,8 +433,8 @@ static void board_elements(Race *R, int reg)
     static const int causes[3] = {BY_EXPRESS, BY_CONVEYOR, BY_CURRENT};
     const Course *c = R->c;
     const int *hot = c->hot + reg * c->n;
-    int mask = hot_mask(R, hot);
-    if (!(mask & ~RANDOMIZER_BIT))
+    int mask = hot_mask(R, hot), flags = flag_mask(R, hot);
+    if (!((mask | flags) & ~RANDOMIZER_BIT))
         return;
     for (int k = 0; k < 3; k++) {
         if (mask & bits[k]) {
@@ -427,6 +445,14 @@ static void board_elements(Race *R, int reg)
                     movers[count++] = i;
             if (convey(R, movers, count, causes[k]))
                 mask = hot_mask(R, hot);
+        }
+        if (flags & bits[k]) {              /* flags ride after the robots (12.1) */
+            carry_flags(R, hot, bits[k]);
+            if (R->failed)
+                return;
+            c = R->c;                       /* (the course with the flags where they went) */
+            hot = c->hot + reg * c->n;
+            flags = flag_mask(R, hot);
         }
     }
     if (mask & PUSHER_BIT) {
@@ -538,6 +564,7 @@ static void fire(Race *R, const int *on, int count)
 }
 
 static void board_turns(Race *R, int square);
+static void play_on(Race *R, PyObject *got, const int *flags);
 
 /* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
@@ -1019,12 +1046,14 @@ static int laser_room(Race *R, const Course *c)
     return 0;
 }
 
-/* The course and bot of `got`, turned()'s (course, bot) pair, checked
- * against the race's course; -1 with an error. */
-static int turned_to(const Race *R, PyObject *got, const Course **c, const RaceBot **bot)
+/* The course and bot of `got`, a (course, bot) pair from turned() or
+ * moved(), checked against the race's course: the same size and number of
+ * flags, the flags on `flags`; -1 with an error. */
+static int played_on(const Race *R, PyObject *got, const int *flags, const Course **c,
+                     const RaceBot **bot)
 {
     if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 2) {
-        PyErr_SetString(PyExc_TypeError, "race: turned() must give (course, bot) or None");
+        PyErr_SetString(PyExc_TypeError, "race: turned() and moved() give (course, bot)");
         return -1;
     }
     *c = PyCapsule_GetPointer(PyTuple_GET_ITEM(got, 0), COURSE_CAPSULE);
@@ -1033,8 +1062,8 @@ static int turned_to(const Race *R, PyObject *got, const Course **c, const RaceB
         return -1;
     const Course *now = R->c;
     if ((*c)->w != now->w || (*c)->h != now->h || (*c)->F != now->F
-        || memcmp((*c)->flags, now->flags, now->F * sizeof(int)) != 0) {
-        PyErr_SetString(PyExc_ValueError, "race: a turned board is another course's");
+        || memcmp((*c)->flags, flags, now->F * sizeof(int)) != 0) {
+        PyErr_SetString(PyExc_ValueError, "race: a turned board or moved flags of another course");
         return -1;
     }
     if ((*bot)->squares != now->n || (*bot)->flags != now->F) {
@@ -1058,10 +1087,17 @@ static void board_turns(Race *R, int square)
         Py_XDECREF(got);
         return;
     }
+    play_on(R, got, R->c->flags);
+}
+
+/* The race plays on on `got` (a new reference: turned()'s or moved()'s
+ * (course, bot), its flags on `flags`) from now on; R->failed on an error. */
+static void play_on(Race *R, PyObject *got, const int *flags)
+{
     const Course *c;
     const RaceBot *bot;
     void *scratch = NULL;
-    if (turned_to(R, got, &c, &bot) == 0 && laser_room(R, c) == 0
+    if (played_on(R, got, flags, &c, &bot) == 0 && laser_room(R, c) == 0
         && PyList_Append(R->held, got) == 0)
         scratch = bot->start(bot);
     Py_DECREF(got);                 /* (R->held keeps the capsules) */
@@ -1075,10 +1111,53 @@ static void board_turns(Race *R, int square)
     R->c = c;
 }
 
-/* race(course, bot, rng, robots[, turned]): every robot played by `bot` (a
- * capsule of _race_bot.h made for this course), robots a sequence of (square,
- * facing, damage, lives, flags, powered_down), in robot order; `turned`
- * (None: no board turns) as board_turns calls it. Returns (rounds, finished,
+/* moving_flags.py carry_flags: every flag on a square of `hot` with `bit`
+ * rides one square along its belt (a wall ahead stops it; carried off the
+ * board or onto a deadly square it goes back to its square in the file),
+ * and an archive marker on a square a flag left goes with the first flag
+ * that left it. The race plays on on moved()'s course and bot. */
+static void carry_flags(Race *R, const int *hot, int bit)
+{
+    const Course *c = R->c;
+    int after[MOST_FLAGS], left[MOST_FLAGS], went = 0;
+    for (Py_ssize_t t = 0; t < c->F; t++) {
+        int sq = c->flags[t];
+        after[t] = sq;
+        if (!(hot[sq] & bit) || c->belt[sq] < 0)
+            continue;
+        int to = c->target[sq * 4 + c->belt[sq]];
+        if (to == WALL)
+            continue;
+        after[t] = to < 0 || c->death[to] ? R->home[t] : to;
+        left[went++] = (int)t;
+    }
+    if (memcmp(after, c->flags, c->F * sizeof(int)) == 0)
+        return;
+    for (int i = 0; i < R->count; i++) {
+        Robot *b = &R->r[i];
+        for (int j = 0; j < went && !b->out; j++)
+            if (b->archive == c->flags[left[j]]) {
+                b->archive = after[left[j]];
+                break;
+            }
+    }
+    PyObject *squares = PyTuple_New(c->F);
+    for (Py_ssize_t t = 0; squares != NULL && t < c->F; t++)
+        PyTuple_SET_ITEM(squares, t, PyLong_FromLong(after[t]));
+    PyObject *got = squares == NULL ? NULL : PyObject_CallOneArg(R->moved, squares);
+    Py_XDECREF(squares);
+    if (got == NULL) {
+        R->failed = 1;
+        return;
+    }
+    play_on(R, got, after);
+}
+
+/* race(course, bot, rng, robots[, turned[, moved]]): every robot played by
+ * `bot` (a capsule of _race_bot.h made for this course), robots a sequence
+ * of (square, facing, damage, lives, flags, powered_down), in robot order;
+ * `turned` (None: no board turns) as board_turns calls it, `moved` (None:
+ * flags stay) as carry_flags does. Returns (rounds, finished,
  * flag_rounds, deaths, occupancy): per robot (round, register) of its
  * finish or None; per robot the round of each flag it touched; each death
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
@@ -1086,13 +1165,14 @@ static void board_turns(Race *R, int square)
  * that stood there at the end of a register, as little-endian uint32s. */
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4 && nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "race: expected 4 or 5 arguments");
+    if (nargs < 4 || nargs > 6) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 4 to 6 arguments");
         return NULL;
     }
-    PyObject *turned = nargs == 5 && args[4] != Py_None ? args[4] : NULL;
-    if (turned != NULL && !PyCallable_Check(turned)) {
-        PyErr_SetString(PyExc_TypeError, "race: turned must be callable or None");
+    PyObject *turned = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
+    PyObject *moved = nargs == 6 && args[5] != Py_None ? args[5] : NULL;
+    if ((turned != NULL && !PyCallable_Check(turned)) || (moved != NULL && !PyCallable_Check(moved))) {
+        PyErr_SetString(PyExc_TypeError, "race: turned and moved must be callable or None");
         return NULL;
     }
     const Course *c = PyCapsule_GetPointer(args[0], COURSE_CAPSULE);
@@ -1127,6 +1207,8 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->deaths = PyList_New(0);
     R->held = PyList_New(0);
     R->turned = Py_XNewRef(turned);
+    R->moved = Py_XNewRef(moved);
+    memcpy(R->home, c->flags, c->F * sizeof(int));
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
     if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || laser_room(R, c) < 0
         || (R->scratch = bot->start(bot)) == NULL)
@@ -1193,6 +1275,7 @@ done:
         Py_XDECREF(R->getrandbits);
         Py_XDECREF(R->deaths);
         Py_XDECREF(R->turned);
+        Py_XDECREF(R->moved);
         PyMem_Free(R->occ);
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
@@ -1210,8 +1293,8 @@ static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, bot, rng, robots, turned=None) -> (rounds, finished, flag_rounds, deaths, "
-     "occupancy)"},
+     "race(course, bot, rng, robots, turned=None, moved=None) -> (rounds, finished, flag_rounds, "
+     "deaths, occupancy)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,6 +20,10 @@ def race_course(spec: CourseSpec) -> object: ...
 # (course, bot) of the board turned (docs/rules.md 12.10)
 Turned = Callable[[int], tuple[object, object] | None]
 
+# moved(squares): called as flags that ride the belts (docs/rules.md 12.1)
+# have moved; the (course, bot) with the flags on those squares
+Moved = Callable[[tuple[int, ...]], tuple[object, object]]
+
 def race(course: object, bot: object, rng: object,
          robots: Sequence[tuple[int, int, int, int, int, bool]],
-         turned: Turned | None = None) -> RawRace: ...
+         turned: Turned | None = None, moved: Moved | None = None) -> RawRace: ...

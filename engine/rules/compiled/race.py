@@ -12,9 +12,11 @@ tests/test_compiled_differential.py play both engines on random courses of
 every element and rule and compare what they return.
 
 Boards that turn when a flag is touched (``board_turns_on_flag``,
-docs/rules.md 12.10) turn in Python: ``Turns`` flips the coin as the Python
+docs/rules.md 12.10) turn in Python: ``Changes`` flips the coin as the Python
 race does (board_turns.py flip) when _race.c calls it, and hands back the
 turned board's compiled course and bot, which the compiled race plays on.
+Flags that ride the belts (``flags_move``, 12.1) move in C, which asks
+``Changes`` for the course and bot with the flags where they went.
 
     course = compiled_course(scenario)              # a CompiledCourse
     raw = race(scenario, course, bot, seed, docks, bot_for)
@@ -118,10 +120,11 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "fall_damage": IGNORED,         # dealt by falls down levels only, and levels are refused
         # special course rules (docs/rules.md 12)
         "robot_laser_damage": PLAYED, "start_damage": PLAYED, "power_down": PLAYED,
-        "flags_move": REFUSED, "repair_sites": REFUSED, "start_option_choice": REFUSED,
+        "flags_move": PLAYED,           # moved in C, on courses made in Python (Changes)
+        "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": REFUSED,
-        "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Turns)
+        "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Changes)
         "victory": REFUSED,             # team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
@@ -230,12 +233,11 @@ class CompiledCourse(NamedTuple):
     capsule: object                 # race_course's
 
 
-def compiled_course(scenario: Scenario, board: Board | None = None) -> CompiledCourse:
-    """The course `scenario` races on in C (refusal(scenario) None), on
-    `board` (one of its boards turned, 12.10) or its own; race_course
-    raises ValueError, TypeError, KeyError, IndexError or OverflowError for a
-    course it cannot play."""
-    course = compile_course(scenario.board if board is None else board)
+def compiled_course(scenario: Scenario) -> CompiledCourse:
+    """The course `scenario` races on in C (refusal(scenario) None);
+    race_course raises ValueError, TypeError, KeyError, IndexError or
+    OverflowError for a course it cannot play."""
+    course = compile_course(scenario.board)
     return _compiled(course, tuple(course.square(f.x, f.y) for f in scenario.flags),
                      scenario.rules)
 
@@ -300,7 +302,8 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
     (1-based, robot order) with `seed`, as Race(...).run() plays it, as
     _race.c returns it (engine/analysis/balance/compiled.py reads it);
-    `bot_for(course)` makes the bot for a board turned in the race."""
+    `bot_for(course)` makes the bot for a board turned, or for flags moved,
+    in the race."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     rules = scenario.rules
     damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
@@ -310,27 +313,42 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
         robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], damage,
                        rules.lives, 0, False))
     rng = random.Random(seed)
-    turns = Turns(scenario, rng, bot_for) if turning(scenario) else None
-    return compiled.race(course.capsule, bot, rng, robots, turns)
+    changes = Changes(scenario, course, rng, bot_for)
+    return compiled.race(course.capsule, bot, rng, robots,
+                         changes.turned if turning(scenario) else None,
+                         changes.moved if rules.flags_move else None)
 
 
-class Turns:
-    """One compiled race's boards that turn when a flag is touched (docs/rules.md
-    12.10): _race.c calls it where the Python race calls floor.on_flag
-    (checkpoints.py), and it flips the coin with the race's own generator
-    (_race.c draws from it too, so the numbers come in the Python race's
-    order) as BoardTurns does; heads, it gives the turned board's compiled
-    course and bot, which the race plays on from then on."""
+class Changes:
+    """What changes of one compiled race's course as it is played: boards
+    that turn when a flag is touched (docs/rules.md 12.10) and flags that
+    ride the belts (12.1). _race.c calls ``turned`` where the Python race
+    calls floor.on_flag (checkpoints.py), and it flips the coin with the
+    race's own generator (_race.c draws from it too, so the numbers come in
+    the Python race's order) as BoardTurns does; it calls ``moved`` with the
+    squares the flags it moved now stand on. Each gives the compiled course
+    of the board as it now lies with the flags where they now stand, and its
+    bot, which the race plays on from then on (the bots see the flags where
+    they stand when they next decide, as race.py shows them)."""
 
-    def __init__(self, scenario: Scenario, rng: random.Random, bot_for: BotFor):
+    def __init__(self, scenario: Scenario, course: CompiledCourse, rng: random.Random,
+                 bot_for: BotFor):
         self.scenario, self.rng, self.bot_for = scenario, rng, bot_for
         self.board = scenario.board             # as it lies now
+        self.flags = course.flags               # where they stand now
 
-    def __call__(self, square: int) -> tuple[object, object] | None:
+    def turned(self, square: int) -> tuple[object, object] | None:
         width = self.board.width
         flipped = flip(self.scenario, self.board, square % width, square // width, self.rng)
         if flipped is None or flipped[1] is None:
             return None
         self.board = flipped[1]
-        course = compiled_course(self.scenario, self.board)
+        return self._played()
+
+    def moved(self, squares: tuple[int, ...]) -> tuple[object, object]:
+        self.flags = squares
+        return self._played()
+
+    def _played(self) -> tuple[object, object]:
+        course = _compiled(compile_course(self.board), self.flags, self.scenario.rules)
         return course.capsule, self.bot_for(course)
