@@ -17,8 +17,9 @@
  * checkpoints.py calls floor.on_flag, flips the coin with the same
  * generator and gives the turned board's course and bot, which the race
  * plays on at once (board_turns below). Flags that ride the belts (12.1)
- * move here; `moved`, given where they now stand, gives the course and bot
- * with the flags there (carry_flags below). */
+ * move here (carry_flags below); as the bots next decide, `moved`, given
+ * where the flags now stand, gives the course and bot with the flags there
+ * (show_flags). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -84,7 +85,10 @@ typedef struct {
     Py_ssize_t laser_room;      /* (the lasers they have room for) */
     PyObject *turned;           /* turned(square) -> (course, bot) or None; NULL: no board turns */
     PyObject *moved;            /* moved(flag squares) -> (course, bot); NULL: flags stay (12.1) */
+    int flags[MOST_FLAGS];      /* where the flags stand now; R->c's are where the bots saw them */
+    int *flag_at;               /* per square: the number of the flag on it now, 0 none */
     int home[MOST_FLAGS];       /* the flags' squares in the file (where a moving flag goes back) */
+    int unseen;                 /* the flags moved since the bots saw them */
     PyObject *held;             /* the (course, bot) pairs played on: in use until the race ends */
     int failed;                 /* a Python error is set: unwind */
 } Race;
@@ -420,7 +424,7 @@ static int flag_mask(const Race *R, const int *hot)
         return 0;
     int mask = 0;
     for (Py_ssize_t t = 0; t < R->c->F; t++)
-        mask |= hot[R->c->flags[t]];
+        mask |= hot[R->flags[t]];
     return mask & (EXPRESS_BIT | CONVEYOR_BIT);
 }
 
@@ -448,10 +452,6 @@ static void board_elements(Race *R, int reg)
         }
         if (flags & bits[k]) {              /* flags ride after the robots (12.1) */
             carry_flags(R, hot, bits[k]);
-            if (R->failed)
-                return;
-            c = R->c;                       /* (the course with the flags where they went) */
-            hot = c->hot + reg * c->n;
             flags = flag_mask(R, hot);
         }
     }
@@ -565,6 +565,7 @@ static void fire(Race *R, const int *on, int count)
 
 static void board_turns(Race *R, int square);
 static void play_on(Race *R, PyObject *got, const int *flags);
+static void show_flags(Race *R);
 
 /* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
@@ -574,10 +575,10 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
         const Course *c = R->c;     /* (a flag touched before may have turned a board) */
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
-        if (sq < 0 || !(c->archive_point[sq] || c->flag_at[sq]))
+        if (sq < 0 || !(c->archive_point[sq] || R->flag_at[sq]))
             continue;
         int moves_archive;
-        if (b->flags < c->F && sq == c->flags[b->flags]) {
+        if (b->flags < c->F && sq == R->flags[b->flags]) {
             R->flag_rounds[on[i] * c->F + b->flags] = R->round;
             b->flags++;
             if (b->flags == c->F) {
@@ -589,7 +590,7 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
                 board_turns(R, sq);
             moves_archive = 1;
         } else {
-            moves_archive = c->archive_point[sq] || (c->any_flag && c->flag_at[sq] > 0);
+            moves_archive = c->archive_point[sq] || (c->any_flag && R->flag_at[sq] > 0);
         }
         if (moves_archive)
             b->archive = sq;
@@ -724,6 +725,9 @@ static int in_race(const Robot *b)
 
 static void start_round(Race *R)
 {
+    show_flags(R);
+    if (R->failed)
+        return;
     const Course *c = R->c;
     R->round++;
     R->moment++;                                            /* power down (2.1) */
@@ -982,7 +986,7 @@ static void clean_up(Race *R)
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         if (b->sq >= 0 && b->damage
-            && (c->archive_point[b->sq] || (c->flags_repair && c->flag_at[b->sq])))
+            && (c->archive_point[b->sq] || (c->flags_repair && R->flag_at[b->sq])))
             b->damage--;
     }
     R->moment++;                                            /* registers (7.2) */
@@ -993,6 +997,9 @@ static void clean_up(Race *R)
                 b->reg[r] = -1;
     }
     R->moment++;                                            /* power down choice (7.3) */
+    show_flags(R);
+    if (R->failed)
+        return;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         if (in_race(b) && !b->decided)
@@ -1115,13 +1122,14 @@ static void play_on(Race *R, PyObject *got, const int *flags)
  * rides one square along its belt (a wall ahead stops it; carried off the
  * board or onto a deadly square it goes back to its square in the file),
  * and an archive marker on a square a flag left goes with the first flag
- * that left it. The race plays on on moved()'s course and bot. */
+ * that left it. (state.py place_flags: a square's flag number is the
+ * highest of the flags on it.) */
 static void carry_flags(Race *R, const int *hot, int bit)
 {
     const Course *c = R->c;
     int after[MOST_FLAGS], left[MOST_FLAGS], went = 0;
     for (Py_ssize_t t = 0; t < c->F; t++) {
-        int sq = c->flags[t];
+        int sq = R->flags[t];
         after[t] = sq;
         if (!(hot[sq] & bit) || c->belt[sq] < 0)
             continue;
@@ -1131,33 +1139,50 @@ static void carry_flags(Race *R, const int *hot, int bit)
         after[t] = to < 0 || c->death[to] ? R->home[t] : to;
         left[went++] = (int)t;
     }
-    if (memcmp(after, c->flags, c->F * sizeof(int)) == 0)
+    if (memcmp(after, R->flags, c->F * sizeof(int)) == 0)
         return;
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         for (int j = 0; j < went && !b->out; j++)
-            if (b->archive == c->flags[left[j]]) {
+            if (b->archive == R->flags[left[j]]) {
                 b->archive = after[left[j]];
                 break;
             }
     }
-    PyObject *squares = PyTuple_New(c->F);
-    for (Py_ssize_t t = 0; squares != NULL && t < c->F; t++)
-        PyTuple_SET_ITEM(squares, t, PyLong_FromLong(after[t]));
+    for (Py_ssize_t t = 0; t < c->F; t++)
+        R->flag_at[R->flags[t]] = 0;
+    for (Py_ssize_t t = 0; t < c->F; t++) {
+        R->flags[t] = after[t];
+        R->flag_at[after[t]] = (int)t + 1;
+    }
+    R->unseen = 1;
+}
+
+/* race.py _show_flags: the bots see the flags where they stand now. The race
+ * plays on on moved()'s course (its distances to the flags, for re-entry)
+ * and bot for them; R->failed on an error. */
+static void show_flags(Race *R)
+{
+    if (!R->unseen)
+        return;
+    R->unseen = 0;
+    PyObject *squares = PyTuple_New(R->c->F);
+    for (Py_ssize_t t = 0; squares != NULL && t < R->c->F; t++)
+        PyTuple_SET_ITEM(squares, t, PyLong_FromLong(R->flags[t]));
     PyObject *got = squares == NULL ? NULL : PyObject_CallOneArg(R->moved, squares);
     Py_XDECREF(squares);
     if (got == NULL) {
         R->failed = 1;
         return;
     }
-    play_on(R, got, after);
+    play_on(R, got, R->flags);
 }
 
 /* race(course, bot, rng, robots[, turned[, moved]]): every robot played by
  * `bot` (a capsule of _race_bot.h made for this course), robots a sequence
  * of (square, facing, damage, lives, flags, powered_down), in robot order;
  * `turned` (None: no board turns) as board_turns calls it, `moved` (None:
- * flags stay) as carry_flags does. Returns (rounds, finished,
+ * flags stay) as show_flags does. Returns (rounds, finished,
  * flag_rounds, deaths, occupancy): per robot (round, register) of its
  * finish or None; per robot the round of each flag it touched; each death
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
@@ -1209,11 +1234,15 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->turned = Py_XNewRef(turned);
     R->moved = Py_XNewRef(moved);
     memcpy(R->home, c->flags, c->F * sizeof(int));
+    memcpy(R->flags, c->flags, c->F * sizeof(int));
+    R->flag_at = PyMem_Malloc(c->n * sizeof(int));
+    if (R->flag_at != NULL)
+        memcpy(R->flag_at, c->flag_at, c->n * sizeof(int));
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
     if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || laser_room(R, c) < 0
         || (R->scratch = bot->start(bot)) == NULL)
         goto done;
-    if (!R->occ || !R->occupancy || !R->flag_rounds) {
+    if (!R->occ || !R->occupancy || !R->flag_rounds || !R->flag_at) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1277,6 +1306,7 @@ done:
         Py_XDECREF(R->turned);
         Py_XDECREF(R->moved);
         PyMem_Free(R->occ);
+        PyMem_Free(R->flag_at);
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
         PyMem_Free(R->order);

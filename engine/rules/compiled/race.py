@@ -16,7 +16,8 @@ docs/rules.md 12.10) turn in Python: ``Changes`` flips the coin as the Python
 race does (board_turns.py flip) when _race.c calls it, and hands back the
 turned board's compiled course and bot, which the compiled race plays on.
 Flags that ride the belts (``flags_move``, 12.1) move in C, which asks
-``Changes`` for the course and bot with the flags where they went.
+``Changes`` for the course and bot with the flags where they went as the
+bots next see them.
 
     course = compiled_course(scenario)              # a CompiledCourse
     raw = race(scenario, course, bot, seed, docks, bot_for)
@@ -325,11 +326,12 @@ class Changes:
     ride the belts (12.1). _race.c calls ``turned`` where the Python race
     calls floor.on_flag (checkpoints.py), and it flips the coin with the
     race's own generator (_race.c draws from it too, so the numbers come in
-    the Python race's order) as BoardTurns does; it calls ``moved`` with the
-    squares the flags it moved now stand on. Each gives the compiled course
-    of the board as it now lies with the flags where they now stand, and its
-    bot, which the race plays on from then on (the bots see the flags where
-    they stand when they next decide, as race.py shows them)."""
+    the Python race's order) as BoardTurns does. It moves the flags itself
+    and calls ``moved`` with the squares they stand on where race.py shows
+    them to the bots (the round's start and the power down choice). Each
+    gives the compiled course of the board as it now lies with the flags
+    where the bots saw them last, and its bot, which the race plays on from
+    then on."""
 
     def __init__(self, scenario: Scenario, course: CompiledCourse, rng: random.Random,
                  bot_for: BotFor):
