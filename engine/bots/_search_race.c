@@ -5,7 +5,9 @@
  *
  * race_bot(spec) turns a dict of the bot's tables and weights (race_bot.py
  * BotSpec) for one course into the capsule race() is given, checking every
- * index once. */
+ * index once. Under `superbot` (docs/rules.md 12.9) a robot hunting the
+ * SuperBot scores its programs on a hunter's tables, which spec["hunt"]
+ * gives (engine/bots/hunt.py hunt_scale). */
 #include "_play.h"
 #include "../rules/compiled/_race_bot.h"
 #define SPEC_OF "race_bot"
@@ -22,6 +24,7 @@ typedef struct {
     int64_t *value;
     int *from_square, *repair_dist;
     long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
+    PyObject *hunt;     /* hunt(square, facing, flags, archive, last_life) -> (value, dead, dmg) */
 } SearchBot;
 
 typedef struct {                            /* one race's scratch */
@@ -35,6 +38,7 @@ static void free_bot(SearchBot *s)
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(s->value);
+    Py_XDECREF(s->hunt);
     if (s->end.obj != NULL)
         PyBuffer_Release(&s->end);
     if (s->dmg.obj != NULL)
@@ -76,6 +80,35 @@ static void stop(void *scratch)
     PyMem_Free(done);
 }
 
+/* search.py _hunting: a hunter's value, dead and damage tables (hunt.py
+ * Hunt) for robot b, which hunts the SuperBot; 0, or -1 with an error. */
+static int hunter(const SearchBot *c, const BotRobot *b, Py_buffer table[3])
+{
+    PyObject *got = PyObject_CallFunction(c->hunt, "iiiii", b->quarry[0], b->quarry[1],
+                                          b->quarry[2], b->quarry[3], b->lives <= 1);
+    if (got == NULL)
+        return -1;
+    int taken = 0;
+    if (PyTuple_Check(got) && PyTuple_GET_SIZE(got) == 3)
+        while (taken < 3 && PyObject_GetBuffer(PyTuple_GET_ITEM(got, taken), &table[taken],
+                                               PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0)
+            taken++;
+    Py_DECREF(got);                 /* (the buffers keep the arrays) */
+    int ok = taken == 3
+        && table[0].ndim == 1 && signed_ints(&table[0], 8) && table[0].shape[0] == c->X
+        && table[1].ndim == 1 && signed_ints(&table[1], 8) && table[1].shape[0] == c->F + 1
+        && table[2].ndim == 2 && signed_ints(&table[2], 4) && table[2].shape[0] == 5
+        && table[2].shape[1] == c->dmg.shape[1];
+    if (ok)
+        return 0;
+    for (int i = 0; i < taken; i++)
+        PyBuffer_Release(&table[i]);
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError,
+                        "race_bot: hunt() must give (value, dead, dmg) tables of the bot's shapes");
+    return -1;
+}
+
 /* SearchBot.program via the compiled decision (search.py _decided): the
  * first `free` registers from `hand`. -1 with an error. */
 static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const int *hand,
@@ -114,6 +147,15 @@ static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const i
     s.value.shape = &X;
     s.dead.buf = dead;
     s.dead.shape = &F1;
+    Py_buffer hunt[3];              /* a hunter's value, dead and dmg, in place of the racer's */
+    int hunting = b->hunts && c->hunt != NULL;
+    if (hunting) {
+        if (hunter(c, b, hunt) < 0)
+            return -1;
+        s.value.buf = hunt[0].buf;
+        s.dead.buf = hunt[1].buf;
+        p.dmg = hunt[2];
+    }
     s.room = b->room;
     s.S = c->S;
     s.fin = c->FIN;
@@ -131,6 +173,8 @@ static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const i
     }
     Walk w = {&p, &s, TIES, {0}, 0, 0, own->ties, 0, 0};
     walk_hand(&w, counts);
+    for (int i = 0; hunting && i < 3; i++)
+        PyBuffer_Release(&hunt[i]);
     if (w.bad || w.n == 0) {
         PyErr_SetString(PyExc_IndexError, "race_bot: a table index out of range");
         return -1;
@@ -219,6 +263,14 @@ PyObject *race_bot(PyObject *self, PyObject *spec)
         bad = 1;
     }
     c->from_square = ints(spec, "from_square", F * n, INT_MIN, INT_MAX, NULL, &bad);
+    PyObject *hunt = bad ? NULL : item(spec, "hunt");
+    if (hunt != NULL && hunt != Py_None && !PyCallable_Check(hunt)) {
+        PyErr_SetString(PyExc_TypeError, "race_bot: hunt must be callable or None");
+        bad = 1;
+    } else if (hunt != NULL && hunt != Py_None) {
+        c->hunt = Py_NewRef(hunt);
+    }
+    bad |= hunt == NULL;
     c->repair_dist = ints(spec, "repair_dist", 4 * n + 2, INT_MIN, INT_MAX, NULL, &bad);
     Py_buffer value = {0};
     PyObject *o = bad ? NULL : item(spec, "value");

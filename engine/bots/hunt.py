@@ -40,6 +40,15 @@ DEATH = 10
 LAST_LIFE = 100000
 
 
+class Quarry(NamedTuple):
+    """Where the SuperBot stands, as a hunter sees it (a RobotState serves
+    too; the compiled race's bots are given these, engine/bots/race_bot.py)."""
+    sq: int                 # -1 off the board
+    facing: int
+    flags: int
+    archive: int
+
+
 class Hunt(NamedTuple):
     """What a hunter's programs are scored with, in place of a racer's: the
     value of every extended state (engine/bots/tables.py Layered), of being
@@ -58,7 +67,8 @@ def quarry(view: BotView) -> RobotState | None:
     return next((r for r in view.others() if r.superbot and not r.out), None)
 
 
-def hunt_scale(tables: Tables, layered: Layered, holder: RobotState, last_life: bool) -> Hunt:
+def hunt_scale(tables: Tables, layered: Layered, holder: RobotState | Quarry,
+               last_life: bool) -> Hunt:
     """A hunter's scale against `holder`, remembered on the tables per
     place of the SuperBot."""
     cache = layered.__dict__.setdefault("_hunts", {})
@@ -87,7 +97,7 @@ def hunt_scale(tables: Tables, layered: Layered, holder: RobotState, last_life: 
     return found
 
 
-def likely_path(tables: Tables, holder: RobotState) -> list[int]:
+def likely_path(tables: Tables, holder: RobotState | Quarry) -> list[int]:
     """The SuperBot's square at the end of each register, were it to play
     the card nearest its next flag each time (alone on the board)."""
     if holder.sq < 0:

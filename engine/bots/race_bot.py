@@ -8,6 +8,7 @@ the course (engine/analysis/balance/compiled.py).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TypedDict
 from weakref import WeakKeyDictionary
@@ -16,6 +17,7 @@ import numpy as np
 
 from rallyforge.engine.bots import search
 from rallyforge.engine.bots.common import POWER_DOWN_FAR
+from rallyforge.engine.bots.hunt import Hunt, Quarry, hunt_scale
 from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
 from rallyforge.engine.bots.tables import UNREACHABLE, Tables, tables_for
 from rallyforge.engine.model.scenario import Rules
@@ -45,6 +47,7 @@ class BotSpec(TypedDict):
     damage_weight: int
     far: int
     unreachable: int
+    hunt: Callable[[int, int, int, int, bool], Hunt] | None     # under superbot: _hunter
 
 
 def built() -> bool:
@@ -65,16 +68,17 @@ def search_bot(course: Course, flags: tuple[int, ...], rules: Rules,
     `flags` (squares) under `rules` (built() is true); `homes`, the flags'
     squares in the file where flags ride the belts (docs/rules.md 12.1,
     where one carried off goes back), default `flags`."""
-    tables = _tables(course, flags, rules, homes or flags)
+    homes = homes or flags
+    tables = _tables(course, flags, rules, homes)
     found = _made.get(tables)
     if found is None:
         assert search.compiled is not None
-        found = _made[tables] = search.compiled.race_bot(_spec(tables))
+        found = _made[tables] = search.compiled.race_bot(_spec(tables, homes))
     return found
 
 
 def bot_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> BotSpec:
-    return _spec(_tables(course, flags, rules, flags))
+    return _spec(_tables(course, flags, rules, flags), flags)
 
 
 def _tables(course: Course, flags: tuple[int, ...], rules: Rules,
@@ -82,8 +86,22 @@ def _tables(course: Course, flags: tuple[int, ...], rules: Rules,
     return tables_for(SimpleNamespace(course=course, flags=flags, homes=homes, rules=rules))
 
 
-def _spec(tables: Tables) -> BotSpec:
-    course, flags = tables.course, tables.flags
+def _hunter(course: Course, flags: tuple[int, ...], rules: Rules, homes: tuple[int, ...]
+            ) -> Callable[[int, int, int, int, bool], Hunt]:
+    """The bot's hunt(square, facing, flags, archive, last_life) under
+    ``superbot``: a hunter's tables against the SuperBot standing there
+    (engine/bots/hunt.py). It finds the tables anew each call: the bot that
+    keeps it must not keep them alive (race_bot's bots live as long as their
+    tables)."""
+    def hunt(square: int, facing: int, touched: int, archive: int, last_life: bool) -> Hunt:
+        tables = _tables(course, flags, rules, homes)
+        holder = Quarry(square, facing, touched, archive)
+        return hunt_scale(tables, tables.layered(), holder, last_life)
+    return hunt
+
+
+def _spec(tables: Tables, homes: tuple[int, ...]) -> BotSpec:
+    course, flags, rules = tables.course, tables.flags, tables.rules
     layered = tables.layered()
     return {
         "squares": course.size, "flag_count": len(flags), "flags": flags,
@@ -94,4 +112,5 @@ def _spec(tables: Tables) -> BotSpec:
         "repair_dist": tables.repair_dist.tolist(),
         "flag_value": FLAG, "death_penalty": DEATH, "last_life_penalty": LAST_LIFE,
         "damage_weight": DAMAGE, "far": POWER_DOWN_FAR, "unreachable": UNREACHABLE,
+        "hunt": _hunter(course, flags, rules, homes) if rules.superbot else None,
     }

@@ -59,12 +59,13 @@ typedef struct {
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
-        any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down;
+        any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down, superbot;
 } Course;
 
 typedef struct {
     int sq, facing, damage, lives, flags, archive;
     int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
+    int superbot;               /* holds the SuperBot title (12.9) */
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
 } Robot;
@@ -176,7 +177,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"teleport_back", &c->teleport_back, 0, MOST_SIDE},
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
         {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
-        {"power_down", &c->power_down, 0, 1},
+        {"power_down", &c->power_down, 0, 1}, {"superbot", &c->superbot, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -492,8 +493,23 @@ static void board_elements(Race *R, int reg)
 
 /* ------------------------------------------------------------ lasers, flags */
 
-/* lasers.py fire: the robots on the board, in robot order. */
-static void fire(Race *R, const int *on, int count)
+/* The robot holding the SuperBot title (12.9), -1 for none. */
+static int holder(const Race *R)
+{
+    for (int i = 0; i < R->count; i++)
+        if (R->r[i].superbot)
+            return i;
+    return -1;
+}
+
+/* The priority of robot b's card in register slot+1, -1 without one (state.py priority). */
+static int priority(const Race *R, const Robot *b, int slot)
+{
+    return b->reg[slot] >= 0 ? R->c->card_priority[b->reg[slot]] : -1;
+}
+
+/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
+static void fire(Race *R, const int *on, int count, int slot)
 {
     const Course *c = R->c;
     if (count == 0)
@@ -520,6 +536,7 @@ static void fire(Race *R, const int *on, int count)
     for (int j = 0; j < found; j++)
         R->r[near_robot[order[j]]].pending += c->laser_beams[order[j]];
     int hit = found > 0;
+    int title = c->superbot ? holder(R) : -1, hitters[MOST_ROBOTS], hits = 0;
     if (c->robot_lasers) {
         for (int i = 0; i < count; i++) {
             Robot *shooter = &R->r[on[i]];
@@ -528,8 +545,10 @@ static void fire(Race *R, const int *on, int count)
             int d = shooter->facing, s = c->target[shooter->sq * 4 + d];
             while (s >= 0 && R->occ[s] < 0)
                 s = c->target[s * 4 + d];
-            if (s >= 0) {
-                R->r[R->occ[s]].pending += (int)c->laser_damage;       /* 12.2 */
+            if (s >= 0) {                   /* (12.2; the SuperBot's laser deals double, 12.9) */
+                R->r[R->occ[s]].pending += (int)c->laser_damage * (shooter->superbot ? 2 : 1);
+                if (R->occ[s] == title)
+                    hitters[hits++] = on[i];
                 hit = 1;
             }
         }
@@ -561,6 +580,21 @@ static void fire(Race *R, const int *on, int count)
             agent = BY_ROBOT_LASER;
         destroy(R, b, DAMAGED, b->sq, agent, origin);
     }
+    /* superbot.py pass_title: a SuperBot destroyed here by robot lasers
+     * passes the title to the one that hit it with the higher priority
+     * card in this register (the lower robot number on a tie) */
+    if (hits > 0 && R->r[title].sq < 0 && R->r[title].destroyed) {
+        int heir = hitters[0];
+        for (int j = 1; j < hits; j++) {
+            int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
+            if (p > best || (p == best && hitters[j] < heir))
+                heir = hitters[j];
+        }
+        if (heir != title) {
+            R->r[title].superbot = 0;
+            R->r[heir].superbot = 1;
+        }
+    }
 }
 
 static void board_turns(Race *R, int square);
@@ -579,15 +613,17 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
             continue;
         int moves_archive;
         if (b->flags < c->F && sq == R->flags[b->flags]) {
-            R->flag_rounds[on[i] * c->F + b->flags] = R->round;
-            b->flags++;
-            if (b->flags == c->F) {
-                b->fin_round = R->round;
-                b->fin_reg = reg;
-                finished[done++] = on[i];
+            if (!c->superbot || b->superbot) {  /* (only the SuperBot touches flags, 12.9) */
+                R->flag_rounds[on[i] * c->F + b->flags] = R->round;
+                b->flags++;
+                if (b->flags == c->F) {
+                    b->fin_round = R->round;
+                    b->fin_reg = reg;
+                    finished[done++] = on[i];
+                }
+                if (R->turned != NULL)                      /* floor.on_flag */
+                    board_turns(R, sq);
             }
-            if (R->turned != NULL)                          /* floor.on_flag */
-                board_turns(R, sq);
             moves_archive = 1;
         } else {
             moves_archive = c->archive_point[sq] || (c->any_flag && R->flag_at[sq] > 0);
@@ -680,11 +716,22 @@ static Py_ssize_t dice_below(void *race, Py_ssize_t n)
     return random_below(race, n);
 }
 
-/* What the bot sees of robot b. */
+/* What the bot sees of robot b; under `superbot`, of the SuperBot it
+ * hunts when it does not hold the title (hunt.py quarry). */
 static BotRobot seen(const Race *R, Robot *b)
 {
     BotRobot view = {b->sq, b->facing, b->damage, b->lives, b->flags, b->archive,
-                     lock_count(R->c, b->damage), (int)(R->c->destroy_at - b->damage), b->reg};
+                     lock_count(R->c, b->damage), (int)(R->c->destroy_at - b->damage), b->reg,
+                     0, {0, 0, 0, 0}};
+    int title = R->c->superbot && !b->superbot ? holder(R) : -1;
+    if (title >= 0 && !R->r[title].out) {
+        const Robot *q = &R->r[title];
+        view.hunts = 1;
+        view.quarry[0] = q->sq;
+        view.quarry[1] = q->facing;
+        view.quarry[2] = q->flags;
+        view.quarry[3] = q->archive;
+    }
     return view;
 }
 
@@ -838,7 +885,7 @@ static void play_register(Race *R, int reg)
     for (int i = 0; i < R->count; i++)
         if (R->r[i].sq >= 0)
             on[onboard++] = i;
-    fire(R, on, onboard);
+    fire(R, on, onboard, slot);
     R->moment++;                                            /* E */
     int finished[MOST_ROBOTS];
     int done = touch(R, on, onboard, reg, finished);
@@ -989,6 +1036,9 @@ static void clean_up(Race *R)
             && (c->archive_point[b->sq] || (c->flags_repair && R->flag_at[b->sq])))
             b->damage--;
     }
+    for (int i = 0; i < R->count && c->superbot; i++)       /* superbot.py discard_damage */
+        if (R->r[i].superbot && R->r[i].sq >= 0)
+            R->r[i].damage = 0;
     R->moment++;                                            /* registers (7.2) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
@@ -1180,7 +1230,8 @@ static void show_flags(Race *R)
 
 /* race(course, bot, rng, robots[, turned[, moved]]): every robot played by
  * `bot` (a capsule of _race_bot.h made for this course), robots a sequence
- * of (square, facing, damage, lives, flags, powered_down), in robot order;
+ * of (square, facing, damage, lives, flags, powered_down[, superbot]), in
+ * robot order (superbot: it holds the SuperBot title, 12.9);
  * `turned` (None: no board turns) as board_turns calls it, `moved` (None:
  * flags stay) as show_flags does. Returns (rounds, finished,
  * flag_rounds, deaths, occupancy): per robot (round, register) of its
@@ -1251,8 +1302,8 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip", &b->sq, &b->facing,
-                              &b->damage, &b->lives, &b->flags, &powered_down))
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip|p", &b->sq, &b->facing,
+                              &b->damage, &b->lives, &b->flags, &powered_down, &b->superbot))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
             || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {

@@ -25,5 +25,6 @@ Turned = Callable[[int], tuple[object, object] | None]
 Moved = Callable[[tuple[int, ...]], tuple[object, object]]
 
 def race(course: object, bot: object, rng: object,
-         robots: Sequence[tuple[int, int, int, int, int, bool]],
+         robots: Sequence[tuple[int, int, int, int, int, bool]
+                          | tuple[int, int, int, int, int, bool, bool]],
          turned: Turned | None = None, moved: Moved | None = None) -> RawRace: ...

@@ -21,6 +21,8 @@ typedef struct {
     int room;               /* damage it takes before it is destroyed */
     int *reg;               /* its 5 registers (card numbers, DECK order; -1 empty): program
                                fills the first `free`, which the race has emptied */
+    int hunts;              /* under superbot (12.9): it hunts the SuperBot, which stands at */
+    int quarry[4];          /* (square or -1, facing, flags touched, archive square) */
 } BotRobot;
 
 /* The race's random numbers (its random.Random): rng.randrange(n) for n >= 1,

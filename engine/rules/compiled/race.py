@@ -124,7 +124,7 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "flags_move": PLAYED,           # moved in C, on courses made in Python (Changes)
         "repair_sites": REFUSED, "start_option_choice": REFUSED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
-        "superbot": REFUSED,
+        "superbot": PLAYED,
         "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Changes)
         "victory": REFUSED,             # team races (docs/rules.md 13): Python
         "note": IGNORED,
@@ -226,6 +226,7 @@ class CourseSpec(TypedDict):
     finish_first: bool
     robot_laser_damage: int
     power_down: bool
+    superbot: bool
 
 
 class CompiledCourse(NamedTuple):
@@ -291,6 +292,7 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
         "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
         "robot_laser_damage": rules.robot_laser_damage, "power_down": rules.power_down,
+        "superbot": rules.superbot,
     }
     return spec
 
@@ -308,11 +310,13 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     rules = scenario.rules
     damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
+    # under superbot the robot on the lowest dock starts with the title (race.py _crown_dock_1)
+    crowned = min(range(len(docks)), key=lambda i: (docks[i], i)) if rules.superbot else -1
     robots = []
-    for number in docks:
+    for i, number in enumerate(docks):
         dock = scenario.docks[number - 1]
         robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], damage,
-                       rules.lives, 0, False))
+                       rules.lives, 0, False, i == crowned))
     rng = random.Random(seed)
     changes = Changes(scenario, course, rng, bot_for)
     return compiled.race(course.capsule, bot, rng, robots,
