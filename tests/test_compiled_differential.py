@@ -69,7 +69,7 @@ def test_balance_runs_of_valid_random_courses_are_the_same_without_the_compiled_
     from rallyforge.engine.analysis.balance import balance
     from rallyforge.engine.bots import search
     from rallyforge.engine.validation.validator import race_errors
-    courses = [c for c in map(random_courses.random_course, range(200)) if not race_errors(c)][:40]
+    courses = [c for c in map(random_courses.random_course, range(300)) if not race_errors(c)][:40]
     assert len(courses) == 40
     runs = [dict(balance(c, races=6, robots=min(4, len(c.docks)), workers=1), elapsed_s=0)
             for c in courses]

@@ -64,7 +64,8 @@ def test_the_same_races_as_the_python_engine(path, variant):
     why = compiled.python_reason(scenario, "search", 1)
     if why is not None:
         refused = tuple(f"{cls.__name__}.{name} " for cls, table in compiled_rules.FIELDS.items()
-                        for name, how in table.items() if how == compiled_rules.REFUSED)
+                        for name, how in table.items()
+                        if how == compiled_rules.REFUSED or isinstance(how, tuple))
         assert why.startswith(refused) or why == "a ramp tile", why
         return
     docks = len(scenario.docks)
@@ -163,17 +164,21 @@ def test_boards_that_turn_on_flags_race_the_same_in_both_engines(path):
 
 @needs_built
 @pytest.mark.parametrize("name", ("moving-targets", "set-to-kill", "factory-rejects",
-                                  "day-of-the-superbot"))
+                                  "day-of-the-superbot", "interference", "tandem-carnage",
+                                  "all-for-one-or-one-for-all"))
 def test_published_courses_with_special_rules_race_the_same_in_both_engines(name):
-    """docs/rules.md 12.1 to 12.4 and 12.9 in C: Moving Targets' flags
-    riding the belts, Set to Kill's robot lasers dealing double, Factory
-    Rejects' robots starting damaged with no power down and Day of the
-    SuperBot's hunt, race for race as the Python engine plays them; and the
-    rules matter: without them most of the same races go otherwise."""
+    """docs/rules.md 12.1 to 12.4, 12.9 and 13.2 to 13.4 in C: Moving
+    Targets' flags riding the belts, Set to Kill's robot lasers dealing
+    double, Factory Rejects' robots starting damaged with no power down, Day
+    of the SuperBot's hunt, Interference's racers and blockers, Tandem
+    Carnage's shared progress and All for One's any teammate, race for race
+    as the Python engine plays them; and the rules matter: without them most
+    of the same races go otherwise."""
     scenario = board(ROOT / "engine" / "editing" / "published" / f"{name}.json", {})
     assert scenario is not None
     plain = replace(scenario, rules=replace(scenario.rules, flags_move=False, robot_laser_damage=1,
-                                            start_damage=0, power_down=True, superbot=False))
+                                            start_damage=0, power_down=True, superbot=False,
+                                            victory="robot"))
     assert plain.rules != scenario.rules
     docks = tuple(range(1, 7))
     assert compiled.applies(scenario, "search", len(docks))
@@ -185,20 +190,28 @@ def test_published_courses_with_special_rules_race_the_same_in_both_engines(name
     assert changed >= 12, f"the special rules changed {changed} races of 16"
 
 
-def test_the_superbot_title_passes_in_the_random_races_compared():
-    """The SuperBot's title passes to its destroyer (12.9) in some of the
-    races the differential tests compare (tests/random_courses.py; on Day
-    of the SuperBot it seldom does: the SuperBot sheds its damage every
-    round), as the Python engine's log says."""
-    passed = 0
+def test_the_random_races_compared_hold_the_course_rules_rare_moments():
+    """Among the races the differential tests compare (tests/random_courses.py),
+    as the Python engine's log tells: flags ride belts (12.1), boards turn
+    (12.10), the SuperBot's title passes to its destroyer (12.9; on Day of
+    the SuperBot it seldom does: the SuperBot sheds its damage every
+    round), a blocker leaves with its player (13.2) and a touch counts for
+    teammates (13.3)."""
+    moments = {"flag moved": lambda e, s: e.kind == "flag_move",
+               "board turned": lambda e, s: e.kind == "board_turn" and e.amount,
+               "title passed": lambda e, s: e.kind == "superbot" and e.target is not None,
+               "blocker left": lambda e, s: e.kind == "leave" and s.rules.victory == "player",
+               "flag shared": lambda e, s: e.kind == "flag" and e.cause == "team"}
+    seen = dict.fromkeys(moments, 0)
     for seed in range(200):
         scenario = random_courses.random_course(seed)
-        if scenario.rules.superbot and compiled_rules.refusal(scenario) is None:
+        if compiled_rules.refusal(scenario) is None:
             docks = tuple(range(1, len(scenario.docks) + 1))
             race = new_race(play.lineup(scenario, docks, "search"), seed=seed)
             race.run()
-            passed += any(e.kind == "superbot" and e.target is not None for e in race.events)
-    assert passed >= 5, f"the title passed in {passed} races"
+            for name, happened in moments.items():
+                seen[name] += any(happened(e, scenario) for e in race.events)
+    assert min(seen.values()) >= 4, seen
 
 
 @needs_built
@@ -206,7 +219,11 @@ def test_the_superbot_title_passes_in_the_random_races_compared():
                                   "12.4-no-power-down", "12.9-superbot-double-laser-discards-damage",
                                   "12.9-superbot-fall-keeps-title",
                                   "12.9-superbot-tie-higher-priority",
-                                  "12.9-superbot-title-to-the-destroyer"))
+                                  "12.9-superbot-title-to-the-destroyer",
+                                  "13.2-blocker-and-player-out", "13.2-blocker-leaves-mid-push",
+                                  "13.2-blocker-leaves-before-its-damage",
+                                  "13.2-blocker-leaves-off-the-belt", "13.3-team-progress-shared",
+                                  "13.4-team-any-finisher"))
 def test_the_rule_cases_of_special_rules_race_the_same_in_both_engines(name):
     """The rule cases of the special rules C plays, raced by search bots
     from every dock under their own rules: the same races in both engines."""
@@ -313,7 +330,7 @@ def test_a_bad_race_bot_is_refused(change, error):
 
 COURSE_SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
                   "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
-                  "robot_laser_damage", "power_down", "superbot")
+                  "robot_laser_damage", "power_down", "superbot", "victory")
 BOT_SCALARS = ("flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
                "unreachable")
 
@@ -388,6 +405,28 @@ def test_a_bad_turn_is_refused():
                           ("not callable", TypeError)):
         with pytest.raises(error):
             race(*here, random.Random(0), on_flag, turned)
+
+
+@needs_built
+def test_a_blocker_leaves_its_belt_with_its_player():
+    """13.2 in C: racer and blocker powered down on one belt; the racer
+    carried off to its last death takes its player out, and the blocker
+    leaves at once rather than riding on (the compiled race once carried
+    it back onto the board)."""
+    scenario = board(ROOT / "tests" / "rules" / "13.2-blocker-leaves-off-the-belt.json",
+                     {"max_rounds": 1})
+    assert scenario is not None
+    width = scenario.board.width
+    # (square, facing, damage, lives, flags, powered down, SuperBot, team, blocker)
+    robots = [(3 * width, 1, 0, 3, 0, True, False, 0, False),
+              (width + 7, 0, 0, 1, 0, True, False, 1, False),
+              (3 * width + 1, 1, 0, 3, 0, True, False, 0, True),
+              (width + 6, 0, 0, 3, 0, True, False, 1, True)]
+    *_, deaths, occupancy = compiled_rules.compiled.race(*_racer(scenario), random.Random(0),
+                                                        robots)
+    stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(width * 4)]
+    assert [d[0] for d in deaths] == [1], "the racer dies, the blocker leaves"
+    assert stood[width + 6] == stood[width + 7] == 0, "nobody stands on the belt after"
 
 
 @needs_built

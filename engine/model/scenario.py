@@ -618,12 +618,17 @@ class Scenario:
         rule: on a team course, seats alternate round the docks between
         len // team_size teams, and under "player" each player's first robot
         is its racer, the second its blocker."""
-        docks = self.robot_docks(count)
-        specs = self.robots or (None,) * len(docks)
+        return self.seats_on(self.robot_docks(count), self.robots)
+
+    def seats_on(self, docks: tuple[int | None, ...],
+                 specs: tuple[RobotSpec, ...] = ()) -> tuple[Seat, ...]:
+        """``seats`` of robots on `docks` (their entries `specs`; none: robots
+        with no team or role of their own, as a balance run's)."""
+        specs_or_none = specs or (None,) * len(docks)
         default = self.default_seats(len(docks))
         rank = self.seat_ranks(docks)
         seats = []
-        for i, (dock, spec) in enumerate(zip(docks, specs)):
+        for i, (dock, spec) in enumerate(zip(docks, specs_or_none)):
             team = next((t for t in self.teams if dock in t.docks), None)
             seat = (Seat(team.name, team.role_at(dock)) if team is not None and dock is not None
                     else default[rank[i]])

@@ -55,7 +55,8 @@ def convey(floor: Floor, movers: list[RobotState], cause: str) -> bool:
     for robot in intents:
         occ[robot.sq] = None
     for robot, to in intents.items():
-        _carry(floor, robot, max(to, -1), cause)
+        if robot.sq >= 0:   # (else it left with its player, put out meanwhile: 13.2)
+            _carry(floor, robot, max(to, -1), cause)
     return True
 
 

@@ -103,7 +103,8 @@ def fire(floor: Floor, robots: list[RobotState], slot: int = 0) -> None:
         if robot.damage >= cap:
             doomed.append((robot, shot))
     for robot, shot in doomed:
-        floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, shot))
+        if robot.sq >= 0:   # (else it left with its player, put out meanwhile: 13.2)
+            floor.destroy(robot, "damage", robot.sq, shot_by(course, struck, robot, shot))
     if dealers:
         pass_title(floor, dealers, slot)
 

@@ -64,7 +64,10 @@ def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
         slide(floor, robot, ramp)
         return 0
     for pushed in reversed(line or ()):
-        step(floor, pushed, d, "push")
+        if pushed.sq >= 0:      # (else it left with its player, put out by this push: 13.2)
+            step(floor, pushed, d, "push")
+    if robot.sq < 0:
+        return 0
     src = robot.sq
     floor.occ[src] = None
     if floor.events is not None:
@@ -103,7 +106,10 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
         if line is None:
             return False
         for pushed in reversed(line):
-            step(floor, pushed, d, "push")
+            if pushed.sq >= 0:  # (else it left with its player, put out by this push: 13.2)
+                step(floor, pushed, d, "push")
+        if robot.sq < 0:
+            return False
     step(floor, robot, d, cause)
     return robot.sq >= 0
 

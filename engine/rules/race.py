@@ -254,7 +254,7 @@ class Race:
         robots = self.floor.robots
         first = first_finishers([r.finished for r in robots])
         teams = self.teams
-        return first if teams is None else teams.winners(robots, first)
+        return first if teams is None else teams.winners(first)
 
     def outcome(self) -> Outcome:
         robots = self.floor.robots

@@ -70,13 +70,12 @@ class TeamPlay:
         """The number of the flag `robot` carries, 0 for none."""
         return next((k + 1 for k, r in enumerate(self.carrier) if r == robot.index), 0)
 
-    def winners(self, robots: Sequence[RobotState],
-                finishers: tuple[int, ...]) -> tuple[int, ...]:
-        """The robots of the winning side: the teams that won, or under an
-        ordered variant the teams of the first finishers (`finishers`)."""
+    def winners(self, finishers: tuple[int, ...]) -> tuple[int, ...]:
+        """The robots (indices) of the winning side: the teams that won, or
+        under an ordered variant the teams of the first finishers (`finishers`)."""
         teams = set(self.won) if self.victory not in ORDERED else {
             self.team[i] for i in finishers}
-        return tuple(r.index for r in robots if self.team[r.index] in teams)
+        return tuple(i for i, team in enumerate(self.team) if team in teams)
 
     # ------------------------------------------------------------ saving
 

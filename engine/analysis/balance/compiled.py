@@ -20,7 +20,9 @@ from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, Trial
 from rallyforge.engine.bots import race_bot
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
+from rallyforge.engine.rules.course import compile_course
 from rallyforge.engine.rules.outcome import first_finishers
+from rallyforge.engine.rules.teams import TeamPlay
 
 
 class CompiledDeath(NamedTuple):
@@ -75,24 +77,37 @@ def python_reason(scenario: Scenario, bot: str, robots: int) -> str | None:
     return _racer(scenario)[1]
 
 
-def play(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> CompiledRace:
+def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
+         teams: TeamPlay | None = None) -> CompiledRace:
     """The race of search robots on `docks` (1-based, robot order) with
-    `seed`, as Race(...).run() plays it (``applies`` is true)."""
+    `seed`, as Race(...).run() plays it (``applies`` is true); `teams`:
+    ``sides``."""
     racer = _racer(scenario)[0]
     assert racer is not None
     return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks,
-                                    lambda course: _bot(course, scenario)))
+                                    lambda course: _bot(course, scenario), teams))
+
+
+def sides(scenario: Scenario, docks: tuple[int, ...]) -> TeamPlay | None:
+    """The sides of a team race (docs/rules.md 13) of robots on `docks`, as
+    the Python race seats them; None on other courses."""
+    if not scenario.team_race:
+        return None
+    return TeamPlay(scenario, scenario.seats_on(docks), compile_course(scenario.board), ())
 
 
 def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceSummary:
     """play.play_race's summary of the compiled race."""
-    race = play(scenario, seed, docks)
+    teams = sides(scenario, docks)
+    race = play(scenario, seed, docks, teams)
     width = scenario.board.width
     deaths = (CompiledDeath(*d) for d in race.deaths)
+    first = first_finishers(race.finished)
+    won = first if teams is None else teams.winners(first)
     return RaceSummary(
         seed=seed,
         docks=tuple(docks),
-        winners=first_finishers(race.finished),
+        winners=won,
         rounds=race.rounds,
         finish_round=tuple(f[0] if f else None for f in race.finished),
         flag_rounds=tuple(tuple(f) for f in race.flag_rounds),
@@ -104,12 +119,14 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
         upgrades=(),
         held_option=(False,) * len(docks),
         options_used=(),
+        sides=tuple(seat.team for seat in scenario.seats_on(docks)) if teams is not None else (),
+        won_teams=tuple(teams.team_names(won)) if teams is not None else (),
     )
 
 
 def trial_summary(scenario: Scenario, seed: int, dock: int) -> TrialSummary:
     """play.play_trial's summary of the compiled race of one robot alone on `dock`."""
-    solo = play(scenario, seed, (dock,))
+    solo = play(scenario, seed, (dock,), sides(scenario, (dock,)))
     finished = solo.finished[0]
     return TrialSummary(seed, dock, finished[0] if finished else None, solo.rounds)
 

@@ -43,6 +43,8 @@ enum { TELEPORTER = 1, SLOW = 2, RANDOMIZER = 4 };
 enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
 /* causes of destruction; a deadly square's own cause is its spec "death" code (3 on) */
 enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
+/* the races C plays of docs/rules.md 13 (rule `victory`: race.py VICTORIES) */
+enum { ROBOT_VICTORY, PLAYER, TEAM_PROGRESS, TEAM_ANY };
 /* what sent a robot to its destruction (state.py Blame); NOBODY: None */
 enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT, BY_TELEPORT,
        BY_LASER, BY_ROBOT_LASER, BY_CRUSHER };
@@ -59,13 +61,15 @@ typedef struct {
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
-        any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down, superbot;
+        any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down, superbot,
+        victory;
 } Course;
 
 typedef struct {
     int sq, facing, damage, lives, flags, archive;
     int destroyed, out, fin_round, fin_reg, powered_down, announced, decided, pending;
     int superbot;               /* holds the SuperBot title (12.9) */
+    int team, blocker;          /* its team (-1 none) and whether it is a blocker (13) */
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
 } Robot;
@@ -178,6 +182,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
         {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
         {"power_down", &c->power_down, 0, 1}, {"superbot", &c->superbot, 0, 1},
+        {"victory", &c->victory, ROBOT_VICTORY, TEAM_ANY},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -212,6 +217,19 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
         b->out = 1;
         b->powered_down = b->announced = 0;
         R->outs++;
+        if (R->c->victory == PLAYER && !b->blocker) {   /* teams.py went_out: its player is out */
+            for (int i = 0; i < R->count; i++) {
+                Robot *other = &R->r[i];
+                if (other == b || other->team != b->team || other->out)
+                    continue;
+                if (other->sq >= 0)
+                    R->occ[other->sq] = -1;
+                other->sq = -1;
+                other->out = 1;
+                other->destroyed = other->powered_down = other->announced = 0;
+                R->outs++;
+            }
+        }
     }
     if (R->failed)
         return;
@@ -264,8 +282,13 @@ static int push(Race *R, Robot *b, int d, int by)
                 break;
             square = beyond;
         }
-        while (count > 0)
-            step(R, &R->r[line[--count]], d, BY_PUSH);
+        while (count > 0) {             /* (one that left with its player meanwhile stays off, 13.2) */
+            Robot *pushed = &R->r[line[--count]];
+            if (pushed->sq >= 0)
+                step(R, pushed, d, BY_PUSH);
+        }
+        if (b->sq < 0)
+            return 0;
     }
     step(R, b, d, by);
     return b->sq >= 0;
@@ -404,7 +427,8 @@ static int convey(Race *R, const int *movers, int count, int by)
     for (int i = 0; i < n; i++)
         R->occ[R->r[who[i]].sq] = -1;
     for (int i = 0; i < n; i++)
-        carry(R, &R->r[who[i]], to[i] < 0 ? -1 : to[i], by);
+        if (R->r[who[i]].sq >= 0)       /* (else it left with its player meanwhile: 13.2) */
+            carry(R, &R->r[who[i]], to[i] < 0 ? -1 : to[i], by);
     return 1;
 }
 
@@ -569,6 +593,8 @@ static void fire(Race *R, const int *on, int count, int slot)
     }
     for (int i = 0; i < dying; i++) {
         Robot *b = &R->r[doomed[i]];
+        if (b->sq < 0)                  /* it left with its player meanwhile (13.2) */
+            continue;
         int agent = NOBODY, origin = -1;                    /* shot_by */
         for (int j = 0; j < found && agent == NOBODY; j++) {
             if (near_robot[order[j]] == doomed[i]) {
@@ -612,10 +638,20 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
         if (sq < 0 || !(c->archive_point[sq] || R->flag_at[sq]))
             continue;
         int moves_archive;
-        if (b->flags < c->F && sq == R->flags[b->flags]) {
+        /* (a blocker touches no flag: it moves its archive marker as off its way, 13.2) */
+        if (!b->blocker && b->flags < c->F && sq == R->flags[b->flags]) {
             if (!c->superbot || b->superbot) {  /* (only the SuperBot touches flags, 12.9) */
                 R->flag_rounds[on[i] * c->F + b->flags] = R->round;
                 b->flags++;
+                if (c->victory == TEAM_PROGRESS)    /* teams.py touched: for every teammate */
+                    for (int j = 0; j < R->count; j++) {
+                        Robot *mate = &R->r[j];
+                        if (mate == b || mate->team != b->team)
+                            continue;
+                        for (int t = mate->flags; t < b->flags; t++)
+                            R->flag_rounds[j * c->F + t] = R->round;
+                        mate->flags = b->flags;
+                    }
                 if (b->flags == c->F) {
                     b->fin_round = R->round;
                     b->fin_reg = reg;
@@ -1230,8 +1266,9 @@ static void show_flags(Race *R)
 
 /* race(course, bot, rng, robots[, turned[, moved]]): every robot played by
  * `bot` (a capsule of _race_bot.h made for this course), robots a sequence
- * of (square, facing, damage, lives, flags, powered_down[, superbot]), in
- * robot order (superbot: it holds the SuperBot title, 12.9);
+ * of (square, facing, damage, lives, flags, powered_down[, superbot[, team,
+ * blocker]]), in robot order (superbot: it holds the SuperBot title, 12.9;
+ * team: its team's number, -1 for none, and blocker its role, 13);
  * `turned` (None: no board turns) as board_turns calls it, `moved` (None:
  * flags stay) as show_flags does. Returns (rounds, finished,
  * flag_rounds, deaths, occupancy): per robot (round, register) of its
@@ -1302,8 +1339,10 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
         int powered_down = 0;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip|p", &b->sq, &b->facing,
-                              &b->damage, &b->lives, &b->flags, &powered_down, &b->superbot))
+        b->team = -1;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(robots, i), "iiiiip|pip", &b->sq,
+                              &b->facing, &b->damage, &b->lives, &b->flags, &powered_down,
+                              &b->superbot, &b->team, &b->blocker))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
             || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {

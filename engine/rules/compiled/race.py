@@ -39,6 +39,7 @@ from rallyforge.engine.rules.board_turns import flip, turning
 from rallyforge.engine.rules.compiled import switched_off
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
+from rallyforge.engine.rules.teams import TeamPlay
 
 compiled: ModuleType | None
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ CAUSES = ("off board", "crusher", "damage", *_DEADLY)
 _DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_DEADLY)}
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher")
+# the team races raced to flags in order (docs/rules.md 13), numbered as _race.c has them
+VICTORIES = ("robot", "player", "team_progress", "team_any")
 # the compiled part's limits (_limits.h, exported by the module; 0 where it
 # is not built, and then nothing races in C)
 MOST_ROBOTS: int = getattr(compiled, "MOST_ROBOTS", 0)
@@ -126,7 +129,7 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": PLAYED,
         "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Changes)
-        "victory": REFUSED,             # team races (docs/rules.md 13): Python
+        "victory": VICTORIES,           # the other team races (docs/rules.md 13): Python
         "note": IGNORED,
     },
 }
@@ -227,6 +230,7 @@ class CourseSpec(TypedDict):
     robot_laser_damage: int
     power_down: bool
     superbot: bool
+    victory: int                # its place in VICTORIES
 
 
 class CompiledCourse(NamedTuple):
@@ -290,9 +294,11 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "lock_from": rules.lock_from_damage, "respawn": rules.respawn_damage,
         "robot_lasers": rules.robot_lasers, "flags_repair": rules.flags_repair,
         "any_flag": rules.archive_on_any_flag, "teleport_back": rules.teleport_backup_distance,
-        "max_rounds": rules.max_rounds, "finish_first": rules.finish == "first",
+        # (a team race ends as a side wins: race.py _finish)
+        "max_rounds": rules.max_rounds,
+        "finish_first": rules.finish == "first" or rules.victory != "robot",
         "robot_laser_damage": rules.robot_laser_damage, "power_down": rules.power_down,
-        "superbot": rules.superbot,
+        "superbot": rules.superbot, "victory": VICTORIES.index(rules.victory),
     }
     return spec
 
@@ -301,12 +307,12 @@ BotFor = Callable[[CompiledCourse], object]
 
 
 def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
-         docks: tuple[int, ...], bot_for: BotFor) -> RawRace:
+         docks: tuple[int, ...], bot_for: BotFor, teams: TeamPlay | None = None) -> RawRace:
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
     (1-based, robot order) with `seed`, as Race(...).run() plays it, as
     _race.c returns it (engine/analysis/balance/compiled.py reads it);
     `bot_for(course)` makes the bot for a board turned, or for flags moved,
-    in the race."""
+    in the race; `teams` are the sides of a team race (docs/rules.md 13)."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     rules = scenario.rules
     damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
@@ -316,7 +322,9 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
     for i, number in enumerate(docks):
         dock = scenario.docks[number - 1]
         robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], damage,
-                       rules.lives, 0, False, i == crowned))
+                       rules.lives, 0, False, i == crowned,
+                       teams.team[i] if teams is not None else -1,
+                       teams is not None and teams.blocker[i]))
     rng = random.Random(seed)
     changes = Changes(scenario, course, rng, bot_for)
     return compiled.race(course.capsule, bot, rng, robots,
