@@ -16,6 +16,11 @@ RawRace = tuple[int, list[tuple[int, int] | None], list[list[int]],
                 list[tuple[int, int, int, int, int, int, int, int]], bytes]
 
 def race_course(spec: CourseSpec) -> object: ...
+# a robot's start: (square, facing, damage, lives, flags, powered down), then
+# optionally whether it holds the SuperBot title (12.9), then its team's
+# number (-1 for none) and whether it is a blocker (13)
+Start = (tuple[int, int, int, int, int, bool] | tuple[int, int, int, int, int, bool, bool]
+         | tuple[int, int, int, int, int, bool, bool, int, bool])
 # turned(square): called as a robot touches the flag on square; None, or the
 # (course, bot) of the board turned (docs/rules.md 12.10)
 Turned = Callable[[int], tuple[object, object] | None]
@@ -25,6 +30,5 @@ Turned = Callable[[int], tuple[object, object] | None]
 Moved = Callable[[tuple[int, ...]], tuple[object, object]]
 
 def race(course: object, bot: object, rng: object,
-         robots: Sequence[tuple[int, int, int, int, int, bool]
-                          | tuple[int, int, int, int, int, bool, bool]],
+         robots: Sequence[Start],
          turned: Turned | None = None, moved: Moved | None = None) -> RawRace: ...

@@ -44,7 +44,7 @@ from rallyforge.engine.rules.teams import TeamPlay
 compiled: ModuleType | None
 if TYPE_CHECKING:
     from rallyforge.engine.rules.compiled import _race as compiled    # (its signatures: _race.pyi)
-    from rallyforge.engine.rules.compiled._race import RawRace
+    from rallyforge.engine.rules.compiled._race import RawRace, Start
 elif switched_off():
     compiled = None
 else:
@@ -318,7 +318,7 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
     damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
     # under superbot the robot on the lowest dock starts with the title (race.py _crown_dock_1)
     crowned = min(range(len(docks)), key=lambda i: (docks[i], i)) if rules.superbot else -1
-    robots = []
+    robots: list[Start] = []
     for i, number in enumerate(docks):
         dock = scenario.docks[number - 1]
         robots.append((course.course.square(dock.x, dock.y), INDEX[dock.facing], damage,
