@@ -74,7 +74,7 @@ def screen_cost(path: Path, robots: int = 4) -> tuple[float, float, float, int]:
     window.view.fit()
     app.processEvents()
     timeline = play_race(window.doc.scenario, seed=1, robot_count=robots, bot="search")
-    preview.show_timeline(timeline)
+    preview.playback.show(timeline)
     app.processEvents()
     frames = [f.index for f in timeline.frames if f.motions or f.beams][:150]
     steps = [(i, k / 10) for i in frames for k in range(1, 11)]
