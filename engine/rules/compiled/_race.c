@@ -54,7 +54,7 @@ static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
 typedef struct {
     Py_ssize_t w, h, n, F, lasers;      /* (Py_ssize_t: 64 bits where sizes multiply) */
     int has_randomizer;
-    int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flag_at, *flags;
+    int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
     int *laser_square, *laser_beams;
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
@@ -103,7 +103,7 @@ typedef struct {
 static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
-                      &c->archive_point, &c->flag_at, &c->flags, &c->pushers, &c->laser_square,
+                      &c->archive_point, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
                       &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -142,7 +142,6 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->gear = ints(spec, "gear", n, 0, 3, NULL, &bad);
     c->hot = ints(spec, "hot", 6 * n, 0, 127, NULL, &bad);
     c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
-    c->flag_at = ints(spec, "flag_at", n, 0, F, NULL, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
     /* (square, direction) pairs: each number 0..n-1 or 0..3, checked apart below */
     c->pushers = ints(spec, "pushers", -1, 0, n - 1 > 3 ? n - 1 : 3, &got, &bad);
@@ -1204,12 +1203,23 @@ static void play_on(Race *R, PyObject *got, const int *flags)
     R->c = c;
 }
 
+/* state.py place_flags: the flags on `squares`, R->flag_at in step (a
+ * square's flag number is the highest of the flags on it). */
+static void place_flags(Race *R, const int *squares)
+{
+    for (Py_ssize_t t = 0; t < R->c->F; t++)
+        R->flag_at[R->flags[t]] = 0;
+    for (Py_ssize_t t = 0; t < R->c->F; t++) {
+        R->flags[t] = squares[t];
+        R->flag_at[squares[t]] = (int)t + 1;
+    }
+}
+
 /* moving_flags.py carry_flags: every flag on a square of `hot` with `bit`
  * rides one square along its belt (a wall ahead stops it; carried off the
  * board or onto a deadly square it goes back to its square in the file),
  * and an archive marker on a square a flag left goes with the first flag
- * that left it. (state.py place_flags: a square's flag number is the
- * highest of the flags on it.) */
+ * that left it. */
 static void carry_flags(Race *R, const int *hot, int bit)
 {
     const Course *c = R->c;
@@ -1235,12 +1245,7 @@ static void carry_flags(Race *R, const int *hot, int bit)
                 break;
             }
     }
-    for (Py_ssize_t t = 0; t < c->F; t++)
-        R->flag_at[R->flags[t]] = 0;
-    for (Py_ssize_t t = 0; t < c->F; t++) {
-        R->flags[t] = after[t];
-        R->flag_at[after[t]] = (int)t + 1;
-    }
+    place_flags(R, after);
     R->unseen = 1;
 }
 
@@ -1323,9 +1328,7 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->moved = Py_XNewRef(moved);
     memcpy(R->home, c->flags, c->F * sizeof(int));
     memcpy(R->flags, c->flags, c->F * sizeof(int));
-    R->flag_at = PyMem_Malloc(c->n * sizeof(int));
-    if (R->flag_at != NULL)
-        memcpy(R->flag_at, c->flag_at, c->n * sizeof(int));
+    R->flag_at = PyMem_Calloc(c->n, sizeof(int));
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
     if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || laser_room(R, c) < 0
         || (R->scratch = bot->start(bot)) == NULL)
@@ -1334,6 +1337,7 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_NoMemory();
         goto done;
     }
+    place_flags(R, c->flags);
     for (long s = 0; s < c->n; s++)
         R->occ[s] = -1;
     for (int i = 0; i < R->count; i++) {

@@ -204,7 +204,6 @@ class CourseSpec(TypedDict):
     gear: list[int]             # per square: quarter turns clockwise (0 none)
     hot: list[int]              # per register 0-5 and square: Course.hot bits
     archive_point: list[int]
-    flag_at: list[int]          # per square: its flag's number, 0 none
     flags: tuple[int, ...]
     pushers: list[int]          # (square, direction) pairs by register: pusher_start[r] .. [r + 1]
     pusher_start: list[int]
@@ -256,13 +255,9 @@ def _compiled(course: Course, flags: tuple[int, ...], rules: Rules) -> CompiledC
 
 def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseSpec:
     """The course and rules as race_course reads them."""
-    n = course.size
     death = [0 if cause is None else _DEATH_CODE[cause] for cause in course.death]
     square = [(_TELEPORTER if t == TELEPORTER else 0) | (_SLOW if t in (WATER, CURRENT) else 0)
               | (_RANDOMIZER if t == RANDOMIZER else 0) for t in course.tile]
-    flag_at = [0] * n
-    for number, sq in enumerate(flags, 1):
-        flag_at[sq] = number
     pushers: list[int] = []
     pusher_start = []
     for register in range(6):
@@ -283,7 +278,7 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "width": course.width, "height": course.height, "flag_count": len(flags),
         "target": course.target, "death": death, "square": square, "belt": course.belt_dir,
         "gear": course.gear_turn, "hot": [bit for bits in course.hot for bit in bits],
-        "archive_point": [int(a) for a in course.archive_point], "flag_at": flag_at,
+        "archive_point": [int(a) for a in course.archive_point],
         "flags": flags, "pushers": pushers, "pusher_start": pusher_start,
         "laser_square": [laser.square for laser in course.lasers],
         "laser_beams": [laser.beams for laser in course.lasers],
