@@ -63,10 +63,7 @@ def card_step(floor: Floor, robot: RobotState, d: int, left: int) -> int:
     if left < 2 or (occupant is not None and line is None):
         slide(floor, robot, ramp)
         return 0
-    for pushed in reversed(line or ()):
-        if pushed.sq >= 0:      # (else it left with its player, put out by this push: 13.2)
-            step(floor, pushed, d, "push")
-    if robot.sq < 0:
+    if not _shove(floor, line or [], d, robot):
         return 0
     src = robot.sq
     floor.occ[src] = None
@@ -105,13 +102,20 @@ def push(floor: Floor, robot: RobotState, d: int, cause: str) -> bool:
         line = _line(floor, ahead, d)
         if line is None:
             return False
-        for pushed in reversed(line):
-            if pushed.sq >= 0:  # (else it left with its player, put out by this push: 13.2)
-                step(floor, pushed, d, "push")
-        if robot.sq < 0:
+        if not _shove(floor, line, d, robot):
             return False
     step(floor, robot, d, cause)
     return robot.sq >= 0
+
+
+def _shove(floor: Floor, line: list[RobotState], d: int, mover: RobotState) -> bool:
+    """Push the robots of `line` one square towards d, the farthest first;
+    whether `mover`, pushing them, is still on the board. A robot that left
+    with its player, put out by this push, is pushed no more (13.2)."""
+    for pushed in reversed(line):
+        if pushed.sq >= 0:
+            step(floor, pushed, d, "push")
+    return mover.sq >= 0
 
 
 def _line(floor: Floor, square: int, d: int) -> list[RobotState] | None:
