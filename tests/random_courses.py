@@ -23,6 +23,7 @@ from rallyforge.engine.format.loader import load_dict
 from rallyforge.engine.format.schema import SCHEMA
 from rallyforge.engine.model.element_kinds import (COUNT, DIRECTION, EDGE_LIST, FLAG, REGISTERS, ROTATION,
                                                    TILE_LIST, Key)
+from rallyforge.engine.model.directions import INDEX, step
 from rallyforge.engine.model.scenario import Rules, Scenario
 from rallyforge.engine.rules.compiled import race as compiled_rules
 
@@ -171,13 +172,12 @@ def lay_belt(rng: random.Random, board: dict, x: int, y: int) -> None:
     a flag on it rides to its end, and then on, off the board or into a pit."""
     belt = next(kind for kind in KINDS if kind.name == "conveyor")
     keys = {k.name: value(rng, k) for k in belt.keys}
-    dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[keys["dir"]]
     for _ in range(rng.randint(1, 3)):
         if not (0 <= x < board["width"] and 0 <= y < board["height"]):
             return
         board["tiles"] = [t for t in board["tiles"] if (t["x"], t["y"]) != (x, y)]
         board["tiles"].append({"x": x, "y": y, "type": "conveyor", **keys})
-        x, y = x + dx, y + dy
+        x, y = step(x, y, INDEX[keys["dir"]])
 
 
 def random_course(seed: int) -> Scenario:
