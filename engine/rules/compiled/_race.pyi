@@ -25,8 +25,8 @@ Start = (tuple[int, int, int, int, int, bool] | tuple[int, int, int, int, int, b
 # (course, bot) of the board turned (docs/rules.md 12.10)
 Turned = Callable[[int], tuple[object, object] | None]
 
-# moved(squares): called as flags that ride the belts (docs/rules.md 12.1)
-# have moved; the (course, bot) with the flags on those squares
+# moved(squares): called where the bots next see flags that rode the belts
+# (docs/rules.md 12.1); the (course, bot) with the flags on those squares
 Moved = Callable[[tuple[int, ...]], tuple[object, object]]
 
 def race(course: object, bot: object, rng: object,

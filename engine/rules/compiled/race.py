@@ -344,7 +344,7 @@ class Changes:
                  bot_for: BotFor):
         self.scenario, self.rng, self.bot_for = scenario, rng, bot_for
         self.board = scenario.board             # as it lies now
-        self.flags = course.flags               # where they stand now
+        self.flags = course.flags               # where the bots last saw them
 
     def turned(self, square: int) -> tuple[object, object] | None:
         width = self.board.width
