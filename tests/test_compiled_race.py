@@ -407,6 +407,11 @@ def test_a_bad_turn_is_refused():
             race(*here, random.Random(0), on_flag, turned)
 
 
+def _stood(occupancy: bytes) -> list[int]:
+    """A compiled race's occupancy, per square: the robots there at a register's end."""
+    return [int.from_bytes(occupancy[at:at + 4], "little") for at in range(0, len(occupancy), 4)]
+
+
 @needs_built
 def test_a_blocker_leaves_its_belt_with_its_player():
     """13.2 in C: racer and blocker powered down on one belt; the racer
@@ -424,7 +429,7 @@ def test_a_blocker_leaves_its_belt_with_its_player():
               (width + 6, 0, 0, 3, 0, True, False, 1, True)]
     *_, deaths, occupancy = compiled_rules.compiled.race(*_racer(scenario), random.Random(0),
                                                         robots)
-    stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(width * 4)]
+    stood = _stood(occupancy)
     assert [d[0] for d in deaths] == [1], "the racer dies, the blocker leaves"
     assert stood[width + 6] == stood[width + 7] == 0, "nobody stands on the belt after"
 
@@ -443,7 +448,7 @@ def test_64_robots_on_pushers_are_all_pushed():
         "rules": {"max_rounds": 1, "robot_lasers": False}})
     robots = [(y * 3, 1, 0, 3, 0, True) for y in range(64)]
     *_, deaths, occupancy = compiled_rules.compiled.race(*_racer(scenario), random.Random(0), robots)
-    stood = [int.from_bytes(occupancy[4 * s:4 * s + 4], "little") for s in range(3 * 64)]
+    stood = _stood(occupancy)
     assert not deaths
     assert stood == [0, 5, 0] * 64, "every robot at x = 1 at the end of every register"
 
