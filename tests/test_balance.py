@@ -605,6 +605,64 @@ def test_a_huge_run_starts_at_once_and_stops_with_what_it_played():
     assert peak < 1_000_000
 
 
+class FirstChunkSlow:
+    """Each job's race number; the first chunk takes `seconds`, so that the
+    chunks after it are done first."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def play(self, jobs):
+        if jobs[0].index == 0:
+            time.sleep(self.seconds)
+        return [job.number for job in jobs]
+
+
+def test_a_folded_run_hands_its_chunks_over_in_plan_order_and_keeps_none():
+    plan = make_plan(12, 2, 2, trials=0)
+    folded = []
+    outcome = run(FirstChunkSlow(0.8), plan.jobs, workers=2, chunk_size=2,
+                  fold=lambda pairs: folded.append([number for _, number in pairs]))
+    assert not outcome.cancelled and outcome.results == []
+    assert folded == [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]
+
+
+def test_a_folded_run_stopped_hands_over_the_chunks_done_past_one_that_was_not():
+    plan = make_plan(40, 2, 2, trials=0)
+    folded, seen = [], []
+    outcome = run(FirstChunkSlow(60), plan.jobs, workers=2, chunk_size=2,
+                  progress=lambda done, total, elapsed: seen.append(done),
+                  should_stop=lambda: len(seen) >= 3,
+                  fold=lambda pairs: folded.append([number for _, number in pairs]))
+    assert outcome.cancelled and outcome.results == []
+    assert folded and folded == sorted(folded) and [0, 1] not in folded
+    assert len(folded) == len(seen)             # every chunk done, once
+
+
+def test_a_tally_keeps_no_race_summary():
+    """A balance run counts its races as they come (aggregate.py Tally): its
+    memory does not grow with them. Fed chunk by chunk, the tally makes the
+    result the races in hand make."""
+    import gc
+    import weakref
+
+    from rallyforge.engine.analysis.balance.aggregate import Tally
+    scenario = load_file(DUEL)
+    plan = make_plan(12, 2, len(scenario.docks), seed=5, trials=1)
+    jobs = list(plan.jobs)
+    pairs = list(zip(jobs, RaceTask(scenario, "greedy").play(jobs)))
+    races, trials = split_results(pairs)
+    whole = aggregate(scenario, races, trials, robots=2, bot="greedy", seed=5, engine="python")
+    tally = Tally(scenario, 2)
+    for start in range(0, len(pairs), 5):
+        tally.add(pairs[start:start + 5])
+    kept = [weakref.ref(r) for r in races]
+    del pairs, races, trials
+    gc.collect()
+    assert not any(ref() for ref in kept)
+    assert tally.result(bot="greedy", seed=5, engine="python") == whole
+
+
 def test_races_past_the_bound_are_bad_usage(capsys):
     from rallyforge.engine.analysis.balance.plan import MAX_RACES
     for command in (["balance", str(DUEL)], ["card", str(DUEL)],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from rallyforge.engine.analysis.balance.aggregate import options
+from rallyforge.engine.analysis.balance.aggregate import OptionUse
 from rallyforge.engine.analysis.balance.report import markdown
 from rallyforge.engine.analysis.balance.summary import RaceSummary
 from rallyforge.engine.cli.main import main
@@ -46,7 +46,9 @@ def test_win_rates_of_holders_and_others_and_cards_used():
     races = [summary((0,), (True, False), ((5, 1),), (("brakes", 2),)),
              summary((1,), (True, False), (), (("brakes", 1), ("recompile", 1))),
              summary((0,), (True, True), ((5, 1), (5, 1)))]
-    result = options(scenario, races)
+    use = OptionUse(scenario)
+    use.add(races)
+    result = use.result()
     assert result["holders"]["robots"] == 4 and result["holders"]["wins"] == 2
     assert result["non_holders"]["robots"] == 2 and result["non_holders"]["wins"] == 1
     assert result["upgrades"] == [{"x": 5, "y": 1, "gains": 3, "per_race": 1.0}]

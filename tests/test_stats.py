@@ -51,18 +51,18 @@ def test_kaplan_meier_with_censoring_by_hand():
     # t=1: 5 at risk, 1 event -> S = 4/5 = 0.8
     # t=3: 3 at risk (2 censored before), 1 event -> S = 0.8 * 2/3 = 0.5333
     # t=4: 2 at risk, 1 event -> S = 0.5333 * 1/2 = 0.2667; 5 is censored
-    curve = stats.kaplan_meier([1, 2, 3, 4, 5], [True, False, True, True, False])
+    curve = stats.kaplan_meier(stats.counted([1, 2, 3, 4, 5], [True, False, True, True, False]))
     assert [t for t, _ in curve] == [1, 3, 4]
     assert [s for _, s in curve] == pytest.approx([0.8, 0.8 * 2 / 3, 0.8 * 2 / 3 / 2])
     # quantile q: first time with S <= 1 - q
-    assert stats.km_quantiles([1, 2, 3, 4, 5], [True, False, True, True, False]) == [3, 4, None]
+    assert stats.km_quantiles(stats.counted([1, 2, 3, 4, 5], [True, False, True, True, False])) == [3, 4, None]
 
 
 def test_kaplan_meier_without_censoring_is_the_plain_median():
     times = [7, 3, 5, 9, 11]
-    assert stats.km_quantiles(times, [True] * 5, (0.5,)) == [7]
+    assert stats.km_quantiles(stats.counted(times, [True] * 5), (0.5,)) == [7]
     # ties: censored at the same time as events still count as at risk then
-    curve = stats.kaplan_meier([2, 2, 2, 4], [True, False, True, True])
+    curve = stats.kaplan_meier(stats.counted([2, 2, 2, 4], [True, False, True, True]))
     assert curve[0] == (2, pytest.approx(0.5))
     assert curve[1] == (4, pytest.approx(0.0))
 
@@ -138,6 +138,8 @@ def _same(got, expected):
 def test_the_figures_are_those_of_the_hand_written_statistics(name):
     function = getattr(stats, name)
     for *args, expected in REFERENCE[name]:
+        if name in ("kaplan_meier", "km_median_interval"):     # (times, events) as counted
+            args = [stats.counted(*args)]
         got = function(*args)
         if name == "kaplan_meier":
             assert [t for t, _ in got] == [t for t, _ in expected], args
@@ -156,12 +158,13 @@ def test_a_median_read_between_rounds_shows_the_spread():
     # round 4, and a third of the way into it
     times = [3] * 45 + [4] * 127 + [5] * 81 + [6] * 47
     events = [True] * len(times)
-    curve = stats.kaplan_meier(times, events)
+    timed = stats.counted(times, events)
+    curve = stats.kaplan_meier(timed)
     assert stats.km_quantile(curve, 0.5) == 4
     assert stats.km_quantile_interpolated(curve, 0.5) == pytest.approx(3.5 + 0.35 / (127 / 300))
-    assert stats.km_median_interval(times, events) == (4, 4)          # collapsed
-    lo, hi = stats.km_median_interval(times, events, quantile=stats.km_quantile_interpolated)
+    assert stats.km_median_interval(timed) == (4, 4)          # collapsed
+    lo, hi = stats.km_median_interval(timed, quantile=stats.km_quantile_interpolated)
     assert 3.5 < lo < stats.km_quantile_interpolated(curve, 0.5) < hi < 4.5
     # all alike: the median is the round itself; never reached: None
-    assert stats.km_quantile_interpolated(stats.kaplan_meier([4] * 10, [True] * 10), 0.5) == 4
-    assert stats.km_quantile_interpolated(stats.kaplan_meier([4] * 10, [False] * 10), 0.5) is None
+    assert stats.km_quantile_interpolated(stats.kaplan_meier(stats.counted([4] * 10, [True] * 10)), 0.5) == 4
+    assert stats.km_quantile_interpolated(stats.kaplan_meier(stats.counted([4] * 10, [False] * 10)), 0.5) is None

@@ -8,9 +8,15 @@ import pytest
 
 from rallyforge.engine.analysis.balance import balance
 from rallyforge.engine.analysis.balance.summary import RaceSummary
-from rallyforge.engine.analysis.balance.teams import team_lines, team_verdict
+from rallyforge.engine.analysis.balance.teams import TeamTally, team_lines
 from rallyforge.engine.analysis.course_card.build import lines as card_lines
 from rallyforge.engine.format.loader import load_file
+
+
+def team_verdict(scenario, races):
+    tally = TeamTally(scenario)
+    tally.add(races)
+    return tally.result()
 
 COURSES = Path(__file__).parent / "fixtures" / "teams"
 

@@ -10,10 +10,22 @@ from rallyforge.engine.analysis.balance import balance
 from rallyforge.engine.analysis.balance.play import death_record
 from rallyforge.engine.analysis.balance.report import markdown
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
-from rallyforge.engine.analysis.balance.why import LOOP_REENTRIES, chain, chains, reentry_loops
+from rallyforge.engine.analysis.balance.why import LOOP_REENTRIES, Chains, Reentries, chain
 from rallyforge.engine.analysis.course_card import build
 from rallyforge.engine.format.loader import load_dict, load_file
 from rallyforge.engine.rules.race import Race
+
+
+def reentry_loops(races):
+    loops = Reentries()
+    loops.add(races)
+    return loops.result()
+
+
+def chains(races, width, height):
+    counted = Chains(width, height)
+    counted.add(races)
+    return counted.result()
 
 
 def course(tiles=(), robots=(), lasers=(), pushers=(), levels=(), walls=(), width=5, height=5,

@@ -5,7 +5,7 @@
   its inverse (scipy.special).
 - ``chi_square_gof``: Pearson's goodness-of-fit test.
 - ``kaplan_meier`` / ``km_quantiles``: the product-limit survival curve with
-  right-censoring, and its quantiles.
+  right-censoring, and its quantiles, of times counted (``counted``).
 - ``t_quantile``: Student's t distribution's quantile (scipy.special).
 - ``paired_interval``: the mean of per-pair differences with a t interval
   that uses the pairing.
@@ -14,13 +14,17 @@
 """
 from __future__ import annotations
 
-import itertools
 import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import ModuleType
-from collections.abc import Callable, Sequence
 
 
 Z95 = 1.959963984540054          # two-sided 95% normal quantile
+# Survival times counted: (time, event) -> subjects; an event False is a
+# censored time. Counts, not lists, so that a balance run's memory does not
+# grow with its races.
+Timed = Mapping[tuple[float, bool], int]
 
 
 def _special() -> ModuleType:
@@ -94,22 +98,26 @@ def noncentral_chi2_sf(x: float, df: float, lam: float) -> float:
 
 # ---------------------------------------------------------------- survival
 
-def kaplan_meier(times: Sequence[float], events: Sequence[bool]) -> list[tuple[float, float]]:
+def counted(times: Iterable[float], events: Iterable[bool]) -> Timed:
+    """Times and their events (False: censored) as the survival functions
+    read them: how many subjects had each (time, event)."""
+    return Counter(zip(times, events))
+
+
+def kaplan_meier(timed: Timed) -> list[tuple[float, float]]:
     """The Kaplan-Meier curve as (time, survival just after it) at each event
-    time, in increasing order. `events[i]` is False for a censored time (the
+    time, in increasing order. An event False is a censored time (the
     subject was still going then). At a tie, events come before censorings:
     a subject censored at t was at risk at t."""
-    data = sorted(zip(times, events))
-    at_risk = len(data)
+    at_risk = sum(timed.values())
     survival = 1.0
     curve = []
-    for t, group in itertools.groupby(data, key=lambda pair: pair[0]):
-        happened = [e for _, e in group]
-        deaths = sum(happened)
+    for t in sorted({t for t, _ in timed}):
+        deaths = timed.get((t, True), 0)
         if deaths:
             survival *= 1.0 - deaths / at_risk
             curve.append((t, survival))
-        at_risk -= len(happened)
+        at_risk -= deaths + timed.get((t, False), 0)
     return curve
 
 
@@ -139,9 +147,8 @@ def km_quantile_interpolated(curve: list[tuple[float, float]], q: float) -> floa
     return None
 
 
-def km_quantiles(times: Sequence[float], events: Sequence[bool],
-                 qs: Sequence[float] = (0.25, 0.5, 0.75)) -> list[float | None]:
-    curve = kaplan_meier(times, events)
+def km_quantiles(timed: Timed, qs: Sequence[float] = (0.25, 0.5, 0.75)) -> list[float | None]:
+    curve = kaplan_meier(timed)
     return [km_quantile(curve, q) for q in qs]
 
 
@@ -244,7 +251,7 @@ def dock_races_needed(shares: Sequence[float], k: int, margin: float = 0.05,
 
 # ---------------------------------------------------------------- intervals for the course card
 
-def km_median_interval(times: Sequence[float], events: Sequence[bool], z: float = Z95,
+def km_median_interval(timed: Timed, z: float = Z95,
                        quantile: Callable[[list[tuple[float, float]], float], float | None]
                        = km_quantile) -> tuple[float | None, float | None]:
     """A 95% interval for the Kaplan-Meier median: the quantiles at
@@ -253,11 +260,11 @@ def km_median_interval(times: Sequence[float], events: Sequence[bool], z: float 
     they go), read by `quantile` (``km_quantile_interpolated`` for one that
     does not shrink to one value while the times disagree). None at an end
     the curve never reaches."""
-    n = len(times)
+    n = sum(timed.values())
     if not n:
         return None, None
     half = z * math.sqrt(0.25 / n)
-    curve = kaplan_meier(times, events)
+    curve = kaplan_meier(timed)
     return quantile(curve, max(0.5 - half, 1e-9)), quantile(curve, min(0.5 + half, 1.0))
 
 

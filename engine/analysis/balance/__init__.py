@@ -38,10 +38,9 @@ def balance(scenario: Scenario, races: int, robots: int | tuple[int, ...] | None
     and worker count. A course with errors is not raced: ScenarioError
     lists them (engine/validation/validator.py ``refuse_errors``)."""
     from rallyforge.engine.analysis import stats
-    from rallyforge.engine.analysis.balance.aggregate import aggregate
+    from rallyforge.engine.analysis.balance.aggregate import Tally
     from rallyforge.engine.analysis.balance.plan import make_plan
-    from rallyforge.engine.analysis.balance.play import (RaceTask, default_bot, engine_name,
-                                                          split_results)
+    from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, engine_name
     from rallyforge.engine.analysis.balance.runner import run
     from rallyforge.engine.model.scenario import robots_for
     from rallyforge.engine.validation.validator import refuse_errors
@@ -50,11 +49,12 @@ def balance(scenario: Scenario, races: int, robots: int | tuple[int, ...] | None
     bot = bot or default_bot()
     plan = make_plan(races, robots, len(scenario.docks), seed, trials, seating)
     task = RaceTask(scenario, bot, max_rounds=max_rounds)
+    tally = Tally(scenario, plan.players, seating)
     outcome = run(task, plan.jobs, workers=workers,
                   scheduler=scheduler, chunk_size=chunk_size,
-                  progress=progress, should_stop=should_stop, meanwhile=stats.prepare)
-    played, trial_results = split_results(outcome.results)
-    return aggregate(scenario, played, trial_results, robots=plan.players, bot=bot, seed=seed,
-                     seating=seating, engine=engine_name(task.scenario, bot, max(plan.players)),
-                     planned=plan.races, elapsed_s=outcome.elapsed_s,
-                     cancelled=outcome.cancelled)
+                  progress=progress, should_stop=should_stop, meanwhile=stats.prepare,
+                  fold=tally.add)
+    return tally.result(bot=bot, seed=seed,
+                        engine=engine_name(task.scenario, bot, max(plan.players)),
+                        planned=plan.races, elapsed_s=outcome.elapsed_s,
+                        cancelled=outcome.cancelled)

@@ -1,28 +1,33 @@
 """The result of a balance run, from the race summaries in plan order.
 
-Everything is summed as integers (or exact fractions of wins) in plan order,
-and floats are made only at the end, so the result is the same to the last
-digit for any worker count and backend. Its keys and their types: types.py.
+A ``Tally`` counts the summaries as they come in, chunk by chunk (the
+runner's ``fold``), and keeps counts only: a run's memory does not grow with
+its races. Everything is summed as integers (or exact fractions of wins) in
+plan order, and floats are made only at the end, so the result is the same
+to the last digit for any worker count and backend. Its keys and their
+types: types.py.
 """
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable
 from fractions import Fraction
 
 import numpy as np
 
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.balance.course_card import card
-from rallyforge.engine.analysis.balance.teams import team_verdict
+from rallyforge.engine.analysis.balance.teams import TeamTally
 from rallyforge.engine.analysis.balance.summary import COUNT, RaceSummary, TrialSummary
-from rallyforge.engine.analysis.balance.plan import GAME, ROTATE
+from rallyforge.engine.analysis.balance.plan import GAME, ROTATE, Job
+from rallyforge.engine.analysis.balance.play import split_results
+from rallyforge.engine.analysis.balance.runner import JobResult
 from rallyforge.engine.analysis.balance.types import (Apart, BalanceResult, Completion, Dock,
                                                       DockFairness, Grid, Heatmaps, Holders, Leg,
                                                       Measured, Options, PlayerCount, RaceLength,
                                                       TimeTrial)
-from rallyforge.engine.analysis.balance.why import chains, reentry_loops
+from rallyforge.engine.analysis.balance.why import Chains, Reentries
 from rallyforge.engine.analysis.balance.summary import Raced
 from rallyforge.engine.model.element_kinds import DEATH_CAUSES
 from rallyforge.engine.model.scenario import Scenario
@@ -54,113 +59,171 @@ def _wilson(successes: int, n: int) -> list[float]:
     return [_ratio(end) for end in stats.wilson(successes, n)]
 
 
+class Tally:
+    """A balance run's race and trial summaries counted as they come in
+    (``add``, chunk by chunk in plan order), and the result made from the
+    counts (``result``). `robots` is the robots a race, or the counts a run
+    took in turn: then ``by_players`` judges the seats of each count apart,
+    and ``docks`` and ``fairness`` pool them (the plan gives every count the
+    same races, so each weighs alike). The docks shown are the seats 1..k
+    of the game's seating (`seating` "game"), or every dock of a rotation
+    (plan.py)."""
+
+    def __init__(self, scenario: Scenario, robots: int | tuple[int, ...], seating: str = GAME):
+        board = scenario.board
+        self.scenario, self.seating = scenario, seating
+        self.players = (robots,) if isinstance(robots, int) else tuple(robots)
+        self.lengths: Counter[tuple[float, bool]] = Counter()    # (rounds, decided): races
+        self.seats = Seats()
+        self.by_count = {count: Seats() for count in self.players} if len(self.players) > 1 else {}
+        self.trials: dict[int, Counter[tuple[float, bool]]] = {
+            d: Counter() for d in range(1, len(scenario.docks) + 1)}
+        self.legs = Legs(len(scenario.flags))
+        self.heat = Heat(board.width, board.height)
+        self.reentries = Reentries()
+        self.options = OptionUse(scenario)
+        self.teams = TeamTally(scenario)
+
+    def add(self, results: list[tuple[Job, JobResult]]) -> None:
+        """A chunk of the runner's (job, summary) pairs, in plan order."""
+        races, trials = split_results(results)
+        self.add_summaries(races, trials)
+
+    def add_summaries(self, races: list[RaceSummary], trials: Iterable[TrialSummary] = ()) -> None:
+        for t in trials:
+            self.trials.setdefault(t.dock, Counter())[
+                t.finish_round if t.finish_round is not None else t.rounds,
+                t.finish_round is not None] += 1
+        for r in races:
+            self.lengths[r.rounds, r.decided] += 1
+            seats = self.by_count.get(len(r.docks))
+            if seats is not None:
+                seats.add((r,))
+        for part in (self.seats, self.legs, self.heat, self.reentries, self.options, self.teams):
+            part.add(races)
+
+    def result(self, *, bot: str, seed: int, engine: str, planned: int | None = None,
+               elapsed_s: float = 0.0, cancelled: bool = False) -> BalanceResult:
+        """The balance result as a JSON-ready dict (types.BalanceResult): the
+        length's median_between is read between whole rounds
+        (stats.km_quantile_interpolated), so that it and its interval show
+        the spread; heatmaps' chains say why robots die on each square
+        (why.py ``Chains``); reentry_loops are archive points where
+        re-entering robots soon die again (why.py ``Reentries``); card is the
+        course card (engine/analysis/balance/course_card.py)."""
+        scenario, players, lengths = self.scenario, self.players, self.lengths
+        n = sum(lengths.values())
+        decided = sum(count for (_, won), count in lengths.items() if won)
+        completion: Completion = {"rate": _ratio(decided / n if n else 0.0),
+                                  "ci": _wilson(decided, n), "decided": decided}
+        q1, med, q3 = stats.km_quantiles(lengths)
+        curve = stats.kaplan_meier(lengths)
+        histogram = sorted((rounds, count) for (rounds, won), count in lengths.items() if won)
+        length: RaceLength = {
+            "median": med, "median_ci": list(stats.km_median_interval(lengths)),
+            "q1": q1, "q3": q3,
+            "histogram": [[int(rounds), count] for rounds, count in histogram],
+            "undecided": n - decided,
+            "median_between": _r(stats.km_quantile_interpolated(curve, 0.5), 3),
+            "median_between_ci": _ci(stats.km_median_interval(
+                lengths, quantile=stats.km_quantile_interpolated))}
+
+        shown = range(1, (len(scenario.docks) if self.seating == ROTATE else max(players)) + 1)
+        docks, fair = self.seats.judge(shown)
+        by_players: list[PlayerCount] = []
+        for count, seats in self.by_count.items():
+            seat_docks, seat_fair = seats.judge(shown if self.seating == ROTATE
+                                                else range(1, count + 1))
+            by_players.append({"robots": count, "races": seats.races, "docks": seat_docks,
+                               "fairness": seat_fair})
+
+        result: Measured = {
+            "scenario": scenario.name,
+            "races": n,
+            "planned": planned if planned is not None else n,
+            "robots": max(players),
+            "players": list(players),
+            "seating": self.seating,
+            "bot": bot,
+            "engine": engine,
+            "seed": seed,
+            "cancelled": cancelled,
+            "completion": completion,
+            "length": length,
+            "docks": docks,
+            "fairness": fair,
+            "by_players": by_players,
+            "time_trial": self.time_trial(),
+            "legs": self.legs.result(),
+            "heatmaps": self.heat.result(),
+            "reentry_loops": self.reentries.result(),
+            "options": self.options.result(),
+            "elapsed_s": round(elapsed_s, 3),
+        }
+        by_team = self.teams.result()
+        if by_team is not None:
+            result["teams"] = by_team
+        return {**result, "card": card(scenario, result)}
+
+    def time_trial(self) -> list[TimeTrial]:
+        out: list[TimeTrial] = []
+        for d in sorted(self.trials):
+            timed = self.trials[d]
+            (median,) = stats.km_quantiles(timed, (0.5,))
+            out.append({"dock": d, "trials": sum(timed.values()),
+                        "finished": sum(count for (_, done), count in timed.items() if done),
+                        "median_rounds": median})
+        return out
+
+
 def aggregate(scenario: Scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
               robots: int | tuple[int, ...], bot: str, seed: int, engine: str,
               seating: str = GAME, planned: int | None = None, elapsed_s: float = 0.0,
               cancelled: bool = False) -> BalanceResult:
-    """The balance result as a JSON-ready dict (types.BalanceResult): the
-    length's median_between is read between whole rounds
-    (stats.km_quantile_interpolated), so that it and its interval show the
-    spread; heatmaps' chains say why robots die on each square
-    (``why.chains``); reentry_loops are archive points where re-entering
-    robots soon die again (``why.reentry_loops``); card is the course card
-    (engine/analysis/balance/course_card.py). `robots` is the robots a race, or the
-    counts a run took in turn: then ``by_players`` judges the seats of each
-    count apart, and ``docks`` and ``fairness`` pool them (the plan gives
-    every count the same races, so each weighs alike). The docks shown are
-    the seats 1..k of the game's seating (`seating` "game"), or every dock
-    of a rotation (plan.py)."""
-    board = scenario.board
-    width, height = board.width, board.height
-    dock_count = len(scenario.docks)
-    n = len(races)
-
-    decided = sum(1 for r in races if r.decided)
-    completion: Completion = {"rate": _ratio(decided / n if n else 0.0),
-                              "ci": _wilson(decided, n),
-                  "decided": decided}
-
-    rounds, decided_races = [r.rounds for r in races], [r.decided for r in races]
-    q1, med, q3 = stats.km_quantiles(rounds, decided_races)
-    histogram = Counter(r.rounds for r in races if r.decided)
-    curve = stats.kaplan_meier(rounds, decided_races)
-    between = stats.km_quantile_interpolated(curve, 0.5)
-    length: RaceLength = {"median": med, "median_ci": list(stats.km_median_interval(rounds, decided_races)),
-              "q1": q1, "q3": q3,
-              "histogram": [[rnd, histogram[rnd]] for rnd in sorted(histogram)],
-              "undecided": n - decided,
-              "median_between": _r(between, 3),
-              "median_between_ci": _ci(stats.km_median_interval(
-                  rounds, decided_races, quantile=stats.km_quantile_interpolated))}
-
-    players = (robots,) if isinstance(robots, int) else tuple(robots)
-    shown = range(1, (dock_count if seating == ROTATE else max(players)) + 1)
-    docks, fair = seat_judgement(races, shown)
-    by_players: list[PlayerCount] = []
-    if len(players) > 1:
-        for count in players:
-            some = [r for r in races if len(r.docks) == count]
-            seat_docks, seat_fair = seat_judgement(some, shown if seating == ROTATE
-                                                   else range(1, count + 1))
-            by_players.append({"robots": count, "races": len(some), "docks": seat_docks,
-                               "fairness": seat_fair})
-
-    result: Measured = {
-        "scenario": scenario.name,
-        "races": n,
-        "planned": planned if planned is not None else n,
-        "robots": max(players),
-        "players": list(players),
-        "seating": seating,
-        "bot": bot,
-        "engine": engine,
-        "seed": seed,
-        "cancelled": cancelled,
-        "completion": completion,
-        "length": length,
-        "docks": docks,
-        "fairness": fair,
-        "by_players": by_players,
-        "time_trial": time_trial(trials, dock_count),
-        "legs": legs(races, len(scenario.flags)),
-        "heatmaps": heatmaps(races, width, height),
-        "reentry_loops": reentry_loops(races),
-        "options": options(scenario, races),
-        "elapsed_s": round(elapsed_s, 3),
-    }
-    by_team = team_verdict(scenario, races)
-    if by_team is not None:
-        result["teams"] = by_team
-    return {**result, "card": card(scenario, result)}
+    """The balance result (``Tally.result``) of races and trials in hand."""
+    tally = Tally(scenario, robots, seating)
+    tally.add_summaries(races, trials)
+    return tally.result(bot=bot, seed=seed, engine=engine, planned=planned,
+                        elapsed_s=elapsed_s, cancelled=cancelled)
 
 
-def options(scenario: Scenario, races: list[RaceSummary]) -> Options:
+class OptionUse:
     """Option cards in the run: mode ("played" or "counted"); per upgrade
     square the cards it gave (gains, per race); robots that held at least one
     card against those that held none: robot-races, wins, win rate, Wilson
     95% interval; uses per card, most used first. With counted options only
     the mode is known (the cards are not played)."""
-    mode = scenario.rules.options
-    out: Options = {"mode": mode}
-    if mode != "played":
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.races = 0
+        self.gains: Counter[tuple[int, int]] = Counter()
+        self.groups = {True: [0, 0], False: [0, 0]}        # held: [robot-races, wins]
+        self.used: Counter[str] = Counter()
+
+    def add(self, races: Iterable[RaceSummary]) -> None:
+        for r in races:
+            self.races += 1
+            self.gains.update(r.upgrades)
+            for i, held in enumerate(r.held_option or (False,) * len(r.docks)):
+                self.groups[held][0] += 1
+                self.groups[held][1] += i in r.winners
+            self.used.update(dict(r.options_used))
+
+    def result(self) -> Options:
+        mode = self.scenario.rules.options
+        out: Options = {"mode": mode}
+        if mode != "played":
+            return out
+        n, gains = self.races, self.gains
+        squares = sorted((t.x, t.y) for t in self.scenario.board.tiles if t.type == "upgrade")
+        out["upgrades"] = [{"x": x, "y": y, "gains": gains[(x, y)],
+                            "per_race": _ratio(gains[(x, y)] / n if n else 0.0)}
+                           for x, y in squares]
+        out["holders"], out["non_holders"] = (_holders(*self.groups[held]) for held in (True, False))
+        out["used"] = [[card, count] for card, count in sorted(self.used.items(),
+                                                              key=lambda kv: (-kv[1], kv[0]))]
         return out
-    n = len(races)
-    gains = Counter(sq for r in races for sq in r.upgrades)
-    squares = sorted((t.x, t.y) for t in scenario.board.tiles if t.type == "upgrade")
-    out["upgrades"] = [{"x": x, "y": y, "gains": gains[(x, y)],
-                        "per_race": _ratio(gains[(x, y)] / n if n else 0.0)} for x, y in squares]
-    groups = {True: [0, 0], False: [0, 0]}         # held: [robot-races, wins]
-    for r in races:
-        for i, held in enumerate(r.held_option or (False,) * len(r.docks)):
-            groups[held][0] += 1
-            groups[held][1] += i in r.winners
-    out["holders"], out["non_holders"] = (_holders(*groups[held]) for held in (True, False))
-    used: Counter[str] = Counter()
-    for r in races:
-        used.update(dict(r.options_used))
-    out["used"] = [[card, count] for card, count in sorted(used.items(),
-                                                          key=lambda kv: (-kv[1], kv[0]))]
-    return out
 
 
 def _holders(total: int, won: int) -> Holders:
@@ -168,58 +231,65 @@ def _holders(total: int, won: int) -> Holders:
             "ci": _wilson(won, total)}
 
 
-def _exact_sums(parts: Counter[tuple[int, int]], dock_count: int) -> list[Fraction]:
-    """Per dock 0..dock_count, the sum of count/share over its (share, count) parts."""
-    sums = [Fraction(0)] * (dock_count + 1)
-    for (d, share), count in parts.items():
-        sums[d] += Fraction(count, share)
-    return sums
+def _exact_sum(parts: Counter[tuple[int, int]], dock: int) -> Fraction:
+    """The sum of count/share over a dock's (dock, share): count parts."""
+    return sum((Fraction(count, share) for (d, share), count in parts.items() if d == dock),
+               Fraction(0))
 
 
-def seat_judgement(races: Sequence[Raced], shown: range) -> tuple[list[Dock], DockFairness]:
-    """The docks `shown` (1-based numbers) with their wins over `races` (the
-    balance run's summaries, or the records of ``suggest``), and
-    the fairness verdict on them. A dock's fair share is its expected wins
-    (1/robots of each decided race it raced) over its decided races: 1/k
-    when every race has k robots, a mean of them when the counts differ."""
-    top = max([*shown, *(d for r in races for d in r.docks)], default=0)
-    used = [0] * (top + 1)
-    used_decided = [0] * (top + 1)
-    wins = [0] * (top + 1)
-    # A dock's expected wins and its wins with ties split, summed exactly:
-    # counted by (dock, robots or winners), each count made a Fraction once.
-    expected_parts: Counter[tuple[int, int]] = Counter()
-    share_parts: Counter[tuple[int, int]] = Counter()
-    decided = 0
-    for r in races:
-        decided += r.decided
-        for d in r.docks:
-            used[d] += 1
-            if r.decided:
-                used_decided[d] += 1
-                expected_parts[d, len(r.docks)] += 1
-        for d in r.winner_docks:
-            wins[d] += 1
-            share_parts[d, len(r.winner_docks)] += 1
-    expected = _exact_sums(expected_parts, top)
-    share_wins = _exact_sums(share_parts, top)
-    counts = {len(r.docks) for r in races}
-    typical = 1.0 / max(counts) if counts else 0.0
-    docks: list[Dock] = []
-    for d in shown:
-        docks.append({
-            "dock": d, "races": used[d], "wins": wins[d],
-            "win_rate": _ratio(wins[d] / used[d] if used[d] else 0.0),
-            "ci": _wilson(wins[d], used[d]),
-            "decided": used_decided[d],
-            "share": _ratio(wins[d] / used_decided[d] if used_decided[d] else 0.0),
-            "share_ci": _wilson(wins[d], used_decided[d]),
-            "fair_share": _ratio(float(expected[d] / used_decided[d])) if used_decided[d]
-            else typical,
-        })
-    n = len(races)
-    return docks, fairness(docks, [float(share_wins[d]) for d in shown],
-                           [float(expected[d]) for d in shown], n, decided / n if n else 0.0)
+class Seats:
+    """The docks' wins, counted race by race (``add``: the balance run's
+    summaries, or the records of ``suggest``); ``judge``: the docks shown
+    (1-based numbers) with their wins, and the fairness verdict on them. A
+    dock's fair share is its expected wins (1/robots of each decided race it
+    raced) over its decided races: 1/k when every race has k robots, a mean
+    of them when the counts differ."""
+
+    def __init__(self) -> None:
+        self.races = self.decided = 0
+        self.used: Counter[int] = Counter()
+        self.used_decided: Counter[int] = Counter()
+        self.wins: Counter[int] = Counter()
+        # A dock's expected wins and its wins with ties split, summed exactly:
+        # counted by (dock, robots or winners), each count made a Fraction once.
+        self.expected_parts: Counter[tuple[int, int]] = Counter()
+        self.share_parts: Counter[tuple[int, int]] = Counter()
+        self.robot_counts: set[int] = set()
+
+    def add(self, races: Iterable[Raced]) -> None:
+        for r in races:
+            self.races += 1
+            self.decided += r.decided
+            self.robot_counts.add(len(r.docks))
+            for d in r.docks:
+                self.used[d] += 1
+                if r.decided:
+                    self.used_decided[d] += 1
+                    self.expected_parts[d, len(r.docks)] += 1
+            for d in r.winner_docks:
+                self.wins[d] += 1
+                self.share_parts[d, len(r.winner_docks)] += 1
+
+    def judge(self, shown: range) -> tuple[list[Dock], DockFairness]:
+        used, used_decided, wins = self.used, self.used_decided, self.wins
+        expected = {d: _exact_sum(self.expected_parts, d) for d in shown}
+        typical = 1.0 / max(self.robot_counts) if self.robot_counts else 0.0
+        docks: list[Dock] = []
+        for d in shown:
+            docks.append({
+                "dock": d, "races": used[d], "wins": wins[d],
+                "win_rate": _ratio(wins[d] / used[d] if used[d] else 0.0),
+                "ci": _wilson(wins[d], used[d]),
+                "decided": used_decided[d],
+                "share": _ratio(wins[d] / used_decided[d] if used_decided[d] else 0.0),
+                "share_ci": _wilson(wins[d], used_decided[d]),
+                "fair_share": _ratio(float(expected[d] / used_decided[d])) if used_decided[d]
+                else typical,
+            })
+        n = self.races
+        return docks, fairness(docks, [float(_exact_sum(self.share_parts, d)) for d in shown],
+                               [float(expected[d]) for d in shown], n,
+                               self.decided / n if n else 0.0)
 
 
 def fairness(docks: list[Dock], observed: list[float], expected: list[float],
@@ -284,70 +354,77 @@ def outside(seat: Apart | Dock) -> bool:
     return lo > seat["fair_share"] or hi < seat["fair_share"]
 
 
-def time_trial(trials: list[TrialSummary], dock_count: int) -> list[TimeTrial]:
-    by_dock: dict[int, list[TrialSummary]] = {d: [] for d in range(1, dock_count + 1)}
-    for t in trials:
-        by_dock.setdefault(t.dock, []).append(t)
-    out: list[TimeTrial] = []
-    for d in sorted(by_dock):
-        ts = by_dock[d]
-        (median,) = stats.km_quantiles([t.finish_round if t.finish_round is not None else t.rounds
-                                        for t in ts],
-                                       [t.finish_round is not None for t in ts], (0.5,))
-        out.append({"dock": d, "trials": len(ts),
-                    "finished": sum(1 for t in ts if t.finish_round is not None),
-                    "median_rounds": median})
-    return out
-
-
-def legs(races: list[RaceSummary], flag_count: int) -> list[Leg]:
+class Legs:
     """Per flag j: rounds from touching flag j-1 (the start for flag 1) to
     touching flag j, Kaplan-Meier median with robots still on the leg at the
     race's end censored; deaths per robot that set out on the leg."""
-    out: list[Leg] = []
-    for j in range(1, flag_count + 1):
-        times, events = [], []
-        deaths = 0
+
+    def __init__(self, flag_count: int):
+        self.timed: list[Counter[tuple[float, bool]]] = [Counter() for _ in range(flag_count)]
+        self.deaths: Counter[int] = Counter()       # by leg
+
+    def add(self, races: Iterable[RaceSummary]) -> None:
         for r in races:
-            for robot, reached in enumerate(r.flag_rounds):
-                if j > 1 and len(reached) < j - 1:
-                    continue
-                start = reached[j - 2] if j > 1 else 0
-                if len(reached) >= j:
-                    times.append(reached[j - 1] - start)
-                    events.append(True)
-                else:
-                    times.append(r.rounds - start)
-                    events.append(False)
-            deaths += sum(1 for death in r.deaths if death.leg == j)
-        (median,) = stats.km_quantiles(times, events, (0.5,))
-        out.append({"to_flag": j, "robots": len(times), "median_rounds": median,
-                    "deaths": deaths,
-                    "death_rate": _ratio(deaths / len(times) if times else 0.0)})
-    return out
+            for reached in r.flag_rounds:
+                start = 0
+                for j, timed in enumerate(self.timed):      # leg j+1
+                    if j < len(reached):
+                        timed[reached[j] - start, True] += 1
+                        start = reached[j]
+                    else:
+                        timed[r.rounds - start, False] += 1
+                        break                   # the robot set out on no later leg
+            self.deaths.update(death.leg for death in r.deaths)
+
+    def result(self) -> list[Leg]:
+        out: list[Leg] = []
+        for j, timed in enumerate(self.timed, 1):
+            (median,) = stats.km_quantiles(timed, (0.5,))
+            robots = sum(timed.values())
+            deaths = self.deaths[j]
+            out.append({"to_flag": j, "robots": robots, "median_rounds": median,
+                        "deaths": deaths, "death_rate": _ratio(deaths / robots if robots else 0.0)})
+        return out
 
 
-def heatmaps(races: list[RaceSummary], width: int, height: int) -> Heatmaps:
-    size = width * height
-    deaths = [0] * size
-    by_cause = {cause: [0] * size for cause in DEATH_CAUSES}
-    for r in races:
-        for death in r.deaths:
-            if 0 <= death.x < width and 0 <= death.y < height:
-                i = death.y * width + death.x
-                deaths[i] += 1
-                by_cause.setdefault(death.cause, [0] * size)[i] += 1
-    packed = [r.occupancy for r in races if r.occupancy]
-    occupancy = (np.frombuffer(b"".join(packed), COUNT).reshape(len(packed), size).sum(axis=0)
-                 .tolist() if packed else [0] * size)
-    n = len(races)
+class Heat:
+    """Deaths (all, and by cause), register ends and death chains per
+    square, per 100 races."""
 
-    def grid(counts: list[int]) -> Grid:
-        scale = 100.0 / n if n else 0.0
-        return [[round(counts[y * width + x] * scale, 3) for x in range(width)] for y in range(height)]
+    def __init__(self, width: int, height: int):
+        self.width, self.height = width, height
+        size = width * height
+        self.races = 0
+        self.deaths = [0] * size
+        self.by_cause = {cause: [0] * size for cause in DEATH_CAUSES}
+        self.occupancy = np.zeros(size, np.uint64)
+        self.chains = Chains(width, height)
 
-    return {"width": width, "height": height, "per_races": 100,
-            "deaths": grid(deaths),
-            "deaths_by_cause": {cause: grid(c) for cause, c in by_cause.items()},
-            "occupancy": grid(occupancy),
-            "chains": chains(races, width, height)}
+    def add(self, races: list[RaceSummary]) -> None:
+        width, height, size = self.width, self.height, len(self.deaths)
+        self.races += len(races)
+        for r in races:
+            for death in r.deaths:
+                if 0 <= death.x < width and 0 <= death.y < height:
+                    i = death.y * width + death.x
+                    self.deaths[i] += 1
+                    self.by_cause.setdefault(death.cause, [0] * size)[i] += 1
+        packed = [r.occupancy for r in races if r.occupancy]
+        if packed:
+            self.occupancy += np.frombuffer(b"".join(packed), COUNT).reshape(
+                len(packed), size).sum(axis=0, dtype=np.uint64)
+        self.chains.add(races)
+
+    def result(self) -> Heatmaps:
+        width, height, n = self.width, self.height, self.races
+
+        def grid(counts: list[int]) -> Grid:
+            scale = 100.0 / n if n else 0.0
+            return [[round(counts[y * width + x] * scale, 3) for x in range(width)]
+                    for y in range(height)]
+
+        return {"width": width, "height": height, "per_races": 100,
+                "deaths": grid(self.deaths),
+                "deaths_by_cause": {cause: grid(c) for cause, c in self.by_cause.items()},
+                "occupancy": grid(self.occupancy.tolist()),
+                "chains": self.chains.result()}

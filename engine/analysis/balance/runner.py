@@ -13,6 +13,12 @@ processes (a Cancel button sets a flag it reads); Ctrl+C in the calling
 process does the same. Either way ``run`` returns what was played,
 in plan order, with ``cancelled`` set; chunks still running are dropped.
 
+Folding: with ``fold``, ``run`` hands each chunk's (job, result) pairs to
+it in plan order as soon as the chunks before it are in, and keeps none:
+a balance run counts its races as they come (aggregate.py ``Tally``), so
+its memory does not grow with its races. A chunk done early waits for
+those before it (at most the chunks done while an earlier one still runs).
+
 Where the worker processes come from: forked from the calling process
 itself where that is safe, a process with no other thread (the command
 line): they have the engine it imported, at no cost, and nothing else
@@ -65,6 +71,8 @@ class Task(Protocol):
 
 # Called with a chunk's number and its results, as each chunk is done.
 OnChunk = Callable[[int, list[JobResult]], None]
+# Given a chunk's (job, result) pairs, chunk by chunk in plan order.
+Fold = Callable[[list[tuple[Job, JobResult]]], None]
 
 
 Progress = Callable[[int, int, float], None]
@@ -84,7 +92,8 @@ class BackendError(Exception):
 
 @dataclass
 class RunOutcome:
-    results: list[tuple[Job, JobResult]] = field(default_factory=list)     # in plan order
+    # in plan order (none kept when a fold took them)
+    results: list[tuple[Job, JobResult]] = field(default_factory=list)
     cancelled: bool = False
     elapsed_s: float = 0.0
     planned: int = 0
@@ -151,24 +160,30 @@ def start_workers_soon(workers: int, scheduler: str | None = None) -> None:
 def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | None = None,
         chunk_size: int | None = None, progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
-        local_processes: bool = True, meanwhile: Callable[[], None] | None = None) -> RunOutcome:
+        local_processes: bool = True, meanwhile: Callable[[], None] | None = None,
+        fold: Fold | None = None) -> RunOutcome:
     """Play the jobs (see the module's notes). `meanwhile` is work of the
     caller's done while worker processes start (from a fork server, which
     takes a moment to import the engine) or, forked from this process, on a
     thread of its own while they play (what it raises, ``run`` raises); not
-    at all when there are none."""
+    at all when there are none. With `fold` the results go to it, not into
+    the outcome."""
     workers = max(1, workers)
     size = chunk_size or default_chunk_size(len(jobs), workers)
     chunks = Chunks(jobs, size)
     outcome = RunOutcome(planned=races_in(jobs))
     started = time.perf_counter()
-    finished: dict[int, list[JobResult]] = {}
-    races_done = 0
+    finished: dict[int, list[JobResult]] = {}       # done, not yet folded or returned
+    done = folded = races_done = 0
 
     def on_chunk(index: int, results: list[JobResult]) -> None:
-        nonlocal races_done
+        nonlocal done, folded, races_done
         finished[index] = results
+        done += 1
         races_done += sum(1 for j in chunks[index] if j.kind == RACE)
+        while fold is not None and folded in finished:
+            fold(list(zip(chunks[folded], finished.pop(folded))))
+            folded += 1
         if progress is not None:
             progress(races_done, outcome.planned, time.perf_counter() - started)
 
@@ -183,10 +198,12 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
             _run_on(task, chunks, workers, scheduler, local_processes, on_chunk, stop, meanwhile)
     except KeyboardInterrupt:
         outcome.cancelled = True
-    played = sorted(finished)
-    outcome.cancelled = outcome.cancelled or len(played) < len(chunks)
-    for i in played:
-        outcome.results.extend(zip(chunks[i], finished[i]))
+    outcome.cancelled = outcome.cancelled or done < len(chunks)
+    for i in sorted(finished):          # (after a stop, chunks done past one that was not)
+        if fold is not None:
+            fold(list(zip(chunks[i], finished[i])))
+        else:
+            outcome.results.extend(zip(chunks[i], finished[i]))
     outcome.elapsed_s = time.perf_counter() - started
     return outcome
 

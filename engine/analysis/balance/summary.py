@@ -43,7 +43,7 @@ class Death:
 
 
 class Raced(Protocol):
-    """What the fairness verdict reads of a race (aggregate.seat_judgement)."""
+    """What the fairness verdict reads of a race (aggregate.py ``Seats``)."""
 
     @property
     def docks(self) -> tuple[int, ...]: ...

@@ -8,6 +8,7 @@ A race won by two teams at once (a tie) counts half a win to each.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Literal, TypedDict
 
 from rallyforge.engine.analysis import stats
@@ -43,46 +44,64 @@ def _share(name: str, wins: float, races: int) -> Share:
             "ci": [round(lo, 6), round(hi, 6)]}
 
 
-def team_verdict(scenario: Scenario, races: list[RaceSummary]) -> TeamVerdict | None:
-    """The verdict by team of a run's races, None on a course without teams."""
-    if not scenario.team_race or not any(r.sides for r in races):
-        return None
-    played = [r for r in races if r.sides and r.won_teams]
-    team_races: dict[str, int] = defaultdict(int)
-    team_wins: dict[str, float] = defaultdict(float)
-    seat_wins: dict[int, float] = defaultdict(float)
-    seat_races: dict[int, int] = defaultdict(int)
-    for r in played:
-        ranks = Scenario.seat_ranks(r.docks)
-        by_seat = {rank: r.sides[i] for i, rank in enumerate(ranks)}
-        for team in set(s for s in r.sides if s is not None):
-            team_races[team] += 1
-        for team in r.won_teams:
-            team_wins[team] += 1 / len(r.won_teams)
-        for seat, side in by_seat.items():
-            seat_races[seat] += 1
-            if side in r.won_teams:
-                seat_wins[seat] += 1 / len(r.won_teams)
-    teams = sorted((_share(t, team_wins[t], team_races[t]) for t in team_races),
-                   key=lambda s: (-s["wins"], s["name"]))
-    seats = [_share(f"seat {s + 1}", seat_wins[s], seat_races[s]) for s in sorted(seat_races)]
-    n = len(played)
-    if not teams:
-        teams = [_share(name, 0, 0) for name in sorted({s for r in races for s in r.sides if s})]
-        seats = [_share("seat 1", 0, 0)]
-    top, nxt = teams[0], teams[1] if len(teams) > 1 else None
-    margin = top["share"] - (nxt["share"] if nxt else 0.0)
-    # the difference of two shares of the same races (one win excludes the other)
-    p1, p2 = top["share"], nxt["share"] if nxt else 0.0
-    sd = ((p1 + p2 - (p1 - p2) ** 2) / n) ** 0.5 if n else 1.0
-    first = seats[0]
-    even = 1 / len(teams)
-    lo, hi = first["ci"]
-    return {"victory": scenario.rules.victory, "teams": teams, "seats": seats,
-            "leader": top["name"] if top["wins"] else None, "margin": round(margin, 6),
-            "margin_ci": [round(margin - stats.Z95 * sd, 6), round(margin + stats.Z95 * sd, 6)],
-            "first_side": {**first, "name": "the first seat's side"}, "even": round(even, 6),
-            "edge": "edge" if lo > even else "behind" if hi < even else "none"}
+class TeamTally:
+    """A team course's races counted race by race (``add``, in plan order);
+    ``result``: the verdict by team, None on a course without teams."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.played = 0                     # races with sides and a winning team
+        self.sided = False                  # a race with sides seen
+        self.names: set[str] = set()        # every side seen
+        self.team_races: dict[str, int] = defaultdict(int)
+        self.team_wins: dict[str, float] = defaultdict(float)
+        self.seat_wins: dict[int, float] = defaultdict(float)
+        self.seat_races: dict[int, int] = defaultdict(int)
+
+    def add(self, races: Iterable[RaceSummary]) -> None:
+        if not self.scenario.team_race:
+            return
+        for r in races:
+            self.sided = self.sided or bool(r.sides)
+            self.names.update(s for s in r.sides if s)
+            if not (r.sides and r.won_teams):
+                continue
+            self.played += 1
+            ranks = Scenario.seat_ranks(r.docks)
+            by_seat = {rank: r.sides[i] for i, rank in enumerate(ranks)}
+            for team in set(s for s in r.sides if s is not None):
+                self.team_races[team] += 1
+            for team in r.won_teams:
+                self.team_wins[team] += 1 / len(r.won_teams)
+            for seat, side in by_seat.items():
+                self.seat_races[seat] += 1
+                if side in r.won_teams:
+                    self.seat_wins[seat] += 1 / len(r.won_teams)
+
+    def result(self) -> TeamVerdict | None:
+        if not self.sided:
+            return None
+        teams = sorted((_share(t, self.team_wins[t], self.team_races[t]) for t in self.team_races),
+                       key=lambda s: (-s["wins"], s["name"]))
+        seats = [_share(f"seat {s + 1}", self.seat_wins[s], self.seat_races[s])
+                 for s in sorted(self.seat_races)]
+        n = self.played
+        if not teams:
+            teams = [_share(name, 0, 0) for name in sorted(self.names)]
+            seats = [_share("seat 1", 0, 0)]
+        top, nxt = teams[0], teams[1] if len(teams) > 1 else None
+        margin = top["share"] - (nxt["share"] if nxt else 0.0)
+        # the difference of two shares of the same races (one win excludes the other)
+        p1, p2 = top["share"], nxt["share"] if nxt else 0.0
+        sd = ((p1 + p2 - (p1 - p2) ** 2) / n) ** 0.5 if n else 1.0
+        first = seats[0]
+        even = 1 / len(teams)
+        lo, hi = first["ci"]
+        return {"victory": self.scenario.rules.victory, "teams": teams, "seats": seats,
+                "leader": top["name"] if top["wins"] else None, "margin": round(margin, 6),
+                "margin_ci": [round(margin - stats.Z95 * sd, 6), round(margin + stats.Z95 * sd, 6)],
+                "first_side": {**first, "name": "the first seat's side"}, "even": round(even, 6),
+                "edge": "edge" if lo > even else "behind" if hi < even else "none"}
 
 
 def _pct(x: float) -> str:

@@ -5,6 +5,7 @@ loops (an archive point where re-entering robots soon die again).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 
 from rallyforge.engine.analysis import stats
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary
@@ -66,48 +67,67 @@ def chain(death: Death) -> str:
     return _DAMAGE.get(agent or "", "destroyed by damage taken earlier")
 
 
-def chains(races: list[RaceSummary], width: int, height: int) -> list[SquareChains]:
-    """Per square where robots died, row by row: {x, y, why: [{chain,
-    per_100_races}]}, the commonest chains first (at most CHAINS_PER_SQUARE)."""
-    counts: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
-    for r in races:
-        for death in r.deaths:
-            if 0 <= death.x < width and 0 <= death.y < height:
-                counts[(death.x, death.y)][chain(death)] += 1
-    scale = 100.0 / len(races) if races else 0.0
-    return [{"x": x, "y": y,
-             "why": [{"chain": text, "per_100_races": round(count * scale, 3)}
-                     for text, count in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
-                     [:CHAINS_PER_SQUARE]]}
-            for (x, y), c in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
+class Chains:
+    """Per square where robots died, the chains that led there, counted race
+    by race (``add``, in plan order); ``result``: {x, y, why: [{chain,
+    per_100_races}]} row by row, the commonest chains first (at most
+    CHAINS_PER_SQUARE)."""
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = width, height
+        self.races = 0
+        self.counts: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+
+    def add(self, races: Iterable[RaceSummary]) -> None:
+        for r in races:
+            self.races += 1
+            for death in r.deaths:
+                if 0 <= death.x < self.width and 0 <= death.y < self.height:
+                    self.counts[(death.x, death.y)][chain(death)] += 1
+
+    def result(self) -> list[SquareChains]:
+        scale = 100.0 / self.races if self.races else 0.0
+        return [{"x": x, "y": y,
+                 "why": [{"chain": text, "per_100_races": round(count * scale, 3)}
+                         for text, count in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
+                         [:CHAINS_PER_SQUARE]]}
+                for (x, y), c in sorted(self.counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))]
 
 
-def reentry_loops(races: list[RaceSummary]) -> list[ReentryLoop]:
+class Reentries:
     """Archive points where re-entering robots die again within one round (in
-    the round after the one they died in) in a sizeable share of their
-    re-entries: {x, y, reentries, deaths, share, ci (Wilson 95%), chain (the
-    commonest way they die again)}, the largest share first. A robot
-    destroyed in round r re-enters at the end of round r at its archive point
-    (or the nearest free square around it)."""
-    reentries: Counter[tuple[int, int]] = Counter()
-    again: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
-    for r in races:
-        by_robot: dict[int, list[Death]] = defaultdict(list)
-        for death in r.deaths:
-            by_robot[death.robot].append(death)
-        for deaths in by_robot.values():
-            for first, then in zip(deaths, [*deaths[1:], None]):
-                if first.archive is None or first.round >= r.rounds:
-                    continue            # out of the race, or the race ended first
-                reentries[first.archive] += 1
-                if then is not None and then.round <= first.round + 1:
-                    again[first.archive][chain(then)] += 1
-    loops: list[ReentryLoop] = []
-    for point, n in reentries.items():
-        quick = sum(again[point].values())
-        lo, hi = stats.wilson(quick, n)
-        if n >= LOOP_REENTRIES and lo > LOOP_SHARE:
-            loops.append({"x": point[0], "y": point[1], "reentries": n, "deaths": quick,
-                          "share": round(quick / n, 3), "ci": [round(lo, 3), round(hi, 3)],
-                          "chain": again[point].most_common(1)[0][0]})
-    return sorted(loops, key=lambda loop: (-loop["share"], loop["y"], loop["x"]))
+    the round after the one they died in), counted race by race (``add``, in
+    plan order). ``result``: those where they do in a sizeable share of
+    their re-entries: {x, y, reentries, deaths, share, ci (Wilson 95%),
+    chain (the commonest way they die again)}, the largest share first. A
+    robot destroyed in round r re-enters at the end of round r at its
+    archive point (or the nearest free square around it)."""
+
+    def __init__(self) -> None:
+        self.reentries: Counter[tuple[int, int]] = Counter()
+        self.again: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+
+    def add(self, races: Iterable[RaceSummary]) -> None:
+        for r in races:
+            by_robot: dict[int, list[Death]] = defaultdict(list)
+            for death in r.deaths:
+                by_robot[death.robot].append(death)
+            for deaths in by_robot.values():
+                for first, then in zip(deaths, [*deaths[1:], None]):
+                    if first.archive is None or first.round >= r.rounds:
+                        continue            # out of the race, or the race ended first
+                    self.reentries[first.archive] += 1
+                    if then is not None and then.round <= first.round + 1:
+                        self.again[first.archive][chain(then)] += 1
+
+    def result(self) -> list[ReentryLoop]:
+        loops: list[ReentryLoop] = []
+        for point, n in self.reentries.items():
+            again = self.again.get(point, Counter())
+            quick = sum(again.values())
+            lo, hi = stats.wilson(quick, n)
+            if n >= LOOP_REENTRIES and lo > LOOP_SHARE:
+                loops.append({"x": point[0], "y": point[1], "reentries": n, "deaths": quick,
+                              "share": round(quick / n, 3), "ci": [round(lo, 3), round(hi, 3)],
+                              "chain": again.most_common(1)[0][0]})
+        return sorted(loops, key=lambda loop: (-loop["share"], loop["y"], loop["x"]))

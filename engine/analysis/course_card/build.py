@@ -178,7 +178,7 @@ def _teams_line(t: TeamCard) -> str:
 
 
 def loop_line(loop: ReentryLoop) -> str:
-    """A re-entry loop warning (balance/why.py ``reentry_loops``)."""
+    """A re-entry loop warning (balance/why.py ``Reentries``)."""
     return (f"Re-entry loop: robots re-entering at ({loop['x']}, {loop['y']}) die again within "
             f"a round after {100 * loop['share']:.0f}% of {loop['reentries']} re-entries "
             f"(95%: {100 * loop['ci'][0]:.0f}% to {100 * loop['ci'][1]:.0f}%), mostly "

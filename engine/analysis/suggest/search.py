@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from rallyforge.engine.analysis.balance.aggregate import seat_judgement
+from rallyforge.engine.analysis.balance.aggregate import Seats
 from rallyforge.engine.analysis.balance.plan import GAME, Job, RACE, derive_seed, seats
 from rallyforge.engine.analysis.balance.play import RaceTask, default_bot, play_race
 from rallyforge.engine.analysis.balance.runner import default_workers, run
@@ -185,7 +185,9 @@ class Search:
         most = _multiple(int(self.budget * DIAGNOSIS_MOST), docks, down=True)
         while True:
             self.race({0: n})
-            seated, verdict = seat_judgement(self.races[0], range(1, self.target.seats + 1))
+            counted = Seats()
+            counted.add(self.races[0])
+            seated, verdict = counted.judge(range(1, self.target.seats + 1))
             more = verdict["more_races_needed"]
             if verdict["verdict"] != "inconclusive" or not more or n >= most:
                 break
