@@ -69,3 +69,16 @@ def test_the_verdict_leads_with_how_few_races_are_won():
 
 def test_the_win_rate_chart_reaches_above_the_fair_band():
     assert win_rate_top(result_of(0, 40)) >= 0.30 * 1.15
+
+
+def test_with_races_undecided_a_dock_is_told_by_its_share_of_the_races_won():
+    """The words compare a dock's share of the decided races with a fair
+    share: its figures are that share and its interval, not its win rate
+    of all races (30% of races is not "well above" 25%)."""
+    from rallyforge.engine.analysis.balance.in_short import in_short
+    points = in_short(result_of(30, 100)).points
+    assert points[0] == ("Dock 1 wins 100% of its decided races, well above the 25% of a fair "
+                         "course (95% interval 89% to 100%, 30 decided races).")
+    assert points[1].startswith("Dock 2 wins 0% of its decided races, well below")
+    every = result_of(100, 100)                 # every race won: the win rate is that share
+    assert in_short(every).points[0].startswith("Dock 1 wins 100% of races, well above the 25%")

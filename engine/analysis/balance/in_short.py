@@ -168,9 +168,13 @@ def _dock_points(result: BalanceResult, few: bool) -> tuple[tuple[str, ...], boo
             how, but = side, ", though not clearly"
         else:
             how = "close to"
-        lines.append(f"Dock {d['dock']} wins {pct(d['win_rate'])} of races, {how} the "
-                     f"{pct(fair)} of a fair course (95% interval {pct(d['ci'][0])} to "
-                     f"{pct(d['ci'][1])}, {d['races']} races){but}.")
+        if d["decided"] == d["races"]:
+            wins, (lo, hi), raced = f"{pct(d['win_rate'])} of races", d["ci"], f"{d['races']} races"
+        else:       # what is compared with a fair share: its share of the races won
+            wins, (lo, hi) = f"{pct(d['share'])} of its decided races", d["share_ci"]
+            raced = f"{d['decided']} decided races"
+        lines.append(f"Dock {d['dock']} wins {wins}, {how} the {pct(fair)} of a fair course "
+                     f"(95% interval {pct(lo)} to {pct(hi)}, {raced}){but}.")
     return tuple(lines), lone
 
 
