@@ -212,8 +212,8 @@ def test_the_verdict_names_the_seat_furthest_from_fair_when_its_interval_leaves_
     assert (c["fairness"]["verdict"], c["fairness"]["favoured_dock"]) == ("unfair", 2)
     line = build.lines(c)[3]
     assert line.startswith("Fairness: unfair, seat 2 wins 17% of decided races (races someone "
-                           "won) (95%: 15% to 19%) against a fair 25%; the best and worst seats "
-                           "are ")
+                           "won) (95%: 15% to 19%) against a fair 25%; the best and worst seats' "
+                           "win rates (of all races) are ")
     # unfair, but no seat's interval leaves out a fair share on its own
     r["fairness"] = judged_seats([0.31, 0.19, 0.31, 0.19], 200)
     c = course_card.card(open_course, r)

@@ -149,7 +149,8 @@ def fairness_words(v: Fairness | SeatVerdict, players: int | None = None) -> str
         f"seat {seat} wins {100 * share:.0f}% {DECIDED}"
         f"{_ci(v['share_ci'], lambda x: f'{100 * x:.0f}%')} against a fair "
         f"{100 * v['fair_share']:.0f}%")
-    gap = (f"; the best and worst seats are {100 * (1 - v['balance']):.0f} points apart"
+    gap = (f"; the best and worst seats' win rates (of all races) are "
+           f"{100 * (1 - v['balance']):.0f} points apart"
            if v["balance"] is not None and v["verdict"] == "unfair" else "")
     if v["verdict"] == "unfair":
         if v["favoured_dock"] is not None:
