@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rallyforge.engine.analysis.balance.aggregate import aggregate
+from rallyforge.engine.analysis.balance.aggregate import Tally
 from rallyforge.engine.analysis.balance.plan import RACE, TRIAL, derive_seed, make_plan
 from rallyforge.engine.analysis.balance.play import RaceTask, lineup, split_results
 from rallyforge.engine.analysis.balance.runner import run
@@ -42,6 +42,13 @@ def balance_json(tmp_path, *args) -> dict:
 
 def without_time(result: dict) -> dict:
     return {k: v for k, v in result.items() if k != "elapsed_s"}
+
+
+def aggregate(scenario, races, trials, *, robots, bot, seed, engine, **more) -> dict:
+    """The balance result of races and trials in hand."""
+    tally = Tally(scenario, robots)
+    tally.add_summaries(races, trials)
+    return tally.result(bot=bot, seed=seed, engine=engine, **more)
 
 
 # ---------------------------------------------------------------- the plan
@@ -454,6 +461,25 @@ def test_compare_pairs_races_by_seed(tmp_path):
     assert dock1["change"] > 0 and dock1["ci"][0] > 0
 
 
+def test_compare_keeps_of_each_race_only_what_the_pairing_reads(tmp_path, monkeypatch):
+    """Deaths, flags and squares are counted as the races come (aggregate.py
+    Tally); the races kept for the pairing hold their seats and outcome."""
+    from rallyforge.engine.cli import compare
+    kept = []
+
+    def pair(old_result, new_result, old_races, new_races, *rest):
+        kept.extend([*old_races, *new_races])
+        return real(old_result, new_result, old_races, new_races, *rest)
+
+    real = compare.compare
+    monkeypatch.setattr(compare, "compare", pair)
+    assert main(["compare", str(DUEL), str(DUEL), "--races", "12", "--workers", "1",
+                 "--quiet"]) == 0
+    assert len(kept) == 24 and all(r.docks and r.rounds for r in kept)
+    assert any(r.winners for r in kept)
+    assert not any(r.deaths or r.occupancy or r.flag_rounds for r in kept)
+
+
 def test_compare_small_runs_give_honest_intervals():
     """Few races: t intervals, and no zero-width interval unless every race
     came out the same on both courses."""
@@ -646,7 +672,6 @@ def test_a_tally_keeps_no_race_summary():
     import gc
     import weakref
 
-    from rallyforge.engine.analysis.balance.aggregate import Tally
     scenario = load_file(DUEL)
     plan = make_plan(12, 2, len(scenario.docks), seed=5, trials=1)
     jobs = list(plan.jobs)

@@ -33,7 +33,7 @@ from rallyforge.engine.cli.common import (OPTIONS_HELP, RACES, ROBOTS_HELP, STDO
 
 if TYPE_CHECKING:       # (the analysis is imported when a command runs: it takes a moment)
     from rallyforge.engine.analysis.balance.plan import Plan
-    from rallyforge.engine.analysis.balance.runner import RunOutcome
+    from rallyforge.engine.analysis.balance.runner import Fold, RunOutcome
     from rallyforge.engine.model.scenario import Scenario
 
 
@@ -180,9 +180,10 @@ def write_json(result: Mapping[str, object], out: str) -> None:
 
 
 def play_run(scenario: Scenario, plan: Plan, bot: str, args: argparse.Namespace, workers: int,
-             label: str = "races") -> RunOutcome:
-    """Run a plan with the progress bar; returns the RunOutcome. (Its result's
-    statistics need scipy.special: imported while the workers start or play.)"""
+             fold: Fold, label: str = "races") -> RunOutcome:
+    """Run a plan with the progress bar, its results handed to `fold` chunk
+    by chunk (runner.py); returns the RunOutcome. (Its result's statistics
+    need scipy.special: imported while the workers start or play.)"""
     from rallyforge.engine.analysis import stats
     from rallyforge.engine.analysis.balance.play import RaceTask
     from rallyforge.engine.analysis.balance.progress import ProgressBar
@@ -191,7 +192,7 @@ def play_run(scenario: Scenario, plan: Plan, bot: str, args: argparse.Namespace,
     bar = None if args.quiet else ProgressBar(label)
     try:
         return run(task, plan.jobs, workers=workers, scheduler=args.scheduler, progress=bar,
-                   meanwhile=stats.prepare)
+                   meanwhile=stats.prepare, fold=fold)
     finally:
         if bar is not None:
             bar.close()

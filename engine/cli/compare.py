@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
@@ -37,6 +38,7 @@ from rallyforge.engine.cli.balance import (UsageError, add_race_arguments, error
 from rallyforge.engine.cli.common import STDOUT, output_clash, write_line
 
 if TYPE_CHECKING:
+    from rallyforge.engine.analysis.balance.plan import Job
     from rallyforge.engine.analysis.balance.summary import RaceSummary
     from rallyforge.engine.analysis.balance.types import (BalanceResult, Completion, Dock, DockFairness,
                                                Options)
@@ -250,6 +252,14 @@ def compare(old_result: BalanceResult, new_result: BalanceResult, old_races: lis
 FIRST_SIDE = "the first seat's side"
 
 
+def pairing(race: RaceSummary) -> RaceSummary:
+    """What ``compare`` reads of a race (its docks, winners, rounds and
+    sides): a run keeps that of each race for the pairing, not its deaths,
+    flags or squares (the rest is counted as it comes: aggregate.py Tally)."""
+    return replace(race, finish_round=(), flag_rounds=(), deaths=(), occupancy=b"",
+                   upgrades=(), held_option=(), options_used=())
+
+
 def team_won(team: str, race: RaceSummary) -> bool:
     return team in race.won_teams
 
@@ -337,10 +347,10 @@ def text(result: Comparison) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rallyforge.engine.analysis.balance.aggregate import aggregate
+    from rallyforge.engine.analysis.balance.aggregate import Tally
     from rallyforge.engine.analysis.balance.plan import make_plan
     from rallyforge.engine.analysis.balance.play import engine_name, split_results, with_options
-    from rallyforge.engine.analysis.balance.runner import BackendError
+    from rallyforge.engine.analysis.balance.runner import BackendError, JobResult
 
     second_ctrl_c_quits()
     clash = output_clash({"--json": args.json_out}, [args.old, args.new])
@@ -364,19 +374,25 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, ValueError) as exc:
         return error(str(exc), 2)
     results: list[BalanceResult] = []
-    race_lists = []
+    race_lists: list[list[RaceSummary]] = []
     for label, scenario, plan in (("old", old_sc, plans[0]), ("new", new_sc, plans[1])):
+        tally = Tally(scenario, s["players"], s["seating"])
+        paired: list[RaceSummary] = []
+
+        def fold(pairs: list[tuple[Job, JobResult]], tally: Tally = tally,
+                 paired: list[RaceSummary] = paired) -> None:
+            tally.add(pairs)
+            paired.extend(map(pairing, split_results(pairs)[0]))
+
         try:
-            outcome = play_run(scenario, plan, s["bot"], args, s["workers"], label=label)
+            outcome = play_run(scenario, plan, s["bot"], args, s["workers"], fold, label=label)
         except BackendError as exc:
             return error(str(exc), 2 if exc.usage else 1)
-        races, trials = split_results(outcome.results)
-        results.append(aggregate(scenario, races, trials, robots=s["players"], bot=s["bot"],
-                                 seed=args.seed, seating=s["seating"],
-                                 engine=engine_name(scenario, s["bot"], max(s["players"])),
-                                 planned=plan.races, elapsed_s=outcome.elapsed_s,
-                                 cancelled=outcome.cancelled))
-        race_lists.append(races)
+        results.append(tally.result(bot=s["bot"], seed=args.seed,
+                                    engine=engine_name(scenario, s["bot"], max(s["players"])),
+                                    planned=plan.races, elapsed_s=outcome.elapsed_s,
+                                    cancelled=outcome.cancelled))
+        race_lists.append(paired)
         if outcome.cancelled:
             break
     result: Comparison | StoppedOnOld

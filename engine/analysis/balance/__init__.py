@@ -2,8 +2,8 @@
 
 ``plan`` fixes the races, ``play`` plays one (the only module that touches
 the race engine), ``runner`` spreads them over processes or a Dask cluster,
-``aggregate`` turns the summaries into the result (its shape: ``types``),
-``in_short`` words its verdict, ``charts`` draws it, ``report`` writes
+``aggregate`` counts the summaries as they come and makes the result (its
+shape: ``types``), ``in_short`` words its verdict, ``charts`` draws it, ``report`` writes
 report.md and the charts (the editor's Balance dialog shows the same words
 and charts).
 
@@ -28,7 +28,7 @@ def balance(scenario: Scenario, races: int, robots: int | tuple[int, ...] | None
             chunk_size: int | None = None,
             progress: Callable[[int, int, float], None] | None = None,
             should_stop: Callable[[], bool] | None = None) -> BalanceResult:
-    """The balance result (see ``aggregate.aggregate``) of `races` races of
+    """The balance result (see aggregate.py ``Tally.result``) of `races` races of
     `robots` robots (default: the course goals' robots, else 4, or every dock
     if fewer: engine/model/scenario.py ``robots_for``) driven by `bot`
     (default: the default bot). Stopped early, it is the result of the races

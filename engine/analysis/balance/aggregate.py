@@ -176,17 +176,6 @@ class Tally:
         return out
 
 
-def aggregate(scenario: Scenario, races: list[RaceSummary], trials: list[TrialSummary], *,
-              robots: int | tuple[int, ...], bot: str, seed: int, engine: str,
-              seating: str = GAME, planned: int | None = None, elapsed_s: float = 0.0,
-              cancelled: bool = False) -> BalanceResult:
-    """The balance result (``Tally.result``) of races and trials in hand."""
-    tally = Tally(scenario, robots, seating)
-    tally.add_summaries(races, trials)
-    return tally.result(bot=bot, seed=seed, engine=engine, planned=planned,
-                        elapsed_s=elapsed_s, cancelled=cancelled)
-
-
 class OptionUse:
     """Option cards in the run: mode ("played" or "counted"); per upgrade
     square the cards it gave (gains, per race); robots that held at least one

@@ -95,7 +95,7 @@ class Chain(TypedDict):
 
 
 class SquareChains(TypedDict):
-    """Why robots die on a square (why.chains)."""
+    """Why robots die on a square (why.py ``Chains``)."""
     x: int
     y: int
     why: list[Chain]
@@ -126,7 +126,7 @@ class Holders(TypedDict):
 
 
 class Options(TypedDict):
-    """aggregate.options: with counted options only the mode."""
+    """aggregate.OptionUse: with counted options only the mode."""
     mode: str                           # played or counted
     upgrades: NotRequired[list[Upgrade]]
     holders: NotRequired[Holders]
