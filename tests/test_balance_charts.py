@@ -59,6 +59,24 @@ def test_only_the_dock_the_verdict_names_stands_out():
     assert bar_colors(fig.axes[0]) == [BAR_COLORS[None]] * 4
 
 
+def test_with_races_undecided_the_bars_are_the_shares_the_words_give():
+    """30 of 100 races won, all by dock 1: its bar is its share of the decided
+    races (100%), as its sentence says, not its 30% of all races."""
+    result = dict(result_of(30, 100), card=None)
+    fig = figure(6, 4)
+    draw_wins(fig, result)
+    ax = fig.axes[0]
+    assert [round(bar.get_height(), 6) for bar in bars(ax)] == [1.0, 0.0, 0.0, 0.0]
+    assert ax.get_ylabel() == "share of decided races"
+    assert "30 of 100 races decided" in ax.get_title()
+    assert in_short(result).points[0].startswith("Dock 1 wins 100% of its decided races")
+    every = dict(result_of(100, 100), card=None)          # every race won: win rates
+    fig = figure(6, 4)
+    draw_wins(fig, every)
+    assert fig.axes[0].get_ylabel() == "win rate"
+    assert [round(bar.get_height(), 6) for bar in bars(fig.axes[0])] == [1.0, 0.0, 0.0, 0.0]
+
+
 def test_the_fair_band_stops_at_zero():
     result = dict(unfair(), robots=25)          # a fair share of 4%: the band would dip below 0
     fig = figure(6.4, 4.0)

@@ -40,7 +40,8 @@ def test_balance_sentences_and_bars_never_contradict_the_verdict(qtbot, preview,
         b.update(races=40, wins=15, win_rate=0.375, ci=[0.26, 0.49], share=0.375,
                  share_ci=[0.26, 0.49], decided=40)
         result["fairness"].update(verdict="inconclusive", more_races_needed=120)
-        result["completion"].update(decided=40)     # enough won races for a verdict
+        result.update(races=40)                     # each of 40 races won: enough for a verdict
+        result["completion"].update(decided=40)
         return result
     monkeypatch.setattr(balance_run, "run_balance", lone_dock_apart)
     window, c = preview()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from rallyforge.engine.analysis.balance.in_short import dock_stands_apart
+from rallyforge.engine.analysis.balance.in_short import dock_figure, dock_stands_apart
 from rallyforge.engine.analysis.team_colors import team_color
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
@@ -61,14 +61,17 @@ def draw_wins(fig: Figure, result: BalanceResult) -> None:
 
 
 def draw_win_rates(fig: Figure, result: BalanceResult) -> None:
-    """Win rate per dock with its 95% interval, and the band of a fair
-    course (clamped at 0)."""
+    """Win rate per dock with its 95% interval (with races undecided, its
+    share of the decided races: in_short.dock_figure), and the band of a
+    fair course (clamped at 0)."""
     ax = fig.add_subplot()
     docks = result["docks"]
     xs = [d["dock"] for d in docks]
-    rates = [d["win_rate"] for d in docks]
+    figures = [dock_figure(result, d) for d in docks]
+    rates = [value for value, _, _ in figures]
+    of_decided = any(shares for _, _, shares in figures)
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
-    ax.bar(xs, rates, color=colors, yerr=_errors(rates, [d["ci"] for d in docks]), capsize=5,
+    ax.bar(xs, rates, color=colors, yerr=_errors(rates, [ci for _, ci, _ in figures]), capsize=5,
            ecolor=ERROR_COLOR)
     k = result["robots"]
     if k:
@@ -83,10 +86,12 @@ def draw_win_rates(fig: Figure, result: BalanceResult) -> None:
                     va="center", fontsize=8, color="white" if r > 0.08 else ERROR_COLOR)
     ax.set_xticks(xs)
     ax.set_xlabel("dock")
-    ax.set_ylabel("win rate")
+    ax.set_ylabel("share of decided races" if of_decided else "win rate")
     ax.set_ylim(0, win_rate_top(result))
     _percent_axis(ax)
-    ax.set_title(f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
+    ax.set_title(f"Share of decided races per dock, 95% intervals ({result['completion']['decided']}"
+                 f" of {result['races']} races decided)" if of_decided else
+                 f"Win rate per dock, 95% intervals ({result['races']} races)", fontsize=10)
 
 
 def draw_team_shares(fig: Figure, v: TeamVerdict) -> None:
@@ -134,7 +139,8 @@ def win_rate_top(result: BalanceResult) -> float:
     so that the fair line shows even when no race is won."""
     k = result["robots"]
     band = 1.0 / k + 0.05 if k else 0.0
-    return min(1.0, max([0.1, band] + [d["ci"][1] for d in result["docks"] if d["races"]]) * 1.15)
+    return min(1.0, max([0.1, band] + [dock_figure(result, d)[1][1]
+                                       for d in result["docks"] if d["races"]]) * 1.15)
 
 
 def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:

@@ -53,6 +53,14 @@ def fair_share(result: BalanceResult, dock: Dock) -> float:
     return dock.get("fair_share", 1.0 / k if k else 0.0)
 
 
+def dock_figure(result: BalanceResult, dock: Dock) -> tuple[float, list[float], bool]:
+    """What the words and the chart give of a dock: its share of the decided
+    races (races someone won) with its interval, the figure its fair share
+    is compared with; and whether a race was undecided (else that share is
+    its win rate, and is called so)."""
+    return dock["share"], dock["share_ci"], result["completion"]["decided"] < result["races"]
+
+
 def dock_stands_apart(result: BalanceResult, dock: Dock) -> str | None:
     """"above" or "below" for the seat the verdict names (the one furthest
     from its fair share, when the course is unfair and its interval leaves
@@ -168,11 +176,9 @@ def _dock_points(result: BalanceResult, few: bool) -> tuple[tuple[str, ...], boo
             how, but = side, ", though not clearly"
         else:
             how = "close to"
-        if d["decided"] == d["races"]:
-            wins, (lo, hi), raced = f"{pct(d['win_rate'])} of races", d["ci"], f"{d['races']} races"
-        else:       # what is compared with a fair share: its share of the races won
-            wins, (lo, hi) = f"{pct(d['share'])} of its decided races", d["share_ci"]
-            raced = f"{d['decided']} decided races"
+        value, (lo, hi), of_decided = dock_figure(result, d)
+        wins, raced = ((f"{pct(value)} of its decided races", f"{d['decided']} decided races")
+                       if of_decided else (f"{pct(value)} of races", f"{d['races']} races"))
         lines.append(f"Dock {d['dock']} wins {wins}, {how} the {pct(fair)} of a fair course "
                      f"(95% interval {pct(lo)} to {pct(hi)}, {raced}){but}.")
     return tuple(lines), lone
