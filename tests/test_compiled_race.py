@@ -114,7 +114,7 @@ def test_balance_runs_use_it_only_where_it_applies():
     standard = board(ROOT / "scenarios" / "standard-course.json", {})
     levelled = board(ROOT / "scenarios" / "highlands.json", {})
     assert standard is not None and levelled is not None
-    played = replace(standard, rules=replace(standard.rules, options="played"))
+    played = replace(standard, rules=replace(standard.rules, options="played"))  # (an upgrade)
     assert compiled.applies(standard, "search", 4) == built
     assert not compiled.applies(standard, "greedy", 4)
     assert not compiled.applies(standard, "search", compiled_rules.MOST_ROBOTS + 1)
@@ -131,6 +131,47 @@ def test_courses_with_python_only_rules_go_to_python():
     assert compiled.applies(recorded, "search", 4) == built
     turned_on = replace(recorded, rules=replace(standard.rules, repair_sites="options"))
     assert not compiled.applies(turned_on, "search", 4)
+
+
+def without_option_sources(scenario: Scenario) -> Scenario:
+    """`scenario` with option cards played and nowhere to gain one: its upgrade
+    squares made repair squares, no cards at the start or at flags."""
+    tiles = tuple(replace(t, type="repair") if t.type == "upgrade" else t
+                  for t in scenario.board.tiles)
+    rules = replace(scenario.rules, options="played", start_options=0, flag_gives_option=False)
+    return replace(scenario, board=replace(scenario.board, tiles=tiles), rules=rules)
+
+
+def test_played_options_go_to_python_only_where_a_robot_can_gain_one():
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None
+    none = without_option_sources(standard)
+    assert compiled.python_reason(none, "search", 4) is None or not built
+    for source, why in ((replace(none, board=standard.board), "an upgrade square"),
+                        (replace(none, rules=replace(none.rules, start_options=1)),
+                         "start_options"),
+                        (replace(none, rules=replace(none.rules, flag_gives_option=True)),
+                         "flag_gives_option")):
+        assert compiled_rules.refusal(source) == f"played option cards ({why})"
+    counted = replace(none, rules=replace(none.rules, options="counted", start_options=1,
+                                          flag_gives_option=True))
+    assert compiled_rules.refusal(replace(counted, board=standard.board)) is None
+
+
+@needs_built
+@pytest.mark.parametrize("path, variant", cases()[::4])
+def test_played_options_that_no_robot_can_gain_race_the_same_in_both_engines(path, variant):
+    scenario = board(path, variant)
+    if scenario is None:
+        pytest.skip("no docks or no flags")
+    scenario = without_option_sources(scenario)
+    if compiled.python_reason(scenario, "search", 1) is not None:
+        pytest.skip("raced by Python for another reason")
+    docks = len(scenario.docks)
+    for seed in range(2):
+        lineup = tuple((seed + i) % docks + 1 for i in range(min(4, docks)))
+        assert (compiled.race_summary(scenario, seed, lineup)
+                == play.engine_summary(scenario, seed, lineup, "search")), (seed, lineup)
 
 
 TURNING = [ROOT / "engine" / "editing" / "published" / "frenetic-factory.json",

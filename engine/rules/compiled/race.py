@@ -5,8 +5,8 @@ search bot's: engine/bots/race_bot.py).
 
 It plays a course (``refusal`` is None) only when the course uses nothing
 but what the table below (FIELDS, PLAYED_TILES, PLAYED_EDGES) says _race.c
-plays: no levels, option cards counted rather than played, no rule it has
-no copy of; engine/analysis/balance/compiled.py asks it, and plays every
+plays: no levels, option cards counted (or played where no robot can gain
+one), no rule it has no copy of; engine/analysis/balance/compiled.py asks it, and plays every
 other race with the Python engine. tests/test_compiled_race.py and
 tests/test_compiled_differential.py play both engines on random courses of
 every element and rule and compare what they return.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, fields, replace
 from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
@@ -118,7 +118,9 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "flags_repair": PLAYED, "archive_on_any_flag": PLAYED,
         "teleport_backup_distance": PLAYED, "max_rounds": PLAYED,
         "finish": ("first", "all"),
-        "options": ("counted",),        # played option cards: Python
+        # played option cards: Python, but where no robot can gain one (``refusal``:
+        # then they play as counted options)
+        "options": ("counted",),
         # counted options are a number no race step and no summary reads
         "start_options": IGNORED, "flag_gives_option": IGNORED,
         "fall_damage": IGNORED,         # dealt by falls down levels only, and levels are refused
@@ -156,9 +158,14 @@ _PLAYABLE = frozenset(
 def refusal(scenario: Scenario) -> str | None:
     """Why the compiled race does not play `scenario` (the first thing on it
     the table above does not let it play), None when it does."""
-    board = scenario.board
+    board, rules = scenario.board, scenario.rules
+    if rules.options == "played":
+        source = _option_source(scenario)
+        if source is not None:
+            return f"played option cards ({source})"
+        rules = replace(rules, options="counted")       # no card to gain: the same race
     things: tuple[Scenario | Board | Rules | Flag | Dock, ...] = (
-        scenario, board, scenario.rules, *scenario.flags, *scenario.docks)
+        scenario, board, rules, *scenario.flags, *scenario.docks)
     for thing in things:
         why = _unplayed_field(thing)
         if why is not None:
@@ -173,6 +180,21 @@ def refusal(scenario: Scenario) -> str | None:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
     if max(board.width, board.height) > MOST_SIDE:
         return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
+    return None
+
+
+def _option_source(scenario: Scenario) -> str | None:
+    """Where a robot of a balance race (no robot entries) gains an option
+    card, None where none can (docs/rules.md 10.2): with played options and
+    no card, a race is the race of counted options. (The other sources,
+    repair_sites and start_option_choice, are refused as rules.)"""
+    rules = scenario.rules
+    if any(tile.type == "upgrade" for tile in scenario.board.tiles):
+        return "an upgrade square"
+    if rules.start_options:
+        return "start_options"
+    if rules.flag_gives_option:
+        return "flag_gives_option"
     return None
 
 
