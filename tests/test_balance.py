@@ -653,6 +653,23 @@ def test_a_folded_run_hands_its_chunks_over_in_plan_order_and_keeps_none():
     assert folded == [[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]
 
 
+def test_a_folded_run_keeps_nothing_of_its_chunks():
+    """Memory that does not grow with the races: after a hundred thousand
+    jobs, no more than after a thousand."""
+    import tracemalloc
+    plan = make_plan(100_000_000, 2, 2, trials=0)
+    peaks = []
+    for chunks in (100, 10_000):
+        done = [0]                  # the races done (one number: a list of them would grow)
+        tracemalloc.start()
+        run(Numbers(), plan.jobs, workers=1, chunk_size=10, fold=lambda pairs: None,
+            progress=lambda races, total, elapsed: done.__setitem__(0, races),
+            should_stop=lambda: done[0] >= 10 * chunks)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < peaks[0] + 100_000, peaks
+
+
 def test_a_folded_run_stopped_hands_over_the_chunks_done_past_one_that_was_not():
     plan = make_plan(40, 2, 2, trials=0)
     folded, seen = [], []

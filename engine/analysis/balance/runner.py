@@ -108,9 +108,9 @@ def default_workers() -> int:
 
 class Chunks(Sequence[list[Job]]):
     """The jobs cut into chunks of `size`, each made when first asked for (a
-    plan's jobs are: engine/analysis/balance/plan.py ``Jobs``) and kept: a
-    chunk is asked for when it is sent, when its results come back and when
-    they are paired with it (the results hold its jobs anyway)."""
+    plan's jobs are: engine/analysis/balance/plan.py ``Jobs``) and kept until
+    ``pop``: a chunk is asked for when it is sent, when its results come
+    back and when they are paired with it, for the last time."""
 
     def __init__(self, jobs: Sequence[Job], size: int):
         self.jobs, self.size = jobs, size
@@ -133,6 +133,13 @@ class Chunks(Sequence[list[Job]]):
         made = self._made.get(index)
         if made is None:
             made = self._made[index] = list(self.jobs[index * self.size:(index + 1) * self.size])
+        return made
+
+    def pop(self, index: int) -> list[Job]:
+        """Chunk `index`, asked for the last time: forgotten (a run's memory
+        does not grow with its chunks)."""
+        made = self[index]
+        del self._made[index]
         return made
 
 
@@ -182,7 +189,7 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
         done += 1
         races_done += sum(1 for j in chunks[index] if j.kind == RACE)
         while fold is not None and folded in finished:
-            fold(list(zip(chunks[folded], finished.pop(folded))))
+            fold(list(zip(chunks.pop(folded), finished.pop(folded))))
             folded += 1
         if progress is not None:
             progress(races_done, outcome.planned, time.perf_counter() - started)
@@ -201,9 +208,9 @@ def run(task: Task, jobs: Sequence[Job], *, workers: int = 1, scheduler: str | N
     outcome.cancelled = outcome.cancelled or done < len(chunks)
     for i in sorted(finished):          # (after a stop, chunks done past one that was not)
         if fold is not None:
-            fold(list(zip(chunks[i], finished[i])))
+            fold(list(zip(chunks.pop(i), finished[i])))
         else:
-            outcome.results.extend(zip(chunks[i], finished[i]))
+            outcome.results.extend(zip(chunks.pop(i), finished[i]))
     outcome.elapsed_s = time.perf_counter() - started
     return outcome
 
