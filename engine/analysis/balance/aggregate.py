@@ -90,6 +90,7 @@ class Tally:
         self.add_summaries(races, trials)
 
     def add_summaries(self, races: list[RaceSummary], trials: Iterable[TrialSummary] = ()) -> None:
+        """Race and trial summaries, in plan order."""
         for t in trials:
             self.trials.setdefault(t.dock, Counter())[
                 t.finish_round if t.finish_round is not None else t.rounds,
