@@ -654,20 +654,28 @@ def test_a_folded_run_hands_its_chunks_over_in_plan_order_and_keeps_none():
 
 
 def test_a_folded_run_keeps_nothing_of_its_chunks():
-    """Memory that does not grow with the races: after a hundred thousand
-    jobs, no more than after a thousand."""
+    """Memory that does not grow with the races: the jobs held by the plan
+    and the runner (traced where they were made) after a hundred thousand
+    jobs are those after a thousand."""
     import tracemalloc
+    made_by = [tracemalloc.Filter(True, "*/balance/plan.py"),
+               tracemalloc.Filter(True, "*/balance/runner.py")]
     plan = make_plan(100_000_000, 2, 2, trials=0)
-    peaks = []
+    held = []
     for chunks in (100, 10_000):
+        def stop() -> bool:
+            if done[0] < 10 * chunks:
+                return False
+            traces = tracemalloc.take_snapshot().filter_traces(made_by)
+            held.append(sum(stat.size for stat in traces.statistics("filename")))
+            return True
+
         done = [0]                  # the races done (one number: a list of them would grow)
         tracemalloc.start()
         run(Numbers(), plan.jobs, workers=1, chunk_size=10, fold=lambda pairs: None,
-            progress=lambda races, total, elapsed: done.__setitem__(0, races),
-            should_stop=lambda: done[0] >= 10 * chunks)
-        peaks.append(tracemalloc.get_traced_memory()[1])
+            progress=lambda races, total, elapsed: done.__setitem__(0, races), should_stop=stop)
         tracemalloc.stop()
-    assert peaks[1] < peaks[0] + 100_000, peaks
+    assert held[1] < held[0] + 10_000, held
 
 
 def test_a_folded_run_stopped_hands_over_the_chunks_done_past_one_that_was_not():
