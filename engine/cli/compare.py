@@ -381,8 +381,9 @@ def run(args: argparse.Namespace) -> int:
 
         def fold(pairs: list[tuple[Job, JobResult]], tally: Tally = tally,
                  paired: list[RaceSummary] = paired) -> None:
-            tally.add(pairs)
-            paired.extend(map(pairing, split_results(pairs)[0]))
+            races, trials = split_results(pairs)
+            tally.add_summaries(races, trials)
+            paired.extend(map(pairing, races))
 
         try:
             outcome = play_run(scenario, plan, s["bot"], args, s["workers"], fold, label=label)
