@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from rallyforge.engine.analysis.balance.in_short import dock_figure, dock_stands_apart
+from rallyforge.engine.analysis.balance.in_short import dock_stands_apart, undecided_races
 from rallyforge.engine.analysis.team_colors import team_color
 from rallyforge.engine.model.element_kinds import DEADLY_TYPES
 
@@ -61,18 +61,17 @@ def draw_wins(fig: Figure, result: BalanceResult) -> None:
 
 
 def draw_win_rates(fig: Figure, result: BalanceResult) -> None:
-    """Win rate per dock with its 95% interval (with races undecided, its
-    share of the decided races: in_short.dock_figure), and the band of a
-    fair course (clamped at 0)."""
+    """Each dock's share of the decided races with its 95% interval (its win
+    rate when every race is won: in_short.undecided_races), and the band of
+    a fair course (clamped at 0)."""
     ax = fig.add_subplot()
     docks = result["docks"]
     xs = [d["dock"] for d in docks]
-    figures = [dock_figure(result, d) for d in docks]
-    rates = [value for value, _, _ in figures]
-    of_decided = any(shares for _, _, shares in figures)
+    rates = [d["share"] for d in docks]
+    of_decided = undecided_races(result)
     colors = [BAR_COLORS[dock_stands_apart(result, d) if d["races"] else "unused"] for d in docks]
-    ax.bar(xs, rates, color=colors, yerr=_errors(rates, [ci for _, ci, _ in figures]), capsize=5,
-           ecolor=ERROR_COLOR)
+    ax.bar(xs, rates, color=colors, yerr=_errors(rates, [d["share_ci"] for d in docks]),
+           capsize=5, ecolor=ERROR_COLOR)
     k = result["robots"]
     if k:
         fair = 1.0 / k
@@ -139,8 +138,8 @@ def win_rate_top(result: BalanceResult) -> float:
     so that the fair line shows even when no race is won."""
     k = result["robots"]
     band = 1.0 / k + 0.05 if k else 0.0
-    return min(1.0, max([0.1, band] + [dock_figure(result, d)[1][1]
-                                       for d in result["docks"] if d["races"]]) * 1.15)
+    return min(1.0, max([0.1, band] + [d["share_ci"][1] for d in result["docks"] if d["races"]])
+               * 1.15)
 
 
 def quartile_marks(length: RaceLength) -> list[tuple[str, float, str]]:

@@ -53,12 +53,12 @@ def fair_share(result: BalanceResult, dock: Dock) -> float:
     return dock.get("fair_share", 1.0 / k if k else 0.0)
 
 
-def dock_figure(result: BalanceResult, dock: Dock) -> tuple[float, list[float], bool]:
-    """What the words and the chart give of a dock: its share of the decided
-    races (races someone won) with its interval, the figure its fair share
-    is compared with; and whether a race was undecided (else that share is
-    its win rate, and is called so)."""
-    return dock["share"], dock["share_ci"], result["completion"]["decided"] < result["races"]
+def undecided_races(result: BalanceResult) -> bool:
+    """Whether a race of the run has no winner. The words and the chart give
+    each dock's share of the decided races (races someone won), the figure
+    its fair share is compared with; when every race is won, that share is
+    its win rate, and is called so."""
+    return result["completion"]["decided"] < result["races"]
 
 
 def dock_stands_apart(result: BalanceResult, dock: Dock) -> str | None:
@@ -176,9 +176,9 @@ def _dock_points(result: BalanceResult, few: bool) -> tuple[tuple[str, ...], boo
             how, but = side, ", though not clearly"
         else:
             how = "close to"
-        value, (lo, hi), of_decided = dock_figure(result, d)
-        wins, raced = ((f"{pct(value)} of its decided races", f"{d['decided']} decided races")
-                       if of_decided else (f"{pct(value)} of races", f"{d['races']} races"))
+        share = pct(d["share"])
+        wins, raced = ((f"{share} of its decided races", f"{d['decided']} decided races")
+                       if undecided_races(result) else (f"{share} of races", f"{d['races']} races"))
         lines.append(f"Dock {d['dock']} wins {wins}, {how} the {pct(fair)} of a fair course "
                      f"(95% interval {pct(lo)} to {pct(hi)}, {raced}){but}.")
     return tuple(lines), lone
