@@ -135,3 +135,21 @@ def test_a_bad_choice_is_refused(compiled_part):
         compiled_part.option_choice(bot, seen, hand, 6, card, random.Random(0))
     with pytest.raises(ValueError):
         compiled_part.option_choice(object(), seen, hand, free, card, random.Random(0))
+
+
+@needs_built
+def test_its_sample_is_random_sample(compiled_part):
+    """Card for card and number for number, whichever way random.sample
+    takes: a pool (n <= 21 for 5 cards or fewer, every deck for more) or a set
+    of indices drawn again until new."""
+    draw = random.Random(7)
+    for n in range(len(DECK) + 1):
+        population = draw.sample(range(len(DECK)), n)
+        for k in {0, n, *draw.sample(range(n + 1), min(n + 1, 6))}:
+            mine, theirs = random.Random(n * 100 + k), random.Random(n * 100 + k)
+            assert compiled_part.dice_sample(population, k, mine) == theirs.sample(population, k)
+            assert mine.getstate() == theirs.getstate(), (n, k)
+    with pytest.raises(ValueError):
+        compiled_part.dice_sample([1, 2], 3, draw)
+    with pytest.raises(ValueError):
+        compiled_part.dice_sample(range(len(DECK) + 1), 3, draw)

@@ -413,6 +413,37 @@ PyObject *option_choice(PyObject *self, PyObject *args)
     return chose < 0 ? NULL : PyBool_FromLong(chose);
 }
 
+/* dice_sample(population, k, rng): sample() of up to DECK_SIZE ints on
+ * rng.randrange, for tests: rng.sample(population, k) from the same state. */
+PyObject *dice_sample(PyObject *self, PyObject *args)
+{
+    PyObject *given, *rng;
+    int k, population[DECK_SIZE], out[DECK_SIZE];
+    if (!PyArg_ParseTuple(args, "OiO", &given, &k, &rng))
+        return NULL;
+    PyObject *items = PySequence_Fast(given, "population: expected a sequence");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < n && i < DECK_SIZE; i++)
+        population[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+    Py_DECREF(items);
+    if (PyErr_Occurred())
+        return NULL;
+    BotDice dice = {rng_below, rng};
+    if (sample(&dice, population, (int)(n < DECK_SIZE + 1 ? n : DECK_SIZE + 1), k, out) < 0)
+        return NULL;
+    PyObject *drawn = PyList_New(k);
+    for (int i = 0; drawn != NULL && i < k; i++) {
+        PyObject *one = PyLong_FromLong(out[i]);
+        if (one == NULL)
+            Py_CLEAR(drawn);
+        else
+            PyList_SET_ITEM(drawn, i, one);
+    }
+    return drawn;
+}
+
 /* common.py should_power_down */
 static int powers_down(const RaceBot *bot, const BotRobot *b)
 {
