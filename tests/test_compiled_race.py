@@ -378,7 +378,7 @@ COURSE_SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "r
                   "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
                   "robot_laser_damage", "power_down", "superbot", "victory")
 BOT_SCALARS = ("flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
-               "unreachable")
+               "unreachable", "recompile_draws")
 
 
 @needs_built
