@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "_limits.h"
+#include "_options.h"
 #include "_race_bot.h"
 #define SPEC_OF "race_course"
 #include "_spec.h"
@@ -47,7 +48,8 @@ enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
 enum { ROBOT_VICTORY, PLAYER, TEAM_PROGRESS, TEAM_ANY };
 /* what sent a robot to its destruction (state.py Blame); NOBODY: None */
 enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT, BY_TELEPORT,
-       BY_LASER, BY_ROBOT_LASER, BY_CRUSHER };
+       BY_LASER, BY_ROBOT_LASER, BY_CRUSHER, BY_RAMMING_GEAR, BY_RECOMPILE, BY_MINI_HOWITZER,
+       BY_PRESSOR_BEAM, BY_TRACTOR_BEAM };
 
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
 
@@ -55,6 +57,7 @@ typedef struct {
     Py_ssize_t w, h, n, F, lasers;      /* (Py_ssize_t: 64 bits where sizes multiply) */
     int has_randomizer;
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
+    int *upgrade;                           /* per square: an upgrade square (7.1) */
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
     int *laser_square, *laser_beams;
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
@@ -63,6 +66,9 @@ typedef struct {
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down, superbot,
         victory;
+    /* option cards (docs/rules.md 10, 12.5, 12.6): played, dealt at the start (with a
+     * draft of `draft`), a card per flag touched, repair sites that give cards */
+    long played, start_options, draft, flag_gives_option, options_sites;
 } Course;
 
 typedef struct {
@@ -72,6 +78,8 @@ typedef struct {
     int team, blocker;          /* its team (-1 none) and whether it is a blocker (13) */
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
+    Options o;                  /* its option cards, when they are played */
+    int held_any;               /* it gained a card in this race */
 } Robot;
 
 typedef struct {
@@ -95,6 +103,11 @@ typedef struct {
     int home[MOST_FLAGS];       /* the flags' squares in the file (where a moving flag goes back) */
     int unseen;                 /* the flags moved since the bots saw them */
     PyObject *held;             /* the (course, bot) pairs played on: in use until the race ends */
+    int settled;                /* the program deck's order is fixed (cards put under it) */
+    int odeck[OPTION_COUNT], odeck_size;    /* the option deck, its top first (10.1) */
+    int gifts[MOST_ROBOTS * MOST_FLAGS], gift_count;    /* robots owed a card for a flag (10.2) */
+    long option_uses[OPTION_COUNT];         /* per card, the times it changed an outcome */
+    PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
 } Race;
 
@@ -103,7 +116,7 @@ typedef struct {
 static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
-                      &c->archive_point, &c->flags, &c->pushers, &c->laser_square,
+                      &c->archive_point, &c->upgrade, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
                       &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -142,6 +155,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->gear = ints(spec, "gear", n, 0, 3, NULL, &bad);
     c->hot = ints(spec, "hot", 6 * n, 0, 127, NULL, &bad);
     c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
+    c->upgrade = ints(spec, "upgrade", n, 0, 1, NULL, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
     /* (square, direction) pairs: each number 0..n-1 or 0..3, checked apart below */
     c->pushers = ints(spec, "pushers", -1, 0, n - 1 > 3 ? n - 1 : 3, &got, &bad);
@@ -182,6 +196,9 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
         {"power_down", &c->power_down, 0, 1}, {"superbot", &c->superbot, 0, 1},
         {"victory", &c->victory, ROBOT_VICTORY, TEAM_ANY},
+        {"played_options", &c->played, 0, 1}, {"start_options", &c->start_options, 0, OPTION_COUNT},
+        {"draft", &c->draft, 0, OPTION_COUNT}, {"flag_gives_option", &c->flag_gives_option, 0, 1},
+        {"options_sites", &c->options_sites, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -203,6 +220,8 @@ static int lock_count(const Course *c, int damage)                    /* cleanup
     return k < 0 ? 0 : k > 5 ? 5 : (int)k;
 }
 
+static void at_destruction(Race *R, Robot *b);
+
 /* Floor.destroy, with the balance run's death record. */
 static void destroy(Race *R, Robot *b, int cause, int square, int agent, int origin)
 {
@@ -212,6 +231,8 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->destroyed = 1;
     b->death_seq = R->moment;
     b->lives--;
+    if (R->c->played)
+        at_destruction(R, b);
     if (b->lives <= 0) {
         b->out = 1;
         b->powered_down = b->announced = 0;
@@ -237,6 +258,151 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     if (death == NULL || PyList_Append(R->deaths, death) < 0)
         R->failed = 1;
     Py_XDECREF(death);
+}
+
+/* ------------------------------------------------------------ option cards (option_holding.py) */
+
+/* used(): a card changed an outcome (play.py counts it). */
+static void option_used(Race *R, Robot *b, int card)
+{
+    (void)b;
+    R->option_uses[card]++;
+}
+
+/* gain(): `card`, or the top of the option deck (none when it is empty: not owed, 10.1). */
+static void gain(Race *R, Robot *b, int card, int why)
+{
+    if (card < 0) {
+        if (R->odeck_size == 0)
+            return;
+        card = R->odeck[0];
+        memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
+    }
+    b->o.held[b->o.count++] = card;
+    b->held_any = 1;
+    if (why == GAINED_ON_UPGRADE && !R->failed) {
+        PyObject *square = PyLong_FromLong(b->sq);
+        if (square == NULL || PyList_Append(R->upgrades, square) < 0)
+            R->failed = 1;
+        Py_XDECREF(square);
+    }
+}
+
+/* lose(): the card goes under the option deck, fresh (10.3). */
+static void lose(Race *R, Robot *b, int card)
+{
+    Options *o = &b->o;
+    int i = 0;
+    while (i < o->count && o->held[i] != card)
+        i++;
+    if (i == o->count)
+        return;
+    memmove(o->held + i, o->held + i + 1, (--o->count - i) * sizeof(int));
+    if (card == ABLATIVE_COAT)
+        o->coat = 0;
+    else if (card == MINI_HOWITZER)
+        o->shells = 0;
+    else if (card == FLYWHEEL)
+        o->flywheel = -1;
+    R->odeck[R->odeck_size++] = card;
+}
+
+/* OptionPolicy.give_up: the least valued card (the most recent of equals). */
+static int give_up(const Robot *b)
+{
+    int best = -1;
+    for (int i = b->o.count - 1; i >= 0; i--)
+        if (best < 0 || BOT_VALUE[b->o.held[i]] < BOT_VALUE[best])
+            best = b->o.held[i];
+    return best;
+}
+
+/* OptionPolicy.keep: of a draft, the most valued card (the first of equals). */
+static int keep(const int *cards, int count)
+{
+    int best = cards[0];
+    for (int i = 1; i < count; i++)
+        if (BOT_VALUE[cards[i]] > BOT_VALUE[best])
+            best = cards[i];
+    return best;
+}
+
+/* at_destruction(): the cheapest card goes; Superior Archive Copy re-enters with
+ * 0 damage, also when it is that card. Fire Control locks lift, the Flywheel's card and
+ * pairs go. */
+static void at_destruction(Race *R, Robot *b)
+{
+    Options *o = &b->o;
+    o->fc_count = 0;
+    o->flywheel = -1;
+    for (int r = 0; r < 5; r++)
+        o->pair[r] = o->pair_with[r] = -1;
+    if (o->count == 0)
+        return;
+    o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
+    lose(R, b, give_up(b));
+}
+
+/* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
+ * and register), Ablative Coat, then a traded card (a bot trades when the point would
+ * destroy or lock); the damage taken. Destroys nobody. */
+static int hurt(Race *R, Robot *b, int points, int side)
+{
+    const Course *c = R->c;
+    Options *o = &b->o;
+    int taken = 0;
+    long cap = c->destroy_at, trade_at = c->lock_from < cap ? c->lock_from : cap;
+    for (int p = 0; p < points; p++) {
+        if (c->played && o->count > 0) {
+            if (side >= 0 && b->powered_down && has(o, POWER_DOWN_SHIELD)
+                && !(o->shield_sides >> side & 1)) {
+                o->shield_sides |= 1 << side;
+                continue;
+            }
+            if (has(o, ABLATIVE_COAT)) {
+                if (++o->coat >= COAT_POINTS)
+                    lose(R, b, ABLATIVE_COAT);
+                continue;
+            }
+            if (b->damage + taken + 1 >= trade_at) {
+                lose(R, b, give_up(b));
+                continue;
+            }
+        }
+        taken++;
+    }
+    if (taken) {
+        long damage = b->damage + taken;
+        b->damage = (int)(damage < cap ? damage : cap);
+    }
+    return taken;
+}
+
+/* hurt_now(): damage outside the laser step, destroying at destroy_at at once (10.4). */
+static void hurt_now(Race *R, Robot *b, int points, int side, int agent)
+{
+    hurt(R, b, points, side);
+    if (b->sq >= 0 && b->damage >= R->c->destroy_at)
+        destroy(R, b, DAMAGED, b->sq, agent, -1);
+}
+
+/* option_arm.py arm_reach: the squares of the 8 around `sq` with no wall between (both
+ * ways round a corner free); into `out`, how many. */
+static int arm_reach(const Course *c, int sq, int *out)
+{
+    int near[4], k = 0;
+    for (int d = 0; d < 4; d++)
+        if ((near[d] = c->target[sq * 4 + d]) >= 0)
+            out[k++] = near[d];
+    for (int d = 0; d < 4; d++) {
+        int e = (d + 1) & 3, a = near[d], b = near[e];
+        if (a >= 0 && b >= 0) {
+            int via_a = c->target[a * 4 + e], via_b = c->target[b * 4 + d];
+            if (via_a >= 0 && via_a == via_b)
+                out[k++] = via_a;
+        }
+    }
+    return k;
 }
 
 /* Floor.put: onto `square` from `came_from` (off the board when < 0). */
@@ -626,6 +792,33 @@ static void board_turns(Race *R, int square);
 static void play_on(Race *R, PyObject *got, const int *flags);
 static void show_flags(Race *R);
 
+/* checkpoints.py _touch_flag: robot i touches its next flag, on `square`. */
+static void touch_flag(Race *R, int i, int square, int reg, int *finished, int *done)
+{
+    const Course *c = R->c;
+    Robot *b = &R->r[i];
+    R->flag_rounds[i * c->F + b->flags] = R->round;
+    b->flags++;
+    if (c->victory == TEAM_PROGRESS)            /* teams.py touched: for every teammate */
+        for (int j = 0; j < R->count; j++) {
+            Robot *mate = &R->r[j];
+            if (mate == b || mate->team != b->team)
+                continue;
+            for (int t = mate->flags; t < b->flags; t++)
+                R->flag_rounds[j * c->F + t] = R->round;
+            mate->flags = b->flags;
+        }
+    if (b->flags == c->F) {
+        b->fin_round = R->round;
+        b->fin_reg = reg;
+        finished[(*done)++] = i;
+    }
+    if (c->played && c->flag_gives_option)     /* a card at clean-up (10.2) */
+        R->gifts[R->gift_count++] = i;
+    if (R->turned != NULL)                      /* floor.on_flag */
+        board_turns(R, square);
+}
+
 /* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
@@ -634,31 +827,30 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
         const Course *c = R->c;     /* (a flag touched before may have turned a board) */
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
-        if (sq < 0 || !(c->archive_point[sq] || R->flag_at[sq]))
+        int arm = c->played && has(&b->o, MECHANICAL_ARM);
+        int marked = sq >= 0 && (c->archive_point[sq] || R->flag_at[sq]);
+        if (sq < 0 || !(marked || arm))
             continue;
-        int moves_archive;
-        /* (a blocker touches no flag: it moves its archive marker as off its way, 13.2) */
-        if (!b->blocker && b->flags < c->F && sq == R->flags[b->flags]) {
-            if (!c->superbot || b->superbot) {  /* (only the SuperBot touches flags, 12.9) */
-                R->flag_rounds[on[i] * c->F + b->flags] = R->round;
-                b->flags++;
-                if (c->victory == TEAM_PROGRESS)    /* teams.py touched: for every teammate */
-                    for (int j = 0; j < R->count; j++) {
-                        Robot *mate = &R->r[j];
-                        if (mate == b || mate->team != b->team)
-                            continue;
-                        for (int t = mate->flags; t < b->flags; t++)
-                            R->flag_rounds[j * c->F + t] = R->round;
-                        mate->flags = b->flags;
-                    }
-                if (b->flags == c->F) {
-                    b->fin_round = R->round;
-                    b->fin_reg = reg;
-                    finished[done++] = on[i];
+        /* (a blocker touches no flag: it moves its archive marker as off its way, 13.2;
+         * only the SuperBot touches flags, 12.9) */
+        int racing = !b->blocker, scores = !c->superbot || b->superbot, armed = 0;
+        if (racing && arm && b->flags < c->F && sq != R->flags[b->flags] && scores) {
+            int reach[8], k = arm_reach(c, sq, reach);
+            for (int j = 0; j < k && !armed; j++) {
+                if (reach[j] == R->flags[b->flags]) {   /* one flag, no archive move (10.11) */
+                    option_used(R, b, MECHANICAL_ARM);
+                    touch_flag(R, on[i], reach[j], reg, finished, &done);
+                    armed = 1;
                 }
-                if (R->turned != NULL)                      /* floor.on_flag */
-                    board_turns(R, sq);
             }
+        }
+        if (!marked || R->failed)
+            continue;
+        c = R->c;
+        int moves_archive;
+        if (racing && !armed && b->flags < c->F && sq == R->flags[b->flags]) {
+            if (scores)
+                touch_flag(R, on[i], sq, reg, finished, &done);
             moves_archive = 1;
         } else {
             moves_archive = c->archive_point[sq] || (c->any_flag && R->flag_at[sq] > 0);
@@ -708,7 +900,7 @@ static Py_ssize_t random_below(Race *R, Py_ssize_t n)
 static int deal(Race *R, int n, int *out)
 {
     int size = R->deck_size, top = R->top, end = top + n < size ? top + n : size;
-    int i = top;
+    int i = R->settled ? end : top;
     while (i < end) {
         int first = i;
         unsigned long long span = 1;
@@ -735,6 +927,22 @@ static int deal(Race *R, int n, int *out)
     memcpy(out, R->deck + top, (end - top) * sizeof(int));
     R->top = end;
     return end - top;
+}
+
+/* Deck.put_under (Recompile): the rest is shuffled now, then `cards` go under it in
+ * this order; the dealt cards are dropped from the front (nothing reads them again). */
+static int put_under(Race *R, const int *cards, int n)
+{
+    int top = R->top, out[DECK_SIZE];
+    if (deal(R, R->deck_size - top, out) < 0)
+        return -1;
+    R->deck_size -= top;
+    memmove(R->deck, R->deck + top, R->deck_size * sizeof(int));
+    memcpy(R->deck + R->deck_size, cards, n * sizeof(int));
+    R->deck_size += n;
+    R->top = 0;
+    R->settled = 1;
+    return 0;
 }
 
 static int draw(Race *R)
