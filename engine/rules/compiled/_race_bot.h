@@ -56,13 +56,6 @@ typedef struct RaceBot {
     /* the first `free` registers from `size` cards of `hand`; -1 with an error */
     int (*program)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
                    const int *hand, int size, int free, const BotDice *dice);
-    /* Played option cards (docs/rules.md 10), asked before any robot programs. 1: recompile
-     * this hand, 0: not, -1 with an error. `free`: registers 1..free are the bot's. */
-    int (*recompiles)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
-                      const int *hand, int size, int free, const BotDice *dice);
-    /* 1: take the Flywheel's `card` into the hand, 0: not, -1 with an error. */
-    int (*takes_flywheel)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
-                          const int *hand, int size, int card, int free, const BotDice *dice);
     /* whether it announces a power down (2.4, 7.3) */
     int (*powers_down)(const struct RaceBot *bot, const BotRobot *robot);
     /* With played option cards (docs/rules.md 10.12): the movement options, pairs and
