@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from rallyforge.engine.analysis.balance import play
 from rallyforge.engine.bots import race_bot
-from rallyforge.engine.bots.search import SearchBot
+from rallyforge.engine.bots.hunt import quarry
+from rallyforge.engine.bots.search import SearchBot, with_a_flag
 from rallyforge.engine.format.loader import load_file
-from rallyforge.engine.model.program_cards import DECK
+from rallyforge.engine.model.program_cards import DECK, DECK_KEYS
 from rallyforge.engine.rules.bot_view import BotView
 from rallyforge.engine.rules.cleanup import lock_count
 from rallyforge.engine.rules.compiled import race as compiled_rules
@@ -159,3 +161,46 @@ def test_its_sample_is_random_sample(compiled_part):
         compiled_part.dice_sample([1, 2], 3, draw)
     with pytest.raises(ValueError):
         compiled_part.dice_sample(range(len(DECK) + 1), 3, draw)
+
+
+@needs_built
+def test_in_python_races_every_choice_is_the_compiled_bots(compiled_part, monkeypatch):
+    """Played option cards raced by the Python engine, dealt at the start and
+    at flags, under superbot every other race: each Recompile and Flywheel
+    choice of its search bots is asked of the compiled bot too, from a copy
+    of the rng, on the race's own robots, registers and hands."""
+    number = {key: i for i, (key, _) in enumerate(DECK_KEYS)}
+    asked: list[tuple[str, bool]] = []
+
+    def ask(view, hand, card, free, rng, want) -> bool:
+        view = with_a_flag(view)
+        holder = quarry(view)
+        copy = random.Random()
+        copy.setstate(rng.getstate())
+        got = compiled_part.option_choice(
+            race_bot.search_bot(view.course, view.flags, view.rules, view.homes),
+            as_seen(view.robot, view.rules, holder),
+            [number[c.kind, c.priority] for c in hand], len(free),
+            -1 if card is None else number[card.kind, card.priority], copy)
+        chose = want()
+        assert (got, copy.getstate()) == (chose, rng.getstate())
+        asked.append(("flywheel" if card else "recompile", chose))
+        return chose
+
+    recompile, take_flywheel = SearchBot.recompile, SearchBot.take_flywheel
+    monkeypatch.setattr(SearchBot, "recompile", lambda self, view, hand, free, rng: ask(
+        view, hand, None, free, rng, lambda: recompile(self, view, hand, free, rng)))
+    monkeypatch.setattr(SearchBot, "take_flywheel", lambda self, view, hand, card, free, rng: ask(
+        view, hand, card, free, rng, lambda: take_flywheel(self, view, hand, card, free, rng)))
+    for name in ("standard-course.json", "gauntlet.json", "waterworks.json", "two-boards.json"):
+        scenario = load_file(ROOT / "scenarios" / name)
+        for seed in range(6):
+            rules = replace(scenario.rules, options="played", start_options=4,
+                            flag_gives_option=True, superbot=seed % 2 == 1)
+            raced = replace(scenario, rules=rules, robots=(), checks=())
+            docks = len(raced.docks)
+            lineup = tuple((seed + i) % docks + 1 for i in range(min(4, docks)))
+            play.engine_summary(raced, seed, lineup, "search")
+    assert set(asked) == {(what, chose) for what in ("recompile", "flywheel")
+                          for chose in (True, False)}
+    assert len(asked) > 100
