@@ -11,6 +11,19 @@
 
 #define RACE_BOT_CAPSULE "rallyforge.engine.rules.compiled.race_bot"
 
+/* card kinds (program_cards.py) */
+enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
+
+/* The option cards, by engine/model/option_cards.py OPTION_IDS, in its order
+ * (a played card's rules: _options.h). */
+enum {
+    ABLATIVE_COAT, ABORT_SWITCH, BRAKES, CIRCUIT_BREAKER, CONDITIONAL_PROGRAM, CRAB_LEGS,
+    DOUBLE_BARRELED_LASER, DUAL_PROCESSOR, EXTRA_MEMORY, FIRE_CONTROL, FLYWHEEL, FOURTH_GEAR,
+    GYROSCOPIC_STABILIZER, HIGH_POWER_LASER, MECHANICAL_ARM, MINI_HOWITZER, POWER_DOWN_SHIELD,
+    PRESSOR_BEAM, RADIO_CONTROL, RAMMING_GEAR, REAR_FIRING_LASER, RECOMPILE, REVERSE_GEARS,
+    SCRAMBLER, SUPERIOR_ARCHIVE_COPY, TRACTOR_BEAM, OPTION_COUNT
+};
+
 /* What a bot sees of its robot when it programs or chooses to power down. */
 typedef struct {
     int sq, facing;         /* square (y * width + x; -1 off the board), N E S W = 0 1 2 3 */
@@ -23,6 +36,8 @@ typedef struct {
                                fills the first `free`, which the race has emptied */
     int hunts;              /* under superbot (12.9): it hunts the SuperBot, which stands at */
     int quarry[4];          /* (square or -1, facing, flags touched, archive square) */
+    const int *options;     /* the option cards it holds, oldest first (_options.h ids) */
+    int option_count;
 } BotRobot;
 
 /* The race's random numbers (its random.Random): rng.randrange(n) for n >= 1,
@@ -31,6 +46,20 @@ typedef struct {
     Py_ssize_t (*below)(void *race, Py_ssize_t n);
     void *race;
 } BotDice;
+
+/* The race's trial of a program for the bots: plays registers (program card
+ * numbers, -1 none) with use/pair/pair_with per register (-1 none) and, if
+ * steady, the Gyroscopic Stabilizer, the robot alone on the board from
+ * (sq, facing) holding `options` (count cards): after each register r
+ * (card, then board elements) writes its square * 4 + facing into out[r],
+ * or -1 from the register it is destroyed in on. 0, or -1 with a Python
+ * error set. */
+typedef struct {
+    int (*alone)(void *race, int sq, int facing, const int *options, int count,
+                 const int *registers, const int *use, const int *pair, const int *pair_with,
+                 int steady, int out[5]);
+    void *race;
+} BotTrial;
 
 typedef struct RaceBot {
     Py_ssize_t squares, flags;      /* the course it was made for (race() checks) */
@@ -42,6 +71,15 @@ typedef struct RaceBot {
                    const int *hand, int size, int free, const BotDice *dice);
     /* whether it announces a power down (2.4, 7.3) */
     int (*powers_down)(const struct RaceBot *bot, const BotRobot *robot);
+    /* with played option cards, the movement options of the program placed
+     * in `registers` (5, locked ones kept; `free`: the 0-based registers
+     * the bot filled, ascending) from `size` cards of `hand`: per register
+     * the use and the pair (its rotate card's number and option, -1 none),
+     * and whether to use the Gyroscopic Stabilizer; -1 with an error */
+    int (*plan_options)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
+                        const int *registers, const int *free, int nfree,
+                        const int *hand, int size, const BotTrial *trial,
+                        int use[5], int pair[5], int pair_with[5], int *steady);
 } RaceBot;
 
 #endif
