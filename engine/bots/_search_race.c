@@ -227,7 +227,7 @@ static int option_score(const SearchBot *c, const BotRobot *b, const int64_t *de
             return 0;
         }
     }
-    if (damage >= b->room || flags >= c->F) {   /* (flags < F: the robot's is, when planned) */
+    if (damage >= b->room || flags >= c->F) {   /* (flags >= F: not so when planned) */
         *score = dead[flags];
         return 0;
     }
@@ -236,37 +236,27 @@ static int option_score(const SearchBot *c, const BotRobot *b, const int64_t *de
     return 0;
 }
 
-/* The movement options a bot plans with (option_moves.py PLANNED_OPTIONS). */
-static const int PLANNED[] = {FOURTH_GEAR, REVERSE_GEARS, BRAKES, CRAB_LEGS, DUAL_PROCESSOR,
-                              GYROSCOPIC_STABILIZER};
-
 /* RaceBot.plan_options: search.py planned / _with_options, option_moves.py
  * OptionMoves.plan: register by register in `free`, the use of the card
  * (Fourth Gear, Reverse Gears, Brakes), then its pairs with a spare hand card
  * (Crab Legs, then Dual Processor: per rotate kind the first spare card of
  * it, in hand order), each kept when the program then scores strictly
  * better; last the Gyroscopic Stabilizer when the plan scores better with
- * it. A robot with every flag touched, or none of those cards, has no plan:
- * then, as option_policy.py move_use, Fourth Gear plays every Move 3. */
+ * it. The race asks for a robot that has a flag to touch and holds one of
+ * those cards (search.py planned). */
 static int plan_options(const RaceBot *bot, void *scratch, const BotRobot *b,
                         const int *registers, const int *free, int nfree, const int *hand,
                         int size, const BotTrial *trial, int use[5], int pair[5],
                         int pair_with[5], int *steady)
 {
     const SearchBot *c = (const SearchBot *)bot;
-    int held[OPTION_COUNT] = {0}, planned = 0;
+    int held[OPTION_COUNT] = {0};
     for (int i = 0; i < b->option_count; i++)
         if (b->options[i] >= 0 && b->options[i] < OPTION_COUNT)
             held[b->options[i]] = 1;
-    for (size_t i = 0; i < sizeof PLANNED / sizeof PLANNED[0]; i++)
-        planned |= held[PLANNED[i]];
     *steady = 0;
-    for (int r = 0; r < 5; r++) {
-        use[r] = b->flags >= c->F && held[FOURTH_GEAR] ? FOURTH_GEAR : -1;
-        pair[r] = pair_with[r] = -1;
-    }
-    if (b->flags >= c->F || !planned)
-        return 0;
+    for (int r = 0; r < 5; r++)
+        use[r] = pair[r] = pair_with[r] = -1;
     int64_t dead[MOST_FLAGS + 1];
     dead_values(c, b, dead);
     int spare[DECK_SIZE], nspare = 0;           /* the hand's cards not in a register */
@@ -284,12 +274,13 @@ static int plan_options(const RaceBot *bot, void *scratch, const BotRobot *b,
         if (r < 0 || r > 4 || registers[r] < 0)
             continue;
         int kind = c->card_kind[registers[r]];
-        int tries = 0, t_use[8], t_pair[8], t_with[8];
+        int tries = 0, t_use[8], t_pair[8], t_with[8];      /* (at most 1 + 2 + 3) */
         int own = kind == MOVE3 ? FOURTH_GEAR : kind == BACK ? REVERSE_GEARS
                   : kind == MOVE1 ? BRAKES : -1;
         if (own >= 0 && held[own]) {
-            t_use[tries] = own;
-            t_pair[tries] = t_with[tries++] = -1;
+            t_use[0] = own;
+            t_pair[0] = t_with[0] = -1;
+            tries = 1;
         }
         static const int PAIRS[2] = {CRAB_LEGS, DUAL_PROCESSOR};
         for (int p = 0; p < 2; p++) {
@@ -305,7 +296,8 @@ static int plan_options(const RaceBot *bot, void *scratch, const BotRobot *b,
                     seen[k] = 1;
                     t_use[tries] = -1;
                     t_pair[tries] = spare[i];
-                    t_with[tries++] = which;
+                    t_with[tries] = which;
+                    tries++;
                 }
             }
         }
