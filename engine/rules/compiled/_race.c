@@ -678,6 +678,67 @@ static int alone(void *race, int sq, int facing, const int *options, int count,
     return 0;
 }
 
+/* plan_options(course, bot, trial), module function: for tests, the plan `bot`'s
+ * RaceBot.plan_options makes by the race's lone trial on `course`, of a
+ * trial dict: "robot" (square, facing, damage, lives, flags, archive),
+ * "options" (card ids, oldest first), "registers" (5 card numbers, -1 none),
+ * "free" (0-based registers the bot filled, ascending), "hand" (card
+ * numbers). Returns (use, pair, pair_with, steady), -1 for none. */
+static PyObject *planned_alone(PyObject *self, PyObject *args)
+{
+    PyObject *course, *capsule, *trial;
+    if (!PyArg_ParseTuple(args, "OOO!", &course, &capsule, &PyDict_Type, &trial))
+        return NULL;
+    const Course *c = PyCapsule_GetPointer(course, COURSE_CAPSULE);
+    const RaceBot *bot = c == NULL ? NULL : PyCapsule_GetPointer(capsule, RACE_BOT_CAPSULE);
+    if (bot == NULL)
+        return NULL;
+    if (bot->squares != c->n || bot->flags != c->F) {
+        PyErr_SetString(PyExc_ValueError, "plan_options: the bot was made for another course");
+        return NULL;
+    }
+    int bad = 0;
+    Py_ssize_t count = 0, nfree = 0, size = 0;
+    int *robot = ints(trial, "robot", 6, 0, INT_MAX, NULL, &bad);
+    int *options = ints(trial, "options", -1, 0, OPTION_COUNT - 1, &count, &bad);
+    int *registers = ints(trial, "registers", 5, -1, DECK_SIZE - 1, NULL, &bad);
+    int *free = ints(trial, "free", -1, 0, 4, &nfree, &bad);
+    int *hand = ints(trial, "hand", -1, 0, DECK_SIZE - 1, &size, &bad);
+    Race *R = bad ? NULL : PyMem_Calloc(1, sizeof(Race));
+    void *scratch = R == NULL ? NULL : bot->start(bot);
+    PyObject *result = NULL;
+    if (!bad && (robot[0] >= c->n || robot[1] > 3 || robot[4] >= c->F || robot[5] >= c->n
+                 || count > OPTION_COUNT || nfree > 5 || size > DECK_SIZE))
+        PyErr_SetString(PyExc_ValueError, "plan_options: a trial out of range");
+    else if (!bad && R == NULL)
+        PyErr_NoMemory();
+    else if (scratch != NULL) {
+        R->c = c;
+        BotRobot view = {robot[0], robot[1], robot[2], robot[3], robot[4], robot[5],
+                         lock_count(c, robot[2]), (int)(c->destroy_at - robot[2]), registers,
+                         0, {0, 0, 0, 0}, options, (int)count};
+        BotTrial lone = {alone, R};
+        int use[5], pair[5], pair_with[5], steady;
+        if (bot->plan_options(bot, scratch, &view, registers, free, (int)nfree, hand, (int)size,
+                              &lone, use, pair, pair_with, &steady) == 0)
+            result = Py_BuildValue("([iiiii][iiiii][iiiii]i)", use[0], use[1], use[2], use[3],
+                                   use[4], pair[0], pair[1], pair[2], pair[3], pair[4],
+                                   pair_with[0], pair_with[1], pair_with[2], pair_with[3],
+                                   pair_with[4], steady);
+    }
+    if (scratch != NULL)
+        bot->stop(scratch);
+    if (R != NULL && R->lone != NULL)
+        PyMem_Free(R->lone->occ);
+    if (R != NULL)
+        PyMem_Free(R->lone);
+    PyMem_Free(R);
+    int *arrays[] = {robot, options, registers, free, hand};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(arrays[i]);
+    return result;
+}
+
 /* ------------------------------------------------------------ board elements */
 
 /* conveyors.py _carry: already lifted off its square. */
@@ -2097,6 +2158,8 @@ done:
 static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
+    {"plan_options", planned_alone, METH_VARARGS,
+     "plan_options(course, bot, trial) -> (use, pair, pair_with, steady): for tests"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
      "race(course, bot, rng, robots, turned=None, moved=None) -> (rounds, finished, flag_rounds, "
      "deaths, occupancy)"},
