@@ -40,8 +40,7 @@ enum { EXPRESS_BIT = 1, CONVEYOR_BIT = 2, CURRENT_BIT = 4, PUSHER_BIT = 8, GEAR_
        CRUSHER_BIT = 32, RANDOMIZER_BIT = 64 };
 /* what a square does to a card played on it (spec "square") */
 enum { TELEPORTER = 1, SLOW = 2, RANDOMIZER = 4 };
-/* card kinds (program_cards.py) */
-enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
+/* (card kinds: _race_bot.h) */
 /* causes of destruction; a deadly square's own cause is its spec "death" code (3 on) */
 enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
 /* the races C plays of docs/rules.md 13 (rule `victory`: race.py VICTORIES) */
@@ -82,7 +81,7 @@ typedef struct {
     int held_any;               /* it gained a card in this race */
 } Robot;
 
-typedef struct {
+typedef struct Race {
     const Course *c;
     Robot r[MOST_ROBOTS];
     int count, *occ;            /* occ: the robot on each square, -1 none */
@@ -109,6 +108,7 @@ typedef struct {
     long option_uses[OPTION_COUNT];         /* per card, the times it changed an outcome */
     PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
+    struct Race *lone;          /* the bots' lone-robot floor (alone), NULL until used */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -251,7 +251,7 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
             }
         }
     }
-    if (R->failed)
+    if (R->failed || R->deaths == NULL)     /* (the lone floor keeps no record) */
         return;
     PyObject *death = Py_BuildValue("(iiiiiiii)", (int)(b - R->r), R->round, square, cause,
                                     b->flags + 1, agent, origin, b->out ? -1 : b->archive);
@@ -499,8 +499,9 @@ static void jump(Race *R, Robot *b, int d, int distance)
     put(R, b, square, start, BY_TELEPORT);
 }
 
-/* movement.py play_card. */
-static void play_card(Race *R, Robot *b, int kind)
+/* movement.py play_card; `extra`: squares a movement option adds to a move
+ * (not to a jump from a teleporter). */
+static void play_card(Race *R, Robot *b, int kind, int extra)
 {
     static const int turns[3] = {3, 1, 2}, jumps[3] = {3, 4, 5};
     if (kind >= LEFT) {
@@ -516,9 +517,226 @@ static void play_card(Race *R, Robot *b, int kind)
     }
     if (square & SLOW)
         steps--;
+    steps += extra;
     for (int i = 0; i < steps; i++)
         if (!push(R, b, d, BY_CARD))
             return;
+}
+
+/* ---- moving with option cards (option_play.py) */
+
+/* Quarter turns clockwise of a rotate card (LEFT, RIGHT, UTURN). */
+static const int ROTATE_TURNS[3] = {3, 1, 2};
+
+/* option_play.py steps: n single steps towards d with pushing; with Ramming
+ * Gear the first robot of the first pushed line takes 1 damage at once,
+ * also when the push is blocked, from the side the robot pushes from. */
+static void option_steps(Race *R, Robot *b, int d, int n, int ram)
+{
+    for (; n > 0; n--) {
+        if (ram) {
+            int ahead = R->c->target[b->sq * 4 + d];
+            if (ahead >= 0 && R->occ[ahead] >= 0) {
+                ram = 0;
+                option_used(R, b, RAMMING_GEAR);
+                hurt_now(R, &R->r[R->occ[ahead]], 1, (d + 2) & 3, BY_RAMMING_GEAR);
+            }
+        }
+        if (!push(R, b, d, BY_CARD))    /* (movement.py card_step: no ramps in C) */
+            return;
+    }
+}
+
+/* option_play.py play_with_options for a bot (no radio copies): robot b's
+ * card of `kind` in register slot+1 with its planned use or pair
+ * (docs/rules.md 10.5-10.6), or without a plan the bots' policy's; a use or
+ * pair of a card not held is ignored. */
+static void play_with_options(Race *R, Robot *b, int slot, int kind)
+{
+    const Options *o = &b->o;
+    int tile = R->c->square[b->sq], wet = (tile & SLOW) != 0;
+    int use = o->use[slot], ram = has(o, RAMMING_GEAR);
+    if (use == NO_PLAN)     /* option_policy.py move_use: Fourth Gear on every Move 3 */
+        use = kind == MOVE3 && has(o, FOURTH_GEAR) ? FOURTH_GEAR : -1;
+    if (o->pair[slot] >= 0) {
+        int which = o->pair_with[slot], rotate = R->c->card_kind[o->pair[slot]];
+        if (has(o, which) && !(tile & TELEPORTER)) {
+            option_used(R, b, which);
+            if (which == CRAB_LEGS) {
+                option_steps(R, b, (b->facing + ROTATE_TURNS[rotate - LEFT]) & 3, !wet, ram);
+            } else {
+                /* Dual Processor: the turn takes 1 square of the move (2 for a
+                 * U-turn), a Back up counting as a move of 1 */
+                int n = (kind == BACK ? 1 : kind + 1) - (rotate == UTURN ? 2 : 1) - wet;
+                option_steps(R, b, b->facing, n, ram);
+                if (b->sq >= 0)
+                    turn(b, ROTATE_TURNS[rotate - LEFT]);
+            }
+            return;
+        }
+        use = -1;           /* Brakes and Fourth Gear do not apply to a pair's move card */
+    }
+    int extra = 0;
+    if (use >= 0 && has(o, use)
+        && kind == (use == BRAKES ? MOVE1 : use == FOURTH_GEAR ? MOVE3
+                    : use == REVERSE_GEARS ? BACK : -1)) {
+        option_used(R, b, use);
+        if (use == BRAKES)
+            return;         /* moves 0 squares (on a teleporter too, 10.5) */
+        extra = 1;
+    }
+    /* only Ramming Gear's first push makes a move differ from a plain card's */
+    if (!ram || kind >= LEFT || tile & TELEPORTER) {
+        play_card(R, b, kind, extra);
+        return;
+    }
+    int d = kind == BACK ? (b->facing + 2) & 3 : b->facing;
+    option_steps(R, b, d, (kind == BACK ? 1 : kind + 1) - wet + extra, 1);
+}
+
+/* option_play.py MOVE_CARDS: whether the robot holds a card that changes a move. */
+static int holds_move_card(const Options *o)
+{
+    static const int cards[] = {BRAKES, FOURTH_GEAR, REVERSE_GEARS, CRAB_LEGS, DUAL_PROCESSOR,
+                                RAMMING_GEAR};
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
+        if (has(o, cards[i]))
+            return 1;
+    return 0;
+}
+
+/* Step B for robot b, its card of register slot+1: with played options
+ * (option_play.py play_register_cards, in race.py's order: highest priority
+ * first, robot order on ties) by its movement options when it holds a card
+ * that changes a move, else the plain card. */
+static void play_register_card(Race *R, Robot *b, int slot)
+{
+    int kind = R->c->card_kind[b->reg[slot]];
+    if (R->c->played && holds_move_card(&b->o))
+        play_with_options(R, b, slot, kind);
+    else
+        play_card(R, b, kind, 0);
+}
+
+static void board_elements(Race *R, int reg);
+
+/* BotTrial.alone (_race_bot.h): a program played as option_moves.py
+ * OptionMoves.score plays it on its LoneRobot floor, the robot alone on the
+ * race's course (a floor of its own, R->lone, made on first use: no other
+ * robot, no death recorded, no flag carried), by the rules code: each
+ * register's card (a plain one by play_card, as the bot's tables have it),
+ * then the board elements. */
+static int alone(void *race, int sq, int facing, const int *options, int count,
+                 const int *registers, const int *use, const int *pair, const int *pair_with,
+                 int steady, int out[5])
+{
+    Race *R = race, *L = R->lone;
+    if (L == NULL) {
+        L = R->lone = PyMem_Calloc(1, sizeof(Race));
+        if (L == NULL || (L->occ = PyMem_Malloc(R->c->n * sizeof(int))) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t s = 0; s < R->c->n; s++)
+            L->occ[s] = -1;
+        L->count = 1;
+    }
+    if (count < 0 || count > OPTION_COUNT || sq < 0 || sq >= R->c->n) {
+        PyErr_SetString(PyExc_ValueError, "race: a lone robot's trial out of range");
+        return -1;
+    }
+    L->c = R->c;            /* (the course the race and its bot play on now) */
+    L->odeck_size = 0;      /* (where a card lost at its destruction goes: no one's) */
+    Robot *me = &L->r[0];
+    memset(me, 0, sizeof *me);
+    me->lives = INT_MAX;    /* (it never runs out of lives) */
+    me->team = -1;
+    clear_options(&me->o);
+    memcpy(me->o.held, options, count * sizeof(int));
+    me->o.count = count;
+    memcpy(me->o.use, use, sizeof me->o.use);
+    memcpy(me->o.pair, pair, sizeof me->o.pair);
+    memcpy(me->o.pair_with, pair_with, sizeof me->o.pair_with);
+    me->o.stabilized = steady;
+    me->sq = sq;
+    me->facing = facing;
+    L->occ[sq] = 0;
+    for (int r = 0; r < 5; r++) {
+        if (me->sq >= 0 && registers[r] >= 0) {
+            int kind = L->c->card_kind[registers[r]];
+            if (use[r] < 0 && pair[r] < 0)
+                play_card(L, me, kind, 0);
+            else
+                play_with_options(L, me, r, kind);
+        }
+        if (me->sq >= 0)
+            board_elements(L, r + 1);
+        out[r] = me->sq >= 0 ? me->sq * 4 + me->facing : -1;
+    }
+    if (me->sq >= 0)
+        L->occ[me->sq] = -1;
+    return 0;
+}
+
+/* plan_options(course, bot, trial), module function: for tests, the plan `bot`'s
+ * RaceBot.plan_options makes by the race's lone trial on `course`, of a
+ * trial dict: "robot" (square, facing, damage, lives, flags, archive),
+ * "options" (card ids, oldest first), "registers" (5 card numbers, -1 none),
+ * "free" (0-based registers the bot filled, ascending), "hand" (card
+ * numbers). Returns (use, pair, pair_with, steady), -1 for none. */
+static PyObject *planned_alone(PyObject *self, PyObject *args)
+{
+    PyObject *course, *capsule, *trial;
+    if (!PyArg_ParseTuple(args, "OOO!", &course, &capsule, &PyDict_Type, &trial))
+        return NULL;
+    const Course *c = PyCapsule_GetPointer(course, COURSE_CAPSULE);
+    const RaceBot *bot = c == NULL ? NULL : PyCapsule_GetPointer(capsule, RACE_BOT_CAPSULE);
+    if (bot == NULL)
+        return NULL;
+    if (bot->squares != c->n || bot->flags != c->F) {
+        PyErr_SetString(PyExc_ValueError, "plan_options: the bot was made for another course");
+        return NULL;
+    }
+    int bad = 0;
+    Py_ssize_t count = 0, nfree = 0, size = 0;
+    int *robot = ints(trial, "robot", 6, 0, INT_MAX, NULL, &bad);
+    int *options = ints(trial, "options", -1, 0, OPTION_COUNT - 1, &count, &bad);
+    int *registers = ints(trial, "registers", 5, -1, DECK_SIZE - 1, NULL, &bad);
+    int *free = ints(trial, "free", -1, 0, 4, &nfree, &bad);
+    int *hand = ints(trial, "hand", -1, 0, DECK_SIZE - 1, &size, &bad);
+    Race *R = bad ? NULL : PyMem_Calloc(1, sizeof(Race));
+    void *scratch = R == NULL ? NULL : bot->start(bot);
+    PyObject *result = NULL;
+    if (!bad && (robot[0] >= c->n || robot[1] > 3 || robot[4] >= c->F || robot[5] >= c->n
+                 || count > OPTION_COUNT || nfree > 5 || size > DECK_SIZE))
+        PyErr_SetString(PyExc_ValueError, "plan_options: a trial out of range");
+    else if (!bad && R == NULL)
+        PyErr_NoMemory();
+    else if (scratch != NULL) {
+        R->c = c;
+        BotRobot view = {robot[0], robot[1], robot[2], robot[3], robot[4], robot[5],
+                         lock_count(c, robot[2]), (int)(c->destroy_at - robot[2]), registers,
+                         0, {0, 0, 0, 0}, options, (int)count};
+        BotTrial lone = {alone, R};
+        int use[5], pair[5], pair_with[5], steady;
+        if (bot->plan_options(bot, scratch, &view, registers, free, (int)nfree, hand, (int)size,
+                              &lone, use, pair, pair_with, &steady) == 0)
+            result = Py_BuildValue("([iiiii][iiiii][iiiii]i)", use[0], use[1], use[2], use[3],
+                                   use[4], pair[0], pair[1], pair[2], pair[3], pair[4],
+                                   pair_with[0], pair_with[1], pair_with[2], pair_with[3],
+                                   pair_with[4], steady);
+    }
+    if (scratch != NULL)
+        bot->stop(scratch);
+    if (R != NULL && R->lone != NULL)
+        PyMem_Free(R->lone->occ);
+    if (R != NULL)
+        PyMem_Free(R->lone);
+    PyMem_Free(R);
+    int *arrays[] = {robot, options, registers, free, hand};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(arrays[i]);
+    return result;
 }
 
 /* ------------------------------------------------------------ board elements */
@@ -529,8 +747,8 @@ static void carry(Race *R, Robot *b, int to, int by)
     const int *belt = R->c->belt;
     int src = b->sq, d = belt[src];
     put(R, b, to, src, by);
-    if (b->sq >= 0 && belt[to] >= 0 && belt[to] != d)
-        turn(b, (belt[to] - d) & 3);
+    if (b->sq >= 0 && belt[to] >= 0 && belt[to] != d && !b->o.stabilized)
+        turn(b, (belt[to] - d) & 3);            /* (unless Gyroscopic Stabilizer holds it) */
 }
 
 /* conveyors.py convey: movers in robot order; whether anyone moved. */
@@ -667,7 +885,7 @@ static void board_elements(Race *R, int reg)
     if (mask & GEAR_BIT) {
         R->moment++;
         for (int i = 0; i < R->count; i++)
-            if (R->r[i].sq >= 0 && c->gear[R->r[i].sq])
+            if (R->r[i].sq >= 0 && c->gear[R->r[i].sq] && !R->r[i].o.stabilized)
                 turn(&R->r[i], c->gear[R->r[i].sq]);
     }
     if (mask & CRUSHER_BIT) {
@@ -1270,7 +1488,7 @@ static void play_register(Race *R, int reg)
         Robot *b = &R->r[actors[j]];
         if (b->sq >= 0) {
             R->moment++;
-            play_card(R, b, c->card_kind[b->reg[slot]]);
+            play_register_card(R, b, slot);
         }
     }
     board_elements(R, reg);                                 /* C */
@@ -1925,6 +2143,9 @@ done:
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
         PyMem_Free(R->order);
+        if (R->lone != NULL)
+            PyMem_Free(R->lone->occ);
+        PyMem_Free(R->lone);
         if (R->scratch != NULL)
             R->bot->stop(R->scratch);
         Py_XDECREF(R->held);            /* (the turned boards' capsules, once their bot stopped) */
@@ -1937,6 +2158,8 @@ done:
 static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
+    {"plan_options", planned_alone, METH_VARARGS,
+     "plan_options(course, bot, trial) -> (use, pair, pair_with, steady): for tests"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
      "race(course, bot, rng, robots, turned=None, moved=None) -> (rounds, finished, flag_rounds, "
      "deaths, occupancy)"},
