@@ -56,7 +56,7 @@ typedef struct {
     int has_randomizer;
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
-    int *laser_square, *laser_beams;
+    int *laser_square, *laser_beams, *laser_dir;   /* laser_dir: where its beam goes */
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
@@ -104,8 +104,8 @@ static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->flags, &c->pushers, &c->laser_square,
-                      &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority};
+                      &c->laser_beams, &c->laser_dir, &c->beam_start, &c->beam_k,
+                      &c->beam_place, &c->dist, &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(c);
@@ -160,6 +160,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->laser_square = ints(spec, "laser_square", -1, 0, n - 1, &got, &bad);
     c->lasers = got;
     c->laser_beams = ints(spec, "laser_beams", c->lasers, 0, 1000, NULL, &bad);
+    c->laser_dir = ints(spec, "laser_dir", c->lasers, 0, 3, NULL, &bad);
     c->beam_start = ints(spec, "beam_start", n + 1, 0, INT_MAX, NULL, &bad);
     Py_ssize_t beams = 0;
     c->beam_k = ints(spec, "beam_k", -1, 0, c->lasers - 1, &beams, &bad);
@@ -531,14 +532,12 @@ static int priority(const Race *R, const Robot *b, int slot)
     return b->reg[slot] >= 0 ? R->c->card_priority[b->reg[slot]] : -1;
 }
 
-/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
-static void fire(Race *R, const int *on, int count, int slot)
+/* lasers.py board_laser_targets of the robots `on` the board: per laser the
+ * nearest robot on its beam (R->near_robot, -1 none), R->order the lasers that
+ * strike one in the order they were first found (the dict's order); how many. */
+static int board_laser_targets(Race *R, const int *on, int count)
 {
     const Course *c = R->c;
-    if (count == 0)
-        return;
-    /* board_laser_targets: per laser the nearest robot on its beam; `order`
-     * the lasers in the order they were first found (the dict's order) */
     int *order = R->order, *near_place = R->near_place, *near_robot = R->near_robot, found = 0;
     for (long k = 0; k < c->lasers; k++)
         near_robot[k] = -1;
@@ -556,6 +555,53 @@ static void fire(Race *R, const int *on, int count, int slot)
             }
         }
     }
+    return found;
+}
+
+/* lasers.py shot_by: what to blame for robot i's destruction in the lasers
+ * step: the first of the `found` board lasers (board_laser_targets) that
+ * struck it, else robot lasers and weapons if any hit it (`shot`), else
+ * NOBODY; *origin the board laser's square, else -1. */
+static int shot_by(const Race *R, int found, int i, int shot, int *origin)
+{
+    *origin = -1;
+    for (int j = 0; j < found; j++) {
+        if (R->near_robot[R->order[j]] == i) {
+            *origin = R->c->laser_square[R->order[j]];
+            return BY_LASER;
+        }
+    }
+    return shot ? BY_ROBOT_LASER : NOBODY;
+}
+
+/* superbot.py pass_title: the SuperBot `title`, destroyed in the lasers step
+ * of register slot+1, passes the title to the one of the `hits` robots whose
+ * lasers or weapons hit it (`hitters`) with the higher priority card in this
+ * register (the lower robot number on a tie). */
+static void pass_title(Race *R, int title, const int *hitters, int hits, int slot)
+{
+    if (hits == 0 || R->r[title].sq >= 0 || !R->r[title].destroyed)
+        return;
+    int heir = hitters[0];
+    for (int j = 1; j < hits; j++) {
+        int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
+        if (p > best || (p == best && hitters[j] < heir))
+            heir = hitters[j];
+    }
+    if (heir != title) {
+        R->r[title].superbot = 0;
+        R->r[heir].superbot = 1;
+    }
+}
+
+/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
+static void fire(Race *R, const int *on, int count, int slot)
+{
+    const Course *c = R->c;
+    if (count == 0)
+        return;
+    int *order = R->order, *near_robot = R->near_robot;
+    int found = board_laser_targets(R, on, count);
     for (int j = 0; j < found; j++)
         R->r[near_robot[order[j]]].pending += c->laser_beams[order[j]];
     int hit = found > 0;
@@ -594,32 +640,10 @@ static void fire(Race *R, const int *on, int count, int slot)
         Robot *b = &R->r[doomed[i]];
         if (b->sq < 0)                  /* it left with its player meanwhile (13.2) */
             continue;
-        int agent = NOBODY, origin = -1;                    /* shot_by */
-        for (int j = 0; j < found && agent == NOBODY; j++) {
-            if (near_robot[order[j]] == doomed[i]) {
-                agent = BY_LASER;
-                origin = c->laser_square[order[j]];
-            }
-        }
-        if (agent == NOBODY && shot_too[i])
-            agent = BY_ROBOT_LASER;
+        int origin, agent = shot_by(R, found, doomed[i], shot_too[i], &origin);
         destroy(R, b, DAMAGED, b->sq, agent, origin);
     }
-    /* superbot.py pass_title: a SuperBot destroyed here by robot lasers
-     * passes the title to the one that hit it with the higher priority
-     * card in this register (the lower robot number on a tie) */
-    if (hits > 0 && R->r[title].sq < 0 && R->r[title].destroyed) {
-        int heir = hitters[0];
-        for (int j = 1; j < hits; j++) {
-            int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
-            if (p > best || (p == best && hitters[j] < heir))
-                heir = hitters[j];
-        }
-        if (heir != title) {
-            R->r[title].superbot = 0;
-            R->r[heir].superbot = 1;
-        }
-    }
+    pass_title(R, title, hitters, hits, slot);
 }
 
 static void board_turns(Race *R, int square);
