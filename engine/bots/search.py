@@ -393,6 +393,7 @@ class SearchBot:
     def program(self, view: BotView, hand: list[Card], free_registers: list[int],
                 rng: random.Random) -> list[Card]:
         if not hand or not free_registers:
+            self.option_plan = None         # (no program, no plan: not the last round's)
             return []
         view = with_a_flag(view)
         layered = self.tables(view).layered()

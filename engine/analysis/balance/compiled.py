@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
 from rallyforge.engine.bots import race_bot
+from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
 from rallyforge.engine.rules.course import compile_course
@@ -44,6 +45,9 @@ class CompiledRace(NamedTuple):
     flag_rounds: list[list[int]]                # per robot: the round it touched each flag in
     deaths: list[tuple[int, int, int, int, int, int, int, int]]     # CompiledDeath's
     occupancy: bytes    # per square: robots there at a register's end, little-endian uint32s
+    held_option: list[bool]     # per robot: it gained an option card (played options)
+    option_uses: list[int]      # per option card (OPTION_IDS order): the times it was used
+    upgrades: list[int]         # the squares an upgrade square gave a card on, in order
 
 
 class _Racer(NamedTuple):
@@ -116,9 +120,9 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
                            square_xy(d.origin, width), square_xy(d.reenters, width))
                      for d in deaths),
         occupancy=race.occupancy,
-        upgrades=(),
-        held_option=(False,) * len(docks),
-        options_used=(),
+        upgrades=tuple((sq % width, sq // width) for sq in race.upgrades),
+        held_option=tuple(race.held_option),
+        options_used=tuple((card, n) for card, n in zip(OPTION_IDS, race.option_uses) if n),
         sides=tuple(seat.team for seat in scenario.seats_on(docks)) if teams is not None else (),
         won_teams=tuple(teams.team_names(won)) if teams is not None else (),
     )

@@ -32,6 +32,10 @@ static const int BOT_VALUE[OPTION_COUNT] = {
     [MINI_HOWITZER] = 23, [HIGH_POWER_LASER] = 24, [DOUBLE_BARRELED_LASER] = 25,
 };
 
+/* Options.use of a robot whose bot made no plan this round: a movement option is the
+ * bots' policy's (option_policy.py move_use: Fourth Gear on every Move 3). */
+#define NO_PLAN (-2)
+
 /* Why a card was gained (the balance run keeps where upgrade squares gave one). */
 enum { GAINED_AT_START, GAINED_ON_UPGRADE, GAINED_OTHERWISE };
 
@@ -41,7 +45,8 @@ typedef struct {
     int coat, shells;               /* Ablative Coat points taken, Mini Howitzer shots fired */
     int fc_locks[5], fc_count;      /* registers (0-4) Fire Control locked, in lock order */
     int pair[5], pair_with[5];      /* per register: a pair's rotate card (-1 none), its option */
-    int use[5];                     /* per register: the movement option planned (-1 none) */
+    int use[5];                     /* per register: the movement option planned (-1 none,
+                                       NO_PLAN: no plan) */
     int flywheel;                   /* the program card kept on the Flywheel, -1 none */
     int stabilized;                 /* Gyroscopic Stabilizer this round */
     int shield_sides;               /* Power-Down Shield: the sides used in this register */

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "_limits.h"
+#include "_options.h"
 #include "_race_bot.h"
 #define SPEC_OF "race_course"
 #include "_spec.h"
@@ -47,7 +48,8 @@ enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
 enum { ROBOT_VICTORY, PLAYER, TEAM_PROGRESS, TEAM_ANY };
 /* what sent a robot to its destruction (state.py Blame); NOBODY: None */
 enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT, BY_TELEPORT,
-       BY_LASER, BY_ROBOT_LASER, BY_CRUSHER };
+       BY_LASER, BY_ROBOT_LASER, BY_CRUSHER, BY_RAMMING_GEAR, BY_RECOMPILE, BY_MINI_HOWITZER,
+       BY_PRESSOR_BEAM, BY_TRACTOR_BEAM };
 
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
 
@@ -55,6 +57,7 @@ typedef struct {
     Py_ssize_t w, h, n, F, lasers;      /* (Py_ssize_t: 64 bits where sizes multiply) */
     int has_randomizer;
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
+    int *upgrade;                           /* per square: an upgrade square (7.1) */
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
     int *laser_square, *laser_beams, *laser_dir;   /* laser_dir: where its beam goes */
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
@@ -63,6 +66,9 @@ typedef struct {
     long lives, hand_size, destroy_at, lock_from, respawn, robot_lasers, flags_repair,
         any_flag, teleport_back, max_rounds, finish_first, laser_damage, power_down, superbot,
         victory;
+    /* option cards (docs/rules.md 10, 12.5, 12.6): played, dealt at the start (with a
+     * draft of `draft`), a card per flag touched, repair sites that give cards */
+    long played, start_options, draft, flag_gives_option, options_sites;
 } Course;
 
 typedef struct {
@@ -72,6 +78,8 @@ typedef struct {
     int team, blocker;          /* its team (-1 none) and whether it is a blocker (13) */
     int reg[5];                 /* card numbers (DECK order), -1 empty */
     long death_seq;
+    Options o;                  /* its option cards, when they are played */
+    int held_any;               /* it gained a card in this race */
 } Robot;
 
 typedef struct {
@@ -95,6 +103,11 @@ typedef struct {
     int home[MOST_FLAGS];       /* the flags' squares in the file (where a moving flag goes back) */
     int unseen;                 /* the flags moved since the bots saw them */
     PyObject *held;             /* the (course, bot) pairs played on: in use until the race ends */
+    int settled;                /* the program deck's order is fixed (cards put under it) */
+    int odeck[OPTION_COUNT], odeck_size;    /* the option deck, its top first (10.1) */
+    int gifts[MOST_ROBOTS * MOST_FLAGS], gift_count;    /* robots owed a card for a flag (10.2) */
+    long option_uses[OPTION_COUNT];         /* per card, the times it changed an outcome */
+    PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
 } Race;
 
@@ -103,7 +116,7 @@ typedef struct {
 static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
-                      &c->archive_point, &c->flags, &c->pushers, &c->laser_square,
+                      &c->archive_point, &c->upgrade, &c->flags, &c->pushers, &c->laser_square,
                       &c->laser_beams, &c->laser_dir, &c->beam_start, &c->beam_k,
                       &c->beam_place, &c->dist, &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -142,6 +155,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->gear = ints(spec, "gear", n, 0, 3, NULL, &bad);
     c->hot = ints(spec, "hot", 6 * n, 0, 127, NULL, &bad);
     c->archive_point = ints(spec, "archive_point", n, 0, 1, NULL, &bad);
+    c->upgrade = ints(spec, "upgrade", n, 0, 1, NULL, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
     /* (square, direction) pairs: each number 0..n-1 or 0..3, checked apart below */
     c->pushers = ints(spec, "pushers", -1, 0, n - 1 > 3 ? n - 1 : 3, &got, &bad);
@@ -183,6 +197,9 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
         {"power_down", &c->power_down, 0, 1}, {"superbot", &c->superbot, 0, 1},
         {"victory", &c->victory, ROBOT_VICTORY, TEAM_ANY},
+        {"played_options", &c->played, 0, 1}, {"start_options", &c->start_options, 0, OPTION_COUNT},
+        {"draft", &c->draft, 0, OPTION_COUNT}, {"flag_gives_option", &c->flag_gives_option, 0, 1},
+        {"options_sites", &c->options_sites, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
@@ -204,6 +221,8 @@ static int lock_count(const Course *c, int damage)                    /* cleanup
     return k < 0 ? 0 : k > 5 ? 5 : (int)k;
 }
 
+static void at_destruction(Race *R, Robot *b);
+
 /* Floor.destroy, with the balance run's death record. */
 static void destroy(Race *R, Robot *b, int cause, int square, int agent, int origin)
 {
@@ -213,6 +232,8 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     b->destroyed = 1;
     b->death_seq = R->moment;
     b->lives--;
+    if (R->c->played)
+        at_destruction(R, b);
     if (b->lives <= 0) {
         b->out = 1;
         b->powered_down = b->announced = 0;
@@ -238,6 +259,151 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
     if (death == NULL || PyList_Append(R->deaths, death) < 0)
         R->failed = 1;
     Py_XDECREF(death);
+}
+
+/* ------------------------------------------------------------ option cards (option_holding.py) */
+
+/* used(): a card changed an outcome (play.py counts it). */
+static void option_used(Race *R, Robot *b, int card)
+{
+    (void)b;
+    R->option_uses[card]++;
+}
+
+/* gain(): `card`, or the top of the option deck (none when it is empty: not owed, 10.1). */
+static void gain(Race *R, Robot *b, int card, int why)
+{
+    if (card < 0) {
+        if (R->odeck_size == 0)
+            return;
+        card = R->odeck[0];
+        memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
+    }
+    b->o.held[b->o.count++] = card;
+    b->held_any = 1;
+    if (why == GAINED_ON_UPGRADE && !R->failed) {
+        PyObject *square = PyLong_FromLong(b->sq);
+        if (square == NULL || PyList_Append(R->upgrades, square) < 0)
+            R->failed = 1;
+        Py_XDECREF(square);
+    }
+}
+
+/* lose(): the card goes under the option deck, fresh (10.3). */
+static void lose(Race *R, Robot *b, int card)
+{
+    Options *o = &b->o;
+    int i = 0;
+    while (i < o->count && o->held[i] != card)
+        i++;
+    if (i == o->count)
+        return;
+    memmove(o->held + i, o->held + i + 1, (--o->count - i) * sizeof(int));
+    if (card == ABLATIVE_COAT)
+        o->coat = 0;
+    else if (card == MINI_HOWITZER)
+        o->shells = 0;
+    else if (card == FLYWHEEL)
+        o->flywheel = -1;
+    R->odeck[R->odeck_size++] = card;
+}
+
+/* OptionPolicy.give_up: the least valued card (the most recent of equals). */
+static int give_up(const Robot *b)
+{
+    int best = -1;
+    for (int i = b->o.count - 1; i >= 0; i--)
+        if (best < 0 || BOT_VALUE[b->o.held[i]] < BOT_VALUE[best])
+            best = b->o.held[i];
+    return best;
+}
+
+/* OptionPolicy.keep: of a draft, the most valued card (the first of equals). */
+static int keep(const int *cards, int count)
+{
+    int best = cards[0];
+    for (int i = 1; i < count; i++)
+        if (BOT_VALUE[cards[i]] > BOT_VALUE[best])
+            best = cards[i];
+    return best;
+}
+
+/* at_destruction(): the cheapest card goes; Superior Archive Copy re-enters with
+ * 0 damage, also when it is that card. Fire Control locks lift, the Flywheel's card and
+ * pairs go. */
+static void at_destruction(Race *R, Robot *b)
+{
+    Options *o = &b->o;
+    o->fc_count = 0;
+    o->flywheel = -1;
+    for (int r = 0; r < 5; r++)
+        o->pair[r] = o->pair_with[r] = -1;
+    if (o->count == 0)
+        return;
+    o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
+    lose(R, b, give_up(b));
+}
+
+/* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
+ * and register), Ablative Coat, then a traded card (a bot trades when the point would
+ * destroy or lock); the damage taken. Destroys nobody. */
+static int hurt(Race *R, Robot *b, int points, int side)
+{
+    const Course *c = R->c;
+    Options *o = &b->o;
+    int taken = 0;
+    long cap = c->destroy_at, trade_at = c->lock_from < cap ? c->lock_from : cap;
+    for (int p = 0; p < points; p++) {
+        if (c->played && o->count > 0) {
+            if (side >= 0 && b->powered_down && has(o, POWER_DOWN_SHIELD)
+                && !(o->shield_sides >> side & 1)) {
+                o->shield_sides |= 1 << side;
+                continue;
+            }
+            if (has(o, ABLATIVE_COAT)) {
+                if (++o->coat >= COAT_POINTS)
+                    lose(R, b, ABLATIVE_COAT);
+                continue;
+            }
+            if (b->damage + taken + 1 >= trade_at) {
+                lose(R, b, give_up(b));
+                continue;
+            }
+        }
+        taken++;
+    }
+    if (taken) {
+        long damage = b->damage + taken;
+        b->damage = (int)(damage < cap ? damage : cap);
+    }
+    return taken;
+}
+
+/* hurt_now(): damage outside the laser step, destroying at destroy_at at once (10.4). */
+static void hurt_now(Race *R, Robot *b, int points, int side, int agent)
+{
+    hurt(R, b, points, side);
+    if (b->sq >= 0 && b->damage >= R->c->destroy_at)
+        destroy(R, b, DAMAGED, b->sq, agent, -1);
+}
+
+/* option_arm.py arm_reach: the squares of the 8 around `sq` with no wall between (both
+ * ways round a corner free); into `out`, how many. */
+static int arm_reach(const Course *c, int sq, int *out)
+{
+    int near[4], k = 0;
+    for (int d = 0; d < 4; d++)
+        if ((near[d] = c->target[sq * 4 + d]) >= 0)
+            out[k++] = near[d];
+    for (int d = 0; d < 4; d++) {
+        int e = (d + 1) & 3, a = near[d], b = near[e];
+        if (a >= 0 && b >= 0) {
+            int via_a = c->target[a * 4 + e], via_b = c->target[b * 4 + d];
+            if (via_a >= 0 && via_a == via_b)
+                out[k++] = via_a;
+        }
+    }
+    return k;
 }
 
 /* Floor.put: onto `square` from `came_from` (off the board when < 0). */
@@ -650,6 +816,33 @@ static void board_turns(Race *R, int square);
 static void play_on(Race *R, PyObject *got, const int *flags);
 static void show_flags(Race *R);
 
+/* checkpoints.py _touch_flag: robot i touches its next flag, on `square`. */
+static void touch_flag(Race *R, int i, int square, int reg, int *finished, int *done)
+{
+    const Course *c = R->c;
+    Robot *b = &R->r[i];
+    R->flag_rounds[i * c->F + b->flags] = R->round;
+    b->flags++;
+    if (c->victory == TEAM_PROGRESS)            /* teams.py touched: for every teammate */
+        for (int j = 0; j < R->count; j++) {
+            Robot *mate = &R->r[j];
+            if (mate == b || mate->team != b->team)
+                continue;
+            for (int t = mate->flags; t < b->flags; t++)
+                R->flag_rounds[j * c->F + t] = R->round;
+            mate->flags = b->flags;
+        }
+    if (b->flags == c->F) {
+        b->fin_round = R->round;
+        b->fin_reg = reg;
+        finished[(*done)++] = i;
+    }
+    if (c->played && c->flag_gives_option)     /* a card at clean-up (10.2) */
+        R->gifts[R->gift_count++] = i;
+    if (R->turned != NULL)                      /* floor.on_flag */
+        board_turns(R, square);
+}
+
 /* checkpoints.py touch: the robots that finished, into `finished`. */
 static int touch(Race *R, const int *on, int count, int reg, int *finished)
 {
@@ -658,31 +851,30 @@ static int touch(Race *R, const int *on, int count, int reg, int *finished)
         const Course *c = R->c;     /* (a flag touched before may have turned a board) */
         Robot *b = &R->r[on[i]];
         int sq = b->sq;
-        if (sq < 0 || !(c->archive_point[sq] || R->flag_at[sq]))
+        int arm = c->played && has(&b->o, MECHANICAL_ARM);
+        int marked = sq >= 0 && (c->archive_point[sq] || R->flag_at[sq]);
+        if (sq < 0 || !(marked || arm))
             continue;
-        int moves_archive;
-        /* (a blocker touches no flag: it moves its archive marker as off its way, 13.2) */
-        if (!b->blocker && b->flags < c->F && sq == R->flags[b->flags]) {
-            if (!c->superbot || b->superbot) {  /* (only the SuperBot touches flags, 12.9) */
-                R->flag_rounds[on[i] * c->F + b->flags] = R->round;
-                b->flags++;
-                if (c->victory == TEAM_PROGRESS)    /* teams.py touched: for every teammate */
-                    for (int j = 0; j < R->count; j++) {
-                        Robot *mate = &R->r[j];
-                        if (mate == b || mate->team != b->team)
-                            continue;
-                        for (int t = mate->flags; t < b->flags; t++)
-                            R->flag_rounds[j * c->F + t] = R->round;
-                        mate->flags = b->flags;
-                    }
-                if (b->flags == c->F) {
-                    b->fin_round = R->round;
-                    b->fin_reg = reg;
-                    finished[done++] = on[i];
+        /* (a blocker touches no flag: it moves its archive marker as off its way, 13.2;
+         * only the SuperBot touches flags, 12.9) */
+        int racing = !b->blocker, scores = !c->superbot || b->superbot, armed = 0;
+        if (racing && arm && b->flags < c->F && sq != R->flags[b->flags] && scores) {
+            int reach[8], k = arm_reach(c, sq, reach);
+            for (int j = 0; j < k && !armed; j++) {
+                if (reach[j] == R->flags[b->flags]) {   /* one flag, no archive move (10.11) */
+                    option_used(R, b, MECHANICAL_ARM);
+                    touch_flag(R, on[i], reach[j], reg, finished, &done);
+                    armed = 1;
                 }
-                if (R->turned != NULL)                      /* floor.on_flag */
-                    board_turns(R, sq);
             }
+        }
+        if (!marked || R->failed)
+            continue;
+        c = R->c;
+        int moves_archive;
+        if (racing && !armed && b->flags < c->F && sq == R->flags[b->flags]) {
+            if (scores)
+                touch_flag(R, on[i], sq, reg, finished, &done);
             moves_archive = 1;
         } else {
             moves_archive = c->archive_point[sq] || (c->any_flag && R->flag_at[sq] > 0);
@@ -732,7 +924,7 @@ static Py_ssize_t random_below(Race *R, Py_ssize_t n)
 static int deal(Race *R, int n, int *out)
 {
     int size = R->deck_size, top = R->top, end = top + n < size ? top + n : size;
-    int i = top;
+    int i = R->settled ? end : top;
     while (i < end) {
         int first = i;
         unsigned long long span = 1;
@@ -761,6 +953,22 @@ static int deal(Race *R, int n, int *out)
     return end - top;
 }
 
+/* Deck.put_under (Recompile): the rest is shuffled now, then `cards` go under it in
+ * this order; the dealt cards are dropped from the front (nothing reads them again). */
+static int put_under(Race *R, const int *cards, int n)
+{
+    int top = R->top, out[DECK_SIZE];
+    if (deal(R, R->deck_size - top, out) < 0)
+        return -1;
+    R->deck_size -= top;
+    memmove(R->deck, R->deck + top, R->deck_size * sizeof(int));
+    memcpy(R->deck + R->deck_size, cards, n * sizeof(int));
+    R->deck_size += n;
+    R->top = 0;
+    R->settled = 1;
+    return 0;
+}
+
 static int draw(Race *R)
 {
     int card;
@@ -781,7 +989,7 @@ static BotRobot seen(const Race *R, Robot *b)
 {
     BotRobot view = {b->sq, b->facing, b->damage, b->lives, b->flags, b->archive,
                      lock_count(R->c, b->damage), (int)(R->c->destroy_at - b->damage), b->reg,
-                     0, {0, 0, 0, 0}};
+                     0, {0, 0, 0, 0}, b->o.held, b->o.count};
     int title = R->c->superbot && !b->superbot ? holder(R) : -1;
     if (title >= 0 && !R->r[title].out) {
         const Robot *q = &R->r[title];
@@ -829,6 +1037,111 @@ static int in_race(const Robot *b)
     return !b->out && b->fin_round == 0;
 }
 
+/* The race's trial for its bot (BotTrial.alone), the moves engineer's. */
+static int alone(void *race, int sq, int facing, const int *options, int count,
+                 const int *registers, const int *use, const int *pair, const int *pair_with,
+                 int steady, int out[5]);
+
+/* race.py _options_hand: Recompile, then the Flywheel's card, as the bot chooses. */
+static int options_hand(Race *R, Robot *b, int *hand, int size)
+{
+    Options *o = &b->o;
+    BotDice dice = {dice_below, R};
+    o->stabilized = 0;
+    if (has(o, RECOMPILE) && size > 0) {
+        BotRobot view = seen(R, b);
+        int yes = R->bot->recompiles(R->bot, R->scratch, &view, hand, size,
+                                     5 - lock_count(R->c, b->damage), &dice);
+        if (yes < 0) {
+            R->failed = 1;
+            return -1;
+        }
+        if (yes) {                                          /* option_play.py recompile */
+            option_used(R, b, RECOMPILE);
+            if (put_under(R, hand, size) < 0 || deal(R, size, hand) < 0)
+                return -1;
+            hurt_now(R, b, 1, -1, BY_RECOMPILE);
+        }
+    }
+    if (o->flywheel >= 0) {
+        BotRobot view = seen(R, b);
+        int yes = R->bot->takes_flywheel(R->bot, R->scratch, &view, hand, size, o->flywheel,
+                                         5 - o->locks, &dice);
+        if (yes < 0) {
+            R->failed = 1;
+            return -1;
+        }
+        if (yes) {                                          /* option_play.py take_flywheel */
+            hand[size++] = o->flywheel;
+            o->flywheel = -1;
+            option_used(R, b, FLYWHEEL);
+        }
+    }
+    return size;
+}
+
+/* programming.py fill's options: the bot's plan of movement options and pairs (none
+ * without a hand or a free register: search.py program), then option_play.py
+ * bot_flywheel: a leftover card of the highest priority kept on the Flywheel. */
+static int plan_options(Race *R, Robot *b, const int *hand, int size, int free,
+                        const int *chosen, const int *before)
+{
+    Options *o = &b->o;
+    int use[5] = {-1, -1, -1, -1, -1}, pair[5], pair_with[5], steady = 0;
+    static const int planned[] = {FOURTH_GEAR, REVERSE_GEARS, BRAKES, CRAB_LEGS, DUAL_PROCESSOR,
+                                  GYROSCOPIC_STABILIZER};  /* option_moves.py PLANNED_OPTIONS */
+    int plans = 0;
+    for (size_t k = 0; k < sizeof planned / sizeof planned[0]; k++)
+        plans |= has(o, planned[k]);
+    for (int r = 0; r < 5; r++)
+        pair[r] = pair_with[r] = -1;
+    int planned_now = plans && size > 0 && free > 0 && b->flags < R->c->F;
+    if (planned_now) {
+        /* (search.py _with_options: the program in the free registers, the locked ones'
+         * cards as they were before the deck filled the empty ones) */
+        int registers[5], slots[5], m = size < free ? size : free;
+        for (int r = 0; r < 5; r++)
+            registers[r] = r < free ? -1 : before[r];
+        for (int r = 0; r < m; r++) {
+            slots[r] = r;
+            registers[r] = chosen[r];
+        }
+        BotRobot view = seen(R, b);
+        BotTrial trial = {alone, R};
+        if (R->bot->plan_options(R->bot, R->scratch, &view, registers, slots, m, hand, size,
+                                 &trial, use, pair, pair_with, &steady) < 0) {
+            R->failed = 1;
+            return -1;
+        }
+    }
+    for (int r = 0; r < 5; r++) {
+        o->use[r] = planned_now ? use[r] : NO_PLAN;
+        if (r < free && !fc_locked(o, r)) {
+            o->pair[r] = pair[r];
+            o->pair_with[r] = pair_with[r];
+        }
+    }
+    if (steady && has(o, GYROSCOPIC_STABILIZER)) {          /* option_play.py use_stabilizer */
+        o->stabilized = 1;
+        option_used(R, b, GYROSCOPIC_STABILIZER);
+    }
+    if (o->flywheel < 0 && has(o, FLYWHEEL)) {
+        int best = -1;
+        for (int i = 0; i < size; i++) {
+            int card = hand[i], taken = 0;
+            for (int r = 0; r < 5; r++)
+                taken |= b->reg[r] == card || o->pair[r] == card;
+            if (!taken && (best < 0 || R->c->card_priority[card] > R->c->card_priority[best]))
+                best = card;
+        }
+        if (best >= 0) {
+            o->flywheel = best;
+            option_used(R, b, FLYWHEEL);
+        }
+    }
+    return 0;
+}
+
 static void start_round(Race *R)
 {
     show_flags(R);
@@ -848,18 +1161,34 @@ static void start_round(Race *R)
                 b->damage = 0;
             for (int r = 0; r < 5; r++)
                 b->reg[r] = -1;
+            b->o.fc_count = 0;                              /* Fire Control locks lift (10.9) */
+            for (int r = 0; r < 5; r++)
+                b->o.pair[r] = b->o.pair_with[r] = -1;
         }
     }
     R->moment++;                                            /* deal (2.2) */
     int held[DECK_SIZE] = {0};
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (in_race(b) && b->damage >= c->lock_from)
+        if (!in_race(b))
+            continue;
+        if (b->damage >= c->lock_from)
             for (int r = 5 - lock_count(c, b->damage); r < 5; r++)
                 if (b->reg[r] >= 0)
                     held[b->reg[r]] = 1;
+        if (c->played) {                                    /* race.py _held_by_options */
+            const Options *o = &b->o;
+            if (o->flywheel >= 0)
+                held[o->flywheel] = 1;
+            for (int k = 0; k < o->fc_count; k++)
+                if (b->reg[o->fc_locks[k]] >= 0)
+                    held[b->reg[o->fc_locks[k]]] = 1;
+            for (int r = 0; r < 5; r++)
+                if (o->pair[r] >= 0)
+                    held[o->pair[r]] = 1;
+        }
     }
-    R->deck_size = R->top = 0;
+    R->deck_size = R->top = R->settled = 0;
     for (int card = 0; card < DECK_SIZE; card++)
         if (!held[card])
             R->deck[R->deck_size++] = card;
@@ -869,26 +1198,51 @@ static void start_round(Race *R)
         if (in_race(b) && b->sq >= 0 && !b->powered_down) {
             long size = c->hand_size - b->damage;
             sizes[count] = size > 0 ? (int)size : 0;
+            if (c->played) {
+                b->o.locks = lock_count(c, b->damage);
+                if (has(&b->o, EXTRA_MEMORY)) {             /* docs/rules.md 10 */
+                    sizes[count]++;
+                    option_used(R, b, EXTRA_MEMORY);
+                }
+            }
             total += sizes[count];
             playing[count++] = i;
         }
     }
-    int cards[MOST_ROBOTS * DECK_SIZE];
+    int cards[MOST_ROBOTS * (DECK_SIZE + 1)];
     int dealt = deal(R, total, cards);
     if (dealt < 0)
         return;
     R->moment++;                                            /* program (2.3) */
-    int top = 0;
+    int hands[MOST_ROBOTS][DECK_SIZE + 1], lengths[MOST_ROBOTS], top = 0;
+    for (int j = 0; j < count; j++) {
+        int size = sizes[j] < dealt - top ? sizes[j] : dealt - top;
+        memcpy(hands[j], cards + top, size * sizeof(int));
+        lengths[j] = size;
+        top += size;
+    }
+    for (int j = 0; j < count && c->played; j++)
+        if ((lengths[j] = options_hand(R, &R->r[playing[j]], hands[j], lengths[j])) < 0)
+            return;
     for (int j = 0; j < count; j++) {
         Robot *b = &R->r[playing[j]];
-        int size = sizes[j] < dealt - top ? sizes[j] : dealt - top;
-        int free = 5 - lock_count(c, b->damage);
-        if (program(R, b, cards + top, size, free) < 0)
+        int free = 5 - (c->played ? b->o.locks : lock_count(c, b->damage));
+        int kept[5];
+        for (int r = 0; r < 5; r++)
+            kept[r] = b->reg[r];
+        if (program(R, b, hands[j], lengths[j], free) < 0)
             return;
-        top += size;
+        int chosen[5];
+        memcpy(chosen, b->reg, sizeof chosen);
         for (int r = free; r < 5; r++)
             if (b->reg[r] < 0 && (b->reg[r] = draw(R)) < 0 && R->failed)
                 return;
+        if (c->played) {
+            for (int k = 0; k < b->o.fc_count; k++)     /* Fire Control's locks keep their cards */
+                b->reg[b->o.fc_locks[k]] = kept[b->o.fc_locks[k]];
+            if (plan_options(R, b, hands[j], lengths[j], free, chosen, kept) < 0)
+                return;
+        }
     }
     R->moment++;                                            /* announce (2.4) */
     for (int j = 0; j < count; j++)
@@ -905,6 +1259,9 @@ static void play_register(Race *R, int reg)
     const Course *c = R->c;
     int slot = reg - 1;
     int outs = R->outs;
+    for (int i = 0; i < R->count && c->played; i++)         /* option_play.py before_reveal */
+        if (R->r[i].sq >= 0)
+            R->r[i].o.shield_sides = 0;
     if (c->has_randomizer) {                                /* A */
         R->moment++;
         for (int i = 0; i < R->count; i++) {
@@ -913,8 +1270,10 @@ static void play_register(Race *R, int reg)
                 int card = draw(R);
                 if (R->failed)
                     return;
-                if (card >= 0)
+                if (card >= 0) {
                     b->reg[slot] = card;
+                    b->o.pair[slot] = b->o.pair_with[slot] = -1;    /* a pair goes whole */
+                }
             }
         }
     }
@@ -1085,23 +1444,99 @@ static int entry_facing(const Race *R, const Robot *b, int square)
     return ranked[0];
 }
 
+static int repairs(const Race *R, int square)
+{
+    return R->c->archive_point[square] || (R->c->flags_repair && R->flag_at[square]);
+}
+
+/* cleanup.py _arm_repair: the square the Mechanical Arm repairs at (an upgrade square
+ * in reach first, 10.11), -1 none. */
+static int arm_repair(const Race *R, const Robot *b)
+{
+    int reach[8], k = arm_reach(R->c, b->sq, reach);
+    for (int j = 0; j < k; j++)
+        if (R->c->upgrade[reach[j]])
+            return reach[j];
+    for (int j = 0; j < k; j++)
+        if (repairs(R, reach[j]))
+            return reach[j];
+    return -1;
+}
+
+/* cleanup.py repair with played option cards: whether robot b's damage went down. */
+static int repair_with_options(Race *R, Robot *b)
+{
+    const Course *c = R->c;
+    int sq = b->sq, on = repairs(R, sq);
+    if (b->o.count > 0 && !c->upgrade[sq] && has(&b->o, MECHANICAL_ARM)) {
+        int arm = arm_repair(R, b);
+        if (arm >= 0 && (!on || c->upgrade[arm])) {
+            int upgrade = c->upgrade[arm] && !b->powered_down;
+            if (upgrade || (b->damage && !on) || c->options_sites)     /* it changes something */
+                option_used(R, b, MECHANICAL_ARM);
+            sq = arm;
+            on = 1;
+        }
+    }
+    if (!on)
+        return 0;
+    if (c->options_sites) {                 /* cards instead of a repair (docs/rules.md 12.5) */
+        for (int k = 0; k < (c->upgrade[sq] ? 2 : 1); k++)
+            gain(R, b, -1, GAINED_OTHERWISE);
+        return 0;
+    }
+    int repaired = b->damage > 0;
+    if (repaired)
+        b->damage--;
+    if (c->upgrade[sq] && !b->powered_down)
+        gain(R, b, -1, GAINED_ON_UPGRADE);
+    return repaired;
+}
+
+/* option_play.py release_with_options: as 7.2, but a register Fire Control locked keeps
+ * its card unless a repair lowered the robot's damage this clean-up (10.9). */
+static void release_with_options(Race *R, Robot *b, int repaired)
+{
+    Options *o = &b->o;
+    if (repaired)
+        o->fc_count = 0;
+    for (int r = 0; r < 5 - lock_count(R->c, b->damage); r++) {
+        if (!fc_locked(o, r)) {
+            b->reg[r] = -1;
+            o->pair[r] = o->pair_with[r] = -1;
+        }
+    }
+    o->stabilized = 0;
+}
+
 static void clean_up(Race *R)
 {
     const Course *c = R->c;
+    int repaired[MOST_ROBOTS] = {0};
     R->moment++;                                            /* repairs (7.1) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (b->sq >= 0 && b->damage
-            && (c->archive_point[b->sq] || (c->flags_repair && R->flag_at[b->sq])))
+        if (b->sq < 0)
+            continue;
+        if (c->played)
+            repaired[i] = repair_with_options(R, b);
+        else if (b->damage && repairs(R, b->sq) && !c->options_sites)   /* (counted cards) */
             b->damage--;
     }
+    for (int k = 0; k < R->gift_count; k++)     /* even if destroyed or powered down since */
+        gain(R, &R->r[R->gifts[k]], -1, GAINED_OTHERWISE);
+    R->gift_count = 0;
     for (int i = 0; i < R->count && c->superbot; i++)       /* superbot.py discard_damage */
         if (R->r[i].superbot && R->r[i].sq >= 0)
             R->r[i].damage = 0;
     R->moment++;                                            /* registers (7.2) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
-        if (!b->out)
+        if (b->out)
+            continue;
+        if (c->played)
+            release_with_options(R, b, repaired[i]);
+        else
             for (int r = 0; r < 5 - lock_count(c, b->damage); r++)
                 b->reg[r] = -1;
     }
@@ -1113,6 +1548,11 @@ static void clean_up(Race *R)
         Robot *b = &R->r[i];
         if (in_race(b) && !b->decided)
             choose_power_down(R, b);
+        if (b->sq >= 0 && b->damage >= 3 && !b->out && c->power_down && c->played
+            && has(&b->o, CIRCUIT_BREAKER) && !b->announced) {
+            b->announced = 1;                               /* Circuit Breaker */
+            option_used(R, b, CIRCUIT_BREAKER);
+        }
     }
     R->moment++;                                            /* re-entry (7.4) */
     int waiting[MOST_ROBOTS], count = 0;
@@ -1135,6 +1575,12 @@ static void clean_up(Race *R)
         b->sq = square;
         b->facing = entry_facing(R, b, square);
         b->damage = (int)(c->respawn < c->destroy_at ? c->respawn : c->destroy_at);
+        if (b->o.fresh) {                                   /* Superior Archive Copy */
+            b->o.fresh = 0;
+            if (b->damage)
+                option_used(R, b, SUPERIOR_ARCHIVE_COPY);
+            b->damage = 0;
+        }
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
@@ -1305,14 +1751,73 @@ static void show_flags(Race *R)
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
  * -1 when out), cause and agent as numbered above; per square the robots
  * that stood there at the end of a register, as little-endian uint32s. */
+/* The option deck as race.py's OptionDeck shuffled it (its own generator, 10.1): the
+ * cards' numbers (OPTION_IDS order), its top first; none where options are counted. */
+static int read_option_deck(Race *R, PyObject *deck)
+{
+    if (!R->c->played)
+        return 0;
+    PyObject *seq = deck == NULL ? NULL : PySequence_Fast(deck, "race: option deck: a sequence");
+    if (seq == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "race: played option cards need the option deck");
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int seen = 0, bad = n > OPTION_COUNT;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        long card = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        bad = card < 0 || card >= OPTION_COUNT || seen >> card & 1;
+        seen |= 1 << card;
+        R->odeck[i] = (int)card;
+    }
+    Py_DECREF(seq);
+    if (bad) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "race: the option deck holds each card once");
+        return -1;
+    }
+    R->odeck_size = (int)n;
+    return 0;
+}
+
+/* race.py _deal_options for robots without a spec: `start_options` cards each, robot
+ * order, or with a draft (12.6) `draft` cards dealt, the bot's most valued kept and the
+ * others put under the deck. */
+static void deal_options(Race *R)
+{
+    const Course *c = R->c;
+    for (int i = 0; i < R->count && c->start_options; i++) {
+        Robot *b = &R->r[i];
+        if (!c->draft) {
+            for (int k = 0; k < c->start_options; k++)
+                gain(R, b, -1, GAINED_AT_START);
+            continue;
+        }
+        int dealt[OPTION_COUNT], n = 0;
+        while (n < c->draft && R->odeck_size > 0) {
+            dealt[n++] = R->odeck[0];
+            memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
+        }
+        if (n == 0)
+            continue;
+        int kept = keep(dealt, n);
+        for (int k = 0; k < n; k++)
+            if (dealt[k] != kept)
+                R->odeck[R->odeck_size++] = dealt[k];
+        gain(R, b, kept, GAINED_AT_START);
+    }
+}
+
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 4 || nargs > 6) {
-        PyErr_SetString(PyExc_TypeError, "race: expected 4 to 6 arguments");
+    if (nargs < 4 || nargs > 7) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 4 to 7 arguments");
         return NULL;
     }
     PyObject *turned = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
-    PyObject *moved = nargs == 6 && args[5] != Py_None ? args[5] : NULL;
+    PyObject *moved = nargs >= 6 && args[5] != Py_None ? args[5] : NULL;
+    PyObject *option_deck = nargs == 7 && args[6] != Py_None ? args[6] : NULL;
     if ((turned != NULL && !PyCallable_Check(turned)) || (moved != NULL && !PyCallable_Check(moved))) {
         PyErr_SetString(PyExc_TypeError, "race: turned and moved must be callable or None");
         return NULL;
@@ -1348,13 +1853,15 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->flag_rounds = PyMem_Calloc(R->count * c->F, sizeof(int));
     R->deaths = PyList_New(0);
     R->held = PyList_New(0);
+    R->upgrades = PyList_New(0);
     R->turned = Py_XNewRef(turned);
     R->moved = Py_XNewRef(moved);
     memcpy(R->home, c->flags, c->F * sizeof(int));
     memcpy(R->flags, c->flags, c->F * sizeof(int));
     R->flag_at = PyMem_Calloc(c->n, sizeof(int));
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
-    if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || laser_room(R, c) < 0
+    if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || R->upgrades == NULL
+        || laser_room(R, c) < 0 || read_option_deck(R, option_deck) < 0
         || (R->scratch = bot->start(bot)) == NULL)
         goto done;
     if (!R->occ || !R->occupancy || !R->flag_rounds || !R->flag_at) {
@@ -1384,7 +1891,10 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int r = 0; r < 5; r++)
             b->reg[r] = -1;
         R->occ[b->sq] = i;
+        clear_options(&b->o);
     }
+    if (c->played)
+        deal_options(R);
     while (!R->over && !R->failed) {                        /* Race.run */
         start_round(R);
         for (int reg = 1; reg <= 5 && !R->over && !R->failed; reg++)
@@ -1412,15 +1922,26 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         for (int byte = 0; byte < 4; byte++)
             at[byte] = (unsigned char)(count >> (8 * byte));
     }
-    if (finished && flags && occupancy && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOO)", R->round, finished, flags, R->deaths, occupancy);
+    /* with played option cards: who gained a card, each card's uses, the upgrade squares'
+     * gifts (play.py on_option) */
+    PyObject *held_any = PyList_New(R->count), *uses = PyList_New(OPTION_COUNT);
+    for (int i = 0; held_any && i < R->count; i++)
+        PyList_SET_ITEM(held_any, i, PyBool_FromLong(R->r[i].held_any));
+    for (int k = 0; uses && k < OPTION_COUNT; k++)
+        PyList_SET_ITEM(uses, k, PyLong_FromLong(R->option_uses[k]));
+    if (finished && flags && occupancy && held_any && uses && !PyErr_Occurred())
+        result = Py_BuildValue("(iOOOOOOO)", R->round, finished, flags, R->deaths, occupancy,
+                               held_any, uses, R->upgrades);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
     Py_XDECREF(occupancy);
+    Py_XDECREF(held_any);
+    Py_XDECREF(uses);
 done:
     if (R != NULL) {
         Py_XDECREF(R->getrandbits);
         Py_XDECREF(R->deaths);
+        Py_XDECREF(R->upgrades);
         Py_XDECREF(R->turned);
         Py_XDECREF(R->moved);
         PyMem_Free(R->occ);

@@ -11,9 +11,12 @@ MOST_SIDE: int
 # rounds; per robot (round, register) of its finish or None; per robot the
 # round of each flag it touched; each death as (robot, round, square, cause,
 # leg, agent, origin, re-entry square or -1); per square the robots at a
-# register's end, little-endian uint32s (_race.c race)
+# register's end, little-endian uint32s; with played option cards, per
+# robot whether it gained a card, per card (OPTION_IDS order) its uses, and
+# the squares upgrade squares gave cards on (_race.c race)
 RawRace = tuple[int, list[tuple[int, int] | None], list[list[int]],
-                list[tuple[int, int, int, int, int, int, int, int]], bytes]
+                list[tuple[int, int, int, int, int, int, int, int]], bytes, list[bool], list[int],
+                list[int]]
 
 def race_course(spec: CourseSpec) -> object: ...
 # a robot's start: (square, facing, damage, lives, flags, powered down), then
@@ -29,6 +32,9 @@ Turned = Callable[[int], tuple[object, object] | None]
 # (docs/rules.md 12.1); the (course, bot) with the flags on those squares
 Moved = Callable[[tuple[int, ...]], tuple[object, object]]
 
+# option_deck: with played option cards, the option deck's cards (OPTION_IDS
+# numbers), its top first, as race.py's OptionDeck shuffled it
 def race(course: object, bot: object, rng: object,
          robots: Sequence[Start],
-         turned: Turned | None = None, moved: Moved | None = None) -> RawRace: ...
+         turned: Turned | None = None, moved: Moved | None = None,
+         option_deck: Sequence[int] | None = None) -> RawRace: ...

@@ -23,6 +23,8 @@ typedef struct {
                                fills the first `free`, which the race has emptied */
     int hunts;              /* under superbot (12.9): it hunts the SuperBot, which stands at */
     int quarry[4];          /* (square or -1, facing, flags touched, archive square) */
+    const int *options;     /* with played option cards: the cards it holds, oldest first */
+    int option_count;
 } BotRobot;
 
 /* The race's random numbers (its random.Random): rng.randrange(n) for n >= 1,
@@ -31,6 +33,20 @@ typedef struct {
     Py_ssize_t (*below)(void *race, Py_ssize_t n);
     void *race;
 } BotDice;
+
+/* The race's trial of a program with option cards, the robot alone on the board
+ * (engine/bots/option_moves.py OptionMoves.score plays on a one-robot floor): plays
+ * `registers` (card numbers, -1 none) with per register its movement option `use`, its
+ * pair's rotate card `pair` and the pair's option `pair_with` (-1 none) and, if `steady`,
+ * the Gyroscopic Stabilizer, from (sq, facing) holding `options` (`count` cards); after
+ * each register r (card, then board elements) out[r] is its square * 4 + facing, or -1
+ * from the register it is destroyed in on. 0, or -1 with a Python error set. */
+typedef struct {
+    int (*alone)(void *race, int sq, int facing, const int *options, int count,
+                 const int *registers, const int *use, const int *pair, const int *pair_with,
+                 int steady, int out[5]);
+    void *race;
+} BotTrial;
 
 typedef struct RaceBot {
     Py_ssize_t squares, flags;      /* the course it was made for (race() checks) */
@@ -42,6 +58,19 @@ typedef struct RaceBot {
                    const int *hand, int size, int free, const BotDice *dice);
     /* whether it announces a power down (2.4, 7.3) */
     int (*powers_down)(const struct RaceBot *bot, const BotRobot *robot);
+    /* With played option cards (docs/rules.md 10.12): the movement options, pairs and
+     * Gyroscopic Stabilizer of the program in `registers` (5; the bot filled the 0-based
+     * registers in `free`, ascending) with `hand` left to pair from; 0, or -1 with an error */
+    int (*plan_options)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
+                        const int *registers, const int *free, int nfree, const int *hand,
+                        int size, const BotTrial *trial, int use[5], int pair[5],
+                        int pair_with[5], int *steady);
+    /* whether it recompiles `hand` (registers 1..free are its to fill): 1, 0, -1 with an error */
+    int (*recompiles)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
+                      const int *hand, int size, int free, const BotDice *dice);
+    /* whether it takes the Flywheel's `card` into `hand`: 1, 0, -1 with an error */
+    int (*takes_flywheel)(const struct RaceBot *bot, void *scratch, const BotRobot *robot,
+                          const int *hand, int size, int card, int free, const BotDice *dice);
 } RaceBot;
 
 #endif

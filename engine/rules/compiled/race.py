@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import MISSING, fields, replace
+from dataclasses import MISSING, fields
 from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
@@ -34,11 +34,13 @@ from typing import TYPE_CHECKING, NamedTuple, TypedDict
 from rallyforge.engine.model.directions import INDEX
 from rallyforge.engine.model.element_kinds import EDGES, TILE_LIST, TILES
 from rallyforge.engine.model.program_cards import DECK, KIND_CODE
-from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario
+from rallyforge.engine.model.option_cards import OPTION_IDS
+from rallyforge.engine.model.scenario import Board, Dock, Flag, Rules, Scenario, starting_options
 from rallyforge.engine.rules.board_turns import flip, turning
 from rallyforge.engine.rules.compiled import switched_off
 from rallyforge.engine.rules.course import RANDOMIZER, TELEPORTER, WATER, CURRENT, Course, compile_course
 from rallyforge.engine.rules.paths import distances_to
+from rallyforge.engine.rules.state import OptionDeck
 from rallyforge.engine.rules.teams import TeamPlay
 
 compiled: ModuleType | None
@@ -61,7 +63,8 @@ _DEADLY = tuple(kind.death for kind in TILE_LIST if kind.deadly and kind.death i
 CAUSES = ("off board", "crusher", "damage", *_DEADLY)
 _DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_DEADLY)}
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
-          "robot laser", "crusher")
+          "robot laser", "crusher", "ramming gear", "recompile", "mini howitzer", "pressor beam",
+          "tractor beam")
 # the team races raced to flags in order (docs/rules.md 13), numbered as _race.c has them
 VICTORIES = ("robot", "player", "team_progress", "team_any")
 # the compiled part's limits (_limits.h, exported by the module; 0 where it
@@ -118,16 +121,13 @@ FIELDS: dict[type, dict[str, str | tuple[str, ...]]] = {
         "flags_repair": PLAYED, "archive_on_any_flag": PLAYED,
         "teleport_backup_distance": PLAYED, "max_rounds": PLAYED,
         "finish": ("first", "all"),
-        # played option cards: Python, but where no robot can gain one (``refusal``:
-        # then they play as counted options)
-        "options": ("counted",),
-        # counted options are a number no race step and no summary reads
-        "start_options": IGNORED, "flag_gives_option": IGNORED,
+        "options": PLAYED,              # docs/rules.md 10: _race.c plays the bots' cards
+        "start_options": PLAYED, "flag_gives_option": PLAYED,
         "fall_damage": IGNORED,         # dealt by falls down levels only, and levels are refused
         # special course rules (docs/rules.md 12)
         "robot_laser_damage": PLAYED, "start_damage": PLAYED, "power_down": PLAYED,
         "flags_move": PLAYED,           # moved in C, on courses made in Python (Changes)
-        "repair_sites": REFUSED, "start_option_choice": REFUSED,
+        "repair_sites": PLAYED, "start_option_choice": PLAYED,
         "programming_seconds": IGNORED,  # the clock is for people; bots are not timed
         "superbot": PLAYED,
         "board_turns_on_flag": PLAYED,  # turned in Python, raced in C (Changes)
@@ -159,11 +159,6 @@ def refusal(scenario: Scenario) -> str | None:
     """Why the compiled race does not play `scenario` (the first thing on it
     the table above does not let it play), None when it does."""
     board, rules = scenario.board, scenario.rules
-    if rules.options == "played":
-        source = _option_source(scenario)
-        if source is not None:
-            return f"played option cards ({source})"
-        rules = replace(rules, options="counted")       # no card to gain: the same race
     things: tuple[Scenario | Board | Rules | Flag | Dock, ...] = (
         scenario, board, rules, *scenario.flags, *scenario.docks)
     for thing in things:
@@ -180,21 +175,6 @@ def refusal(scenario: Scenario) -> str | None:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
     if max(board.width, board.height) > MOST_SIDE:
         return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
-    return None
-
-
-def _option_source(scenario: Scenario) -> str | None:
-    """Where a robot of a balance race (no robot entries) gains an option
-    card, None where none can (docs/rules.md 10.2): with played options and
-    no card, a race is the race of counted options. (The other sources,
-    repair_sites and start_option_choice, are refused as rules.)"""
-    rules = scenario.rules
-    if any(tile.type == "upgrade" for tile in scenario.board.tiles):
-        return "an upgrade square"
-    if rules.start_options:
-        return "start_options"
-    if rules.flag_gives_option:
-        return "flag_gives_option"
     return None
 
 
@@ -253,6 +233,12 @@ class CourseSpec(TypedDict):
     power_down: bool
     superbot: bool
     victory: int                # its place in VICTORIES
+    upgrade: list[int]          # per square: 1 on an upgrade square
+    played_options: bool
+    start_options: int          # cards each robot holds at the start (drafted or dealt)
+    draft: int                  # start_option_choice
+    flag_gives_option: bool
+    options_sites: bool         # repair_sites "options"
 
 
 class CompiledCourse(NamedTuple):
@@ -318,6 +304,10 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "finish_first": rules.finish == "first" or rules.victory != "robot",
         "robot_laser_damage": rules.robot_laser_damage, "power_down": rules.power_down,
         "superbot": rules.superbot, "victory": VICTORIES.index(rules.victory),
+        "upgrade": [int(u) for u in course.upgrade],
+        "played_options": rules.options == "played", "start_options": starting_options(rules),
+        "draft": rules.start_option_choice, "flag_gives_option": rules.flag_gives_option,
+        "options_sites": rules.repair_sites == "options",
     }
     return spec
 
@@ -346,9 +336,12 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
                        teams is not None and teams.blocker[i]))
     rng = random.Random(seed)
     changes = Changes(scenario, course, rng, bot_for)
+    # the option deck as race.py shuffles it (its own generator: state.py OptionDeck)
+    deck = ([OPTION_IDS.index(card) for card in OptionDeck(seed, set()).cards]
+            if rules.options == "played" else None)
     return compiled.race(course.capsule, bot, rng, robots,
                          changes.turned if turning(scenario) else None,
-                         changes.moved if rules.flags_move else None)
+                         changes.moved if rules.flags_move else None, deck)
 
 
 class Changes:
