@@ -973,37 +973,31 @@ static int fire_control_takes(const Robot *t, int mode)
     return mode < FC_OPTION ? !register_locked(&t->o, mode) : has(&t->o, mode - FC_OPTION);
 }
 
-/* option_policy.py _weapon then option_weapons.py _allowed: the weapon robot
- * `shooter`, its laser hitting `targets` (count >= 1), fires instead, -1 for
- * its laser; *mode its Fire Control's. A push or pull that puts the first
- * target in a pit or off the board beats damage; then Fire Control, unless
- * the damage (`points`) would destroy it. A bot names only cards it holds
- * and targets it has, so of _allowed's reasons only an adjacent target of a
- * Tractor Beam and Fire Control with nothing to take can apply (10.8). */
-static int bot_weapon(Race *R, const Robot *shooter, const int *targets, int count, int slot,
-                      int points, int *mode)
+/* option_policy.py _weapon: the weapon robot `shooter`, its laser hitting
+ * robot t first, fires instead, -1 for its laser; *mode its Fire Control's.
+ * A push or pull that puts t in a pit or off the board beats damage; then
+ * Fire Control, unless the damage (`points`) would destroy t. None of
+ * option_weapons.py _allowed's reasons to ignore it applies to a bot's
+ * choice: it names a card it holds, with a target; a target a pull sends
+ * into a pit or off the board is never adjacent (that square would be the
+ * shooter's); Fire Control's choice, made on t, can be made on t (10.8). */
+static int bot_weapon(Race *R, const Robot *shooter, const Robot *t, int slot, int points,
+                      int *mode)
 {
     static const int movers[3] = {MINI_HOWITZER, PRESSOR_BEAM, TRACTOR_BEAM};
     const Course *c = R->c;
-    const Robot *t = &R->r[targets[0]];
     int d = shooter->facing;
     for (int k = 0; k < 3; k++) {
         if (!has(&shooter->o, movers[k]))
             continue;
         int to = c->target[t->sq * 4 + (movers[k] == TRACTOR_BEAM ? (d + 2) & 3 : d)];
-        if (to == OFF_BOARD || (to >= 0 && c->death[to])) {
-            if (movers[k] == TRACTOR_BEAM && c->target[shooter->sq * 4 + d] == t->sq)
-                return -1;                                  /* adjacent target */
+        if (to == OFF_BOARD || (to >= 0 && c->death[to]))
             return movers[k];
-        }
     }
     if (has(&shooter->o, FIRE_CONTROL) && t->damage + points < c->destroy_at) {
         *mode = bot_fire_control(R, t, slot);
-        if (*mode < 0)
-            return -1;
-        for (int j = 0; j < count; j++)
-            if (fire_control_takes(&R->r[targets[j]], *mode))
-                return FIRE_CONTROL;
+        if (*mode >= 0)
+            return FIRE_CONTROL;
     }
     return -1;
 }
@@ -1018,7 +1012,7 @@ static void main_shot(Race *R, int i, int slot, const int *targets, int count,
     int d = shooter->facing, side = (d + 2) & 3;
     int doubled = has(&shooter->o, DOUBLE_BARRELED_LASER);
     int points = laser_points(shooter, (doubled ? 2 : 1) * R->c->laser_damage);  /* 12.2, 12.9 */
-    int mode = -1, weapon = bot_weapon(R, shooter, targets, count, slot, points, &mode);
+    int mode = -1, weapon = bot_weapon(R, shooter, &R->r[targets[0]], slot, points, &mode);
     if (R->failed)
         return;
     if (weapon == MINI_HOWITZER || weapon == PRESSOR_BEAM || weapon == TRACTOR_BEAM) {
