@@ -759,6 +759,12 @@ static PyMethodDef methods[] = {
      "score_out)"},
     {"race_bot", (PyCFunction)race_bot, METH_O,
      "race_bot(spec: BotSpec) -> the search bot of the compiled race (_search_race.c)"},
+    {"option_choice", (PyCFunction)option_choice, METH_VARARGS,
+     "option_choice(bot, robot, hand, free, card, rng) -> bool: the race bot's Recompile "
+     "(card -1) or Flywheel choice (_search_race.c), for tests"},
+    {"dice_sample", (PyCFunction)dice_sample, METH_VARARGS,
+     "dice_sample(population, k, rng) -> list: rng.sample as the race bot draws it "
+     "(_search_race.c), for tests"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -70,5 +70,7 @@ static inline void kinds_of(long seq, long m, long digit[5])
 
 /* _search_race.c */
 PyObject *race_bot(PyObject *self, PyObject *spec);
+PyObject *option_choice(PyObject *self, PyObject *args);
+PyObject *dice_sample(PyObject *self, PyObject *args);
 
 #endif

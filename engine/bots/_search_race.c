@@ -24,6 +24,7 @@ typedef struct {
     int64_t *value;
     int *from_square, *repair_dist;
     long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
+    long recompile_draws;   /* new hands drawn to judge a Recompile */
     PyObject *hunt;     /* hunt(square, facing, flags, archive, last_life) -> (value, dead, dmg) */
 } SearchBot;
 
@@ -109,6 +110,88 @@ static int hunter(const SearchBot *c, const BotRobot *b, Py_buffer table[3])
     return -1;
 }
 
+/* How a robot's programs are scored (search.py _scoring, register_slots):
+ * the walk's Plan and Scoring, on a hunter's tables where it hunts. It
+ * points into itself: made in place by judge(), its rows set by rows(),
+ * released by unjudge(). */
+typedef struct {
+    Plan p;
+    Scoring s;
+    int64_t dead[MOST_FLAGS + 1];
+    Py_ssize_t X, F1;               /* (the shapes of value and dead) */
+    Py_buffer hunt[3];              /* a hunter's value, dead and dmg, in place of the racer's */
+    int hunting;
+} Judge;
+
+/* Robot b's Judge, with `room` the damage it may take (b->room, or less for
+ * damage to come); 0, or -1 with an error. */
+static int judge(Judge *j, const SearchBot *c, Scratch *own, const BotRobot *b, Py_ssize_t room)
+{
+    memset(j, 0, sizeof *j);
+    Plan *p = &j->p;
+    p->end = c->end;
+    p->dmg = c->dmg;
+    p->X = c->X;
+    p->width = c->width;
+    p->x0 = b->flags * c->S + b->sq * 4 + b->facing;
+    /* search.py _values: the destroyed states' values for this robot */
+    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
+    for (Py_ssize_t t = 0; t <= c->F; t++) {
+        int back = t > b->flags ? c->flags[t - 1] : b->archive;
+        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
+        j->dead[t] = (int64_t)c->flag_value * t - left - penalty;
+        if (t < c->F)
+            own->value[t * c->S + c->S - 1] = j->dead[t];
+    }
+    j->X = c->X;
+    j->F1 = c->F + 1;
+    Scoring *s = &j->s;
+    s->value.buf = own->value;
+    s->value.shape = &j->X;
+    s->dead.buf = j->dead;
+    s->dead.shape = &j->F1;
+    j->hunting = b->hunts && c->hunt != NULL;
+    if (j->hunting) {
+        if (hunter(c, b, j->hunt) < 0)
+            return -1;
+        s->value.buf = j->hunt[0].buf;
+        s->dead.buf = j->hunt[1].buf;
+        p->dmg = j->hunt[2];
+    }
+    s->room = room;
+    s->S = c->S;
+    s->fin = c->FIN;
+    s->weight = c->damage_weight;
+    return 0;
+}
+
+static void unjudge(Judge *j)
+{
+    for (int i = 0; j->hunting && i < 3; i++)
+        PyBuffer_Release(&j->hunt[i]);
+}
+
+/* Programs of m cards into the first `free` registers (register_slots: rows
+ * first, the locked registers' cards after). */
+static void rows(Judge *j, const SearchBot *c, const BotRobot *b, int m, int free)
+{
+    j->p.m = m;
+    for (int r = 0; r < 5; r++)
+        j->p.slots[r] = r < m ? r : r < free || b->reg[r] < 0 ? ~KINDS     /* (~KINDS: no card) */
+                                                              : ~c->card_kind[b->reg[r]];
+}
+
+/* Walk the hand of `counts` (into w->ties its best programs); 0, or -1 with an error. */
+static int walked(Walk *w, const long counts[KINDS])
+{
+    walk_hand(w, counts);
+    if (w->bad || w->n == 0) {
+        PyErr_SetString(PyExc_IndexError, "race_bot: a table index out of range");
+        return -1;
+    }
+    return 0;
+}
+
 /* SearchBot.program via the compiled decision (search.py _decided): the
  * first `free` registers from `hand`. -1 with an error. */
 static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const int *hand,
@@ -117,49 +200,10 @@ static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const i
     const SearchBot *c = (const SearchBot *)bot;
     Scratch *own = scratch;
     int m = free < size ? free : size;
-    Plan p;
-    p.end = c->end;
-    p.dmg = c->dmg;
-    p.seqs.obj = NULL;
-    p.steps.obj = NULL;
-    p.packed = NULL;
-    p.m = m;
-    p.X = c->X;
-    p.width = c->width;
-    p.x0 = b->flags * c->S + b->sq * 4 + b->facing;
-    for (int r = 0; r < 5; r++)             /* register_slots: rows first */
-        p.slots[r] = r < m ? r : r < free || b->reg[r] < 0 ? ~KINDS      /* (~KINDS: no card) */
-                                                           : ~c->card_kind[b->reg[r]];
-    /* search.py _values: the destroyed states' values for this robot */
-    int64_t dead[MOST_FLAGS + 1];
-    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
-    for (Py_ssize_t t = 0; t <= c->F; t++) {
-        int back = t > b->flags ? c->flags[t - 1] : b->archive;
-        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
-        dead[t] = (int64_t)c->flag_value * t - left - penalty;
-        if (t < c->F)
-            own->value[t * c->S + c->S - 1] = dead[t];
-    }
-    Py_ssize_t X = c->X, F1 = c->F + 1;     /* (the shapes of value and dead) */
-    Scoring s;
-    memset(&s, 0, sizeof s);
-    s.value.buf = own->value;
-    s.value.shape = &X;
-    s.dead.buf = dead;
-    s.dead.shape = &F1;
-    Py_buffer hunt[3];              /* a hunter's value, dead and dmg, in place of the racer's */
-    int hunting = b->hunts && c->hunt != NULL;
-    if (hunting) {
-        if (hunter(c, b, hunt) < 0)
-            return -1;
-        s.value.buf = hunt[0].buf;
-        s.dead.buf = hunt[1].buf;
-        p.dmg = hunt[2];
-    }
-    s.room = b->room;
-    s.S = c->S;
-    s.fin = c->FIN;
-    s.weight = c->damage_weight;
+    Judge j;
+    if (judge(&j, c, own, b, b->room) < 0)
+        return -1;
+    rows(&j, c, b, m, free);
     /* the hand per kind, highest priority first (common.py by_kind) */
     int group[KINDS][DECK_SIZE];
     long counts[KINDS] = {0};
@@ -171,23 +215,233 @@ static int program(const RaceBot *bot, void *scratch, const BotRobot *b, const i
         }
         group[k][at] = card;
     }
-    Walk w = {&p, &s, TIES, {0}, 0, 0, own->ties, 0, 0};
-    walk_hand(&w, counts);
-    for (int i = 0; hunting && i < 3; i++)
-        PyBuffer_Release(&hunt[i]);
-    if (w.bad || w.n == 0) {
-        PyErr_SetString(PyExc_IndexError, "race_bot: a table index out of range");
+    Walk w = {&j.p, &j.s, TIES, {0}, 0, 0, own->ties, 0, 0};
+    int ok = walked(&w, counts) == 0;
+    unjudge(&j);
+    if (!ok)
         return -1;
-    }
     Py_ssize_t pick = w.nties > 1 ? dice->below(dice->race, w.nties) : 0;
     if (pick < 0)
         return -1;
     long digit[5];
     int taken[KINDS] = {0};
     kinds_of((long)own->ties[pick], m, digit);
-    for (int j = 0; j < m; j++)
-        b->reg[j] = group[digit[j]][taken[digit[j]]++];
+    for (int i = 0; i < m; i++)
+        b->reg[i] = group[digit[i]][taken[digit[i]]++];
     return 0;
+}
+
+/* ---- option card choices (search.py recompile, take_flywheel) */
+
+/* The best score of the `size` cards of `hand` and `more` (-1: none) in m
+ * registers (search.py best_scores, through the walk program() makes); 0,
+ * or -1 with an error. */
+static int best_score(Judge *j, const SearchBot *c, Scratch *own, const int *hand, int size,
+                      int more, int64_t *best)
+{
+    long counts[KINDS] = {0};
+    for (int i = 0; i < size; i++)
+        counts[c->card_kind[hand[i]]]++;
+    if (more >= 0)
+        counts[c->card_kind[more]]++;
+    Walk w = {&j->p, &j->s, TIES, {0}, 0, 0, own->ties, 0, 0};
+    if (walked(&w, counts) < 0)
+        return -1;
+    *best = w.best;
+    return 0;
+}
+
+/* rng.sample(population, k) as CPython 3.11's random.Random draws it, each
+ * number from the dice (rng.randrange(n) is rng._randbelow(n)): picks from
+ * a shrinking pool where a list of n is smaller than a set of k, else
+ * indices drawn again until new. 0, or -1 with an error. */
+static int sample(const BotDice *dice, const int *population, int n, int k, int *out)
+{
+    if (k < 0 || k > n || n > DECK_SIZE) {
+        PyErr_SetString(PyExc_ValueError, "race_bot: a sample larger than its population");
+        return -1;
+    }
+    /* random.py: 21 (a small set's size less an empty list's), for k > 5 plus
+     * 4 ** ceil(log(3k, 4)), the smallest power of 4 at least 3k (3k is none,
+     * and far enough from one for the float logarithm to agree, k <= DECK_SIZE) */
+    long setsize = 21, four = 1;
+    while (k > 5 && four < 3L * k)
+        four *= 4;
+    if (k > 5)
+        setsize += four;
+    if (n <= setsize) {
+        int pool[DECK_SIZE];
+        memcpy(pool, population, n * sizeof(int));
+        for (int i = 0; i < k; i++) {
+            Py_ssize_t at = dice->below(dice->race, n - i);
+            if (at < 0)
+                return -1;
+            out[i] = pool[at];
+            pool[at] = pool[n - i - 1];
+        }
+        return 0;
+    }
+    char selected[DECK_SIZE] = {0};
+    for (int i = 0; i < k; i++) {
+        Py_ssize_t at;
+        do
+            if ((at = dice->below(dice->race, n)) < 0)
+                return -1;
+        while (selected[at]);
+        selected[at] = 1;
+        out[i] = population[at];
+    }
+    return 0;
+}
+
+/* Whether a card of the deck is one of `count` cards: the same kind and
+ * priority (search.py compares values, not cards). */
+static int among(const SearchBot *c, int card, const int *cards, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (cards[i] >= 0 && c->card_kind[cards[i]] == c->card_kind[card]
+            && c->card_priority[cards[i]] == c->card_priority[card])
+            return 1;
+    return 0;
+}
+
+/* SearchBot.recompile: whether new hands drawn from the cards it cannot see
+ * (neither in its hand nor in its registers) score better on average, the
+ * damage of Recompile taken, than the best program of this hand. */
+static int recompiles(const RaceBot *bot, void *scratch, const BotRobot *b, const int *hand,
+                      int size, int free, const BotDice *dice)
+{
+    if (size == 0 || free == 0)
+        return 0;
+    const SearchBot *c = (const SearchBot *)bot;
+    int unseen[DECK_SIZE], n = 0, drawn[DECK_SIZE];
+    for (int card = 0; card < DECK_SIZE; card++)
+        if (!among(c, card, hand, size) && !among(c, card, b->reg, 5))
+            unseen[n++] = card;
+    Judge j;
+    if (judge(&j, c, scratch, b, b->room) < 0)
+        return -1;
+    rows(&j, c, b, free < size ? free : size, free);
+    int64_t best, total = 0, score = 0;
+    int ok = best_score(&j, c, scratch, hand, size, -1, &best) == 0;
+    j.s.room = b->room - 1;         /* (the hands drawn are played with its damage + 1) */
+    for (long draw = 0; ok && draw < c->recompile_draws; draw++, total += score)
+        ok = sample(dice, unseen, n, size, drawn) == 0
+            && best_score(&j, c, scratch, drawn, size, -1, &score) == 0;
+    unjudge(&j);
+    if (!ok)
+        return -1;
+    /* (Python's float arithmetic: an int total divided, exact for these sizes) */
+    return (double)total / (double)c->recompile_draws - (double)c->damage_weight > (double)best;
+}
+
+/* SearchBot.take_flywheel: whether the best program of the hand with the
+ * Flywheel's card scores better than the best without it; always with an
+ * empty hand. */
+static int takes_flywheel(const RaceBot *bot, void *scratch, const BotRobot *b, const int *hand,
+                          int size, int card, int free, const BotDice *dice)
+{
+    if (free == 0)
+        return 0;
+    if (size == 0)
+        return 1;
+    const SearchBot *c = (const SearchBot *)bot;
+    Judge j;
+    if (judge(&j, c, scratch, b, b->room) < 0)
+        return -1;
+    int64_t with_it, without;
+    rows(&j, c, b, free < size + 1 ? free : size + 1, free);
+    int ok = best_score(&j, c, scratch, hand, size, card, &with_it) == 0;
+    rows(&j, c, b, free < size ? free : size, free);
+    ok = ok && best_score(&j, c, scratch, hand, size, -1, &without) == 0;
+    unjudge(&j);
+    return ok ? with_it > without : -1;
+}
+
+/* The Python rng as the bot's dice (for option_choice). */
+static Py_ssize_t rng_below(void *rng, Py_ssize_t n)
+{
+    return randrange(rng, n);
+}
+
+/* option_choice(bot, robot, hand, free, card, rng): the capsule's recompiles
+ * (card -1) or takes_flywheel of the Flywheel's `card`, for a robot given as
+ * (sq, facing, damage, lives, flags, archive, locked, room, (5 registers),
+ * hunts, (quarry's square, facing, flags, archive)), the dice rng.randrange:
+ * how tests hold the two to SearchBot's. */
+PyObject *option_choice(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *given, *rng;
+    int reg[5], hand[DECK_SIZE], free, card;
+    BotRobot b;
+    memset(&b, 0, sizeof b);
+    if (!PyArg_ParseTuple(args, "O(iiiiiiii(iiiii)i(iiii))OiiO", &capsule, &b.sq, &b.facing,
+                          &b.damage, &b.lives, &b.flags, &b.archive, &b.locked, &b.room,
+                          &reg[0], &reg[1], &reg[2], &reg[3], &reg[4], &b.hunts, &b.quarry[0],
+                          &b.quarry[1], &b.quarry[2], &b.quarry[3], &given, &free, &card, &rng))
+        return NULL;
+    const RaceBot *bot = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    PyObject *cards = bot == NULL ? NULL : PySequence_Fast(given, "hand: expected a sequence");
+    if (cards == NULL)
+        return NULL;
+    const SearchBot *c = (const SearchBot *)bot;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(cards);
+    int bad = size > DECK_SIZE || free < 0 || free > 5 || card < -1 || card >= DECK_SIZE
+              || b.sq < 0 || b.sq >= c->n || b.facing < 0 || b.facing > 3 || b.flags < 0
+              || b.flags >= c->F || b.archive < 0 || b.archive >= c->n;
+    for (Py_ssize_t i = 0; i < size && !bad; i++) {
+        hand[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(cards, i));
+        bad = hand[i] < 0 || hand[i] >= DECK_SIZE;
+    }
+    for (int r = 0; r < 5 && !bad; r++)
+        bad = reg[r] < -1 || reg[r] >= DECK_SIZE;
+    Py_DECREF(cards);
+    if (bad || PyErr_Occurred()) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "option_choice: a robot or card out of range");
+        return NULL;
+    }
+    b.reg = reg;
+    BotDice dice = {rng_below, rng};
+    void *scratch = bot->start(bot);
+    if (scratch == NULL)
+        return NULL;
+    int chose = card < 0 ? bot->recompiles(bot, scratch, &b, hand, (int)size, free, &dice)
+                         : bot->takes_flywheel(bot, scratch, &b, hand, (int)size, card, free,
+                                               &dice);
+    bot->stop(scratch);
+    return chose < 0 ? NULL : PyBool_FromLong(chose);
+}
+
+/* dice_sample(population, k, rng): sample() of up to DECK_SIZE ints on
+ * rng.randrange, for tests: rng.sample(population, k) from the same state. */
+PyObject *dice_sample(PyObject *self, PyObject *args)
+{
+    PyObject *given, *rng;
+    int k, population[DECK_SIZE], out[DECK_SIZE];
+    if (!PyArg_ParseTuple(args, "OiO", &given, &k, &rng))
+        return NULL;
+    PyObject *items = PySequence_Fast(given, "population: expected a sequence");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < n && i < DECK_SIZE; i++)
+        population[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+    Py_DECREF(items);
+    if (PyErr_Occurred())
+        return NULL;
+    BotDice dice = {rng_below, rng};
+    if (sample(&dice, population, (int)(n < DECK_SIZE + 1 ? n : DECK_SIZE + 1), k, out) < 0)
+        return NULL;
+    PyObject *drawn = PyList_New(k);
+    for (int i = 0; drawn != NULL && i < k; i++) {
+        PyObject *one = PyLong_FromLong(out[i]);
+        if (one == NULL)
+            Py_CLEAR(drawn);
+        else
+            PyList_SET_ITEM(drawn, i, one);
+    }
+    return drawn;
 }
 
 /* common.py should_power_down */
@@ -238,6 +492,8 @@ PyObject *race_bot(PyObject *self, PyObject *spec)
     c->bot.start = start;
     c->bot.stop = stop;
     c->bot.program = program;
+    c->bot.recompiles = recompiles;
+    c->bot.takes_flywheel = takes_flywheel;
     c->bot.powers_down = powers_down;
     Py_ssize_t n = c->n = c->bot.squares = number(spec, "squares", 1, (Py_ssize_t)MOST_SIDE * MOST_SIDE, &bad);
     Py_ssize_t F = c->F = c->bot.flags = number(spec, "flag_count", 1, MOST_FLAGS, &bad);
@@ -251,6 +507,7 @@ PyObject *race_bot(PyObject *self, PyObject *spec)
         {"last_life_penalty", &c->last_life_penalty, 0, MOST_RULE},
         {"damage_weight", &c->damage_weight, 0, MOST_RULE}, {"far", &c->far, 0, INT_MAX},
         {"unreachable", &c->unreachable, 0, INT_MAX},
+        {"recompile_draws", &c->recompile_draws, 1, MOST_RULE},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);

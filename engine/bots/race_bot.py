@@ -18,7 +18,7 @@ import numpy as np
 from rallyforge.engine.bots import search
 from rallyforge.engine.bots.common import POWER_DOWN_FAR
 from rallyforge.engine.bots.hunt import Hunt, Quarry, hunt_scale
-from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE
+from rallyforge.engine.bots.search import DAMAGE, DEATH, FLAG, LAST_LIFE, RECOMPILE_DRAWS
 from rallyforge.engine.bots.tables import UNREACHABLE, Tables, tables_for
 from rallyforge.engine.model.scenario import Rules
 from rallyforge.engine.rules.compiled.race import CARD_KIND, CARD_PRIORITY
@@ -47,6 +47,7 @@ class BotSpec(TypedDict):
     damage_weight: int
     far: int
     unreachable: int
+    recompile_draws: int            # new hands drawn to judge a Recompile
     hunt: Callable[[int, int, int, int, bool], Hunt] | None     # under superbot: _hunter
 
 
@@ -112,5 +113,6 @@ def _spec(tables: Tables, homes: tuple[int, ...]) -> BotSpec:
         "repair_dist": tables.repair_dist.tolist(),
         "flag_value": FLAG, "death_penalty": DEATH, "last_life_penalty": LAST_LIFE,
         "damage_weight": DAMAGE, "far": POWER_DOWN_FAR, "unreachable": UNREACHABLE,
+        "recompile_draws": RECOMPILE_DRAWS,
         "hunt": _hunter(course, flags, rules, homes) if rules.superbot else None,
     }
