@@ -58,7 +58,7 @@ typedef struct {
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
     int *upgrade;                           /* per square: an upgrade square (7.1) */
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
-    int *laser_square, *laser_beams;
+    int *laser_square, *laser_beams, *laser_dir;   /* laser_dir: where its beam goes */
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
@@ -117,8 +117,8 @@ static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->upgrade, &c->flags, &c->pushers, &c->laser_square,
-                      &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority};
+                      &c->laser_beams, &c->laser_dir, &c->beam_start, &c->beam_k,
+                      &c->beam_place, &c->dist, &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(c);
@@ -174,6 +174,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->laser_square = ints(spec, "laser_square", -1, 0, n - 1, &got, &bad);
     c->lasers = got;
     c->laser_beams = ints(spec, "laser_beams", c->lasers, 0, 1000, NULL, &bad);
+    c->laser_dir = ints(spec, "laser_dir", c->lasers, 0, 3, NULL, &bad);
     c->beam_start = ints(spec, "beam_start", n + 1, 0, INT_MAX, NULL, &bad);
     Py_ssize_t beams = 0;
     c->beam_k = ints(spec, "beam_k", -1, 0, c->lasers - 1, &beams, &bad);
@@ -915,14 +916,12 @@ static int priority(const Race *R, const Robot *b, int slot)
     return b->reg[slot] >= 0 ? R->c->card_priority[b->reg[slot]] : -1;
 }
 
-/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
-static void fire(Race *R, const int *on, int count, int slot)
+/* lasers.py board_laser_targets of the robots `on` the board: per laser the
+ * nearest robot on its beam (R->near_robot, -1 none), R->order the lasers that
+ * strike one in the order they were first found (the dict's order); how many. */
+static int board_laser_targets(Race *R, const int *on, int count)
 {
     const Course *c = R->c;
-    if (count == 0)
-        return;
-    /* board_laser_targets: per laser the nearest robot on its beam; `order`
-     * the lasers in the order they were first found (the dict's order) */
     int *order = R->order, *near_place = R->near_place, *near_robot = R->near_robot, found = 0;
     for (long k = 0; k < c->lasers; k++)
         near_robot[k] = -1;
@@ -940,6 +939,53 @@ static void fire(Race *R, const int *on, int count, int slot)
             }
         }
     }
+    return found;
+}
+
+/* lasers.py shot_by: what to blame for robot i's destruction in the lasers
+ * step: the first of the `found` board lasers (board_laser_targets) that
+ * struck it, else robot lasers and weapons if any hit it (`shot`), else
+ * NOBODY; *origin the board laser's square, else -1. */
+static int shot_by(const Race *R, int found, int i, int shot, int *origin)
+{
+    *origin = -1;
+    for (int j = 0; j < found; j++) {
+        if (R->near_robot[R->order[j]] == i) {
+            *origin = R->c->laser_square[R->order[j]];
+            return BY_LASER;
+        }
+    }
+    return shot ? BY_ROBOT_LASER : NOBODY;
+}
+
+/* superbot.py pass_title: the SuperBot `title`, destroyed in the lasers step
+ * of register slot+1, passes the title to the one of the `hits` robots whose
+ * lasers or weapons hit it (`hitters`) with the higher priority card in this
+ * register (the lower robot number on a tie). */
+static void pass_title(Race *R, int title, const int *hitters, int hits, int slot)
+{
+    if (hits == 0 || R->r[title].sq >= 0 || !R->r[title].destroyed)
+        return;
+    int heir = hitters[0];
+    for (int j = 1; j < hits; j++) {
+        int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
+        if (p > best || (p == best && hitters[j] < heir))
+            heir = hitters[j];
+    }
+    if (heir != title) {
+        R->r[title].superbot = 0;
+        R->r[heir].superbot = 1;
+    }
+}
+
+/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
+static void fire(Race *R, const int *on, int count, int slot)
+{
+    const Course *c = R->c;
+    if (count == 0)
+        return;
+    int *order = R->order, *near_robot = R->near_robot;
+    int found = board_laser_targets(R, on, count);
     for (int j = 0; j < found; j++)
         R->r[near_robot[order[j]]].pending += c->laser_beams[order[j]];
     int hit = found > 0;
@@ -978,31 +1024,341 @@ static void fire(Race *R, const int *on, int count, int slot)
         Robot *b = &R->r[doomed[i]];
         if (b->sq < 0)                  /* it left with its player meanwhile (13.2) */
             continue;
-        int agent = NOBODY, origin = -1;                    /* shot_by */
-        for (int j = 0; j < found && agent == NOBODY; j++) {
-            if (near_robot[order[j]] == doomed[i]) {
-                agent = BY_LASER;
-                origin = c->laser_square[order[j]];
-            }
-        }
-        if (agent == NOBODY && shot_too[i])
-            agent = BY_ROBOT_LASER;
+        int origin, agent = shot_by(R, found, doomed[i], shot_too[i], &origin);
         destroy(R, b, DAMAGED, b->sq, agent, origin);
     }
-    /* superbot.py pass_title: a SuperBot destroyed here by robot lasers
-     * passes the title to the one that hit it with the higher priority
-     * card in this register (the lower robot number on a tie) */
-    if (hits > 0 && R->r[title].sq < 0 && R->r[title].destroyed) {
-        int heir = hitters[0];
-        for (int j = 1; j < hits; j++) {
-            int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
-            if (p > best || (p == best && hitters[j] < heir))
-                heir = hitters[j];
+    pass_title(R, title, hitters, hits, slot);
+}
+
+/* ---- laser step with option cards (option_weapons.py) */
+
+/* A bot's Fire Control choice (option_policy.py _fire_control's mode): lock
+ * register `mode` (0-4), or, from FC_OPTION on, destroy the target's option
+ * card mode - FC_OPTION. */
+#define FC_OPTION 5
+
+/* A hit of a robot's laser or weapon, waiting for the damage of step (2). */
+typedef struct {
+    int victim, points, side, shooter;
+} WeaponHit;
+
+/* option_weapons.py _Shot: a weapon's effect waiting for step (3) or (5). */
+typedef struct {
+    int weapon, shooter, target, d, mode;
+} WeaponShot;
+
+/* superbot.py laser_points: what a hit of robot b's laser worth `points` deals. */
+static int laser_points(const Robot *b, long points)
+{
+    return (int)(b->superbot ? 2 * points : points);
+}
+
+/* option_weapons.py trace, without its path: the robots (into `hit`, at most
+ * passes + 1) a robot laser from square `sq` towards d hits; it passes
+ * `passes` walls or robots (High-Power Laser). */
+static int beam_hits(const Race *R, int sq, int d, int passes, int *hit)
+{
+    const Course *c = R->c;
+    int count = 0, here = sq;
+    for (;;) {
+        int next = c->target[here * 4 + d];
+        if (next == WALL) {
+            if (!passes)
+                break;
+            passes--;
+            int x = here % (int)c->w + DX[d], y = here / (int)c->w + DY[d];
+            if (x < 0 || x >= c->w || y < 0 || y >= c->h)
+                break;
+            next = y * (int)c->w + x;
+        } else if (next == OFF_BOARD) {
+            break;
         }
-        if (heir != title) {
-            R->r[title].superbot = 0;
-            R->r[heir].superbot = 1;
+        if (R->occ[next] >= 0) {
+            hit[count++] = R->occ[next];
+            if (!passes)
+                break;
+            passes--;
         }
+        here = next;
+    }
+    return count;
+}
+
+/* paths.py distances_to: per square the path distance to square `goal`
+ * (-1: none) into `dist`; `queue` has room for every square. */
+static void distances_to(const Course *c, int goal, int *dist, int *queue)
+{
+    for (Py_ssize_t s = 0; s < c->n; s++)
+        dist[s] = -1;
+    dist[goal] = 0;
+    int head = 0, tail = 0;
+    queue[tail++] = goal;
+    while (head < tail) {
+        int square = queue[head++];
+        if (c->death[square])           /* a path may not enter it, so none leads on from it */
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int neighbour = c->target[square * 4 + d];
+            if (neighbour >= 0 && dist[neighbour] < 0) {
+                dist[neighbour] = dist[square] + 1;
+                queue[tail++] = neighbour;
+            }
+        }
+    }
+}
+
+/* option_policy.py _moves_it_on for program card `card` of robot b: how much
+ * it would bring b toward its next flag, played from where it stands on a
+ * bare board (`dist`: the path distances to that flag, NULL when none): the
+ * path distance gained into *gained, and whether it is a move card. */
+static void moves_it_on(const Course *c, const Robot *b, const int *dist, int card,
+                        int *gained, int *move)
+{
+    int kind = c->card_kind[card];
+    *move = kind < LEFT;
+    *gained = 0;
+    if (kind >= LEFT || dist == NULL || dist[b->sq] < 0)
+        return;
+    int d = kind == BACK ? (b->facing + 2) & 3 : b->facing, n = kind == BACK ? 1 : kind + 1;
+    int sq = b->sq;
+    for (int k = 0; k < n; k++) {
+        int next = c->target[sq * 4 + d];
+        if (next == WALL)
+            break;
+        if (next == OFF_BOARD || c->death[next]) {
+            *gained = -(int)c->n;                       /* the card destroys it */
+            return;
+        }
+        sq = next;
+    }
+    *gained = dist[b->sq] - (dist[sq] >= 0 ? dist[sq] : (int)c->n);
+}
+
+/* option_policy.py _fire_control: a bot's Fire Control mode against robot t
+ * in register slot+1 (FC_OPTION above), -1 for none: destroy t's option it
+ * ranks highest when that ranks in the upper half of BOT_VALUE; else lock,
+ * among the registers revealed so far, the one whose card t needs most
+ * (moves_it_on, toward the flag where it stands now: Floor.flag_squares);
+ * else destroy its best option if it holds one. */
+static int bot_fire_control(Race *R, const Robot *t, int slot)
+{
+    const Course *c = R->c;
+    const Options *o = &t->o;
+    int best = -1;
+    for (int k = 0; k < o->count; k++)
+        if (best < 0 || BOT_VALUE[o->held[k]] > BOT_VALUE[best])
+            best = o->held[k];
+    if (best >= 0 && BOT_VALUE[best] >= OPTION_COUNT / 2)
+        return FC_OPTION + best;
+    int lock = -1, most = 0, most_move = 0, *own = NULL;
+    const int *dist = NULL;
+    for (int i = 0; i <= slot; i++) {
+        if (register_locked(o, i) || t->reg[i] < 0)
+            continue;
+        if (lock < 0 && t->flags < c->F) {          /* (the distances, once) */
+            int goal = R->flags[t->flags];
+            if (goal == c->flags[t->flags]) {
+                dist = c->dist + t->flags * c->n;
+            } else {                                /* a flag moved since the bots saw it */
+                own = PyMem_Malloc(2 * c->n * sizeof(int));
+                if (own == NULL) {
+                    PyErr_NoMemory();
+                    R->failed = 1;
+                    return -1;
+                }
+                distances_to(c, goal, own, own + c->n);
+                dist = own;
+            }
+        }
+        int gained, move;
+        moves_it_on(c, t, dist, t->reg[i], &gained, &move);
+        if (lock < 0 || gained > most || (gained == most && move > most_move)) {
+            lock = i;
+            most = gained;
+            most_move = move;
+        }
+    }
+    PyMem_Free(own);
+    if (lock >= 0)
+        return lock;
+    return best >= 0 ? FC_OPTION + best : -1;
+}
+
+/* option_weapons.py _fire_control for a bot's `mode`: whether Fire Control
+ * can lock or destroy what it names on robot t. */
+static int fire_control_takes(const Robot *t, int mode)
+{
+    return mode < FC_OPTION ? !register_locked(&t->o, mode) : has(&t->o, mode - FC_OPTION);
+}
+
+/* option_policy.py _weapon: the weapon robot `shooter`, its laser hitting
+ * robot t first, fires instead, -1 for its laser; *mode its Fire Control's.
+ * A push or pull that puts t in a pit or off the board beats damage; then
+ * Fire Control, unless the damage (`points`) would destroy t. None of
+ * option_weapons.py _allowed's reasons to ignore it applies to a bot's
+ * choice: it names a card it holds, with a target; a target a pull sends
+ * into a pit or off the board is never adjacent (that square would be the
+ * shooter's); Fire Control's choice, made on t, can be made on t (10.8). */
+static int bot_weapon(Race *R, const Robot *shooter, const Robot *t, int slot, int points,
+                      int *mode)
+{
+    static const int movers[3] = {MINI_HOWITZER, PRESSOR_BEAM, TRACTOR_BEAM};
+    const Course *c = R->c;
+    int d = shooter->facing;
+    for (int k = 0; k < 3; k++) {
+        if (!has(&shooter->o, movers[k]))
+            continue;
+        int to = c->target[t->sq * 4 + (movers[k] == TRACTOR_BEAM ? (d + 2) & 3 : d)];
+        if (to == OFF_BOARD || (to >= 0 && c->death[to]))
+            return movers[k];
+    }
+    if (has(&shooter->o, FIRE_CONTROL) && t->damage + points < c->destroy_at) {
+        *mode = bot_fire_control(R, t, slot);
+        if (*mode >= 0)
+            return FIRE_CONTROL;
+    }
+    return -1;
+}
+
+/* option_weapons.py _main_shot: robot i's main laser, hitting `targets`,
+ * with its weapon cards: its hits into `hits`, the effects of Fire Control
+ * and of a weapon that replaces it into `shots` (10.7-10.8). */
+static void main_shot(Race *R, int i, int slot, const int *targets, int count,
+                      WeaponHit *hits, int *nhits, WeaponShot *shots, int *nshots)
+{
+    Robot *shooter = &R->r[i];
+    int d = shooter->facing, side = (d + 2) & 3;
+    int doubled = has(&shooter->o, DOUBLE_BARRELED_LASER);
+    int points = laser_points(shooter, (doubled ? 2 : 1) * R->c->laser_damage);  /* 12.2, 12.9 */
+    int mode = -1, weapon = bot_weapon(R, shooter, &R->r[targets[0]], slot, points, &mode);
+    if (R->failed)
+        return;
+    if (weapon == MINI_HOWITZER || weapon == PRESSOR_BEAM || weapon == TRACTOR_BEAM) {
+        /* (its use is counted with the push or pull, in step 5) */
+        if (weapon == MINI_HOWITZER) {
+            hits[(*nhits)++] = (WeaponHit){targets[0], 1, side, i};     /* the shell */
+            if (++shooter->o.shells >= HOWITZER_SHOTS)
+                lose(R, shooter, MINI_HOWITZER);                         /* used up */
+        }
+        shots[(*nshots)++] = (WeaponShot){weapon, i, targets[0], d, -1};
+        return;
+    }
+    for (int j = 0; j < count; j++) {
+        if (weapon == FIRE_CONTROL) {
+            option_used(R, shooter, FIRE_CONTROL);
+            shots[(*nshots)++] = (WeaponShot){FIRE_CONTROL, i, targets[j], d, mode};
+        } else {
+            hits[(*nhits)++] = (WeaponHit){targets[j], points, side, i};
+            if (doubled)
+                option_used(R, shooter, DOUBLE_BARRELED_LASER);
+        }
+    }
+    if (count > 1)
+        option_used(R, shooter, HIGH_POWER_LASER);
+}
+
+/* option_weapons.py fires_plain: whether the laser step is lasers.py's (no
+ * robot on the board holds a card). */
+static int fires_plain(const Race *R, const int *on, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (R->r[on[i]].o.count > 0)
+            return 0;
+    return 1;
+}
+
+/* option_weapons.py fire_with_options for bots: step D of register slot+1
+ * for the robots `on` the board (robot order). (1) every beam and shot is
+ * traced from the same positions, then (2) damage through what prevents it,
+ * (3) Fire Control, (4) destruction at destroy_at, the SuperBot's title,
+ * (5) pushes and pulls by the shooters' card priority (robot order on ties;
+ * one with no card after those with one). */
+static void fire_with_options(Race *R, const int *on, int count, int slot)
+{
+    const Course *c = R->c;
+    int found = board_laser_targets(R, on, count);
+    WeaponHit hits[3 * MOST_ROBOTS];        /* per shooter: its laser's two, or a shell; rear */
+    WeaponShot shots[2 * MOST_ROBOTS];
+    int nhits = 0, nshots = 0;
+    for (int i = 0; i < count && c->robot_lasers; i++) {                 /* (1) */
+        Robot *shooter = &R->r[on[i]];
+        if (shooter->powered_down)
+            continue;
+        int d = shooter->facing, targets[2];
+        int n = beam_hits(R, shooter->sq, d, has(&shooter->o, HIGH_POWER_LASER), targets);
+        if (n > 0)
+            main_shot(R, on[i], slot, targets, n, hits, &nhits, shots, &nshots);
+        if (R->failed)
+            return;
+        if (has(&shooter->o, REAR_FIRING_LASER)
+            && beam_hits(R, shooter->sq, (d + 2) & 3, 0, targets)) {
+            option_used(R, shooter, REAR_FIRING_LASER);
+            int points = laser_points(shooter, c->laser_damage);
+            hits[nhits++] = (WeaponHit){targets[0], points, d, on[i]};
+        }
+    }
+    for (int i = 0; i < count; i++) {                                   /* (2) */
+        Robot *b = &R->r[on[i]];
+        b->pending = 0;
+        for (long k = 0; k < c->lasers && found; k++)   /* board lasers first, in their order */
+            if (R->near_robot[k] == on[i])
+                hurt(R, b, c->laser_beams[k], (c->laser_dir[k] + 2) & 3);
+        for (int j = 0; j < nhits; j++)
+            if (hits[j].victim == on[i])
+                hurt(R, b, hits[j].points, hits[j].side);
+    }
+    for (int j = 0; j < nshots; j++) {                                  /* (3) */
+        Robot *t = &R->r[shots[j].target];
+        int mode = shots[j].mode;
+        if (shots[j].weapon != FIRE_CONTROL || !fire_control_takes(t, mode))
+            continue;
+        if (mode >= FC_OPTION)                  /* not damage: nothing prevents it (10) */
+            lose(R, t, mode - FC_OPTION);
+        else
+            t->o.fc_locks[t->o.fc_count++] = mode;
+    }
+    for (int i = 0; i < count; i++) {                                   /* (4) */
+        Robot *b = &R->r[on[i]];
+        if (b->sq < 0 || b->damage < c->destroy_at)
+            continue;
+        int shot = 0;
+        for (int j = 0; j < nhits && !shot; j++)
+            shot = hits[j].victim == on[i];
+        int origin, agent = shot_by(R, found, on[i], shot, &origin);
+        destroy(R, b, DAMAGED, b->sq, agent, origin);
+    }
+    if (c->superbot) {
+        int title = holder(R), hitters[3 * MOST_ROBOTS], n = 0;
+        for (int j = 0; j < nhits; j++)
+            if (hits[j].victim == title)
+                hitters[n++] = hits[j].shooter;
+        pass_title(R, title, hitters, n, slot);
+    }
+    int moves[2 * MOST_ROBOTS], m = 0;
+    for (int j = 0; j < nshots; j++) {
+        if (shots[j].weapon == FIRE_CONTROL)
+            continue;
+        int at = m++, p = priority(R, &R->r[shots[j].shooter], slot);
+        while (at > 0 && priority(R, &R->r[shots[moves[at - 1]].shooter], slot) < p) {
+            moves[at] = moves[at - 1];
+            at--;
+        }
+        moves[at] = j;
+    }
+    for (int j = 0; j < m; j++) {                                       /* (5) */
+        const WeaponShot *s = &shots[moves[j]];
+        Robot *victim = &R->r[s->target];
+        if (victim->sq >= 0) {
+            if (s->weapon == TRACTOR_BEAM) {        /* a robot where it would go blocks (10.8) */
+                int back = (s->d + 2) & 3, to = c->target[victim->sq * 4 + back];
+                if (to != WALL && (to < 0 || R->occ[to] < 0))
+                    step(R, victim, back, BY_TRACTOR_BEAM);
+            } else {
+                push(R, victim, s->d, s->weapon == MINI_HOWITZER ? BY_MINI_HOWITZER
+                                                                 : BY_PRESSOR_BEAM);
+            }
+        }
+        option_used(R, &R->r[s->shooter], s->weapon);
     }
 }
 
@@ -1497,7 +1853,10 @@ static void play_register(Race *R, int reg)
     for (int i = 0; i < R->count; i++)
         if (R->r[i].sq >= 0)
             on[onboard++] = i;
-    fire(R, on, onboard, slot);
+    if (c->played && !fires_plain(R, on, onboard))
+        fire_with_options(R, on, onboard, slot);
+    else
+        fire(R, on, onboard, slot);
     R->moment++;                                            /* E */
     int finished[MOST_ROBOTS];
     int done = touch(R, on, onboard, reg, finished);
