@@ -2079,9 +2079,13 @@ static void clean_up(Race *R)
     for (int k = 0; k < R->gift_count; k++)     /* even if destroyed or powered down since */
         gain(R, &R->r[R->gifts[k]], -1, GAINED_OTHERWISE);
     R->gift_count = 0;
-    for (int i = 0; i < R->count && c->superbot; i++)       /* superbot.py discard_damage */
-        if (R->r[i].superbot && R->r[i].sq >= 0)
-            R->r[i].damage = 0;
+    for (int i = 0; i < R->count && c->superbot; i++) {     /* superbot.py discard_damage */
+        Robot *b = &R->r[i];
+        if (b->superbot && b->sq >= 0 && b->damage) {
+            b->damage = 0;
+            repaired[i] = 1;                        /* (a repair: Fire Control locks lift) */
+        }
+    }
     R->moment++;                                            /* registers (7.2) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
