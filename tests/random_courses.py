@@ -90,6 +90,8 @@ def rules(rng: random.Random, rounds: int) -> dict:
             else:
                 values = [True, False]
             out[f.name] = next(v for v in values if v != f.default)
+    if out.get("start_options") and out.get("start_option_choice") and rng.random() < 0.8:
+        out[rng.choice(("start_options", "start_option_choice"))] = 0   # (mostly valid: E330)
     return out
 
 

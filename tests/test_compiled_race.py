@@ -116,10 +116,10 @@ def test_balance_runs_use_it_only_where_it_applies():
     assert standard is not None and levelled is not None
     played = replace(standard, rules=replace(standard.rules, options="played"))  # (an upgrade)
     assert compiled.applies(standard, "search", 4) == built
+    assert compiled.applies(played, "search", 4) == built
     assert not compiled.applies(standard, "greedy", 4)
     assert not compiled.applies(standard, "search", compiled_rules.MOST_ROBOTS + 1)
     assert not compiled.applies(levelled, "search", 4)
-    assert not compiled.applies(played, "search", 4)
 
 
 def test_courses_with_python_only_rules_go_to_python():
@@ -129,8 +129,8 @@ def test_courses_with_python_only_rules_go_to_python():
     parts = (FactoryBoard("West", 0, 0, half, half),)
     recorded = replace(standard, boards=parts)
     assert compiled.applies(recorded, "search", 4) == built
-    turned_on = replace(recorded, rules=replace(standard.rules, repair_sites="options"))
-    assert not compiled.applies(turned_on, "search", 4)
+    eliminating = replace(recorded, rules=replace(standard.rules, victory="elimination"))
+    assert not compiled.applies(eliminating, "search", 4)
 
 
 def with_option_sources(scenario: Scenario, seed: int) -> Scenario:
@@ -361,7 +361,8 @@ def test_a_bad_race_bot_is_refused(change, error):
 
 COURSE_SCALARS = ("lives", "hand_size", "destroy_at", "lock_from", "respawn", "robot_lasers",
                   "flags_repair", "any_flag", "teleport_back", "max_rounds", "finish_first",
-                  "robot_laser_damage", "power_down", "superbot", "victory")
+                  "robot_laser_damage", "power_down", "superbot", "victory", "played_options",
+                  "start_options", "draft", "flag_gives_option", "options_sites")
 BOT_SCALARS = ("flag_value", "death_penalty", "last_life_penalty", "damage_weight", "far",
                "unreachable", "recompile_draws")
 
@@ -458,8 +459,8 @@ def test_a_blocker_leaves_its_belt_with_its_player():
               (width + 7, 0, 0, 1, 0, True, False, 1, False),
               (3 * width + 1, 1, 0, 3, 0, True, False, 0, True),
               (width + 6, 0, 0, 3, 0, True, False, 1, True)]
-    *_, deaths, occupancy = compiled_rules.compiled.race(*_racer(scenario), random.Random(0),
-                                                        robots)
+    _, _, _, deaths, occupancy, *_ = compiled_rules.compiled.race(*_racer(scenario),
+                                                                  random.Random(0), robots)
     stood = _stood(occupancy)
     assert [d[0] for d in deaths] == [1], "the racer dies, the blocker leaves"
     assert stood[width + 6] == stood[width + 7] == 0, "nobody stands on the belt after"
@@ -478,7 +479,8 @@ def test_64_robots_on_pushers_are_all_pushed():
         "flags": [{"x": 2, "y": 0}], "docks": [{"x": 2, "y": 63, "facing": "E"}],
         "rules": {"max_rounds": 1, "robot_lasers": False}})
     robots = [(y * 3, 1, 0, 3, 0, True) for y in range(64)]
-    *_, deaths, occupancy = compiled_rules.compiled.race(*_racer(scenario), random.Random(0), robots)
+    _, _, _, deaths, occupancy, *_ = compiled_rules.compiled.race(*_racer(scenario),
+                                                                  random.Random(0), robots)
     stood = _stood(occupancy)
     assert not deaths
     assert stood == [0, 5, 0] * 64, "every robot at x = 1 at the end of every register"
@@ -583,7 +585,7 @@ def test_what_it_does_not_play_is_refused(monkeypatch):
     imagined = replace(standard, board=replace(standard.board, tiles=standard.board.tiles
                                                + (Tile(0, 0, "imagined"),)))
     assert compiled.python_reason(imagined, "search", 4) == "a imagined tile"
-    for rules in ({"options": "played"}, {"finish": "never"}):
+    for rules in ({"victory": "elimination"}, {"finish": "never"}):
         changed = replace(standard, rules=replace(standard.rules, **rules))
         assert not compiled.applies(changed, "search", 4), rules
     levelled = replace(standard, board=replace(standard.board, levels=(Level(1, 1, 1),)))

@@ -23,6 +23,7 @@ typedef struct {
     Py_ssize_t X, S, FIN, width;
     int64_t *value;
     int *from_square, *repair_dist;
+    int *dist, *laser_damage;       /* per flag target and state (tables.py dist); per square */
     long flag_value, death_penalty, last_life_penalty, damage_weight, far, unreachable;
     long recompile_draws;   /* new hands drawn to judge a Recompile */
     PyObject *hunt;     /* hunt(square, facing, flags, archive, last_life) -> (value, dead, dmg) */
@@ -35,7 +36,7 @@ typedef struct {                            /* one race's scratch */
 static void free_bot(SearchBot *s)
 {
     int **arrays[] = {&s->flags, &s->card_kind, &s->card_priority, &s->from_square,
-                      &s->repair_dist};
+                      &s->repair_dist, &s->dist, &s->laser_damage};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(s->value);
@@ -110,6 +111,18 @@ static int hunter(const SearchBot *c, const BotRobot *b, Py_buffer table[3])
     return -1;
 }
 
+/* search.py dead_values (_values(...)[0]): per flags touched t (0 .. F),
+ * the score of robot b destroyed having touched t flags. */
+static void dead_values(const SearchBot *c, const BotRobot *b, int64_t dead[MOST_FLAGS + 1])
+{
+    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
+    for (Py_ssize_t t = 0; t <= c->F; t++) {
+        int back = t > b->flags ? c->flags[t - 1] : b->archive;
+        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
+        dead[t] = (int64_t)c->flag_value * t - left - penalty;
+    }
+}
+
 /* How a robot's programs are scored (search.py _scoring, register_slots):
  * the walk's Plan and Scoring, on a hunter's tables where it hunts. It
  * points into itself: made in place by judge(), its rows set by rows(),
@@ -135,14 +148,9 @@ static int judge(Judge *j, const SearchBot *c, Scratch *own, const BotRobot *b, 
     p->width = c->width;
     p->x0 = b->flags * c->S + b->sq * 4 + b->facing;
     /* search.py _values: the destroyed states' values for this robot */
-    int64_t penalty = b->lives <= 1 ? c->last_life_penalty : c->death_penalty;
-    for (Py_ssize_t t = 0; t <= c->F; t++) {
-        int back = t > b->flags ? c->flags[t - 1] : b->archive;
-        int64_t left = t < c->F ? c->from_square[t * c->n + back] : 0;
-        j->dead[t] = (int64_t)c->flag_value * t - left - penalty;
-        if (t < c->F)
-            own->value[t * c->S + c->S - 1] = j->dead[t];
-    }
+    dead_values(c, b, j->dead);
+    for (Py_ssize_t t = 0; t < c->F; t++)
+        own->value[t * c->S + c->S - 1] = j->dead[t];
     j->X = c->X;
     j->F1 = c->F + 1;
     Scoring *s = &j->s;
@@ -444,6 +452,149 @@ PyObject *dice_sample(PyObject *self, PyObject *args)
     return drawn;
 }
 
+/* ---- movement options (option_moves.py, search.py _with_options) */
+
+/* option_moves.py OptionMoves.score: into *score, the score of robot b
+ * playing `registers` with uses and pairs (and the Gyroscopic Stabilizer if
+ * steady), tried by the race alone on the board: 1000 per flag touched, minus
+ * the registers left to the next flag and the board-laser damage taken;
+ * destroyed (or the damage reaching its room), `dead` of the flags touched.
+ * 0, or -1 with an error. */
+static int option_score(const SearchBot *c, const BotRobot *b, const int64_t *dead,
+                        const BotTrial *trial, const int *registers, const int *use,
+                        const int *pair, const int *pair_with, int steady, int64_t *score)
+{
+    int out[5];
+    if (trial->alone(trial->race, b->sq, b->facing, b->options, b->option_count, registers, use,
+                     pair, pair_with, steady, out) < 0)
+        return -1;
+    Py_ssize_t flags = b->flags;
+    int64_t damage = 0;
+    for (int r = 0; r < 5; r++) {
+        if (out[r] < 0 || out[r] >= 4 * c->n) {
+            *score = dead[flags];
+            return 0;
+        }
+        damage += c->laser_damage[out[r] >> 2];
+        if (flags < c->F && out[r] >> 2 == c->flags[flags] && ++flags == c->F) {
+            *score = 1000 * c->F + (4 - r) - damage;
+            return 0;
+        }
+    }
+    if (damage >= b->room || flags >= c->F) {   /* (flags >= F: not so when planned) */
+        *score = dead[flags];
+        return 0;
+    }
+    int64_t left = c->dist[flags * 4 * c->n + out[4]];
+    *score = 1000 * flags - (left < c->unreachable ? left : 2 * c->n) - damage;
+    return 0;
+}
+
+/* RaceBot.plan_options: search.py planned / _with_options, option_moves.py
+ * OptionMoves.plan: register by register in `free`, the use of the card
+ * (Fourth Gear, Reverse Gears, Brakes), then its pairs with a spare hand card
+ * (Crab Legs, then Dual Processor: per rotate kind the first spare card of
+ * it, in hand order), each kept when the program then scores strictly
+ * better; last the Gyroscopic Stabilizer when the plan scores better with
+ * it. The race asks for a robot that has a flag to touch and holds one of
+ * those cards (search.py planned). */
+static int plan_options(const RaceBot *bot, void *scratch, const BotRobot *b,
+                        const int *registers, const int *free, int nfree, const int *hand,
+                        int size, const BotTrial *trial, int use[5], int pair[5],
+                        int pair_with[5], int *steady)
+{
+    const SearchBot *c = (const SearchBot *)bot;
+    int held[OPTION_COUNT] = {0};
+    for (int i = 0; i < b->option_count; i++)
+        if (b->options[i] >= 0 && b->options[i] < OPTION_COUNT)
+            held[b->options[i]] = 1;
+    *steady = 0;
+    for (int r = 0; r < 5; r++)
+        use[r] = pair[r] = pair_with[r] = -1;
+    int64_t dead[MOST_FLAGS + 1];
+    dead_values(c, b, dead);
+    int spare[DECK_SIZE], nspare = 0;           /* the hand's cards not in a register */
+    for (int i = 0; i < size; i++) {
+        int taken = 0;
+        for (int r = 0; r < 5 && !taken; r++)
+            taken = registers[r] == hand[i];
+        if (!taken && nspare < DECK_SIZE)
+            spare[nspare++] = hand[i];
+    }
+    int64_t best = 0, score;
+    int scored = 0;                 /* best: the plan's score so far, once scored */
+    for (int j = 0; j < nfree; j++) {
+        int r = free[j];
+        if (r < 0 || r > 4 || registers[r] < 0)
+            continue;
+        int kind = c->card_kind[registers[r]];
+        int tries = 0, t_use[8], t_pair[8], t_with[8];      /* (at most 1 + 2 + 3) */
+        int own = kind == MOVE3 ? FOURTH_GEAR : kind == BACK ? REVERSE_GEARS
+                  : kind == MOVE1 ? BRAKES : -1;
+        if (own >= 0 && held[own]) {
+            t_use[0] = own;
+            t_pair[0] = t_with[0] = -1;
+            tries = 1;
+        }
+        static const int PAIRS[2] = {CRAB_LEGS, DUAL_PROCESSOR};
+        for (int p = 0; p < 2; p++) {
+            int which = PAIRS[p], dual = which == DUAL_PROCESSOR;
+            /* (option_cards.py USE_KINDS: Crab Legs pairs a Move 1 with a Left
+             * or Right, Dual Processor a move or Back up with any rotate) */
+            if (!held[which] || !(kind == MOVE1 || (dual && kind <= BACK)))
+                continue;
+            int seen[KINDS] = {0};
+            for (int i = 0; i < nspare; i++) {
+                int k = c->card_kind[spare[i]];
+                if ((k == LEFT || k == RIGHT || (dual && k == UTURN)) && !seen[k]) {
+                    seen[k] = 1;
+                    t_use[tries] = -1;
+                    t_pair[tries] = spare[i];
+                    t_with[tries] = which;
+                    tries++;
+                }
+            }
+        }
+        if (tries == 0)
+            continue;
+        if (!scored) {
+            if (option_score(c, b, dead, trial, registers, use, pair, pair_with, 0, &best) < 0)
+                return -1;
+            scored = 1;
+        }
+        int choice = -1;
+        for (int t = 0; t < tries; t++) {
+            use[r] = t_use[t];
+            pair[r] = t_pair[t];
+            pair_with[r] = t_with[t];
+            if (option_score(c, b, dead, trial, registers, use, pair, pair_with, 0, &score) < 0)
+                return -1;
+            if (score > best) {
+                best = score;
+                choice = t;
+            }
+        }
+        use[r] = choice < 0 ? -1 : t_use[choice];
+        pair[r] = choice < 0 ? -1 : t_pair[choice];
+        pair_with[r] = choice < 0 ? -1 : t_with[choice];
+        for (int i = 0; pair[r] >= 0 && i < nspare; i++) {      /* the pair's card is taken */
+            if (spare[i] == pair[r]) {
+                memmove(spare + i, spare + i + 1, (--nspare - i) * sizeof(int));
+                break;
+            }
+        }
+    }
+    if (held[GYROSCOPIC_STABILIZER]) {              /* OptionMoves.steady */
+        if (!scored && option_score(c, b, dead, trial, registers, use, pair, pair_with, 0,
+                                    &best) < 0)
+            return -1;
+        if (option_score(c, b, dead, trial, registers, use, pair, pair_with, 1, &score) < 0)
+            return -1;
+        *steady = score > best;
+    }
+    return 0;
+}
+
 /* common.py should_power_down */
 static int powers_down(const RaceBot *bot, const BotRobot *b)
 {
@@ -495,6 +646,7 @@ PyObject *race_bot(PyObject *self, PyObject *spec)
     c->bot.recompiles = recompiles;
     c->bot.takes_flywheel = takes_flywheel;
     c->bot.powers_down = powers_down;
+    c->bot.plan_options = plan_options;
     Py_ssize_t n = c->n = c->bot.squares = number(spec, "squares", 1, (Py_ssize_t)MOST_SIDE * MOST_SIDE, &bad);
     Py_ssize_t F = c->F = c->bot.flags = number(spec, "flag_count", 1, MOST_FLAGS, &bad);
     c->flags = ints(spec, "flags", F, 0, n - 1, NULL, &bad);
@@ -529,6 +681,8 @@ PyObject *race_bot(PyObject *self, PyObject *spec)
     }
     bad |= hunt == NULL;
     c->repair_dist = ints(spec, "repair_dist", 4 * n + 2, INT_MIN, INT_MAX, NULL, &bad);
+    c->dist = ints(spec, "dist", F * 4 * n, 0, INT_MAX, NULL, &bad);
+    c->laser_damage = ints(spec, "laser_damage", n, 0, INT_MAX, NULL, &bad);
     Py_buffer value = {0};
     PyObject *o = bad ? NULL : item(spec, "value");
     if (o != NULL && PyObject_GetBuffer(o, &value, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) == 0) {

@@ -41,6 +41,8 @@ class BotSpec(TypedDict):
     dmg: np.ndarray
     from_square: list[int]          # per flag and square
     repair_dist: list[int]          # per state
+    dist: list[int]                 # per flag target and board state (Tables.dist, flags 0..F-1)
+    laser_damage: list[int]         # per square: the board lasers' damage there (Course.laser_damage)
     flag_value: int
     death_penalty: int
     last_life_penalty: int
@@ -111,6 +113,8 @@ def _spec(tables: Tables, homes: tuple[int, ...]) -> BotSpec:
         "end": layered.end_all, "dmg": layered.dmg_all,
         "from_square": [d for row in layered.from_square for d in row],
         "repair_dist": tables.repair_dist.tolist(),
+        "dist": tables.dist[:len(flags), :tables.states].ravel().tolist(),
+        "laser_damage": list(course.laser_damage),
         "flag_value": FLAG, "death_penalty": DEATH, "last_life_penalty": LAST_LIFE,
         "damage_weight": DAMAGE, "far": POWER_DOWN_FAR, "unreachable": UNREACHABLE,
         "recompile_draws": RECOMPILE_DRAWS,

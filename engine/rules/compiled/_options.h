@@ -11,14 +11,7 @@
 #define COAT_POINTS 3               /* option_holding.py */
 #define HOWITZER_SHOTS 5
 
-/* engine/model/option_cards.py OPTION_IDS, in its order */
-enum {
-    ABLATIVE_COAT, ABORT_SWITCH, BRAKES, CIRCUIT_BREAKER, CONDITIONAL_PROGRAM, CRAB_LEGS,
-    DOUBLE_BARRELED_LASER, DUAL_PROCESSOR, EXTRA_MEMORY, FIRE_CONTROL, FLYWHEEL, FOURTH_GEAR,
-    GYROSCOPIC_STABILIZER, HIGH_POWER_LASER, MECHANICAL_ARM, MINI_HOWITZER, POWER_DOWN_SHIELD,
-    PRESSOR_BEAM, RADIO_CONTROL, RAMMING_GEAR, REAR_FIRING_LASER, RECOMPILE, REVERSE_GEARS,
-    SCRAMBLER, SUPERIOR_ARCHIVE_COPY, TRACTOR_BEAM, OPTION_COUNT
-};
+#include "_race_bot.h"        /* the card ids (OPTION_IDS): the bots see them too */
 
 /* engine/bots/option_policy.py BOT_VALUE: per card, how long a bot keeps it
  * (higher: longer). A bot's ranking, not a rule (docs/rules.md 10.12). */

@@ -40,8 +40,7 @@ enum { EXPRESS_BIT = 1, CONVEYOR_BIT = 2, CURRENT_BIT = 4, PUSHER_BIT = 8, GEAR_
        CRUSHER_BIT = 32, RANDOMIZER_BIT = 64 };
 /* what a square does to a card played on it (spec "square") */
 enum { TELEPORTER = 1, SLOW = 2, RANDOMIZER = 4 };
-/* card kinds (program_cards.py) */
-enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
+/* (card kinds: _race_bot.h) */
 /* causes of destruction; a deadly square's own cause is its spec "death" code (3 on) */
 enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
 /* the races C plays of docs/rules.md 13 (rule `victory`: race.py VICTORIES) */
@@ -59,7 +58,7 @@ typedef struct {
     int *target, *death, *square, *belt, *gear, *hot, *archive_point, *flags;
     int *upgrade;                           /* per square: an upgrade square (7.1) */
     int *pushers, pusher_start[7];          /* (square, dir) pairs, by register 1-5 */
-    int *laser_square, *laser_beams;
+    int *laser_square, *laser_beams, *laser_dir;   /* laser_dir: where its beam goes */
     int *beam_start, *beam_k, *beam_place;  /* beams crossing square s: beam_start[s] .. [s+1] */
     int *dist;                              /* F * n: path distance to flag t+1, -1 none */
     int *card_kind, *card_priority;
@@ -82,7 +81,7 @@ typedef struct {
     int held_any;               /* it gained a card in this race */
 } Robot;
 
-typedef struct {
+typedef struct Race {
     const Course *c;
     Robot r[MOST_ROBOTS];
     int count, *occ;            /* occ: the robot on each square, -1 none */
@@ -109,6 +108,7 @@ typedef struct {
     long option_uses[OPTION_COUNT];         /* per card, the times it changed an outcome */
     PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
+    struct Race *lone;          /* the bots' lone-robot floor (alone), NULL until used */
 } Race;
 
 /* ------------------------------------------------------------ the course */
@@ -117,8 +117,8 @@ static void free_course(Course *c)
 {
     int **arrays[] = {&c->target, &c->death, &c->square, &c->belt, &c->gear, &c->hot,
                       &c->archive_point, &c->upgrade, &c->flags, &c->pushers, &c->laser_square,
-                      &c->laser_beams, &c->beam_start, &c->beam_k, &c->beam_place, &c->dist,
-                      &c->card_kind, &c->card_priority};
+                      &c->laser_beams, &c->laser_dir, &c->beam_start, &c->beam_k,
+                      &c->beam_place, &c->dist, &c->card_kind, &c->card_priority};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(*arrays[i]);
     PyMem_Free(c);
@@ -174,6 +174,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     c->laser_square = ints(spec, "laser_square", -1, 0, n - 1, &got, &bad);
     c->lasers = got;
     c->laser_beams = ints(spec, "laser_beams", c->lasers, 0, 1000, NULL, &bad);
+    c->laser_dir = ints(spec, "laser_dir", c->lasers, 0, 3, NULL, &bad);
     c->beam_start = ints(spec, "beam_start", n + 1, 0, INT_MAX, NULL, &bad);
     Py_ssize_t beams = 0;
     c->beam_k = ints(spec, "beam_k", -1, 0, c->lasers - 1, &beams, &bad);
@@ -251,7 +252,7 @@ static void destroy(Race *R, Robot *b, int cause, int square, int agent, int ori
             }
         }
     }
-    if (R->failed)
+    if (R->failed || R->deaths == NULL)     /* (the lone floor keeps no record) */
         return;
     PyObject *death = Py_BuildValue("(iiiiiiii)", (int)(b - R->r), R->round, square, cause,
                                     b->flags + 1, agent, origin, b->out ? -1 : b->archive);
@@ -499,8 +500,9 @@ static void jump(Race *R, Robot *b, int d, int distance)
     put(R, b, square, start, BY_TELEPORT);
 }
 
-/* movement.py play_card. */
-static void play_card(Race *R, Robot *b, int kind)
+/* movement.py play_card; `extra`: squares a movement option adds to a move
+ * (not to a jump from a teleporter). */
+static void play_card(Race *R, Robot *b, int kind, int extra)
 {
     static const int turns[3] = {3, 1, 2}, jumps[3] = {3, 4, 5};
     if (kind >= LEFT) {
@@ -516,9 +518,226 @@ static void play_card(Race *R, Robot *b, int kind)
     }
     if (square & SLOW)
         steps--;
+    steps += extra;
     for (int i = 0; i < steps; i++)
         if (!push(R, b, d, BY_CARD))
             return;
+}
+
+/* ---- moving with option cards (option_play.py) */
+
+/* Quarter turns clockwise of a rotate card (LEFT, RIGHT, UTURN). */
+static const int ROTATE_TURNS[3] = {3, 1, 2};
+
+/* option_play.py steps: n single steps towards d with pushing; with Ramming
+ * Gear the first robot of the first pushed line takes 1 damage at once,
+ * also when the push is blocked, from the side the robot pushes from. */
+static void option_steps(Race *R, Robot *b, int d, int n, int ram)
+{
+    for (; n > 0; n--) {
+        if (ram) {
+            int ahead = R->c->target[b->sq * 4 + d];
+            if (ahead >= 0 && R->occ[ahead] >= 0) {
+                ram = 0;
+                option_used(R, b, RAMMING_GEAR);
+                hurt_now(R, &R->r[R->occ[ahead]], 1, (d + 2) & 3, BY_RAMMING_GEAR);
+            }
+        }
+        if (!push(R, b, d, BY_CARD))    /* (movement.py card_step: no ramps in C) */
+            return;
+    }
+}
+
+/* option_play.py play_with_options for a bot (no radio copies): robot b's
+ * card of `kind` in register slot+1 with its planned use or pair
+ * (docs/rules.md 10.5-10.6), or without a plan the bots' policy's; a use or
+ * pair of a card not held is ignored. */
+static void play_with_options(Race *R, Robot *b, int slot, int kind)
+{
+    const Options *o = &b->o;
+    int tile = R->c->square[b->sq], wet = (tile & SLOW) != 0;
+    int use = o->use[slot], ram = has(o, RAMMING_GEAR);
+    if (use == NO_PLAN)     /* option_policy.py move_use: Fourth Gear on every Move 3 */
+        use = kind == MOVE3 && has(o, FOURTH_GEAR) ? FOURTH_GEAR : -1;
+    if (o->pair[slot] >= 0) {
+        int which = o->pair_with[slot], rotate = R->c->card_kind[o->pair[slot]];
+        if (has(o, which) && !(tile & TELEPORTER)) {
+            option_used(R, b, which);
+            if (which == CRAB_LEGS) {
+                option_steps(R, b, (b->facing + ROTATE_TURNS[rotate - LEFT]) & 3, !wet, ram);
+            } else {
+                /* Dual Processor: the turn takes 1 square of the move (2 for a
+                 * U-turn), a Back up counting as a move of 1 */
+                int n = (kind == BACK ? 1 : kind + 1) - (rotate == UTURN ? 2 : 1) - wet;
+                option_steps(R, b, b->facing, n, ram);
+                if (b->sq >= 0)
+                    turn(b, ROTATE_TURNS[rotate - LEFT]);
+            }
+            return;
+        }
+        use = -1;           /* Brakes and Fourth Gear do not apply to a pair's move card */
+    }
+    int extra = 0;
+    if (use >= 0 && has(o, use)
+        && kind == (use == BRAKES ? MOVE1 : use == FOURTH_GEAR ? MOVE3
+                    : use == REVERSE_GEARS ? BACK : -1)) {
+        option_used(R, b, use);
+        if (use == BRAKES)
+            return;         /* moves 0 squares (on a teleporter too, 10.5) */
+        extra = 1;
+    }
+    /* only Ramming Gear's first push makes a move differ from a plain card's */
+    if (!ram || kind >= LEFT || tile & TELEPORTER) {
+        play_card(R, b, kind, extra);
+        return;
+    }
+    int d = kind == BACK ? (b->facing + 2) & 3 : b->facing;
+    option_steps(R, b, d, (kind == BACK ? 1 : kind + 1) - wet + extra, 1);
+}
+
+/* option_play.py MOVE_CARDS: whether the robot holds a card that changes a move. */
+static int holds_move_card(const Options *o)
+{
+    static const int cards[] = {BRAKES, FOURTH_GEAR, REVERSE_GEARS, CRAB_LEGS, DUAL_PROCESSOR,
+                                RAMMING_GEAR};
+    for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
+        if (has(o, cards[i]))
+            return 1;
+    return 0;
+}
+
+/* Step B for robot b, its card of register slot+1: with played options
+ * (option_play.py play_register_cards, in race.py's order: highest priority
+ * first, robot order on ties) by its movement options when it holds a card
+ * that changes a move, else the plain card. */
+static void play_register_card(Race *R, Robot *b, int slot)
+{
+    int kind = R->c->card_kind[b->reg[slot]];
+    if (R->c->played && holds_move_card(&b->o))
+        play_with_options(R, b, slot, kind);
+    else
+        play_card(R, b, kind, 0);
+}
+
+static void board_elements(Race *R, int reg);
+
+/* BotTrial.alone (_race_bot.h): a program played as option_moves.py
+ * OptionMoves.score plays it on its LoneRobot floor, the robot alone on the
+ * race's course (a floor of its own, R->lone, made on first use: no other
+ * robot, no death recorded, no flag carried), by the rules code: each
+ * register's card (a plain one by play_card, as the bot's tables have it),
+ * then the board elements. */
+static int alone(void *race, int sq, int facing, const int *options, int count,
+                 const int *registers, const int *use, const int *pair, const int *pair_with,
+                 int steady, int out[5])
+{
+    Race *R = race, *L = R->lone;
+    if (L == NULL) {
+        L = R->lone = PyMem_Calloc(1, sizeof(Race));
+        if (L == NULL || (L->occ = PyMem_Malloc(R->c->n * sizeof(int))) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t s = 0; s < R->c->n; s++)
+            L->occ[s] = -1;
+        L->count = 1;
+    }
+    if (count < 0 || count > OPTION_COUNT || sq < 0 || sq >= R->c->n) {
+        PyErr_SetString(PyExc_ValueError, "race: a lone robot's trial out of range");
+        return -1;
+    }
+    L->c = R->c;            /* (the course the race and its bot play on now) */
+    L->odeck_size = 0;      /* (where a card lost at its destruction goes: no one's) */
+    Robot *me = &L->r[0];
+    memset(me, 0, sizeof *me);
+    me->lives = INT_MAX;    /* (it never runs out of lives) */
+    me->team = -1;
+    clear_options(&me->o);
+    memcpy(me->o.held, options, count * sizeof(int));
+    me->o.count = count;
+    memcpy(me->o.use, use, sizeof me->o.use);
+    memcpy(me->o.pair, pair, sizeof me->o.pair);
+    memcpy(me->o.pair_with, pair_with, sizeof me->o.pair_with);
+    me->o.stabilized = steady;
+    me->sq = sq;
+    me->facing = facing;
+    L->occ[sq] = 0;
+    for (int r = 0; r < 5; r++) {
+        if (me->sq >= 0 && registers[r] >= 0) {
+            int kind = L->c->card_kind[registers[r]];
+            if (use[r] < 0 && pair[r] < 0)
+                play_card(L, me, kind, 0);
+            else
+                play_with_options(L, me, r, kind);
+        }
+        if (me->sq >= 0)
+            board_elements(L, r + 1);
+        out[r] = me->sq >= 0 ? me->sq * 4 + me->facing : -1;
+    }
+    if (me->sq >= 0)
+        L->occ[me->sq] = -1;
+    return 0;
+}
+
+/* plan_options(course, bot, trial), module function: for tests, the plan `bot`'s
+ * RaceBot.plan_options makes by the race's lone trial on `course`, of a
+ * trial dict: "robot" (square, facing, damage, lives, flags, archive),
+ * "options" (card ids, oldest first), "registers" (5 card numbers, -1 none),
+ * "free" (0-based registers the bot filled, ascending), "hand" (card
+ * numbers). Returns (use, pair, pair_with, steady), -1 for none. */
+static PyObject *planned_alone(PyObject *self, PyObject *args)
+{
+    PyObject *course, *capsule, *trial;
+    if (!PyArg_ParseTuple(args, "OOO!", &course, &capsule, &PyDict_Type, &trial))
+        return NULL;
+    const Course *c = PyCapsule_GetPointer(course, COURSE_CAPSULE);
+    const RaceBot *bot = c == NULL ? NULL : PyCapsule_GetPointer(capsule, RACE_BOT_CAPSULE);
+    if (bot == NULL)
+        return NULL;
+    if (bot->squares != c->n || bot->flags != c->F) {
+        PyErr_SetString(PyExc_ValueError, "plan_options: the bot was made for another course");
+        return NULL;
+    }
+    int bad = 0;
+    Py_ssize_t count = 0, nfree = 0, size = 0;
+    int *robot = ints(trial, "robot", 6, 0, INT_MAX, NULL, &bad);
+    int *options = ints(trial, "options", -1, 0, OPTION_COUNT - 1, &count, &bad);
+    int *registers = ints(trial, "registers", 5, -1, DECK_SIZE - 1, NULL, &bad);
+    int *free = ints(trial, "free", -1, 0, 4, &nfree, &bad);
+    int *hand = ints(trial, "hand", -1, 0, DECK_SIZE - 1, &size, &bad);
+    Race *R = bad ? NULL : PyMem_Calloc(1, sizeof(Race));
+    void *scratch = R == NULL ? NULL : bot->start(bot);
+    PyObject *result = NULL;
+    if (!bad && (robot[0] >= c->n || robot[1] > 3 || robot[4] >= c->F || robot[5] >= c->n
+                 || count > OPTION_COUNT || nfree > 5 || size > DECK_SIZE))
+        PyErr_SetString(PyExc_ValueError, "plan_options: a trial out of range");
+    else if (!bad && R == NULL)
+        PyErr_NoMemory();
+    else if (scratch != NULL) {
+        R->c = c;
+        BotRobot view = {robot[0], robot[1], robot[2], robot[3], robot[4], robot[5],
+                         lock_count(c, robot[2]), (int)(c->destroy_at - robot[2]), registers,
+                         0, {0, 0, 0, 0}, options, (int)count};
+        BotTrial lone = {alone, R};
+        int use[5], pair[5], pair_with[5], steady;
+        if (bot->plan_options(bot, scratch, &view, registers, free, (int)nfree, hand, (int)size,
+                              &lone, use, pair, pair_with, &steady) == 0)
+            result = Py_BuildValue("([iiiii][iiiii][iiiii]i)", use[0], use[1], use[2], use[3],
+                                   use[4], pair[0], pair[1], pair[2], pair[3], pair[4],
+                                   pair_with[0], pair_with[1], pair_with[2], pair_with[3],
+                                   pair_with[4], steady);
+    }
+    if (scratch != NULL)
+        bot->stop(scratch);
+    if (R != NULL && R->lone != NULL)
+        PyMem_Free(R->lone->occ);
+    if (R != NULL)
+        PyMem_Free(R->lone);
+    PyMem_Free(R);
+    int *arrays[] = {robot, options, registers, free, hand};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(arrays[i]);
+    return result;
 }
 
 /* ------------------------------------------------------------ board elements */
@@ -529,8 +748,8 @@ static void carry(Race *R, Robot *b, int to, int by)
     const int *belt = R->c->belt;
     int src = b->sq, d = belt[src];
     put(R, b, to, src, by);
-    if (b->sq >= 0 && belt[to] >= 0 && belt[to] != d)
-        turn(b, (belt[to] - d) & 3);
+    if (b->sq >= 0 && belt[to] >= 0 && belt[to] != d && !b->o.stabilized)
+        turn(b, (belt[to] - d) & 3);            /* (unless Gyroscopic Stabilizer holds it) */
 }
 
 /* conveyors.py convey: movers in robot order; whether anyone moved. */
@@ -667,7 +886,7 @@ static void board_elements(Race *R, int reg)
     if (mask & GEAR_BIT) {
         R->moment++;
         for (int i = 0; i < R->count; i++)
-            if (R->r[i].sq >= 0 && c->gear[R->r[i].sq])
+            if (R->r[i].sq >= 0 && c->gear[R->r[i].sq] && !R->r[i].o.stabilized)
                 turn(&R->r[i], c->gear[R->r[i].sq]);
     }
     if (mask & CRUSHER_BIT) {
@@ -697,14 +916,12 @@ static int priority(const Race *R, const Robot *b, int slot)
     return b->reg[slot] >= 0 ? R->c->card_priority[b->reg[slot]] : -1;
 }
 
-/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
-static void fire(Race *R, const int *on, int count, int slot)
+/* lasers.py board_laser_targets of the robots `on` the board: per laser the
+ * nearest robot on its beam (R->near_robot, -1 none), R->order the lasers that
+ * strike one in the order they were first found (the dict's order); how many. */
+static int board_laser_targets(Race *R, const int *on, int count)
 {
     const Course *c = R->c;
-    if (count == 0)
-        return;
-    /* board_laser_targets: per laser the nearest robot on its beam; `order`
-     * the lasers in the order they were first found (the dict's order) */
     int *order = R->order, *near_place = R->near_place, *near_robot = R->near_robot, found = 0;
     for (long k = 0; k < c->lasers; k++)
         near_robot[k] = -1;
@@ -722,6 +939,53 @@ static void fire(Race *R, const int *on, int count, int slot)
             }
         }
     }
+    return found;
+}
+
+/* lasers.py shot_by: what to blame for robot i's destruction in the lasers
+ * step: the first of the `found` board lasers (board_laser_targets) that
+ * struck it, else robot lasers and weapons if any hit it (`shot`), else
+ * NOBODY; *origin the board laser's square, else -1. */
+static int shot_by(const Race *R, int found, int i, int shot, int *origin)
+{
+    *origin = -1;
+    for (int j = 0; j < found; j++) {
+        if (R->near_robot[R->order[j]] == i) {
+            *origin = R->c->laser_square[R->order[j]];
+            return BY_LASER;
+        }
+    }
+    return shot ? BY_ROBOT_LASER : NOBODY;
+}
+
+/* superbot.py pass_title: the SuperBot `title`, destroyed in the lasers step
+ * of register slot+1, passes the title to the one of the `hits` robots whose
+ * lasers or weapons hit it (`hitters`) with the higher priority card in this
+ * register (the lower robot number on a tie). */
+static void pass_title(Race *R, int title, const int *hitters, int hits, int slot)
+{
+    if (hits == 0 || R->r[title].sq >= 0 || !R->r[title].destroyed)
+        return;
+    int heir = hitters[0];
+    for (int j = 1; j < hits; j++) {
+        int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
+        if (p > best || (p == best && hitters[j] < heir))
+            heir = hitters[j];
+    }
+    if (heir != title) {
+        R->r[title].superbot = 0;
+        R->r[heir].superbot = 1;
+    }
+}
+
+/* lasers.py fire: the robots on the board, in robot order, in register slot+1. */
+static void fire(Race *R, const int *on, int count, int slot)
+{
+    const Course *c = R->c;
+    if (count == 0)
+        return;
+    int *order = R->order, *near_robot = R->near_robot;
+    int found = board_laser_targets(R, on, count);
     for (int j = 0; j < found; j++)
         R->r[near_robot[order[j]]].pending += c->laser_beams[order[j]];
     int hit = found > 0;
@@ -760,31 +1024,341 @@ static void fire(Race *R, const int *on, int count, int slot)
         Robot *b = &R->r[doomed[i]];
         if (b->sq < 0)                  /* it left with its player meanwhile (13.2) */
             continue;
-        int agent = NOBODY, origin = -1;                    /* shot_by */
-        for (int j = 0; j < found && agent == NOBODY; j++) {
-            if (near_robot[order[j]] == doomed[i]) {
-                agent = BY_LASER;
-                origin = c->laser_square[order[j]];
-            }
-        }
-        if (agent == NOBODY && shot_too[i])
-            agent = BY_ROBOT_LASER;
+        int origin, agent = shot_by(R, found, doomed[i], shot_too[i], &origin);
         destroy(R, b, DAMAGED, b->sq, agent, origin);
     }
-    /* superbot.py pass_title: a SuperBot destroyed here by robot lasers
-     * passes the title to the one that hit it with the higher priority
-     * card in this register (the lower robot number on a tie) */
-    if (hits > 0 && R->r[title].sq < 0 && R->r[title].destroyed) {
-        int heir = hitters[0];
-        for (int j = 1; j < hits; j++) {
-            int p = priority(R, &R->r[hitters[j]], slot), best = priority(R, &R->r[heir], slot);
-            if (p > best || (p == best && hitters[j] < heir))
-                heir = hitters[j];
+    pass_title(R, title, hitters, hits, slot);
+}
+
+/* ---- laser step with option cards (option_weapons.py) */
+
+/* A bot's Fire Control choice (option_policy.py _fire_control's mode): lock
+ * register `mode` (0-4), or, from FC_OPTION on, destroy the target's option
+ * card mode - FC_OPTION. */
+#define FC_OPTION 5
+
+/* A hit of a robot's laser or weapon, waiting for the damage of step (2). */
+typedef struct {
+    int victim, points, side, shooter;
+} WeaponHit;
+
+/* option_weapons.py _Shot: a weapon's effect waiting for step (3) or (5). */
+typedef struct {
+    int weapon, shooter, target, d, mode;
+} WeaponShot;
+
+/* superbot.py laser_points: what a hit of robot b's laser worth `points` deals. */
+static int laser_points(const Robot *b, long points)
+{
+    return (int)(b->superbot ? 2 * points : points);
+}
+
+/* option_weapons.py trace, without its path: the robots (into `hit`, at most
+ * passes + 1) a robot laser from square `sq` towards d hits; it passes
+ * `passes` walls or robots (High-Power Laser). */
+static int beam_hits(const Race *R, int sq, int d, int passes, int *hit)
+{
+    const Course *c = R->c;
+    int count = 0, here = sq;
+    for (;;) {
+        int next = c->target[here * 4 + d];
+        if (next == WALL) {
+            if (!passes)
+                break;
+            passes--;
+            int x = here % (int)c->w + DX[d], y = here / (int)c->w + DY[d];
+            if (x < 0 || x >= c->w || y < 0 || y >= c->h)
+                break;
+            next = y * (int)c->w + x;
+        } else if (next == OFF_BOARD) {
+            break;
         }
-        if (heir != title) {
-            R->r[title].superbot = 0;
-            R->r[heir].superbot = 1;
+        if (R->occ[next] >= 0) {
+            hit[count++] = R->occ[next];
+            if (!passes)
+                break;
+            passes--;
         }
+        here = next;
+    }
+    return count;
+}
+
+/* paths.py distances_to: per square the path distance to square `goal`
+ * (-1: none) into `dist`; `queue` has room for every square. */
+static void distances_to(const Course *c, int goal, int *dist, int *queue)
+{
+    for (Py_ssize_t s = 0; s < c->n; s++)
+        dist[s] = -1;
+    dist[goal] = 0;
+    int head = 0, tail = 0;
+    queue[tail++] = goal;
+    while (head < tail) {
+        int square = queue[head++];
+        if (c->death[square])           /* a path may not enter it, so none leads on from it */
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int neighbour = c->target[square * 4 + d];
+            if (neighbour >= 0 && dist[neighbour] < 0) {
+                dist[neighbour] = dist[square] + 1;
+                queue[tail++] = neighbour;
+            }
+        }
+    }
+}
+
+/* option_policy.py _moves_it_on for program card `card` of robot b: how much
+ * it would bring b toward its next flag, played from where it stands on a
+ * bare board (`dist`: the path distances to that flag, NULL when none): the
+ * path distance gained into *gained, and whether it is a move card. */
+static void moves_it_on(const Course *c, const Robot *b, const int *dist, int card,
+                        int *gained, int *move)
+{
+    int kind = c->card_kind[card];
+    *move = kind < LEFT;
+    *gained = 0;
+    if (kind >= LEFT || dist == NULL || dist[b->sq] < 0)
+        return;
+    int d = kind == BACK ? (b->facing + 2) & 3 : b->facing, n = kind == BACK ? 1 : kind + 1;
+    int sq = b->sq;
+    for (int k = 0; k < n; k++) {
+        int next = c->target[sq * 4 + d];
+        if (next == WALL)
+            break;
+        if (next == OFF_BOARD || c->death[next]) {
+            *gained = -(int)c->n;                       /* the card destroys it */
+            return;
+        }
+        sq = next;
+    }
+    *gained = dist[b->sq] - (dist[sq] >= 0 ? dist[sq] : (int)c->n);
+}
+
+/* option_policy.py _fire_control: a bot's Fire Control mode against robot t
+ * in register slot+1 (FC_OPTION above), -1 for none: destroy t's option it
+ * ranks highest when that ranks in the upper half of BOT_VALUE; else lock,
+ * among the registers revealed so far, the one whose card t needs most
+ * (moves_it_on, toward the flag where it stands now: Floor.flag_squares);
+ * else destroy its best option if it holds one. */
+static int bot_fire_control(Race *R, const Robot *t, int slot)
+{
+    const Course *c = R->c;
+    const Options *o = &t->o;
+    int best = -1;
+    for (int k = 0; k < o->count; k++)
+        if (best < 0 || BOT_VALUE[o->held[k]] > BOT_VALUE[best])
+            best = o->held[k];
+    if (best >= 0 && BOT_VALUE[best] >= OPTION_COUNT / 2)
+        return FC_OPTION + best;
+    int lock = -1, most = 0, most_move = 0, *own = NULL;
+    const int *dist = NULL;
+    for (int i = 0; i <= slot; i++) {
+        if (register_locked(o, i) || t->reg[i] < 0)
+            continue;
+        if (lock < 0 && t->flags < c->F) {          /* (the distances, once) */
+            int goal = R->flags[t->flags];
+            if (goal == c->flags[t->flags]) {
+                dist = c->dist + t->flags * c->n;
+            } else {                                /* a flag moved since the bots saw it */
+                own = PyMem_Malloc(2 * c->n * sizeof(int));
+                if (own == NULL) {
+                    PyErr_NoMemory();
+                    R->failed = 1;
+                    return -1;
+                }
+                distances_to(c, goal, own, own + c->n);
+                dist = own;
+            }
+        }
+        int gained, move;
+        moves_it_on(c, t, dist, t->reg[i], &gained, &move);
+        if (lock < 0 || gained > most || (gained == most && move > most_move)) {
+            lock = i;
+            most = gained;
+            most_move = move;
+        }
+    }
+    PyMem_Free(own);
+    if (lock >= 0)
+        return lock;
+    return best >= 0 ? FC_OPTION + best : -1;
+}
+
+/* option_weapons.py _fire_control for a bot's `mode`: whether Fire Control
+ * can lock or destroy what it names on robot t. */
+static int fire_control_takes(const Robot *t, int mode)
+{
+    return mode < FC_OPTION ? !register_locked(&t->o, mode) : has(&t->o, mode - FC_OPTION);
+}
+
+/* option_policy.py _weapon: the weapon robot `shooter`, its laser hitting
+ * robot t first, fires instead, -1 for its laser; *mode its Fire Control's.
+ * A push or pull that puts t in a pit or off the board beats damage; then
+ * Fire Control, unless the damage (`points`) would destroy t. None of
+ * option_weapons.py _allowed's reasons to ignore it applies to a bot's
+ * choice: it names a card it holds, with a target; a target a pull sends
+ * into a pit or off the board is never adjacent (that square would be the
+ * shooter's); Fire Control's choice, made on t, can be made on t (10.8). */
+static int bot_weapon(Race *R, const Robot *shooter, const Robot *t, int slot, int points,
+                      int *mode)
+{
+    static const int movers[3] = {MINI_HOWITZER, PRESSOR_BEAM, TRACTOR_BEAM};
+    const Course *c = R->c;
+    int d = shooter->facing;
+    for (int k = 0; k < 3; k++) {
+        if (!has(&shooter->o, movers[k]))
+            continue;
+        int to = c->target[t->sq * 4 + (movers[k] == TRACTOR_BEAM ? (d + 2) & 3 : d)];
+        if (to == OFF_BOARD || (to >= 0 && c->death[to]))
+            return movers[k];
+    }
+    if (has(&shooter->o, FIRE_CONTROL) && t->damage + points < c->destroy_at) {
+        *mode = bot_fire_control(R, t, slot);
+        if (*mode >= 0)
+            return FIRE_CONTROL;
+    }
+    return -1;
+}
+
+/* option_weapons.py _main_shot: robot i's main laser, hitting `targets`,
+ * with its weapon cards: its hits into `hits`, the effects of Fire Control
+ * and of a weapon that replaces it into `shots` (10.7-10.8). */
+static void main_shot(Race *R, int i, int slot, const int *targets, int count,
+                      WeaponHit *hits, int *nhits, WeaponShot *shots, int *nshots)
+{
+    Robot *shooter = &R->r[i];
+    int d = shooter->facing, side = (d + 2) & 3;
+    int doubled = has(&shooter->o, DOUBLE_BARRELED_LASER);
+    int points = laser_points(shooter, (doubled ? 2 : 1) * R->c->laser_damage);  /* 12.2, 12.9 */
+    int mode = -1, weapon = bot_weapon(R, shooter, &R->r[targets[0]], slot, points, &mode);
+    if (R->failed)
+        return;
+    if (weapon == MINI_HOWITZER || weapon == PRESSOR_BEAM || weapon == TRACTOR_BEAM) {
+        /* (its use is counted with the push or pull, in step 5) */
+        if (weapon == MINI_HOWITZER) {
+            hits[(*nhits)++] = (WeaponHit){targets[0], 1, side, i};     /* the shell */
+            if (++shooter->o.shells >= HOWITZER_SHOTS)
+                lose(R, shooter, MINI_HOWITZER);                         /* used up */
+        }
+        shots[(*nshots)++] = (WeaponShot){weapon, i, targets[0], d, -1};
+        return;
+    }
+    for (int j = 0; j < count; j++) {
+        if (weapon == FIRE_CONTROL) {
+            option_used(R, shooter, FIRE_CONTROL);
+            shots[(*nshots)++] = (WeaponShot){FIRE_CONTROL, i, targets[j], d, mode};
+        } else {
+            hits[(*nhits)++] = (WeaponHit){targets[j], points, side, i};
+            if (doubled)
+                option_used(R, shooter, DOUBLE_BARRELED_LASER);
+        }
+    }
+    if (count > 1)
+        option_used(R, shooter, HIGH_POWER_LASER);
+}
+
+/* option_weapons.py fires_plain: whether the laser step is lasers.py's (no
+ * robot on the board holds a card). */
+static int fires_plain(const Race *R, const int *on, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (R->r[on[i]].o.count > 0)
+            return 0;
+    return 1;
+}
+
+/* option_weapons.py fire_with_options for bots: step D of register slot+1
+ * for the robots `on` the board (robot order). (1) every beam and shot is
+ * traced from the same positions, then (2) damage through what prevents it,
+ * (3) Fire Control, (4) destruction at destroy_at, the SuperBot's title,
+ * (5) pushes and pulls by the shooters' card priority (robot order on ties;
+ * one with no card after those with one). */
+static void fire_with_options(Race *R, const int *on, int count, int slot)
+{
+    const Course *c = R->c;
+    int found = board_laser_targets(R, on, count);
+    WeaponHit hits[3 * MOST_ROBOTS];        /* per shooter: its laser's two, or a shell; rear */
+    WeaponShot shots[2 * MOST_ROBOTS];
+    int nhits = 0, nshots = 0;
+    for (int i = 0; i < count && c->robot_lasers; i++) {                 /* (1) */
+        Robot *shooter = &R->r[on[i]];
+        if (shooter->powered_down)
+            continue;
+        int d = shooter->facing, targets[2];
+        int n = beam_hits(R, shooter->sq, d, has(&shooter->o, HIGH_POWER_LASER), targets);
+        if (n > 0)
+            main_shot(R, on[i], slot, targets, n, hits, &nhits, shots, &nshots);
+        if (R->failed)
+            return;
+        if (has(&shooter->o, REAR_FIRING_LASER)
+            && beam_hits(R, shooter->sq, (d + 2) & 3, 0, targets)) {
+            option_used(R, shooter, REAR_FIRING_LASER);
+            int points = laser_points(shooter, c->laser_damage);
+            hits[nhits++] = (WeaponHit){targets[0], points, d, on[i]};
+        }
+    }
+    for (int i = 0; i < count; i++) {                                   /* (2) */
+        Robot *b = &R->r[on[i]];
+        b->pending = 0;
+        for (long k = 0; k < c->lasers && found; k++)   /* board lasers first, in their order */
+            if (R->near_robot[k] == on[i])
+                hurt(R, b, c->laser_beams[k], (c->laser_dir[k] + 2) & 3);
+        for (int j = 0; j < nhits; j++)
+            if (hits[j].victim == on[i])
+                hurt(R, b, hits[j].points, hits[j].side);
+    }
+    for (int j = 0; j < nshots; j++) {                                  /* (3) */
+        Robot *t = &R->r[shots[j].target];
+        int mode = shots[j].mode;
+        if (shots[j].weapon != FIRE_CONTROL || !fire_control_takes(t, mode))
+            continue;
+        if (mode >= FC_OPTION)                  /* not damage: nothing prevents it (10) */
+            lose(R, t, mode - FC_OPTION);
+        else
+            t->o.fc_locks[t->o.fc_count++] = mode;
+    }
+    for (int i = 0; i < count; i++) {                                   /* (4) */
+        Robot *b = &R->r[on[i]];
+        if (b->sq < 0 || b->damage < c->destroy_at)
+            continue;
+        int shot = 0;
+        for (int j = 0; j < nhits && !shot; j++)
+            shot = hits[j].victim == on[i];
+        int origin, agent = shot_by(R, found, on[i], shot, &origin);
+        destroy(R, b, DAMAGED, b->sq, agent, origin);
+    }
+    if (c->superbot) {
+        int title = holder(R), hitters[3 * MOST_ROBOTS], n = 0;
+        for (int j = 0; j < nhits; j++)
+            if (hits[j].victim == title)
+                hitters[n++] = hits[j].shooter;
+        pass_title(R, title, hitters, n, slot);
+    }
+    int moves[2 * MOST_ROBOTS], m = 0;
+    for (int j = 0; j < nshots; j++) {
+        if (shots[j].weapon == FIRE_CONTROL)
+            continue;
+        int at = m++, p = priority(R, &R->r[shots[j].shooter], slot);
+        while (at > 0 && priority(R, &R->r[shots[moves[at - 1]].shooter], slot) < p) {
+            moves[at] = moves[at - 1];
+            at--;
+        }
+        moves[at] = j;
+    }
+    for (int j = 0; j < m; j++) {                                       /* (5) */
+        const WeaponShot *s = &shots[moves[j]];
+        Robot *victim = &R->r[s->target];
+        if (victim->sq >= 0) {
+            if (s->weapon == TRACTOR_BEAM) {        /* a robot where it would go blocks (10.8) */
+                int back = (s->d + 2) & 3, to = c->target[victim->sq * 4 + back];
+                if (to != WALL && (to < 0 || R->occ[to] < 0))
+                    step(R, victim, back, BY_TRACTOR_BEAM);
+            } else {
+                push(R, victim, s->d, s->weapon == MINI_HOWITZER ? BY_MINI_HOWITZER
+                                                                 : BY_PRESSOR_BEAM);
+            }
+        }
+        option_used(R, &R->r[s->shooter], s->weapon);
     }
 }
 
@@ -1270,7 +1844,7 @@ static void play_register(Race *R, int reg)
         Robot *b = &R->r[actors[j]];
         if (b->sq >= 0) {
             R->moment++;
-            play_card(R, b, c->card_kind[b->reg[slot]]);
+            play_register_card(R, b, slot);
         }
     }
     board_elements(R, reg);                                 /* C */
@@ -1279,7 +1853,10 @@ static void play_register(Race *R, int reg)
     for (int i = 0; i < R->count; i++)
         if (R->r[i].sq >= 0)
             on[onboard++] = i;
-    fire(R, on, onboard, slot);
+    if (c->played && !fires_plain(R, on, onboard))
+        fire_with_options(R, on, onboard, slot);
+    else
+        fire(R, on, onboard, slot);
     R->moment++;                                            /* E */
     int finished[MOST_ROBOTS];
     int done = touch(R, on, onboard, reg, finished);
@@ -1502,9 +2079,13 @@ static void clean_up(Race *R)
     for (int k = 0; k < R->gift_count; k++)     /* even if destroyed or powered down since */
         gain(R, &R->r[R->gifts[k]], -1, GAINED_OTHERWISE);
     R->gift_count = 0;
-    for (int i = 0; i < R->count && c->superbot; i++)       /* superbot.py discard_damage */
-        if (R->r[i].superbot && R->r[i].sq >= 0)
-            R->r[i].damage = 0;
+    for (int i = 0; i < R->count && c->superbot; i++) {     /* superbot.py discard_damage */
+        Robot *b = &R->r[i];
+        if (b->superbot && b->sq >= 0 && b->damage) {
+            b->damage = 0;
+            repaired[i] = 1;                        /* (a repair: Fire Control locks lift) */
+        }
+    }
     R->moment++;                                            /* registers (7.2) */
     for (int i = 0; i < R->count; i++) {
         Robot *b = &R->r[i];
@@ -1925,6 +2506,9 @@ done:
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
         PyMem_Free(R->order);
+        if (R->lone != NULL)
+            PyMem_Free(R->lone->occ);
+        PyMem_Free(R->lone);
         if (R->scratch != NULL)
             R->bot->stop(R->scratch);
         Py_XDECREF(R->held);            /* (the turned boards' capsules, once their bot stopped) */
@@ -1937,6 +2521,8 @@ done:
 static PyMethodDef methods[] = {
     {"race_course", (PyCFunction)race_course, METH_O,
      "race_course(spec: CourseSpec) -> the capsule race() plays on"},
+    {"plan_options", planned_alone, METH_VARARGS,
+     "plan_options(course, bot, trial) -> (use, pair, pair_with, steady): for tests"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
      "race(course, bot, rng, robots, turned=None, moved=None) -> (rounds, finished, flag_rounds, "
      "deaths, occupancy)"},

@@ -38,3 +38,11 @@ def race(course: object, bot: object, rng: object,
          robots: Sequence[Start],
          turned: Turned | None = None, moved: Moved | None = None,
          option_deck: Sequence[int] | None = None) -> RawRace: ...
+
+# for tests: the bot's plan of movement options (_search_race.c plan_options)
+# by the race's lone-robot trial; trial: "robot" (square, facing, damage,
+# lives, flags, archive), "options" (OPTION_IDS numbers), "registers" (5 card
+# numbers, -1 none), "free" (0-based registers), "hand" (card numbers).
+# Returns (use, pair, pair_with, steady), -1 for none.
+def plan_options(course: object, bot: object, trial: dict[str, Sequence[int]]
+                 ) -> tuple[list[int], list[int], list[int], int]: ...

@@ -11,6 +11,19 @@
 
 #define RACE_BOT_CAPSULE "rallyforge.engine.rules.compiled.race_bot"
 
+/* card kinds (program_cards.py) */
+enum { MOVE1, MOVE2, MOVE3, BACK, LEFT, RIGHT, UTURN, NO_CARD };
+
+/* The option cards, by engine/model/option_cards.py OPTION_IDS, in its order
+ * (a played card's rules: _options.h). */
+enum {
+    ABLATIVE_COAT, ABORT_SWITCH, BRAKES, CIRCUIT_BREAKER, CONDITIONAL_PROGRAM, CRAB_LEGS,
+    DOUBLE_BARRELED_LASER, DUAL_PROCESSOR, EXTRA_MEMORY, FIRE_CONTROL, FLYWHEEL, FOURTH_GEAR,
+    GYROSCOPIC_STABILIZER, HIGH_POWER_LASER, MECHANICAL_ARM, MINI_HOWITZER, POWER_DOWN_SHIELD,
+    PRESSOR_BEAM, RADIO_CONTROL, RAMMING_GEAR, REAR_FIRING_LASER, RECOMPILE, REVERSE_GEARS,
+    SCRAMBLER, SUPERIOR_ARCHIVE_COPY, TRACTOR_BEAM, OPTION_COUNT
+};
+
 /* What a bot sees of its robot when it programs or chooses to power down. */
 typedef struct {
     int sq, facing;         /* square (y * width + x; -1 off the board), N E S W = 0 1 2 3 */
@@ -23,7 +36,8 @@ typedef struct {
                                fills the first `free`, which the race has emptied */
     int hunts;              /* under superbot (12.9): it hunts the SuperBot, which stands at */
     int quarry[4];          /* (square or -1, facing, flags touched, archive square) */
-    const int *options;     /* with played option cards: the cards it holds, oldest first */
+    const int *options;     /* with played option cards: the cards it holds, oldest first
+                               (their ids, OPTION_IDS above) */
     int option_count;
 } BotRobot;
 

@@ -211,6 +211,7 @@ class CourseSpec(TypedDict):
     pusher_start: list[int]
     laser_square: list[int]     # per board laser
     laser_beams: list[int]
+    laser_dir: list[int]        # (where its beam goes: the side it hits a robot from is opposite)
     beam_start: list[int]       # per square: the beams crossing it, beam_start[s] .. [s + 1]
     beam_k: list[int]           # (the laser)
     beam_place: list[int]       # (how far down its beam)
@@ -290,6 +291,7 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
         "flags": flags, "pushers": pushers, "pusher_start": pusher_start,
         "laser_square": [laser.square for laser in course.lasers],
         "laser_beams": [laser.beams for laser in course.lasers],
+        "laser_dir": [laser.dir for laser in course.lasers],
         "beam_start": beam_start, "beam_k": beam_k, "beam_place": beam_place,
         "dist": [d for goal in flags for d in distances_to(course, goal)],
         "card_kind": CARD_KIND, "card_priority": CARD_PRIORITY,
