@@ -407,7 +407,8 @@ class Race:
             self._abort_at = [entry.abort_at if (entry := c.entry(round)) else None
                               for c in controllers]
         for robot, hand in zip(playing, hands):
-            controllers[robot.index].fill(robot, round, hand, deck, rules, rng, floor)
+            if robot.sq >= 0:                   # (not destroyed by its Recompile meanwhile)
+                controllers[robot.index].fill(robot, round, hand, deck, rules, rng, floor)
         if log:
             for robot in robots:
                 floor.emit("program", robot,

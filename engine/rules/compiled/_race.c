@@ -1,8 +1,9 @@
 /* A whole race in C, for balance runs: the rules of engine/rules (race.py,
  * movement.py, conveyors.py, board_elements.py, lasers.py, checkpoints.py,
- * cleanup.py, programming.py) step for step, on a course without levels and
- * with option cards counted, not played, its robots programmed by a compiled
- * bot (_race_bot.h; the search bot's is engine/bots/_search_race.c). The
+ * cleanup.py, programming.py, and with played option cards option_holding.py,
+ * option_play.py, option_weapons.py, option_arm.py: _options.h) step for step,
+ * on a course without levels, its robots programmed by a compiled bot
+ * (_race_bot.h; the search bot's is engine/bots/_search_race.c). The
  * same seed gives the same race as the Python engine, number for number:
  * tests/test_compiled_race.py and tests/test_compiled_differential.py play
  * both. engine/rules/compiled/race.py says what it plays and makes its
@@ -328,6 +329,13 @@ static int keep(const int *cards, int count)
     return best;
 }
 
+/* option_holding.py cheapest: the card given up first, its bot's choice once it has
+ * programmed the robot (10.12), until then the most recently gained. */
+static int cheapest(const Robot *b)
+{
+    return b->o.chosen ? give_up(b) : b->o.held[b->o.count - 1];
+}
+
 /* at_destruction(): the cheapest card goes; Superior Archive Copy re-enters with
  * 0 damage, also when it is that card. Fire Control locks lift, the Flywheel's card and
  * pairs go. */
@@ -341,7 +349,7 @@ static void at_destruction(Race *R, Robot *b)
     if (o->count == 0)
         return;
     o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
-    lose(R, b, give_up(b));
+    lose(R, b, cheapest(b));
 }
 
 /* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
@@ -365,7 +373,7 @@ static int hurt(Race *R, Robot *b, int points, int side)
                     lose(R, b, ABLATIVE_COAT);
                 continue;
             }
-            if (b->damage + taken + 1 >= trade_at) {
+            if (o->chosen && b->damage + taken + 1 >= trade_at) {     /* (a bot's trade) */
                 lose(R, b, give_up(b));
                 continue;
             }
@@ -1776,6 +1784,8 @@ static void start_round(Race *R)
             return;
     for (int j = 0; j < count; j++) {
         Robot *b = &R->r[playing[j]];
+        if (b->sq < 0)                      /* destroyed by its Recompile: programs nothing */
+            continue;
         int free = 5 - (c->played ? b->o.locks : lock_count(c, b->damage));
         int kept[5];
         for (int r = 0; r < 5; r++)
@@ -1788,6 +1798,7 @@ static void start_round(Race *R)
             if (b->reg[r] < 0 && (b->reg[r] = draw(R)) < 0 && R->failed)
                 return;
         if (c->played) {
+            b->o.chosen = 1;                            /* its choices are its bot's from now on */
             for (int k = 0; k < b->o.fc_count; k++)     /* Fire Control's locks keep their cards */
                 b->reg[b->o.fc_locks[k]] = kept[b->o.fc_locks[k]];
             if (plan_options(R, b, hands[j], lengths[j], free, chosen, kept) < 0)

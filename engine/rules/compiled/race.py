@@ -5,8 +5,8 @@ search bot's: engine/bots/race_bot.py).
 
 It plays a course (``refusal`` is None) only when the course uses nothing
 but what the table below (FIELDS, PLAYED_TILES, PLAYED_EDGES) says _race.c
-plays: no levels, option cards counted (or played where no robot can gain
-one), no rule it has no copy of; engine/analysis/balance/compiled.py asks it, and plays every
+plays: no levels, no rule it has no copy of (option cards counted or
+played, docs/rules.md 10); engine/analysis/balance/compiled.py asks it, and plays every
 other race with the Python engine. tests/test_compiled_race.py and
 tests/test_compiled_differential.py play both engines on random courses of
 every element and rule and compare what they return.
