@@ -167,6 +167,9 @@ class Race:
         for robot in floor.robots:
             spec = specs[robot.index] if specs else None
             robot.opt = RobotOptions(spec is not None and spec.shield_with_options)
+            controller = self.controllers[robot.index]
+            if not controller.rounds:           # a bot's choices from the start (10.12)
+                robot.opt.choices = controller.choices
             count, robot.options = robot.options, 0
             if spec is not None and isinstance(spec.options, tuple):
                 for card in spec.options:

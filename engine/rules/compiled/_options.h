@@ -45,7 +45,6 @@ typedef struct {
     int shield_sides;               /* Power-Down Shield: the sides used in this register */
     int fresh;                      /* Superior Archive Copy: re-enters with 0 damage */
     int locks;                      /* registers locked by damage, judged at the deal */
-    int chosen;                     /* its bot makes its choices: since it first programmed */
 } Options;
 
 static int has(const Options *o, int card)

@@ -329,13 +329,6 @@ static int keep(const int *cards, int count)
     return best;
 }
 
-/* option_holding.py cheapest: the card given up first, its bot's choice once it has
- * programmed the robot (10.12), until then the most recently gained. */
-static int cheapest(const Robot *b)
-{
-    return b->o.chosen ? give_up(b) : b->o.held[b->o.count - 1];
-}
-
 /* at_destruction(): the cheapest card goes; Superior Archive Copy re-enters with
  * 0 damage, also when it is that card. Fire Control locks lift, the Flywheel's card and
  * pairs go. */
@@ -349,7 +342,7 @@ static void at_destruction(Race *R, Robot *b)
     if (o->count == 0)
         return;
     o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
-    lose(R, b, cheapest(b));
+    lose(R, b, give_up(b));
 }
 
 /* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
@@ -373,7 +366,7 @@ static int hurt(Race *R, Robot *b, int points, int side)
                     lose(R, b, ABLATIVE_COAT);
                 continue;
             }
-            if (o->chosen && b->damage + taken + 1 >= trade_at) {     /* (a bot's trade) */
+            if (b->damage + taken + 1 >= trade_at) {              /* (a bot's trade) */
                 lose(R, b, give_up(b));
                 continue;
             }
@@ -1798,7 +1791,6 @@ static void start_round(Race *R)
             if (b->reg[r] < 0 && (b->reg[r] = draw(R)) < 0 && R->failed)
                 return;
         if (c->played) {
-            b->o.chosen = 1;                            /* its choices are its bot's from now on */
             for (int k = 0; k < b->o.fc_count; k++)     /* Fire Control's locks keep their cards */
                 b->reg[b->o.fc_locks[k]] = kept[b->o.fc_locks[k]];
             if (plan_options(R, b, hands[j], lengths[j], free, chosen, kept) < 0)
