@@ -673,3 +673,23 @@ def test_the_help_names_the_switch():
     assert COMPILED_SWITCH + "=0" in build_parser([]).format_help()
     assert COMPILED_SWITCH + "=0" in (ROOT / "README.md").read_text()
 
+
+
+def _dealt_three(seed: int) -> Scenario:
+    """Random course `seed` with played option cards, three each at the start."""
+    scenario = random_courses.random_course(seed)
+    return replace(scenario, rules=replace(scenario.rules, options="played", start_options=3,
+                                           start_option_choice=0))
+
+
+@needs_built
+@pytest.mark.parametrize("seed", (199, 538, 612))
+def test_a_robot_its_recompile_destroys_programs_nothing(seed):
+    """docs/rules.md 10, Recompile: a robot the card's damage destroys programs
+    nothing that round (the search bot was once asked to program it off the
+    board, and failed), in C as in Python."""
+    scenario = _dealt_three(seed)
+    docks = tuple(range(1, len(scenario.docks) + 1))
+    in_c = compiled.race_summary(scenario, seed, docks)
+    assert any(death.agent == "recompile" for death in in_c.deaths)
+    assert in_c == play.engine_summary(scenario, seed, docks, "search")
