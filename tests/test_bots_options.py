@@ -228,6 +228,21 @@ def test_the_race_recompiles_for_a_bot_that_holds_the_card():
     assert [r.damage for r in race.robots] == [1, 0]
 
 
+def test_a_bot_trades_a_card_for_the_point_of_its_first_recompile():
+    """docs/rules.md 10.3: a bot trades its least valued card for a point that
+    would lock a register from the race's start, the point of a Recompile
+    before its first program too (its choices once began with that program)."""
+    doc = {"format": "rally-scenario", "version": 1, "name": "t",
+           "board": {"width": 8, "height": 8}, "flags": [{"x": 7, "y": 0}],
+           "docks": [{"x": 3, "y": 5, "facing": "N"}],
+           "rules": {"options": "played", "robot_lasers": False, "start_damage": 4}}
+    race = new_race(load_dict(doc), seed=3, robot_count=1, bots=[_Recompiler()])
+    robot = race.robots[0]
+    robot.cards, robot.options = ["recompile", "brakes"], 2
+    race.play_register()
+    assert (robot.damage, robot.cards) == (4, ["recompile"])
+
+
 class _Fixed:
     """A bot that programs the same cards every round, whatever its hand."""
 
