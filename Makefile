@@ -67,7 +67,9 @@ sanitize: $(STAMP)
 		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		PYTHONPATH=$(SANITIZE) QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -q -x \
 		--capture=sys -p no:cacheprovider tests/test_compiled_race.py \
-		tests/test_compiled_differential.py tests/test_compiled_loop.py
+		tests/test_compiled_differential.py tests/test_compiled_loop.py \
+		tests/test_compiled_weapons.py tests/test_compiled_option_moves.py \
+		tests/test_compiled_option_choices.py
 
 # the compiled race against the Python engine on random courses, MINUTES long
 MINUTES ?= 10
