@@ -170,6 +170,27 @@ def test_played_option_cards_race_the_same_in_both_engines():
     assert raced >= 25
 
 
+@needs_built
+def test_a_bot_trades_cards_for_damage_only_from_its_first_program_on():
+    """A robot's option choices are its bot's from its first program on
+    (programming.py fill, docs/rules.md 10.12): damage from a Recompile in
+    the first round, before it, is taken, not traded for a card, and a
+    robot destroyed then gives up its newest card. On the standard course
+    with three cards dealt each and registers locked from 1 damage (a
+    trade at the first point): the same races in both engines, Recompile
+    used in some."""
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None
+    rules = replace(standard.rules, options="played", start_options=3, lock_from_damage=1)
+    scenario = replace(standard, rules=rules)
+    recompiled = 0
+    for seed in range(40):
+        in_c = compiled.race_summary(scenario, seed, (1, 2, 3, 4))
+        assert in_c == play.engine_summary(scenario, seed, (1, 2, 3, 4), "search"), seed
+        recompiled += "recompile" in dict(in_c.options_used)
+    assert recompiled >= 3, recompiled
+
+
 TURNING = [ROOT / "engine" / "editing" / "published" / "frenetic-factory.json",
            ROOT / "tests" / "rules" / "12.10-board-turns-on-flag.json"]
 

@@ -81,6 +81,8 @@ typedef struct {
     long death_seq;
     Options o;                  /* its option cards, when they are played */
     int held_any;               /* it gained a card in this race */
+    int chooses;                /* its bot makes its option choices: from its first program
+                                   on (programming.py fill; before, as for a script, 10.12) */
 } Robot;
 
 typedef struct Race {
@@ -356,12 +358,12 @@ static void at_destruction(Race *R, Robot *b)
     if (o->count == 0)
         return;
     o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
-    lose(R, b, give_up(b));
+    lose(R, b, b->chooses ? give_up(b) : o->held[o->count - 1]);   /* (option_holding.py cheapest) */
 }
 
 /* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
- * and register), Ablative Coat, then a traded card (a bot trades when the point would
- * destroy or lock); the damage taken. Destroys nobody. */
+ * and register), Ablative Coat, then a traded card (a bot, once it chooses, trades when
+ * the point would destroy or lock); the damage taken. Destroys nobody. */
 static int hurt(Race *R, Robot *b, int points, int side)
 {
     const Course *c = R->c;
@@ -380,7 +382,7 @@ static int hurt(Race *R, Robot *b, int points, int side)
                     lose(R, b, ABLATIVE_COAT);
                 continue;
             }
-            if (b->damage + taken + 1 >= trade_at) {
+            if (b->chooses && b->damage + taken + 1 >= trade_at) {
                 lose(R, b, give_up(b));
                 continue;
             }
@@ -1903,6 +1905,7 @@ static void start_round(Race *R)
             kept[r] = b->reg[r];
         if (program(R, b, hands[j], lengths[j], free) < 0)
             return;
+        b->chooses = 1;
         int chosen[5];
         memcpy(chosen, b->reg, sizeof chosen);
         for (int r = free; r < 5; r++)
