@@ -7,7 +7,7 @@ run's summaries.
 It applies (``applies``) where both are built, every robot is a search bot
 starting from a dock, and the course uses nothing the compiled rules refuse
 (race.refusal); ``python_reason`` says why the Python engine plays a race
-instead.
+instead. A race it stops part way (``LeftToPython``) play.py plays in Python.
 
     if applies(scenario, "search", len(docks)):
         summary = race_summary(scenario, seed, docks)    # a RaceSummary
@@ -72,6 +72,9 @@ def _aim(racer: _Racer, scenario: Scenario) -> Callable[[int], object]:
         return bot
     return aim
 
+
+# a race play() stops part way, for the Python engine to play (race.py LeftToPython)
+LeftToPython = rules.LeftToPython
 
 # the last scenarios asked about, by identity (hashing a board is slow): (scenario, racer or None, why)
 _known: dict[int, tuple[Scenario, _Racer | None, str | None]] = {}

@@ -83,7 +83,10 @@ def play_race(scenario: Scenario, seed: int, docks: tuple[int, ...], bot: str) -
     in compiled code where it applies (engine/analysis/balance/compiled.py),
     the same race."""
     if compiled.applies(scenario, bot, len(docks)):
-        return compiled.race_summary(scenario, seed, docks)
+        try:
+            return compiled.race_summary(scenario, seed, docks)
+        except compiled.LeftToPython:
+            pass                    # (a race C cannot finish alike: Python plays it)
     return engine_summary(scenario, seed, docks, bot)
 
 
@@ -156,7 +159,10 @@ def death_record(robot: RobotState, round_: int, square: int, cause: str, width:
 def play_trial(scenario: Scenario, seed: int, dock: int, bot: str) -> TrialSummary:
     """One robot alone on `dock`: the round it finishes in (None if never)."""
     if compiled.applies(scenario, bot, 1):
-        return compiled.trial_summary(scenario, seed, dock)
+        try:
+            return compiled.trial_summary(scenario, seed, dock)
+        except compiled.LeftToPython:
+            pass
     return engine_trial(scenario, seed, dock, bot)
 
 

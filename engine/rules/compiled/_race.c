@@ -54,6 +54,10 @@ enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT,
 
 static const int DX[4] = {0, 1, 0, -1}, DY[4] = {-1, 0, 1, 0};
 
+/* The module's LeftToPython: raised by a race that comes to a decision its bot
+ * cannot make as the Python engine's does; the Python engine plays that race. */
+static PyObject *LeftToPython;
+
 typedef struct {
     Py_ssize_t w, h, n, F, lasers;      /* (Py_ssize_t: 64 bits where sizes multiply) */
     int has_randomizer;
@@ -1639,14 +1643,16 @@ static int deciding(Race *R, const Robot *b, const RaceBot **bot, void **scratch
     return 0;
 }
 
-/* deciding(), for a robot the bot must decide for: -1 with an error, also for a robot
- * off the board under elimination. */
+/* deciding(), for a robot whose program or option cards the bot decides: -1 with an
+ * error. Under elimination a robot off the board (destroyed by its own Recompile) has
+ * no goal, and the Python bot scores its programs on flagless tables the compiled bot
+ * does not have: LeftToPython. */
 static int decider(Race *R, const Robot *b, const RaceBot **bot, void **scratch, int *plans)
 {
     if (deciding(R, b, bot, scratch, plans) < 0)
         return -1;
     if (*bot == NULL) {
-        PyErr_SetString(PyExc_ValueError, "race: a robot off the board has no goal to decide for");
+        PyErr_SetString(LeftToPython, "race: a robot off the board to program under elimination");
         R->failed = 1;
         return -1;
     }
@@ -2719,7 +2725,13 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__race(void)
 {
     PyObject *m = PyModule_Create(&module);
-    if (m != NULL && (PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
+    if (LeftToPython == NULL)
+        LeftToPython = PyErr_NewExceptionWithDoc(
+            "rallyforge.engine.rules.compiled._race.LeftToPython",
+            "A race the compiled race cannot finish as the Python engine does.", NULL, NULL);
+    if (m != NULL && (LeftToPython == NULL
+                      || PyModule_AddObjectRef(m, "LeftToPython", LeftToPython) < 0
+                      || PyModule_AddIntConstant(m, "MOST_ROBOTS", MOST_ROBOTS) < 0
                       || PyModule_AddIntConstant(m, "MOST_FLAGS", MOST_FLAGS) < 0
                       || PyModule_AddIntConstant(m, "MOST_SIDE", MOST_SIDE) < 0))
         Py_CLEAR(m);

@@ -8,6 +8,9 @@ MOST_ROBOTS: int
 MOST_FLAGS: int
 MOST_SIDE: int
 
+# a race that comes to a decision its bot cannot make as the Python engine's does
+class LeftToPython(Exception): ...
+
 # rounds; per robot (round, register) of its finish or None; per robot the
 # round of each flag it touched; each death as (robot, round, square, cause,
 # leg, agent, origin, re-entry square or -1); per square the robots at a

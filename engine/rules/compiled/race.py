@@ -75,6 +75,11 @@ VICTORIES = ("robot", "player", "team_progress", "team_any", "elimination")
 MOST_ROBOTS: int = getattr(compiled, "MOST_ROBOTS", 0)
 MOST_FLAGS: int = getattr(compiled, "MOST_FLAGS", 0)
 MOST_SIDE: int = getattr(compiled, "MOST_SIDE", 0)
+# raised by a race _race.c stops part way, at a decision its bot cannot make
+# as the Python engine's does (a robot destroyed by its own Recompile under
+# elimination, whose Python bot scores its programs on tables without a
+# flag): the Python engine plays that race whole (balance/play.py)
+LeftToPython: type[Exception] = getattr(compiled, "LeftToPython", RuntimeError)
 # per card of the deck (DECK order, a card's number in C): its kind's code and its priority
 CARD_KIND = [KIND_CODE[card.kind] for card in DECK]
 CARD_PRIORITY = [card.priority or 0 for card in DECK]
