@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
 from rallyforge.engine.bots import race_bot
+from rallyforge.engine.bots.tables import MOST_CACHED_SQUARES
 from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
@@ -61,13 +62,17 @@ class _Racer(NamedTuple):
 def _aim(racer: _Racer, scenario: Scenario) -> Callable[[int], object]:
     """The race's aim(square) under elimination (docs/rules.md 13.6): the
     bot heading for a robot on `square` (engine/bots/team_goals.py aimed),
-    kept for every race of the course (a bot decides for a robot of
-    another team wherever it stands)."""
+    kept for the course's next races (a bot decides for a robot of another
+    team wherever it stands), as many as the search bot keeps tables of
+    (tables.py MOST_CACHED_SQUARES, by the course's squares)."""
     course, aimed = racer.course.course, racer.aimed
+    room = max(16, MOST_CACHED_SQUARES // course.size)
 
     def aim(square: int) -> object:
         bot = aimed.get(square)
         if bot is None:
+            if len(aimed) >= room:
+                aimed.clear()
             bot = aimed[square] = race_bot.search_bot(course, (square,), scenario.rules)
         return bot
     return aim

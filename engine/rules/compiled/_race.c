@@ -117,11 +117,13 @@ typedef struct Race {
     PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
     /* elimination (docs/rules.md 13.6): the bots aimed at each goal square, made by
-     * aim(square) on first use (deciding below), their scratch, room for distances_to,
-     * and whether a team won, which */
-    PyObject *aim;
+     * aim(square) on first use (deciding below; their capsules, the bots, their
+     * scratch; how many, and room for how many), room for distances_to, and whether
+     * a team won, which */
+    PyObject *aim, **aimed_capsule;
     const RaceBot **aimed;
     void **aimed_scratch;
+    Py_ssize_t aimed_count, aimed_room;
     int *paths;
     int won, winner;            /* (winner: -1 for a robot of no team) */
     struct Race *lone;          /* the bots' lone-robot floor (alone), NULL until used */
@@ -1596,6 +1598,21 @@ static int nearest_foe(Race *R, const Robot *b)
     return best;
 }
 
+/* The bots aimed at robots that the race keeps, let go (to keep at most
+ * R->aimed_room: a course's tables are large, AIMED_SQUARES). */
+static void drop_aimed(Race *R)
+{
+    for (Py_ssize_t s = 0; R->aimed_capsule != NULL && s < R->c->n; s++) {
+        if (R->aimed_capsule[s] == NULL)
+            continue;
+        R->aimed[s]->stop(R->aimed_scratch[s]);
+        Py_CLEAR(R->aimed_capsule[s]);
+        R->aimed[s] = NULL;
+        R->aimed_scratch[s] = NULL;
+    }
+    R->aimed_count = 0;
+}
+
 /* The bot that decides for robot b and its scratch (search.py with_a_flag):
  * the race's, or under elimination (docs/rules.md 13.6) the bot whose one
  * flag is b's goal, the nearest robot of another team (team_goals.py
@@ -1623,20 +1640,24 @@ static int deciding(Race *R, const Robot *b, const RaceBot **bot, void **scratch
     if (goal < 0)
         goal = b->sq;
     if (R->aimed[goal] == NULL) {
+        if (R->aimed_count == R->aimed_room)
+            drop_aimed(R);
         PyObject *got = PyObject_CallFunction(R->aim, "i", goal);
         const RaceBot *made = got == NULL ? NULL : PyCapsule_GetPointer(got, RACE_BOT_CAPSULE);
         if (made != NULL && (made->squares != R->c->n || made->flags != 1)) {
             PyErr_SetString(PyExc_ValueError, "race: aim() gave a bot of another course");
             made = NULL;
         }
-        void *own = made == NULL || PyList_Append(R->held, got) < 0 ? NULL : made->start(made);
-        Py_XDECREF(got);                /* (R->held keeps the capsule) */
+        void *own = made == NULL ? NULL : made->start(made);
         if (own == NULL) {
+            Py_XDECREF(got);
             R->failed = 1;
             return -1;
         }
+        R->aimed_capsule[goal] = got;
         R->aimed[goal] = made;
         R->aimed_scratch[goal] = own;
+        R->aimed_count++;
     }
     *bot = R->aimed[goal];
     *scratch = R->aimed_scratch[goal];
@@ -2582,10 +2603,12 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->moved = Py_XNewRef(moved);
     R->aim = Py_XNewRef(aim);
     if (aim != NULL) {
+        R->aimed_capsule = PyMem_Calloc(c->n, sizeof(PyObject *));
         R->aimed = PyMem_Calloc(c->n, sizeof(RaceBot *));
         R->aimed_scratch = PyMem_Calloc(c->n, sizeof(void *));
+        R->aimed_room = AIMED_SQUARES / c->n > 16 ? AIMED_SQUARES / c->n : 16;
         R->paths = PyMem_Malloc(2 * c->n * sizeof(int));
-        if (!R->aimed || !R->aimed_scratch || !R->paths) {
+        if (!R->aimed_capsule || !R->aimed || !R->aimed_scratch || !R->paths) {
             PyErr_NoMemory();
             goto done;
         }
@@ -2691,9 +2714,8 @@ done:
         PyMem_Free(R->lone);
         if (R->scratch != NULL)
             R->bot->stop(R->scratch);
-        for (Py_ssize_t s = 0; R->aimed_scratch != NULL && s < c->n; s++)
-            if (R->aimed_scratch[s] != NULL)
-                R->aimed[s]->stop(R->aimed_scratch[s]);
+        drop_aimed(R);
+        PyMem_Free(R->aimed_capsule);
         PyMem_Free(R->aimed);
         PyMem_Free(R->aimed_scratch);
         PyMem_Free(R->paths);
