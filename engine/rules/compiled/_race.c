@@ -1617,7 +1617,7 @@ static void drop_aimed(Race *R)
  * the race's, or under elimination (docs/rules.md 13.6) the bot whose one
  * flag is b's goal, the nearest robot of another team (team_goals.py
  * aimed), else b's own square; made by aim(square) on first use and kept
- * for the race. *plans: the bot plans b's movement options, seeing a flag
+ * for the race (drop_aimed). *plans: the bot plans b's movement options, seeing a flag
  * ahead and b's option cards (a view aimed at another robot holds a copy
  * of b without them: team_goals.py aimed). *bot is NULL for a robot off
  * the board under elimination (it has no goal and its view no flag).

@@ -356,7 +356,8 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
             if rules.options == "played" else None)
     return compiled.race(course.capsule, bot, rng, robots,
                          changes.turned if turning(scenario) else None,
-                         changes.moved if rules.flags_move else None, deck, aim)
+                         changes.moved if rules.flags_move else None, deck,
+                         aim if rules.victory == "elimination" else None)
 
 
 class Changes:
