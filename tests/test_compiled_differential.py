@@ -31,11 +31,13 @@ def test_the_random_courses_hold_every_element_rule_and_size():
     every rule off its default (and each played value of a rule played for
     some values), 1-square and 100-square sides, a robot alone and 64; under
     board_turns_on_flag flags on square factory boards, on an oblong one,
-    on none, and courses without boards."""
+    on none, and courses without boards; elimination courses without flags
+    (docs/rules.md 13.6), a robot alone and several."""
     kinds: Counter[str] = Counter()
     rules: dict[str, set] = {f.name: set() for f in fields(Rules) if f.name != "note"}
     sides, crowds = set(), set()
     flags_on: Counter[str] = Counter()         # under board_turns_on_flag: what each flag is on
+    eliminations: Counter[str] = Counter()      # elimination courses without flags, by robots
     for seed in range(COURSES):
         scenario = random_courses.random_course(seed)
         board = scenario.board
@@ -49,6 +51,8 @@ def test_the_random_courses_hold_every_element_rule_and_size():
             seen.add(getattr(scenario.rules, name))
         sides.update((board.width, board.height))
         crowds.add(len(scenario.docks))
+        if scenario.rules.victory == "elimination" and not scenario.flags:
+            eliminations["alone" if len(scenario.docks) == 1 else "several"] += 1
     assert set(kinds) >= {k.name for k in random_courses.KINDS if k.name != "floor"}
     assert {e.name for e in random_courses.EDGES} <= set(kinds)
     default = Rules()
@@ -59,6 +63,7 @@ def test_the_random_courses_hold_every_element_rule_and_size():
             assert set(played) <= seen, name
     assert {1, 100} <= sides and {1, 64} <= crowds
     assert min(flags_on[on] for on in ("square", "oblong", "none", "no boards")) >= 10, flags_on
+    assert min(eliminations["alone"], eliminations["several"]) >= 30, eliminations
 
 
 @pytest.mark.usefixtures("compiled_part")

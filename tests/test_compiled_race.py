@@ -24,6 +24,7 @@ from rallyforge.engine.analysis.balance import compiled, play
 from rallyforge.engine.bots import new_race, race_bot, search
 from rallyforge.engine.format.loader import load_file
 from rallyforge.engine.model.element_kinds import COUNT, EDGE_LIST, Key, TILE_LIST, TileType
+from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import (COURSE_RULES, Board, FactoryBoard, Level, Rules, Scenario,
                                               Tile)
 from rallyforge.engine.rules.compiled import COMPILED_SWITCH, race as compiled_rules
@@ -37,12 +38,15 @@ needs_built = pytest.mark.usefixtures("compiled_part")      # (conftest.py: fail
 
 def board(path: Path, variant: dict) -> Scenario | None:
     """The course of `path` for search-bot races, option cards counted, the
-    rules changed by `variant`; None without docks or flags."""
+    rules changed by `variant`, without flags under elimination (docs/rules.md
+    13.6); None without docks, or without flags under another victory."""
     scenario = load_file(path)
-    if not scenario.docks or not scenario.flags:
-        return None
     rules = replace(scenario.rules, options="counted", **variant)
-    return replace(scenario, rules=rules, robots=(), checks=())
+    eliminating = rules.victory == "elimination"
+    if not scenario.docks or not (scenario.flags or eliminating):
+        return None
+    return replace(scenario, flags=() if eliminating else scenario.flags, rules=rules,
+                   robots=(), checks=())
 
 
 def cases() -> list:
@@ -60,7 +64,7 @@ def cases() -> list:
 def test_the_same_races_as_the_python_engine(path, variant):
     scenario = board(path, variant)
     if scenario is None:
-        pytest.skip("no docks or no flags")
+        pytest.skip("no docks, or no flags to race for")
     why = compiled.python_reason(scenario, "search", 1)
     if why is not None:
         refused = tuple(f"{cls.__name__}.{name} " for cls, table in compiled_rules.FIELDS.items()
@@ -129,8 +133,10 @@ def test_courses_with_python_only_rules_go_to_python():
     parts = (FactoryBoard("West", 0, 0, half, half),)
     recorded = replace(standard, boards=parts)
     assert compiled.applies(recorded, "search", 4) == built
-    eliminating = replace(recorded, rules=replace(standard.rules, victory="elimination"))
-    assert not compiled.applies(eliminating, "search", 4)
+    controlling = replace(recorded, rules=replace(standard.rules, victory="flag_control"))
+    assert not compiled.applies(controlling, "search", 4)
+    flagged = replace(recorded, rules=replace(standard.rules, victory="elimination"))
+    assert compiled.python_reason(flagged, "search", 4) == "3 flags on an elimination course (E343)"
 
 
 def with_option_sources(scenario: Scenario, seed: int) -> Scenario:
@@ -162,6 +168,26 @@ def test_played_option_cards_race_the_same_in_both_engines():
             assert (compiled.race_summary(scenario, seed, lineup)
                     == play.engine_summary(scenario, seed, lineup, "search")), (param.id, seed)
     assert raced >= 25
+
+
+@needs_built
+def test_a_bot_trades_cards_for_damage_from_the_start():
+    """A bot's option choices hold from the race's start (docs/rules.md 10.3,
+    10.12): the point of a Recompile in the first round, before it first
+    programs, is traded for a card as any other. On the standard course
+    with three cards dealt each and registers locked from 1 damage (a
+    trade at the first point): the same races in both engines, Recompile
+    used in some."""
+    standard = board(ROOT / "scenarios" / "standard-course.json", {})
+    assert standard is not None
+    rules = replace(standard.rules, options="played", start_options=3, lock_from_damage=1)
+    scenario = replace(standard, rules=rules)
+    recompiled = 0
+    for seed in range(40):
+        in_c = compiled.race_summary(scenario, seed, (1, 2, 3, 4))
+        assert in_c == play.engine_summary(scenario, seed, (1, 2, 3, 4), "search"), seed
+        recompiled += "recompile" in dict(in_c.options_used)
+    assert recompiled >= 3, recompiled
 
 
 TURNING = [ROOT / "engine" / "editing" / "published" / "frenetic-factory.json",
@@ -221,6 +247,51 @@ def test_published_courses_with_special_rules_race_the_same_in_both_engines(name
     assert changed >= 12, f"the special rules changed {changed} races of 16"
 
 
+@needs_built
+@pytest.mark.parametrize("robots", (4, 8))
+def test_war_zone_races_the_same_in_both_engines(robots):
+    """docs/rules.md 13.6 in C: War Zone has no flags, each bot heads for
+    the nearest robot of another team, and the last team with a robot left
+    wins; race for race as the Python engine plays it. Most races are won,
+    each by a team whose foes are all out, in the register the last went out."""
+    scenario = board(ROOT / "engine" / "editing" / "published" / "war-zone.json", {})
+    assert scenario is not None and scenario.rules.victory == "elimination"
+    docks = tuple(range(1, robots + 1))
+    assert compiled.applies(scenario, "search", robots)
+    won = 0
+    for seed in range(12):
+        in_c = compiled.race_summary(scenario, seed, docks)
+        assert in_c == play.engine_summary(scenario, seed, docks, "search"), seed
+        if in_c.won_teams:
+            won += 1
+            out = {d.robot for d in in_c.deaths if d.archive is None}
+            assert out | set(in_c.winners) == set(range(robots)), seed
+            assert max(d.round for d in in_c.deaths) == in_c.rounds, seed
+    assert won >= 8, f"{won} races of 12 won"
+
+
+@needs_built
+def test_a_robot_with_no_foe_on_the_board_plans_its_movement_options():
+    """Under elimination a bot with no robot of another team on the board
+    plays its own square as its flag, its own option cards in view, and
+    plans its movement options (search.py with_a_flag); aimed at a robot it
+    plans none (team_goals.py aimed: its view's copy of the robot holds no
+    cards). A robot alone on War Zone holding every option card, its hand
+    cut to a card or two by damage: the same races in both engines, Brakes
+    now and then keeping it on its square."""
+    scenario = board(ROOT / "engine" / "editing" / "published" / "war-zone.json", {})
+    assert scenario is not None
+    rules = replace(scenario.rules, options="played", start_options=len(OPTION_IDS),
+                    start_damage=8)
+    scenario = replace(scenario, rules=rules)
+    braked = 0
+    for seed in range(30):
+        in_c = compiled.race_summary(scenario, seed, (1,))
+        assert in_c == play.engine_summary(scenario, seed, (1,), "search"), seed
+        braked += "brakes" in dict(in_c.options_used)
+    assert braked >= 2, braked
+
+
 def test_the_random_races_compared_hold_the_course_rules_rare_moments():
     """Among the races the differential tests compare (tests/random_courses.py),
     as the Python engine's log tells: flags ride belts (12.1), boards turn
@@ -254,7 +325,7 @@ def test_the_random_races_compared_hold_the_course_rules_rare_moments():
                                   "13.2-blocker-and-player-out", "13.2-blocker-leaves-mid-push",
                                   "13.2-blocker-leaves-before-its-damage",
                                   "13.2-blocker-leaves-off-the-belt", "13.3-team-progress-shared",
-                                  "13.4-team-any-finisher"))
+                                  "13.4-team-any-finisher", "13.6-elimination"))
 def test_the_rule_cases_of_special_rules_race_the_same_in_both_engines(name):
     """The rule cases of the special rules C plays, raced by search bots
     from every dock under their own rules: the same races in both engines."""
@@ -585,7 +656,7 @@ def test_what_it_does_not_play_is_refused(monkeypatch):
     imagined = replace(standard, board=replace(standard.board, tiles=standard.board.tiles
                                                + (Tile(0, 0, "imagined"),)))
     assert compiled.python_reason(imagined, "search", 4) == "a imagined tile"
-    for rules in ({"victory": "elimination"}, {"finish": "never"}):
+    for rules in ({"victory": "capture"}, {"finish": "never"}):
         changed = replace(standard, rules=replace(standard.rules, **rules))
         assert not compiled.applies(changed, "search", 4), rules
     levelled = replace(standard, board=replace(standard.board, levels=(Level(1, 1, 1),)))

@@ -14,10 +14,12 @@ instead.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from rallyforge.engine.analysis.balance.summary import Death, RaceSummary, TrialSummary, square_xy
 from rallyforge.engine.bots import race_bot
+from rallyforge.engine.bots.tables import MOST_CACHED_SQUARES
 from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules.compiled import race as rules
@@ -48,11 +50,32 @@ class CompiledRace(NamedTuple):
     held_option: list[bool]     # per robot: it gained an option card (played options)
     option_uses: list[int]      # per option card (OPTION_IDS order): the times it was used
     upgrades: list[int]         # the squares an upgrade square gave a card on, in order
+    won: list[int]              # the team that won an elimination race (none: [])
 
 
 class _Racer(NamedTuple):
     course: rules.CompiledCourse
-    bot: object
+    bot: object                 # None under elimination, whose bots are aimed:
+    aimed: dict[int, object]    # per goal square, the bot with its one flag there
+
+
+def _aim(racer: _Racer, scenario: Scenario) -> Callable[[int], object]:
+    """The race's aim(square) under elimination (docs/rules.md 13.6): the
+    bot heading for a robot on `square` (engine/bots/team_goals.py aimed),
+    kept for the course's next races (a bot decides for a robot of another
+    team wherever it stands), as many as the search bot keeps tables of
+    (tables.py MOST_CACHED_SQUARES, by the course's squares)."""
+    course, aimed = racer.course.course, racer.aimed
+    room = max(16, MOST_CACHED_SQUARES // course.size)
+
+    def aim(square: int) -> object:
+        bot = aimed.get(square)
+        if bot is None:
+            if len(aimed) >= room:
+                aimed.clear()
+            bot = aimed[square] = race_bot.search_bot(course, (square,), scenario.rules)
+        return bot
+    return aim
 
 
 # the last scenarios asked about, by identity (hashing a board is slow): (scenario, racer or None, why)
@@ -89,7 +112,8 @@ def play(scenario: Scenario, seed: int, docks: tuple[int, ...],
     racer = _racer(scenario)[0]
     assert racer is not None
     return CompiledRace(*rules.race(scenario, racer.course, racer.bot, seed, docks,
-                                    lambda course: _bot(course, scenario), teams))
+                                    lambda course: _bot(course, scenario), teams,
+                                    _aim(racer, scenario)))
 
 
 def sides(scenario: Scenario, docks: tuple[int, ...]) -> TeamPlay | None:
@@ -107,6 +131,8 @@ def race_summary(scenario: Scenario, seed: int, docks: tuple[int, ...]) -> RaceS
     width = scenario.board.width
     deaths = (CompiledDeath(*d) for d in race.deaths)
     first = first_finishers(race.finished)
+    if teams is not None:
+        teams.won = tuple(race.won)
     won = first if teams is None else teams.winners(first)
     return RaceSummary(
         seed=seed,
@@ -144,7 +170,7 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
     if why is None:
         try:
             course = rules.compiled_course(scenario)
-            found = _Racer(course, _bot(course, scenario))
+            found = _Racer(course, _bot(course, scenario), {})
         except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
             # race_course or race_bot refused the course: Python plays it (the
             # differential tests assert that no valid course comes here)
@@ -157,6 +183,9 @@ def _racer(scenario: Scenario) -> tuple[_Racer | None, str | None]:
 
 def _bot(course: rules.CompiledCourse, scenario: Scenario) -> object:
     """The search bot's compiled race bot for `course` (of `scenario`, or of
-    one of its boards turned, or with its flags moved)."""
+    one of its boards turned, or with its flags moved); None on a course
+    without flags (elimination, whose bots ``play`` aims at robots)."""
+    if not course.flags:
+        return None
     homes = tuple(course.course.square(f.x, f.y) for f in scenario.flags)
     return race_bot.search_bot(course.course, course.flags, scenario.rules, homes)

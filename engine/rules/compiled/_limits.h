@@ -13,5 +13,8 @@
 #define MOST_PROGRAMS 16807     /* a hand's distinct programs: 7 kinds ** 5 registers */
 #define MOST_CARDS 64           /* cards in a hand the search bot's decide() is given */
 #define MOST_RULE 1000000       /* the largest value of any scalar rule (max_rounds) */
+#define AIMED_SQUARES 100000    /* the bots aimed at robots one race keeps (elimination): their
+                                   courses' squares in all, 16 bots at least (as bots/tables.py
+                                   keeps its tables) */
 
 #endif

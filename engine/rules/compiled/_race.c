@@ -20,7 +20,9 @@
  * plays on at once (board_turns below). Flags that ride the belts (12.1)
  * move here (carry_flags below); as the bots next decide, `moved`, given
  * where the flags now stand, gives the course and bot with the flags there
- * (show_flags). */
+ * (show_flags). On an elimination course (13.6, no flags) each bot heads for
+ * the nearest robot of another team: aim(square) gives the bot made for the
+ * course with its one flag there (deciding). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -45,7 +47,7 @@ enum { TELEPORTER = 1, SLOW = 2, RANDOMIZER = 4 };
 /* causes of destruction; a deadly square's own cause is its spec "death" code (3 on) */
 enum { OFF_THE_BOARD, CRUSHED, DAMAGED };
 /* the races C plays of docs/rules.md 13 (rule `victory`: race.py VICTORIES) */
-enum { ROBOT_VICTORY, PLAYER, TEAM_PROGRESS, TEAM_ANY };
+enum { ROBOT_VICTORY, PLAYER, TEAM_PROGRESS, TEAM_ANY, ELIMINATION };
 /* what sent a robot to its destruction (state.py Blame); NOBODY: None */
 enum { NOBODY, BY_CARD, BY_PUSH, BY_PUSHER, BY_EXPRESS, BY_CONVEYOR, BY_CURRENT, BY_TELEPORT,
        BY_LASER, BY_ROBOT_LASER, BY_CRUSHER, BY_RAMMING_GEAR, BY_RECOMPILE, BY_MINI_HOWITZER,
@@ -109,6 +111,16 @@ typedef struct Race {
     long option_uses[OPTION_COUNT];         /* per card, the times it changed an outcome */
     PyObject *upgrades;         /* the squares upgrade squares gave cards on */
     int failed;                 /* a Python error is set: unwind */
+    /* elimination (docs/rules.md 13.6): the bots aimed at each goal square, made by
+     * aim(square) on first use (deciding below; their capsules, the bots, their
+     * scratch; how many, and room for how many), room for distances_to, and whether
+     * a team won, which */
+    PyObject *aim, **aimed_capsule;
+    const RaceBot **aimed;
+    void **aimed_scratch;
+    Py_ssize_t aimed_count, aimed_room;
+    int *paths;
+    int won, winner;            /* (winner: -1 for a robot of no team) */
     struct Race *lone;          /* the bots' lone-robot floor (alone), NULL until used */
 } Race;
 
@@ -144,7 +156,7 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
     int bad = 0;
     c->w = number(spec, "width", 1, MOST_SIDE, &bad);
     c->h = number(spec, "height", 1, MOST_SIDE, &bad);
-    c->F = number(spec, "flag_count", 1, MOST_FLAGS, &bad);
+    c->F = number(spec, "flag_count", 0, MOST_FLAGS, &bad);
     Py_ssize_t n = c->n = bad ? 0 : c->w * c->h, F = c->F;
     Py_ssize_t got = 0;
     c->target = ints(spec, "target", 4 * n, WALL, n - 1, NULL, &bad);
@@ -197,13 +209,18 @@ static PyObject *race_course(PyObject *self, PyObject *spec)
         {"max_rounds", &c->max_rounds, 1, MOST_RULE}, {"finish_first", &c->finish_first, 0, 1},
         {"robot_laser_damage", &c->laser_damage, 1, MOST_RULE},
         {"power_down", &c->power_down, 0, 1}, {"superbot", &c->superbot, 0, 1},
-        {"victory", &c->victory, ROBOT_VICTORY, TEAM_ANY},
+        {"victory", &c->victory, ROBOT_VICTORY, ELIMINATION},
         {"played_options", &c->played, 0, 1}, {"start_options", &c->start_options, 0, OPTION_COUNT},
         {"draft", &c->draft, 0, OPTION_COUNT}, {"flag_gives_option", &c->flag_gives_option, 0, 1},
         {"options_sites", &c->options_sites, 0, 1},
     };
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++)
         *scalars[i].to = (long)number(spec, scalars[i].name, scalars[i].lo, scalars[i].hi, &bad);
+    if (!bad && (F == 0) != (c->victory == ELIMINATION)) {     /* (13.6: no flags, and only there) */
+        PyErr_SetString(PyExc_ValueError, "race_course: flags on an elimination course, or "
+                        "none on another");
+        bad = 1;
+    }
     if (bad) {
         free_course(c);
         return NULL;
@@ -346,8 +363,8 @@ static void at_destruction(Race *R, Robot *b)
 }
 
 /* hurt(): damage point by point through Power-Down Shield (from `side`, once per side
- * and register), Ablative Coat, then a traded card (a bot trades when the point would
- * destroy or lock); the damage taken. Destroys nobody. */
+ * and register), Ablative Coat, then a traded card (a bot trades when the point
+ * would destroy or lock); the damage taken. Destroys nobody. */
 static int hurt(Race *R, Robot *b, int points, int side)
 {
     const Course *c = R->c;
@@ -1553,6 +1570,109 @@ static BotRobot seen(const Race *R, Robot *b)
     return view;
 }
 
+/* team_goals.py goal under elimination: the square of the robot of another
+ * team on the board nearest to robot b (on the board) by path distance
+ * (team_goals.py distance: the course's size for none), the lower square
+ * of equals; -1 when there is none. */
+static int nearest_foe(Race *R, const Robot *b)
+{
+    const Course *c = R->c;
+    int best = -1;
+    Py_ssize_t least = 0;
+    for (int i = 0; i < R->count; i++) {
+        const Robot *foe = &R->r[i];
+        if (foe->team == b->team || foe->sq < 0)
+            continue;
+        distances_to(c, foe->sq, R->paths, R->paths + c->n);
+        Py_ssize_t d = R->paths[b->sq] >= 0 ? R->paths[b->sq] : c->n;
+        if (best < 0 || d < least || (d == least && foe->sq < best)) {
+            best = foe->sq;
+            least = d;
+        }
+    }
+    return best;
+}
+
+/* The bots aimed at robots that the race keeps, let go (to keep at most
+ * R->aimed_room: a course's tables are large, AIMED_SQUARES). */
+static void drop_aimed(Race *R)
+{
+    for (Py_ssize_t s = 0; R->aimed_capsule != NULL && s < R->c->n; s++) {
+        if (R->aimed_capsule[s] == NULL)
+            continue;
+        R->aimed[s]->stop(R->aimed_scratch[s]);
+        Py_CLEAR(R->aimed_capsule[s]);
+        R->aimed[s] = NULL;
+        R->aimed_scratch[s] = NULL;
+    }
+    R->aimed_count = 0;
+}
+
+/* The bot that decides for robot b and its scratch (search.py with_a_flag):
+ * the race's, or under elimination (docs/rules.md 13.6) the bot whose one
+ * flag is b's goal, the nearest robot of another team (team_goals.py
+ * aimed), else b's own square; made by aim(square) on first use and kept
+ * for the race (drop_aimed). *plans: the bot plans b's movement options, seeing a flag
+ * ahead and b's option cards (a view aimed at another robot holds a copy
+ * of b without them: team_goals.py aimed). *bot is NULL for a robot off
+ * the board under elimination (it has no goal and its view no flag).
+ * -1 with an error. */
+static int deciding(Race *R, const Robot *b, const RaceBot **bot, void **scratch, int *plans)
+{
+    if (R->c->victory != ELIMINATION) {
+        *bot = R->bot;
+        *scratch = R->scratch;
+        *plans = b->flags < R->c->F;
+        return 0;
+    }
+    *bot = NULL;
+    *scratch = NULL;
+    *plans = 0;
+    if (b->sq < 0)
+        return 0;
+    int goal = nearest_foe(R, b);
+    *plans = goal < 0;
+    if (goal < 0)
+        goal = b->sq;
+    if (R->aimed[goal] == NULL) {
+        if (R->aimed_count == R->aimed_room)
+            drop_aimed(R);
+        PyObject *got = PyObject_CallFunction(R->aim, "i", goal);
+        const RaceBot *made = got == NULL ? NULL : PyCapsule_GetPointer(got, RACE_BOT_CAPSULE);
+        if (made != NULL && (made->squares != R->c->n || made->flags != 1)) {
+            PyErr_SetString(PyExc_ValueError, "race: aim() gave a bot of another course");
+            made = NULL;
+        }
+        void *own = made == NULL ? NULL : made->start(made);
+        if (own == NULL) {
+            Py_XDECREF(got);
+            R->failed = 1;
+            return -1;
+        }
+        R->aimed_capsule[goal] = got;
+        R->aimed[goal] = made;
+        R->aimed_scratch[goal] = own;
+        R->aimed_count++;
+    }
+    *bot = R->aimed[goal];
+    *scratch = R->aimed_scratch[goal];
+    return 0;
+}
+
+/* deciding(), for a robot whose program or option cards the bot decides (on the board:
+ * race.py programs no robot its Recompile destroyed): -1 with an error. */
+static int decider(Race *R, const Robot *b, const RaceBot **bot, void **scratch, int *plans)
+{
+    if (deciding(R, b, bot, scratch, plans) < 0)
+        return -1;
+    if (*bot == NULL) {
+        PyErr_SetString(PyExc_ValueError, "race: a robot off the board has no goal to decide for");
+        R->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* programming.py: the bot programs the first `free` registers from `hand`. -1 with an error. */
 static int program(Race *R, Robot *b, const int *hand, int size, int free)
 {
@@ -1560,23 +1680,34 @@ static int program(Race *R, Robot *b, const int *hand, int size, int free)
         b->reg[i] = -1;
     if (size == 0 || free == 0)
         return 0;
+    const RaceBot *bot;
+    void *scratch;
+    int plans;
+    if (decider(R, b, &bot, &scratch, &plans) < 0)
+        return -1;
     BotRobot view = seen(R, b);
     BotDice dice = {dice_below, R};
-    if (R->bot->program(R->bot, R->scratch, &view, hand, size, free, &dice) < 0) {
+    if (bot->program(bot, scratch, &view, hand, size, free, &dice) < 0) {
         R->failed = 1;
         return -1;
     }
     return 0;
 }
 
-/* race.py _choose_power_down: the bot is not asked where no robot may power down (12.4) */
+/* race.py _choose_power_down: the bot is not asked where no robot may power down (12.4);
+ * without a goal (off the board, under elimination) it announces none (common.py
+ * should_power_down, as the bot's own rule has it). */
 static void choose_power_down(Race *R, Robot *b)
 {
+    b->announced = 0;
     if (R->c->power_down) {
+        const RaceBot *bot;
+        void *scratch;
+        int plans;
+        if (deciding(R, b, &bot, &scratch, &plans) < 0)
+            return;
         BotRobot view = seen(R, b);
-        b->announced = R->bot->powers_down(R->bot, &view);
-    } else {
-        b->announced = 0;
+        b->announced = bot != NULL && bot->powers_down(bot, &view);
     }
     b->decided = 1;
 }
@@ -1598,11 +1729,16 @@ static int options_hand(Race *R, Robot *b, int *hand, int size)
 {
     Options *o = &b->o;
     BotDice dice = {dice_below, R};
+    const RaceBot *bot;
+    void *scratch;
+    int plans;
     o->stabilized = 0;
     if (has(o, RECOMPILE) && size > 0) {
+        if (decider(R, b, &bot, &scratch, &plans) < 0)
+            return -1;
         BotRobot view = seen(R, b);
-        int yes = R->bot->recompiles(R->bot, R->scratch, &view, hand, size,
-                                     5 - lock_count(R->c, b->damage), &dice);
+        int yes = bot->recompiles(bot, scratch, &view, hand, size,
+                                  5 - lock_count(R->c, b->damage), &dice);
         if (yes < 0) {
             R->failed = 1;
             return -1;
@@ -1615,9 +1751,11 @@ static int options_hand(Race *R, Robot *b, int *hand, int size)
         }
     }
     if (o->flywheel >= 0) {
+        if (decider(R, b, &bot, &scratch, &plans) < 0)
+            return -1;
         BotRobot view = seen(R, b);
-        int yes = R->bot->takes_flywheel(R->bot, R->scratch, &view, hand, size, o->flywheel,
-                                         5 - o->locks, &dice);
+        int yes = bot->takes_flywheel(bot, scratch, &view, hand, size, o->flywheel,
+                                      5 - o->locks, &dice);
         if (yes < 0) {
             R->failed = 1;
             return -1;
@@ -1646,7 +1784,11 @@ static int plan_options(Race *R, Robot *b, const int *hand, int size, int free,
         plans |= has(o, planned[k]);
     for (int r = 0; r < 5; r++)
         pair[r] = pair_with[r] = -1;
-    int planned_now = plans && size > 0 && free > 0 && b->flags < R->c->F;
+    const RaceBot *bot = NULL;
+    void *scratch = NULL;
+    int planned_now = plans && size > 0 && free > 0;
+    if (planned_now && decider(R, b, &bot, &scratch, &planned_now) < 0)
+        return -1;
     if (planned_now) {
         /* (search.py _with_options: the program in the free registers, the locked ones'
          * cards as they were before the deck filled the empty ones) */
@@ -1659,8 +1801,8 @@ static int plan_options(Race *R, Robot *b, const int *hand, int size, int free,
         }
         BotRobot view = seen(R, b);
         BotTrial trial = {alone, R};
-        if (R->bot->plan_options(R->bot, R->scratch, &view, registers, slots, m, hand, size,
-                                 &trial, use, pair, pair_with, &steady) < 0) {
+        if (bot->plan_options(bot, scratch, &view, registers, slots, m, hand, size,
+                              &trial, use, pair, pair_with, &steady) < 0) {
             R->failed = 1;
             return -1;
         }
@@ -1807,6 +1949,28 @@ static void end_race(Race *R)
     R->over = 1;
 }
 
+/* teams.py decide_register (and decide_round) under elimination (docs/rules.md
+ * 13.6): the race is decided once no more than one team has a robot left,
+ * that team winning (nobody when none has). */
+static void decide(Race *R)
+{
+    if (R->c->victory != ELIMINATION || R->over)
+        return;
+    int left = 0, team = -1;
+    for (int i = 0; i < R->count; i++) {
+        const Robot *b = &R->r[i];
+        if (b->out)
+            continue;
+        if (left && b->team != team)
+            return;
+        left = 1;
+        team = b->team;
+    }
+    R->winner = left ? team : -1;
+    R->won = left;
+    end_race(R);
+}
+
 static void play_register(Race *R, int reg)
 {
     const Course *c = R->c;
@@ -1879,6 +2043,7 @@ static void play_register(Race *R, int reg)
     for (int i = 0; i < R->count; i++)                      /* on_register_end */
         if (R->r[i].sq >= 0)
             R->occupancy[R->r[i].sq]++;
+    decide(R);
     if ((done || R->outs != outs) && !R->over) {
         int left = 0;
         for (int i = 0; i < R->count; i++)
@@ -2144,6 +2309,7 @@ static void clean_up(Race *R)
         b->destroyed = 0;
         R->occ[square] = waiting[j];
     }
+    decide(R);
     if (R->round >= c->max_rounds)
         end_race(R);
 }
@@ -2299,18 +2465,24 @@ static void show_flags(Race *R)
     play_on(R, got, R->flags);
 }
 
-/* race(course, bot, rng, robots[, turned[, moved]]): every robot played by
- * `bot` (a capsule of _race_bot.h made for this course), robots a sequence
+/* race(course, bot, rng, robots[, turned[, moved[, deck[, aim]]]]): every robot played by
+ * `bot` (a capsule of _race_bot.h made for this course; None under
+ * elimination, where aim(square) gives the bot made for the course with its
+ * one flag on that square: deciding), robots a sequence
  * of (square, facing, damage, lives, flags, powered_down[, superbot[, team,
  * blocker]]), in robot order (superbot: it holds the SuperBot title, 12.9;
  * team: its team's number, -1 for none, and blocker its role, 13);
  * `turned` (None: no board turns) as board_turns calls it, `moved` (None:
- * flags stay) as show_flags does. Returns (rounds, finished,
- * flag_rounds, deaths, occupancy): per robot (round, register) of its
+ * flags stay) as show_flags does, `deck` the option deck (read_option_deck).
+ * Returns (rounds, finished, flag_rounds, deaths, occupancy, held_option,
+ * option_uses, upgrades, won): per robot (round, register) of its
  * finish or None; per robot the round of each flag it touched; each death
  * as (robot, round, square, cause, leg, agent, origin, re-entry square or
  * -1 when out), cause and agent as numbered above; per square the robots
- * that stood there at the end of a register, as little-endian uint32s. */
+ * that stood there at the end of a register, as little-endian uint32s;
+ * the rest as balance/compiled.py CompiledRace has them (won: the team that
+ * won an elimination race, [] for none and on other courses). */
+
 /* The option deck as race.py's OptionDeck shuffled it (its own generator, 10.1): the
  * cards' numbers (OPTION_IDS order), its top first; none where options are counted. */
 static int read_option_deck(Race *R, PyObject *deck)
@@ -2371,24 +2543,31 @@ static void deal_options(Race *R)
 
 static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 4 || nargs > 7) {
-        PyErr_SetString(PyExc_TypeError, "race: expected 4 to 7 arguments");
+    if (nargs < 4 || nargs > 8) {
+        PyErr_SetString(PyExc_TypeError, "race: expected 4 to 8 arguments");
         return NULL;
     }
     PyObject *turned = nargs >= 5 && args[4] != Py_None ? args[4] : NULL;
     PyObject *moved = nargs >= 6 && args[5] != Py_None ? args[5] : NULL;
-    PyObject *option_deck = nargs == 7 && args[6] != Py_None ? args[6] : NULL;
-    if ((turned != NULL && !PyCallable_Check(turned)) || (moved != NULL && !PyCallable_Check(moved))) {
-        PyErr_SetString(PyExc_TypeError, "race: turned and moved must be callable or None");
+    PyObject *option_deck = nargs >= 7 && args[6] != Py_None ? args[6] : NULL;
+    PyObject *aim = nargs == 8 && args[7] != Py_None ? args[7] : NULL;
+    if ((turned != NULL && !PyCallable_Check(turned)) || (moved != NULL && !PyCallable_Check(moved))
+        || (aim != NULL && !PyCallable_Check(aim))) {
+        PyErr_SetString(PyExc_TypeError, "race: turned, moved and aim must be callable or None");
         return NULL;
     }
     const Course *c = PyCapsule_GetPointer(args[0], COURSE_CAPSULE);
     if (c == NULL)
         return NULL;
-    const RaceBot *bot = PyCapsule_GetPointer(args[1], RACE_BOT_CAPSULE);
-    if (bot == NULL)
+    const RaceBot *bot = NULL;
+    if (c->victory == ELIMINATION) {        /* (its bots are aimed: deciding) */
+        if (args[1] != Py_None || aim == NULL) {
+            PyErr_SetString(PyExc_TypeError, "race: an elimination course takes aim(), no bot");
+            return NULL;
+        }
+    } else if ((bot = PyCapsule_GetPointer(args[1], RACE_BOT_CAPSULE)) == NULL) {
         return NULL;
-    if (bot->squares != c->n || bot->flags != c->F) {
+    } else if (bot->squares != c->n || bot->flags != c->F) {
         PyErr_SetString(PyExc_ValueError, "race: the bot was made for another course");
         return NULL;
     }
@@ -2416,13 +2595,25 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     R->upgrades = PyList_New(0);
     R->turned = Py_XNewRef(turned);
     R->moved = Py_XNewRef(moved);
+    R->aim = Py_XNewRef(aim);
+    if (aim != NULL) {
+        R->aimed_capsule = PyMem_Calloc(c->n, sizeof(PyObject *));
+        R->aimed = PyMem_Calloc(c->n, sizeof(RaceBot *));
+        R->aimed_scratch = PyMem_Calloc(c->n, sizeof(void *));
+        R->aimed_room = AIMED_SQUARES / c->n > 16 ? AIMED_SQUARES / c->n : 16;
+        R->paths = PyMem_Malloc(2 * c->n * sizeof(int));
+        if (!R->aimed_capsule || !R->aimed || !R->aimed_scratch || !R->paths) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
     memcpy(R->home, c->flags, c->F * sizeof(int));
     memcpy(R->flags, c->flags, c->F * sizeof(int));
     R->flag_at = PyMem_Calloc(c->n, sizeof(int));
     R->getrandbits = PyObject_GetAttrString(args[2], "getrandbits");
     if (R->getrandbits == NULL || R->deaths == NULL || R->held == NULL || R->upgrades == NULL
         || laser_room(R, c) < 0 || read_option_deck(R, option_deck) < 0
-        || (R->scratch = bot->start(bot)) == NULL)
+        || (bot != NULL && (R->scratch = bot->start(bot)) == NULL))
         goto done;
     if (!R->occ || !R->occupancy || !R->flag_rounds || !R->flag_at) {
         PyErr_NoMemory();
@@ -2440,7 +2631,8 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                               &b->superbot, &b->team, &b->blocker))
             goto done;
         if (b->sq < 0 || b->sq >= c->n || b->facing < 0 || b->facing > 3 || b->damage < 0
-            || b->lives < 1 || b->flags < 0 || b->flags >= c->F || R->occ[b->sq] >= 0) {
+            || b->lives < 1 || b->flags < 0 || (b->flags > 0 && b->flags >= c->F)
+            || R->occ[b->sq] >= 0) {
             PyErr_SetString(PyExc_ValueError, "race: a robot's start is out of range or taken");
             goto done;
         }
@@ -2485,18 +2677,20 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     /* with played option cards: who gained a card, each card's uses, the upgrade squares'
      * gifts (play.py on_option) */
     PyObject *held_any = PyList_New(R->count), *uses = PyList_New(OPTION_COUNT);
+    PyObject *won = R->won ? Py_BuildValue("[i]", R->winner) : PyList_New(0);
     for (int i = 0; held_any && i < R->count; i++)
         PyList_SET_ITEM(held_any, i, PyBool_FromLong(R->r[i].held_any));
     for (int k = 0; uses && k < OPTION_COUNT; k++)
         PyList_SET_ITEM(uses, k, PyLong_FromLong(R->option_uses[k]));
-    if (finished && flags && occupancy && held_any && uses && !PyErr_Occurred())
-        result = Py_BuildValue("(iOOOOOOO)", R->round, finished, flags, R->deaths, occupancy,
-                               held_any, uses, R->upgrades);
+    if (finished && flags && occupancy && held_any && uses && won && !PyErr_Occurred())
+        result = Py_BuildValue("(iOOOOOOOO)", R->round, finished, flags, R->deaths, occupancy,
+                               held_any, uses, R->upgrades, won);
     Py_XDECREF(finished);
     Py_XDECREF(flags);
     Py_XDECREF(occupancy);
     Py_XDECREF(held_any);
     Py_XDECREF(uses);
+    Py_XDECREF(won);
 done:
     if (R != NULL) {
         Py_XDECREF(R->getrandbits);
@@ -2514,6 +2708,12 @@ done:
         PyMem_Free(R->lone);
         if (R->scratch != NULL)
             R->bot->stop(R->scratch);
+        drop_aimed(R);
+        PyMem_Free(R->aimed_capsule);
+        PyMem_Free(R->aimed);
+        PyMem_Free(R->aimed_scratch);
+        PyMem_Free(R->paths);
+        Py_XDECREF(R->aim);
         Py_XDECREF(R->held);            /* (the turned boards' capsules, once their bot stopped) */
         PyMem_Free(R);
     }
@@ -2527,8 +2727,8 @@ static PyMethodDef methods[] = {
     {"plan_options", planned_alone, METH_VARARGS,
      "plan_options(course, bot, trial) -> (use, pair, pair_with, steady): for tests"},
     {"race", (PyCFunction)(void (*)(void))race, METH_FASTCALL,
-     "race(course, bot, rng, robots, turned=None, moved=None) -> (rounds, finished, flag_rounds, "
-     "deaths, occupancy)"},
+     "race(course, bot, rng, robots, turned=None, moved=None, deck=None, aim=None) -> (rounds, "
+     "finished, flag_rounds, deaths, occupancy, held_option, option_uses, upgrades, won)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -13,10 +13,11 @@ MOST_SIDE: int
 # leg, agent, origin, re-entry square or -1); per square the robots at a
 # register's end, little-endian uint32s; with played option cards, per
 # robot whether it gained a card, per card (OPTION_IDS order) its uses, and
-# the squares upgrade squares gave cards on (_race.c race)
+# the squares upgrade squares gave cards on; the team that won an
+# elimination race ([] for none, and on other courses) (_race.c race)
 RawRace = tuple[int, list[tuple[int, int] | None], list[list[int]],
                 list[tuple[int, int, int, int, int, int, int, int]], bytes, list[bool], list[int],
-                list[int]]
+                list[int], list[int]]
 
 def race_course(spec: CourseSpec) -> object: ...
 # a robot's start: (square, facing, damage, lives, flags, powered down), then
@@ -32,12 +33,17 @@ Turned = Callable[[int], tuple[object, object] | None]
 # (docs/rules.md 12.1); the (course, bot) with the flags on those squares
 Moved = Callable[[tuple[int, ...]], tuple[object, object]]
 
+# aim(square): under elimination (docs/rules.md 13.6), the bot made for the
+# course with its one flag on square (where a robot heads)
+Aim = Callable[[int], object]
+
 # option_deck: with played option cards, the option deck's cards (OPTION_IDS
-# numbers), its top first, as race.py's OptionDeck shuffled it
-def race(course: object, bot: object, rng: object,
+# numbers), its top first, as race.py's OptionDeck shuffled it; bot None and
+# aim given under elimination
+def race(course: object, bot: object | None, rng: object,
          robots: Sequence[Start],
          turned: Turned | None = None, moved: Moved | None = None,
-         option_deck: Sequence[int] | None = None) -> RawRace: ...
+         option_deck: Sequence[int] | None = None, aim: Aim | None = None) -> RawRace: ...
 
 # for tests: the bot's plan of movement options (_search_race.c plan_options)
 # by the race's lone-robot trial; trial: "robot" (square, facing, damage,

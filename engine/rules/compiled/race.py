@@ -17,7 +17,9 @@ race does (board_turns.py flip) when _race.c calls it, and hands back the
 turned board's compiled course and bot, which the compiled race plays on.
 Flags that ride the belts (``flags_move``, 12.1) move in C, which asks
 ``Changes`` for the course and bot with the flags where they went as the
-bots next see them.
+bots next see them. On an elimination course (13.6) each bot heads for the
+nearest robot of another team: C asks ``aim`` for the bot made for the
+course with its one flag there (engine/bots/team_goals.py aimed).
 
     course = compiled_course(scenario)              # a CompiledCourse
     raw = race(scenario, course, bot, seed, docks, bot_for)
@@ -65,8 +67,9 @@ _DEATH_CODE = {cause: len(CAUSES) - len(_DEADLY) + i for i, cause in enumerate(_
 AGENTS = (None, "card", "push", "pusher", "express", "conveyor", "current", "teleport", "laser",
           "robot laser", "crusher", "ramming gear", "recompile", "mini howitzer", "pressor beam",
           "tractor beam")
-# the team races raced to flags in order (docs/rules.md 13), numbered as _race.c has them
-VICTORIES = ("robot", "player", "team_progress", "team_any")
+# the team races C plays (docs/rules.md 13): those raced to flags in order,
+# and elimination (13.6, no flags), numbered as _race.c has them
+VICTORIES = ("robot", "player", "team_progress", "team_any", "elimination")
 # the compiled part's limits (_limits.h, exported by the module; 0 where it
 # is not built, and then nothing races in C)
 MOST_ROBOTS: int = getattr(compiled, "MOST_ROBOTS", 0)
@@ -171,7 +174,10 @@ def refusal(scenario: Scenario) -> str | None:
     for kind in EDGES.values():
         if kind.name not in _PLAYABLE and getattr(board, kind.list):
             return f"a {kind.name}"
-    if not 1 <= len(scenario.flags) <= MOST_FLAGS:
+    if rules.victory == "elimination":
+        if scenario.flags:
+            return f"{len(scenario.flags)} flags on an elimination course (E343)"
+    elif not 1 <= len(scenario.flags) <= MOST_FLAGS:
         return f"{len(scenario.flags)} flags (1 to {MOST_FLAGS} race in C)"
     if max(board.width, board.height) > MOST_SIDE:
         return f"a {board.width}x{board.height} board (sides up to {MOST_SIDE} race in C)"
@@ -313,15 +319,19 @@ def course_spec(course: Course, flags: tuple[int, ...], rules: Rules) -> CourseS
 
 
 BotFor = Callable[[CompiledCourse], object]
+Aim = Callable[[int], object]
 
 
 def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
-         docks: tuple[int, ...], bot_for: BotFor, teams: TeamPlay | None = None) -> RawRace:
+         docks: tuple[int, ...], bot_for: BotFor, teams: TeamPlay | None = None,
+         aim: Aim | None = None) -> RawRace:
     """The race of `bot` robots (a compiled bot made for `course`) on `docks`
     (1-based, robot order) with `seed`, as Race(...).run() plays it, as
     _race.c returns it (engine/analysis/balance/compiled.py reads it);
     `bot_for(course)` makes the bot for a board turned, or for flags moved,
-    in the race; `teams` are the sides of a team race (docs/rules.md 13)."""
+    in the race; `teams` are the sides of a team race (docs/rules.md 13).
+    Under elimination (13.6) `bot` is None and `aim(square)` makes the bot
+    for `course` with its one flag on that square."""
     assert compiled is not None and len(docks) <= MOST_ROBOTS
     rules = scenario.rules
     damage = min(rules.start_damage, rules.destroy_at_damage)       # as race.py starts them
@@ -341,7 +351,8 @@ def race(scenario: Scenario, course: CompiledCourse, bot: object, seed: int,
             if rules.options == "played" else None)
     return compiled.race(course.capsule, bot, rng, robots,
                          changes.turned if turning(scenario) else None,
-                         changes.moved if rules.flags_move else None, deck)
+                         changes.moved if rules.flags_move else None, deck,
+                         aim if rules.victory == "elimination" else None)
 
 
 class Changes:
