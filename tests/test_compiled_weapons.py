@@ -186,3 +186,32 @@ def test_random_courses_with_moving_flags(deal_first):
             races_the_same(scenario, seed, docks)
             raced += 1
     assert raced > 200
+
+
+@pytest.mark.usefixtures("compiled_part")
+@pytest.mark.parametrize("laser_dir, dies", [("E", True), ("W", False)])
+def test_power_down_shield_meets_a_board_laser_on_the_side_its_beam_enters(laser_dir, dies):
+    """docs/rules.md 10, Power-Down Shield, in C: a powered-down robot holding it,
+    one point from destruction, is shot by a board laser mounted on its square
+    and by a robot west of it facing east with a High-Power Laser (through the
+    laser's wall; dealt no cards, it stays). A beam going east enters from the
+    west, the robot laser's side: the shield stops one point and the other
+    destroys it. A beam going west enters from the east: each side's first
+    point is stopped and it lives."""
+    from rallyforge.engine.model.option_cards import OPTION_IDS
+    from rallyforge.engine.rules.compiled import race as rules
+    scenario = load_dict({
+        "format": "rally-scenario", "version": 1, "name": "shield",
+        "board": {"width": 5, "height": 1,
+                  "lasers": [{"x": 2, "y": 0, "dir": laser_dir, "beams": 1}]},
+        "flags": [{"x": 4, "y": 0}], "docks": [{"x": 2, "y": 0, "facing": "N"}],
+        "rules": {"options": "played", "start_options": 1, "destroy_at_damage": 2,
+                  "hand_size": 1, "lives": 1, "max_rounds": 1}})
+    racer = compiled._racer(scenario)[0]
+    assert racer is not None
+    deck = [OPTION_IDS.index(card) for card in ("power-down-shield", "high-power-laser")]
+    # (square, facing N E S W = 0 1 2 3, damage, lives, flags, powered down)
+    robots = [(2, 0, 1, 1, 0, True), (0, 1, 1, 1, 0, False)]
+    _, _, _, deaths, *_ = rules.compiled.race(racer.course.capsule, racer.bot, random.Random(0),
+                                             robots, None, None, deck)
+    assert [(d[0], d[1]) for d in deaths] == ([(0, 1)] if dies else [])
