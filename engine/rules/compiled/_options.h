@@ -69,12 +69,20 @@ static int register_locked(const Options *o, int i)
     return i >= 5 - o->locks || fc_locked(o, i);
 }
 
+/* Its pairs go (at destruction, at a power down: state.py RobotOptions.pairs). */
+static void drop_pairs(Options *o)
+{
+    for (int r = 0; r < 5; r++)
+        o->pair[r] = o->pair_with[r] = -1;
+}
+
 static void clear_options(Options *o)
 {
     memset(o, 0, sizeof *o);
     o->flywheel = -1;
+    drop_pairs(o);
     for (int r = 0; r < 5; r++)
-        o->pair[r] = o->pair_with[r] = o->use[r] = -1;
+        o->use[r] = -1;
 }
 
 #endif

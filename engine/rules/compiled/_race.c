@@ -113,13 +113,12 @@ typedef struct Race {
     int failed;                 /* a Python error is set: unwind */
     /* elimination (docs/rules.md 13.6): the bots aimed at each goal square, made by
      * aim(square) on first use (deciding below; their capsules, the bots, their
-     * scratch; how many, and room for how many), room for distances_to, and whether
-     * a team won, which */
+     * scratch; how many, and room for how many), and whether a team won, which */
     PyObject *aim, **aimed_capsule;
     const RaceBot **aimed;
     void **aimed_scratch;
     Py_ssize_t aimed_count, aimed_room;
-    int *paths;
+    int *paths;                 /* room for distances_to (paths_to), NULL until used */
     int won, winner;            /* (winner: -1 for a robot of no team) */
     struct Race *lone;          /* the bots' lone-robot floor (alone), NULL until used */
 } Race;
@@ -288,15 +287,21 @@ static void option_used(Race *R, Robot *b, int card)
     R->option_uses[card]++;
 }
 
+/* OptionDeck.deal: the top card of the option deck, -1 when it is empty. */
+static int deal_option(Race *R)
+{
+    if (R->odeck_size == 0)
+        return -1;
+    int card = R->odeck[0];
+    memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
+    return card;
+}
+
 /* gain(): `card`, or the top of the option deck (none when it is empty: not owed, 10.1). */
 static void gain(Race *R, Robot *b, int card, int why)
 {
-    if (card < 0) {
-        if (R->odeck_size == 0)
-            return;
-        card = R->odeck[0];
-        memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
-    }
+    if (card < 0 && (card = deal_option(R)) < 0)
+        return;
     b->o.held[b->o.count++] = card;
     b->held_any = 1;
     if (why == GAINED_ON_UPGRADE && !R->failed) {
@@ -354,8 +359,7 @@ static void at_destruction(Race *R, Robot *b)
     Options *o = &b->o;
     o->fc_count = 0;
     o->flywheel = -1;
-    for (int r = 0; r < 5; r++)
-        o->pair[r] = o->pair_with[r] = -1;
+    drop_pairs(o);
     if (o->count == 0)
         return;
     o->fresh = has(o, SUPERIOR_ARCHIVE_COPY);
@@ -518,13 +522,16 @@ static void jump(Race *R, Robot *b, int d, int distance)
     put(R, b, square, start, BY_TELEPORT);
 }
 
+/* Quarter turns clockwise of a rotate card (LEFT, RIGHT, UTURN). */
+static const int ROTATE_TURNS[3] = {3, 1, 2};
+
 /* movement.py play_card; `extra`: squares a movement option adds to a move
  * (not to a jump from a teleporter). */
 static void play_card(Race *R, Robot *b, int kind, int extra)
 {
-    static const int turns[3] = {3, 1, 2}, jumps[3] = {3, 4, 5};
+    static const int jumps[3] = {3, 4, 5};
     if (kind >= LEFT) {
-        turn(b, turns[kind - LEFT]);
+        turn(b, ROTATE_TURNS[kind - LEFT]);
         return;
     }
     int d = kind == BACK ? (b->facing + 2) & 3 : b->facing;
@@ -543,9 +550,6 @@ static void play_card(Race *R, Robot *b, int kind, int extra)
 }
 
 /* ---- moving with option cards (option_play.py) */
-
-/* Quarter turns clockwise of a rotate card (LEFT, RIGHT, UTURN). */
-static const int ROTATE_TURNS[3] = {3, 1, 2};
 
 /* option_play.py steps: n single steps towards d with pushing; with Ramming
  * Gear the first robot of the first pushed line takes 1 damage at once,
@@ -697,6 +701,15 @@ static int alone(void *race, int sq, int facing, const int *options, int count,
     return 0;
 }
 
+/* Let the race's lone-robot floor go. */
+static void drop_lone(Race *R)
+{
+    if (R->lone != NULL)
+        PyMem_Free(R->lone->occ);
+    PyMem_Free(R->lone);
+    R->lone = NULL;
+}
+
 /* plan_options(course, bot, trial), module function: for tests, the plan `bot`'s
  * RaceBot.plan_options makes by the race's lone trial on `course`, of a
  * trial dict: "robot" (square, facing, damage, lives, flags, archive),
@@ -747,10 +760,8 @@ static PyObject *planned_alone(PyObject *self, PyObject *args)
     }
     if (scratch != NULL)
         bot->stop(scratch);
-    if (R != NULL && R->lone != NULL)
-        PyMem_Free(R->lone->occ);
     if (R != NULL)
-        PyMem_Free(R->lone);
+        drop_lone(R);
     PyMem_Free(R);
     int *arrays[] = {robot, options, registers, free, hand};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -1125,6 +1136,19 @@ static void distances_to(const Course *c, int goal, int *dist, int *queue)
     }
 }
 
+/* distances_to into the race's room for it (R->paths, made on first use): the path
+ * distances to square `goal`; NULL with an error. */
+static const int *paths_to(Race *R, int goal)
+{
+    if (R->paths == NULL && (R->paths = PyMem_Malloc(2 * R->c->n * sizeof(int))) == NULL) {
+        PyErr_NoMemory();
+        R->failed = 1;
+        return NULL;
+    }
+    distances_to(R->c, goal, R->paths, R->paths + R->c->n);
+    return R->paths;
+}
+
 /* option_policy.py _moves_it_on for program card `card` of robot b: how much
  * it would bring b toward its next flag, played from where it stands on a
  * bare board (`dist`: the path distances to that flag, NULL when none): the
@@ -1168,25 +1192,17 @@ static int bot_fire_control(Race *R, const Robot *t, int slot)
             best = o->held[k];
     if (best >= 0 && BOT_VALUE[best] >= OPTION_COUNT / 2)
         return FC_OPTION + best;
-    int lock = -1, most = 0, most_move = 0, *own = NULL;
+    int lock = -1, most = 0, most_move = 0;
     const int *dist = NULL;
     for (int i = 0; i <= slot; i++) {
         if (register_locked(o, i) || t->reg[i] < 0)
             continue;
         if (lock < 0 && t->flags < c->F) {          /* (the distances, once) */
             int goal = R->flags[t->flags];
-            if (goal == c->flags[t->flags]) {
+            if (goal == c->flags[t->flags])
                 dist = c->dist + t->flags * c->n;
-            } else {                                /* a flag moved since the bots saw it */
-                own = PyMem_Malloc(2 * c->n * sizeof(int));
-                if (own == NULL) {
-                    PyErr_NoMemory();
-                    R->failed = 1;
-                    return -1;
-                }
-                distances_to(c, goal, own, own + c->n);
-                dist = own;
-            }
+            else if ((dist = paths_to(R, goal)) == NULL)    /* a flag moved since the bots saw it */
+                return -1;
         }
         int gained, move;
         moves_it_on(c, t, dist, t->reg[i], &gained, &move);
@@ -1196,7 +1212,6 @@ static int bot_fire_control(Race *R, const Robot *t, int slot)
             most_move = move;
         }
     }
-    PyMem_Free(own);
     if (lock >= 0)
         return lock;
     return best >= 0 ? FC_OPTION + best : -1;
@@ -1573,18 +1588,19 @@ static BotRobot seen(const Race *R, Robot *b)
 /* team_goals.py goal under elimination: the square of the robot of another
  * team on the board nearest to robot b (on the board) by path distance
  * (team_goals.py distance: the course's size for none), the lower square
- * of equals; -1 when there is none. */
+ * of equals; -1 when there is none, -2 with an error. */
 static int nearest_foe(Race *R, const Robot *b)
 {
-    const Course *c = R->c;
     int best = -1;
     Py_ssize_t least = 0;
     for (int i = 0; i < R->count; i++) {
         const Robot *foe = &R->r[i];
         if (foe->team == b->team || foe->sq < 0)
             continue;
-        distances_to(c, foe->sq, R->paths, R->paths + c->n);
-        Py_ssize_t d = R->paths[b->sq] >= 0 ? R->paths[b->sq] : c->n;
+        const int *dist = paths_to(R, foe->sq);
+        if (dist == NULL)
+            return -2;
+        Py_ssize_t d = dist[b->sq] >= 0 ? dist[b->sq] : R->c->n;
         if (best < 0 || d < least || (d == least && foe->sq < best)) {
             best = foe->sq;
             least = d;
@@ -1631,6 +1647,8 @@ static int deciding(Race *R, const Robot *b, const RaceBot **bot, void **scratch
     if (b->sq < 0)
         return 0;
     int goal = nearest_foe(R, b);
+    if (goal == -2)
+        return -1;
     *plans = goal < 0;
     if (goal < 0)
         goal = b->sq;
@@ -1855,8 +1873,7 @@ static void start_round(Race *R)
             for (int r = 0; r < 5; r++)
                 b->reg[r] = -1;
             b->o.fc_count = 0;                              /* Fire Control locks lift (10.9) */
-            for (int r = 0; r < 5; r++)
-                b->o.pair[r] = b->o.pair_with[r] = -1;
+            drop_pairs(&b->o);
         }
     }
     R->moment++;                                            /* deal (2.2) */
@@ -2527,10 +2544,8 @@ static void deal_options(Race *R)
             continue;
         }
         int dealt[OPTION_COUNT], n = 0;
-        while (n < c->draft && R->odeck_size > 0) {
-            dealt[n++] = R->odeck[0];
-            memmove(R->odeck, R->odeck + 1, --R->odeck_size * sizeof(int));
-        }
+        while (n < c->draft && (dealt[n] = deal_option(R)) >= 0)
+            n++;
         if (n == 0)
             continue;
         int kept = keep(dealt, n);
@@ -2601,8 +2616,7 @@ static PyObject *race(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         R->aimed = PyMem_Calloc(c->n, sizeof(RaceBot *));
         R->aimed_scratch = PyMem_Calloc(c->n, sizeof(void *));
         R->aimed_room = AIMED_SQUARES / c->n > 16 ? AIMED_SQUARES / c->n : 16;
-        R->paths = PyMem_Malloc(2 * c->n * sizeof(int));
-        if (!R->aimed_capsule || !R->aimed || !R->aimed_scratch || !R->paths) {
+        if (!R->aimed_capsule || !R->aimed || !R->aimed_scratch) {
             PyErr_NoMemory();
             goto done;
         }
@@ -2703,9 +2717,7 @@ done:
         PyMem_Free(R->occupancy);
         PyMem_Free(R->flag_rounds);
         PyMem_Free(R->order);
-        if (R->lone != NULL)
-            PyMem_Free(R->lone->occ);
-        PyMem_Free(R->lone);
+        drop_lone(R);
         if (R->scratch != NULL)
             R->bot->stop(R->scratch);
         drop_aimed(R);
