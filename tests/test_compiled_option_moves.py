@@ -24,15 +24,15 @@ from rallyforge.engine.model.program_cards import DECK
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules import state
 from rallyforge.engine.rules.compiled import race as compiled_rules
+from rallyforge.engine.rules.option_play import MOVE_CARDS
 from rallyforge.engine.rules.course import FLOOR
 from rallyforge.engine.rules.state import RobotState
 from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSES = sorted((ROOT / "engine" / "editing" / "published").glob("*.json"))
-# the cards that change a move (option_play.py MOVE_CARDS) and the Gyroscopic Stabilizer
-MOVING = ("brakes", "fourth-gear", "reverse-gears", "crab-legs", "dual-processor",
-          "ramming-gear", "gyroscopic-stabilizer")
+# the cards that change a move and the Gyroscopic Stabilizer
+MOVING = MOVE_CARDS | {"gyroscopic-stabilizer"}
 
 
 @pytest.fixture

@@ -18,9 +18,12 @@ from pathlib import Path
 import pytest
 
 from rallyforge.engine.analysis.balance import compiled, play
+from rallyforge.engine.bots.option_moves import PLANNED_OPTIONS
 from rallyforge.engine.format.loader import load_dict, load_file
+from rallyforge.engine.model.option_cards import OPTION_IDS
 from rallyforge.engine.model.scenario import Scenario
 from rallyforge.engine.rules import state
+from rallyforge.engine.rules.compiled import race as compiled_rules
 from tests import random_courses
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,10 +31,9 @@ BOARDS = sorted((ROOT / "tests" / "rules").glob("*.json")) + sorted((ROOT / "sce
 # the cards of the laser step (and the two that prevent its damage), dealt first
 WEAPONS = ("double-barreled-laser", "high-power-laser", "rear-firing-laser", "mini-howitzer",
            "pressor-beam", "tractor-beam", "fire-control", "ablative-coat", "power-down-shield")
-# the cards whose use a bot plans or decides (option_moves.py PLANNED_OPTIONS, Ramming
-# Gear, Recompile, the Flywheel), dealt last: no race here gets that far down the deck
-DECIDED = frozenset(("fourth-gear", "reverse-gears", "brakes", "crab-legs", "dual-processor",
-                     "gyroscopic-stabilizer", "ramming-gear", "recompile", "flywheel"))
+# the cards whose use a bot plans or decides (Ramming Gear, Recompile, the Flywheel
+# too), dealt last: no race here gets that far down the deck
+DECIDED = frozenset((*PLANNED_OPTIONS, "ramming-gear", "recompile", "flywheel"))
 SAFE_CARDS = 17         # the cards before DECIDED ones: at most this many are dealt
 
 
@@ -198,8 +200,6 @@ def test_power_down_shield_meets_a_board_laser_on_the_side_its_beam_enters(laser
     west, the robot laser's side: the shield stops one point and the other
     destroys it. A beam going west enters from the east: each side's first
     point is stopped and it lives."""
-    from rallyforge.engine.model.option_cards import OPTION_IDS
-    from rallyforge.engine.rules.compiled import race as rules
     scenario = load_dict({
         "format": "rally-scenario", "version": 1, "name": "shield",
         "board": {"width": 5, "height": 1,
@@ -212,6 +212,6 @@ def test_power_down_shield_meets_a_board_laser_on_the_side_its_beam_enters(laser
     deck = [OPTION_IDS.index(card) for card in ("power-down-shield", "high-power-laser")]
     # (square, facing N E S W = 0 1 2 3, damage, lives, flags, powered down)
     robots = [(2, 0, 1, 1, 0, True), (0, 1, 1, 1, 0, False)]
-    _, _, _, deaths, *_ = rules.compiled.race(racer.course.capsule, racer.bot, random.Random(0),
-                                             robots, None, None, deck)
+    _, _, _, deaths, *_ = compiled_rules.compiled.race(racer.course.capsule, racer.bot,
+                                                      random.Random(0), robots, None, None, deck)
     assert [(d[0], d[1]) for d in deaths] == ([(0, 1)] if dies else [])
