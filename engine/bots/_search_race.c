@@ -477,7 +477,7 @@ static int option_score(const SearchBot *c, const BotRobot *b, const int64_t *de
         }
         damage += c->laser_damage[out[r] >> 2];
         if (flags < c->F && out[r] >> 2 == c->flags[flags] && ++flags == c->F) {
-            *score = 1000 * c->F + (4 - r) - damage;
+            *score = c->flag_value * c->F + (4 - r) - damage;
             return 0;
         }
     }
@@ -486,7 +486,7 @@ static int option_score(const SearchBot *c, const BotRobot *b, const int64_t *de
         return 0;
     }
     int64_t left = c->dist[flags * 4 * c->n + out[4]];
-    *score = 1000 * flags - (left < c->unreachable ? left : 2 * c->n) - damage;
+    *score = c->flag_value * flags - (left < c->unreachable ? left : 2 * c->n) - damage;
     return 0;
 }
 

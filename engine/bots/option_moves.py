@@ -105,14 +105,15 @@ class OptionMoves:
                 flags += 1
                 if flags == F:
                     lone.lift()
-                    return 1000 * F + (4 - r) - damage
+                    return Layered.FLAG * F + (4 - r) - damage
         state = lone.lift()
         if damage >= tables.rules.destroy_at_damage - robot.damage:
             return self.dead[flags]
         if flags >= F:
-            return 1000 * F - damage
+            return Layered.FLAG * F - damage
         left = int(tables.dist[flags][state])
-        return 1000 * flags - (left if left < UNREACHABLE else 2 * tables.course.size) - damage
+        far = left if left < UNREACHABLE else 2 * tables.course.size
+        return Layered.FLAG * flags - far - damage
 
     def plan(self, robot: RobotState, registers: list[Card | None], free: list[int],
              hand: list[Card]) -> tuple[list[str | None], list[Pair | None], bool]:
